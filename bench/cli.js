@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// npm run bench -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
+//                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list]
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { configNotes, runSuite } from './run.js';
+import { environment } from './environment.js';
+import { listText } from './catalogue.js';
+import { loadDrivers, ROOT } from './load.js';
+import { createProgress } from './progress.js';
+import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, writeResult } from './result.js';
+import { summarize } from './summary.js';
+import { isMain } from './fsutil.js';
+import { TABLES } from './suite.js';
+
+export const OPTIONS = /** @type {const} */ ({
+  quick: { type: 'boolean', default: false },
+  config: { type: 'string', multiple: true },
+  driver: { type: 'string', multiple: true },
+  cipher: { type: 'string', multiple: true },
+  op: { type: 'string', multiple: true },
+  list: { type: 'boolean', default: false },
+  time: { type: 'string' },
+  out: { type: 'string', default: 'out' },
+  'keep-db': { type: 'string' },
+  seed: { type: 'string', default: '1' },
+  help: { type: 'boolean', short: 'h', default: false },
+});
+
+export class UsageError extends Error {}
+
+/**
+ * Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices.
+ * @param {string[]} argv
+ */
+export function parseFlags(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+  } catch (err) {
+    const msg = String(/** @type {Error} */ (err).message).split('\n')[0];
+    throw new UsageError(`${msg}; valid flags: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
+  }
+  const v = parsed.values;
+  /** @type {Record<string, string[]>} */
+  const filters = {};
+  for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
+    const names = (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+    for (const n of names) {
+      if (!TABLES[table].includes(n)) throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
+    }
+    if (names.length) filters[table] = [...new Set(names)];
+  }
+  const int = (/** @type {string} */ flag, /** @type {string | undefined} */ s, /** @type {number} */ min, /** @type {number} */ max) => {
+    if (s === undefined) return undefined;
+    if (!/^\d+$/.test(s) || Number(s) < min || Number(s) > max) throw new UsageError(`bad --${flag} '${s}'; valid: a whole number from ${min} to ${max}`);
+    return Number(s);
+  };
+  return {
+    quick: Boolean(v.quick),
+    list: Boolean(v.list),
+    help: Boolean(v.help),
+    filters,
+    time: int('time', v.time, 1, 600_000),
+    seed: /** @type {number} */ (int('seed', v.seed, 0, 4294967295)),
+    out: path.resolve(String(v.out)),
+    keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
+  };
+}
+
+async function main() {
+  let flags;
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`bench: ${err.message}`);
+    process.exit(2);
+  }
+  if (flags.help) {
+    console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list]');
+    return;
+  }
+  if (flags.list) {
+    console.log(listText());
+    return;
+  }
+  const state = { interrupted: /** @type {string | null} */ (null) };
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+    process.on(sig, () => {
+      state.interrupted = sig;
+      process.stderr.write(`\nbench: ${sig}: stopping after the current case\n`);
+    });
+  }
+  const startedAt = new Date().toISOString();
+  const drivers = await loadDrivers();
+  const { cases, budget, order } = await runSuite({
+    mode: flags.quick ? 'quick' : 'full',
+    filters: flags.filters,
+    seed: flags.seed,
+    time: flags.time,
+    keepDb: flags.keepDb,
+    drivers,
+    state,
+    onProgress: createProgress(),
+  });
+  const doc = {
+    schemaVersion: SCHEMA_VERSION,
+    kind: 'sqlite-node-bench/result',
+    run: {
+      id: newRunId(),
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      status: state.interrupted ? 'interrupted' : 'complete',
+      ...(state.interrupted ? { interruptedBy: state.interrupted } : {}),
+      mode: flags.quick ? 'quick' : 'full',
+      commit: currentCommit(),
+      seed: flags.seed,
+      budget,
+      filters: flags.filters,
+      order,
+    },
+    environment: environment(),
+    harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
+    drivers: [...drivers.values()].map((d) => d.info),
+    configs: configNotes(),
+    cases,
+  };
+  const file = writeResult(doc, flags.out);
+  console.log(summarize(doc));
+  console.log(`\nwrote ${path.relative(process.cwd(), file) || file}${flags.keepDb ? `; databases kept in ${flags.keepDb}` : ''}`);
+  const errors = cases.filter((c) => c.status === 'error').length;
+  if (state.interrupted) process.exit(state.interrupted === 'SIGINT' ? 130 : 143);
+  if (errors) {
+    console.error(`bench: ${errors} case(s) failed; see "Not measured" above and the reason fields in ${path.relative(ROOT, file)}`);
+    process.exitCode = 1;
+  }
+}
+
+if (isMain(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`bench: ${err?.stack ?? err}`);
+    process.exit(1);
+  });
+}

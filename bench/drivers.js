@@ -1,0 +1,52 @@
+// Drivers, and which release of each the running Node can use. Data, not branches.
+import semver from 'semver';
+
+/**
+ * @typedef {object} Driver
+ * @property {string} name slug on the command line and in result documents
+ * @property {'better-sqlite3'|'node:sqlite'} api which adapter drives it
+ * @property {boolean} encryption whether it can key a database
+ * @property {string} [package] npm package, installed per Node generation (see GENERATIONS)
+ * @property {string} [node] semver range of Node versions that have it built in
+ * @property {string} description
+ */
+
+/** @type {Driver[]} */
+export const DRIVERS = [
+  { name: 'better-sqlite3-multiple-ciphers', api: 'better-sqlite3', encryption: true, package: 'better-sqlite3-multiple-ciphers', description: 'better-sqlite3 with SQLite3 Multiple Ciphers (the production driver)' },
+  { name: 'better-sqlite3', api: 'better-sqlite3', encryption: false, package: 'better-sqlite3', description: 'better-sqlite3, no encryption' },
+  { name: 'node:sqlite', api: 'node:sqlite', encryption: false, node: '^22.13.0 || >=23.4.0', description: "Node's built-in SQLite (unflagged from 22.13 / 23.4)" },
+];
+
+export const PRODUCTION_DRIVER = 'better-sqlite3-multiple-ciphers';
+
+/**
+ * Driver generations: the newest releases that support a range of Node versions. Each has a
+ * package.json + package-lock.json in drivers/<id>/; `npm install` installs the one for the running
+ * Node into .drivers/ (see bench/install-drivers.js). 13.x segfaults below Node 22.14 instead of
+ * throwing, so the ranges never let it near an older Node.
+ * @type {{ id: string, node: string, why: string }[]}
+ */
+export const GENERATIONS = [
+  { id: 'node18', node: '>=18.0.0 <20.0.0', why: 'better-sqlite3 12 dropped Node 18; 11.10.0 is the last release for it' },
+  { id: 'node20', node: '>=20.0.0 <22.14.0 || >=23.0.0 <23.6.0', why: '12.x: prebuilt per ABI, supports Node 20-26 (13.x needs N-API 10: Node 22.14+ / 23.6+)' },
+  { id: 'napi10', node: '^22.14.0 || >=23.6.0', why: '13.x: N-API, one binary for every Node that has N-API 10' },
+];
+
+/**
+ * @param {string} nodeVersion e.g. process.version
+ * @returns {{ id: string, node: string, why: string } | undefined}
+ */
+export function generationFor(nodeVersion) {
+  return GENERATIONS.find((g) => semver.satisfies(nodeVersion, g.node));
+}
+
+/**
+ * Why a built-in driver is unavailable on this Node, or null when it is available.
+ * @param {Driver} driver
+ * @param {string} nodeVersion
+ */
+export function builtinUnavailable(driver, nodeVersion) {
+  if (!driver.node || semver.satisfies(nodeVersion, driver.node)) return null;
+  return `${driver.name} needs Node ${driver.node} without a flag; this is ${nodeVersion}`;
+}

@@ -1,0 +1,33 @@
+// File helpers shared by bench and aggregate.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Write a file so a reader sees the old content or the new, never half: temp file in the same
+ * directory, fsync, rename.
+ * @param {string} file
+ * @param {string | Buffer} data
+ */
+export function writeFileAtomic(file, data) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Whether the module at `url` is the script node was started with. */
+export function isMain(url) {
+  return Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(url);
+}

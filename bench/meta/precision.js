@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// npm run bench:precision -- [--runs 5] [--quick] [bench filters…]
+//
+// How repeatable the figures are: runs the suite --runs times, each in its own process, then for
+// every case measured ok in every run computes the coefficient of variation (sd / mean) of its
+// median ops/s across runs. Reports the median and 90th percentile over all cases (targets: ≤ 1%
+// and ≤ 3%), per operation, and the wall time of each run (target for the full suite: ≤ 10 min).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { markdownTable } from 'markdown-table';
+import { writeFileAtomic } from '../fsutil.js';
+import { ROOT } from '../load.js';
+
+const { values, tokens } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, quick: { type: 'boolean', default: false } },
+  strict: false,
+  tokens: true,
+});
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 2) {
+  console.error(`precision: bad --runs '${values.runs}'; valid: a whole number ≥ 2`);
+  process.exit(2);
+}
+// everything that is not ours goes to the bench
+const passthrough = [];
+for (const t of tokens ?? []) {
+  if (t.kind !== 'option' || ['runs', 'out'].includes(t.name)) continue;
+  passthrough.push(t.rawName);
+  if (t.value !== undefined) passthrough.push(t.value);
+}
+
+/** @param {number[]} xs */
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+};
+/** @param {number[]} xs */
+const cv = (xs) => {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
+  return sd / mean;
+};
+
+const base = path.resolve(values.out, 'precision');
+fs.rmSync(base, { recursive: true, force: true });
+const docs = [];
+const walls = [];
+for (let i = 1; i <= runs; i++) {
+  const out = path.join(base, `run-${i}`);
+  console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...passthrough], { stdio: ['ignore', 'ignore', 'inherit'] });
+  walls.push((Date.now() - t0) / 1000);
+  if (r.status !== 0 && r.status !== 1) {
+    console.error(`precision: run ${i} exited ${r.status}`);
+    process.exit(1);
+  }
+  const [file] = fs.readdirSync(out);
+  docs.push(JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')));
+}
+
+/** @type {Map<string, number[]>} */
+const byCase = new Map();
+for (const doc of docs) {
+  for (const c of doc.cases) {
+    if (c.status !== 'ok' || !c.stats) continue;
+    const k = `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+    byCase.set(k, [...(byCase.get(k) ?? []), c.stats.opsPerSec.median]);
+  }
+}
+const cvs = [...byCase].filter(([, xs]) => xs.length === runs).map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
+const ops = [...new Set(cvs.map((c) => c.op))];
+const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(2)}%`;
+const summary = {
+  node: process.version,
+  runs,
+  flags: passthrough,
+  cases: cvs.length,
+  wallSeconds: walls,
+  cvMedian: quantile(cvs.map((c) => c.cv), 0.5),
+  cvP90: quantile(cvs.map((c) => c.cv), 0.9),
+  byOp: Object.fromEntries(ops.map((op) => {
+    const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
+    return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
+  })),
+  worst: [...cvs].sort((a, b) => b.cv - a.cv).slice(0, 10),
+};
+console.log(`Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`);
+console.log(markdownTable([
+  ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
+  ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), pct(s.median), pct(s.p90), pct(s.max)]),
+  ['**all**', String(cvs.length), pct(summary.cvMedian), pct(summary.cvP90), pct(Math.max(...cvs.map((c) => c.cv)))],
+], { align: ['l', 'r', 'r', 'r', 'r'] }));
+console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
+console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${pct(w.cv)}`).join('; ')}`);
+const file = path.resolve(values.out, 'precision.json');
+writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
+console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -1,0 +1,24 @@
+// Progress on stderr: what runs now, n of total, elapsed, ETA. One line per case when stderr is
+// not a terminal (CI logs), one rewritten line when it is.
+
+const clock = (/** @type {number} */ ms) => {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/**
+ * @param {NodeJS.WriteStream} stream
+ * @param {() => number} [now]
+ */
+export function createProgress(stream = process.stderr, now = Date.now) {
+  const start = now();
+  const tty = Boolean(stream.isTTY);
+  return (/** @type {{ done: number, total: number, current: { config: string, driver: string, cipher: string, op: string } | null }} */ p) => {
+    const elapsed = now() - start;
+    const eta = p.done > 0 ? clock((elapsed / p.done) * (p.total - p.done)) : '--:--';
+    const what = p.current ? `${p.current.config} · ${p.current.driver} · ${p.current.cipher} · ${p.current.op}` : 'done';
+    const line = `[${String(p.done + (p.current ? 1 : 0)).padStart(String(p.total).length)}/${p.total}] ${clock(elapsed)} elapsed, ETA ${eta}  ${what}`;
+    if (tty) stream.write(`\r\x1b[K${line}${p.current ? '' : '\n'}`);
+    else stream.write(`${line}\n`);
+  };
+}

@@ -1,0 +1,195 @@
+// Runs the suite: for each (config, driver, cipher) a seeded template database is built once and
+// proven (PRAGMAs read back, encryption on disk); each case then measures one operation on a fresh
+// copy of it, so no case inherits another's writes. Cases run in an order shuffled by the seed,
+// after an untimed warm-up, so no config is always the cold one.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CIPHERS } from './ciphers.js';
+import { CONFIGS, describeChanges } from './configs.js';
+import { applyKey, applyPragmas, openConfigured, proveEncryption, readPragma, scalar } from './database.js';
+import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from './mail.js';
+import { measure } from './measure.js';
+import { OPS } from './ops.js';
+import { createRandom, shuffle } from './prng.js';
+import { cases as selectCases } from './suite.js';
+
+/** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
+
+/** @type {Record<'quick'|'full', RunBudget>} */
+export const BUDGETS = {
+  quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, seedMessages: 800 },
+  full: { time: 1000, warmupTime: 200, minSamples: 10, minSampleMs: 0.02, seedMessages: 2000 },
+};
+
+const POOL = 256;
+
+/**
+ * @typedef {object} RunOptions
+ * @property {'quick'|'full'} mode
+ * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[] }} filters
+ * @property {number} seed
+ * @property {number} [time] ms per measured task, overriding the mode's budget
+ * @property {string} [keepDb] keep the database files in this directory
+ * @property {Map<string, { info: import('./load.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
+ * @property {{ interrupted: string | null }} state set `interrupted` to stop after the current case
+ * @property {(p: { done: number, total: number, current: import('./suite.js').Case | null }) => void} [onProgress]
+ */
+
+/**
+ * @param {string} file
+ * @returns {number}
+ */
+const sizeOf = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+const removeDb = (/** @type {string} */ file) => {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
+};
+
+/**
+ * @param {RunOptions} o
+ * @returns {Promise<{ cases: object[], budget: RunBudget, order: string[], workdir: string }>}
+ */
+export async function runSuite(o) {
+  const budget = { ...BUDGETS[o.mode], ...(o.time ? { time: o.time } : {}) };
+  const key = process.env.SQLITE_BENCH_KEY || crypto.randomBytes(24).toString('base64url');
+  const hide = (/** @type {string} */ s) => s.split(key).join('***');
+  const workdir = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-'));
+  fs.mkdirSync(workdir, { recursive: true });
+  const messages = generateMessages(o.seed, budget.seedMessages);
+  const pool = generateMessages(o.seed + 1, POOL);
+  const random = createRandom(o.seed);
+  const list = shuffle(random, selectCases(o.filters));
+
+  /** @type {Map<string, any>} */
+  const templates = new Map();
+
+  /** Build, seed and prove the template of a (config, driver, cipher). */
+  const template = (/** @type {import('./suite.js').Setup} */ s) => {
+    const id = `${s.config}__${s.driver.replace(/[^a-z0-9-]/gi, '_')}__${s.cipher}`;
+    if (templates.has(id)) return templates.get(id);
+    const config = /** @type {import('./configs.js').Config} */ (CONFIGS.find((c) => c.name === s.config));
+    const cipher = /** @type {import('./ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === s.cipher));
+    const driver = o.drivers.get(s.driver);
+    const dir = path.join(workdir, id);
+    const tempdir = path.join(dir, 'tmp');
+    const file = path.join(dir, 'template.db');
+    let t;
+    if (!driver?.open) {
+      t = { status: driver?.info.status === 'error' ? 'error' : 'skipped', reason: driver?.info.reason ?? `driver ${s.driver} not loaded` };
+    } else {
+      fs.mkdirSync(tempdir, { recursive: true });
+      const open = driver.open;
+      const loaded = { name: s.driver, open };
+      try {
+        const { conn, pragmas } = openConfigured(loaded, file, { pragmas: config.pragmas, cipher, key, tempdir, schema: SCHEMA });
+        try {
+          const addMailbox = conn.prepare(INSERT_MAILBOX);
+          MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
+          const insert = conn.prepare(INSERT_MESSAGE);
+          conn.exec('BEGIN');
+          messages.forEach((m, i) => insert.run(...messageParams(m, i + 1)));
+          conn.exec('COMMIT');
+          const size = {
+            mainBytes: sizeOf(file),
+            walBytes: sizeOf(`${file}-wal`),
+            pageSize: Number(scalar(conn, 'PRAGMA page_size')),
+            pageCount: Number(scalar(conn, 'PRAGMA page_count')),
+            freelistCount: Number(scalar(conn, 'PRAGMA freelist_count')),
+            messages: messages.length,
+          };
+          const journalMode = String(readPragma(conn, 'journal_mode'));
+          conn.close();
+          const encryption = proveEncryption(loaded, file, cipher);
+          t = { status: 'ok', file, dir, tempdir, config, cipher, open, pragmas, size, journalMode, encryption };
+        } catch (err) {
+          conn.close();
+          throw err;
+        }
+      } catch (err) {
+        const e = /** @type {any} */ (err);
+        const unknownCipher = /Cipher '.*' unknown/i.test(String(e?.message));
+        t = {
+          status: unknownCipher ? 'skipped' : 'error',
+          reason: hide(unknownCipher ? `cipher not supported by this SQLite3MC build: ${e.message}` : String(e?.message ?? e).split('\n')[0]),
+          pragmas: e?.pragmas,
+        };
+      }
+    }
+    templates.set(id, t);
+    return t;
+  };
+
+  /**
+   * Measure one case on a fresh copy of its template.
+   * @param {import('./suite.js').Case} c
+   * @param {RunBudget} b
+   */
+  const runCase = (c, b) => {
+    const op = /** @type {import('./ops.js').Op} */ (OPS.find((x) => x.name === c.op));
+    const t = template(c);
+    const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
+    if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason, ...(t.pragmas ? { pragmas: t.pragmas } : {}) };
+    const proven = { pragmas: t.pragmas, encryption: t.encryption };
+    if (op.kind === 'size') return { ...base, status: 'ok', size: t.size, ...proven };
+    const skip = op.skip?.({ journalMode: t.journalMode });
+    if (skip) return { ...base, status: 'skipped', reason: skip, ...proven };
+    const loaded = { name: c.driver, open: t.open };
+    const file = path.join(t.dir, `${c.op}.db`);
+    /** @type {import('./database.js').Conn | null} */
+    let conn = null;
+    let pragmas = t.pragmas;
+    let made = 0;
+    try {
+      if (op.needsSeed !== false) {
+        fs.copyFileSync(t.file, file);
+        conn = t.open(file);
+        applyKey(conn, t.cipher, key);
+        pragmas = applyPragmas(conn, t.config.pragmas, { tempdir: t.tempdir });
+      }
+      const fresh = () => {
+        const f = path.join(t.dir, `setup-${made++}.db`);
+        const opened = openConfigured(loaded, f, { pragmas: t.config.pragmas, cipher: t.cipher, key, tempdir: t.tempdir, schema: SCHEMA });
+        return { conn: opened.conn, dispose: () => { opened.conn.close(); removeDb(f); } };
+      };
+      const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: messages.length, journalMode: t.journalMode, fresh };
+      const task = /** @type {NonNullable<typeof op.task>} */ (op.task)(ctx);
+      const stats = measure(task, b);
+      const verified = task.verify?.() ?? {};
+      return { ...base, status: 'ok', stats, verified, pragmas, encryption: t.encryption };
+    } catch (err) {
+      return { ...base, status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]), pragmas };
+    } finally {
+      conn?.close();
+      if (!o.keepDb) removeDb(file);
+    }
+  };
+
+  const out = [];
+  try {
+    // Untimed warm-up: one short select per usable driver, so the first measured case is not cold.
+    const warmBudget = { ...BUDGETS.quick, time: Math.min(200, budget.time) };
+    const warmed = new Set();
+    for (const c of list) {
+      if (warmed.has(c.driver) || !o.drivers.get(c.driver)?.open) continue;
+      warmed.add(c.driver);
+      runCase({ ...c, op: 'select' }, warmBudget);
+    }
+    for (let i = 0; i < list.length; i++) {
+      await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
+      if (o.state.interrupted) break;
+      o.onProgress?.({ done: i, total: list.length, current: list[i] });
+      out.push(runCase(list[i], budget));
+    }
+    o.onProgress?.({ done: out.length, total: list.length, current: null });
+  } finally {
+    if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
+  }
+  return { cases: out, budget, order: list.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`), workdir };
+}
+
+/** Notes a result carries about configs: e.g. one that equals SQLite's default. */
+export function configNotes() {
+  return CONFIGS.map((c) => ({ name: c.name, label: c.label, pragmas: c.pragmas, ...describeChanges(c) }));
+}

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { parseFlags, UsageError } from '../bench/cli.js';
+import { TABLES } from '../bench/suite.js';
+import { ROOT } from './helpers.js';
+
+const bench = (/** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), ...args], { encoding: 'utf8' });
+
+for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
+  [['--config', 'nope'], /^bench: unknown --config 'nope'; valid: production, wal-autocheckpoint-1000, .*baseline$/],
+  [['--driver', 'sqlite3'], /^bench: unknown --driver 'sqlite3'; valid: better-sqlite3-multiple-ciphers, better-sqlite3, node:sqlite$/],
+  [['--cipher', 'aes'], /^bench: unknown --cipher 'aes'; valid: chacha20, .*, none$/],
+  [['--op', 'insert,drop'], /^bench: unknown --op 'drop'; valid: setup, insert, .*size$/],
+  [['--time', '0'], /^bench: bad --time '0'; valid: a whole number from 1 to 600000$/],
+  [['--time', 'fast'], /^bench: bad --time 'fast'; valid: a whole number/],
+  [['--seed', '-3'], /^bench: .*--seed/],
+  [['--frobnicate'], /^bench: Unknown option '--frobnicate'.*; valid flags: --quick, --config/],
+]) ) {
+  test(`bench ${args.join(' ')} exits 2 with a one-line error naming the flag and the choices`, () => {
+    const r = bench(args);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0], pattern);
+  });
+}
+
+test('--list prints every valid name of every table', () => {
+  const r = bench(['--list']);
+  assert.equal(r.status, 0);
+  for (const names of Object.values(TABLES)) for (const n of names) assert.match(r.stdout, new RegExp(`^  ${n.replace(/[+:]/g, '\\$&')} `, 'm'));
+  assert.match(r.stdout, /wal-autocheckpoint-1000 .*not a tuning/);
+});
+
+test('filters accept repeats and commas, and deduplicate', () => {
+  const f = parseFlags(['--config', 'production,baseline', '--config', 'production', '--op', 'insert']);
+  assert.deepEqual(f.filters, { config: ['production', 'baseline'], op: ['insert'] });
+  assert.throws(() => parseFlags(['--cipher', '']), UsageError);
+});

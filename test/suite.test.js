@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import semver from 'semver';
+import { cases, setups, TABLES } from '../bench/suite.js';
+import { validate } from '../bench/result.js';
+import { ROOT, scratch } from './helpers.js';
+
+const KEY = 'never-print-me-7f3a9c';
+
+/** Run the bench CLI; TMPDIR points into a scratch dir so leftovers can be seen. */
+function bench(args, { tmp = scratch('bench-tmp-') } = {}) {
+  const out = scratch('bench-out-');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SQLITE_BENCH_KEY: KEY, TMPDIR: tmp },
+  });
+  const files = fs.readdirSync(out);
+  const doc = files.length ? JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) : null;
+  return { ...r, doc, files, tmp, raw: files.length ? fs.readFileSync(path.join(out, files[0]), 'utf8') : '' };
+}
+
+test('the quick suite writes one schema-valid document covering every case, ok or with a reason, and never the key', () => {
+  const r = bench(['--quick']);
+  assert.ok(r.status === 0 || r.status === 1, r.stderr);
+  assert.deepEqual(r.files, [`${process.platform}-${process.arch}-node-${process.version}.json`]);
+  assert.deepEqual(validate(r.doc), []);
+  assert.equal(r.doc.run.status, 'complete');
+  assert.equal(r.doc.run.mode, 'quick');
+  const want = cases().map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
+  const got = r.doc.cases.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
+  assert.deepEqual(got, want);
+  for (const table of ['config', 'driver', 'cipher', 'op']) assert.deepEqual(new Set(r.doc.cases.map((c) => c[table])), new Set(TABLES[table]), table);
+  for (const c of r.doc.cases) {
+    if (c.status !== 'ok') assert.ok(c.reason, `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
+    if (c.status === 'ok') {
+      assert.ok(c.pragmas.every((p) => p.applied));
+      assert.equal(c.encryption.encrypted, c.cipher !== 'none');
+    }
+  }
+  // the two packages always load on a supported Node; errors would be bugs
+  const errors = r.doc.cases.filter((c) => c.status === 'error');
+  assert.deepEqual(errors.map((c) => `${c.config}/${c.cipher}/${c.op}: ${c.reason}`), []);
+  for (const d of r.doc.drivers.filter((x) => x.name !== 'node:sqlite')) {
+    assert.equal(d.status, 'ok', d.reason);
+    assert.match(d.binary.sha256, /^[0-9a-f]{64}$/);
+    assert.ok(fs.existsSync(path.join(ROOT, d.binary.file)), d.binary.file);
+  }
+  const sqlite = r.doc.drivers.find((x) => x.name === 'node:sqlite');
+  assert.equal(sqlite.status === 'ok', semver.satisfies(process.version, '^22.13.0 || >=23.4.0'), sqlite.reason);
+  for (const text of [r.raw, r.stdout, r.stderr]) assert.ok(!text.includes(KEY), 'the key appears in the output');
+  assert.deepEqual(fs.readdirSync(r.tmp), [], 'temporary databases were left behind');
+  assert.match(r.stdout, /\| Config +\| Driver +\| Cipher +\|/);
+  assert.match(r.stderr, /\[\s*1\/\d+\] \d\d:\d\d elapsed, ETA/);
+});
+
+test('an interrupted run writes a valid document with the finished cases, and removes its databases', async () => {
+  const tmp = scratch('bench-tmp-');
+  const out = scratch('bench-out-');
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--quick', '--out', out], { env: { ...process.env, TMPDIR: tmp } });
+  let err = '';
+  const code = await new Promise((resolve) => {
+    child.stderr.on('data', (b) => {
+      err += b;
+      if (/\[\s*4\/\d+\]/.test(err) && !child.killed) child.kill('SIGTERM');
+    });
+    child.on('exit', (c) => resolve(c));
+  });
+  assert.equal(code, 143, err);
+  const [file] = fs.readdirSync(out);
+  const doc = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
+  assert.deepEqual(validate(doc), []);
+  assert.equal(doc.run.status, 'interrupted');
+  assert.equal(doc.run.interruptedBy, 'SIGTERM');
+  assert.ok(doc.cases.length >= 3 && doc.cases.length < cases().length, String(doc.cases.length));
+  assert.deepEqual(fs.readdirSync(tmp), []);
+});
+
+test('the case order is shuffled by the seed, so no config is always first', () => {
+  const firsts = new Set();
+  for (let seed = 1; seed <= 8; seed++) {
+    const r = bench(['--quick', '--seed', String(seed), '--op', 'size']);
+    firsts.add(r.doc.run.order[0].split('/').slice(0, 3).join('/'));
+    assert.equal(r.doc.run.seed, seed);
+  }
+  assert.ok(firsts.size >= 4, [...firsts].join(' '));
+});
+
+test('--keep-db keeps every database, each on disk with the header its cipher implies', () => {
+  const keep = scratch('bench-keep-');
+  const r = bench(['--quick', '--op', 'size', '--config', 'production', '--keep-db', keep]);
+  assert.equal(r.status, 0, r.stderr);
+  const dirs = fs.readdirSync(keep);
+  assert.equal(dirs.length, setups().filter((s) => s.config === 'production' && r.doc.drivers.find((d) => d.name === s.driver).status === 'ok').length);
+  for (const d of dirs) {
+    const head = fs.readFileSync(path.join(keep, d, 'template.db')).subarray(0, 16).toString('latin1');
+    assert.equal(head === 'SQLite format 3\0', d.endsWith('__none'), d);
+  }
+});
+
+test('setups() runs every config on the production cipher, every cipher on production, every driver unencrypted', () => {
+  const s = setups().map((x) => `${x.config}/${x.driver}/${x.cipher}`);
+  assert.equal(new Set(s).size, s.length);
+  for (const c of TABLES.config) assert.ok(s.includes(`${c}/better-sqlite3-multiple-ciphers/chacha20`));
+  for (const c of TABLES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));
+  for (const d of TABLES.driver) assert.ok(s.includes(`production/${d}/none`));
+  assert.ok(!s.some((x) => /better-sqlite3\/(?!none)|node:sqlite\/(?!none)/.test(x)), 'a driver without encryption got a cipher');
+});
