@@ -94,7 +94,7 @@ async function main() {
   }
   const startedAt = new Date().toISOString();
   const drivers = await loadDrivers();
-  const { cases, budget, order } = await runSuite({
+  const { cases, setups, budget, order } = await runSuite({
     mode: flags.quick ? 'quick' : 'full',
     filters: flags.filters,
     seed: flags.seed,
@@ -124,6 +124,7 @@ async function main() {
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
     drivers: [...drivers.values()].map((d) => d.info),
     configs: configNotes(),
+    setups,
     cases,
   };
   const file = writeResult(doc, flags.out);

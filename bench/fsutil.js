@@ -27,6 +27,20 @@ export function writeFileAtomic(file, data) {
   }
 }
 
+/** The temp files writeFileAtomic leaves when killed between write and rename. */
+export const TEMP_FILE = /^\..+\.\d+\.\d+\.tmp$/;
+
+/**
+ * Remove such leftovers under dir (recursively), returning their paths.
+ * @param {string} dir
+ */
+export function removeStaleTemps(dir) {
+  if (!fs.existsSync(dir)) return [];
+  const found = fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => TEMP_FILE.test(path.basename(f)));
+  for (const f of found) fs.rmSync(path.join(dir, f), { force: true });
+  return found.map((f) => path.join(dir, f));
+}
+
 /** Whether the module at `url` is the script node was started with. */
 export function isMain(url) {
   return Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(url);

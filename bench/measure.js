@@ -2,10 +2,15 @@
 // on Node 18, so every cell uses the same one), synchronous, with a warm-up, a time budget and a
 // minimum sample count.
 //
+// A case is measured in several rounds spread across the run (see run.js); `measure` is one round,
+// `combine` turns the rounds into the case's statistics. The headline, ops/s median, is the median
+// of the rounds' medians, so one round disturbed by the machine does not move it; every other
+// statistic is computed by tinybench over the pooled per-operation samples of all rounds.
+//
 // Operations faster than `minSampleMs` are run `opsPerSample` times per sample, so the harness's
 // own cost per sample (two clock reads and a call) stays under about 1% of what it measures;
-// every figure is reported per operation. Slower operations are one per sample, so their
-// latency percentiles are those of single operations.
+// every figure is per operation. Slower operations are one per sample, so their latency
+// percentiles are those of single operations.
 import { Bench } from 'tinybench';
 
 /**
@@ -17,19 +22,27 @@ import { Bench } from 'tinybench';
  */
 /**
  * @typedef {object} Budget
- * @property {number} time ms of measuring per task
- * @property {number} warmupTime ms of warm-up per task (also used to size batches)
- * @property {number} minSamples at least this many samples, even past the time budget
+ * @property {number} time ms of measuring per task and round
+ * @property {number} warmupTime ms of warm-up per task and round (also sizes batches)
+ * @property {number} minSamples at least this many samples per round, even past the time budget
  * @property {number} minSampleMs batch operations faster than this
+ * @property {number} rounds rounds per case
+ */
+/**
+ * @typedef {object} Round
+ * @property {number} opsPerSec the round's median ops/s (per operation)
+ * @property {number} opsPerSample
+ * @property {number[]} latencies per-operation latency of each sample, ms
  */
 /**
  * @typedef {object} Stats
- * @property {{ median: number, mean: number, rme: number }} opsPerSec
+ * @property {{ median: number, mean: number, rme: number }} opsPerSec median: of the rounds' medians
  * @property {{ median: number, mean: number, p99: number, min: number, max: number, sd: number }} latencyMs per operation
  * @property {number} rme relative margin of error of the mean latency, % (95%)
- * @property {number} samples
- * @property {number} opsPerSample
- * @property {number} totalMs time spent in timed work
+ * @property {number} samples pooled over the rounds
+ * @property {number} opsPerSample the most any round used
+ * @property {number[]} rounds each round's median ops/s
+ * @property {number} totalMs time spent in timed work, all rounds
  */
 
 /**
@@ -50,26 +63,57 @@ function runBench(task, batch, opts) {
 }
 
 /**
- * Measure a task. Throws what the task throws.
+ * Measure one round of a task. Throws what the task throws.
  * @param {Task} task
  * @param {Budget} budget
- * @returns {Stats}
+ * @returns {Round}
  */
 export function measure(task, budget) {
   // warm-up: also tells how long one operation takes
-  const warm = runBench(task, 1, { time: budget.warmupTime, iterations: Math.min(budget.minSamples, 5) });
+  const warm = runBench(task, 1, { time: budget.warmupTime, iterations: 1 });
   const perOp = warm.latency.p50;
   const maxBatch = task.maxBatch ?? 1000;
   const batch = Math.max(1, Math.min(maxBatch, Math.ceil(budget.minSampleMs / Math.max(perOp, 1e-6))));
   const r = runBench(task, batch, { time: budget.time, iterations: budget.minSamples });
-  const lat = r.latency;
-  const thr = r.throughput;
   return {
-    opsPerSec: { median: thr.p50 * batch, mean: thr.mean * batch, rme: thr.rme },
-    latencyMs: { median: lat.p50 / batch, mean: lat.mean / batch, p99: lat.p99 / batch, min: lat.min / batch, max: lat.max / batch, sd: lat.sd / batch },
+    opsPerSec: r.throughput.p50 * batch,
+    opsPerSample: batch,
+    latencies: r.latency.samples.map((/** @type {number} */ s) => s / batch),
+  };
+}
+
+/**
+ * tinybench's statistics of given samples: a task that reports each sample as its duration.
+ * @param {number[]} samples ms
+ */
+export function tinybenchStats(samples) {
+  let i = 0;
+  const bench = new Bench({ time: 0, iterations: samples.length, warmup: false, throws: true });
+  // (tinybench calls a task once when it is added, to see whether it is async: start counting after)
+  bench.add('samples', () => ({ overriddenDuration: samples[i++] }), { beforeAll: () => { i = 0; } });
+  bench.runSync();
+  return /** @type {any} */ (bench.tasks[0].result);
+}
+
+/**
+ * The statistics of a case from its rounds.
+ * @param {Round[]} rounds
+ * @returns {Stats}
+ */
+export function combine(rounds) {
+  if (!rounds.length) throw new Error('no rounds to combine');
+  const r = tinybenchStats(rounds.flatMap((x) => x.latencies));
+  const lat = r.latency;
+  const medians = rounds.map((x) => x.opsPerSec);
+  const sorted = [...medians].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return {
+    opsPerSec: { median: sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2, mean: r.throughput.mean, rme: r.throughput.rme },
+    latencyMs: { median: lat.p50, mean: lat.mean, p99: lat.p99, min: lat.min, max: lat.max, sd: lat.sd },
     rme: lat.rme,
     samples: lat.samples.length,
-    opsPerSample: batch,
-    totalMs: r.totalTime,
+    opsPerSample: Math.max(...rounds.map((x) => x.opsPerSample)),
+    rounds: medians,
+    totalMs: rounds.reduce((t, x) => t + x.latencies.reduce((a, b) => a + b, 0) * x.opsPerSample, 0),
   };
 }

@@ -13,9 +13,10 @@ export const SCHEMA_VERSION = SCHEMA.properties.schemaVersion.const;
 export const TINYBENCH_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'tinybench', 'package.json'), 'utf8')).version;
 
 export const METHOD =
-  'tinybench runSync: warm-up, then samples until the time budget and the minimum sample count are both met; ' +
-  'operations under minSampleMs are batched opsPerSample to a sample; ops/s median = median of per-sample ops/s; ' +
-  'rme = 95% relative margin of error of the mean';
+  'tinybench runSync, per case `rounds` rounds spread across the run in reshuffled order, each on a fresh copy after a full GC: ' +
+  'warm-up, then samples until the time budget and the minimum sample count are both met; operations under minSampleMs are ' +
+  'batched opsPerSample to a sample. ops/s median = median of the rounds\' median ops/s; every other statistic is tinybench\'s ' +
+  'over the pooled per-operation samples; rme = 95% relative margin of error of the mean';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
 const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(SCHEMA);

@@ -6,11 +6,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { CIPHERS } from './ciphers.js';
 import { CONFIGS, describeChanges } from './configs.js';
 import { applyKey, applyPragmas, openConfigured, proveEncryption, readPragma, scalar } from './database.js';
 import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from './mail.js';
-import { measure } from './measure.js';
+import { combine, measure } from './measure.js';
 import { OPS } from './ops.js';
 import { createRandom, shuffle } from './prng.js';
 import { cases as selectCases } from './suite.js';
@@ -19,11 +21,15 @@ import { cases as selectCases } from './suite.js';
 
 /** @type {Record<'quick'|'full', RunBudget>} */
 export const BUDGETS = {
-  quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, seedMessages: 800 },
-  full: { time: 1000, warmupTime: 200, minSamples: 10, minSampleMs: 0.02, seedMessages: 2000 },
+  quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, rounds: 1, seedMessages: 800 },
+  full: { time: 200, warmupTime: 50, minSamples: 2, minSampleMs: 0.02, rounds: 5, seedMessages: 2000 },
 };
 
 const POOL = 256;
+
+v8.setFlagsFromString('--expose-gc');
+/** A full garbage collection, run untimed before each measured round. */
+const collectGarbage = /** @type {() => void} */ (vm.runInNewContext('gc'));
 
 /**
  * @typedef {object} RunOptions
@@ -49,7 +55,7 @@ const removeDb = (/** @type {string} */ file) => {
 
 /**
  * @param {RunOptions} o
- * @returns {Promise<{ cases: object[], budget: RunBudget, order: string[], workdir: string }>}
+ * @returns {Promise<{ cases: object[], setups: object[], budget: RunBudget, order: string[], workdir: string }>}
  */
 export async function runSuite(o) {
   const budget = { ...BUDGETS[o.mode], ...(o.time ? { time: o.time } : {}) };
@@ -117,6 +123,7 @@ export async function runSuite(o) {
         };
       }
     }
+    t.setup = { config: s.config, driver: s.driver, cipher: s.cipher };
     templates.set(id, t);
     return t;
   };
@@ -130,11 +137,10 @@ export async function runSuite(o) {
     const op = /** @type {import('./ops.js').Op} */ (OPS.find((x) => x.name === c.op));
     const t = template(c);
     const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
-    if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason, ...(t.pragmas ? { pragmas: t.pragmas } : {}) };
-    const proven = { pragmas: t.pragmas, encryption: t.encryption };
-    if (op.kind === 'size') return { ...base, status: 'ok', size: t.size, ...proven };
+    if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason };
+    if (op.kind === 'size') return { ...base, status: 'ok', size: t.size, pragmas: effective(t.pragmas) };
     const skip = op.skip?.({ journalMode: t.journalMode });
-    if (skip) return { ...base, status: 'skipped', reason: skip, ...proven };
+    if (skip) return { ...base, status: 'skipped', reason: skip };
     const loaded = { name: c.driver, open: t.open };
     const file = path.join(t.dir, `${c.op}.db`);
     /** @type {import('./database.js').Conn | null} */
@@ -155,18 +161,24 @@ export async function runSuite(o) {
       };
       const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: messages.length, journalMode: t.journalMode, fresh };
       const task = /** @type {NonNullable<typeof op.task>} */ (op.task)(ctx);
-      const stats = measure(task, b);
-      const verified = task.verify?.() ?? {};
-      return { ...base, status: 'ok', stats, verified, pragmas, encryption: t.encryption };
+      collectGarbage(); // each round starts from a clean heap
+      const round = measure(task, b);
+      return { round, verified: task.verify?.() ?? {}, pragmas: effective(pragmas) };
     } catch (err) {
-      return { ...base, status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]), pragmas };
+      return { ...base, status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]) };
     } finally {
       conn?.close();
       if (!o.keepDb) removeDb(file);
     }
   };
 
-  const out = [];
+  /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
+  const done = new Map();
+  /** @type {Map<string, { rounds: import('./measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */
+  const measured = new Map();
+  const keyOf = (/** @type {import('./suite.js').Case} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+  const total = list.length * budget.rounds;
+  let step = 0;
   try {
     // Untimed warm-up: one short select per usable driver, so the first measured case is not cold.
     const warmBudget = { ...BUDGETS.quick, time: Math.min(200, budget.time) };
@@ -176,17 +188,72 @@ export async function runSuite(o) {
       warmed.add(c.driver);
       runCase({ ...c, op: 'select' }, warmBudget);
     }
-    for (let i = 0; i < list.length; i++) {
-      await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
-      if (o.state.interrupted) break;
-      o.onProgress?.({ done: i, total: list.length, current: list[i] });
-      out.push(runCase(list[i], budget));
+    // Rounds: every case once per round, each round in its own shuffled order, so each case's
+    // samples are spread across the whole run and no case always follows the same neighbour.
+    rounds: for (let round = 0; round < budget.rounds; round++) {
+      const order = round === 0 ? list : shuffle(random, [...list]);
+      for (const c of order) {
+        const k = keyOf(c);
+        if (done.has(k)) {
+          step++;
+          continue;
+        }
+        await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
+        if (o.state.interrupted) break rounds;
+        o.onProgress?.({ done: step++, total, current: c });
+        const r = runCase(c, budget);
+        if (!('round' in r)) {
+          done.set(k, r);
+          measured.delete(k);
+          continue;
+        }
+        const m = measured.get(k) ?? { rounds: [], verified: {}, pragmas: r.pragmas };
+        m.rounds.push(r.round);
+        for (const [name, n] of Object.entries(r.verified)) m.verified[name] = (m.verified[name] ?? 0) + n;
+        measured.set(k, m);
+      }
     }
-    o.onProgress?.({ done: out.length, total: list.length, current: null });
+    o.onProgress?.({ done: total, total, current: null });
   } finally {
     if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
   }
-  return { cases: out, budget, order: list.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`), workdir };
+  // one entry per (config, driver, cipher) that was used: the full PRAGMA readings and the proof
+  const setupList = [...templates.values()].map((t) => ({
+    ...t.setup,
+    status: t.status,
+    ...(t.reason ? { reason: t.reason } : {}),
+    ...(t.pragmas ? { pragmas: t.pragmas } : {}),
+    ...(t.encryption ? { encryption: t.encryption } : {}),
+  }));
+  // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
+  const out = list.flatMap((c) => {
+    const k = keyOf(c);
+    if (done.has(k)) return [done.get(k)];
+    const m = measured.get(k);
+    if (!m) return [];
+    return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: rounded(combine(m.rounds)), verified: m.verified, pragmas: m.pragmas }];
+  });
+  return { cases: out, setups: setupList, budget, order: list.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`), workdir };
+}
+
+/**
+ * The PRAGMA values a connection ran with, as read back (actions: true once run).
+ * @param {import('./database.js').PragmaReading[]} readings
+ */
+export function effective(readings) {
+  return Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)]));
+}
+
+/** 6 significant figures: more than any margin of error justifies, and a third of the bytes. */
+const sig = (/** @type {number} */ x) => Number(x.toPrecision(6));
+
+/**
+ * @param {import('./measure.js').Stats} s
+ * @returns {import('./measure.js').Stats}
+ */
+export function rounded(s) {
+  const map = (/** @type {Record<string, number>} */ o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, sig(v)]));
+  return { ...s, opsPerSec: /** @type {any} */ (map(s.opsPerSec)), latencyMs: /** @type {any} */ (map(s.latencyMs)), rme: sig(s.rme), rounds: s.rounds.map(sig), totalMs: sig(s.totalMs) };
 }
 
 /** Notes a result carries about configs: e.g. one that equals SQLite's default. */

@@ -21,7 +21,7 @@ export function cell(c) {
 
 /** Column headings, from the ops table. */
 const heading = (/** @type {import('./ops.js').Op} */ op) =>
-  op.name === 'setup' || op.name === 'vacuum' ? `${op.label} (ms)` : op.kind === 'size' ? `${op.label} (MB)` : `${op.label}/s`;
+  op.name === 'setup' || op.name === 'vacuum' ? `${op.label} (ms)` : op.kind === 'size' ? 'DB + WAL (MB)' : `${op.label}/s`;
 
 /**
  * @param {any} doc a result document

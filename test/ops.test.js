@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { Bench } from 'tinybench';
 import { CIPHERS } from '../bench/ciphers.js';
 import { CONFIGS } from '../bench/configs.js';
 import { openConfigured, scalar } from '../bench/database.js';
 import { INSERT_MAILBOX, INSERT_MESSAGE, MAILBOXES, SCHEMA, generateMessages, messageParams } from '../bench/mail.js';
-import { measure } from '../bench/measure.js';
+import { combine, measure, tinybenchStats } from '../bench/measure.js';
 import { BATCH_ROWS, OPS } from '../bench/ops.js';
 import { createRandom } from '../bench/prng.js';
 import { driver, scratch } from './helpers.js';
 
-const BUDGET = { time: 20, warmupTime: 5, minSamples: 3, minSampleMs: 0.02 };
+const BUDGET = { time: 20, warmupTime: 5, minSamples: 3, minSampleMs: 0.02, rounds: 1 };
 const SEEDED = 600;
 
 async function seeded(driverName = 'better-sqlite3-multiple-ciphers', config = CONFIGS[0]) {
@@ -77,9 +78,9 @@ test('insert and insert-batch add exactly the rows they count', async () => {
 test('select reads 50 rows through messages_mailbox_date', async () => {
   const { conn, ctx } = await seeded();
   const task = op('select').task(ctx);
-  const stats = measure(task, BUDGET);
+  const round = measure(task, BUDGET);
   assert.equal(task.verify().rowsRead % 50, 0);
-  assert.ok(task.verify().rowsRead >= stats.samples * stats.opsPerSample * 50);
+  assert.ok(task.verify().rowsRead >= round.latencies.length * round.opsPerSample * 50);
   conn.exec('DROP INDEX messages_mailbox_date');
   assert.throws(() => op('select').task(ctx), /does not use messages_mailbox_date/);
   conn.close();
@@ -109,12 +110,42 @@ test('measure: fast operations are batched, slow or unbatchable ones are not, be
   let ran = 0;
   const fast = measure({ run: (n) => { ran += n; }, before: (n) => { befores++; assert.ok(n >= 1); } }, BUDGET);
   assert.ok(fast.opsPerSample > 1);
-  assert.ok(fast.samples >= BUDGET.minSamples);
-  assert.ok(ran >= fast.samples * fast.opsPerSample);
-  assert.ok(befores >= fast.samples);
+  assert.ok(fast.latencies.length >= BUDGET.minSamples);
+  assert.ok(ran >= fast.latencies.length * fast.opsPerSample);
+  assert.ok(befores >= fast.latencies.length);
   const one = measure({ maxBatch: 1, run: () => {} }, BUDGET);
   assert.equal(one.opsPerSample, 1);
-  for (const s of [fast, one]) {
+  for (const s of [combine([fast]), combine([one])]) {
     assert.ok(s.opsPerSec.median > 0 && s.opsPerSec.mean > 0 && s.latencyMs.p99 >= s.latencyMs.median && s.latencyMs.sd >= 0 && s.rme >= 0);
   }
+});
+
+test('combine: the statistics are tinybench\'s own for the pooled samples; the headline is the median of round medians', () => {
+  const a = { opsPerSec: 1000, opsPerSample: 1, latencies: [1, 1.1, 0.9, 1.05, 0.95] };
+  const b = { opsPerSec: 900, opsPerSample: 2, latencies: [1.2, 1.1, 1.15] };
+  const c = { opsPerSec: 5000, opsPerSample: 1, latencies: [0.2, 0.21, 0.19] }; // a disturbed round
+  const s = combine([a, b, c]);
+  const t = tinybenchStats([...a.latencies, ...b.latencies, ...c.latencies]);
+  assert.equal(s.latencyMs.mean, t.latency.mean);
+  assert.equal(s.latencyMs.p99, t.latency.p99);
+  assert.equal(s.latencyMs.sd, t.latency.sd);
+  assert.equal(s.rme, t.latency.rme);
+  assert.equal(s.opsPerSec.mean, t.throughput.mean);
+  assert.equal(s.samples, 11);
+  assert.deepEqual(s.rounds, [1000, 900, 5000]);
+  assert.equal(s.opsPerSec.median, 1000, 'one wild round moves the median of medians no further than its neighbour');
+  assert.equal(combine([a, b]).opsPerSec.median, 950);
+  assert.ok(Math.abs(s.totalMs - (5 + 3.45 * 2 + 0.6)) < 1e-9);
+  assert.throws(() => combine([]), /no rounds/);
+});
+
+test('tinybenchStats gives exactly the statistics tinybench computed when it measured those samples', () => {
+  const bench = new Bench({ time: 10, iterations: 20, warmup: false });
+  bench.add('t', () => { for (let i = 0; i < 1000; i++); });
+  bench.runSync();
+  const measured = /** @type {any} */ (bench.tasks[0].result);
+  const again = tinybenchStats([...measured.latency.samples]);
+  for (const k of ['mean', 'p50', 'p99', 'sd', 'rme', 'min', 'max']) assert.equal(again.latency[k], measured.latency[k], k);
+  for (const k of ['mean', 'p50', 'rme']) assert.equal(again.throughput[k], measured.throughput[k], k);
+  assert.equal(again.latency.samples.length, measured.latency.samples.length);
 });

@@ -36,10 +36,17 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   for (const table of ['config', 'driver', 'cipher', 'op']) assert.deepEqual(new Set(r.doc.cases.map((c) => c[table])), new Set(TABLES[table]), table);
   for (const c of r.doc.cases) {
     if (c.status !== 'ok') assert.ok(c.reason, `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
-    if (c.status === 'ok') {
-      assert.ok(c.pragmas.every((p) => p.applied));
-      assert.equal(c.encryption.encrypted, c.cipher !== 'none');
-    }
+    else assert.equal(typeof c.pragmas, 'object');
+  }
+  // every setup used is there once, with every PRAGMA applied and encryption proven either way
+  const used = new Set(r.doc.cases.map((c) => `${c.config}/${c.driver}/${c.cipher}`));
+  assert.deepEqual(new Set(r.doc.setups.map((s) => `${s.config}/${s.driver}/${s.cipher}`)), used);
+  assert.equal(r.doc.setups.length, used.size);
+  for (const s of r.doc.setups.filter((x) => x.status === 'ok')) {
+    assert.ok(s.pragmas.every((p) => p.applied), `${s.config}/${s.driver}/${s.cipher}`);
+    assert.equal(s.encryption.encrypted, s.cipher !== 'none');
+    assert.equal(s.encryption.plainHeader, s.cipher === 'none');
+    assert.equal(s.encryption.keylessOpen, s.cipher === 'none' ? 'ok' : 'SQLITE_NOTADB');
   }
   // the two packages always load on a supported Node; errors would be bugs
   const errors = r.doc.cases.filter((c) => c.status === 'error');
