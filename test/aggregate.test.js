@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { aggregate } from '../aggregate/cli.js';
+import { END, START, replaceBlock } from '../aggregate/readme.js';
+import { newestPerMajor, num } from '../aggregate/render.js';
+import { syntheticDoc } from '../aggregate/synthetic.js';
+import { validate } from '../bench/result.js';
+import { ROOT, scratch } from './helpers.js';
+
+const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
+
+/** A fresh workspace: artifacts/, results/, README.md. */
+function workspace() {
+  const dir = scratch('agg-');
+  fs.mkdirSync(path.join(dir, 'artifacts'));
+  fs.writeFileSync(path.join(dir, 'README.md'), README);
+  return { dir, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+}
+const put = (/** @type {string} */ file, /** @type {any} */ content) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+};
+function run(ws) {
+  const log = [];
+  const warn = [];
+  const code = aggregate({ artifacts: ws.artifacts, results: ws.results, readme: ws.readme }, { log: (s) => log.push(s), warn: (s) => warn.push(s) });
+  return { code, log: log.join('\n'), warn };
+}
+/** Every file under a directory with its bytes, for byte-for-byte comparisons. */
+function snapshot(dir) {
+  if (!fs.existsSync(dir)) return {};
+  return Object.fromEntries(fs.readdirSync(dir, { recursive: true }).map(String).sort()
+    .filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+}
+const block = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START), readme.indexOf(END));
+
+test('synthetic documents are schema-valid (else every test below proves nothing)', () => {
+  for (const node of ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0']) assert.deepEqual(validate(syntheticDoc({ node })), [], node);
+});
+
+test('merges both download-artifact layouts, stores one file per document named by date, platform, arch and Node', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, 'result-linux-x64-node22', 'linux-x64-node-v22.23.3.json'), syntheticDoc({ node: 'v22.23.3' }));
+  put(path.join(ws.artifacts, 'darwin-arm64-node-v20.20.2.json'), syntheticDoc({ platform: 'darwin-arm64', node: 'v20.20.2' }));
+  const r = run(ws);
+  assert.equal(r.code, 0, r.warn.join('\n'));
+  assert.deepEqual(r.warn, []);
+  const stored = Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json');
+  assert.equal(stored.length, 2);
+  assert.ok(stored.some((f) => /^2026\/2026-11-20-linux-x64-node-v22\.23\.3-[0-9a-f]{8}\.json$/.test(f)), stored.join(' '));
+  assert.ok(stored.some((f) => /^2026\/2026-11-20-darwin-arm64-node-v20\.20\.2-[0-9a-f]{8}\.json$/.test(f)), stored.join(' '));
+  assert.match(r.log, /2 file\(s\) read, 2 valid, 2 stored, 0 skipped/);
+  assert.match(r.log, /darwin-arm64 1, linux-x64 1/);
+});
+
+test('a second run with the same input changes nothing, byte for byte; the same document twice is stored once', () => {
+  const ws = workspace();
+  const doc = syntheticDoc({ node: 'v24.11.0' });
+  put(path.join(ws.artifacts, 'a', 'x.json'), doc);
+  put(path.join(ws.artifacts, 'b', 'x.json'), doc); // same document, in two artifacts, formatted differently
+  fs.writeFileSync(path.join(ws.artifacts, 'b', 'x.json'), JSON.stringify(doc));
+  assert.equal(run(ws).code, 0);
+  const results = snapshot(ws.results);
+  const readme = fs.readFileSync(ws.readme, 'utf8');
+  assert.equal(Object.keys(results).length, 2); // the document and the index
+  const again = run(ws);
+  assert.equal(again.code, 0);
+  assert.deepEqual(snapshot(ws.results), results);
+  assert.equal(fs.readFileSync(ws.readme, 'utf8'), readme);
+  assert.match(again.log, /0 stored/);
+  assert.match(again.log, /README\.md unchanged; index unchanged/);
+  assert.ok(again.warn.every((w) => /already stored/.test(w)));
+});
+
+test('a conflicting duplicate (same run id, other content) is refused and the stored one kept', () => {
+  const ws = workspace();
+  const doc = syntheticDoc({ node: 'v22.23.3' });
+  put(path.join(ws.artifacts, 'x.json'), doc);
+  run(ws);
+  const before = snapshot(ws.results);
+  const changed = structuredClone(doc);
+  changed.cases.find((c) => c.status === 'ok' && c.stats).stats.opsPerSec.median *= 2;
+  fs.rmSync(ws.artifacts, { recursive: true });
+  put(path.join(ws.artifacts, 'y.json'), changed);
+  const r = run(ws);
+  assert.equal(r.code, 0);
+  assert.equal(r.warn.length, 1);
+  assert.match(r.warn[0], /y\.json: \/run\/id .* already stored as results\/.* with different content; not overwritten$/);
+  assert.deepEqual(snapshot(ws.results), before);
+});
+
+test('results/ is history: older runs stay, and the README shows the newest run per Node major, in semver order', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, '1.json'), syntheticDoc({ node: 'v22.9.0', finishedAt: '2026-11-01T03:00:00.000Z' }));
+  put(path.join(ws.artifacts, '2.json'), syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-02T03:00:00.000Z' }));
+  put(path.join(ws.artifacts, '3.json'), syntheticDoc({ node: 'v20.20.2', finishedAt: '2026-11-02T03:00:00.000Z' }));
+  put(path.join(ws.artifacts, '4.json'), syntheticDoc({ node: 'v18.20.8', finishedAt: '2026-11-02T03:00:00.000Z' }));
+  put(path.join(ws.artifacts, '5.json'), syntheticDoc({ node: 'v25.9.0', finishedAt: '2026-11-02T03:00:00.000Z' }));
+  assert.equal(run(ws).code, 0);
+  assert.equal(Object.keys(snapshot(ws.results)).length, 6);
+  const b = block(fs.readFileSync(ws.readme, 'utf8'));
+  assert.ok(!b.includes('v22.9.0'), 'an older run of v22 is shown');
+  const order = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => b.indexOf(`| ${v}`));
+  assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])), order.join(' '));
+  assert.match(b, /Last updated 2026-11-02T03:00:00Z/);
+  assert.match(b, /5 run\(s\) of this machine class/);
+});
+
+test('Node versions order by semver, not as strings: v22.9 before v22.23, v9 before v10', () => {
+  const entries = ['v22.23.3', 'v22.9.0', 'v10.0.0', 'v9.11.2', 'v18.20.8'].map((node, i) => ({ file: `${i}`, id: `${i}`, sha256: '', finishedAt: '2026-01-01T00:00:00Z', status: 'complete', mode: 'full', platform: 'p', node, machine: 'm' }));
+  assert.deepEqual(newestPerMajor(/** @type {any} */ (entries)).map((e) => e.node), ['v9.11.2', 'v10.0.0', 'v18.20.8', 'v22.23.3']);
+  // per major the newest run wins, whatever its version
+  const two = [{ ...entries[0], finishedAt: '2026-01-01T00:00:00Z' }, { ...entries[1], finishedAt: '2026-02-01T00:00:00Z' }];
+  assert.deepEqual(newestPerMajor(/** @type {any} */ (two)).map((e) => e.node), ['v22.9.0']);
+});
+
+test('platforms and machine classes never share a table', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, 'l.json'), syntheticDoc({ platform: 'linux-x64', node: 'v22.23.3' }));
+  put(path.join(ws.artifacts, 'a.json'), syntheticDoc({ platform: 'linux-arm64', node: 'v22.23.3' }));
+  put(path.join(ws.artifacts, 'd.json'), syntheticDoc({ platform: 'darwin-arm64', node: 'v24.11.0' }));
+  const other = syntheticDoc({ platform: 'linux-x64', node: 'v20.20.2' });
+  other.environment.cpuModel = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
+  put(path.join(ws.artifacts, 'o.json'), other);
+  assert.equal(run(ws).code, 0);
+  const b = block(fs.readFileSync(ws.readme, 'utf8'));
+  const sections = b.split(/^### /m).slice(1);
+  assert.deepEqual(sections.map((s) => s.split('\n')[0]), ['darwin-arm64', 'linux-arm64', 'linux-x64']);
+  const linux = sections[2].split(/^#### /m).slice(1);
+  assert.equal(linux.length, 2, 'two machine classes in linux-x64');
+  for (const m of linux) {
+    const nodes = new Set([...m.matchAll(/^\| (v\d+\.\d+\.\d+)/gm)].map((x) => x[1]));
+    assert.equal(nodes.size, 1, `a machine class table mixes ${[...nodes].join(', ')}`);
+  }
+  assert.ok(!sections[0].includes('AMD EPYC') && !sections[0].includes('ubuntu24'));
+});
+
+test('the block is computed: figures carry ±, comparisons carry their uncertainty, cells without figures say why', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, 'a.json'), syntheticDoc({ node: 'v20.20.2' }));
+  put(path.join(ws.artifacts, 'b.json'), syntheticDoc({ node: 'v22.23.3' }));
+  run(ws);
+  const readme = fs.readFileSync(ws.readme, 'utf8');
+  assert.ok(readme.startsWith('# Title\n\nintro stays\n\n') && readme.endsWith('\n\nfooter stays\n'));
+  const b = block(readme);
+  assert.match(b, /How to read these numbers/);
+  assert.match(b, /##### Forward Email Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
+  assert.match(b, /_not a tuning: wal_autocheckpoint=1000 is SQLite's default/);
+  assert.match(b, /Against better-sqlite3-multiple-ciphers without a key/);
+  assert.match(b, /Against better-sqlite3 \(unencrypted\)/);
+  assert.match(b, /Node versions, Forward Email Production \(ops\/s relative to v22\.23\.3\)/);
+  assert.match(b, /Best configuration per operation \(v22\.23\.3/);
+  for (const row of b.split('\n').filter((l) => /^\| v2\d\.\d+\.\d+ +\| +\d/.test(l))) assert.match(row, /±/, row);
+  assert.match(b, /[+−]\d+\.\d% ±\d+\.\d/);
+  // node:sqlite does not exist on v20: its cells point at the reason, never a bare '-'
+  assert.match(b, /n\/a \[1\]/);
+  assert.match(b, /^- \[1\] skipped: node:sqlite needs Node/m);
+  assert.ok(!/\|\s*-\s*\|/.test(b), 'a bare - in a table');
+  assert.equal(num(12345.6), '12,300');
+  assert.equal(num(7.777), '7.78');
+});
+
+const bad = {
+  'not-json.json': 'this is not json',
+  'truncated.json': () => JSON.stringify(syntheticDoc()).slice(0, 500),
+  'empty.json': '',
+  'nan.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":NaN'),
+  'infinity.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":1e999'),
+  'negative.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":-5'),
+  'absurd.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":1e15'),
+  'no-version.json': () => { const d = syntheticDoc(); delete d.schemaVersion; return d; },
+  'wrong-version.json': () => ({ ...syntheticDoc(), schemaVersion: 2 }),
+  'missing-field.json': () => { const d = syntheticDoc(); delete d.run.finishedAt; return d; },
+  'unknown-config.json': () => { const d = syntheticDoc(); d.cases[0].config = 'turbo'; return d; },
+  'unknown-op.json': () => { const d = syntheticDoc(); d.cases[0].op = 'truncate'; return d; },
+  'repeated-case.json': () => { const d = syntheticDoc(); d.cases.push(d.cases[0]); return d; },
+  'not-a-result.json': { name: 'some-package', version: '1.0.0' },
+};
+const expectations = {
+  'not-json.json': /is not JSON/,
+  'truncated.json': /is not JSON/,
+  'empty.json': /is empty/,
+  'nan.json': /is not JSON/,
+  'infinity.json': /\/cases\/\d+\/stats\/opsPerSec\/median must be (number|<=)/,
+  'negative.json': /\/cases\/\d+\/stats\/opsPerSec\/median must be >/,
+  'absurd.json': /\/cases\/\d+\/stats\/opsPerSec\/median must be <=/,
+  'no-version.json': /\/schemaVersion is undefined; this aggregate reads 1/,
+  'wrong-version.json': /\/schemaVersion is 2; this aggregate reads 1/,
+  'missing-field.json': /\/run must have required property 'finishedAt'/,
+  'unknown-config.json': /\/cases\/0\/config unknown config 'turbo' \(valid: production/,
+  'unknown-op.json': /\/cases\/0\/op unknown op 'truncate' \(valid: setup/,
+  'repeated-case.json': /\/cases\/\d+ repeats case production\//,
+  'not-a-result.json': /\/kind is not 'sqlite-node-bench\/result': not a result document/,
+  'huge.json': /over the 10485760-byte limit/,
+  'link.json': /is a symbolic link; not followed/,
+};
+
+test('every bad file gets one line naming the file and the field, is skipped, and the rest is processed', () => {
+  const ws = workspace();
+  for (const [name, content] of Object.entries(bad)) put(path.join(ws.artifacts, 'bad', name), typeof content === 'function' ? content() : content);
+  fs.writeFileSync(path.join(ws.artifacts, 'bad', 'huge.json'), `{"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
+  put(path.join(ws.artifacts, 'good', 'target.json'), syntheticDoc({ node: 'v24.11.0' }));
+  fs.symlinkSync(path.join(ws.artifacts, 'good', 'target.json'), path.join(ws.artifacts, 'bad', 'link.json'));
+  const r = run(ws);
+  assert.equal(r.code, 0);
+  assert.equal(r.warn.length, Object.keys(expectations).length, r.warn.join('\n'));
+  for (const [name, re] of Object.entries(expectations)) {
+    const line = r.warn.find((w) => w.startsWith(path.join(ws.artifacts, 'bad', name) + ':'));
+    assert.ok(line, `no line for ${name}`);
+    assert.match(line, re, name);
+    assert.ok(!line.includes('\n'));
+  }
+  assert.match(r.log, /1 stored/);
+});
+
+test('no valid document: exit 1, nothing stored; a README that cannot be written: exit 1', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, 'x.json'), 'nope');
+  const r = run(ws);
+  assert.equal(r.code, 1);
+  assert.deepEqual(Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json'), []);
+  const ws2 = workspace();
+  put(path.join(ws2.artifacts, 'x.json'), syntheticDoc());
+  fs.writeFileSync(ws2.results, 'a file where the results directory should be');
+  const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws2.artifacts, '--results', ws2.results, '--readme', ws2.readme], { encoding: 'utf8' });
+  assert.equal(cli.status, 1);
+  assert.match(cli.stderr.trim().split('\n').at(-1), /^aggregate: /);
+  assert.equal(fs.readFileSync(ws2.readme, 'utf8'), README);
+});
+
+for (const [what, text] of Object.entries({
+  missing: '# no markers\n',
+  'start only': `x\n${START}\ny\n`,
+  duplicated: `${START}\na\n${END}\n${START}\nb\n${END}\n`,
+  'wrong order': `${END}\nx\n${START}\n`,
+  nested: `${START}\n${START}\nx\n${END}\n${END}\n`,
+})) {
+  test(`README with markers ${what}: refused with a clear error, README and results/ untouched`, () => {
+    const ws = workspace();
+    fs.writeFileSync(ws.readme, text);
+    put(path.join(ws.artifacts, 'x.json'), syntheticDoc());
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { encoding: 'utf8' });
+    assert.equal(cli.status, 1);
+    assert.match(cli.stderr, /README\.md (must contain|has).*not changed/);
+    assert.equal(fs.readFileSync(ws.readme, 'utf8'), text);
+    assert.equal(fs.existsSync(ws.results), false);
+  });
+}
+
+test('replaceBlock touches nothing outside the markers', () => {
+  assert.equal(replaceBlock(`a\n${START}\nold\n${END}\nb`, 'new'), `a\n${START}\nnew\n${END}\nb`);
+});
+
+test('killed half-way, aggregate leaves only whole files, and a re-run reaches the same state as an uninterrupted run', async () => {
+  const ws = workspace();
+  for (let i = 0; i < 120; i++) {
+    put(path.join(ws.artifacts, `${i}.json`), syntheticDoc({ node: ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.11.0', 'v25.9.0'][i % 5], platform: ['linux-x64', 'darwin-arm64'][i % 2], finishedAt: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 10))).toISOString(), seed: i }));
+  }
+  const clean = workspace();
+  fs.cpSync(ws.artifacts, clean.artifacts, { recursive: true });
+  assert.equal(run(clean).code, 0);
+  const child = spawn(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme]);
+  await new Promise((resolve) => {
+    const poll = setInterval(() => {
+      const n = fs.existsSync(path.join(ws.results, '2026')) ? fs.readdirSync(path.join(ws.results, '2026')).length : 0;
+      if (n >= 5) { child.kill('SIGKILL'); clearInterval(poll); }
+    }, 1);
+    child.on('exit', () => { clearInterval(poll); resolve(undefined); });
+  });
+  for (const [f, content] of Object.entries(snapshot(ws.results))) {
+    if (f !== 'index.json' && !path.basename(f).startsWith('.')) assert.deepEqual(validate(JSON.parse(content)), [], f);
+  }
+  const readme = fs.readFileSync(ws.readme, 'utf8');
+  assert.ok(readme === README || readme.includes('Last updated'), 'README half-written');
+  assert.equal(run(ws).code, 0);
+  assert.deepEqual(Object.keys(snapshot(ws.results)).filter((f) => f.endsWith('.tmp')), [], 'temp files left after the re-run');
+  assert.deepEqual(fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(snapshot(ws.results), snapshot(clean.results));
+  assert.equal(fs.readFileSync(ws.readme, 'utf8').replaceAll(clean.results, ws.results), fs.readFileSync(clean.readme, 'utf8').replaceAll(clean.results, ws.results));
+});
