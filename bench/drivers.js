@@ -20,6 +20,9 @@ export const DRIVERS = [
 
 export const PRODUCTION_DRIVER = 'better-sqlite3-multiple-ciphers';
 
+/** The Node majors the nightly matrix runs (and `npm run matrix` by default); a test keeps the workflow in step. */
+export const MATRIX_NODES = [18, 20, 22, 24, 25];
+
 /**
  * Driver generations: the newest releases that support a range of Node versions. Each has a
  * package.json + package-lock.json in drivers/<id>/; `npm install` installs the one for the running

@@ -82,11 +82,12 @@ export function nodeEnv(nodeDir) {
  * @param {string} nodeDir
  * @param {string} script relative to the repo
  * @param {string[]} args
+ * @param {{ fromSource?: boolean, extraEnv?: Record<string, string> }} [o]
  */
-export function runUnder(nodeDir, script, args) {
+export function runUnder(nodeDir, script, args, { fromSource = false, extraEnv = {} } = {}) {
   const node = path.join(nodeDir, 'bin', 'node');
-  const env = nodeEnv(nodeDir);
-  const install = spawnSync(node, [path.join(ROOT, 'bench', 'install-drivers.js')], { stdio: 'inherit', env, cwd: ROOT });
+  const env = { ...nodeEnv(nodeDir), ...extraEnv };
+  const install = spawnSync(node, [path.join(ROOT, 'bench', 'install-drivers.js'), ...(fromSource ? ['--from-source'] : [])], { stdio: 'inherit', env, cwd: ROOT });
   if (install.status !== 0) return { status: install.status ?? 1, stage: 'install' };
   const r = spawnSync(node, [path.join(ROOT, script), ...args], { stdio: 'inherit', env, cwd: ROOT });
   return { status: r.status ?? 1, stage: 'run' };

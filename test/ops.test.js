@@ -149,3 +149,17 @@ test('tinybenchStats gives exactly the statistics tinybench computed when it mea
   for (const k of ['mean', 'p50', 'rme']) assert.equal(again.throughput[k], measured.throughput[k], k);
   assert.equal(again.latency.samples.length, measured.latency.samples.length);
 });
+
+test('measure never does work outside the samples it times: setup opens exactly one database per sample, and closes it', () => {
+  const opened = [];
+  let open = 0;
+  const task = {
+    maxBatch: 1,
+    run: () => { opened.push(++open); },
+    after: () => { open--; },
+  };
+  const round = measure(task, BUDGET);
+  assert.equal(open, 0, 'a database opened outside a sample was never closed');
+  // warm-up samples + measured samples: every run() was followed by its after()
+  assert.ok(opened.length >= round.latencies.length);
+});

@@ -25,10 +25,10 @@ if (!Number.isInteger(runs) || runs < 2) {
 }
 // everything that is not ours goes to the bench
 const passthrough = [];
+// (flags this script does not declare come with their values as separate positional tokens)
 for (const t of tokens ?? []) {
-  if (t.kind !== 'option' || ['runs', 'out'].includes(t.name)) continue;
-  passthrough.push(t.rawName);
-  if (t.value !== undefined) passthrough.push(t.value);
+  if (t.kind === 'positional') passthrough.push(t.value);
+  else if (t.kind === 'option' && !['runs', 'out'].includes(t.name)) passthrough.push(t.rawName, ...(t.inlineValue ? [String(t.value)] : []));
 }
 
 /** @param {number[]} xs */

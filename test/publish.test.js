@@ -1,0 +1,69 @@
+// The aggregate job's commit and push, against a real bare repository standing in for GitHub.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { aggregate } from '../aggregate/cli.js';
+import { END, START } from '../aggregate/readme.js';
+import { syntheticDoc } from '../aggregate/synthetic.js';
+import { commitMessage, publish } from '../bench/ci/publish.js';
+import { scratch } from './helpers.js';
+
+const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+function setup() {
+  const dir = scratch('publish-');
+  git(['init', '-q', '--bare', 'origin.git'], dir);
+  git(['clone', '-q', path.join(dir, 'origin.git'), 'seed'], dir);
+  fs.writeFileSync(path.join(dir, 'seed', 'README.md'), `# R\n\n${START}\n${END}\n`);
+  git(['add', 'README.md'], path.join(dir, 'seed'));
+  git(['commit', '-q', '-m', 'init'], path.join(dir, 'seed'));
+  git(['push', '-q', 'origin', 'HEAD:main'], path.join(dir, 'seed'));
+  return dir;
+}
+
+/** A clone with its own artifacts, aggregated, ready to publish. */
+function cell(dir, name, doc) {
+  git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), name], dir);
+  const cwd = path.join(dir, name);
+  const artifacts = path.join(dir, `${name}-artifacts`);
+  fs.mkdirSync(path.join(artifacts, 'result-x'), { recursive: true });
+  fs.writeFileSync(path.join(artifacts, 'result-x', 'r.json'), JSON.stringify(doc));
+  const run = () => assert.equal(aggregate({ artifacts, results: path.join(cwd, 'results'), readme: path.join(cwd, 'README.md') }, { log: () => {}, warn: () => {} }), 0);
+  run();
+  const log = [];
+  return { cwd, go: () => publish({ artifacts, results: 'results', readme: 'README.md', remote: 'origin', branch: 'main', cwd, log: (s) => log.push(s), runAggregate: run }), log };
+}
+
+test('two aggregate jobs racing both land: the rejected one retakes the remote, aggregates again and pushes; nothing is lost', () => {
+  const dir = setup();
+  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.equal(a.go(), 'pushed');
+  assert.equal(b.go(), 'pushed');
+  assert.ok(b.log.some((l) => /push 1 of 5 rejected/.test(l)), b.log.join('\n'));
+  const check = path.join(dir, 'check');
+  git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'check'], dir);
+  const stored = fs.readdirSync(path.join(check, 'results', '2026')).sort();
+  assert.equal(stored.length, 2, stored.join(' '));
+  const readme = fs.readFileSync(path.join(check, 'README.md'), 'utf8');
+  assert.ok(readme.includes('v22.23.3') && readme.includes('v24.11.0'));
+  const authors = git(['log', '--format=%an <%ae>|%s', 'main'], check).split('\n');
+  assert.equal(authors.filter((l) => l.startsWith('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|Benchmark results: 1 new document(s)')).length, 2, authors.join('\n'));
+});
+
+test('no change, no commit', () => {
+  const dir = setup();
+  const a = cell(dir, 'a', syntheticDoc());
+  assert.equal(a.go(), 'pushed');
+  const head = git(['rev-parse', 'HEAD'], a.cwd);
+  assert.equal(a.go(), 'nothing');
+  assert.equal(git(['rev-parse', 'HEAD'], a.cwd), head);
+});
+
+test('the commit message names the run and the cells it adds', () => {
+  const msg = commitMessage(['results/2026/2026-11-21-linux-x64-node-v22.23.3-abcdef12.json', 'results/index.json'], { GITHUB_RUN_ID: '42', GITHUB_WORKFLOW: 'Benchmark', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' });
+  assert.equal(msg, 'Benchmark results: 1 new document(s) from run 42 of Benchmark\n\n- linux-x64-node-v22.23.3\n\nhttps://github.com/o/r/actions/runs/42\n');
+});

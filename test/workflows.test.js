@@ -1,0 +1,136 @@
+// The workflows' contract, read from the YAML itself.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { MATRIX_NODES } from '../bench/drivers.js';
+import { ROOT } from './helpers.js';
+
+const dir = path.join(ROOT, '.github', 'workflows');
+const files = fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+/** @type {Record<string, any>} */
+const wf = Object.fromEntries(files.map((f) => [f, parse(fs.readFileSync(path.join(dir, f), 'utf8'))]));
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+// the verified pins live beside the repo in this workplace (not on GitHub, where the format is still checked)
+const pinsFile = path.join(ROOT, '..', 'shared', 'action-pins.md');
+const pins = fs.existsSync(pinsFile) ? fs.readFileSync(pinsFile, 'utf8') : null;
+const bench = wf['benchmark.yml'];
+const steps = (/** @type {any} */ job) => job.steps ?? [];
+const triggers = (/** @type {any} */ w) => (typeof w.on === 'string' ? [w.on] : Array.isArray(w.on) ? w.on : Object.keys(w.on));
+
+test('the benchmark matrix is Node 18, 20, 22, 24, 25 × Linux x64, Linux arm64, macOS arm64, macOS Intel', () => {
+  const m = bench.jobs.bench.strategy.matrix;
+  assert.deepEqual(m.node, MATRIX_NODES);
+  assert.deepEqual([...m.runner].sort(), ['macos-15', 'macos-15-intel', 'ubuntu-24.04', 'ubuntu-24.04-arm']);
+  assert.equal(bench.jobs.bench.strategy['fail-fast'], false);
+  assert.ok(bench.jobs.bench['timeout-minutes'] > 0 && bench.jobs.bench['timeout-minutes'] <= 60);
+  assert.ok(!m.include && !m.exclude, 'include/exclude would change the cells');
+});
+
+test('triggers: nightly off the top of the hour, dispatch with Node/platform/quick inputs, pushes that change the benchmark', () => {
+  const [cron] = bench.on.schedule.map((/** @type {any} */ s) => s.cron.split(' '));
+  assert.notEqual(cron[0], '0');
+  assert.deepEqual(Object.keys(bench.on.workflow_dispatch.inputs).sort(), ['node-versions', 'platforms', 'quick']);
+  assert.ok(bench.on.push.paths.includes('bench/**') && bench.on.push.paths.includes('package-lock.json'));
+  assert.ok(!triggers(bench).includes('pull_request') && !triggers(bench).includes('pull_request_target'));
+});
+
+test('artifact names are unique per cell and the documents are kept for a while', () => {
+  const upload = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  const { name } = upload.with;
+  assert.ok(name.includes('${{ matrix.node }}') && name.includes('${{ matrix.runner }}'), name);
+  const m = bench.jobs.bench.strategy.matrix;
+  const names = m.node.flatMap((/** @type {any} */ n) => m.runner.map((/** @type {any} */ r) => name.replace('${{ matrix.node }}', n).replace('${{ matrix.runner }}', r)));
+  assert.equal(new Set(names).size, names.length);
+  assert.ok(upload.with['retention-days'] > 0);
+  assert.match(upload.if, /always\(\)/, 'a failed cell must still upload its document');
+  const download = steps(bench.jobs.aggregate).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/download-artifact@'));
+  assert.equal(download.with.pattern, name.split('$')[0] + '*');
+});
+
+test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
+  const runs = steps(bench.jobs.bench).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  assert.ok(runs.includes('npm run ci:install') && pkg.scripts['ci:install'].includes('--from-source'));
+  assert.ok(runs.indexOf('npm run drivers:verify') > runs.indexOf('npm run ci:install'));
+  assert.ok(runs.indexOf('npm run bench:ci') > runs.indexOf('npm run drivers:verify'));
+  const cache = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
+  for (const part of ['runner.os', 'runner.arch', 'steps.node.outputs.node-version', "hashFiles('drivers/*/package-lock.json'"]) assert.ok(cache.with.key.includes(part), part);
+  assert.equal(cache.with.path, '.drivers');
+  const failure = steps(bench.jobs.bench).find((/** @type {any} */ s) => s.run === 'npm run ci:failure');
+  assert.match(failure.if, /failure\(\)/);
+});
+
+test('the aggregate job needs the matrix, runs after failures but not after cancellation, never for pull requests', () => {
+  const agg = bench.jobs.aggregate;
+  assert.equal(agg.needs, 'bench');
+  assert.match(agg.if, /!cancelled\(\)/);
+  assert.doesNotMatch(agg.if, /success\(\)|always\(\)/);
+  assert.match(agg.if, /github\.event_name != 'pull_request'/);
+  assert.equal(agg.concurrency['cancel-in-progress'], false);
+  assert.ok(agg.concurrency.group);
+  const runs = steps(agg).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  assert.ok(runs.some((r) => r.startsWith('npm run aggregate -- --artifacts')));
+  assert.ok(runs.some((r) => r.startsWith('npm run ci:publish')));
+});
+
+test('write permission only on the aggregate job; read everywhere else; never write on a pull_request trigger', () => {
+  for (const [file, w] of Object.entries(wf)) {
+    assert.deepEqual(w.permissions, { contents: 'read' }, `${file}: top-level permissions`);
+    for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
+      const writes = Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
+      if (file === 'benchmark.yml' && id === 'aggregate') assert.deepEqual(writes, ['contents']);
+      else assert.deepEqual(writes, [], `${file}/${id} may write`);
+      if (writes.length) assert.ok(!triggers(w).some((t) => t.startsWith('pull_request')), `${file}/${id} writes and runs on pull requests`);
+    }
+  }
+});
+
+test('checkouts do not keep credentials, except in the one job that pushes', () => {
+  for (const [file, w] of Object.entries(wf)) {
+    for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
+      for (const s of steps(job).filter((/** @type {any} */ x) => String(x.uses).startsWith('actions/checkout@'))) {
+        const pushes = file === 'benchmark.yml' && id === 'aggregate';
+        assert.equal(s.with?.['persist-credentials'], pushes, `${file}/${id}`);
+      }
+    }
+  }
+});
+
+test('actions are pinned to full commit SHAs, with the version in a comment, matching the verified pins', () => {
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    for (const [, action, sha, tag] of text.matchAll(/uses:\s*([\w-]+\/[\w-]+)@(\S+)(?:\s*#\s*(\S+))?/g)) {
+      assert.match(sha, /^[0-9a-f]{40}$/, `${file}: ${action}@${sha}`);
+      assert.ok(tag, `${file}: ${action} has no version comment`);
+      if (pins) assert.ok(pins.includes(`| ${action} | ${tag} | ${sha} |`), `${file}: ${action}@${sha} # ${tag} is not in shared/action-pins.md`);
+    }
+  }
+});
+
+test('workflows are wiring: every run step is one npm script that package.json has', () => {
+  for (const [file, w] of Object.entries(wf)) {
+    for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
+      for (const s of steps(job).filter((/** @type {any} */ x) => x.run)) {
+        const m = String(s.run).trim().match(/^npm (?:run ([\w:-]+)|(test))(?: -- .*)?$/);
+        assert.ok(m && !String(s.run).includes('\n'), `${file}/${id}: '${s.run}' is not one npm script`);
+        const script = m[1] ?? m[2];
+        assert.ok(pkg.scripts[script], `${file}/${id}: package.json has no script '${script}'`);
+      }
+    }
+  }
+});
+
+test('the test workflow runs npm test and the lint on Linux and macOS, on push and pull_request', () => {
+  const t = wf['test.yml'];
+  assert.deepEqual(triggers(t).sort(), ['pull_request', 'push']);
+  const all = Object.values(/** @type {Record<string, any>} */ (t.jobs));
+  const runs = all.flatMap((j) => steps(j).map((/** @type {any} */ s) => s.run)).filter(Boolean);
+  assert.ok(runs.includes('npm test') && runs.includes('npm run lint'));
+  for (const j of all) {
+    const runners = j.strategy.matrix.runner;
+    assert.ok(runners.some((r) => r.startsWith('ubuntu-')) && runners.some((r) => r.startsWith('macos-')));
+  }
+  assert.match(pkg.scripts.lint, /test\/lint\.js/);
+  assert.match(fs.readFileSync(path.join(ROOT, 'test', 'lint.js'), 'utf8'), /actionlint@v1\.7\.12[\s\S]*zizmor/);
+});
