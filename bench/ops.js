@@ -29,7 +29,8 @@ export const SELECT_SQL = `SELECT id, uid, date, flags, size, subject, from_addr
  * @property {'timed'|'size'} kind
  * @property {boolean} [needsSeed] false: runs on fresh files, not the seeded copy
  * @property {(ctx: { journalMode: string }) => string | null} [skip] a reason not to run
- * @property {(ctx: OpContext) => import('./measure.js').Task & { verify?: () => Record<string, number> }} [task]
+ * @property {(ctx: OpContext) => import('./measure.js').Task & { verify?: () => Record<string, number> }} [task] verify
+ *   throws when the database is not as the operations claim, and returns counts that add up across rounds
  */
 
 /**
@@ -97,7 +98,10 @@ export const OPS = [
           for (let i = 0; i < n; i++) insert();
           inserted += n;
         },
-        verify: () => ({ inserted, messages: expectCount(ctx.conn, ctx.seeded + inserted) }),
+        verify: () => {
+          expectCount(ctx.conn, ctx.seeded + inserted);
+          return { inserted };
+        },
       };
     },
   },
@@ -121,7 +125,10 @@ export const OPS = [
           }
           inserted += n * BATCH_ROWS;
         },
-        verify: () => ({ inserted, messages: expectCount(ctx.conn, ctx.seeded + inserted) }),
+        verify: () => {
+          expectCount(ctx.conn, ctx.seeded + inserted);
+          return { inserted };
+        },
       };
     },
   },
@@ -204,7 +211,10 @@ export const OPS = [
           }
           deleted += victims.length;
         },
-        verify: () => ({ deleted, messages: expectCount(ctx.conn, ctx.seeded + added - deleted) }),
+        verify: () => {
+          expectCount(ctx.conn, ctx.seeded + added - deleted);
+          return { deleted, replaced: added };
+        },
       };
     },
   },
@@ -225,7 +235,8 @@ export const OPS = [
         verify: () => {
           const free = Number(scalar(ctx.conn, 'PRAGMA freelist_count'));
           if (free !== 0) throw new Error(`after VACUUM the freelist has ${free} pages`);
-          return { vacuums: runs, messages: expectCount(ctx.conn, ctx.seeded) };
+          expectCount(ctx.conn, ctx.seeded);
+          return { vacuums: runs };
         },
       };
     },

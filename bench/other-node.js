@@ -11,6 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 import { isMain } from './fsutil.js';
 import { ROOT } from './load.js';
 
@@ -33,8 +34,10 @@ export function resolveNodeVersion(spec) {
   const out = execFileSync(cmd, [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const parsed = JSON.parse(out || 'null');
   const versions = Array.isArray(parsed) ? parsed : parsed ? [parsed] : [];
-  if (!versions.length) throw new Error(`no ${pkg} release matches '${spec}'`);
-  return versions.at(-1);
+  // npm lists the matching versions unsorted: take the highest, not the last
+  const best = semver.maxSatisfying(versions, '*');
+  if (!best) throw new Error(`no ${pkg} release matches '${spec}'`);
+  return best;
 }
 
 /**

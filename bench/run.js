@@ -22,7 +22,7 @@ import { cases as selectCases } from './suite.js';
 /** @type {Record<'quick'|'full', RunBudget>} */
 export const BUDGETS = {
   quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, rounds: 1, seedMessages: 800 },
-  full: { time: 100, warmupTime: 20, minSamples: 2, minSampleMs: 0.02, rounds: 10, seedMessages: 2000 },
+  full: { time: 200, warmupTime: 50, minSamples: 2, minSampleMs: 0.02, rounds: 5, seedMessages: 2000 },
 };
 
 const POOL = 256;
