@@ -50,8 +50,8 @@ try {
     bare(fn, 200); // warm
     for (let r = 0; r < rounds; r++) {
       b.push(bare(fn, budget.time));
-      h.push(measure({ run: (n) => { for (let i = 0; i < n; i++) fn(); } }, budget).opsPerSec.median);
-      h1.push(measure({ maxBatch: 1, run: () => { fn(); } }, budget).opsPerSec.median);
+      h.push(measure({ run: (n) => { for (let i = 0; i < n; i++) fn(); } }, budget).opsPerSec);
+      h1.push(measure({ maxBatch: 1, run: () => { fn(); } }, budget).opsPerSec);
     }
     conn.close();
     const r = { driver: name, bare: median(b), harness: median(h), unbatched: median(h1) };
