@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isMain, removeStaleTemps, writeFileAtomic } from '../bench/fsutil.js';
+import { isMain, removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../bench/fsutil.js';
 import { discover, readResult } from './read.js';
 import { replaceBlock } from './readme.js';
 import { renderBlock } from './render.js';
@@ -31,10 +31,7 @@ export function aggregate(o, io) {
   const readmeText = fs.readFileSync(o.readme, 'utf8');
   replaceBlock(readmeText, ''); // refuse bad markers before anything is written
   // an aggregate killed between writing a temp file and renaming it leaves the temp file behind
-  for (const f of removeStaleTemps(o.results)) io.warn(`${f}: removed, left by an interrupted aggregate`);
-  for (const f of fs.readdirSync(path.dirname(path.resolve(o.readme)))) {
-    if (f.startsWith(`.${path.basename(o.readme)}.`) && f.endsWith('.tmp')) fs.rmSync(path.join(path.dirname(path.resolve(o.readme)), f), { force: true });
-  }
+  for (const f of [...removeStaleTemps(o.results), ...removeStaleTempsOf(o.readme)]) io.warn(`${f}: removed, left by an interrupted aggregate`);
   const { files, rejected } = discover(o.artifacts);
   const store = openStore(o.results, io.warn);
   let valid = 0;

@@ -53,7 +53,7 @@ export function semanticProblems(doc) {
 /**
  * Read and check one file.
  * @param {string} file
- * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string, notResult?: boolean }}
+ * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
 export function readResult(file) {
   const st = fs.lstatSync(file);
@@ -68,7 +68,7 @@ export function readResult(file) {
     return { ok: false, reason: `is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc) || doc.kind !== 'sqlite-node-bench/result') {
-    return { ok: false, reason: "/kind is not 'sqlite-node-bench/result': not a result document", notResult: true };
+    return { ok: false, reason: "/kind is not 'sqlite-node-bench/result': not a result document" };
   }
   if (doc.schemaVersion !== 1) return { ok: false, reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads 1` };
   const problems = validate(doc);

@@ -100,7 +100,7 @@ export function openStore(dir, warn) {
       warn(`${path.join(dir, f)}: stored file is not a valid result document (${r.reason}); left as it is, not shown`);
       continue;
     }
-    byFile.set(f, entryOf(r.doc, f, fs.readFileSync(path.join(dir, f), 'utf8')));
+    byFile.set(f, entryOf(r.doc, f, r.text));
   }
   const entries = () => [...byFile.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const byId = () => new Map(entries().map((e) => [e.id, e]));

@@ -41,6 +41,17 @@ export function removeStaleTemps(dir) {
   return found.map((f) => path.join(dir, f));
 }
 
+/**
+ * Remove the leftovers writeFileAtomic may have left for one file, returning their paths.
+ * @param {string} file
+ */
+export function removeStaleTempsOf(file) {
+  const dir = path.dirname(path.resolve(file));
+  const found = fs.readdirSync(dir).filter((f) => TEMP_FILE.test(f) && f.startsWith(`.${path.basename(file)}.`)).map((f) => path.join(dir, f));
+  for (const f of found) fs.rmSync(f, { force: true });
+  return found;
+}
+
 /** Whether the module at `url` is the script node was started with. */
 export function isMain(url) {
   return Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(url);

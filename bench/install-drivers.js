@@ -20,7 +20,7 @@ import { isMain } from './fsutil.js';
 const MARK = '.installed.json';
 
 /** The npm to call: the one running this lifecycle script, else the one on PATH. */
-function npmCommand() {
+export function npmCommand() {
   const cli = process.env.npm_execpath;
   if (cli && /\.(c?js)$/.test(cli)) return { cmd: process.env.npm_node_execpath || process.execPath, pre: [cli] };
   return { cmd: process.platform === 'win32' ? 'npm.cmd' : 'npm', pre: [] };

@@ -13,15 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { isMain } from './fsutil.js';
+import { npmCommand } from './install-drivers.js';
 import { ROOT } from './load.js';
 
 export const NODE_CACHE = path.join(ROOT, '.cache', 'node');
 
-/** The npm that runs this script (so it runs on a Node it supports), else the one on PATH. */
-function npmArgs() {
-  const cli = process.env.npm_execpath;
-  return cli && /\.c?js$/.test(cli) ? { cmd: process.execPath, pre: [cli] } : { cmd: 'npm', pre: [] };
-}
 
 /**
  * Resolve a version or major to an exact version published as node-<platform>-<arch>.
@@ -29,7 +25,7 @@ function npmArgs() {
  */
 export function resolveNodeVersion(spec) {
   const pkg = `node-${process.platform}-${process.arch}`;
-  const { cmd, pre } = npmArgs();
+  const { cmd, pre } = npmCommand();
   const want = spec.replace(/^v/, '');
   const out = execFileSync(cmd, [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const parsed = JSON.parse(out || 'null');
@@ -52,7 +48,7 @@ export function fetchNode(version) {
   const tmp = fs.mkdtempSync(path.join(NODE_CACHE, '.fetch-'));
   try {
     console.error(`node: fetching ${pkg} from the npm registry`);
-    const { cmd, pre } = npmArgs();
+    const { cmd, pre } = npmCommand();
     const tgz = execFileSync(cmd, [...pre, 'pack', pkg, '--silent'], { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1);
     execFileSync('tar', ['xzf', String(tgz)], { cwd: tmp });
     if (!fs.existsSync(path.join(tmp, 'package', 'bin', 'node')) || !fs.existsSync(path.join(tmp, 'package', 'include', 'node'))) {

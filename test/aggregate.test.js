@@ -281,3 +281,17 @@ test('killed half-way, aggregate leaves only whole files, and a re-run reaches t
   assert.deepEqual(snapshot(ws.results), snapshot(clean.results));
   assert.equal(fs.readFileSync(ws.readme, 'utf8').replaceAll(clean.results, ws.results), fs.readFileSync(clean.readme, 'utf8').replaceAll(clean.results, ws.results));
 });
+
+test('stale temp files of the README and of results/ are removed, nothing else is', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, 'x.json'), syntheticDoc());
+  fs.writeFileSync(path.join(ws.dir, '.README.md.123.1700000000000.tmp'), 'half');
+  fs.writeFileSync(path.join(ws.dir, '.README.md.keep.tmp'), 'not ours');
+  fs.mkdirSync(path.join(ws.results, '2026'), { recursive: true });
+  fs.writeFileSync(path.join(ws.results, '2026', '.x.json.9.1700000000000.tmp'), 'half');
+  const r = run(ws);
+  assert.equal(r.code, 0);
+  assert.equal(r.warn.filter((w) => /removed, left by an interrupted aggregate/.test(w)).length, 2, r.warn.join('\n'));
+  assert.deepEqual(fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tmp')), ['.README.md.keep.tmp']);
+  assert.deepEqual(fs.readdirSync(path.join(ws.results, '2026')).filter((f) => f.endsWith('.tmp')), []);
+});
