@@ -46,6 +46,7 @@ export function semanticProblems(doc) {
     if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
     seen.add(key);
   });
+  if (doc.run.budget.slowdown) problems.push(`/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`);
   if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt)) problems.push('/run/finishedAt is before /run/startedAt');
   return problems;
 }

@@ -24,6 +24,7 @@ export const OPTIONS = /** @type {const} */ ({
   out: { type: 'string', default: 'out' },
   'keep-db': { type: 'string' },
   seed: { type: 'string', default: '1' },
+  slowdown: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 });
 
@@ -63,9 +64,21 @@ export function parseFlags(argv) {
     filters,
     time: int('time', v.time, 1, 600_000),
     seed: /** @type {number} */ (int('seed', v.seed, 0, 4294967295)),
+    slowdown: slowdown(v.slowdown),
     out: path.resolve(String(v.out)),
     keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
   };
+}
+
+/**
+ * --slowdown PERCENT: calibration only. Every timed task's throughput falls by this many percent
+ * (a busy wait inside the timed call); the result says so and the aggregate refuses it.
+ * @param {string | undefined} s
+ */
+function slowdown(s) {
+  if (s === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(s) || Number(s) <= 0 || Number(s) > 90) throw new UsageError(`bad --slowdown '${s}'; valid: a percentage above 0 and at most 90 (calibration only)`);
+  return Number(s) / 100;
 }
 
 async function main() {
@@ -78,7 +91,7 @@ async function main() {
     process.exit(2);
   }
   if (flags.help) {
-    console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list]');
+    console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]');
     return;
   }
   if (flags.list) {
@@ -99,6 +112,7 @@ async function main() {
     filters: flags.filters,
     seed: flags.seed,
     time: flags.time,
+    slowdown: flags.slowdown,
     keepDb: flags.keepDb,
     drivers,
     state,

@@ -27,6 +27,7 @@ import { Bench } from 'tinybench';
  * @property {number} minSamples at least this many samples per round, even past the time budget
  * @property {number} minSampleMs batch operations faster than this
  * @property {number} rounds rounds per case
+ * @property {number} [slowdown] calibration only (see `slowed`): fraction of throughput to take away; 0 or absent in every real run
  */
 /**
  * @typedef {object} Round
@@ -46,16 +47,38 @@ import { Bench } from 'tinybench';
  */
 
 /**
+ * A calibration slowdown: the task's timed work, followed (inside the same timed call) by a busy
+ * wait that stretches it to 1 / (1 - fraction) of its own duration, so its throughput falls by
+ * exactly `fraction` whatever the operation. Used only by `npm run compare -- --calibrate`
+ * (engine flag --slowdown), never in a published result: the aggregate refuses such documents.
+ * @param {(n: number) => void} run
+ * @param {number} fraction 0 <= fraction < 1
+ * @returns {(n: number) => void}
+ */
+export function slowed(run, fraction) {
+  if (!fraction) return run;
+  const stretch = 1 / (1 - fraction);
+  return (n) => {
+    const t0 = performance.now();
+    run(n);
+    const until = t0 + (performance.now() - t0) * stretch;
+    while (performance.now() < until); // busy: a sleep would be coarser than the work it stretches
+  };
+}
+
+/**
  * @param {Task} task
  * @param {number} batch
  * @param {{ time: number, iterations: number }} opts
+ * @param {number} [slowdown]
  */
-function runBench(task, batch, opts) {
+function runBench(task, batch, opts, slowdown = 0) {
+  const run = slowed(task.run, slowdown);
   const bench = new Bench({ ...opts, warmup: false, throws: true });
   // tinybench calls a task once when it is added, to see whether it is async: that call must not
   // do the work (it would open a database that is never closed, or write a row nobody counts).
   let armed = false;
-  bench.add('task', () => { if (armed) task.run(batch); }, {
+  bench.add('task', () => { if (armed) run(batch); }, {
     beforeEach: task.before ? () => task.before?.(batch) : undefined,
     afterEach: task.after,
   });
@@ -74,11 +97,11 @@ function runBench(task, batch, opts) {
  */
 export function measure(task, budget) {
   // warm-up: also tells how long one operation takes
-  const warm = runBench(task, 1, { time: budget.warmupTime, iterations: 1 });
+  const warm = runBench(task, 1, { time: budget.warmupTime, iterations: 1 }, budget.slowdown);
   const perOp = warm.latency.p50;
   const maxBatch = task.maxBatch ?? 1000;
   const batch = Math.max(1, Math.min(maxBatch, Math.ceil(budget.minSampleMs / Math.max(perOp, 1e-6))));
-  const r = runBench(task, batch, { time: budget.time, iterations: budget.minSamples });
+  const r = runBench(task, batch, { time: budget.time, iterations: budget.minSamples }, budget.slowdown);
   return {
     opsPerSec: r.throughput.p50 * batch,
     opsPerSample: batch,

@@ -37,6 +37,7 @@ const collectGarbage = /** @type {() => void} */ (vm.runInNewContext('gc'));
  * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[] }} filters
  * @property {number} seed
  * @property {number} [time] ms per measured task, overriding the mode's budget
+ * @property {number} [slowdown] calibration only: throughput fraction taken away from every timed task (measure.js `slowed`)
  * @property {string} [keepDb] keep the database files in this directory
  * @property {Map<string, { info: import('./load.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
  * @property {{ interrupted: string | null }} state set `interrupted` to stop after the current case
@@ -58,7 +59,7 @@ const removeDb = (/** @type {string} */ file) => {
  * @returns {Promise<{ cases: object[], setups: object[], budget: RunBudget, order: string[], workdir: string }>}
  */
 export async function runSuite(o) {
-  const budget = { ...BUDGETS[o.mode], ...(o.time ? { time: o.time } : {}) };
+  const budget = { ...BUDGETS[o.mode], ...(o.time ? { time: o.time } : {}), ...(o.slowdown ? { slowdown: o.slowdown } : {}) };
   const key = process.env.SQLITE_BENCH_KEY || crypto.randomBytes(24).toString('base64url');
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
   const workdir = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-'));

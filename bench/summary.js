@@ -72,5 +72,7 @@ export function summarize(doc) {
     for (const [reason, which] of byReason) lines.push(`- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`);
   }
   lines.push('', 'Figures: median ops/s (setup and VACUUM: median ms) ± the 95% relative margin of error.');
+  const slow = doc.run.budget?.slowdown;
+  if (slow) lines.unshift(`CALIBRATION RUN: every timed task was slowed by ${+(slow * 100).toFixed(3)}% on purpose (--slowdown); these are not real figures.`, '');
   return lines.join('\n');
 }

@@ -1,0 +1,135 @@
+// From the result documents of a compare's rounds to one verdict per case.
+//
+// Timed operations: per round, each side's headline (ops/s median); the pairs go through the
+// paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
+// The database size is deterministic (same seeded data, same driver): it is compared exactly, and
+// a file that grows by more than the threshold is a regression without any statistics.
+import { holm, pairedLogTest, verdict } from './stats.js';
+
+/**
+ * @typedef {object} Series
+ * @property {string} key config/driver/cipher/op
+ * @property {string} op
+ * @property {'ops/s' | 'bytes'} unit
+ * @property {number[]} base one figure per pair
+ * @property {number[]} head
+ * @property {string[]} problems why a pair is missing (a case not ok on a side)
+ */
+
+const keyOf = (/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+
+/** The figure a compare reads from a case, or null when the case did not run. */
+export function figure(/** @type {any} */ c) {
+  if (c?.status !== 'ok') return null;
+  if (c.size) return { unit: /** @type {const} */ ('bytes'), value: c.size.mainBytes + c.size.walBytes };
+  return { unit: /** @type {const} */ ('ops/s'), value: c.stats.opsPerSec.median };
+}
+
+/**
+ * Pair the rounds' documents case by case.
+ * @param {{ base: any, head: any }[]} rounds
+ * @returns {Series[]}
+ */
+export function collect(rounds) {
+  /** @type {Map<string, Series>} */
+  const series = new Map();
+  rounds.forEach((r, i) => {
+    const b = new Map(r.base.cases.map((/** @type {any} */ c) => [keyOf(c), c]));
+    const h = new Map(r.head.cases.map((/** @type {any} */ c) => [keyOf(c), c]));
+    for (const key of new Set([...b.keys(), ...h.keys()])) {
+      const cb = b.get(key);
+      const ch = h.get(key);
+      const s = series.get(key) ?? { key, op: (cb ?? ch).op, unit: figure(cb)?.unit ?? figure(ch)?.unit ?? 'ops/s', base: [], head: [], problems: [] };
+      series.set(key, s);
+      const fb = figure(cb);
+      const fh = figure(ch);
+      if (fb && fh) {
+        s.base.push(fb.value);
+        s.head.push(fh.value);
+      } else {
+        for (const [side, c] of /** @type {const} */ ([['base', cb], ['head', ch]])) {
+          const why = !c ? 'has no such case' : c.status !== 'ok' ? `${c.status}: ${c.reason}` : null;
+          if (why && !s.problems.includes(`${side} ${why}`)) s.problems.push(`${side} ${why}`);
+        }
+      }
+    }
+  });
+  return [...series.values()];
+}
+
+const median = (/** @type {number[]} */ xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * @typedef {object} Row
+ * @property {string} key
+ * @property {string} op
+ * @property {'ops/s' | 'bytes'} unit
+ * @property {number} pairs
+ * @property {number | null} base median over the rounds
+ * @property {number | null} head
+ * @property {number | null} change head / base - 1 (ops/s: negative is slower; bytes: positive is bigger)
+ * @property {number | null} low 95% interval
+ * @property {number | null} high
+ * @property {number | null} p two-sided, uncorrected
+ * @property {number | null} pAdjusted Holm over every timed case of the compare
+ * @property {boolean} significant pAdjusted < alpha
+ * @property {number | null} sd noise of one pair (log ratio)
+ * @property {import('./stats.js').Verdict | 'not compared'} verdict
+ * @property {string} [reason] why not compared
+ */
+
+/**
+ * @param {Series[]} series
+ * @param {{ threshold: number, alpha: number }} o
+ * @returns {Row[]}
+ */
+export function analyse(series, o) {
+  /** @type {Row[]} */
+  const rows = [];
+  /** @type {{ row: Row }[]} */
+  const tested = [];
+  for (const s of series) {
+    const row = /** @type {Row} */ ({ key: s.key, op: s.op, unit: s.unit, pairs: s.base.length, base: null, head: null, change: null, low: null, high: null, p: null, pAdjusted: null, significant: false, sd: null, verdict: 'not compared' });
+    rows.push(row);
+    if (s.problems.length) {
+      row.reason = s.problems.join('; ');
+      continue;
+    }
+    row.base = median(s.base);
+    row.head = median(s.head);
+    if (s.unit === 'bytes') {
+      row.change = row.head / row.base - 1;
+      row.low = row.high = row.change;
+      row.verdict = row.change > o.threshold ? 'regression' : row.change < -o.threshold ? 'improvement' : 'no change';
+      continue;
+    }
+    if (s.base.length < 2) {
+      row.reason = `${s.base.length} pair(s); a test needs at least 2`;
+      continue;
+    }
+    const t = pairedLogTest(s.base, s.head);
+    Object.assign(row, { change: t.change, low: t.low, high: t.high, p: t.p, sd: t.sd });
+    tested.push({ row });
+  }
+  const adjusted = holm(tested.map((t) => /** @type {number} */ (t.row.p)));
+  tested.forEach(({ row }, i) => {
+    row.pAdjusted = adjusted[i];
+    row.significant = adjusted[i] < o.alpha;
+    row.verdict = verdict(/** @type {any} */ (row), row.significant, o.threshold);
+  });
+  return rows;
+}
+
+/**
+ * @param {Row[]} rows
+ */
+export function tally(rows) {
+  /** @type {Record<string, number>} */
+  const n = { regression: 0, improvement: 0, 'no change': 0, 'too noisy to tell': 0, 'not compared': 0 };
+  for (const r of rows) n[r.verdict]++;
+  return n;
+}

@@ -1,0 +1,140 @@
+// The compare's statistics against reference values (SciPy 1.17.1 scipy.stats.ttest_1samp on the
+// log ratios, scipy.stats.nct; statsmodels 0.15.0 multipletests(method='holm')), and its verdicts
+// on crafted samples.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyse, collect, tally } from '../compare/analyse.js';
+import { detectable, holm, pairedLogTest, pairsNeeded, power, verdict } from '../compare/stats.js';
+import { createRandom } from '../bench/prng.js';
+
+const close = (/** @type {number} */ a, /** @type {number} */ b, rel = 1e-9, what = '') =>
+  assert.ok(Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300), `${what} ${a} != ${b}`);
+
+test('paired log-ratio t-test matches SciPy (ttest_1samp of ln(head/base))', () => {
+  const slower = pairedLogTest([1000, 1012, 995, 1003, 990, 1008, 1001, 997], [950, 970, 940, 961, 948, 955, 966, 949]);
+  close(slower.p, 3.1025797039574716e-07, 1e-6, 'p');
+  close(slower.change, -0.04586677876971676, 1e-12, 'change');
+  close(slower.low, -0.051514071360556045, 1e-9, 'low');
+  close(slower.high, -0.04018586215490034, 1e-9, 'high');
+  close(slower.sd, 0.0071007226715018345, 1e-12, 'sd');
+  const same = pairedLogTest([100, 103, 98, 101, 99, 102], [101, 102, 99, 100, 100, 103]);
+  close(same.p, 0.4572034061069395, 1e-9, 'p');
+  close(same.low, -0.007353481031449312, 1e-9, 'low');
+  close(same.high, 0.014214972284058684, 1e-9, 'high');
+});
+
+test('identical samples: no change, p = 1, a zero-width interval', () => {
+  const t = pairedLogTest([5, 6, 7], [5, 6, 7]);
+  assert.deepEqual([t.change, t.low, t.high, t.p], [0, 0, 0, 1]);
+});
+
+test('bad input is refused with a message', () => {
+  assert.throws(() => pairedLogTest([1, 2], [1]), /2 base figures but 1 head/);
+  assert.throws(() => pairedLogTest([1], [1]), /at least 2 pairs/);
+  assert.throws(() => pairedLogTest([1, 0], [1, 1]), /pair 1 is not two positive figures/);
+});
+
+test('Holm adjustment matches statsmodels multipletests(method="holm")', () => {
+  const got = holm([0.01, 0.04, 0.03, 0.005, 0.2, 0.0001, 0.04]);
+  const want = [0.05, 0.12, 0.12, 0.03, 0.2, 0.0007, 0.12];
+  got.forEach((g, i) => close(g, want[i], 1e-12, `p[${i}]`));
+  assert.deepEqual(holm([]), []);
+  assert.deepEqual(holm([0.9, 0.8]), [1, 1], 'capped at 1');
+  assert.deepEqual(holm([0.04, 0.001, 0.3]), [0.08, 0.003, 0.3], 'step-down: m, m-1, ... times the sorted p');
+});
+
+test('power of the paired test matches the noncentral t (scipy.stats.nct)', () => {
+  close(power(0.03, -Math.log(0.9), 8, 0.05 / 189), 0.9482660132611173, 1e-6);
+  close(power(0.05, -Math.log(0.9), 14, 0.05 / 189), 0.98390069996928, 1e-6);
+  // the smallest n with power >= 0.95, from scipy.stats.nct
+  const want = [[0.03, 0.1, 0.05 / 189, 9], [0.01, 0.03, 0.05 / 189, 9], [0.05, 0.1, 0.05 / 189, 13], [0.02, 0.05, 0.05 / 40, 9], [0.08, 0.1, 0.05, 10]];
+  for (const [sd, effect, alpha, n] of want) assert.equal(pairsNeeded(sd, effect, alpha), n, `sd ${sd} effect ${effect}`);
+  const mde = detectable(0.03, 9, 0.05 / 189);
+  close(power(0.03, -Math.log(1 - mde), 9, 0.05 / 189), 0.95, 1e-6);
+  assert.ok(mde > 0.08 && mde < 0.1, `${mde}`);
+});
+
+test('verdicts: regression needs significance and an interval reaching the threshold', () => {
+  assert.equal(verdict({ low: -0.13, high: -0.08 }, true, 0.1), 'regression');
+  assert.equal(verdict({ low: -0.13, high: -0.08 }, false, 0.1), 'too noisy to tell');
+  assert.equal(verdict({ low: -0.05, high: -0.02 }, true, 0.1), 'no change', 'real but within the threshold');
+  assert.equal(verdict({ low: 0.08, high: 0.12 }, true, 0.1), 'improvement');
+  assert.equal(verdict({ low: -0.03, high: 0.04 }, false, 0.1), 'no change');
+  assert.equal(verdict({ low: -0.2, high: 0.15 }, false, 0.1), 'too noisy to tell');
+  assert.equal(verdict({ low: -0.04, high: -0.01 }, true, 0), 'regression', 'threshold 0: any significant slowdown');
+});
+
+/** Result-document-shaped rounds from crafted per-case figures. */
+function rounds(/** @type {Record<string, [number[], number[]]>} */ cases) {
+  const n = Object.values(cases)[0][0].length;
+  return Array.from({ length: n }, (_, i) => {
+    const doc = (/** @type {0|1} */ side) => ({
+      cases: Object.entries(cases).map(([key, v]) => {
+        const [config, driver, cipher, op] = key.split('/');
+        const x = v[side][i];
+        if (Number.isNaN(x)) return { config, driver, cipher, op, status: 'error', reason: 'boom' };
+        return op === 'size'
+          ? { config, driver, cipher, op, status: 'ok', size: { mainBytes: x, walBytes: 0 } }
+          : { config, driver, cipher, op, status: 'ok', stats: { opsPerSec: { median: x } } };
+      }),
+    });
+    return { base: doc(0), head: doc(1) };
+  });
+}
+
+/** n figures around `center` with relative noise `cv`, from a seeded generator. */
+function noisy(/** @type {() => number} */ rnd, center, cv, n) {
+  return Array.from({ length: n }, () => {
+    const u = rnd() || 1e-12; // Box-Muller
+    return center * Math.exp(cv * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd()));
+  });
+}
+
+test('crafted samples: a known slowdown is found, identical cases are not flagged', () => {
+  const rnd = createRandom(42);
+  const cases = {};
+  for (let i = 0; i < 30; i++) cases[`c${i}/d/none/select`] = [noisy(rnd, 1000, 0.02, 12), noisy(rnd, 1000, 0.02, 12)];
+  cases['slow/d/none/update'] = [noisy(rnd, 1000, 0.02, 12), noisy(rnd, 850, 0.02, 12)];
+  cases['fast/d/none/insert'] = [noisy(rnd, 1000, 0.02, 12), noisy(rnd, 1200, 0.02, 12)];
+  cases['same/d/none/delete'] = [[500, 510, 490, 505], [500, 510, 490, 505]].map((a) => [...a, ...a, ...a]);
+  const rows = analyse(collect(rounds(cases)), { threshold: 0.1, alpha: 0.05 });
+  const by = Object.fromEntries(rows.map((r) => [r.key, r]));
+  assert.equal(by['slow/d/none/update'].verdict, 'regression');
+  assert.ok(by['slow/d/none/update'].change < -0.1 && by['slow/d/none/update'].change > -0.2);
+  assert.equal(by['fast/d/none/insert'].verdict, 'improvement');
+  assert.equal(by['same/d/none/delete'].verdict, 'no change');
+  assert.equal(by['same/d/none/delete'].p, 1);
+  assert.equal(tally(rows).regression, 1, 'none of the 30 unchanged cases is flagged');
+});
+
+test('multiple-comparison correction: p < 0.05 alone is significant, among 40 tests it is not', () => {
+  // a small, consistent shift: significant on its own
+  const base = [1000, 1010, 990, 1005, 995, 1002];
+  const head = base.map((x, i) => x * (0.99 + (i % 2 ? 0.006 : -0.006)));
+  const alone = analyse(collect(rounds({ 'a/d/none/select': [base, head] })), { threshold: 0, alpha: 0.05 });
+  assert.ok(alone[0].p < 0.05 && alone[0].significant, `alone p=${alone[0].p}`);
+  assert.equal(alone[0].pAdjusted, alone[0].p);
+  const rnd = createRandom(7);
+  const many = { 'a/d/none/select': [base, head] };
+  for (let i = 0; i < 39; i++) many[`n${i}/d/none/select`] = [noisy(rnd, 1000, 0.01, 6), noisy(rnd, 1000, 0.01, 6)];
+  const rows = analyse(collect(rounds(many)), { threshold: 0, alpha: 0.05 });
+  const a = rows.find((r) => r.key === 'a/d/none/select');
+  assert.equal(a?.p, alone[0].p, 'the same uncorrected p');
+  assert.ok(a && a.pAdjusted && a.pAdjusted > a.p && !a.significant, `adjusted ${a?.pAdjusted}`);
+});
+
+test('size is compared exactly; a case missing or failing on a side is not compared, with the reason', () => {
+  const rows = analyse(collect(rounds({
+    'p/d/none/size': [[1000, 1000], [1200, 1200]],
+    'q/d/none/size': [[1000, 1000], [1050, 1050]],
+    'p/d/none/select': [[1, 2], [NaN, 2]],
+  })), { threshold: 0.1, alpha: 0.05 });
+  const by = Object.fromEntries(rows.map((r) => [r.key, r]));
+  assert.equal(by['p/d/none/size'].verdict, 'regression');
+  close(/** @type {number} */ (by['p/d/none/size'].change), 0.2, 1e-12);
+  assert.equal(by['q/d/none/size'].verdict, 'no change');
+  assert.equal(by['p/d/none/select'].verdict, 'not compared');
+  assert.match(String(by['p/d/none/select'].reason), /head error: boom/);
+  const r2 = collect([{ base: { cases: [] }, head: rounds({ 'x/d/none/select': [[1], [1]] })[0].head }]);
+  assert.deepEqual(r2[0].problems, ['base has no such case']);
+});
