@@ -27,6 +27,9 @@ export const SELECT_SQL = `SELECT id, uid, date, flags, size, subject, from_addr
  * @property {string} unit what one operation is
  * @property {number} rows rows one operation writes or reads
  * @property {'timed'|'size'} kind
+ * @property {'cpu'|'io'} [bound] timed ops: what mostly limits it under the production PRAGMAs
+ *   (WAL, synchronous NORMAL): 'cpu' reads and small in-place writes, 'io' work that creates,
+ *   grows, rewrites or syncs files. Used to group the compare's calibration.
  * @property {boolean} [needsSeed] false: runs on fresh files, not the seeded copy
  * @property {(ctx: { journalMode: string }) => string | null} [skip] a reason not to run
  * @property {(ctx: OpContext) => import('./measure.js').Task & { verify?: () => Record<string, number> }} [task] verify
@@ -65,6 +68,7 @@ export const OPS = [
     unit: 'open + key + PRAGMAs + schema on a new file',
     rows: 0,
     kind: 'timed',
+    bound: 'io',
     needsSeed: false,
     task: (ctx) => {
       /** @type {{ conn: import('./database.js').Conn, dispose: () => void } | null} */
@@ -90,6 +94,7 @@ export const OPS = [
     unit: 'one message, in its own (autocommit) transaction',
     rows: 1,
     kind: 'timed',
+    bound: 'io',
     task: (ctx) => {
       const insert = inserter(ctx);
       let inserted = 0;
@@ -111,6 +116,7 @@ export const OPS = [
     unit: `${BATCH_ROWS} messages in one transaction`,
     rows: BATCH_ROWS,
     kind: 'timed',
+    bound: 'io',
     task: (ctx) => {
       const insert = inserter(ctx);
       const begin = ctx.conn.prepare('BEGIN');
@@ -138,6 +144,7 @@ export const OPS = [
     unit: `a mailbox's newest ${SELECT_LIMIT} messages by date, via the index`,
     rows: SELECT_LIMIT,
     kind: 'timed',
+    bound: 'cpu',
     task: (ctx) => {
       const stmt = ctx.conn.prepare(SELECT_SQL);
       const plan = ctx.conn.prepare(`EXPLAIN QUERY PLAN ${SELECT_SQL}`).all(1);
@@ -164,6 +171,7 @@ export const OPS = [
     unit: "one message's flags, by primary key",
     rows: 1,
     kind: 'timed',
+    bound: 'cpu',
     task: (ctx) => {
       const stmt = ctx.conn.prepare('UPDATE messages SET flags = ?, modseq = modseq + 1 WHERE id = ?');
       let updated = 0;
@@ -185,6 +193,7 @@ export const OPS = [
     unit: 'one existing message, by primary key',
     rows: 1,
     kind: 'timed',
+    bound: 'cpu',
     task: (ctx) => {
       // Victims are existing messages at random; each sample's deletions are replaced (untimed)
       // by as many new messages, so the table keeps its size.
@@ -224,6 +233,7 @@ export const OPS = [
     unit: 'VACUUM of the seeded database',
     rows: 0,
     kind: 'timed',
+    bound: 'io',
     task: (ctx) => {
       let runs = 0;
       return {
@@ -247,6 +257,7 @@ export const OPS = [
     unit: 'wal_checkpoint(TRUNCATE) after 20 updates in one transaction',
     rows: 0,
     kind: 'timed',
+    bound: 'io',
     skip: ({ journalMode }) => (journalMode === 'wal' ? null : `journal_mode is ${journalMode}, not wal: there is no WAL to checkpoint`),
     task: (ctx) => {
       // With TRUNCATE, SQLite reports 0 frames once the WAL is gone, so the proof is on disk:

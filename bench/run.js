@@ -55,10 +55,11 @@ const removeDb = (/** @type {string} */ file) => {
 };
 
 /**
- * @param {RunOptions} o
- * @returns {Promise<{ cases: object[], setups: object[], budget: RunBudget, order: string[], workdir: string }>}
+ * What a run and the compare's serve mode share: the budget, the shuffled case list, the templates
+ * (built on first use) and measuring one round of one case on a fresh copy of its template.
+ * @param {Omit<RunOptions, 'state' | 'onProgress'>} o
  */
-export async function runSuite(o) {
+export function createSession(o) {
   const budget = { ...BUDGETS[o.mode], ...(o.time ? { time: o.time } : {}), ...(o.slowdown ? { slowdown: o.slowdown } : {}) };
   const key = process.env.SQLITE_BENCH_KEY || crypto.randomBytes(24).toString('base64url');
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
@@ -173,6 +174,39 @@ export async function runSuite(o) {
     }
   };
 
+  /** Untimed warm-up: one short select per usable driver, so the first measured case is not cold. */
+  const warm = () => {
+    const warmBudget = { ...BUDGETS.quick, time: Math.min(200, budget.time) };
+    const warmed = new Set();
+    for (const c of list) {
+      if (warmed.has(c.driver) || !o.drivers.get(c.driver)?.open) continue;
+      warmed.add(c.driver);
+      runCase({ ...c, op: 'select' }, warmBudget);
+    }
+  };
+
+  /** One entry per (config, driver, cipher) used so far: the full PRAGMA readings and the proof. */
+  const setups = () => [...templates.values()].map((t) => ({
+    ...t.setup,
+    status: t.status,
+    ...(t.reason ? { reason: t.reason } : {}),
+    ...(t.pragmas ? { pragmas: t.pragmas } : {}),
+    ...(t.encryption ? { encryption: t.encryption } : {}),
+  }));
+
+  const dispose = () => {
+    if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
+  };
+
+  return { budget, list, random, runCase, warm, setups, dispose, workdir };
+}
+
+/**
+ * @param {RunOptions} o
+ * @returns {Promise<{ cases: object[], setups: object[], budget: RunBudget, order: string[], workdir: string }>}
+ */
+export async function runSuite(o) {
+  const { budget, list, random, runCase, warm, setups, dispose, workdir } = createSession(o);
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
   /** @type {Map<string, { rounds: import('./measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */
@@ -181,14 +215,7 @@ export async function runSuite(o) {
   const total = list.length * budget.rounds;
   let step = 0;
   try {
-    // Untimed warm-up: one short select per usable driver, so the first measured case is not cold.
-    const warmBudget = { ...BUDGETS.quick, time: Math.min(200, budget.time) };
-    const warmed = new Set();
-    for (const c of list) {
-      if (warmed.has(c.driver) || !o.drivers.get(c.driver)?.open) continue;
-      warmed.add(c.driver);
-      runCase({ ...c, op: 'select' }, warmBudget);
-    }
+    warm();
     // Rounds: every case once per round, each round in its own shuffled order, so each case's
     // samples are spread across the whole run and no case always follows the same neighbour.
     rounds: for (let round = 0; round < budget.rounds; round++) {
@@ -216,16 +243,9 @@ export async function runSuite(o) {
     }
     o.onProgress?.({ done: total, total, current: null });
   } finally {
-    if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
+    dispose();
   }
-  // one entry per (config, driver, cipher) that was used: the full PRAGMA readings and the proof
-  const setupList = [...templates.values()].map((t) => ({
-    ...t.setup,
-    status: t.status,
-    ...(t.reason ? { reason: t.reason } : {}),
-    ...(t.pragmas ? { pragmas: t.pragmas } : {}),
-    ...(t.encryption ? { encryption: t.encryption } : {}),
-  }));
+  const setupList = setups();
   // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
   const out = list.flatMap((c) => {
     const k = keyOf(c);
