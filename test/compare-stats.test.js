@@ -10,17 +10,40 @@ import { createRandom } from '../bench/prng.js';
 const close = (/** @type {number} */ a, /** @type {number} */ b, rel = 1e-9, what = '') =>
   assert.ok(Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300), `${what} ${a} != ${b}`);
 
-test('paired log-ratio t-test matches SciPy (ttest_1samp of ln(head/base))', () => {
-  const slower = pairedLogTest([1000, 1012, 995, 1003, 990, 1008, 1001, 997], [950, 970, 940, 961, 948, 955, 966, 949]);
+test('untrimmed, the paired log-ratio test is Student\'s: matches SciPy ttest_1samp of ln(head/base)', () => {
+  const slower = pairedLogTest([1000, 1012, 995, 1003, 990, 1008, 1001, 997], [950, 970, 940, 961, 948, 955, 966, 949], { trim: 0 });
   close(slower.p, 3.1025797039574716e-07, 1e-6, 'p');
   close(slower.change, -0.04586677876971676, 1e-12, 'change');
   close(slower.low, -0.051514071360556045, 1e-9, 'low');
   close(slower.high, -0.04018586215490034, 1e-9, 'high');
   close(slower.sd, 0.0071007226715018345, 1e-12, 'sd');
-  const same = pairedLogTest([100, 103, 98, 101, 99, 102], [101, 102, 99, 100, 100, 103]);
+  const same = pairedLogTest([100, 103, 98, 101, 99, 102], [101, 102, 99, 100, 100, 103], { trim: 0 });
   close(same.p, 0.4572034061069395, 1e-9, 'p');
   close(same.low, -0.007353481031449312, 1e-9, 'low');
   close(same.high, 0.014214972284058684, 1e-9, 'high');
+});
+
+// Reference: the Tukey-McLaughlin trimmed t (Wilcox's trimci) computed with scipy.stats.trim_mean,
+// scipy.stats.mstats.winsorize and scipy.stats.t, 20% trimming.
+test('trimmed (20%) paired test matches the reference; one wild pair moves neither estimate nor interval', () => {
+  const ten = pairedLogTest([1000, 1012, 995, 1003, 990, 1008, 1001, 997, 1004, 999], [950, 970, 940, 961, 948, 955, 966, 949, 700, 958]);
+  assert.deepEqual([ten.trimmed, ten.df], [2, 5]);
+  close(ten.change, -0.04609735500960463, 1e-12, 'change');
+  close(ten.low, -0.053056027254350976, 1e-9, 'low');
+  close(ten.high, -0.039087546561657784, 1e-9, 'high');
+  close(ten.p, 1.4621211308359178e-05, 1e-6, 'p');
+  close(ten.sd, 0.00540419559305855, 1e-12, 'sd');
+  const base = [7800, 7817, 7952, 8009, 7923, 7912, 8008, 7979];
+  const head = [7850, 5243, 7970, 7872, 7977, 7856, 7990, 8001]; // one hiccup
+  const t = pairedLogTest(base, head);
+  assert.deepEqual([t.trimmed, t.df], [1, 5]);
+  close(t.change, -0.0025305909768564153, 1e-12, 'change');
+  close(t.low, -0.017097650596870125, 1e-9, 'low');
+  close(t.high, 0.012252359088532557, 1e-9, 'high');
+  close(t.p, 0.6764570234049585, 1e-9, 'p');
+  const plain = pairedLogTest(base, head, { trim: 0 });
+  assert.ok(plain.high - plain.low > 5 * (t.high - t.low), 'untrimmed, the hiccup widens the interval fivefold');
+  assert.throws(() => pairedLogTest([1, 1, 1, 1, 1], [1, 1, 1, 1, 1], { trim: 0.4 }), /needs at least 6 pairs to trim 2 at each end, got 5/);
 });
 
 test('identical samples: no change, p = 1, a zero-width interval', () => {
@@ -44,14 +67,16 @@ test('Holm adjustment matches statsmodels multipletests(method="holm")', () => {
 });
 
 test('power of the paired test matches the noncentral t (scipy.stats.nct)', () => {
-  close(power(0.03, -Math.log(0.9), 8, 0.05 / 189), 0.9482660132611173, 1e-6);
-  close(power(0.05, -Math.log(0.9), 14, 0.05 / 189), 0.98390069996928, 1e-6);
+  close(power(0.03 / Math.sqrt(8), 7, -Math.log(0.9), 0.05 / 189), 0.9482660132611173, 1e-6);
+  close(power(0.05 / Math.sqrt(14), 13, -Math.log(0.9), 0.05 / 189), 0.98390069996928, 1e-6);
   // the smallest n with power >= 0.95, from scipy.stats.nct
   const want = [[0.03, 0.1, 0.05 / 189, 9], [0.01, 0.03, 0.05 / 189, 9], [0.05, 0.1, 0.05 / 189, 13], [0.02, 0.05, 0.05 / 40, 9], [0.08, 0.1, 0.05, 10]];
-  for (const [sd, effect, alpha, n] of want) assert.equal(pairsNeeded(sd, effect, alpha), n, `sd ${sd} effect ${effect}`);
-  const mde = detectable(0.03, 9, 0.05 / 189);
-  close(power(0.03, -Math.log(1 - mde), 9, 0.05 / 189), 0.95, 1e-6);
+  for (const [sd, effect, alpha, n] of want) assert.equal(pairsNeeded(sd, effect, alpha, { trim: 0 }), n, `sd ${sd} effect ${effect}`);
+  const mde = detectable(0.03, 9, 0.05 / 189, { trim: 0 });
+  close(power(0.03 / 3, 8, -Math.log(1 - mde), 0.05 / 189), 0.95, 1e-6);
   assert.ok(mde > 0.08 && mde < 0.1, `${mde}`);
+  // trimmed: the same noise needs more pairs (fewer degrees of freedom, a larger standard error)
+  assert.ok(pairsNeeded(0.03, 0.1, 0.05 / 189) > pairsNeeded(0.03, 0.1, 0.05 / 189, { trim: 0 }));
 });
 
 test('verdicts: regression needs significance and an interval reaching the threshold', () => {
@@ -110,7 +135,7 @@ test('crafted samples: a known slowdown is found, identical cases are not flagge
 test('multiple-comparison correction: p < 0.05 alone is significant, among 40 tests it is not', () => {
   // a small, consistent shift: significant on its own
   const base = [1000, 1010, 990, 1005, 995, 1002];
-  const head = base.map((x, i) => x * (0.99 + (i % 2 ? 0.006 : -0.006)));
+  const head = base.map((x, i) => x * (0.985 + (i % 2 ? 0.006 : -0.006)));
   const alone = analyse(collect(rounds({ 'a/d/none/select': [base, head] })), { threshold: 0, alpha: 0.05 });
   assert.ok(alone[0].p < 0.05 && alone[0].significant, `alone p=${alone[0].p}`);
   assert.equal(alone[0].pAdjusted, alone[0].p);

@@ -1,0 +1,120 @@
+// Interleaved measuring: one engine server (bench/serve.js) per side and round, and each case
+// measured on every side back to back, the order of the sides alternating (ABBA: base first for
+// one case, head first for the next, the other way round in the next round). A drift of the
+// machine over seconds or minutes then falls on both sides alike.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { createRandom, shuffle } from '../bench/prng.js';
+import { CompareError } from './run.js';
+
+/**
+ * A running engine server.
+ * @param {import('./run.js').Side} side
+ * @param {string[]} args engine flags
+ */
+export async function startServer(side, args) {
+  const child = spawn(process.execPath, [path.join(side.dir, 'bench', 'serve.js'), ...args], { cwd: side.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const fail = (/** @type {string} */ what) => new CompareError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
+  const read = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw fail(`stopped (exit ${child.exitCode ?? child.signalCode ?? '?'})`);
+    try {
+      return JSON.parse(value);
+    } catch {
+      throw fail(`wrote a line that is not JSON: ${String(value).slice(0, 80)}`);
+    }
+  };
+  const ready = await read();
+  if (!ready.ready || ready.protocol !== 1) throw fail(`did not say ready with protocol 1`);
+  return {
+    side,
+    ready,
+    /** @param {string} key */
+    measure: async (key) => {
+      child.stdin.write(`${JSON.stringify({ measure: key })}\n`);
+      const r = await read();
+      if (r.key !== key) throw fail(`answered for ${r.key} when asked for ${key}`);
+      return r;
+    },
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(child.exitCode);
+      child.once('exit', resolve);
+      child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
+    }),
+    kill: () => child.kill('SIGTERM'),
+  };
+}
+
+/** A server's reply as a result-document case, for `collect`. */
+export function asCase(/** @type {string} */ key, /** @type {any} */ r) {
+  const [config, driver, cipher, op] = key.split('/');
+  if (!r) return null;
+  if (r.status !== 'ok') return { config, driver, cipher, op, status: r.status, reason: r.reason };
+  if (r.bytes !== undefined) return { config, driver, cipher, op, status: 'ok', size: { mainBytes: r.bytes, walBytes: 0 } };
+  return { config, driver, cipher, op, status: 'ok', stats: { opsPerSec: { median: r.opsPerSec } } };
+}
+
+/**
+ * The order of the sides for case j of round r: rotate by r + j, so each side goes first equally
+ * often across cases and across rounds (two sides: ABBA).
+ * @template T
+ * @param {T[]} sides
+ * @param {number} r
+ * @param {number} j
+ */
+export function sideOrder(sides, r, j) {
+  const k = (r + j) % sides.length;
+  return [...sides.slice(k), ...sides.slice(0, k)];
+}
+
+/**
+ * Measure every case `rounds` times on every side, interleaved. Every round starts new servers
+ * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
+ * the files land) is part of the round-to-round noise the test sees, not a constant offset it
+ * would mistake for a difference between the sides.
+ * @param {{ side: import('./run.js').Side, args: string[] }[]} specs one per side; labels must differ
+ * @param {{ rounds: number, seed: number, log: (line: string) => void }} o
+ * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
+ */
+export async function interleave(specs, o) {
+  /** @type {Awaited<ReturnType<typeof startServer>>[]} */
+  let servers = [];
+  try {
+    const random = createRandom(o.seed ^ 0xc0ffee);
+    const t0 = Date.now();
+    /** @type {Record<string, any>} */
+    let ready = {};
+    /** @type {Record<string, { cases: any[] }>[]} */
+    const out = [];
+    for (let r = 0; r < o.rounds; r++) {
+      servers = [];
+      for (const s of sideOrder(specs, r, 0)) servers.push(await startServer(s.side, s.args));
+      servers = specs.map((s) => /** @type {any} */ (servers.find((x) => x.side.label === s.side.label)));
+      if (r === 0) ready = Object.fromEntries(servers.map((s) => [s.side.label, s.ready]));
+      const keys = [...new Set(servers.flatMap((s) => s.ready.cases))].sort();
+      /** @type {Record<string, { cases: any[] }>} */
+      const round = Object.fromEntries(servers.map((s) => [s.side.label, { cases: [] }]));
+      const order = shuffle(random, [...keys]);
+      for (let j = 0; j < order.length; j++) {
+        const key = order[j];
+        for (const s of sideOrder(servers, r, j)) {
+          const c = s.ready.cases.includes(key) ? asCase(key, await s.measure(key)) : null;
+          if (c) round[s.side.label].cases.push(c);
+        }
+      }
+      await Promise.all(servers.map((s) => s.stop()));
+      servers = [];
+      out.push(round);
+      const done = (Date.now() - t0) / 1000;
+      o.log(`round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${(done / 60).toFixed(1)} min, ETA ${((done / (r + 1)) * (o.rounds - r - 1) / 60).toFixed(1)} min`);
+    }
+    return { rounds: out, ready };
+  } catch (err) {
+    for (const s of servers) s.kill();
+    throw err;
+  }
+}

@@ -1,0 +1,57 @@
+// The compare's table, in Markdown (terminal, job summary and PR comment alike).
+import { markdownTable } from 'markdown-table';
+import { tally } from './analyse.js';
+
+const RANK = { regression: 0, improvement: 1, 'too noisy to tell': 2, 'not compared': 3, 'no change': 4 };
+
+const fmt = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
+  if (n === null) return '';
+  if (unit === 'bytes') return `${(n / 1e6).toFixed(2)} MB`;
+  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+};
+const pct = (/** @type {number | null} */ x) => (x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`);
+
+/**
+ * @param {import('./analyse.js').Row[]} rows
+ */
+export function table(rows) {
+  const sorted = [...rows].sort((a, b) => RANK[a.verdict] - RANK[b.verdict] || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key));
+  return markdownTable(
+    [
+      ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', '95% interval', 'Sig.', 'Verdict'],
+      ...sorted.map((r) => [
+        r.key,
+        fmt(r.base, r.unit),
+        fmt(r.head, r.unit),
+        pct(r.change),
+        r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : `${pct(r.low)} … ${pct(r.high)}`,
+        r.significant ? '*' : '',
+        r.verdict === 'not compared' ? `not compared: ${r.reason}` : r.verdict,
+      ]),
+    ],
+    { align: ['l', 'r', 'r', 'r', 'c', 'c', 'l'] },
+  );
+}
+
+/**
+ * The whole report.
+ * @param {{ rows: import('./analyse.js').Row[], base: string, head: string, rounds: number, threshold: number, alpha: number, engineArgs: string[], environment: string, method: string, seconds: number }} c
+ */
+export function report(c) {
+  const n = tally(c.rows);
+  const timed = c.rows.filter((r) => r.pAdjusted !== null).length;
+  const worth = c.rows.filter((r) => r.verdict !== 'no change');
+  const lines = [
+    `## Benchmark compare: ${c.head} against ${c.base}`,
+    '',
+    `${n.regression ? `**${n.regression} regression${n.regression > 1 ? 's' : ''}**` : 'No regression'}, ${n.improvement} improvement(s), ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
+    '',
+    `${c.environment}. ${c.rounds} rounds per side; ${c.method}; engine \`${c.engineArgs.join(' ')}\`; ${(c.seconds / 60).toFixed(1)} min.`,
+    `Change: head ops/s over base ops/s, geometric mean of the ${c.rounds} round pairs (size: head bytes over base bytes, exact). Sig. (*): a paired t-test on the log ratios, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Regression: significantly slower and the interval reaches a slowdown of ${(c.threshold * 100).toFixed(0)}% or more; no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%.`,
+    '',
+  ];
+  if (worth.length) lines.push(table(worth), '');
+  const same = c.rows.filter((r) => r.verdict === 'no change');
+  if (same.length) lines.push(`<details><summary>${same.length} case(s) with no change</summary>`, '', table(same), '', '</details>', '');
+  return lines.join('\n');
+}

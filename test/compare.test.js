@@ -1,0 +1,110 @@
+// npm run compare end to end on real checkouts and real SQLite files, the engine server's protocol,
+// and the calibration slowdown's guard rails. No timing is asserted: verdicts depend on the machine.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { test } from 'node:test';
+import { readResult } from '../aggregate/read.js';
+import { ROOT, scratch } from './helpers.js';
+
+const node = (/** @type {string} */ script, /** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, script), ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+const SMALL = ['--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none'];
+
+for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
+  [[], /^compare: missing --base; valid: a checkout directory or a git ref/],
+  [['--base', 'no-such-ref-or-dir'], /^compare: --base 'no-such-ref-or-dir' is neither a directory nor a git ref of .*; valid: /],
+  [['--base', '.', '--threshold', 'ten'], /^compare: bad --threshold 'ten'; valid: a number from 0 to 100$/],
+  [['--base', '.', '--rounds', '1'], /^compare: bad --rounds '1'; valid: a whole number from 2 to 1000$/],
+  [['--base', '.', '--op', 'drop'], /^compare: unknown --op 'drop'; valid: setup, .*size$/],
+  [['--calibrate', '--head', '.'], /^compare: --head does not go with --calibrate/],
+  [['--base', '.', '--bogus'], /^compare: Unknown option '--bogus'.*; valid flags: --base, --head/],
+])) {
+  test(`compare ${args.join(' ')} exits 2 with one line`, () => {
+    const r = node('compare/cli.js', args);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr.trim(), pattern);
+  });
+}
+
+test('a directory that is not a checkout of this project is refused', () => {
+  const dir = scratch('not-a-checkout-');
+  const r = node('compare/cli.js', ['--base', dir]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /no bench\/cli\.js there; valid: a checkout of this project, or a git ref/);
+});
+
+test('the engine server measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/serve.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse(/** @type {string} */ ((await lines.next()).value));
+  const ready = await next();
+  assert.equal(ready.protocol, 1);
+  assert.deepEqual([...ready.cases].sort(), ['production/better-sqlite3/none/checkpoint', 'production/better-sqlite3/none/size', 'production/better-sqlite3/none/update']);
+  assert.equal(ready.environment.node, process.version);
+  const ask = async (/** @type {string} */ key) => {
+    child.stdin.write(`${JSON.stringify({ measure: key })}\n`);
+    return next();
+  };
+  const upd = await ask('production/better-sqlite3/none/update');
+  assert.equal(upd.status, 'ok');
+  assert.ok(upd.opsPerSec > 0);
+  const size = await ask('production/better-sqlite3/none/size');
+  assert.ok(Number.isInteger(size.bytes) && size.bytes > 100_000, `${size.bytes}`);
+  const again = await ask('production/better-sqlite3/none/size');
+  assert.equal(again.bytes, size.bytes, 'the seeded template is built once and does not change');
+  const bad = await ask('production/better-sqlite3/none/vacuum');
+  assert.equal(bad.status, 'error');
+  assert.match(bad.reason, /no such case in this run/);
+  assert.ok(fs.existsSync(ready.workdir), 'the databases live while the server does');
+  child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
+  const code = await new Promise((r) => child.once('exit', r));
+  assert.equal(code, 0);
+  assert.equal(fs.existsSync(ready.workdir), false, 'quit removes the databases');
+});
+
+test('compare: a git ref (temporary worktree, installed) against this checkout, interleaved, on real databases', () => {
+  const out = scratch('compare-out-');
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const before = spawnSync('git', ['worktree', 'list'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+  const r = node('compare/cli.js', ['--base', 'HEAD', '--head', ROOT, '--quick', '--rounds', '3', ...SMALL, '--op', 'select,update,size', '--out', out]);
+  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr.slice(-800)}`);
+  const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
+  assert.equal(result.kind, 'sqlite-node-bench/compare');
+  assert.equal(result.base.commit, head);
+  assert.equal(result.rounds, 3);
+  assert.deepEqual(result.rows.map((/** @type {any} */ x) => x.key).sort(), ['production/better-sqlite3/none/select', 'production/better-sqlite3/none/size', 'production/better-sqlite3/none/update']);
+  const size = result.rows.find((/** @type {any} */ x) => x.op === 'size');
+  assert.equal(size.change, 0, 'same seed, same code, same file size');
+  assert.equal(size.verdict, 'no change');
+  for (const row of result.rows.filter((/** @type {any} */ x) => x.op !== 'size')) {
+    assert.equal(row.pairs, 3);
+    assert.ok(row.low <= row.change && row.change <= row.high);
+    assert.ok(['regression', 'improvement', 'no change', 'too noisy to tell'].includes(row.verdict));
+    assert.ok(row.pAdjusted >= row.p);
+  }
+  assert.equal(r.status === 1, result.rows.some((/** @type {any} */ x) => x.verdict === 'regression'), 'exit 1 exactly when there is a regression');
+  const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
+  assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
+  assert.match(md, /Holm-corrected over the 2 timed cases/);
+  assert.equal(spawnSync('git', ['worktree', 'list'], { cwd: ROOT, encoding: 'utf8' }).stdout, before, 'the temporary worktree is removed');
+  assert.match(r.stderr, /reusing its build|installed in/);
+});
+
+test('--slowdown: recorded in the document, announced in the summary, refused by the aggregate', () => {
+  const out = scratch('slowdown-');
+  const r = node('bench/cli.js', ['--quick', '--time', '5', ...SMALL, '--op', 'select', '--slowdown', '10', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^CALIBRATION RUN: every timed task was slowed by 10% on purpose/);
+  const [file] = fs.readdirSync(out).map((f) => path.join(out, f));
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(doc.run.budget.slowdown, 0.1);
+  const read = readResult(file);
+  assert.equal(read.ok, false);
+  assert.match(/** @type {any} */ (read).reason, /\/run\/budget\/slowdown is 0\.1: a calibration run with a synthetic slowdown, not a result/);
+  const bad = node('bench/cli.js', ['--slowdown', '0']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^bench: bad --slowdown '0'; valid: a percentage above 0 and at most 90 \(calibration only\)/);
+});
