@@ -74,12 +74,13 @@ test('the aggregate job needs the matrix, runs after failures but not after canc
   assert.ok(runs.some((r) => r.startsWith('npm run ci:publish')));
 });
 
-test('write permission only on the aggregate job; read everywhere else; never write on a pull_request trigger', () => {
+test('write permission only on the aggregate job (contents) and the comment job (pull-requests); read everywhere else; never write on a pull_request trigger', () => {
   for (const [file, w] of Object.entries(wf)) {
-    assert.deepEqual(w.permissions, { contents: 'read' }, `${file}: top-level permissions`);
+    assert.deepEqual(w.permissions, file === 'compare-comment.yml' ? {} : { contents: 'read' }, `${file}: top-level permissions`);
     for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
       const writes = Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
       if (file === 'benchmark.yml' && id === 'aggregate') assert.deepEqual(writes, ['contents']);
+      else if (file === 'compare-comment.yml' && id === 'comment') assert.deepEqual(writes, ['pull-requests']);
       else assert.deepEqual(writes, [], `${file}/${id} may write`);
       if (writes.length) assert.ok(!triggers(w).some((t) => t.startsWith('pull_request')), `${file}/${id} writes and runs on pull requests`);
     }
@@ -133,4 +134,61 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
   }
   assert.match(pkg.scripts.lint, /test\/lint\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'test', 'lint.js'), 'utf8'), /actionlint@v1\.7\.12[\s\S]*zizmor/);
+});
+
+const cmp = wf['compare.yml'];
+const comment = wf['compare-comment.yml'];
+
+test('the PR check: pull_request on the benchmark paths, read-only, no secrets, head against merge-base in one job', () => {
+  assert.deepEqual(triggers(cmp), ['pull_request'], 'pull_request only: never pull_request_target');
+  for (const p of ['bench/**', 'compare/**', 'drivers/**', 'package.json', 'package-lock.json', '.github/workflows/**']) assert.ok(cmp.on.pull_request.paths.includes(p), p);
+  assert.deepEqual(cmp.permissions, { contents: 'read' });
+  const text = fs.readFileSync(path.join(dir, 'compare.yml'), 'utf8');
+  assert.doesNotMatch(text, /secrets\./, 'no secrets in the PR check');
+  const jobs = Object.values(/** @type {Record<string, any>} */ (cmp.jobs));
+  assert.equal(jobs.length, 1, 'base and head on the same runner, in the same job');
+  const [job] = jobs;
+  assert.ok(!job.permissions, 'no job widens the permissions');
+  assert.ok(!job.strategy, 'one runner');
+  const checkout = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
+  assert.equal(checkout.with.ref, '${{ github.event.pull_request.head.sha }}');
+  assert.equal(checkout.with['fetch-depth'], 0, 'the merge-base must be in the clone');
+  const runs = steps(job).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  assert.deepEqual(runs, ['npm run ci:test-install', 'npm run ci:compare']);
+  const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:compare');
+  assert.equal(step.env.BASE_SHA, '${{ github.event.pull_request.base.sha }}', 'the base is given as data, never pasted into a script');
+  assert.match(pkg.scripts['ci:compare'], /compare\/ci\.js/);
+  assert.match(fs.readFileSync(path.join(ROOT, 'compare', 'ci.js'), 'utf8'), /'--merge-base'/);
+  const upload = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  assert.match(upload.if, /always\(\)/, 'a regression fails the step; the table must still be uploaded');
+  assert.equal(upload.with.name, 'compare');
+  assert.ok(job['timeout-minutes'] <= 30);
+});
+
+test('the comment job: workflow_run of the PR check, pull-requests: write, never checks out or runs PR code', () => {
+  assert.deepEqual(triggers(comment), ['workflow_run']);
+  assert.deepEqual(comment.on.workflow_run.workflows, [cmp.name]);
+  assert.deepEqual(comment.on.workflow_run.types, ['completed']);
+  const [[, job]] = Object.entries(/** @type {Record<string, any>} */ (comment.jobs));
+  assert.deepEqual(job.permissions, { actions: 'read', 'pull-requests': 'write' });
+  assert.match(job.if, /github\.event\.workflow_run\.event == 'pull_request'/);
+  const text = fs.readFileSync(path.join(dir, 'compare-comment.yml'), 'utf8');
+  assert.doesNotMatch(text, /workflow_run\.head_(branch|repository)|pull_request\.head|refs\/pull/, 'nothing of the PR is checked out');
+  for (const s of steps(job)) {
+    if (String(s.uses).startsWith('actions/checkout@')) {
+      assert.ok(!s.with?.ref && !s.with?.repository, 'checkout of the default branch only');
+      assert.equal(s.with['persist-credentials'], false);
+    }
+    if (s.run) assert.equal(s.run, 'npm run ci:comment', 'the only thing run is our own script');
+    assert.doesNotMatch(JSON.stringify(s), /cache/, 'no cache a PR could have poisoned');
+  }
+  const download = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/download-artifact@'));
+  assert.equal(download.with['run-id'], '${{ github.event.workflow_run.id }}');
+  assert.match(download.with.path, /runner\.temp/, 'the artifact lands outside the checkout');
+  const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:comment');
+  assert.equal(step.env.RUN_HEAD_SHA, '${{ github.event.workflow_run.head_sha }}');
+  assert.equal(pkg.scripts['ci:comment'], 'node compare/comment.js');
+  const src = fs.readFileSync(path.join(ROOT, 'compare', 'comment.js'), 'utf8');
+  const imports = [...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+  assert.ok(imports.every((m) => m.startsWith('node:') || m === '../bench/fsutil.js'), `built-ins only, no install needed: ${imports}`);
 });
