@@ -40,18 +40,21 @@ export function table(rows) {
 export function report(c) {
   const n = tally(c.rows);
   const timed = c.rows.filter((r) => r.pAdjusted !== null).length;
-  const worth = c.rows.filter((r) => r.verdict !== 'no change');
   const lines = [
     `## Benchmark compare: ${c.head} against ${c.base}`,
     '',
     `${n.regression ? `**${n.regression} regression${n.regression > 1 ? 's' : ''}**` : 'No regression'}, ${n.improvement} improvement(s), ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
     '',
     `${c.environment}. ${c.rounds} rounds per side; ${c.method}; engine \`${c.engineArgs.join(' ')}\`; ${(c.seconds / 60).toFixed(1)} min.`,
-    `Change: head ops/s over base ops/s, geometric mean of the ${c.rounds} round pairs (size: head bytes over base bytes, exact). Sig. (*): a paired t-test on the log ratios, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Regression: significantly slower and the interval reaches a slowdown of ${(c.threshold * 100).toFixed(0)}% or more; no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%.`,
+    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Regression: significantly slower, and the interval reaches a slowdown of ${(c.threshold * 100).toFixed(0)}% or more; no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
     '',
   ];
+  const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
-  const same = c.rows.filter((r) => r.verdict === 'no change');
-  if (same.length) lines.push(`<details><summary>${same.length} case(s) with no change</summary>`, '', table(same), '', '</details>', '');
+  const fold = (/** @type {string} */ what, /** @type {import('./analyse.js').Row[]} */ rows) => {
+    if (rows.length) lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
+  };
+  fold('with no change', c.rows.filter((r) => r.verdict === 'no change'));
+  fold('not compared', c.rows.filter((r) => r.verdict === 'not compared'));
   return lines.join('\n');
 }

@@ -64,16 +64,17 @@ export function mergeBase(/** @type {string} */ repo, /** @type {string} */ a, /
 export function checkoutAndInstall(repo, commit, dir, log, reuseFrom) {
   const add = git(repo, ['worktree', 'add', '--detach', dir, commit]);
   if (add.status !== 0) throw new CompareError(`git worktree add ${commit} failed: ${add.stderr.trim().split('\n').pop()}`);
-  if (reuseFrom && sameDriverBuild(reuseFrom, dir) && fs.existsSync(path.join(reuseFrom, '.drivers'))) {
+  const reuse = Boolean(reuseFrom && fs.existsSync(path.join(reuseFrom, '.drivers')) && sameDriverBuild(reuseFrom, dir));
+  if (reuse) {
     // the same lockfiles and the same install script build the same drivers: take the other
-    // checkout's build (its install mark then tells npm ci's postinstall there is nothing to do)
-    fs.cpSync(path.join(reuseFrom, '.drivers'), path.join(dir, '.drivers'), { recursive: true });
+    // checkout's build as it is, and install only the JavaScript dependencies
+    fs.cpSync(path.join(/** @type {string} */ (reuseFrom), '.drivers'), path.join(dir, '.drivers'), { recursive: true });
     log(`drivers: ${path.basename(dir)} has the same driver lockfiles and install script as ${reuseFrom}; reusing its build`);
   }
-  log(`installing ${commit.slice(0, 12)} in ${dir} (npm ci)`);
+  log(`installing ${commit.slice(0, 12)} in ${dir} (npm ci${reuse ? ' --ignore-scripts' : ''})`);
   const t0 = Date.now();
   const { cmd, pre } = npmCommand();
-  const r = spawnSync(cmd, [...pre, 'ci', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(cmd, [...pre, 'ci', '--no-audit', '--no-fund', ...(reuse ? ['--ignore-scripts'] : [])], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new CompareError(`npm ci in ${dir} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
   log(`installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
