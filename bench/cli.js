@@ -31,32 +31,80 @@ export const OPTIONS = /** @type {const} */ ({
 export class UsageError extends Error {}
 
 /**
- * Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices.
- * @param {string[]} argv
+ * Parse argv with `parse`; a UsageError becomes one line on stderr, prefixed with the tool's name,
+ * and exit code 2.
+ * @template T
+ * @param {string} name
+ * @param {(argv: string[]) => T} parse
+ * @returns {T}
  */
-export function parseFlags(argv) {
-  let parsed;
+export function flagsOrExit(name, parse) {
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+    return parse(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${name}: ${err.message}`);
+    process.exit(2);
+  }
+}
+
+/**
+ * node:util parseArgs, strict; an unknown or malformed flag becomes a UsageError listing the flags.
+ * @template {import('node:util').ParseArgsConfig['options']} O
+ * @param {string[]} argv
+ * @param {O} options
+ */
+export function parseStrict(argv, options) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
     const msg = String(/** @type {Error} */ (err).message).split('\n')[0];
-    throw new UsageError(`${msg}; valid flags: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
+    throw new UsageError(`${msg}; valid flags: ${Object.keys(options ?? {}).map((k) => `--${k}`).join(', ')}`);
   }
-  const v = parsed.values;
+}
+
+/**
+ * The engine's filters (--config, --driver, --cipher, --op; repeatable, comma lists), checked
+ * against the tables.
+ * @param {Record<string, unknown>} v parsed values
+ * @returns {Record<string, string[]>}
+ */
+export function tableFilters(v) {
   /** @type {Record<string, string[]>} */
   const filters = {};
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-    const names = (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+    const names = (/** @type {string[] | undefined} */ (v[table]) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
     for (const n of names) {
       if (!TABLES[table].includes(n)) throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
     }
     if (names.length) filters[table] = [...new Set(names)];
   }
-  const int = (/** @type {string} */ flag, /** @type {string | undefined} */ s, /** @type {number} */ min, /** @type {number} */ max) => {
-    if (s === undefined) return undefined;
-    if (!/^\d+$/.test(s) || Number(s) < min || Number(s) > max) throw new UsageError(`bad --${flag} '${s}'; valid: a whole number from ${min} to ${max}`);
-    return Number(s);
-  };
+  return filters;
+}
+
+/**
+ * A numeric flag in [min, max], or undefined when absent.
+ * @param {string} flag
+ * @param {string | undefined} s
+ * @param {number} min
+ * @param {number} max
+ * @param {boolean} [integer]
+ */
+export function numberFlag(flag, s, min, max, integer = true) {
+  if (s === undefined) return undefined;
+  const ok = integer ? /^\d+$/.test(s) : /^\d+(\.\d+)?$/.test(s);
+  if (!ok || Number(s) < min || Number(s) > max) throw new UsageError(`bad --${flag} '${s}'; valid: ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+  return Number(s);
+}
+
+/**
+ * Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices.
+ * @param {string[]} argv
+ */
+export function parseFlags(argv) {
+  const v = parseStrict(argv, OPTIONS);
+  const filters = tableFilters(v);
+  const int = (/** @type {string} */ flag, /** @type {string | undefined} */ s, /** @type {number} */ min, /** @type {number} */ max) => numberFlag(flag, s, min, max);
   return {
     quick: Boolean(v.quick),
     list: Boolean(v.list),
@@ -82,14 +130,7 @@ function slowdown(s) {
 }
 
 async function main() {
-  let flags;
-  try {
-    flags = parseFlags(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`bench: ${err.message}`);
-    process.exit(2);
-  }
+  const flags = flagsOrExit('bench', parseFlags);
   if (flags.help) {
     console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]');
     return;

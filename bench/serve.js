@@ -12,7 +12,7 @@
 // writes {"key","status":"ok","opsPerSec"} (size: "bytes"), or {"key","status","reason"}. On
 // {"quit":true} or the end of stdin it removes its databases and exits. Nothing else goes to stdout.
 import readline from 'node:readline';
-import { parseFlags, UsageError } from './cli.js';
+import { flagsOrExit, parseFlags } from './cli.js';
 import { environment } from './environment.js';
 import { isMain } from './fsutil.js';
 import { loadDrivers } from './load.js';
@@ -23,14 +23,7 @@ export const PROTOCOL = 1;
 const keyOf = (/** @type {{ config: string, driver: string, cipher: string, op: string }} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
 
 async function main() {
-  let flags;
-  try {
-    flags = parseFlags(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`serve: ${err.message}`);
-    process.exit(2);
-  }
+  const flags = flagsOrExit('serve', parseFlags);
   const drivers = await loadDrivers();
   const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, drivers });
   const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);

@@ -8,11 +8,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ROOT } from '../bench/load.js';
+import { UsageError, flagsOrExit, numberFlag, parseStrict, tableFilters } from '../bench/cli.js';
 import { isMain, writeFileAtomic } from '../bench/fsutil.js';
 import { OPS } from '../bench/ops.js';
-import { TABLES, cases as selectCases } from '../bench/suite.js';
+import { cases as selectCases } from '../bench/suite.js';
 import { analyse, collect, tally } from './analyse.js';
 import { calibrate } from './calibrate.js';
 import { interleave } from './interleave.js';
@@ -48,7 +48,6 @@ export const OPTIONS = /** @type {const} */ ({
  */
 export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
 
-export class UsageError extends Error {}
 
 /** Timed cases of an unfiltered run: the comparisons a full PR check corrects for (calibration). */
 export const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
@@ -57,27 +56,10 @@ export const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.
  * @param {string[]} argv
  */
 export function parseFlags(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
-  } catch (err) {
-    const msg = String(/** @type {Error} */ (err).message).split('\n')[0];
-    throw new UsageError(`${msg}; valid flags: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
-  }
-  const v = parsed.values;
-  const num = (/** @type {string} */ flag, /** @type {string | undefined} */ s, /** @type {number} */ min, /** @type {number} */ max, integer = true) => {
-    if (s === undefined) return undefined;
-    const ok = integer ? /^\d+$/.test(s) : /^\d+(\.\d+)?$/.test(s);
-    if (!ok || Number(s) < min || Number(s) > max) throw new UsageError(`bad --${flag} '${s}'; valid: ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-    return Number(s);
-  };
+  const v = parseStrict(argv, OPTIONS);
+  const num = numberFlag;
   /** @type {string[]} */
-  const engine = [];
-  for (const t of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-    const names = (v[t] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
-    for (const n of names) if (!TABLES[t].includes(n)) throw new UsageError(`unknown --${t} '${n}'; valid: ${TABLES[t].join(', ')}`);
-    for (const n of new Set(names)) engine.push(`--${t}`, n);
-  }
+  const engine = Object.entries(tableFilters(v)).flatMap(([t, names]) => names.flatMap((n) => [`--${t}`, n]));
   const quick = Boolean(v.quick);
   const time = num('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
   if (!v.calibrate && !v.base) throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
@@ -245,14 +227,7 @@ export async function compare(f, log) {
 }
 
 async function main() {
-  let f;
-  try {
-    f = parseFlags(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`compare: ${err.message}`);
-    process.exit(2);
-  }
+  const f = flagsOrExit('compare', parseFlags);
   if (f.help) {
     console.log('usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]');
     return;
