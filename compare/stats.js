@@ -12,8 +12,8 @@ import erfc from '@stdlib/math-base-special-erfc';
 import gammaln from '@stdlib/math-base-special-gammaln';
 
 /**
- * The share of pairs trimmed from each end: 20%, Wilcox's usual choice. Measured here, about one
- * measurement in ten is hit by a hiccup of the machine (ops/s 20-30% low for one 100 ms window);
+ * The share of pairs trimmed from each end: 20%, Wilcox's usual choice. On a shared 2-core VM
+ * some measurements are hit by a hiccup of the machine (ops/s 20-30% low for one 100 ms window);
  * with 10 rounds the two lowest and two highest log ratios are set aside.
  */
 export const TRIM = 0.2;
