@@ -123,6 +123,16 @@ export function tinybenchStats(samples) {
 }
 
 /**
+ * The median of some figures (NaN for none).
+ * @param {number[]} xs
+ */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length ? (s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2) : NaN;
+}
+
+/**
  * The statistics of a case from its rounds.
  * @param {Round[]} rounds
  * @returns {Stats}
@@ -132,10 +142,8 @@ export function combine(rounds) {
   const r = tinybenchStats(rounds.flatMap((x) => x.latencies));
   const lat = r.latency;
   const medians = rounds.map((x) => x.opsPerSec);
-  const sorted = [...medians].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
   return {
-    opsPerSec: { median: sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2, mean: r.throughput.mean, rme: r.throughput.rme },
+    opsPerSec: { median: median(medians), mean: r.throughput.mean, rme: r.throughput.rme },
     latencyMs: { median: lat.p50, mean: lat.mean, p99: lat.p99, min: lat.min, max: lat.max, sd: lat.sd },
     rme: lat.rme,
     samples: lat.samples.length,

@@ -4,7 +4,9 @@
 // paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
 // a file that grows by more than the threshold is a regression without any statistics.
+import { median } from '../bench/measure.js';
 import { holm, pairedLogTest, verdict } from './stats.js';
+import { caseKey } from '../bench/suite.js';
 
 /**
  * @typedef {object} Series
@@ -15,8 +17,6 @@ import { holm, pairedLogTest, verdict } from './stats.js';
  * @property {number[]} head
  * @property {string[]} problems why a pair is missing (a case not ok on a side)
  */
-
-const keyOf = (/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
 
 /** The figure a compare reads from a case, or null when the case did not run. */
 export function figure(/** @type {any} */ c) {
@@ -34,8 +34,8 @@ export function collect(rounds) {
   /** @type {Map<string, Series>} */
   const series = new Map();
   rounds.forEach((r, i) => {
-    const b = new Map(r.base.cases.map((/** @type {any} */ c) => [keyOf(c), c]));
-    const h = new Map(r.head.cases.map((/** @type {any} */ c) => [keyOf(c), c]));
+    const b = new Map(r.base.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
+    const h = new Map(r.head.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
     for (const key of new Set([...b.keys(), ...h.keys()])) {
       const cb = b.get(key);
       const ch = h.get(key);
@@ -56,12 +56,6 @@ export function collect(rounds) {
   });
   return [...series.values()];
 }
-
-const median = (/** @type {number[]} */ xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /**
  * @typedef {object} Row

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { writeFileAtomic } from '../bench/fsutil.js';
+import { median } from '../bench/measure.js';
 import { OPS } from '../bench/ops.js';
 import { analyse, collect } from './analyse.js';
 import { detectable, pairsNeeded } from './stats.js';
@@ -23,11 +24,6 @@ import { CompareError } from './run.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
-const median = (/** @type {number[]} */ xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length ? (s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2) : NaN;
-};
 const pct = (/** @type {number} */ x, digits = 1) => `${(x * 100).toFixed(digits)}%`;
 const compact = (/** @type {import('./analyse.js').Row} */ r) => ({ key: r.key, op: r.op, change: r.change, p: r.p, pAdjusted: r.pAdjusted, significant: r.significant, low: r.low, high: r.high, sd: r.sd, verdict: r.verdict });
 

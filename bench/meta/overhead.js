@@ -11,15 +11,11 @@ import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
 import { writeFileAtomic } from '../fsutil.js';
 import { loadDrivers } from '../load.js';
-import { measure } from '../measure.js';
+import { measure, median } from '../measure.js';
 import { BUDGETS } from '../run.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, out: { type: 'string', default: 'out/meta' } } });
 const rounds = Number(values.rounds);
-const median = (/** @type {number[]} */ xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** ops/s of a bare loop running for about `ms`. */
 function bare(/** @type {() => unknown} */ fn, ms) {
