@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { validate } from '../bench/result.js';
-import { TABLES } from '../bench/suite.js';
+import { TABLES, caseKey } from '../bench/suite.js';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -42,7 +42,7 @@ export function semanticProblems(doc) {
     for (const t of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
       if (!TABLES[t].includes(c[t])) problems.push(`/cases/${i}/${t} unknown ${t} '${c[t]}' (valid: ${TABLES[t].join(', ')})`);
     }
-    const key = `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+    const key = caseKey(c);
     if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
     seen.add(key);
   });

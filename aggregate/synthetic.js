@@ -7,7 +7,7 @@ import { CONFIGS } from '../bench/configs.js';
 import { generationFor } from '../bench/drivers.js';
 import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../bench/result.js';
 import { configNotes, BUDGETS } from '../bench/run.js';
-import { cases, setups } from '../bench/suite.js';
+import { cases, setups, caseKey } from '../bench/suite.js';
 import { createRandom } from '../bench/prng.js';
 
 const MACHINES = {
@@ -86,7 +86,7 @@ export function syntheticDoc(p = {}) {
       seed: 1,
       budget: BUDGETS[mode],
       filters: {},
-      order: list.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`),
+      order: list.map(caseKey),
     },
     environment: {
       node, v8: '12.4.254.21-node.33', napi: '10', modules: '127', platform: m.platform, arch: m.arch, osRelease: m.osRelease, osVersion: null,

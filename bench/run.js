@@ -15,7 +15,7 @@ import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, me
 import { combine, measure } from './measure.js';
 import { OPS } from './ops.js';
 import { createRandom, shuffle } from './prng.js';
-import { cases as selectCases } from './suite.js';
+import { cases as selectCases, caseKey } from './suite.js';
 
 /** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
 
@@ -211,7 +211,6 @@ export async function runSuite(o) {
   const done = new Map();
   /** @type {Map<string, { rounds: import('./measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */
   const measured = new Map();
-  const keyOf = (/** @type {import('./suite.js').Case} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
   const total = list.length * budget.rounds;
   let step = 0;
   try {
@@ -221,7 +220,7 @@ export async function runSuite(o) {
     rounds: for (let round = 0; round < budget.rounds; round++) {
       const order = round === 0 ? list : shuffle(random, [...list]);
       for (const c of order) {
-        const k = keyOf(c);
+        const k = caseKey(c);
         if (done.has(k)) {
           step++;
           continue;
@@ -248,13 +247,13 @@ export async function runSuite(o) {
   const setupList = setups();
   // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
   const out = list.flatMap((c) => {
-    const k = keyOf(c);
+    const k = caseKey(c);
     if (done.has(k)) return [done.get(k)];
     const m = measured.get(k);
     if (!m) return [];
     return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: rounded(combine(m.rounds)), verified: m.verified, pragmas: m.pragmas }];
   });
-  return { cases: out, setups: setupList, budget, order: list.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`), workdir };
+  return { cases: out, setups: setupList, budget, order: list.map(caseKey), workdir };
 }
 
 /**

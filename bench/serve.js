@@ -17,17 +17,16 @@ import { environment } from './environment.js';
 import { isMain } from './fsutil.js';
 import { loadDrivers } from './load.js';
 import { createSession } from './run.js';
+import { caseKey } from './suite.js';
 
 export const PROTOCOL = 1;
-
-const keyOf = (/** @type {{ config: string, driver: string, cipher: string, op: string }} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
 
 async function main() {
   const flags = flagsOrExit('serve', parseFlags);
   const drivers = await loadDrivers();
   const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, drivers });
   const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
-  const byKey = new Map(session.list.map((c) => [keyOf(c), c]));
+  const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
   let closed = false;
   const close = () => {
     if (closed) return;

@@ -20,6 +20,9 @@ export const RULES = [
 /** @typedef {{ config: string, driver: string, cipher: string }} Setup */
 /** @typedef {Setup & { op: string }} Case */
 
+/** A case's name in results, orders and the compare: config/driver/cipher/op. */
+export const caseKey = (/** @type {Case} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+
 export const TABLES = {
   config: CONFIGS.map((c) => c.name),
   driver: DRIVERS.map((d) => d.name),

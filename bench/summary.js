@@ -3,6 +3,7 @@
 import { markdownTable } from 'markdown-table';
 import { CONFIGS } from './configs.js';
 import { OPS } from './ops.js';
+import { caseKey } from './suite.js';
 
 const fmt = (/** @type {number} */ n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
@@ -67,7 +68,7 @@ export function summarize(doc) {
     const byReason = new Map();
     for (const c of notOk) {
       const r = `${c.status}: ${c.reason}`;
-      byReason.set(r, [...(byReason.get(r) ?? []), `${c.config}/${c.driver}/${c.cipher}/${c.op}`]);
+      byReason.set(r, [...(byReason.get(r) ?? []), caseKey(c)]);
     }
     for (const [reason, which] of byReason) lines.push(`- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`);
   }

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
 import { writeFileAtomic } from '../fsutil.js';
 import { ROOT } from '../load.js';
+import { caseKey } from '../suite.js';
 
 const { values, tokens } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, quick: { type: 'boolean', default: false } },
@@ -68,7 +69,7 @@ const byCase = new Map();
 for (const doc of docs) {
   for (const c of doc.cases) {
     if (c.status !== 'ok' || !c.stats) continue;
-    const k = `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+    const k = caseKey(c);
     byCase.set(k, [...(byCase.get(k) ?? []), c.stats.opsPerSec.median]);
   }
 }
