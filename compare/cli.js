@@ -15,9 +15,9 @@ import { OPS } from '../bench/ops.js';
 import { cases as selectCases } from '../bench/suite.js';
 import { analyse, collect, tally } from './analyse.js';
 import { calibrate } from './calibrate.js';
-import { interleave } from './interleave.js';
+import { interleave, sideOrder } from './interleave.js';
 import { report } from './report.js';
-import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide, roundOrder, runEngine } from './run.js';
+import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide, runEngine } from './run.js';
 
 export const OPTIONS = /** @type {const} */ ({
   base: { type: 'string' },
@@ -80,7 +80,7 @@ export function parseFlags(argv) {
     calibrate: Boolean(v.calibrate),
     runs: /** @type {number} */ (num('runs', v.runs, 1, 1000)),
     slowdown: /** @type {number} */ (num('slowdown', v.slowdown, 0.1, 90, false)),
-    family: num('family', v.family, 1, 100000) ?? timedCases(),
+    family: num('family', v.family, 1, 100000) ?? (v.calibrate ? timedCases() : undefined),
     help: Boolean(v.help),
   };
 }
@@ -113,7 +113,11 @@ function prepare(f, labels, log) {
     log(`merge-base of ${given[0]} and ${given[1]}: ${mb.slice(0, 12)}`);
     resolved[0] = { ref: `merge-base(${given[0]}, ${given[1]})`, commit: mb };
   }
+  /** @type {string[]} */
   const made = [];
+  const cleanup = () => {
+    if (!f.keepWorktrees) for (const d of made) removeWorktree(repo, d);
+  };
   /** @type {import('./run.js').Side[]} */
   const sides = [];
   try {
@@ -135,10 +139,10 @@ function prepare(f, labels, log) {
       sides.push({ label: labels[i], dir, given: given[i], commit: r.commit, worktree: true });
     });
   } catch (err) {
-    if (!f.keepWorktrees) for (const d of made) removeWorktree(repo, d);
+    cleanup();
     throw err;
   }
-  return { sides, cleanup: () => { if (!f.keepWorktrees) for (const d of made) removeWorktree(repo, d); } };
+  return { sides, cleanup };
 }
 
 const describe = (/** @type {import('./run.js').Side} */ s) => `${s.label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
@@ -170,7 +174,7 @@ async function measureSides(sides, f, log) {
     for (let i = 0; i < f.rounds; i++) {
       /** @type {Record<string, any>} */
       const docs = {};
-      for (const side of roundOrder(i, sides)) {
+      for (const side of sideOrder(sides, i, 0)) {
         const args = [...f.engine, '--seed', String(f.seed + i)];
         const { doc, seconds } = runEngine(side, args, path.join(work, `${side.label}-${i}`));
         docs[side.label] = doc;

@@ -60,7 +60,8 @@ export function asCase(/** @type {string} */ key, /** @type {any} */ r) {
 
 /**
  * The order of the sides for case j of round r: rotate by r + j, so each side goes first equally
- * often across cases and across rounds (two sides: ABBA).
+ * often across cases and across rounds (two sides: ABBA). Also the order of whole engine runs in
+ * a round of the process fallback (j = 0).
  * @template T
  * @param {T[]} sides
  * @param {number} r

@@ -132,18 +132,3 @@ export function runEngine(side, args, out) {
   if (files.length !== 1) throw new CompareError(`${side.label} engine run wrote ${files.length} result documents in ${out}, expected 1`);
   return { doc: JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')), seconds };
 }
-
-/**
- * The run order of round i: ABBA — base first in even rounds, head first in odd ones — so a drift
- * of the machine over time falls on both sides equally.
- * @template T
- * @param {number} i
- * @param {T[]} sides
- * @returns {T[]}
- */
-export function roundOrder(i, sides) {
-  if (sides.length === 2) return i % 2 ? [sides[1], sides[0]] : [...sides];
-  // more sides (calibration): rotate, so each side takes each position equally often
-  const k = i % sides.length;
-  return [...sides.slice(k), ...sides.slice(0, k)];
-}

@@ -57,8 +57,7 @@ export function pairedLogTest(base, head, o = {}) {
   const w = d.map((x, i) => (i < g ? d[g] : i >= n - g ? d[n - g - 1] : x));
   const wmean = w.reduce((a, b) => a + b, 0) / n;
   const sd = Math.sqrt(w.reduce((a, x) => a + (x - wmean) ** 2, 0) / (n - 1));
-  const se = sd / ((1 - 2 * trim) * Math.sqrt(n));
-  const df = n - 2 * g - 1;
+  const { se, df } = design(sd, n, trim);
   const half = tquantile(1 - (1 - level) / 2, df) * se;
   let p;
   if (se === 0) p = mean === 0 ? 1 : 0; // every kept pair gave the same ratio: no noise to test against
