@@ -13,12 +13,17 @@ import { summarize } from './summary.js';
 import { isMain } from './fsutil.js';
 import { TABLES } from './suite.js';
 
-export const OPTIONS = /** @type {const} */ ({
-  quick: { type: 'boolean', default: false },
+/** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
+export const FILTER_OPTIONS = /** @type {const} */ ({
   config: { type: 'string', multiple: true },
   driver: { type: 'string', multiple: true },
   cipher: { type: 'string', multiple: true },
   op: { type: 'string', multiple: true },
+});
+
+export const OPTIONS = /** @type {const} */ ({
+  quick: { type: 'boolean', default: false },
+  ...FILTER_OPTIONS,
   list: { type: 'boolean', default: false },
   time: { type: 'string' },
   out: { type: 'string', default: 'out' },

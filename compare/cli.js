@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../bench/load.js';
-import { UsageError, flagsOrExit, numberFlag, parseStrict, tableFilters } from '../bench/cli.js';
+import { FILTER_OPTIONS, UsageError, flagsOrExit, numberFlag, parseStrict, tableFilters } from '../bench/cli.js';
 import { isMain, writeFileAtomic } from '../bench/fsutil.js';
 import { OPS } from '../bench/ops.js';
 import { cases as selectCases } from '../bench/suite.js';
@@ -27,10 +27,7 @@ export const OPTIONS = /** @type {const} */ ({
   threshold: { type: 'string', default: '10' },
   alpha: { type: 'string', default: '0.05' },
   quick: { type: 'boolean', default: false },
-  config: { type: 'string', multiple: true },
-  driver: { type: 'string', multiple: true },
-  cipher: { type: 'string', multiple: true },
-  op: { type: 'string', multiple: true },
+  ...FILTER_OPTIONS,
   time: { type: 'string' },
   seed: { type: 'string', default: '1' },
   out: { type: 'string', default: 'out/compare' },
