@@ -3,7 +3,7 @@
 //                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list]
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { configNotes, runSuite } from './run.js';
+import { BUDGET_KEYS, configNotes, runSuite } from './run.js';
 import { environment } from './environment.js';
 import { listText } from './catalogue.js';
 import { loadDrivers, ROOT } from './load.js';
@@ -106,8 +106,8 @@ export function numberFlag(flag, s, min, max, integer = true) {
  * Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices.
  * @param {string[]} argv
  */
-export function parseFlags(argv) {
-  const v = parseStrict(argv, OPTIONS);
+export function parseFlags(argv, options = OPTIONS) {
+  const v = /** @type {any} */ (parseStrict(argv, options));
   const filters = tableFilters(v);
   const int = (/** @type {string} */ flag, /** @type {string | undefined} */ s, /** @type {number} */ min, /** @type {number} */ max) => numberFlag(flag, s, min, max);
   return {
@@ -120,7 +120,26 @@ export function parseFlags(argv) {
     slowdown: slowdown(v.slowdown),
     out: path.resolve(String(v.out)),
     keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
+    budget: budgetFlag(v.budget),
   };
+}
+
+/**
+ * --budget JSON (the engine server only): parts of the measuring budget, e.g. {"warmupTime":5}.
+ * @param {string | undefined} s
+ * @returns {Partial<Record<typeof BUDGET_KEYS[number], number>> | undefined}
+ */
+function budgetFlag(s) {
+  if (s === undefined) return undefined;
+  let b;
+  try {
+    b = JSON.parse(s);
+  } catch {
+    b = null;
+  }
+  const bad = !b || typeof b !== 'object' || Array.isArray(b) || Object.entries(b).some(([k, x]) => !BUDGET_KEYS.includes(/** @type {any} */ (k)) || typeof x !== 'number' || !(x > 0));
+  if (bad) throw new UsageError(`bad --budget '${s}'; valid: a JSON object of positive numbers with keys from ${BUDGET_KEYS.join(', ')}`);
+  return b;
 }
 
 /**
@@ -153,7 +172,7 @@ async function main() {
   }
   const startedAt = new Date().toISOString();
   const drivers = await loadDrivers();
-  const { cases, setups, budget, order } = await runSuite({
+  const { cases, setups, budget, order, engines } = await runSuite({
     mode: flags.quick ? 'quick' : 'full',
     filters: flags.filters,
     seed: flags.seed,
@@ -179,6 +198,7 @@ async function main() {
       budget,
       filters: flags.filters,
       order,
+      engines,
     },
     environment: environment(),
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },

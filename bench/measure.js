@@ -2,10 +2,12 @@
 // on Node 18, so every cell uses the same one), synchronous, with a warm-up, a time budget and a
 // minimum sample count.
 //
-// A case is measured in several rounds spread across the run (see run.js); `measure` is one round,
-// `combine` turns the rounds into the case's statistics. The headline, ops/s median, is the median
-// of the rounds' medians, so one round disturbed by the machine does not move it; every other
-// statistic is computed by tinybench over the pooled per-operation samples of all rounds.
+// A case is measured in several rounds spread across the run, each by a new engine process, and
+// imprecise cases get extra rounds (see run.js); `measure` is one round, `combine` turns the rounds
+// into the case's statistics. The headline, ops/s median, is the median of the rounds' medians, so
+// one round disturbed by the machine does not move it, and `medianRse` is its uncertainty, from the
+// spread of the rounds; every other statistic is computed by tinybench over the pooled
+// per-operation samples of all rounds.
 //
 // Operations faster than `minSampleMs` are run `opsPerSample` times per sample, so the harness's
 // own cost per sample (two clock reads and a call) stays under about 1% of what it measures;
@@ -26,7 +28,10 @@ import { Bench } from 'tinybench';
  * @property {number} warmupTime ms of warm-up per task and round (also sizes batches)
  * @property {number} minSamples at least this many samples per round, even past the time budget
  * @property {number} minSampleMs batch operations faster than this
- * @property {number} rounds rounds per case
+ * @property {number} rounds rounds every case gets
+ * @property {number} [maxRounds] at most this many rounds per case (see run.js: extra rounds)
+ * @property {number} [targetRse] %: a case gets extra rounds while `medianRse` of its rounds is above this
+ * @property {number} [deadlineSeconds] no extra round starts this many seconds after the run started
  * @property {number} [slowdown] calibration only (see `slowed`): fraction of throughput to take away; 0 or absent in every real run
  */
 /**
@@ -37,7 +42,7 @@ import { Bench } from 'tinybench';
  */
 /**
  * @typedef {object} Stats
- * @property {{ median: number, mean: number, rme: number }} opsPerSec median: of the rounds' medians
+ * @property {{ median: number, mean: number, rme: number, rse?: number }} opsPerSec median: of the rounds' medians; rse: its `medianRse` (3 rounds or more)
  * @property {{ median: number, mean: number, p99: number, min: number, max: number, sd: number }} latencyMs per operation
  * @property {number} rme relative margin of error of the mean latency, % (95%)
  * @property {number} samples pooled over the rounds
@@ -133,6 +138,30 @@ export function median(xs) {
 }
 
 /**
+ * The relative standard error, in %, of the median of some positive figures (a case's round
+ * medians), estimated from their spread: 1.2533 · σ / √n, the large-sample standard error of a
+ * median, with σ the median absolute deviation of the logs scaled to a standard deviation
+ * (× 1.4826), so one disturbed round does not inflate it the way it would inflate a plain sd.
+ * NaN for fewer than 3 figures.
+ * @param {number[]} xs
+ */
+export function medianRse(xs) {
+  if (xs.length < 3) return NaN;
+  const logs = xs.map(Math.log);
+  const m = median(logs);
+  const sigma = 1.4826 * median(logs.map((x) => Math.abs(x - m)));
+  return 100 * Math.expm1((1.2533 * sigma) / Math.sqrt(xs.length));
+}
+
+/**
+ * The 95% relative margin, in %, of a case's headline ops/s: 1.96 × its `medianRse` when it has
+ * one (3 rounds or more), else tinybench's margin of error over the pooled samples (quick runs,
+ * documents from before the rse).
+ * @param {{ opsPerSec: { rme: number, rse?: number } }} stats
+ */
+export const headlineMargin = (stats) => (typeof stats.opsPerSec.rse === 'number' ? 1.96 * stats.opsPerSec.rse : stats.opsPerSec.rme);
+
+/**
  * The statistics of a case from its rounds.
  * @param {Round[]} rounds
  * @returns {Stats}
@@ -142,8 +171,9 @@ export function combine(rounds) {
   const r = tinybenchStats(rounds.flatMap((x) => x.latencies));
   const lat = r.latency;
   const medians = rounds.map((x) => x.opsPerSec);
+  const rse = medianRse(medians);
   return {
-    opsPerSec: { median: median(medians), mean: r.throughput.mean, rme: r.throughput.rme },
+    opsPerSec: { median: median(medians), mean: r.throughput.mean, rme: r.throughput.rme, ...(Number.isNaN(rse) ? {} : { rse }) },
     latencyMs: { median: lat.p50, mean: lat.mean, p99: lat.p99, min: lat.min, max: lat.max, sd: lat.sd },
     rme: lat.rme,
     samples: lat.samples.length,

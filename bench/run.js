@@ -2,6 +2,13 @@
 // proven (PRAGMAs read back, encryption on disk); each case then measures one operation on a fresh
 // copy of it, so no case inherits another's writes. Cases run in an order shuffled by the seed,
 // after an untimed warm-up, so no config is always the cold one.
+//
+// A full run gives every case `rounds` rounds, then extra rounds to the cases whose headline is not
+// yet precise (`medianRse` of their round medians above `targetRse`), pass after pass in a new
+// shuffled order, the least precise first (each pass takes the cases within a factor 2 of the
+// worst), until each is precise, has `maxRounds`, or the run reaches `deadlineSeconds`.
+// Fsync-bound cases swing from round to round with the disk; CPU-bound ones mostly do not, so the
+// time goes where the uncertainty is. Every case's rounds are in its result (`stats.rounds`).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,18 +19,22 @@ import { CIPHERS } from './ciphers.js';
 import { CONFIGS, describeChanges } from './configs.js';
 import { applyKey, applyPragmas, openConfigured, proveEncryption, readPragma, scalar } from './database.js';
 import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from './mail.js';
-import { combine, measure } from './measure.js';
+import { combine, measure, medianRse } from './measure.js';
 import { OPS } from './ops.js';
 import { createRandom, shuffle } from './prng.js';
 import { cases as selectCases, caseKey } from './suite.js';
+import { startEngine } from './engine.js';
 
 /** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
 
 /** @type {Record<'quick'|'full', RunBudget>} */
 export const BUDGETS = {
   quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, rounds: 1, seedMessages: 800 },
-  full: { time: 200, warmupTime: 50, minSamples: 2, minSampleMs: 0.02, rounds: 5, seedMessages: 2000 },
+  full: { time: 200, warmupTime: 50, minSamples: 2, minSampleMs: 0.02, rounds: 5, maxRounds: 25, targetRse: 1, deadlineSeconds: 570, seedMessages: 2000 },
 };
+
+/** What an engine server's --budget may set: the measuring parts of a budget (see serverArgs). */
+export const BUDGET_KEYS = /** @type {const} */ (['time', 'warmupTime', 'minSamples', 'minSampleMs', 'seedMessages']);
 
 const POOL = 256;
 
@@ -41,7 +52,8 @@ const collectGarbage = /** @type {() => void} */ (vm.runInNewContext('gc'));
  * @property {string} [keepDb] keep the database files in this directory
  * @property {Map<string, { info: import('./load.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
  * @property {{ interrupted: string | null }} state set `interrupted` to stop after the current case
- * @property {(p: { done: number, total: number, current: import('./suite.js').Case | null }) => void} [onProgress]
+ * @property {Partial<RunBudget>} [budget] replaces parts of the mode's budget (tests)
+ * @property {(p: import('./progress.js').Progress) => void} [onProgress]
  */
 
 /**
@@ -60,7 +72,7 @@ const removeDb = (/** @type {string} */ file) => {
  * @param {Omit<RunOptions, 'state' | 'onProgress'>} o
  */
 export function createSession(o) {
-  const budget = { ...BUDGETS[o.mode], ...(o.time ? { time: o.time } : {}), ...(o.slowdown ? { slowdown: o.slowdown } : {}) };
+  const budget = budgetOf(o);
   const key = process.env.SQLITE_BENCH_KEY || crypto.randomBytes(24).toString('base64url');
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
   const workdir = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-'));
@@ -88,6 +100,7 @@ export function createSession(o) {
       t = { status: driver?.info.status === 'error' ? 'error' : 'skipped', reason: driver?.info.reason ?? `driver ${s.driver} not loaded` };
     } else {
       fs.mkdirSync(tempdir, { recursive: true });
+      removeDb(file); // --keep-db: an earlier round's engine left its template here
       const open = driver.open;
       const loaded = { name: s.driver, open };
       try {
@@ -201,50 +214,144 @@ export function createSession(o) {
   return { budget, list, random, runCase, warm, setups, dispose, workdir };
 }
 
+/** The budget of a run or session: the mode's, with the options' overrides. */
+const budgetOf = (/** @type {Pick<RunOptions, 'mode' | 'budget' | 'time' | 'slowdown'>} */ o) => /** @type {RunBudget} */ ({
+  ...BUDGETS[o.mode], ...o.budget, ...(o.time ? { time: o.time } : {}), ...(o.slowdown ? { slowdown: o.slowdown } : {}),
+});
+
 /**
+ * The flags of an engine server that measures exactly what this run measures.
  * @param {RunOptions} o
- * @returns {Promise<{ cases: object[], setups: object[], budget: RunBudget, order: string[], workdir: string }>}
+ */
+function serverArgs(o) {
+  const measuring = Object.fromEntries(Object.entries(o.budget ?? {}).filter(([k]) => /** @type {readonly string[]} */ (BUDGET_KEYS).includes(k)));
+  return [
+    ...(o.mode === 'quick' ? ['--quick'] : []),
+    '--seed', String(o.seed),
+    ...Object.entries(o.filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n])),
+    ...(o.time ? ['--time', String(o.time)] : []),
+    ...(o.slowdown ? ['--slowdown', String(o.slowdown * 100)] : []),
+    ...(o.keepDb ? ['--keep-db', o.keepDb] : []),
+    ...(Object.keys(measuring).length ? ['--budget', JSON.stringify(measuring)] : []),
+  ];
+}
+
+/**
+ * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
+ * (bench/serve.js), which builds its own templates: two processes of the same code can differ by a
+ * steady percent or two on a case (memory layout, code placement), and measured here that offset
+ * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
+ * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
+ * @param {RunOptions} o
+ * @returns {Promise<{ cases: object[], setups: object[], budget: RunBudget, order: string[], engines: number }>}
  */
 export async function runSuite(o) {
-  const { budget, list, random, runCase, warm, setups, dispose, workdir } = createSession(o);
+  const started = Date.now();
+  const budget = budgetOf(o);
+  const random = createRandom(o.seed);
+  const list = shuffle(random, selectCases(o.filters));
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
   /** @type {Map<string, { rounds: import('./measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */
   const measured = new Map();
-  const total = list.length * budget.rounds;
+  /** @type {Map<string, object>} each setup's PRAGMA readings and proof, as its first engine found them */
+  const setups = new Map();
+  let total = list.length * budget.rounds;
   let step = 0;
+  const deadline = started + (budget.deadlineSeconds ?? Infinity) * 1000;
+  /** @type {import('./engine.js').Engine | null} */
+  let engine = null;
+  let engines = 0;
+  /** Stop the current engine, after asking it for the setups it proved. */
+  const retire = async () => {
+    const e = engine;
+    engine = null;
+    if (!e) return;
+    try {
+      const r = await e.request({ setups: true });
+      for (const x of r.setups ?? []) {
+        const id = `${x.config}/${x.driver}/${x.cipher}`;
+        if (!setups.has(id)) setups.set(id, x);
+      }
+    } catch {
+      // it died: what it proved died with it; the cases it measured say so
+    } finally {
+      await e.stop();
+    }
+  };
+  /** One round of one case, by the current engine (started if there is none); false when interrupted. */
+  const measureOne = async (/** @type {import('./suite.js').Case} */ c, /** @type {number} */ pass) => {
+    await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
+    if (o.state.interrupted) return false;
+    const k = caseKey(c);
+    o.onProgress?.({ done: step++, total, current: c, ...(pass ? { extra: { pass, deadline } } : {}) });
+    let r;
+    try {
+      if (!engine) {
+        engine = await startEngine(serverArgs(o));
+        engines++;
+      }
+      r = await engine.measure(k, true);
+    } catch (err) {
+      engine?.kill();
+      engine = null;
+      await new Promise((res) => setTimeout(res, 100)); // a Ctrl-C reaches the engine and this process alike
+      if (o.state.interrupted) return false;
+      r = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'error', reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}` };
+    }
+    const { key: _, ...entry } = r;
+    if (!entry.round) {
+      done.set(k, entry);
+      measured.delete(k);
+      return true;
+    }
+    const m = measured.get(k) ?? { rounds: [], verified: {}, pragmas: entry.pragmas };
+    m.rounds.push(entry.round);
+    for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified))) m.verified[name] = (m.verified[name] ?? 0) + n;
+    measured.set(k, m);
+    return true;
+  };
   try {
-    warm();
     // Rounds: every case once per round, each round in its own shuffled order, so each case's
     // samples are spread across the whole run and no case always follows the same neighbour.
     rounds: for (let round = 0; round < budget.rounds; round++) {
       const order = round === 0 ? list : shuffle(random, [...list]);
       for (const c of order) {
-        const k = caseKey(c);
-        if (done.has(k)) {
+        if (done.has(caseKey(c))) {
           step++;
           continue;
         }
-        await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
-        if (o.state.interrupted) break rounds;
-        o.onProgress?.({ done: step++, total, current: c });
-        const r = runCase(c, budget);
-        if (!('round' in r)) {
-          done.set(k, r);
-          measured.delete(k);
-          continue;
-        }
-        const m = measured.get(k) ?? { rounds: [], verified: {}, pragmas: r.pragmas };
-        m.rounds.push(r.round);
-        for (const [name, n] of Object.entries(r.verified)) m.verified[name] = (m.verified[name] ?? 0) + n;
-        measured.set(k, m);
+        if (!(await measureOne(c, 0))) break rounds;
       }
+      await retire();
     }
-    o.onProgress?.({ done: total, total, current: null });
+    // Extra rounds for the cases not yet precise, the least precise first, until the deadline.
+    const maxRounds = budget.maxRounds ?? budget.rounds;
+    /** A case's rse while it may get more rounds and is above the target; else null. */
+    const imprecision = (/** @type {import('./suite.js').Case} */ c) => {
+      const m = measured.get(caseKey(c));
+      if (!m || m.rounds.length >= maxRounds) return null;
+      const rse = medianRse(m.rounds.map((x) => x.opsPerSec));
+      return rse <= (budget.targetRse ?? Infinity) ? null : Number.isNaN(rse) ? Infinity : rse;
+    };
+    extra: for (let pass = 1; !o.state.interrupted && Date.now() < deadline; pass++) {
+      const rses = new Map(list.map((c) => [c, imprecision(c)]));
+      const worst = Math.max(...[...rses.values()].map((x) => x ?? 0));
+      if (!worst) break;
+      // this pass: the cases within a factor 2 of the least precise one, so the time goes where
+      // the uncertainty is largest (halving a standard error takes four times the rounds)
+      const pending = shuffle(random, list.filter((c) => (rses.get(c) ?? 0) >= worst / 2));
+      total = step + pending.length;
+      for (const c of pending) {
+        if (Date.now() >= deadline) break extra;
+        if (!(await measureOne(c, pass))) break extra;
+      }
+      await retire();
+    }
+    o.onProgress?.({ done: step, total: step, current: null });
   } finally {
-    dispose();
+    await retire();
   }
-  const setupList = setups();
   // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
   const out = list.flatMap((c) => {
     const k = caseKey(c);
@@ -253,7 +360,7 @@ export async function runSuite(o) {
     if (!m) return [];
     return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: rounded(combine(m.rounds)), verified: m.verified, pragmas: m.pragmas }];
   });
-  return { cases: out, setups: setupList, budget, order: list.map(caseKey), workdir };
+  return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines };
 }
 
 /**

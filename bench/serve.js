@@ -4,15 +4,18 @@
 // one side, then at once on the other) without paying a process start and the templates per round.
 //
 //   node bench/serve.js [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                       [--time MS] [--seed N] [--slowdown PERCENT]
+//                       [--time MS] [--seed N] [--slowdown PERCENT] [--keep-db DIR] [--budget JSON]
 //
 // Protocol: JSON lines. On start it writes {"ready":true,"protocol":1,"cases":[keys],"environment",
 // "drivers"}; then for each line {"measure":"config/driver/cipher/op"} read on stdin it measures one
 // round of that case (the engine's own budget, fresh copy of the template, full GC before) and
 // writes {"key","status":"ok","opsPerSec"} (size: "bytes"), or {"key","status","reason"}. On
 // {"quit":true} or the end of stdin it removes its databases and exits. Nothing else goes to stdout.
+// Two requests of the run itself (run.js starts a server per round): {"measure":key,"full":true}
+// answers with the raw round ({key,status,round,verified,pragmas}, or the size, or the reason),
+// and {"setups":true} with the PRAGMA readings and encryption proofs of the setups used so far.
 import readline from 'node:readline';
-import { flagsOrExit, parseFlags } from './cli.js';
+import { OPTIONS, flagsOrExit, parseFlags } from './cli.js';
 import { environment } from './environment.js';
 import { isMain } from './fsutil.js';
 import { loadDrivers } from './load.js';
@@ -21,10 +24,13 @@ import { caseKey } from './suite.js';
 
 export const PROTOCOL = 1;
 
+/** The engine's flags, and --budget (the run sets its servers' measuring budget with it). */
+const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') } };
+
 async function main() {
-  const flags = flagsOrExit('serve', parseFlags);
+  const flags = flagsOrExit('serve', (argv) => parseFlags(argv, SERVE_OPTIONS));
   const drivers = await loadDrivers();
-  const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, drivers });
+  const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, drivers });
   const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
   const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
   let closed = false;
@@ -48,13 +54,18 @@ async function main() {
         continue;
       }
       if (cmd.quit) break;
+      if (cmd.setups) {
+        send({ setups: session.setups() });
+        continue;
+      }
       const c = byKey.get(cmd.measure);
       if (!c) {
         send({ key: cmd.measure, status: 'error', reason: `no such case in this run; valid: the keys of the ready message` });
         continue;
       }
       const r = /** @type {any} */ (session.runCase(c, session.budget));
-      if ('round' in r) send({ key: cmd.measure, status: 'ok', opsPerSec: r.round.opsPerSec });
+      if (cmd.full) send('round' in r ? { key: cmd.measure, status: 'ok', ...r } : { key: cmd.measure, ...r });
+      else if ('round' in r) send({ key: cmd.measure, status: 'ok', opsPerSec: r.round.opsPerSec });
       else if (r.size) send({ key: cmd.measure, status: 'ok', bytes: r.size.mainBytes + r.size.walBytes });
       else send({ key: cmd.measure, status: r.status, reason: r.reason });
     }

@@ -2,51 +2,19 @@
 // measured on every side back to back, the order of the sides alternating (ABBA: base first for
 // one case, head first for the next, the other way round in the next round). A drift of the
 // machine over seconds or minutes then falls on both sides alike.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import readline from 'node:readline';
+import { startEngine } from '../bench/engine.js';
 import { createRandom, shuffle } from '../bench/prng.js';
 import { CompareError } from './run.js';
 
 /**
- * A running engine server.
+ * A running engine server of one side.
  * @param {import('./run.js').Side} side
  * @param {string[]} args engine flags
  */
 export async function startServer(side, args) {
-  const child = spawn(process.execPath, [path.join(side.dir, 'bench', 'serve.js'), ...args], { cwd: side.dir, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
-  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const fail = (/** @type {string} */ what) => new CompareError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
-  const read = async () => {
-    const { value, done } = await lines.next();
-    if (done) throw fail(`stopped (exit ${child.exitCode ?? child.signalCode ?? '?'})`);
-    try {
-      return JSON.parse(value);
-    } catch {
-      throw fail(`wrote a line that is not JSON: ${String(value).slice(0, 80)}`);
-    }
-  };
-  const ready = await read();
-  if (!ready.ready || ready.protocol !== 1) throw fail(`did not say ready with protocol 1`);
-  return {
-    side,
-    ready,
-    /** @param {string} key */
-    measure: async (key) => {
-      child.stdin.write(`${JSON.stringify({ measure: key })}\n`);
-      const r = await read();
-      if (r.key !== key) throw fail(`answered for ${r.key} when asked for ${key}`);
-      return r;
-    },
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode);
-      child.once('exit', resolve);
-      child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
-    }),
-    kill: () => child.kill('SIGTERM'),
-  };
+  const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new CompareError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
+  const engine = await startEngine(args, { dir: side.dir, fail });
+  return { side, ready: engine.ready, measure: (/** @type {string} */ key) => engine.measure(key), stop: engine.stop, kill: engine.kill };
 }
 
 /** A server's reply as a result-document case, for `collect`. */

@@ -6,7 +6,7 @@ import { CIPHERS } from '../bench/ciphers.js';
 import { CONFIGS } from '../bench/configs.js';
 import { openConfigured, scalar } from '../bench/database.js';
 import { INSERT_MAILBOX, INSERT_MESSAGE, MAILBOXES, SCHEMA, generateMessages, messageParams } from '../bench/mail.js';
-import { combine, measure, tinybenchStats } from '../bench/measure.js';
+import { combine, measure, medianRse, tinybenchStats } from '../bench/measure.js';
 import { BATCH_ROWS, OPS } from '../bench/ops.js';
 import { createRandom } from '../bench/prng.js';
 import { driver, scratch } from './helpers.js';
@@ -140,6 +140,22 @@ test('combine: the statistics are tinybench\'s own for the pooled samples; the h
   assert.equal(combine([a, b]).opsPerSec.median, 950);
   assert.ok(Math.abs(s.totalMs - (5 + 3.45 * 2 + 0.6)) < 1e-9);
   assert.throws(() => combine([]), /no rounds/);
+});
+
+test('medianRse: 1.2533 · 1.4826 · MAD of the logs / √n, in %; one wild round barely moves it; none below 3 rounds', () => {
+  // logs 0, ±a, ±2a: MAD of the logs is a
+  const a = 0.01;
+  const xs = [1, Math.exp(a), Math.exp(-a), Math.exp(2 * a), Math.exp(-2 * a)].map((x) => 1000 * x);
+  const want = 100 * Math.expm1((1.2533 * 1.4826 * a) / Math.sqrt(5));
+  assert.ok(Math.abs(medianRse(xs) - want) < 1e-9, `${medianRse(xs)} vs ${want}`);
+  assert.ok(Math.abs(medianRse(xs.map((x) => x * 7)) - want) < 1e-9, 'scale-free');
+  const wild = [...xs.slice(0, 4), 1000 * Math.exp(-0.5)]; // one round 40% slow instead of 2%
+  assert.ok(medianRse(wild) < 1.6 * want, `${medianRse(wild)}`);
+  assert.ok(medianRse([...xs, ...xs, ...xs, ...xs]) < want / 1.9, 'four times the rounds, half the error');
+  assert.equal(medianRse([5, 5, 5]), 0);
+  assert.ok(Number.isNaN(medianRse([1, 2])));
+  assert.equal(combine([1000, 1010, 990].map((o) => ({ opsPerSec: o, opsPerSample: 1, latencies: [1 / o] }))).opsPerSec.rse, medianRse([1000, 1010, 990]));
+  assert.equal(combine([{ opsPerSec: 1, opsPerSample: 1, latencies: [1] }]).opsPerSec.rse, undefined);
 });
 
 test('tinybenchStats gives exactly the statistics tinybench computed when it measured those samples', () => {

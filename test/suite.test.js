@@ -97,6 +97,36 @@ test('the case order is shuffled by the seed, so no config is always first', () 
   assert.ok(firsts.size >= 4, [...firsts].join(' '));
 });
 
+test('a full run measures each round in a new engine process, gives imprecise cases extra rounds up to maxRounds, and none after the deadline', async () => {
+  const { loadDrivers } = await import('../bench/load.js');
+  const { runSuite } = await import('../bench/run.js');
+  const drivers = await loadDrivers();
+  const filters = { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'size'] };
+  const run = async (/** @type {object} */ budget) => {
+    const r = await runSuite({ mode: 'full', filters, seed: 3, drivers, state: { interrupted: null }, budget: { time: 10, warmupTime: 2, ...budget } });
+    return { engines: r.engines, ...Object.fromEntries(r.cases.map((c) => [c.op, c])) };
+  };
+  const rounds = (/** @type {any} */ c) => c.stats.rounds.length;
+  // no case can reach a precision of 0: each gets extra rounds up to maxRounds
+  const forced = await run({ rounds: 3, maxRounds: 6, targetRse: 1e-9, deadlineSeconds: 600 });
+  assert.equal(rounds(forced.select), 6);
+  assert.equal(rounds(forced.update), 6);
+  assert.equal(forced.size.status, 'ok', 'the size is read once, never in rounds');
+  assert.equal(forced.select.stats.opsPerSec.rse >= 0, true);
+  assert.ok(forced.engines >= 6, `${forced.engines}: a new engine process for each of the 3 rounds and each extra pass (3 at least)`);
+  // every case is precise enough at once
+  const easy = await run({ rounds: 3, maxRounds: 6, targetRse: 1000, deadlineSeconds: 600 });
+  assert.deepEqual([rounds(easy.select), rounds(easy.update)], [3, 3]);
+  assert.equal(easy.engines, 3);
+  // the deadline has passed before the extra rounds: none
+  const late = await run({ rounds: 3, maxRounds: 6, targetRse: 1e-9, deadlineSeconds: 1e-6 });
+  assert.deepEqual([rounds(late.select), rounds(late.update)], [3, 3]);
+  // the quick budget has no extra rounds
+  const { BUDGETS } = await import('../bench/run.js');
+  assert.equal(BUDGETS.quick.maxRounds ?? BUDGETS.quick.rounds, BUDGETS.quick.rounds);
+  assert.ok(BUDGETS.full.maxRounds > BUDGETS.full.rounds && BUDGETS.full.targetRse > 0 && BUDGETS.full.deadlineSeconds <= 570);
+});
+
 test('--keep-db keeps every database, each on disk with the header its cipher implies', () => {
   const keep = scratch('bench-keep-');
   const r = bench(['--quick', '--op', 'size', '--config', 'production', '--keep-db', keep]);

@@ -4,7 +4,8 @@
 // How repeatable the figures are: runs the suite --runs times, each in its own process, then for
 // every case measured ok in every run computes the coefficient of variation (sd / mean) of its
 // median ops/s across runs. Reports the median and 90th percentile over all cases (targets: ≤ 1%
-// and ≤ 3%), per operation, and the wall time of each run (target for the full suite: ≤ 10 min).
+// and ≤ 3%), per operation, the wall time of each run (target for the full suite: ≤ 10 min), and
+// how each run spent its rounds (rounds per case; cases the deadline left short of ±targetRse).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,6 +74,17 @@ for (const doc of docs) {
     byCase.set(k, [...(byCase.get(k) ?? []), c.stats.opsPerSec.median]);
   }
 }
+// how the rounds were spent: per run, rounds per case and the cases the deadline left short of the target
+const spent = docs.map((doc) => {
+  const ok = doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
+  const rounds = ok.map((/** @type {any} */ c) => c.stats.rounds.length);
+  const target = doc.run.budget.targetRse;
+  return {
+    roundsMedian: quantile(rounds, 0.5),
+    roundsMax: Math.max(...rounds),
+    shortOfTarget: target ? ok.filter((/** @type {any} */ c) => c.stats.opsPerSec.rse > target).length : 0,
+  };
+});
 const cvs = [...byCase].filter(([, xs]) => xs.length === runs).map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
 const ops = [...new Set(cvs.map((c) => c.op))];
 const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(2)}%`;
@@ -82,6 +94,7 @@ const summary = {
   flags: passthrough,
   cases: cvs.length,
   wallSeconds: walls,
+  spent,
   cvMedian: quantile(cvs.map((c) => c.cv), 0.5),
   cvP90: quantile(cvs.map((c) => c.cv), 0.9),
   byOp: Object.fromEntries(ops.map((op) => {
@@ -97,6 +110,7 @@ console.log(markdownTable([
   ['**all**', String(cvs.length), pct(summary.cvMedian), pct(summary.cvP90), pct(Math.max(...cvs.map((c) => c.cv)))],
 ], { align: ['l', 'r', 'r', 'r', 'r'] }));
 console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
+console.log(`rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`);
 console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${pct(w.cv)}`).join('; ')}`);
 const file = path.resolve(values.out, 'precision.json');
 writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
