@@ -8,6 +8,7 @@ import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../bench/configs.js
 import { PRODUCTION_DRIVER } from '../bench/drivers.js';
 import { OPS } from '../bench/ops.js';
 import { setups } from '../bench/suite.js';
+import { headlineMargin } from '../bench/measure.js';
 
 /** Operations in the per-config tables, in order, and how each is shown. */
 export const COLUMNS = [
@@ -32,6 +33,7 @@ export function num(/** @type {number} */ n) {
   return String(Number(n.toPrecision(3)));
 }
 const pm = (/** @type {number} */ rme) => `±${rme < 10 ? rme.toFixed(1) : Math.round(rme)}%`;
+const margin = headlineMargin;
 const one = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
 /**
@@ -51,18 +53,18 @@ export function figure(c, kind) {
   if (c.status !== 'ok') return { text: null, reason: `${c.status}: ${c.reason}` };
   if (kind === 'size') return { text: ((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2) };
   if (kind === 'ms') return { text: `${num(c.stats.latencyMs.median)} ${pm(c.stats.rme)}` };
-  return { text: `${num(c.stats.opsPerSec.median)} ${pm(c.stats.opsPerSec.rme)}` };
+  return { text: `${num(c.stats.opsPerSec.median)} ${pm(margin(c.stats))}` };
 }
 
 /**
- * Change of b relative to a in ops/s, %, with its uncertainty (rmes combined in quadrature).
+ * Change of b relative to a in ops/s, %, with its uncertainty (the two margins combined in quadrature).
  * @param {any} a reference case
  * @param {any} b compared case
  */
 export function change(a, b) {
   if (a?.status !== 'ok' || b?.status !== 'ok' || !a.stats || !b.stats) return null;
   const r = b.stats.opsPerSec.median / a.stats.opsPerSec.median;
-  const u = r * Math.hypot(a.stats.opsPerSec.rme, b.stats.opsPerSec.rme);
+  const u = r * Math.hypot(margin(a.stats), margin(b.stats));
   return { pct: (r - 1) * 100, u, withinNoise: Math.abs((r - 1) * 100) <= u };
 }
 const changeText = (/** @type {ReturnType<typeof change>} */ c) =>
@@ -213,8 +215,8 @@ function bestTable(doc) {
     const [a, b] = ranked;
     const d = change(b, a);
     table.push([
-      opLabel(op), configLabel(a.config), `${num(a.stats.opsPerSec.median)} ${pm(a.stats.opsPerSec.rme)}`,
-      configLabel(b.config), `${num(b.stats.opsPerSec.median)} ${pm(b.stats.opsPerSec.rme)}`,
+      opLabel(op), configLabel(a.config), `${num(a.stats.opsPerSec.median)} ${pm(margin(a.stats))}`,
+      configLabel(b.config), `${num(b.stats.opsPerSec.median)} ${pm(margin(b.stats))}`,
       d?.withinNoise ? `${changeText(d)}: within noise` : changeText(d),
     ]);
   }
@@ -233,7 +235,7 @@ export function renderBlock(store, { resultsLink = 'results' } = {}) {
   const out = [
     `_Last updated ${newest.finishedAt.replace(/\.\d+Z$/, 'Z')} (the newest run's finish time) from ${entries.length} result document(s) in [\`${resultsLink}/\`](${resultsLink}/)._`,
     '',
-    '**How to read these numbers.** Each figure is the median of many samples on one machine; ± is the 95% relative margin of error. ' +
+    '**How to read these numbers.** Each ops/s figure is the median of the medians of several rounds of many samples on one machine; ± is its 95% relative margin of error (from the spread of the rounds). ' +
       'Comparisons are between cases of the same run on the same machine, as a change in ops/s with the two margins combined; ' +
       '"≈" marks a change within that noise, which is no evidence of a difference. Figures from different sections come from different machines and are not comparable.',
   ];

@@ -1,9 +1,10 @@
 // The readable summary of a result document: one row per (config, driver, cipher), one column
-// per operation, each figure with its ± (rme); then every case that did not run, with why.
+// per operation, each figure with its ±; then every case that did not run, with why.
 import { markdownTable } from 'markdown-table';
 import { CONFIGS } from './configs.js';
 import { OPS } from './ops.js';
 import { caseKey } from './suite.js';
+import { headlineMargin } from './measure.js';
 
 const fmt = (/** @type {number} */ n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
@@ -17,7 +18,7 @@ export function cell(c) {
   if (c.size) return `${((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2)} MB`;
   const s = c.stats;
   if (c.op === 'setup' || c.op === 'vacuum') return `${fmt(s.latencyMs.median)} ms ±${s.rme.toFixed(1)}%`;
-  return `${fmt(s.opsPerSec.median)} ±${s.opsPerSec.rme.toFixed(1)}%`;
+  return `${fmt(s.opsPerSec.median)} ±${headlineMargin(s).toFixed(1)}%`;
 }
 
 /** Column headings, from the ops table. */
@@ -72,7 +73,7 @@ export function summarize(doc) {
     }
     for (const [reason, which] of byReason) lines.push(`- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`);
   }
-  lines.push('', 'Figures: median ops/s (setup and VACUUM: median ms) ± the 95% relative margin of error.');
+  lines.push('', 'Figures: median ops/s ± the 95% relative margin of that median, from the spread of the rounds (a quick run has one round: tinybench’s margin over its samples); setup and VACUUM: median ms ± the margin of error of the mean of the pooled samples.');
   const slow = doc.run.budget?.slowdown;
   if (slow) lines.unshift(`CALIBRATION RUN: every timed task was slowed by ${+(slow * 100).toFixed(3)}% on purpose (--slowdown); these are not real figures.`, '');
   return lines.join('\n');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../aggregate/readme.js';
-import { newestPerMajor, num } from '../aggregate/render.js';
+import { change, figure, newestPerMajor, num } from '../aggregate/render.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
 import { validate } from '../bench/result.js';
 import { ROOT, scratch } from './helpers.js';
@@ -161,6 +161,19 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   assert.ok(!/\|\s*-\s*\|/.test(b), 'a bare - in a table');
   assert.equal(num(12345.6), '12,300');
   assert.equal(num(7.777), '7.78');
+});
+
+test('± of an ops/s figure is the 95% margin of its headline: 1.96 × rse from the rounds when the document has it, else the pooled rme', () => {
+  const c = (/** @type {number} */ median, /** @type {number | undefined} */ rse) => ({
+    status: 'ok', op: 'select', stats: { opsPerSec: { median, mean: median, rme: 0.2, ...(rse === undefined ? {} : { rse }) }, rme: 0.3 },
+  });
+  assert.equal(figure(c(1000, 2), 'ops').text, '1,000 ±3.9%');
+  assert.equal(figure(c(1000, undefined), 'ops').text, '1,000 ±0.2%', 'a quick run (one round) has no rse');
+  const d = /** @type {any} */ (change(c(1000, 1), c(1100, 2)));
+  assert.ok(Math.abs(d.pct - 10) < 1e-9);
+  assert.ok(Math.abs(d.u - 1.1 * Math.hypot(1.96, 3.92)) < 1e-9);
+  assert.equal(d.withinNoise, false);
+  assert.equal(/** @type {any} */ (change(c(1000, 4), c(1100, 4))).withinNoise, true, '±7.8% each: a 10% change is within noise');
 });
 
 const bad = {
