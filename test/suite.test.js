@@ -127,6 +127,30 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   assert.ok(BUDGETS.full.maxRounds > BUDGETS.full.rounds && BUDGETS.full.targetRse > 0 && BUDGETS.full.deadlineSeconds <= 570);
 });
 
+test('an engine process that dies while it measures makes that case an error with the reason, and the run goes on in a new one', async () => {
+  const { loadDrivers } = await import('../bench/load.js');
+  const { runSuite } = await import('../bench/run.js');
+  const drivers = await loadDrivers();
+  let killed = '';
+  const r = await runSuite({
+    mode: 'full', filters: { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'insert'] }, seed: 5, drivers, state: { interrupted: null },
+    budget: { time: 10, warmupTime: 2, rounds: 2, maxRounds: 2 },
+    onProgress: (p) => {
+      if (p.done !== 1 || !p.current) return;
+      // the engine that measured the first case is about to get the second: kill it
+      killed = `${p.current.config}/${p.current.driver}/${p.current.cipher}/${p.current.op}`;
+      spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/serve.js']);
+    },
+  });
+  const byKey = Object.fromEntries(r.cases.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
+  assert.equal(byKey[killed].status, 'error');
+  assert.match(byKey[killed].reason, /engine process measuring it failed: engine server stopped \(signal SIGKILL\)/);
+  const others = r.cases.filter((c) => c !== byKey[killed]);
+  assert.equal(others.length, 2);
+  for (const c of others) assert.equal(c.stats.rounds.length, 2, `${c.op} was measured in both rounds`);
+  assert.equal(r.engines, 3, 'round 1 in two engines (one killed), round 2 in one');
+});
+
 test('--keep-db keeps every database, each on disk with the header its cipher implies', () => {
   const keep = scratch('bench-keep-');
   const r = bench(['--quick', '--op', 'size', '--config', 'production', '--keep-db', keep]);
