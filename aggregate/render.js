@@ -33,7 +33,6 @@ export function num(/** @type {number} */ n) {
   return String(Number(n.toPrecision(3)));
 }
 const pm = (/** @type {number} */ rme) => `±${rme < 10 ? rme.toFixed(1) : Math.round(rme)}%`;
-const margin = headlineMargin;
 const one = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
 /**
@@ -53,7 +52,7 @@ export function figure(c, kind) {
   if (c.status !== 'ok') return { text: null, reason: `${c.status}: ${c.reason}` };
   if (kind === 'size') return { text: ((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2) };
   if (kind === 'ms') return { text: `${num(c.stats.latencyMs.median)} ${pm(c.stats.rme)}` };
-  return { text: `${num(c.stats.opsPerSec.median)} ${pm(margin(c.stats))}` };
+  return { text: `${num(c.stats.opsPerSec.median)} ${pm(headlineMargin(c.stats))}` };
 }
 
 /**
@@ -64,7 +63,7 @@ export function figure(c, kind) {
 export function change(a, b) {
   if (a?.status !== 'ok' || b?.status !== 'ok' || !a.stats || !b.stats) return null;
   const r = b.stats.opsPerSec.median / a.stats.opsPerSec.median;
-  const u = r * Math.hypot(margin(a.stats), margin(b.stats));
+  const u = r * Math.hypot(headlineMargin(a.stats), headlineMargin(b.stats));
   return { pct: (r - 1) * 100, u, withinNoise: Math.abs((r - 1) * 100) <= u };
 }
 const changeText = (/** @type {ReturnType<typeof change>} */ c) =>
@@ -215,8 +214,8 @@ function bestTable(doc) {
     const [a, b] = ranked;
     const d = change(b, a);
     table.push([
-      opLabel(op), configLabel(a.config), `${num(a.stats.opsPerSec.median)} ${pm(margin(a.stats))}`,
-      configLabel(b.config), `${num(b.stats.opsPerSec.median)} ${pm(margin(b.stats))}`,
+      opLabel(op), configLabel(a.config), `${num(a.stats.opsPerSec.median)} ${pm(headlineMargin(a.stats))}`,
+      configLabel(b.config), `${num(b.stats.opsPerSec.median)} ${pm(headlineMargin(b.stats))}`,
       d?.withinNoise ? `${changeText(d)}: within noise` : changeText(d),
     ]);
   }

@@ -13,7 +13,6 @@ import { ROOT } from './load.js';
  * @property {(key: string, full?: boolean) => Promise<any>} measure one round of one case (full: the raw round, see serve.js)
  * @property {() => Promise<number | null>} stop ask it to quit (it removes its databases); resolves with its exit code
  * @property {() => void} kill
- * @property {() => string} stderr the end of what it wrote to stderr
  */
 
 /**
@@ -64,6 +63,5 @@ export async function startEngine(args, o = {}) {
       child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
     }),
     kill: () => child.kill('SIGTERM'),
-    stderr: () => stderr,
   };
 }

@@ -22,7 +22,7 @@ import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, me
 import { combine, measure, medianRse } from './measure.js';
 import { OPS } from './ops.js';
 import { createRandom, shuffle } from './prng.js';
-import { cases as selectCases, caseKey } from './suite.js';
+import { cases as selectCases, caseKey, filterArgs } from './suite.js';
 import { startEngine } from './engine.js';
 
 /** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
@@ -79,8 +79,7 @@ export function createSession(o) {
   fs.mkdirSync(workdir, { recursive: true });
   const messages = generateMessages(o.seed, budget.seedMessages);
   const pool = generateMessages(o.seed + 1, POOL);
-  const random = createRandom(o.seed);
-  const list = shuffle(random, selectCases(o.filters));
+  const { list } = shuffledCases(o);
 
   /** @type {Map<string, any>} */
   const templates = new Map();
@@ -211,7 +210,17 @@ export function createSession(o) {
     if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
   };
 
-  return { budget, list, random, runCase, warm, setups, dispose, workdir };
+  return { budget, list, runCase, warm, setups, dispose, workdir };
+}
+
+/**
+ * The cases in the seed's order, and the generator that made it (a run reshuffles every round
+ * with it). The same for a run and for each of its engines.
+ * @param {Pick<RunOptions, 'seed' | 'filters'>} o
+ */
+function shuffledCases(o) {
+  const random = createRandom(o.seed);
+  return { random, list: shuffle(random, selectCases(o.filters)) };
 }
 
 /** The budget of a run or session: the mode's, with the options' overrides. */
@@ -228,7 +237,7 @@ function serverArgs(o) {
   return [
     ...(o.mode === 'quick' ? ['--quick'] : []),
     '--seed', String(o.seed),
-    ...Object.entries(o.filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n])),
+    ...filterArgs(o.filters),
     ...(o.time ? ['--time', String(o.time)] : []),
     ...(o.slowdown ? ['--slowdown', String(o.slowdown * 100)] : []),
     ...(o.keepDb ? ['--keep-db', o.keepDb] : []),
@@ -248,8 +257,7 @@ function serverArgs(o) {
 export async function runSuite(o) {
   const started = Date.now();
   const budget = budgetOf(o);
-  const random = createRandom(o.seed);
-  const list = shuffle(random, selectCases(o.filters));
+  const { random, list } = shuffledCases(o);
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
   /** @type {Map<string, { rounds: import('./measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */

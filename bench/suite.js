@@ -23,6 +23,13 @@ export const RULES = [
 /** A case's name in results, orders and the compare: config/driver/cipher/op. */
 export const caseKey = (/** @type {Case} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
 
+/**
+ * The engine flags that select these filters (--config NAME … per table): what a run passes to its
+ * engine processes, and the compare to both sides' engines.
+ * @param {Partial<Record<string, string[]>>} filters
+ */
+export const filterArgs = (filters) => Object.entries(filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n]));
+
 export const TABLES = {
   config: CONFIGS.map((c) => c.name),
   driver: DRIVERS.map((d) => d.name),

@@ -12,7 +12,7 @@ import { ROOT } from '../bench/load.js';
 import { FILTER_OPTIONS, UsageError, flagsOrExit, numberFlag, parseStrict, tableFilters } from '../bench/cli.js';
 import { isMain, writeFileAtomic } from '../bench/fsutil.js';
 import { OPS } from '../bench/ops.js';
-import { cases as selectCases } from '../bench/suite.js';
+import { cases as selectCases, filterArgs } from '../bench/suite.js';
 import { analyse, collect, tally } from './analyse.js';
 import { calibrate } from './calibrate.js';
 import { interleave, sideOrder } from './interleave.js';
@@ -56,7 +56,7 @@ export function parseFlags(argv) {
   const v = parseStrict(argv, OPTIONS);
   const num = numberFlag;
   /** @type {string[]} */
-  const engine = Object.entries(tableFilters(v)).flatMap(([t, names]) => names.flatMap((n) => [`--${t}`, n]));
+  const engine = filterArgs(tableFilters(v));
   const quick = Boolean(v.quick);
   const time = num('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
   if (!v.calibrate && !v.base) throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
