@@ -121,6 +121,7 @@ export function parseFlags(argv, options = OPTIONS) {
     out: path.resolve(String(v.out)),
     keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
     budget: budgetFlag(v.budget),
+    templates: v.templates ? path.resolve(v.templates) : undefined,
   };
 }
 

@@ -6,7 +6,8 @@
 // A full run gives every case `rounds` rounds, then extra rounds to the cases whose headline is not
 // yet precise (`medianRse` of their round medians above `targetRse`), pass after pass in a new
 // shuffled order, the least precise first (each pass takes the cases within a factor 2 of the
-// worst), until each is precise, has `maxRounds`, or the run reaches `deadlineSeconds`.
+// worst, and at least 16), until each is precise, has `maxRounds`, or the run reaches
+// `deadlineSeconds`.
 // Fsync-bound cases swing from round to round with the disk; CPU-bound ones mostly do not, so the
 // time goes where the uncertainty is. Every case's rounds are in its result (`stats.rounds`).
 import crypto from 'node:crypto';
@@ -24,6 +25,7 @@ import { OPS } from './ops.js';
 import { createRandom, shuffle } from './prng.js';
 import { cases as selectCases, caseKey, filterArgs } from './suite.js';
 import { startEngine } from './engine.js';
+import { writeFileAtomic } from './fsutil.js';
 
 /** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
 
@@ -37,6 +39,9 @@ export const BUDGETS = {
 export const BUDGET_KEYS = /** @type {const} */ (['time', 'warmupTime', 'minSamples', 'minSampleMs', 'seedMessages']);
 
 const POOL = 256;
+
+/** An extra pass measures at least this many cases (all the imprecise ones, if fewer). */
+const MIN_PASS = 16;
 
 v8.setFlagsFromString('--expose-gc');
 /** A full garbage collection, run untimed before each measured round. */
@@ -53,6 +58,7 @@ const collectGarbage = /** @type {() => void} */ (vm.runInNewContext('gc'));
  * @property {Map<string, { info: import('./load.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
  * @property {{ interrupted: string | null }} state set `interrupted` to stop after the current case
  * @property {Partial<RunBudget>} [budget] replaces parts of the mode's budget (tests)
+ * @property {string} [templates] a directory of templates shared by the engines of one run (see createSession)
  * @property {(p: import('./progress.js').Progress) => void} [onProgress]
  */
 
@@ -66,9 +72,19 @@ const removeDb = (/** @type {string} */ file) => {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
 };
 
+/** Beside a shared template: what the engine that built and proved it found (see createSession). */
+const STAMP = 'template.json';
+
 /**
  * What a run and the compare's serve mode share: the budget, the shuffled case list, the templates
  * (built on first use) and measuring one round of one case on a fresh copy of its template.
+ *
+ * With `templates` (a run's engines, one after another, with the same key and seed), a template is
+ * built and proven once per run: the engine that builds it writes what it found (PRAGMA readings,
+ * size, encryption proof) to a stamp beside it, and later engines copy that file instead of
+ * writing 300 MB of templates each, whose writeback would disturb the fsync-bound cases they
+ * measure. The run removes stale stamps before its first engine. Every round still reads every
+ * PRAGMA back on its own copy.
  * @param {Omit<RunOptions, 'state' | 'onProgress'>} o
  */
 export function createSession(o) {
@@ -77,7 +93,8 @@ export function createSession(o) {
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
   const workdir = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-'));
   fs.mkdirSync(workdir, { recursive: true });
-  const messages = generateMessages(o.seed, budget.seedMessages);
+  /** @type {ReturnType<typeof generateMessages> | null} the seed data, made when a template is built (a fifth of a second) */
+  let messages = null;
   const pool = generateMessages(o.seed + 1, POOL);
   const { list } = shuffledCases(o);
 
@@ -93,13 +110,19 @@ export function createSession(o) {
     const driver = o.drivers.get(s.driver);
     const dir = path.join(workdir, id);
     const tempdir = path.join(dir, 'tmp');
-    const file = path.join(dir, 'template.db');
+    const file = path.join(o.templates ? path.resolve(o.templates) : workdir, id, 'template.db');
+    const stamp = path.join(path.dirname(file), STAMP);
     let t;
     if (!driver?.open) {
       t = { status: driver?.info.status === 'error' ? 'error' : 'skipped', reason: driver?.info.reason ?? `driver ${s.driver} not loaded` };
+    } else if (o.templates && fs.existsSync(stamp)) {
+      fs.mkdirSync(tempdir, { recursive: true });
+      const found = JSON.parse(fs.readFileSync(stamp, 'utf8'));
+      t = { status: 'ok', file, dir, tempdir, config, cipher, open: driver.open, ...found };
     } else {
       fs.mkdirSync(tempdir, { recursive: true });
-      removeDb(file); // --keep-db: an earlier round's engine left its template here
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      removeDb(file); // --keep-db: an earlier run left its template here
       const open = driver.open;
       const loaded = { name: s.driver, open };
       try {
@@ -109,6 +132,7 @@ export function createSession(o) {
           MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
           const insert = conn.prepare(INSERT_MESSAGE);
           conn.exec('BEGIN');
+          messages ??= generateMessages(o.seed, budget.seedMessages);
           messages.forEach((m, i) => insert.run(...messageParams(m, i + 1)));
           conn.exec('COMMIT');
           const size = {
@@ -123,6 +147,7 @@ export function createSession(o) {
           conn.close();
           const encryption = proveEncryption(loaded, file, cipher);
           t = { status: 'ok', file, dir, tempdir, config, cipher, open, pragmas, size, journalMode, encryption };
+          if (o.templates) writeFileAtomic(stamp, JSON.stringify({ pragmas, size, journalMode, encryption }));
         } catch (err) {
           conn.close();
           throw err;
@@ -173,7 +198,7 @@ export function createSession(o) {
         const opened = openConfigured(loaded, f, { pragmas: t.config.pragmas, cipher: t.cipher, key, tempdir: t.tempdir, schema: SCHEMA });
         return { conn: opened.conn, dispose: () => { opened.conn.close(); removeDb(f); } };
       };
-      const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: messages.length, journalMode: t.journalMode, fresh };
+      const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: budget.seedMessages, journalMode: t.journalMode, fresh };
       const task = /** @type {NonNullable<typeof op.task>} */ (op.task)(ctx);
       collectGarbage(); // each round starts from a clean heap
       const round = measure(task, b);
@@ -188,7 +213,7 @@ export function createSession(o) {
 
   /** Untimed warm-up: one short select per usable driver, so the first measured case is not cold. */
   const warm = () => {
-    const warmBudget = { ...BUDGETS.quick, time: Math.min(200, budget.time) };
+    const warmBudget = { ...BUDGETS.quick, time: Math.min(50, budget.time) };
     const warmed = new Set();
     for (const c of list) {
       if (warmed.has(c.driver) || !o.drivers.get(c.driver)?.open) continue;
@@ -229,10 +254,12 @@ const budgetOf = (/** @type {Pick<RunOptions, 'mode' | 'budget' | 'time' | 'slow
 });
 
 /**
- * The flags of an engine server that measures exactly what this run measures.
+ * The flags of an engine server that measures exactly what this run measures, with the run's
+ * shared templates.
  * @param {RunOptions} o
+ * @param {string} templates
  */
-function serverArgs(o) {
+function serverArgs(o, templates) {
   const measuring = Object.fromEntries(Object.entries(o.budget ?? {}).filter(([k]) => /** @type {readonly string[]} */ (BUDGET_KEYS).includes(k)));
   return [
     ...(o.mode === 'quick' ? ['--quick'] : []),
@@ -241,14 +268,15 @@ function serverArgs(o) {
     ...(o.time ? ['--time', String(o.time)] : []),
     ...(o.slowdown ? ['--slowdown', String(o.slowdown * 100)] : []),
     ...(o.keepDb ? ['--keep-db', o.keepDb] : []),
+    '--templates', templates,
     ...(Object.keys(measuring).length ? ['--budget', JSON.stringify(measuring)] : []),
   ];
 }
 
 /**
  * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
- * (bench/serve.js), which builds its own templates: two processes of the same code can differ by a
- * steady percent or two on a case (memory layout, code placement), and measured here that offset
+ * (bench/serve.js), on the templates built once for the run: two processes of the same code can
+ * differ by a steady percent or two on a case (memory layout, code placement), and measured here that offset
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
  * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
  * @param {RunOptions} o
@@ -270,6 +298,11 @@ export async function runSuite(o) {
   /** @type {import('./engine.js').Engine | null} */
   let engine = null;
   let engines = 0;
+  // The templates, built and proven once for the whole run (see createSession), under one key.
+  const templates = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-run-'));
+  fs.mkdirSync(templates, { recursive: true });
+  for (const d of fs.readdirSync(templates)) fs.rmSync(path.join(templates, d, STAMP), { force: true }); // --keep-db: an earlier run's
+  const env = { ...process.env, SQLITE_BENCH_KEY: process.env.SQLITE_BENCH_KEY || crypto.randomBytes(24).toString('base64url') };
   /** Stop the current engine, after asking it for the setups it proved. */
   const retire = async () => {
     const e = engine;
@@ -296,7 +329,7 @@ export async function runSuite(o) {
     let r;
     try {
       if (!engine) {
-        engine = await startEngine(serverArgs(o));
+        engine = await startEngine(serverArgs(o, templates), { env });
         engines++;
       }
       r = await engine.measure(k, true);
@@ -347,8 +380,11 @@ export async function runSuite(o) {
       const worst = Math.max(...[...rses.values()].map((x) => x ?? 0));
       if (!worst) break;
       // this pass: the cases within a factor 2 of the least precise one, so the time goes where
-      // the uncertainty is largest (halving a standard error takes four times the rounds)
-      const pending = shuffle(random, list.filter((c) => (rses.get(c) ?? 0) >= worst / 2));
+      // the uncertainty is largest (halving a standard error takes four times the rounds), and at
+      // least the MIN_PASS least precise, so a pass is worth its engine's start (about 0.4 s)
+      const ranked = list.filter((c) => rses.get(c)).sort((a, b) => /** @type {number} */ (rses.get(b)) - /** @type {number} */ (rses.get(a)));
+      const floor = Math.min(worst / 2, /** @type {number} */ (rses.get(ranked[Math.min(MIN_PASS, ranked.length) - 1])));
+      const pending = shuffle(random, ranked.filter((c) => /** @type {number} */ (rses.get(c)) >= floor));
       total = step + pending.length;
       for (const c of pending) {
         if (Date.now() >= deadline) break extra;
@@ -359,6 +395,7 @@ export async function runSuite(o) {
     o.onProgress?.({ done: step, total: step, current: null });
   } finally {
     await retire();
+    if (!o.keepDb) fs.rmSync(templates, { recursive: true, force: true });
   }
   // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
   const out = list.flatMap((c) => {

@@ -5,6 +5,7 @@
 //
 //   node bench/serve.js [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //                       [--time MS] [--seed N] [--slowdown PERCENT] [--keep-db DIR] [--budget JSON]
+//                       [--templates DIR]
 //
 // Protocol: JSON lines. On start it writes {"ready":true,"protocol":1,"cases":[keys],"environment",
 // "drivers"}; then for each line {"measure":"config/driver/cipher/op"} read on stdin it measures one
@@ -24,13 +25,16 @@ import { caseKey } from './suite.js';
 
 export const PROTOCOL = 1;
 
-/** The engine's flags, and --budget (the run sets its servers' measuring budget with it). */
-const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') } };
+/**
+ * The engine's flags, and two the run gives its servers: --budget (the measuring budget) and
+ * --templates DIR (templates shared by the run's engines: see createSession).
+ */
+const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') }, templates: { type: /** @type {const} */ ('string') } };
 
 async function main() {
   const flags = flagsOrExit('serve', (argv) => parseFlags(argv, SERVE_OPTIONS));
   const drivers = await loadDrivers();
-  const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, drivers });
+  const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, templates: flags.templates, drivers });
   const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
   const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
   let closed = false;

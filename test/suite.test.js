@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -160,6 +161,56 @@ test('--keep-db keeps every database, each on disk with the header its cipher im
   for (const d of dirs) {
     const head = fs.readFileSync(path.join(keep, d, 'template.db')).subarray(0, 16).toString('latin1');
     assert.equal(head === 'SQLite format 3\0', d.endsWith('__none'), d);
+  }
+});
+
+test('--keep-db in a directory an earlier run used builds new templates, not that run\'s', () => {
+  const keep = scratch('bench-keep-');
+  const digest = () => Object.fromEntries(fs.readdirSync(keep).map((d) => [d, crypto.createHash('sha256').update(fs.readFileSync(path.join(keep, d, 'template.db'))).digest('hex')]));
+  const args = ['--quick', '--op', 'size', '--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'none', '--keep-db', keep];
+  assert.equal(bench([...args, '--seed', '1']).status, 0);
+  const first = digest();
+  assert.equal(bench([...args, '--seed', '2']).status, 0);
+  const second = digest();
+  assert.deepEqual(Object.keys(second), Object.keys(first));
+  for (const d of Object.keys(first)) assert.notEqual(second[d], first[d], `${d}: seed 2 reused seed 1's template`);
+});
+
+test('the engines of a run build and prove each template once: a later engine copies it, with the proof, and still reads every PRAGMA back', async () => {
+  const { loadDrivers } = await import('../bench/load.js');
+  const { createSession } = await import('../bench/run.js');
+  const drivers = await loadDrivers();
+  const templates = scratch('bench-templates-');
+  const saved = process.env.SQLITE_BENCH_KEY;
+  process.env.SQLITE_BENCH_KEY = KEY; // a run gives all its engines one key
+  try {
+    const engine = () => createSession({ mode: 'full', filters: { config: ['production'], driver: ['better-sqlite3-multiple-ciphers'], cipher: ['chacha20'], op: ['update'] }, seed: 3, drivers, templates, budget: { time: 10, warmupTime: 2, seedMessages: 300 } });
+    const first = engine();
+    const [c] = first.list;
+    const a = /** @type {any} */ (first.runCase(c, first.budget));
+    assert.ok(a.round, a.reason);
+    const [dir] = fs.readdirSync(templates);
+    const file = path.join(templates, dir, 'template.db');
+    const built = fs.statSync(file);
+    assert.ok(fs.existsSync(path.join(templates, dir, 'template.json')), 'the builder stamps its template');
+    first.dispose();
+    assert.ok(fs.existsSync(file), 'the template outlives the engine that built it');
+    const second = engine();
+    const b = /** @type {any} */ (second.runCase(c, second.budget));
+    assert.ok(b.round, b.reason);
+    const reused = fs.statSync(file);
+    assert.deepEqual([reused.ino, reused.mtimeMs], [built.ino, built.mtimeMs], 'the second engine rebuilt the template');
+    assert.deepEqual(second.setups(), first.setups(), 'the proof and PRAGMA readings travel with the template');
+    assert.equal(second.setups()[0].encryption.keylessOpen, 'SQLITE_NOTADB');
+    const { temp_store_directory: tempdir, ...rest } = b.pragmas;
+    assert.ok(tempdir.startsWith(second.workdir), `${tempdir}: each engine's temp files go to its own directory`);
+    const { temp_store_directory: _, ...before } = a.pragmas;
+    assert.deepEqual(rest, before, 'every round reads its PRAGMAs back on its own copy');
+    assert.ok(b.verified.updated > 0);
+    second.dispose();
+  } finally {
+    if (saved === undefined) delete process.env.SQLITE_BENCH_KEY;
+    else process.env.SQLITE_BENCH_KEY = saved;
   }
 });
 
