@@ -259,7 +259,7 @@ const budgetOf = (/** @type {Pick<RunOptions, 'mode' | 'budget' | 'time' | 'slow
  * @param {RunOptions} o
  * @param {string} templates
  */
-function serverArgs(o, templates) {
+export function serverArgs(o, templates) {
   const measuring = Object.fromEntries(Object.entries(o.budget ?? {}).filter(([k]) => /** @type {readonly string[]} */ (BUDGET_KEYS).includes(k)));
   return [
     ...(o.mode === 'quick' ? ['--quick'] : []),

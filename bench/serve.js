@@ -29,7 +29,7 @@ export const PROTOCOL = 1;
  * The engine's flags, and two the run gives its servers: --budget (the measuring budget) and
  * --templates DIR (templates shared by the run's engines: see createSession).
  */
-const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') }, templates: { type: /** @type {const} */ ('string') } };
+export const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') }, templates: { type: /** @type {const} */ ('string') } };
 
 async function main() {
   const flags = flagsOrExit('serve', (argv) => parseFlags(argv, SERVE_OPTIONS));
