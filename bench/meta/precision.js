@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// npm run bench:precision -- [--runs 5] [--quick] [bench filters…]
+// npm run bench:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [bench filters…]
 //
 // How repeatable the figures are: runs the suite --runs times, each in its own process, then for
 // every case measured ok in every run computes the coefficient of variation (sd / mean) of its
 // median ops/s across runs. Reports the median and 90th percentile over all cases (targets: ≤ 1%
 // and ≤ 3%), per operation, the wall time of each run (target for the full suite: ≤ 10 min), and
 // how each run spent its rounds (rounds per case; cases the deadline left short of ±targetRse).
+// Before each run and after the last it probes the machine (probe.js: a fixed fsync loop and a
+// fixed CPU loop), and reports each run's shift (the median over its fsync-bound, and its
+// CPU-bound, cases of the case's distance from its mean over the runs) beside what the probes
+// saw: a shift shared by a whole run is the machine's, which no statistic inside a run removes.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,10 +17,12 @@ import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
 import { writeFileAtomic } from '../fsutil.js';
 import { ROOT } from '../load.js';
+import { OPS } from '../ops.js';
 import { caseKey } from '../suite.js';
+import { probeMachine } from './probe.js';
 
 const { values, tokens } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, quick: { type: 'boolean', default: false } },
+  options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, 'probe-ms': { type: 'string', default: '3000' }, quick: { type: 'boolean', default: false } },
   strict: false,
   tokens: true,
 });
@@ -25,12 +31,17 @@ if (!Number.isInteger(runs) || runs < 2) {
   console.error(`precision: bad --runs '${values.runs}'; valid: a whole number ≥ 2`);
   process.exit(2);
 }
+const probeMs = Number(values['probe-ms']);
+if (!/^\d+$/.test(String(values['probe-ms'])) || probeMs < 10 || probeMs > 60_000) {
+  console.error(`precision: bad --probe-ms '${values['probe-ms']}'; valid: a whole number of ms from 10 to 60000`);
+  process.exit(2);
+}
 // everything that is not ours goes to the bench
 const passthrough = [];
 // (flags this script does not declare come with their values as separate positional tokens)
 for (const t of tokens ?? []) {
   if (t.kind === 'positional') passthrough.push(t.value);
-  else if (t.kind === 'option' && !['runs', 'out'].includes(t.name)) passthrough.push(t.rawName, ...(t.inlineValue ? [String(t.value)] : []));
+  else if (t.kind === 'option' && !['runs', 'out', 'probe-ms'].includes(t.name)) passthrough.push(t.rawName, ...(t.inlineValue ? [String(t.value)] : []));
 }
 
 /** @param {number[]} xs */
@@ -51,6 +62,7 @@ const base = path.resolve(values.out, 'precision');
 fs.rmSync(base, { recursive: true, force: true });
 const docs = [];
 const walls = [];
+const probes = [probeMachine({ ms: probeMs })];
 for (let i = 1; i <= runs; i++) {
   const out = path.join(base, `run-${i}`);
   console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
@@ -63,6 +75,7 @@ for (let i = 1; i <= runs; i++) {
   }
   const [file] = fs.readdirSync(out);
   docs.push(JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')));
+  probes.push(probeMachine({ ms: probeMs }));
 }
 
 /** @type {Map<string, number[]>} */
@@ -88,6 +101,18 @@ const spent = docs.map((doc) => {
 const cvs = [...byCase].filter(([, xs]) => xs.length === runs).map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
 const ops = [...new Set(cvs.map((c) => c.op))];
 const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(2)}%`;
+// each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
+const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
+const meanOf = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const complete = [...byCase].filter(([, xs]) => xs.length === runs);
+const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / meanOf(xs) - 1), 0.5);
+const machine = docs.map((_, i) => ({
+  io: complete.length ? shiftOf(i, 'io') : NaN,
+  cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
+  fsyncPerSec: [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec],
+  cpuPerSec: [probes[i].cpuPerSec, probes[i + 1].cpuPerSec],
+}));
+const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => meanOf(m[k])));
 const summary = {
   node: process.version,
   runs,
@@ -95,6 +120,8 @@ const summary = {
   cases: cvs.length,
   wallSeconds: walls,
   spent,
+  machine,
+  probeCv: { fsync: probeCv('fsyncPerSec'), cpu: probeCv('cpuPerSec') },
   cvMedian: quantile(cvs.map((c) => c.cv), 0.5),
   cvP90: quantile(cvs.map((c) => c.cv), 0.9),
   byOp: Object.fromEntries(ops.map((op) => {
@@ -111,6 +138,12 @@ console.log(markdownTable([
 ], { align: ['l', 'r', 'r', 'r', 'r'] }));
 console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
 console.log(`rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`);
+console.log(`\nEach run against the machine (shift: median over the run's cases of their distance from their mean over the runs; probes before → after the run):\n`);
+console.log(markdownTable([
+  ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
+  ...machine.map((m, i) => [String(i + 1), pct(m.io), pct(m.cpu), m.fsyncPerSec.map((x) => x.toFixed(0)).join(' → '), m.cpuPerSec.map((x) => x.toFixed(0)).join(' → ')]),
+], { align: ['r', 'r', 'r', 'r', 'r'] }));
+console.log(`CV across runs of the probes: fsync ${pct(summary.probeCv.fsync)}, CPU ${pct(summary.probeCv.cpu)}\n`);
 console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${pct(w.cv)}`).join('; ')}`);
 const file = path.resolve(values.out, 'precision.json');
 writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
