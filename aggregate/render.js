@@ -234,7 +234,7 @@ export function renderBlock(store, { resultsLink = 'results' } = {}) {
   const out = [
     `_Last updated ${newest.finishedAt.replace(/\.\d+Z$/, 'Z')} (the newest run's finish time) from ${entries.length} result document(s) in [\`${resultsLink}/\`](${resultsLink}/)._`,
     '',
-    '**How to read these numbers.** Each ops/s figure is the median of the medians of several rounds of many samples on one machine; ± is its 95% relative margin of error (from the spread of the rounds). ' +
+    '**How to read these numbers.** Each ops/s figure is the median of the medians of several rounds of many samples on one machine; ± is its 95% relative margin of error (from the spread of the rounds), the noise within that run: another run on the same machine can differ by more where an operation waits on the disk (fsync), whose speed drifts over minutes. ' +
       'Comparisons are between cases of the same run on the same machine, as a change in ops/s with the two margins combined; ' +
       '"≈" marks a change within that noise, which is no evidence of a difference. Figures from different sections come from different machines and are not comparable.',
   ];
