@@ -131,8 +131,8 @@ export function createSession(o) {
           const addMailbox = conn.prepare(INSERT_MAILBOX);
           MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
           const insert = conn.prepare(INSERT_MESSAGE);
-          conn.exec('BEGIN');
           messages ??= generateMessages(o.seed, budget.seedMessages);
+          conn.exec('BEGIN');
           messages.forEach((m, i) => insert.run(...messageParams(m, i + 1)));
           conn.exec('COMMIT');
           const size = {
