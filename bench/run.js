@@ -376,15 +376,14 @@ export async function runSuite(o) {
       return rse <= (budget.targetRse ?? Infinity) ? null : Number.isNaN(rse) ? Infinity : rse;
     };
     extra: for (let pass = 1; !o.state.interrupted && Date.now() < deadline; pass++) {
-      const rses = new Map(list.map((c) => [c, imprecision(c)]));
-      const worst = Math.max(...[...rses.values()].map((x) => x ?? 0));
-      if (!worst) break;
+      // the imprecise cases, least precise first
+      const ranked = list.flatMap((c) => { const rse = imprecision(c); return rse ? [{ c, rse }] : []; }).sort((a, b) => b.rse - a.rse);
+      if (!ranked.length) break;
       // this pass: the cases within a factor 2 of the least precise one, so the time goes where
       // the uncertainty is largest (halving a standard error takes four times the rounds), and at
       // least the MIN_PASS least precise, so a pass is worth its engine's start (about 0.4 s)
-      const ranked = list.filter((c) => rses.get(c)).sort((a, b) => /** @type {number} */ (rses.get(b)) - /** @type {number} */ (rses.get(a)));
-      const floor = Math.min(worst / 2, /** @type {number} */ (rses.get(ranked[Math.min(MIN_PASS, ranked.length) - 1])));
-      const pending = shuffle(random, ranked.filter((c) => /** @type {number} */ (rses.get(c)) >= floor));
+      const floor = Math.min(ranked[0].rse / 2, ranked[Math.min(MIN_PASS, ranked.length) - 1].rse);
+      const pending = shuffle(random, ranked.filter((x) => x.rse >= floor).map((x) => x.c));
       total = step + pending.length;
       for (const c of pending) {
         if (Date.now() >= deadline) break extra;

@@ -98,13 +98,14 @@ const spent = docs.map((doc) => {
     shortOfTarget: target ? ok.filter((/** @type {any} */ c) => c.stats.opsPerSec.rse > target).length : 0,
   };
 });
-const cvs = [...byCase].filter(([, xs]) => xs.length === runs).map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
+/** The cases measured ok in every run, with their figures. */
+const complete = [...byCase].filter(([, xs]) => xs.length === runs);
+const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
 const ops = [...new Set(cvs.map((c) => c.op))];
 const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(2)}%`;
 // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
 const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
 const meanOf = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const complete = [...byCase].filter(([, xs]) => xs.length === runs);
 const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / meanOf(xs) - 1), 0.5);
 const machine = docs.map((_, i) => ({
   io: complete.length ? shiftOf(i, 'io') : NaN,

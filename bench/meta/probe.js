@@ -23,14 +23,14 @@ function typicalRate(op, ms) {
     op();
     times.push(performance.now() - t0);
   }
-  return { perSec: 1000 / median(times), count: times.length };
+  return 1000 / median(times);
 }
 
 /**
  * Probe the machine: fsync (one 4 KiB page rewritten in a 1 MiB file, then fdatasync) and CPU
  * (SHA-256 of 64 KiB), each for `ms`.
  * @param {{ ms?: number, dir?: string }} [o] dir: where the fsync file goes (default: the temp dir, as the suite's databases)
- * @returns {{ fsyncPerSec: number, cpuPerSec: number, at: string }}
+ * @returns {{ fsyncPerSec: number, cpuPerSec: number }}
  */
 export function probeMachine({ ms = 3000, dir = os.tmpdir() } = {}) {
   const work = fs.mkdtempSync(path.join(dir, 'sqlite-bench-probe-'));
@@ -42,13 +42,13 @@ export function probeMachine({ ms = 3000, dir = os.tmpdir() } = {}) {
       fs.writeSync(fd, Buffer.alloc(256 * PAGE));
       fs.fsyncSync(fd);
       let i = 0;
-      const fsync = typicalRate(() => {
+      const fsyncPerSec = typicalRate(() => {
         fs.writeSync(fd, page, 0, PAGE, (i++ % 256) * PAGE);
         fs.fdatasyncSync(fd);
       }, ms);
       const block = crypto.randomBytes(64 * 1024);
-      const cpu = typicalRate(() => { crypto.createHash('sha256').update(block).digest(); }, ms);
-      return { fsyncPerSec: fsync.perSec, cpuPerSec: cpu.perSec, at: new Date().toISOString() };
+      const cpuPerSec = typicalRate(() => { crypto.createHash('sha256').update(block).digest(); }, ms);
+      return { fsyncPerSec, cpuPerSec };
     } finally {
       fs.closeSync(fd);
     }
