@@ -20,6 +20,7 @@ import { ROOT } from '../load.js';
 import { OPS } from '../ops.js';
 import { caseKey } from '../suite.js';
 import { probeMachine } from './probe.js';
+import { cv, pct, quantile } from './spread.js';
 
 const { values, tokens } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, 'probe-ms': { type: 'string', default: '3000' }, quick: { type: 'boolean', default: false } },
@@ -43,20 +44,6 @@ for (const t of tokens ?? []) {
   if (t.kind === 'positional') passthrough.push(t.value);
   else if (t.kind === 'option' && !['runs', 'out', 'probe-ms'].includes(t.name)) passthrough.push(t.rawName, ...(t.inlineValue ? [String(t.value)] : []));
 }
-
-/** @param {number[]} xs */
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-};
-/** @param {number[]} xs */
-const cv = (xs) => {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
-  return sd / mean;
-};
 
 const base = path.resolve(values.out, 'precision');
 fs.rmSync(base, { recursive: true, force: true });
@@ -102,7 +89,6 @@ const spent = docs.map((doc) => {
 const complete = [...byCase].filter(([, xs]) => xs.length === runs);
 const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
 const ops = [...new Set(cvs.map((c) => c.op))];
-const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(2)}%`;
 // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
 const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
 const meanOf = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -1,7 +1,8 @@
-// What the machine itself did during a precision measurement: a fixed fsync loop and a fixed CPU
-// loop, a few seconds each, run between the suite's runs. Neither touches SQLite, so a run whose
-// fsync-bound cases all moved while the probe moved with them was moved by the machine (its disk,
-// its neighbours), not by the engine; in-run statistics cannot remove such a shift.
+// What the machine itself does, apart from SQLite: fixed disk loops and a fixed CPU loop. Used
+// between the suite's runs (bench:precision), and alone, window after window, to measure how
+// repeatable the machine is (bench:floor). Neither touches SQLite, so a run whose fsync-bound
+// cases all moved while the probe moved with them was moved by the machine (its disk, its
+// neighbours), not by the engine; in-run statistics cannot remove such a shift.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ const PAGE = 4096;
  * @param {() => void} op
  * @param {number} ms how long to repeat it
  */
-function typicalRate(op, ms) {
+export function typicalRate(op, ms) {
   const times = [];
   const until = performance.now() + ms;
   while (performance.now() < until) {
@@ -26,33 +27,61 @@ function typicalRate(op, ms) {
   return 1000 / median(times);
 }
 
+/** Pages a `checkpoint` probe moves, as the suite's checkpoint case after its 20 updates. */
+const CHECKPOINT_PAGES = 20;
+
 /**
- * Probe the machine: fsync (one 4 KiB page rewritten in a 1 MiB file, then fdatasync) and CPU
- * (SHA-256 of 64 KiB), each for `ms`.
- * @param {{ ms?: number, dir?: string }} [o] dir: where the fsync file goes (default: the temp dir, as the suite's databases)
+ * The probe operations, none of them SQLite:
+ * - `fsync`: one 4 KiB page of a 1 MiB file rewritten, then fdatasync;
+ * - `checkpoint`: a WAL checkpoint's disk work: 20 pages appended to an empty log file, fdatasync,
+ *   the same pages rewritten in the 1 MiB file, fdatasync, the log truncated to 0 (so the file
+ *   system allocates and frees blocks, and commits its journal, as for a real WAL);
+ * - `cpu`: SHA-256 of 64 KiB.
+ * `close` removes the files.
+ * @param {string} [dir] where the files go (default: the temp dir, as the suite's databases)
+ */
+export function openProbes(dir = os.tmpdir()) {
+  const work = fs.mkdtempSync(path.join(dir, 'sqlite-bench-probe-'));
+  const fd = fs.openSync(path.join(work, 'probe.bin'), 'w+');
+  const log = fs.openSync(path.join(work, 'probe.log'), 'w+');
+  fs.writeSync(fd, Buffer.alloc(256 * PAGE));
+  fs.fsyncSync(fd);
+  const page = crypto.randomBytes(PAGE);
+  const pages = crypto.randomBytes(CHECKPOINT_PAGES * PAGE);
+  const block = crypto.randomBytes(64 * 1024);
+  let i = 0;
+  let j = 0;
+  return {
+    fsync: () => {
+      fs.writeSync(fd, page, 0, PAGE, (i++ % 256) * PAGE);
+      fs.fdatasyncSync(fd);
+    },
+    checkpoint: () => {
+      fs.writeSync(log, pages, 0, pages.length, 0);
+      fs.fdatasyncSync(log);
+      fs.writeSync(fd, pages, 0, pages.length, (j++ % (256 / CHECKPOINT_PAGES | 0)) * pages.length);
+      fs.fdatasyncSync(fd);
+      fs.ftruncateSync(log, 0);
+    },
+    cpu: () => { crypto.createHash('sha256').update(block).digest(); },
+    close: () => {
+      fs.closeSync(fd);
+      fs.closeSync(log);
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Probe the machine: the typical rate of each probe operation over `ms`.
+ * @param {{ ms?: number, dir?: string }} [o]
  * @returns {{ fsyncPerSec: number, cpuPerSec: number }}
  */
-export function probeMachine({ ms = 3000, dir = os.tmpdir() } = {}) {
-  const work = fs.mkdtempSync(path.join(dir, 'sqlite-bench-probe-'));
+export function probeMachine({ ms = 3000, dir } = {}) {
+  const p = openProbes(dir);
   try {
-    const file = path.join(work, 'probe.bin');
-    const page = crypto.randomBytes(PAGE);
-    const fd = fs.openSync(file, 'w+');
-    try {
-      fs.writeSync(fd, Buffer.alloc(256 * PAGE));
-      fs.fsyncSync(fd);
-      let i = 0;
-      const fsyncPerSec = typicalRate(() => {
-        fs.writeSync(fd, page, 0, PAGE, (i++ % 256) * PAGE);
-        fs.fdatasyncSync(fd);
-      }, ms);
-      const block = crypto.randomBytes(64 * 1024);
-      const cpuPerSec = typicalRate(() => { crypto.createHash('sha256').update(block).digest(); }, ms);
-      return { fsyncPerSec, cpuPerSec };
-    } finally {
-      fs.closeSync(fd);
-    }
+    return { fsyncPerSec: typicalRate(p.fsync, ms), cpuPerSec: typicalRate(p.cpu, ms) };
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    p.close();
   }
 }

@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// npm run bench:floor -- [--runs 5] [--seconds 570] [--window 200] [--rounds 5,25,100] [--draws 2000] [--seed 1] [--out out/meta]
+//
+// How repeatable can a figure be on this machine at all? The machine alone, with no SQLite and no
+// harness: for --runs runs of --seconds each (the length of a full suite run), it times the
+// probe operations of probe.js (an fsync, a checkpoint's disk work, a CPU loop), window after
+// window of --window ms each, in turn, and keeps each window's typical rate (1000 / median
+// duration), as a round keeps its median. Then, per probe:
+// - the spread of the windows within a run (robust: 1.4826 × MAD of the logs);
+// - the CV across runs of each run's median over all its windows: what a case measured all run
+//   long would show at best;
+// - the CV across runs of the median of --rounds windows drawn at random times in each run, the
+//   way a case's rounds fall in a suite run, over --draws draws: its median, and the share of
+//   draws above 1% and 3% (the precision targets), as the share of such cases that would be.
+// A case of the suite that waits on the disk can be no more repeatable than the disk's own work
+// measured the same way: the probes are its floor.
+import fs from 'node:fs';
+import path from 'node:path';
+import { markdownTable } from 'markdown-table';
+import { flagsOrExit, numberFlag, parseStrict, UsageError } from '../cli.js';
+import { isMain, writeFileAtomic } from '../fsutil.js';
+import { median } from '../measure.js';
+import { createRandom, randomInt } from '../prng.js';
+import { openProbes, typicalRate } from './probe.js';
+import { cv, pct, quantile } from './spread.js';
+
+/** @typedef {'fsync' | 'checkpoint' | 'cpu'} Probe */
+export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu']);
+
+const OPTIONS = /** @type {const} */ ({
+  runs: { type: 'string', default: '5' },
+  seconds: { type: 'string', default: '570' },
+  window: { type: 'string', default: '200' },
+  rounds: { type: 'string', default: '5,25,100' },
+  draws: { type: 'string', default: '2000' },
+  seed: { type: 'string', default: '1' },
+  out: { type: 'string', default: 'out/meta' },
+});
+
+/**
+ * @param {string[]} argv
+ */
+export function parseFloorFlags(argv) {
+  const v = /** @type {Record<string, string>} */ (parseStrict(argv, OPTIONS));
+  const rounds = v.rounds.split(',').map((s) => s.trim());
+  const bad = rounds.find((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 100_000);
+  if (bad !== undefined) throw new UsageError(`bad --rounds '${v.rounds}'; valid: whole numbers from 1 to 100000, comma-separated`);
+  return {
+    runs: /** @type {number} */ (numberFlag('runs', v.runs, 2, 100)),
+    seconds: /** @type {number} */ (numberFlag('seconds', v.seconds, 0.1, 3600, false)),
+    window: /** @type {number} */ (numberFlag('window', v.window, 5, 10_000)),
+    rounds: [...new Set(rounds.map(Number))],
+    draws: /** @type {number} */ (numberFlag('draws', v.draws, 10, 1_000_000)),
+    seed: /** @type {number} */ (numberFlag('seed', v.seed, 0, 4294967295)),
+    out: v.out,
+  };
+}
+
+/**
+ * One run: window after window of each probe, in turn, for `seconds`.
+ * @param {{ seconds: number, window: number, probes: Record<Probe, () => void> }} o
+ * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
+ */
+export function sampleRun({ seconds, window, probes }) {
+  /** @type {Record<Probe, number[]>} */
+  const rates = { fsync: [], checkpoint: [], cpu: [] };
+  const until = performance.now() + seconds * 1000;
+  do {
+    for (const p of PROBES) rates[p].push(typicalRate(probes[p], window));
+  } while (performance.now() < until);
+  return rates;
+}
+
+/**
+ * The floor of one probe's repeatability, from its windows in each run.
+ * @param {number[][]} runs each run's window rates
+ * @param {{ rounds: number[], draws: number, random: () => number }} o
+ */
+export function floorOf(runs, { rounds, draws, random }) {
+  const spreads = runs.map((xs) => {
+    const logs = xs.map(Math.log);
+    const m = median(logs);
+    return Math.expm1(1.4826 * median(logs.map((x) => Math.abs(x - m))));
+  });
+  const fewest = Math.min(...runs.map((xs) => xs.length));
+  const byRounds = rounds.filter((r) => r <= fewest).map((r) => {
+    const cvs = [];
+    for (let d = 0; d < draws; d++) {
+      cvs.push(cv(runs.map((xs) => median(pick(random, xs, r)))));
+    }
+    return {
+      rounds: r,
+      cvMedian: quantile(cvs, 0.5),
+      cvP90: quantile(cvs, 0.9),
+      over1: cvs.filter((x) => x > 0.01).length / draws,
+      over3: cvs.filter((x) => x > 0.03).length / draws,
+    };
+  });
+  return {
+    windowsPerRun: fewest,
+    windowSpread: median(spreads),
+    runMedians: runs.map(median),
+    runCv: cv(runs.map(median)),
+    byRounds,
+  };
+}
+
+/**
+ * `k` of `xs` at random, without replacement (a partial Fisher–Yates on a copy).
+ * @param {() => number} random
+ * @param {number[]} xs
+ * @param {number} k
+ */
+function pick(random, xs, k) {
+  const a = [...xs];
+  for (let i = 0; i < k; i++) {
+    const j = i + randomInt(random, a.length - i);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a.slice(0, k);
+}
+
+/** 6 significant figures. */
+const sig = (/** @type {number} */ x) => Number(x.toPrecision(6));
+
+function main() {
+  const o = flagsOrExit('floor', parseFloorFlags);
+  const started = new Date();
+  /** @type {Record<Probe, number[][]>} */
+  const series = { fsync: [], checkpoint: [], cpu: [] };
+  const probes = openProbes();
+  try {
+    for (let i = 1; i <= o.runs; i++) {
+      console.error(`floor: run ${i} of ${o.runs}, ${o.seconds} s of ${o.window} ms windows (fsync, checkpoint, CPU, in turn)`);
+      const r = sampleRun({ seconds: o.seconds, window: o.window, probes });
+      for (const p of PROBES) series[p].push(r[p].map(sig));
+    }
+  } finally {
+    probes.close();
+  }
+  const random = createRandom(o.seed);
+  const floors = Object.fromEntries(PROBES.map((p) => [p, floorOf(series[p], { rounds: o.rounds, draws: o.draws, random })]));
+  const label = { fsync: 'fsync (4 KiB rewrite + fdatasync)', checkpoint: 'checkpoint (log append, 2 fdatasync, truncate)', cpu: 'CPU (SHA-256 of 64 KiB)' };
+  const shown = floors.fsync.byRounds.map((b) => b.rounds);
+  console.log(`Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`);
+  console.log(markdownTable([
+    ['Probe', 'Windows per run', 'Spread of the windows in a run', 'CV of the run medians (all windows)', ...shown.map((r) => `CV, ${r} rounds: median, p90 (share of draws > 1%, > 3%)`)],
+    ...PROBES.map((p) => {
+      const f = floors[p];
+      return [label[p], String(f.windowsPerRun), pct(f.windowSpread), pct(f.runCv), ...f.byRounds.map((b) => `${pct(b.cvMedian)}, ${pct(b.cvP90)} (${pct(b.over1)}, ${pct(b.over3)})`)];
+    }),
+  ], { align: ['l', 'r', 'r', 'r', ...shown.map(() => 'r')] }));
+  for (const p of PROBES) console.log(`\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`);
+  const file = path.resolve(o.out, 'floor.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomic(file, `${JSON.stringify({ node: process.version, started: started.toISOString(), ended: new Date().toISOString(), ...o, probes: floors, series })}\n`);
+  console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
+}
+
+if (isMain(import.meta.url)) main();
