@@ -20,7 +20,7 @@ import { CIPHERS } from './ciphers.js';
 import { CONFIGS, describeChanges } from './configs.js';
 import { applyKey, applyPragmas, openConfigured, proveEncryption, readPragma, scalar } from './database.js';
 import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from './mail.js';
-import { combine, measure, medianRse } from './measure.js';
+import { combine, measure, medianRse, sig } from './measure.js';
 import { OPS } from './ops.js';
 import { createRandom, shuffle } from './prng.js';
 import { cases as selectCases, caseKey, filterArgs } from './suite.js';
@@ -414,9 +414,6 @@ export async function runSuite(o) {
 export function effective(readings) {
   return Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)]));
 }
-
-/** 6 significant figures: more than any margin of error justifies, and a third of the bytes. */
-const sig = (/** @type {number} */ x) => Number(x.toPrecision(6));
 
 /**
  * @param {import('./measure.js').Stats} s

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { flagsOrExit, numberFlag, parseStrict, UsageError } from '../cli.js';
 import { isMain, writeFileAtomic } from '../fsutil.js';
-import { median } from '../measure.js';
+import { logSpread, median, sig } from '../measure.js';
 import { createRandom, randomInt } from '../prng.js';
 import { openProbes, typicalRate } from './probe.js';
 import { cv, pct, quantile } from './spread.js';
@@ -77,11 +77,7 @@ export function sampleRun({ seconds, window, probes }) {
  * @param {{ rounds: number[], draws: number, random: () => number }} o
  */
 export function floorOf(runs, { rounds, draws, random }) {
-  const spreads = runs.map((xs) => {
-    const logs = xs.map(Math.log);
-    const m = median(logs);
-    return Math.expm1(1.4826 * median(logs.map((x) => Math.abs(x - m))));
-  });
+  const spreads = runs.map((xs) => Math.expm1(logSpread(xs)));
   const fewest = Math.min(...runs.map((xs) => xs.length));
   const byRounds = rounds.filter((r) => r <= fewest).map((r) => {
     const cvs = [];
@@ -119,9 +115,6 @@ function pick(random, xs, k) {
   }
   return a.slice(0, k);
 }
-
-/** 6 significant figures. */
-const sig = (/** @type {number} */ x) => Number(x.toPrecision(6));
 
 function main() {
   const o = flagsOrExit('floor', parseFloorFlags);
