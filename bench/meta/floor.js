@@ -14,7 +14,6 @@
 //   draws above 1% and 3% (the precision targets), as the share of such cases that would be.
 // A case of the suite that waits on the disk can be no more repeatable than the disk's own work
 // measured the same way: the probes are its floor.
-import fs from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { flagsOrExit, numberFlag, parseStrict, UsageError } from '../cli.js';
@@ -26,6 +25,9 @@ import { cv, pct, quantile } from './spread.js';
 
 /** @typedef {'fsync' | 'checkpoint' | 'cpu'} Probe */
 export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu']);
+
+/** An empty list per probe. */
+const perProbe = () => /** @type {Record<Probe, number[]>} */ (Object.fromEntries(PROBES.map((p) => [p, []])));
 
 const OPTIONS = /** @type {const} */ ({
   runs: { type: 'string', default: '5' },
@@ -62,8 +64,7 @@ export function parseFloorFlags(argv) {
  * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
  */
 export function sampleRun({ seconds, window, probes }) {
-  /** @type {Record<Probe, number[]>} */
-  const rates = { fsync: [], checkpoint: [], cpu: [] };
+  const rates = perProbe();
   const until = performance.now() + seconds * 1000;
   do {
     for (const p of PROBES) rates[p].push(typicalRate(probes[p], window));
@@ -92,13 +93,8 @@ export function floorOf(runs, { rounds, draws, random }) {
       over3: cvs.filter((x) => x > 0.03).length / draws,
     };
   });
-  return {
-    windowsPerRun: fewest,
-    windowSpread: median(spreads),
-    runMedians: runs.map(median),
-    runCv: cv(runs.map(median)),
-    byRounds,
-  };
+  const runMedians = runs.map(median);
+  return { windowsPerRun: fewest, windowSpread: median(spreads), runMedians, runCv: cv(runMedians), byRounds };
 }
 
 /**
@@ -119,8 +115,7 @@ function pick(random, xs, k) {
 function main() {
   const o = flagsOrExit('floor', parseFloorFlags);
   const started = new Date();
-  /** @type {Record<Probe, number[][]>} */
-  const series = { fsync: [], checkpoint: [], cpu: [] };
+  const series = /** @type {Record<Probe, number[][]>} */ (perProbe());
   const probes = openProbes();
   try {
     for (let i = 1; i <= o.runs; i++) {
@@ -145,7 +140,6 @@ function main() {
   ], { align: ['l', 'r', 'r', 'r', ...shown.map(() => 'r')] }));
   for (const p of PROBES) console.log(`\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`);
   const file = path.resolve(o.out, 'floor.json');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomic(file, `${JSON.stringify({ node: process.version, started: started.toISOString(), ended: new Date().toISOString(), ...o, probes: floors, series })}\n`);
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
 }

@@ -20,7 +20,7 @@ import { ROOT } from '../load.js';
 import { OPS } from '../ops.js';
 import { caseKey } from '../suite.js';
 import { probeMachine } from './probe.js';
-import { cv, pct, quantile } from './spread.js';
+import { cv, mean, pct, quantile } from './spread.js';
 
 const { values, tokens } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, 'probe-ms': { type: 'string', default: '3000' }, quick: { type: 'boolean', default: false } },
@@ -91,15 +91,14 @@ const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs
 const ops = [...new Set(cvs.map((c) => c.op))];
 // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
 const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
-const meanOf = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / meanOf(xs) - 1), 0.5);
+const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1), 0.5);
 const machine = docs.map((_, i) => ({
   io: complete.length ? shiftOf(i, 'io') : NaN,
   cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
   fsyncPerSec: [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec],
   cpuPerSec: [probes[i].cpuPerSec, probes[i + 1].cpuPerSec],
 }));
-const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => meanOf(m[k])));
+const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => mean(m[k])));
 const summary = {
   node: process.version,
   runs,

@@ -12,14 +12,17 @@ export function quantile(xs, q) {
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
 }
 
+/** The arithmetic mean. */
+export const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
 /**
  * The coefficient of variation (sample sd / mean) of some figures, as a fraction.
  * @param {number[]} xs
  */
 export function cv(xs) {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
-  return sd / mean;
+  const m = mean(xs);
+  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
+  return sd / m;
 }
 
 /** A fraction as a percentage with two decimals. */
