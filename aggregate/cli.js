@@ -8,10 +8,10 @@
 // found or something could not be written; 2 on bad flags.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { isMain, removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../bench/fsutil.js';
+import { removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../lib/files.js';
+import { UsageError, command, parseStrict } from '../lib/command.js';
 import { discover, readResult } from './read.js';
-import { replaceBlock } from './readme.js';
+import { replaceBlock } from '../lib/markers.js';
 import { renderBlock } from './render.js';
 import { openStore } from './store.js';
 
@@ -68,26 +68,16 @@ export function aggregate(o, io) {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  let values;
-  try {
-    ({ values } = parseArgs({ options: OPTIONS, strict: true }));
-  } catch (err) {
-    console.error(`aggregate: ${String(/** @type {Error} */ (err).message).split('\n')[0]}; valid flags: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
-    process.exit(2);
-  }
+function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, OPTIONS);
   if (values.help) {
     console.log('usage: npm run aggregate -- --artifacts DIR [--results DIR] [--readme FILE]');
-    process.exit(0);
+    return 0;
   }
   if (!values.artifacts || !fs.existsSync(values.artifacts) || !fs.statSync(values.artifacts).isDirectory()) {
-    console.error(`aggregate: --artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`);
-    process.exit(2);
+    throw new UsageError(`--artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`);
   }
-  try {
-    process.exit(aggregate(/** @type {any} */ (values), { log: (s) => console.log(s), warn: (s) => console.error(s) }));
-  } catch (err) {
-    console.error(`aggregate: ${/** @type {Error} */ (err).message.split('\n')[0]}`);
-    process.exit(1);
-  }
+  return aggregate(/** @type {any} */ (values), { log: (s) => console.log(s), warn: (s) => console.error(s) });
 }
+
+command('aggregate', import.meta.url, main);

@@ -2,8 +2,8 @@
 // field; nothing is thrown for a bad file, so one bad artifact never stops the rest.
 import fs from 'node:fs';
 import path from 'node:path';
-import { validate } from '../bench/result.js';
-import { TABLES, caseKey } from '../bench/suite.js';
+import { validate } from '../bench/result/document.js';
+import { TABLES, caseKey } from '../bench/tables/suite.js';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
 

@@ -3,24 +3,17 @@
 // newest run of each Node major.
 import { markdownTable } from 'markdown-table';
 import semver from 'semver';
-import { CIPHERS, PRODUCTION_CIPHER } from '../bench/ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../bench/configs.js';
-import { PRODUCTION_DRIVER } from '../bench/drivers.js';
-import { OPS } from '../bench/ops.js';
-import { setups } from '../bench/suite.js';
-import { headlineMargin } from '../bench/measure.js';
+import { CIPHERS, PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../bench/tables/configs.js';
+import { DRIVERS, PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
+import { OPS, columnTitle } from '../bench/tables/ops.js';
+import { setups } from '../bench/tables/suite.js';
+import { headlineMargin } from '../bench/engine/measure.js';
 
-/** Operations in the per-config tables, in order, and how each is shown. */
-export const COLUMNS = [
-  { op: 'setup', title: 'Setup (ms)', kind: 'ms' },
-  { op: 'insert', title: 'Insert/s', kind: 'ops' },
-  { op: 'insert-batch', title: 'Insert batch/s', kind: 'ops' },
-  { op: 'select', title: 'Select/s', kind: 'ops' },
-  { op: 'update', title: 'Update/s', kind: 'ops' },
-  { op: 'delete', title: 'Delete/s', kind: 'ops' },
-  { op: 'size', title: 'DB + WAL (MB)', kind: 'size' },
-];
-const COMPARED = ['setup', 'insert', 'insert-batch', 'select', 'update', 'delete'];
+/** Operations in the per-config tables, in table order, each shown as its row in the ops table says. */
+export const COLUMNS = OPS.map((op) => ({ op: op.name, title: columnTitle(op), show: op.show }));
+/** Operations compared in ops/s: every timed one. */
+const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
 const REFERENCE_MAJOR = 22;
 
 const opLabel = (/** @type {string} */ op) => OPS.find((o) => o.name === op)?.label ?? op;
@@ -45,13 +38,13 @@ export const findCase = (doc, s, op) => doc.cases.find((/** @type {any} */ c) =>
 /**
  * The figure of a case as shown, or null with the reason it has none.
  * @param {any} c
- * @param {'ms'|'ops'|'size'} kind
+ * @param {'ms'|'ops'|'bytes'} show
  */
-export function figure(c, kind) {
+export function cellText(c, show) {
   if (!c) return { text: null, reason: 'not in this run' };
   if (c.status !== 'ok') return { text: null, reason: `${c.status}: ${c.reason}` };
-  if (kind === 'size') return { text: ((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2) };
-  if (kind === 'ms') return { text: `${num(c.stats.latencyMs.median)} ${pm(c.stats.rme)}` };
+  if (show === 'bytes') return { text: ((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2) };
+  if (show === 'ms') return { text: `${num(c.stats.latencyMs.median)} ${pm(c.stats.rme)}` };
   return { text: `${num(c.stats.opsPerSec.median)} ${pm(headlineMargin(c.stats))}` };
 }
 
@@ -86,7 +79,8 @@ function notes() {
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
   if (!d) return 'not in this run';
-  return d.status === 'ok' ? `${d.version} (SQLite ${d.sqlite})` : `${d.status}: ${one(d.reason)}`;
+  if (d.status !== 'ok') return `${d.status}: ${one(d.reason)}`;
+  return `${d.version} (SQLite ${d.sqlite})${d.sqlite3mc ? `, ${d.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC')}` : ''}`;
 };
 
 /**
@@ -116,11 +110,10 @@ export function newestPerMajor(entries) {
  * @param {string} resultsLink
  */
 function environmentTable(rows, resultsLink) {
-  const table = [['Node', 'Run (UTC)', 'Mode', 'CPU', 'Cores', 'Memory', 'OS', 'Runner image', 'better-sqlite3-multiple-ciphers', 'better-sqlite3', 'node:sqlite']];
+  const table = [['Node', 'Run (UTC)', 'Mode', 'CPU', 'Cores', 'Memory', 'OS', 'Runner image', ...DRIVERS.map((d) => d.name)]];
   for (const { entry, doc } of rows) {
     const e = doc.environment;
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
-    const mc = doc.drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3-multiple-ciphers');
     table.push([
       e.node,
       `[${doc.run.finishedAt.replace(/\.\d+Z$/, 'Z')}](${resultsLink}/${entry.file})`,
@@ -130,9 +123,7 @@ function environmentTable(rows, resultsLink) {
       `${Math.round(e.memoryBytes / 2 ** 30)} GiB`,
       `${e.platform} ${e.osRelease}`,
       one(image),
-      `${driverCell(doc, 'better-sqlite3-multiple-ciphers')}${mc?.sqlite3mc ? `, ${mc.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC')}` : ''}`,
-      driverCell(doc, 'better-sqlite3'),
-      driverCell(doc, 'node:sqlite'),
+      ...DRIVERS.map((d) => driverCell(doc, d.name)),
     ]);
   }
   return markdownTable(table);
@@ -149,7 +140,7 @@ function configTable(rows, s) {
   for (const { doc } of rows) {
     const d = doc.drivers.find((/** @type {any} */ x) => x.name === s.driver);
     table.push([doc.environment.node, ...COLUMNS.map((col) => {
-      const f = figure(findCase(doc, s, col.op), /** @type {any} */ (col.kind));
+      const f = cellText(findCase(doc, s, col.op), col.show);
       return f.text ?? n.ref(/** @type {string} */ (f.reason));
     }), d?.status === 'ok' ? d.version : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`)]);
   }

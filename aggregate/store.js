@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../bench/fsutil.js';
+import { writeFileAtomic } from '../lib/files.js';
 import { readResult } from './read.js';
 
 export const INDEX = 'index.json';

@@ -2,13 +2,14 @@
 // benchmark over a year of nightly history. Figures come from a seeded generator, so the same
 // parameters always give the same document. Never used for anything a reader sees.
 import crypto from 'node:crypto';
-import { CIPHERS } from '../bench/ciphers.js';
-import { CONFIGS } from '../bench/configs.js';
-import { generationFor } from '../bench/drivers.js';
-import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../bench/result.js';
-import { configNotes, BUDGETS } from '../bench/run.js';
-import { cases, setups, caseKey } from '../bench/suite.js';
-import { createRandom } from '../bench/prng.js';
+import { CIPHERS } from '../bench/tables/ciphers.js';
+import { CONFIGS } from '../bench/tables/configs.js';
+import { generationFor } from '../bench/tables/drivers.js';
+import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../bench/result/document.js';
+import { BUDGETS } from '../bench/engine/budgets.js';
+import { configNotes } from '../bench/tables/configs.js';
+import { cases, setups, caseKey } from '../bench/tables/suite.js';
+import { createRandom } from '../lib/prng.js';
 
 const MACHINES = {
   'linux-x64': { platform: 'linux', arch: 'x64', cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, imageOs: 'ubuntu24', osRelease: '6.11.0-1018-azure' },

@@ -4,9 +4,9 @@
 // paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
 // a file that grows by more than the threshold is a regression without any statistics.
-import { median } from '../bench/measure.js';
-import { holm, pairedLogTest, verdict } from './stats.js';
-import { caseKey } from '../bench/suite.js';
+import { median } from '../lib/stats/spread.js';
+import { holm, pairedLogTest, verdict } from '../lib/stats/paired.js';
+import { caseKey } from '../bench/tables/suite.js';
 
 /**
  * @typedef {object} Series
@@ -19,7 +19,7 @@ import { caseKey } from '../bench/suite.js';
  */
 
 /** The figure a compare reads from a case, or null when the case did not run. */
-export function figure(/** @type {any} */ c) {
+export function measuredValue(/** @type {any} */ c) {
   if (c?.status !== 'ok') return null;
   if (c.size) return { unit: /** @type {const} */ ('bytes'), value: c.size.mainBytes + c.size.walBytes };
   return { unit: /** @type {const} */ ('ops/s'), value: c.stats.opsPerSec.median };
@@ -39,10 +39,10 @@ export function collect(rounds) {
     for (const key of new Set([...b.keys(), ...h.keys()])) {
       const cb = b.get(key);
       const ch = h.get(key);
-      const s = series.get(key) ?? { key, op: (cb ?? ch).op, unit: figure(cb)?.unit ?? figure(ch)?.unit ?? 'ops/s', base: [], head: [], problems: [] };
+      const s = series.get(key) ?? { key, op: (cb ?? ch).op, unit: measuredValue(cb)?.unit ?? measuredValue(ch)?.unit ?? 'ops/s', base: [], head: [], problems: [] };
       series.set(key, s);
-      const fb = figure(cb);
-      const fh = figure(ch);
+      const fb = measuredValue(cb);
+      const fh = measuredValue(ch);
       if (fb && fh) {
         s.base.push(fb.value);
         s.head.push(fh.value);
@@ -72,7 +72,7 @@ export function collect(rounds) {
  * @property {number | null} pAdjusted Holm over every timed case of the compare
  * @property {boolean} significant pAdjusted < alpha
  * @property {number | null} sd noise of one pair (log ratio)
- * @property {import('./stats.js').Verdict | 'not compared'} verdict
+ * @property {import('../lib/stats/paired.js').Verdict | 'not compared'} verdict
  * @property {string} [reason] why not compared
  */
 

@@ -14,28 +14,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { writeFileAtomic } from '../bench/fsutil.js';
-import { median } from '../bench/measure.js';
-import { OPS } from '../bench/ops.js';
+import { writeFileAtomic } from '../lib/files.js';
+import { percent } from '../lib/format.js';
+import { median } from '../lib/stats/spread.js';
+import { OPS } from '../bench/tables/ops.js';
 import { analyse, collect } from './analyse.js';
-import { detectable, pairsNeeded } from './stats.js';
+import { detectable, pairsNeeded } from '../lib/stats/paired.js';
 import { interleave } from './interleave.js';
-import { CompareError } from './run.js';
+import { CompareError } from './sides.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
-const pct = (/** @type {number} */ x, digits = 1) => `${(x * 100).toFixed(digits)}%`;
 const compact = (/** @type {import('./analyse.js').Row} */ r) => ({ key: r.key, op: r.op, change: r.change, p: r.p, pAdjusted: r.pAdjusted, significant: r.significant, low: r.low, high: r.high, sd: r.sd, verdict: r.verdict });
 
 /**
  * @param {ReturnType<typeof import('./cli.js').parseFlags>} f
- * @param {(labels: string[]) => { sides: import('./run.js').Side[], cleanup: () => void }} prepare
+ * @param {(labels: string[]) => { sides: import('./sides.js').Side[], cleanup: () => void }} prepare
  * @param {(line: string) => void} log
  */
 export async function calibrate(f, prepare, log) {
   const { sides, cleanup } = prepare(['base']);
   const [A] = sides;
-  if (!fs.existsSync(path.join(A.dir, 'bench', 'serve.js'))) throw new CompareError(`--calibrate needs a checkout with the engine server (bench/serve.js); ${A.given} has none`);
   const file = path.join(f.out, 'calibrate.json');
   const t0 = Date.now();
   /** @type {any[]} */
@@ -65,7 +64,7 @@ export async function calibrate(f, prepare, log) {
   } finally {
     cleanup();
   }
-  const summary = summarize(state());
+  const summary = calibrationSummary(state());
   writeFileAtomic(path.join(f.out, 'calibrate.md'), summary.md);
   return summary;
 }
@@ -74,7 +73,7 @@ export async function calibrate(f, prepare, log) {
  * The calibration figures from the stored runs (also re-runnable on a calibrate.json).
  * @param {any} c a calibration state (calibrate.json)
  */
-export function summarize(c) {
+export function calibrationSummary(c) {
   const runs = c.done;
   const n = runs.length;
   const timedKeys = [...new Set(runs.flatMap((r) => r.aa.filter((/** @type {any} */ x) => x.p !== null).map((/** @type {any} */ x) => x.key)))];
@@ -120,21 +119,21 @@ export function summarize(c) {
       o.bound ?? '',
       String(xs.length),
       `${xs.filter((x) => x.rate >= 0.95).length} / ${xs.filter((x) => x.loneRate >= 0.95).length}`,
-      `${pct(median(xs.map((x) => x.sd)))} (max ${pct(Math.max(...xs.map((x) => x.sd)))})`,
-      `${pct(median(mdes))} (max ${pct(Math.max(...mdes))})`,
+      `${percent(median(xs.map((x) => x.sd)))} (max ${percent(Math.max(...xs.map((x) => x.sd)))})`,
+      `${percent(median(mdes))} (max ${percent(Math.max(...mdes))})`,
       `${fmtN(median(xs.map((x) => x.need10)))} (max ${fmtN(Math.max(...xs.map((x) => x.need10)))})`,
-      `${pct(GOAL[/** @type {'io'|'cpu'} */ (o.bound ?? 'cpu')], 0)}: ${fmtN(median(xs.map((x) => x.needGoal)))} (max ${fmtN(Math.max(...xs.map((x) => x.needGoal)))})`,
+      `${percent(GOAL[/** @type {'io'|'cpu'} */ (o.bound ?? 'cpu')], 0)}: ${fmtN(median(xs.map((x) => x.needGoal)))} (max ${fmtN(Math.max(...xs.map((x) => x.needGoal)))})`,
     ];
   });
   const e = c.environment;
   const md = [
     `## Compare calibration: ${n} runs of ${c.rounds} rounds, this runner`,
     '',
-    `${e ? `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}` : ''}; engine \`${c.engine.join(' ')}\`; ${N} timed cases; threshold ${pct(c.threshold, 0)}, Holm α = ${c.alpha}; ${(c.seconds / 60).toFixed(0)} min.`,
+    `${e ? `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}` : ''}; engine \`${c.engine.join(' ')}\`; ${N} timed cases; threshold ${percent(c.threshold, 0)}, Holm α = ${c.alpha}; ${(c.seconds / 60).toFixed(0)} min.`,
     '',
-    `- **False alarms (A/A)**: ${aaAny} of ${n} compares flagged a regression; ${aaSig} of ${n} found any significant difference (any size). Uncorrected p < 0.05 in ${pct(below(0.05))} and p < 0.01 in ${pct(below(0.01))} of the ${ps.length} A/A tests (valid p-values give 5% and 1%).`,
-    `- **Detection of a ${c.slowdown * 100}% slowdown** (every timed case slowed): ${detAny} of ${n} compares flagged; per case, ${at95} of ${N} cases were flagged in ≥ 95% of the compares (median rate ${pct(median(perCase.map((x) => x.rate)), 0)}). Counting a case only when it would be flagged alone (p < α/${family}): ${lone95} of ${N}.`,
-    `- **Smallest slowdown detected 95% of the time** (alone, p < α/${family}, with ${c.rounds} rounds; from each case's A/A noise and the noncentral t): CPU-bound median ${pct(median(perCase.filter((x) => x.bound === 'cpu').map((x) => x.mde)))}, I/O-bound median ${pct(median(perCase.filter((x) => x.bound === 'io').map((x) => x.mde)))}; per operation below.`,
+    `- **False alarms (A/A)**: ${aaAny} of ${n} compares flagged a regression; ${aaSig} of ${n} found any significant difference (any size). Uncorrected p < 0.05 in ${percent(below(0.05))} and p < 0.01 in ${percent(below(0.01))} of the ${ps.length} A/A tests (valid p-values give 5% and 1%).`,
+    `- **Detection of a ${c.slowdown * 100}% slowdown** (every timed case slowed): ${detAny} of ${n} compares flagged; per case, ${at95} of ${N} cases were flagged in ≥ 95% of the compares (median rate ${percent(median(perCase.map((x) => x.rate)), 0)}). Counting a case only when it would be flagged alone (p < α/${family}): ${lone95} of ${N}.`,
+    `- **Smallest slowdown detected 95% of the time** (alone, p < α/${family}, with ${c.rounds} rounds; from each case's A/A noise and the noncentral t): CPU-bound median ${percent(median(perCase.filter((x) => x.bound === 'cpu').map((x) => x.mde)))}, I/O-bound median ${percent(median(perCase.filter((x) => x.bound === 'io').map((x) => x.mde)))}; per operation below.`,
     '',
     markdownTable([
       ['Op', 'Bound', 'Cases', `Flagged ≥95%: together / alone`, 'Noise of one pair (sd)', `Smallest slowdown detected (95%, ${c.rounds} rounds)`, 'Rounds needed for 10%', 'Rounds needed for the goal'],

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // npm run ci:compare — the PR check's one step (compare.yml): this checkout (the PR head) against
 // the merge-base of BASE_SHA and it, with the default rounds and threshold. Writes pr.json beside
-// the report, for compare-comment.yml. Exit code: the compare's (1 = regression, 2 = failure).
+// the report, for compare-comment.yml. Exit code: the compare's (1 = regression or failure,
+// 2 = bad usage); 2 also when BASE_SHA or PR_NUMBER is bad.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../bench/load.js';
-import { isMain, writeFileAtomic } from '../bench/fsutil.js';
-import { commitOf } from './run.js';
+import { ROOT } from '../lib/root.js';
+import { writeFileAtomic } from '../lib/files.js';
+import { UsageError, command, parseStrict } from '../lib/command.js';
+import { commitOf } from './sides.js';
 
 const OUT = path.join(ROOT, 'out', 'compare');
 
@@ -17,12 +19,13 @@ const OUT = path.join(ROOT, 'out', 'compare');
 export function readEnv(env) {
   const base = env.BASE_SHA ?? '';
   const pr = env.PR_NUMBER ?? '';
-  if (!/^[0-9a-f]{40}$/.test(base)) throw new Error(`ci:compare: BASE_SHA '${base}' is not a 40-hex commit; valid: github.event.pull_request.base.sha`);
-  if (!/^[1-9]\d{0,9}$/.test(pr)) throw new Error(`ci:compare: PR_NUMBER '${pr}' is not a pull request number`);
+  if (!/^[0-9a-f]{40}$/.test(base)) throw new UsageError(`BASE_SHA '${base}' is not a 40-hex commit; valid: github.event.pull_request.base.sha`);
+  if (!/^[1-9]\d{0,9}$/.test(pr)) throw new UsageError(`PR_NUMBER '${pr}' is not a pull request number`);
   return { base, pr: Number(pr) };
 }
 
-function main() {
+function main(/** @type {string[]} */ argv) {
+  parseStrict(argv, {});
   const { base, pr } = readEnv(process.env);
   fs.mkdirSync(OUT, { recursive: true });
   writeFileAtomic(path.join(OUT, 'pr.json'), `${JSON.stringify({ number: pr, head: commitOf(ROOT), base })}\n`);
@@ -30,7 +33,7 @@ function main() {
   if (!fs.existsSync(path.join(OUT, 'compare.md'))) {
     writeFileAtomic(path.join(OUT, 'compare.md'), `## Benchmark compare\n\nThe compare did not finish (exit ${r.status ?? r.signal}); the run's log says why.\n`);
   }
-  process.exit(r.status ?? 2);
+  return r.status ?? 1;
 }
 
-if (isMain(import.meta.url)) main();
+command('ci:compare', import.meta.url, main);

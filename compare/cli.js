@@ -4,20 +4,21 @@
 //                    [--time MS] [--seed N] [--out DIR] [--keep-worktrees]
 // npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [same options]
 //
-// Exit 0: no regression; 1: at least one regression; 2: bad flags or a run that failed.
+// Exit 0: no regression; 1: at least one regression, or a run that failed; 2: bad flags.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../bench/load.js';
-import { FILTER_OPTIONS, UsageError, flagsOrExit, numberFlag, parseStrict, tableFilters } from '../bench/cli.js';
-import { isMain, writeFileAtomic } from '../bench/fsutil.js';
-import { OPS } from '../bench/ops.js';
-import { cases as selectCases, filterArgs } from '../bench/suite.js';
+import { ROOT } from '../lib/root.js';
+import { FILTER_OPTIONS, tableFilters } from '../bench/engine/flags.js';
+import { writeFileAtomic } from '../lib/files.js';
+import { UsageError, command, numberFlag, parseStrict } from '../lib/command.js';
+import { OPS } from '../bench/tables/ops.js';
+import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
 import { analyse, collect, tally } from './analyse.js';
 import { calibrate } from './calibrate.js';
-import { interleave, sideOrder } from './interleave.js';
+import { interleave } from './interleave.js';
 import { report } from './report.js';
-import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide, runEngine } from './run.js';
+import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 
 export const OPTIONS = /** @type {const} */ ({
   base: { type: 'string' },
@@ -59,7 +60,7 @@ export function parseFlags(argv) {
   const engine = filterArgs(tableFilters(v));
   const quick = Boolean(v.quick);
   const time = num('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
-  if (!v.calibrate && !v.base) throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
+  if (!v.help && !v.calibrate && !v.base) throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
   if (v.calibrate && v.head) throw new UsageError('--head does not go with --calibrate; valid: --calibrate [--base <dir|ref>] (it compares base with itself)');
   const rounds = num('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds;
   return {
@@ -101,11 +102,18 @@ export function environmentLine(/** @type {{ environment: any, drivers: { base: 
 function prepare(f, labels, log) {
   const repo = ROOT;
   const given = labels.map((l) => (l === 'head' ? f.head : f.base));
-  const resolved = given.map((g, i) => resolveSide(labels[i], g, repo));
+  // a --base / --head that names nothing usable is bad usage (exit 2), not a failed run
+  const resolved = given.map((g, i) => {
+    try {
+      return resolveSide(labels[i], g, repo);
+    } catch (err) {
+      throw err instanceof CompareError ? new UsageError(err.message) : err;
+    }
+  });
   if (f.mergeBase) {
     const headCommit = 'commit' in resolved[1] ? resolved[1].commit : commitOf(resolved[1].dir);
     const baseCommit = 'commit' in resolved[0] ? resolved[0].commit : commitOf(resolved[0].dir);
-    if (!headCommit || !baseCommit) throw new CompareError('--merge-base needs both sides in git');
+    if (!headCommit || !baseCommit) throw new UsageError('--merge-base needs both sides in git');
     const mb = mergeBase(repo, baseCommit, headCommit);
     log(`merge-base of ${given[0]} and ${given[1]}: ${mb.slice(0, 12)}`);
     resolved[0] = { ref: `merge-base(${given[0]}, ${given[1]})`, commit: mb };
@@ -115,7 +123,7 @@ function prepare(f, labels, log) {
   const cleanup = () => {
     if (!f.keepWorktrees) for (const d of made) removeWorktree(repo, d);
   };
-  /** @type {import('./run.js').Side[]} */
+  /** @type {import('./sides.js').Side[]} */
   const sides = [];
   try {
     resolved.forEach((r, i) => {
@@ -142,51 +150,22 @@ function prepare(f, labels, log) {
   return { sides, cleanup };
 }
 
-const describe = (/** @type {import('./run.js').Side} */ s) => `${s.label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
+const describe = (/** @type {import('./sides.js').Side} */ s) => `${s.label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
- * Measure: interleaved case by case when both checkouts have the engine server (bench/serve.js),
- * else (a base from before it existed) whole engine runs alternating per round.
- * @param {import('./run.js').Side[]} sides
+ * Measure: interleaved case by case, one engine server per side and round.
+ * @param {import('./sides.js').Side[]} sides
  * @param {ReturnType<typeof parseFlags>} f
  * @param {(line: string) => void} log
  */
 async function measureSides(sides, f, log) {
-  if (sides.every((s) => fs.existsSync(path.join(s.dir, 'bench', 'serve.js')))) {
-    const args = [...f.engine, '--seed', String(f.seed)];
-    const res = await interleave(sides.map((side) => ({ side, args })), { rounds: f.rounds, seed: f.seed, log });
-    return {
-      method: 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA)',
-      rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
-      environment: res.ready.base.environment,
-      drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
-    };
-  }
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-compare-'));
-  /** @type {{ base: any, head: any }[]} */
-  const rounds = [];
-  try {
-    const total = f.rounds * 2;
-    let k = 0;
-    for (let i = 0; i < f.rounds; i++) {
-      /** @type {Record<string, any>} */
-      const docs = {};
-      for (const side of sideOrder(sides, i, 0)) {
-        const args = [...f.engine, '--seed', String(f.seed + i)];
-        const { doc, seconds } = runEngine(side, args, path.join(work, `${side.label}-${i}`));
-        docs[side.label] = doc;
-        log(`[${++k}/${total}] round ${i + 1} ${side.label}: ${seconds.toFixed(1)} s`);
-      }
-      rounds.push({ base: docs.base, head: docs.head });
-    }
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  const args = [...f.engine, '--seed', String(f.seed)];
+  const res = await interleave(sides.map((side) => ({ side, args })), { rounds: f.rounds, seed: f.seed, log });
   return {
-    method: 'process rounds (the base has no engine server): one whole engine run per side and round, the side that goes first alternating (ABBA)',
-    rounds,
-    environment: rounds[0].base.environment,
-    drivers: { base: rounds[0].base.drivers, head: rounds[0].head.drivers },
+    method: 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA)',
+    rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
+    environment: res.ready.base.environment,
+    drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
   };
 }
 
@@ -227,35 +206,24 @@ export async function compare(f, log) {
   }
 }
 
-async function main() {
-  const f = flagsOrExit('compare', parseFlags);
+async function main(/** @type {string[]} */ argv) {
+  const f = parseFlags(argv);
   if (f.help) {
     console.log('usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]');
-    return;
+    return 0;
   }
   const log = (/** @type {string} */ line) => process.stderr.write(`compare: ${line}\n`);
-  try {
-    if (f.calibrate) {
-      const { md } = await calibrate(f, (labels) => prepare(f, labels, log), log);
-      console.log(md);
-      if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
-      return;
-    }
-    const { rows, md } = await compare(f, log);
+  if (f.calibrate) {
+    const { md } = await calibrate(f, (labels) => prepare(f, labels, log), log);
     console.log(md);
     if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
-    console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
-    if (rows.some((r) => r.verdict === 'regression')) process.exitCode = 1;
-  } catch (err) {
-    if (!(err instanceof CompareError)) throw err;
-    console.error(`compare: ${err.message}`);
-    process.exit(2);
+    return 0;
   }
+  const { rows, md } = await compare(f, log);
+  console.log(md);
+  if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
+  console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
+  return rows.some((r) => r.verdict === 'regression') ? 1 : 0;
 }
 
-if (isMain(import.meta.url)) {
-  main().catch((err) => {
-    console.error(`compare: ${err?.stack ?? err}`);
-    process.exit(2);
-  });
-}
+command('compare', import.meta.url, main);

@@ -5,7 +5,7 @@
 // it is (with @-mentions defused), never run. Uses only Node built-ins (no install needed).
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMain } from '../bench/fsutil.js';
+import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
 
 export const MARKER = '<!-- sqlite-node-bench:compare -->';
 const MAX_BODY = 60_000;
@@ -35,7 +35,7 @@ async function gh(method, url, token, body) {
     headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  if (!res.ok) throw new Error(`ci:comment: ${method} ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  if (!res.ok) throw new CommandError(`${method} ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
   return res.json();
 }
 
@@ -49,19 +49,19 @@ export async function postComment(env) {
   const token = env.GITHUB_TOKEN ?? '';
   const dir = env.COMPARE_DIR ?? '';
   const headSha = env.RUN_HEAD_SHA ?? '';
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new Error(`ci:comment: GITHUB_REPOSITORY '${repo}' is not owner/name`);
-  if (!token) throw new Error('ci:comment: GITHUB_TOKEN is empty');
-  if (!/^[0-9a-f]{40}$/.test(headSha)) throw new Error(`ci:comment: RUN_HEAD_SHA '${headSha}' is not a 40-hex commit`);
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UsageError(`GITHUB_REPOSITORY '${repo}' is not owner/name`);
+  if (!token) throw new UsageError('GITHUB_TOKEN is empty');
+  if (!/^[0-9a-f]{40}$/.test(headSha)) throw new UsageError(`RUN_HEAD_SHA '${headSha}' is not a 40-hex commit`);
   let pr;
   try {
     pr = JSON.parse(fs.readFileSync(path.join(dir, 'pr.json'), 'utf8'));
   } catch (err) {
-    throw new Error(`ci:comment: ${path.join(dir, 'pr.json')} is missing or not JSON (${/** @type {Error} */ (err).message.split('\n')[0]})`);
+    throw new CommandError(`${path.join(dir, 'pr.json')} is missing or not JSON (${/** @type {Error} */ (err).message.split('\n')[0]})`);
   }
-  if (!Number.isInteger(pr?.number) || pr.number < 1) throw new Error(`ci:comment: pr.json /number ${JSON.stringify(pr?.number)} is not a pull request number`);
+  if (!Number.isInteger(pr?.number) || pr.number < 1) throw new CommandError(`pr.json /number ${JSON.stringify(pr?.number)} is not a pull request number`);
   const md = fs.readFileSync(path.join(dir, 'compare.md'), 'utf8');
   const pull = await gh('GET', `${api}/repos/${repo}/pulls/${pr.number}`, token);
-  if (pull?.head?.sha !== headSha) throw new Error(`ci:comment: PR #${pr.number} has head ${pull?.head?.sha}, not the run's ${headSha}; not commenting`);
+  if (pull?.head?.sha !== headSha) throw new CommandError(`PR #${pr.number} has head ${pull?.head?.sha}, not the run's ${headSha}; not commenting`);
   const body = commentBody(md, { runUrl: env.RUN_URL, conclusion: env.RUN_CONCLUSION });
   for (let page = 1; page <= 50; page++) {
     const comments = await gh('GET', `${api}/repos/${repo}/issues/${pr.number}/comments?per_page=100&page=${page}`, token);
@@ -76,12 +76,10 @@ export async function postComment(env) {
   return { action: 'created', url: c.html_url };
 }
 
-if (isMain(import.meta.url)) {
-  postComment(process.env).then(
-    (r) => console.log(`ci:comment: ${r.action} ${r.url}`),
-    (err) => {
-      console.error(String(err?.message ?? err));
-      process.exit(1);
-    },
-  );
+async function main(/** @type {string[]} */ argv) {
+  parseStrict(argv, {});
+  const r = await postComment(process.env);
+  console.log(`ci:comment: ${r.action} ${r.url}`);
 }
+
+command('ci:comment', import.meta.url, main);

@@ -1,14 +1,15 @@
-// Interleaved measuring: one engine server (bench/serve.js) per side and round, and each case
+// Interleaved measuring: one engine server (bench/engine/server.js) per side and round, and each case
 // measured on every side back to back, the order of the sides alternating (ABBA: base first for
 // one case, head first for the next, the other way round in the next round). A drift of the
 // machine over seconds or minutes then falls on both sides alike.
-import { startEngine } from '../bench/engine.js';
-import { createRandom, shuffle } from '../bench/prng.js';
-import { CompareError } from './run.js';
+import { startEngine } from '../bench/engine/client.js';
+import { createRandom, shuffle } from '../lib/prng.js';
+import { parseCaseKey } from '../bench/tables/suite.js';
+import { CompareError } from './sides.js';
 
 /**
  * A running engine server of one side.
- * @param {import('./run.js').Side} side
+ * @param {import('./sides.js').Side} side
  * @param {string[]} args engine flags
  */
 export async function startServer(side, args) {
@@ -19,7 +20,7 @@ export async function startServer(side, args) {
 
 /** A server's reply as a result-document case, for `collect`. */
 export function asCase(/** @type {string} */ key, /** @type {any} */ r) {
-  const [config, driver, cipher, op] = key.split('/');
+  const { config, driver, cipher, op } = parseCaseKey(key);
   if (!r) return null;
   if (r.status !== 'ok') return { config, driver, cipher, op, status: r.status, reason: r.reason };
   if (r.bytes !== undefined) return { config, driver, cipher, op, status: 'ok', size: { mainBytes: r.bytes, walBytes: 0 } };
@@ -28,8 +29,7 @@ export function asCase(/** @type {string} */ key, /** @type {any} */ r) {
 
 /**
  * The order of the sides for case j of round r: rotate by r + j, so each side goes first equally
- * often across cases and across rounds (two sides: ABBA). Also the order of whole engine runs in
- * a round of the process fallback (j = 0).
+ * often across cases and across rounds (two sides: ABBA).
  * @template T
  * @param {T[]} sides
  * @param {number} r
@@ -45,7 +45,7 @@ export function sideOrder(sides, r, j) {
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
  * would mistake for a difference between the sides.
- * @param {{ side: import('./run.js').Side, args: string[] }[]} specs one per side; labels must differ
+ * @param {{ side: import('./sides.js').Side, args: string[] }[]} specs one per side; labels must differ
  * @param {{ rounds: number, seed: number, log: (line: string) => void }} o
  * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
  */

@@ -4,12 +4,12 @@ import { tally } from './analyse.js';
 
 const RANK = { regression: 0, improvement: 1, 'too noisy to tell': 2, 'not compared': 3, 'no change': 4 };
 
-const fmt = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
+const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
   if (n === null) return '';
   if (unit === 'bytes') return `${(n / 1e6).toFixed(2)} MB`;
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 };
-const pct = (/** @type {number | null} */ x) => (x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`);
+const signedPercent = (/** @type {number | null} */ x) => (x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`);
 
 /**
  * @param {import('./analyse.js').Row[]} rows
@@ -21,10 +21,10 @@ export function table(rows) {
       ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', '95% interval', 'Sig.', 'Verdict'],
       ...sorted.map((r) => [
         r.key,
-        fmt(r.base, r.unit),
-        fmt(r.head, r.unit),
-        pct(r.change),
-        r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : `${pct(r.low)} … ${pct(r.high)}`,
+        valueText(r.base, r.unit),
+        valueText(r.head, r.unit),
+        signedPercent(r.change),
+        r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : `${signedPercent(r.low)} … ${signedPercent(r.high)}`,
         r.significant ? '*' : '',
         r.verdict === 'not compared' ? `not compared: ${r.reason}` : r.verdict,
       ]),

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
-import { END, START, replaceBlock } from '../aggregate/readme.js';
-import { change, figure, newestPerMajor, num } from '../aggregate/render.js';
+import { END, START, replaceBlock } from '../lib/markers.js';
+import { cellText, change, newestPerMajor, num } from '../aggregate/render.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
-import { validate } from '../bench/result.js';
+import { validate } from '../bench/result/document.js';
 import { ROOT, scratch } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
@@ -167,8 +167,8 @@ test('± of an ops/s figure is the 95% margin of its headline: 1.96 × rse from 
   const c = (/** @type {number} */ median, /** @type {number | undefined} */ rse) => ({
     status: 'ok', op: 'select', stats: { opsPerSec: { median, mean: median, rme: 0.2, ...(rse === undefined ? {} : { rse }) }, rme: 0.3 },
   });
-  assert.equal(figure(c(1000, 2), 'ops').text, '1,000 ±3.9%');
-  assert.equal(figure(c(1000, undefined), 'ops').text, '1,000 ±0.2%', 'a quick run (one round) has no rse');
+  assert.equal(cellText(c(1000, 2), 'ops').text, '1,000 ±3.9%');
+  assert.equal(cellText(c(1000, undefined), 'ops').text, '1,000 ±0.2%', 'a quick run (one round) has no rse');
   const d = /** @type {any} */ (change(c(1000, 1), c(1100, 2)));
   assert.ok(Math.abs(d.pct - 10) < 1e-9);
   assert.ok(Math.abs(d.u - 1.1 * Math.hypot(1.96, 3.92)) < 1e-9);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wanted } from '../bench/ci/cell.js';
+import { wanted } from '../bench/ci/select-cell.js';
 import { failureDocument } from '../bench/ci/failure.js';
 import { verify } from '../bench/ci/verify-drivers.js';
-import { validate } from '../bench/result.js';
-import { cases } from '../bench/suite.js';
+import { validate } from '../bench/result/document.js';
+import { cases } from '../bench/tables/suite.js';
 import { drivers } from './helpers.js';
 
 test('workflow_dispatch inputs narrow the matrix; empty inputs run every cell', () => {
@@ -25,7 +25,7 @@ test('a failed cell still produces a valid document in which every driver and ca
   }
 });
 
-test('drivers:verify accepts the binaries built here and refuses a bundled or downloaded one', async () => {
+test('ci:verify-drivers accepts the binaries built here and refuses a bundled or downloaded one', async () => {
   const loaded = await drivers();
   assert.deepEqual(verify(loaded), [], 'the drivers installed for this Node were built here');
   const forged = new Map([...loaded].map(([k, v]) => [k, { info: { ...v.info, binary: v.info.binary && v.info.binary.origin !== 'built-into-node' ? { ...v.info.binary, origin: 'bundled-prebuild', file: v.info.binary.file.replace('build/Release/better_sqlite3.node', 'prebuilds/linux-x64.node') } : v.info.binary } }]));

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseFlags, UsageError } from '../bench/cli.js';
-import { TABLES } from '../bench/suite.js';
+import { UsageError } from '../lib/command.js';
+import { parseFlags } from '../bench/engine/flags.js';
+import { TABLES } from '../bench/tables/suite.js';
 import { ROOT } from './helpers.js';
 
 const bench = (/** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), ...args], { encoding: 'utf8' });
@@ -42,8 +43,8 @@ test('filters accept repeats and commas, and deduplicate', () => {
 });
 
 test('a run\'s engine servers get flags that parse back to exactly what the run measures', async () => {
-  const { serverArgs } = await import('../bench/run.js');
-  const { SERVE_OPTIONS } = await import('../bench/serve.js');
+  const { serverArgs } = await import('../bench/run/server-args.js');
+  const { SERVE_OPTIONS } = await import('../bench/engine/server.js');
   const o = /** @type {any} */ ({
     mode: 'full',
     filters: { config: ['production', 'baseline'], driver: ['better-sqlite3'], op: ['select', 'vacuum'] },

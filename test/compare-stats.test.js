@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyse, collect, tally } from '../compare/analyse.js';
-import { detectable, holm, pairedLogTest, pairsNeeded, power, verdict } from '../compare/stats.js';
-import { createRandom } from '../bench/prng.js';
+import { detectable, holm, pairedLogTest, pairsNeeded, power, verdict } from '../lib/stats/paired.js';
+import { createRandom } from '../lib/prng.js';
 
 const close = (/** @type {number} */ a, /** @type {number} */ b, rel = 1e-9, what = '') =>
   assert.ok(Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300), `${what} ${a} != ${b}`);

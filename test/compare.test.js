@@ -37,7 +37,7 @@ test('a directory that is not a checkout of this project is refused', () => {
 });
 
 test('the engine server measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/serve.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/engine/server.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => JSON.parse(/** @type {string} */ ((await lines.next()).value));
   const ready = await next();
@@ -90,7 +90,11 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
   assert.match(md, /Holm-corrected over the 2 timed cases/);
   assert.equal(spawnSync('git', ['worktree', 'list'], { cwd: ROOT, encoding: 'utf8' }).stdout, before, 'the temporary worktree is removed');
-  assert.match(r.stderr, /reusing its build|installed in/);
+  // the base reuses this checkout's driver build exactly when its driver lockfiles and install
+  // script are those of this checkout (a fresh clone: always)
+  const sameBuild = spawnSync('git', ['diff', '--quiet', 'HEAD', '--', 'drivers', 'bench/tools/install-drivers.js', 'bench/tables/drivers.js'], { cwd: ROOT }).status === 0;
+  assert.equal(/reusing its build/.test(r.stderr), sameBuild, r.stderr.slice(-600));
+  assert.equal(/npm ci --ignore-scripts/.test(r.stderr), sameBuild, 'a reused build installs without the scripts that would build the drivers');
 });
 
 test('--slowdown: recorded in the document, announced in the summary, refused by the aggregate', () => {

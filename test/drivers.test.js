@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
-import { DRIVERS, GENERATIONS, builtinUnavailable, generationFor } from '../bench/drivers.js';
-import { binaryOrigin } from '../bench/load.js';
+import { DRIVERS, GENERATIONS, builtinUnavailable, generationFor } from '../bench/tables/drivers.js';
+import { binaryOrigin } from '../bench/engine/load-drivers.js';
 import { drivers, ROOT } from './helpers.js';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));

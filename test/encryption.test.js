@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CIPHERS } from '../bench/ciphers.js';
-import { CONFIGS } from '../bench/configs.js';
-import { PLAIN_HEADER, openConfigured, proveEncryption, sqliteCode } from '../bench/database.js';
-import { SCHEMA } from '../bench/mail.js';
+import { CIPHERS } from '../bench/tables/ciphers.js';
+import { CONFIGS } from '../bench/tables/configs.js';
+import { PLAIN_HEADER, openConfigured, proveEncryption, sqliteCode } from '../bench/engine/database.js';
+import { SCHEMA } from '../bench/tables/mail.js';
 import { driver, scratch } from './helpers.js';
 
 const production = CONFIGS[0].pragmas;

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import { loadDrivers } from '../bench/load.js';
+import { fileURLToPath } from 'node:url';
+import { loadDrivers } from '../bench/engine/load-drivers.js';
 
 /** @type {Promise<Map<string, any>> | undefined} */
 let loading;
@@ -22,4 +23,4 @@ export function scratch(prefix = 'bench-test-') {
   return dir;
 }
 
-export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

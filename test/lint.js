@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIRS = ['bench', 'aggregate', 'compare', 'test'];
+const DIRS = ['bench', 'aggregate', 'compare', 'lib', 'test'];
 // APIs that are not in Node 18, with what to use instead
 const NEWER = [
   [/import\.meta\.(dirname|filename)\b/, 'import.meta.dirname/filename (Node 20.11): use fileURLToPath'],

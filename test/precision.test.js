@@ -5,8 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { floorOf, parseFloorFlags } from '../bench/meta/floor.js';
 import { probeMachine } from '../bench/meta/probe.js';
-import { cv } from '../bench/meta/spread.js';
-import { createRandom } from '../bench/prng.js';
+import { cv } from '../lib/stats/spread.js';
+import { createRandom } from '../lib/prng.js';
 import { ROOT, scratch } from './helpers.js';
 
 test('the machine probe times real fsyncs and CPU work, and leaves nothing behind', () => {
@@ -17,7 +17,7 @@ test('the machine probe times real fsyncs and CPU work, and leaves nothing behin
   assert.deepEqual(fs.readdirSync(dir), []);
 });
 
-test('bench:precision reports the CV across runs and each run\'s shift beside the machine probes around it', () => {
+test('meta:precision reports the CV across runs and each run\'s shift beside the machine probes around it', () => {
   const out = scratch('bench-precision-');
   const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/precision.js'), '--runs', '2', '--out', out, '--probe-ms', '50', '--quick', '--config', 'production', '--driver', 'better-sqlite3', '--op', 'select,insert'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
@@ -37,7 +37,7 @@ test('bench:precision reports the CV across runs and each run\'s shift beside th
   assert.match(r.stdout, /CV across runs of the probes: fsync \d+\.\d\d%, CPU \d+\.\d\d%/);
   const bad = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/precision.js'), '--probe-ms', 'soon'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr.trim(), /^precision: bad --probe-ms 'soon'; valid: a whole number of ms from 10 to 60000$/);
+  assert.match(bad.stderr.trim(), /^precision: bad --probe-ms 'soon'; valid: a whole number from 10 to 60000$/);
 });
 
 test('the floor: a steady machine has none, a run-level shift is the floor whatever the rounds, and more rounds narrow in-run noise', () => {
@@ -70,7 +70,7 @@ test('the floor: a steady machine has none, a run-level shift is the floor whate
   assert.deepEqual(floorOf([[1, 2, 3], [1, 2, 3, 4]], { ...o, rounds: [3, 4] }).byRounds.map((b) => b.rounds), [3]);
 });
 
-test('bench:floor times each probe window after window, writes the series and the floor, and refuses bad flags', () => {
+test('meta:floor times each probe window after window, writes the series and the floor, and refuses bad flags', () => {
   const out = scratch('bench-floor-');
   const tmp = scratch('bench-floor-tmp-');
   const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/floor.js'), '--runs', '2', '--seconds', '0.4', '--window', '20', '--rounds', '3', '--draws', '20', '--out', out], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
-import { END, START } from '../aggregate/readme.js';
+import { END, START } from '../lib/markers.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
-import { commitMessage, publish } from '../bench/ci/publish.js';
+import { commitMessage, publish } from '../aggregate/publish.js';
 import { scratch } from './helpers.js';
 
 const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
-import { cases, setups, TABLES } from '../bench/suite.js';
-import { validate } from '../bench/result.js';
+import { cases, setups, TABLES } from '../bench/tables/suite.js';
+import { validate } from '../bench/result/document.js';
 import { ROOT, scratch } from './helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
@@ -99,8 +99,8 @@ test('the case order is shuffled by the seed, so no config is always first', () 
 });
 
 test('a full run measures each round in a new engine process, gives imprecise cases extra rounds up to maxRounds, and none after the deadline', async () => {
-  const { loadDrivers } = await import('../bench/load.js');
-  const { runSuite } = await import('../bench/run.js');
+  const { loadDrivers } = await import('../bench/engine/load-drivers.js');
+  const { runSuite } = await import('../bench/run/run-suite.js');
   const drivers = await loadDrivers();
   const filters = { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'size'] };
   const run = async (/** @type {object} */ budget) => {
@@ -122,15 +122,15 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   // the deadline has passed before the extra rounds: none
   const late = await run({ rounds: 3, maxRounds: 6, targetRse: 1e-9, deadlineSeconds: 1e-6 });
   assert.deepEqual([rounds(late.select), rounds(late.update)], [3, 3]);
-  // the quick budget has no extra rounds
-  const { BUDGETS } = await import('../bench/run.js');
-  assert.equal(BUDGETS.quick.maxRounds ?? BUDGETS.quick.rounds, BUDGETS.quick.rounds);
-  assert.ok(BUDGETS.full.maxRounds > BUDGETS.full.rounds && BUDGETS.full.targetRse > 0 && BUDGETS.full.deadlineSeconds <= 570);
+  // a quick run is one round, however imprecise, and no extra pass
+  const quick = await runSuite({ mode: 'quick', filters, seed: 3, drivers, state: { interrupted: null }, budget: { time: 10, warmupTime: 2, targetRse: 1e-9 } });
+  assert.deepEqual(quick.cases.filter((c) => c.stats).map((c) => c.stats.rounds.length), [1, 1]);
+  assert.equal(quick.engines, 1);
 });
 
 test('an engine process that dies while it measures makes that case an error with the reason, and the run goes on in a new one', async () => {
-  const { loadDrivers } = await import('../bench/load.js');
-  const { runSuite } = await import('../bench/run.js');
+  const { loadDrivers } = await import('../bench/engine/load-drivers.js');
+  const { runSuite } = await import('../bench/run/run-suite.js');
   const drivers = await loadDrivers();
   let killed = '';
   const r = await runSuite({
@@ -140,7 +140,7 @@ test('an engine process that dies while it measures makes that case an error wit
       if (p.done !== 1 || !p.current) return;
       // the engine that measured the first case is about to get the second: kill it
       killed = `${p.current.config}/${p.current.driver}/${p.current.cipher}/${p.current.op}`;
-      spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/serve.js']);
+      spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/engine/server.js']);
     },
   });
   const byKey = Object.fromEntries(r.cases.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
@@ -177,8 +177,8 @@ test('--keep-db in a directory an earlier run used builds new templates, not tha
 });
 
 test('the engines of a run build and prove each template once: a later engine copies it, with the proof, and still reads every PRAGMA back', async () => {
-  const { loadDrivers } = await import('../bench/load.js');
-  const { createSession } = await import('../bench/run.js');
+  const { loadDrivers } = await import('../bench/engine/load-drivers.js');
+  const { createSession } = await import('../bench/engine/session.js');
   const drivers = await loadDrivers();
   const templates = scratch('bench-templates-');
   const saved = process.env.SQLITE_BENCH_KEY;

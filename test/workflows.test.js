@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { MATRIX_NODES } from '../bench/drivers.js';
+import { MATRIX_NODES } from '../bench/tables/drivers.js';
 import { ROOT } from './helpers.js';
 
 const dir = path.join(ROOT, '.github', 'workflows');
@@ -51,9 +51,9 @@ test('artifact names are unique per cell and the documents are kept for a while'
 
 test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
   const runs = steps(bench.jobs.bench).map((/** @type {any} */ s) => s.run).filter(Boolean);
-  assert.ok(runs.includes('npm run ci:install') && pkg.scripts['ci:install'].includes('--from-source'));
-  assert.ok(runs.indexOf('npm run drivers:verify') > runs.indexOf('npm run ci:install'));
-  assert.ok(runs.indexOf('npm run bench:ci') > runs.indexOf('npm run drivers:verify'));
+  assert.ok(runs.includes('npm run ci:install-from-source') && pkg.scripts['ci:install-from-source'].includes('--from-source'));
+  assert.ok(runs.indexOf('npm run ci:verify-drivers') > runs.indexOf('npm run ci:install-from-source'));
+  assert.ok(runs.indexOf('npm run ci:bench') > runs.indexOf('npm run ci:verify-drivers'));
   const cache = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
   for (const part of ['runner.os', 'runner.arch', 'steps.node.outputs.node-version', "hashFiles('drivers/*/package-lock.json'"]) assert.ok(cache.with.key.includes(part), part);
   assert.equal(cache.with.path, '.drivers');
@@ -154,7 +154,7 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   assert.equal(checkout.with.ref, '${{ github.event.pull_request.head.sha }}');
   assert.equal(checkout.with['fetch-depth'], 0, 'the merge-base must be in the clone');
   const runs = steps(job).map((/** @type {any} */ s) => s.run).filter(Boolean);
-  assert.deepEqual(runs, ['npm run ci:test-install', 'npm run ci:compare']);
+  assert.deepEqual(runs, ['npm run ci:install-as-user', 'npm run ci:compare']);
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:compare');
   assert.equal(step.env.BASE_SHA, '${{ github.event.pull_request.base.sha }}', 'the base is given as data, never pasted into a script');
   assert.match(pkg.scripts['ci:compare'], /compare\/ci\.js/);
@@ -188,7 +188,18 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:comment');
   assert.equal(step.env.RUN_HEAD_SHA, '${{ github.event.workflow_run.head_sha }}');
   assert.equal(pkg.scripts['ci:comment'], 'node compare/comment.js');
-  const src = fs.readFileSync(path.join(ROOT, 'compare', 'comment.js'), 'utf8');
-  const imports = [...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
-  assert.ok(imports.every((m) => m.startsWith('node:') || m === '../bench/fsutil.js'), `built-ins only, no install needed: ${imports}`);
+  // built-ins only, no install needed: comment.js and every project file it imports, transitively
+  const seen = new Set();
+  const visit = (/** @type {string} */ file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const imports = [...fs.readFileSync(file, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    for (const m of imports) {
+      if (m.startsWith('node:')) continue;
+      assert.ok(m.startsWith('.'), `${path.relative(ROOT, file)} imports the package '${m}': the comment job installs nothing`);
+      visit(path.resolve(path.dirname(file), m));
+    }
+  };
+  visit(path.join(ROOT, 'compare', 'comment.js'));
+  assert.ok(seen.size >= 2, 'comment.js uses the shared command skeleton');
 });

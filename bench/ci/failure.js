@@ -7,12 +7,13 @@
 // Environment: FAILED_STEP (what failed, shown to readers), BENCH_OUT (default out), BENCH_QUICK.
 import fs from 'node:fs';
 import path from 'node:path';
-import { environment } from '../environment.js';
-import { isMain } from '../fsutil.js';
-import { DRIVERS } from '../drivers.js';
-import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, resultFileName, writeResult } from '../result.js';
-import { BUDGETS, configNotes } from '../run.js';
-import { cases } from '../suite.js';
+import { environment } from '../result/environment.js';
+import { command, parseStrict } from '../../lib/command.js';
+import { DRIVERS } from '../tables/drivers.js';
+import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, resultFileName, writeResult } from '../result/document.js';
+import { BUDGETS } from '../engine/budgets.js';
+import { configNotes } from '../tables/configs.js';
+import { cases } from '../tables/suite.js';
 
 /**
  * @param {string} reason
@@ -35,7 +36,8 @@ export function failureDocument(reason, { mode = 'full', now = new Date() } = {}
   };
 }
 
-if (isMain(import.meta.url)) {
+function main(/** @type {string[]} */ argv) {
+  parseStrict(argv, {});
   const out = path.resolve(process.env.BENCH_OUT || 'out');
   const reason = (process.env.FAILED_STEP || 'the job failed before the benchmark ran').replace(/\s+/g, ' ').slice(0, 300);
   const doc = failureDocument(reason, { mode: process.env.BENCH_QUICK === 'true' ? 'quick' : 'full' });
@@ -45,3 +47,5 @@ if (isMain(import.meta.url)) {
     console.log(`ci:failure: wrote ${writeResult(doc, out)} (${reason})`);
   }
 }
+
+command('ci:failure', import.meta.url, main);

@@ -4,11 +4,12 @@
 // downloaded prebuild (better-sqlite3-multiple-ciphers 13.x prefers its bundled one). Exit 1 if not.
 import fs from 'node:fs';
 import path from 'node:path';
-import { driversDir, loadDrivers, ROOT } from '../load.js';
-import { isMain } from '../fsutil.js';
+import { driversDir, loadDrivers } from '../engine/load-drivers.js';
+import { ROOT } from '../../lib/root.js';
+import { command, parseStrict } from '../../lib/command.js';
 
 /**
- * @param {Map<string, { info: import('../load.js').DriverInfo }>} drivers
+ * @param {Map<string, { info: import('../engine/load-drivers.js').DriverInfo }>} drivers
  * @returns {string[]} problems
  */
 export function verify(drivers) {
@@ -36,12 +37,15 @@ export function verify(drivers) {
   return problems;
 }
 
-if (isMain(import.meta.url)) {
+async function main(/** @type {string[]} */ argv) {
+  parseStrict(argv, {});
   const drivers = await loadDrivers();
   for (const { info } of drivers.values()) {
     console.log(`${info.name}: ${info.status === 'ok' ? `${info.version}, ${info.binary?.origin}, ${info.binary?.file}${info.binary?.sha256 ? `, sha256 ${info.binary.sha256.slice(0, 12)}…` : ''}` : `${info.status}: ${info.reason}`}`);
   }
   const problems = verify(drivers);
   for (const p of problems) console.error(`drivers:verify: ${p}`);
-  process.exit(problems.length ? 1 : 0);
+  return problems.length ? 1 : 0;
 }
+
+command('drivers:verify', import.meta.url, main);

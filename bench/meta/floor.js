@@ -16,12 +16,12 @@
 // measured the same way: the probes are its floor.
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { flagsOrExit, numberFlag, parseStrict, UsageError } from '../cli.js';
-import { isMain, writeFileAtomic } from '../fsutil.js';
-import { logSpread, median, sig } from '../measure.js';
-import { createRandom, randomInt } from '../prng.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { sig, percent } from '../../lib/format.js';
+import { createRandom, randomInt } from '../../lib/prng.js';
 import { openProbes, typicalRate } from './probe.js';
-import { cv, pct, quantile } from './spread.js';
+import { cv, quantile, median, logSpread } from '../../lib/stats/spread.js';
 
 /** @typedef {'fsync' | 'checkpoint' | 'cpu'} Probe */
 export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu']);
@@ -112,8 +112,8 @@ function pick(random, xs, k) {
   return a.slice(0, k);
 }
 
-function main() {
-  const o = flagsOrExit('floor', parseFloorFlags);
+function main(/** @type {string[]} */ argv) {
+  const o = parseFloorFlags(argv);
   const started = new Date();
   const series = /** @type {Record<Probe, number[][]>} */ (perProbe());
   const probes = openProbes();
@@ -135,7 +135,7 @@ function main() {
     ['Probe', 'Windows per run', 'Spread of the windows in a run', 'CV of the run medians (all windows)', ...shown.map((r) => `CV, ${r} rounds: median, p90 (share of draws > 1%, > 3%)`)],
     ...PROBES.map((p) => {
       const f = floors[p];
-      return [label[p], String(f.windowsPerRun), pct(f.windowSpread), pct(f.runCv), ...f.byRounds.map((b) => `${pct(b.cvMedian)}, ${pct(b.cvP90)} (${pct(b.over1)}, ${pct(b.over3)})`)];
+      return [label[p], String(f.windowsPerRun), percent(f.windowSpread, 2), percent(f.runCv, 2), ...f.byRounds.map((b) => `${percent(b.cvMedian, 2)}, ${percent(b.cvP90, 2)} (${percent(b.over1, 2)}, ${percent(b.over3, 2)})`)];
     }),
   ], { align: ['l', 'r', 'r', 'r', ...shown.map(() => 'r')] }));
   for (const p of PROBES) console.log(`\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`);
@@ -144,4 +144,4 @@ function main() {
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
 }
 
-if (isMain(import.meta.url)) main();
+command('floor', import.meta.url, main);

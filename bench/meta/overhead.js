@@ -7,15 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
-import { writeFileAtomic } from '../fsutil.js';
-import { loadDrivers } from '../load.js';
-import { measure, median } from '../measure.js';
-import { BUDGETS } from '../run.js';
-
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, out: { type: 'string', default: 'out/meta' } } });
-const rounds = Number(values.rounds);
+import { writeFileAtomic } from '../../lib/files.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { measure } from '../engine/measure.js';
+import { median } from '../../lib/stats/spread.js';
+import { BUDGETS } from '../engine/budgets.js';
+import { command, numberFlag, parseStrict } from '../../lib/command.js';
 
 /** ops/s of a bare loop running for about `ms`. */
 function bare(/** @type {() => unknown} */ fn, ms) {
@@ -30,40 +28,47 @@ function bare(/** @type {() => unknown} */ fn, ms) {
   return (n / (t - t0)) * 1000;
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-overhead-'));
-const rows = [];
-const results = [];
-try {
-  for (const [name, d] of await loadDrivers()) {
-    if (!d.open) continue;
-    const conn = d.open(path.join(dir, `${name.replace(/\W/g, '_')}.db`));
-    const stmt = conn.prepare('SELECT 1 AS x');
-    const fn = () => stmt.get();
-    const budget = BUDGETS.full;
-    const b = [];
-    const h = [];
-    const h1 = [];
-    bare(fn, 200); // warm
-    for (let r = 0; r < rounds; r++) {
-      b.push(bare(fn, budget.time));
-      h.push(measure({ run: (n) => { for (let i = 0; i < n; i++) fn(); } }, budget).opsPerSec);
-      h1.push(measure({ maxBatch: 1, run: () => { fn(); } }, budget).opsPerSec);
+async function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, { rounds: { type: 'string', default: '7' }, out: { type: 'string', default: 'out/meta' } });
+  const rounds = /** @type {number} */ (numberFlag('rounds', values.rounds, 1, 1000));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-overhead-'));
+  const rows = [];
+  const results = [];
+  try {
+    for (const [name, d] of await loadDrivers()) {
+      if (!d.open) continue;
+      const conn = d.open(path.join(dir, `${name.replace(/\W/g, '_')}.db`));
+      const stmt = conn.prepare('SELECT 1 AS x');
+      const fn = () => stmt.get();
+      const budget = BUDGETS.full;
+      const b = [];
+      const h = [];
+      const h1 = [];
+      bare(fn, 200); // warm
+      for (let r = 0; r < rounds; r++) {
+        b.push(bare(fn, budget.time));
+        h.push(measure({ run: (n) => { for (let i = 0; i < n; i++) fn(); } }, budget).opsPerSec);
+        h1.push(measure({ maxBatch: 1, run: () => { fn(); } }, budget).opsPerSec);
+      }
+      conn.close();
+      const r = { driver: name, bare: median(b), harness: median(h), unbatched: median(h1) };
+      results.push({ ...r, ratio: r.harness / r.bare, unbatchedRatio: r.unbatched / r.bare, rounds });
+      rows.push([name, Math.round(r.bare).toLocaleString('en-US'), Math.round(r.harness).toLocaleString('en-US'), `${((r.harness / r.bare) * 100).toFixed(1)}%`, `${((r.unbatched / r.bare) * 100).toFixed(1)}%`]);
     }
-    conn.close();
-    const r = { driver: name, bare: median(b), harness: median(h), unbatched: median(h1) };
-    results.push({ ...r, ratio: r.harness / r.bare, unbatchedRatio: r.unbatched / r.bare, rounds });
-    rows.push([name, Math.round(r.bare).toLocaleString('en-US'), Math.round(r.harness).toLocaleString('en-US'), `${((r.harness / r.bare) * 100).toFixed(1)}%`, `${((r.unbatched / r.bare) * 100).toFixed(1)}%`]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
+  console.log(`Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n`);
+  console.log(markdownTable([['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'], ...rows], { align: ['l', 'r', 'r', 'r', 'r'] }));
+  const file = path.resolve(values.out, 'overhead.json');
+  writeFileAtomic(file, `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
+  const worst = Math.min(...results.map((r) => r.ratio));
+  if (!(worst >= 0.95)) {
+    console.error(`overhead: harness reaches only ${(worst * 100).toFixed(1)}% of a bare loop (target 95%)`);
+    return 1;
+  }
+  return 0;
 }
-console.log(`Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n`);
-console.log(markdownTable([['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'], ...rows], { align: ['l', 'r', 'r', 'r', 'r'] }));
-const file = path.resolve(values.out, 'overhead.json');
-writeFileAtomic(file, `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
-console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
-const worst = Math.min(...results.map((r) => r.ratio));
-if (!(worst >= 0.95)) {
-  console.error(`overhead: harness reaches only ${(worst * 100).toFixed(1)}% of a bare loop (target 95%)`);
-  process.exitCode = 1;
-}
+
+command('overhead', import.meta.url, main);

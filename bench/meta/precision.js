@@ -13,124 +13,119 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
-import { writeFileAtomic } from '../fsutil.js';
-import { ROOT } from '../load.js';
-import { OPS } from '../ops.js';
-import { caseKey } from '../suite.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { percent } from '../../lib/format.js';
+import { ROOT } from '../../lib/root.js';
+import { OPS } from '../tables/ops.js';
+import { caseKey } from '../tables/suite.js';
 import { probeMachine } from './probe.js';
-import { cv, mean, pct, quantile } from './spread.js';
+import { cv, mean, quantile } from '../../lib/stats/spread.js';
+import { CommandError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 
-const { values, tokens } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: 'out/meta' }, 'probe-ms': { type: 'string', default: '3000' }, quick: { type: 'boolean', default: false } },
-  strict: false,
-  tokens: true,
+const OPTIONS = /** @type {const} */ ({
+  runs: { type: 'string', default: '5' },
+  out: { type: 'string', default: 'out/meta' },
+  'probe-ms': { type: 'string', default: '3000' },
+  quick: { type: 'boolean', default: false },
+  ...BENCH_FLAGS,
 });
-const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 2) {
-  console.error(`precision: bad --runs '${values.runs}'; valid: a whole number ≥ 2`);
-  process.exit(2);
-}
-const probeMs = Number(values['probe-ms']);
-if (!/^\d+$/.test(String(values['probe-ms'])) || probeMs < 10 || probeMs > 60_000) {
-  console.error(`precision: bad --probe-ms '${values['probe-ms']}'; valid: a whole number of ms from 10 to 60000`);
-  process.exit(2);
-}
-// everything that is not ours goes to the bench
-const passthrough = [];
-// (flags this script does not declare come with their values as separate positional tokens)
-for (const t of tokens ?? []) {
-  if (t.kind === 'positional') passthrough.push(t.value);
-  else if (t.kind === 'option' && !['runs', 'out', 'probe-ms'].includes(t.name)) passthrough.push(t.rawName, ...(t.inlineValue ? [String(t.value)] : []));
-}
 
-const base = path.resolve(values.out, 'precision');
-fs.rmSync(base, { recursive: true, force: true });
-const docs = [];
-const walls = [];
-const probes = [probeMachine({ ms: probeMs })];
-for (let i = 1; i <= runs; i++) {
-  const out = path.join(base, `run-${i}`);
-  console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
-  const t0 = Date.now();
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...passthrough], { stdio: ['ignore', 'ignore', 'inherit'] });
-  walls.push((Date.now() - t0) / 1000);
-  if (r.status !== 0 && r.status !== 1) {
-    console.error(`precision: run ${i} exited ${r.status}`);
-    process.exit(1);
-  }
-  const [file] = fs.readdirSync(out);
-  docs.push(JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')));
-  probes.push(probeMachine({ ms: probeMs }));
-}
+function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, OPTIONS);
+  const runs = /** @type {number} */ (numberFlag('runs', values.runs, 2, 1000));
+  const probeMs = /** @type {number} */ (numberFlag('probe-ms', values['probe-ms'], 10, 60_000));
+  // everything that is not ours goes to the bench, checked here before the first run
+  const passthrough = benchArgs(values);
+  parseFlags(passthrough);
 
-/** @type {Map<string, number[]>} */
-const byCase = new Map();
-for (const doc of docs) {
-  for (const c of doc.cases) {
-    if (c.status !== 'ok' || !c.stats) continue;
-    const k = caseKey(c);
-    byCase.set(k, [...(byCase.get(k) ?? []), c.stats.opsPerSec.median]);
+  const base = path.resolve(values.out, 'precision');
+  fs.rmSync(base, { recursive: true, force: true });
+  const docs = [];
+  const walls = [];
+  const probes = [probeMachine({ ms: probeMs })];
+  for (let i = 1; i <= runs; i++) {
+    const out = path.join(base, `run-${i}`);
+    console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...passthrough], { stdio: ['ignore', 'ignore', 'inherit'] });
+    walls.push((Date.now() - t0) / 1000);
+    if (r.status !== 0 && r.status !== 1) throw new CommandError(`run ${i} exited ${r.status}`);
+    const [file] = fs.readdirSync(out);
+    docs.push(JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')));
+    probes.push(probeMachine({ ms: probeMs }));
   }
-}
-// how the rounds were spent: per run, rounds per case and the cases the deadline left short of the target
-const spent = docs.map((doc) => {
-  const ok = doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
-  const rounds = ok.map((/** @type {any} */ c) => c.stats.rounds.length);
-  const target = doc.run.budget.targetRse;
-  return {
-    roundsMedian: quantile(rounds, 0.5),
-    roundsMax: Math.max(...rounds),
-    shortOfTarget: target ? ok.filter((/** @type {any} */ c) => c.stats.opsPerSec.rse > target).length : 0,
+
+  /** @type {Map<string, number[]>} */
+  const byCase = new Map();
+  for (const doc of docs) {
+    for (const c of doc.cases) {
+      if (c.status !== 'ok' || !c.stats) continue;
+      const k = caseKey(c);
+      byCase.set(k, [...(byCase.get(k) ?? []), c.stats.opsPerSec.median]);
+    }
+  }
+  // how the rounds were spent: per run, rounds per case and the cases the deadline left short of the target
+  const spent = docs.map((doc) => {
+    const ok = doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
+    const rounds = ok.map((/** @type {any} */ c) => c.stats.rounds.length);
+    const target = doc.run.budget.targetRse;
+    return {
+      roundsMedian: quantile(rounds, 0.5),
+      roundsMax: Math.max(...rounds),
+      shortOfTarget: target ? ok.filter((/** @type {any} */ c) => c.stats.opsPerSec.rse > target).length : 0,
+    };
+  });
+  /** The cases measured ok in every run, with their figures. */
+  const complete = [...byCase].filter(([, xs]) => xs.length === runs);
+  const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
+  const ops = [...new Set(cvs.map((c) => c.op))];
+  // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
+  const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
+  const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1), 0.5);
+  const machine = docs.map((_, i) => ({
+    io: complete.length ? shiftOf(i, 'io') : NaN,
+    cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
+    fsyncPerSec: [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec],
+    cpuPerSec: [probes[i].cpuPerSec, probes[i + 1].cpuPerSec],
+  }));
+  const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => mean(m[k])));
+  const summary = {
+    node: process.version,
+    runs,
+    flags: passthrough,
+    cases: cvs.length,
+    wallSeconds: walls,
+    spent,
+    machine,
+    probeCv: { fsync: probeCv('fsyncPerSec'), cpu: probeCv('cpuPerSec') },
+    cvMedian: quantile(cvs.map((c) => c.cv), 0.5),
+    cvP90: quantile(cvs.map((c) => c.cv), 0.9),
+    byOp: Object.fromEntries(ops.map((op) => {
+      const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
+      return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
+    })),
+    worst: [...cvs].sort((a, b) => b.cv - a.cv).slice(0, 10),
   };
-});
-/** The cases measured ok in every run, with their figures. */
-const complete = [...byCase].filter(([, xs]) => xs.length === runs);
-const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
-const ops = [...new Set(cvs.map((c) => c.op))];
-// each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
-const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
-const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1), 0.5);
-const machine = docs.map((_, i) => ({
-  io: complete.length ? shiftOf(i, 'io') : NaN,
-  cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
-  fsyncPerSec: [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec],
-  cpuPerSec: [probes[i].cpuPerSec, probes[i + 1].cpuPerSec],
-}));
-const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => mean(m[k])));
-const summary = {
-  node: process.version,
-  runs,
-  flags: passthrough,
-  cases: cvs.length,
-  wallSeconds: walls,
-  spent,
-  machine,
-  probeCv: { fsync: probeCv('fsyncPerSec'), cpu: probeCv('cpuPerSec') },
-  cvMedian: quantile(cvs.map((c) => c.cv), 0.5),
-  cvP90: quantile(cvs.map((c) => c.cv), 0.9),
-  byOp: Object.fromEntries(ops.map((op) => {
-    const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
-    return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
-  })),
-  worst: [...cvs].sort((a, b) => b.cv - a.cv).slice(0, 10),
-};
-console.log(`Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`);
-console.log(markdownTable([
-  ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
-  ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), pct(s.median), pct(s.p90), pct(s.max)]),
-  ['**all**', String(cvs.length), pct(summary.cvMedian), pct(summary.cvP90), pct(Math.max(...cvs.map((c) => c.cv)))],
-], { align: ['l', 'r', 'r', 'r', 'r'] }));
-console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
-console.log(`rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`);
-console.log(`\nEach run against the machine (shift: median over the run's cases of their distance from their mean over the runs; probes before → after the run):\n`);
-console.log(markdownTable([
-  ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
-  ...machine.map((m, i) => [String(i + 1), pct(m.io), pct(m.cpu), m.fsyncPerSec.map((x) => x.toFixed(0)).join(' → '), m.cpuPerSec.map((x) => x.toFixed(0)).join(' → ')]),
-], { align: ['r', 'r', 'r', 'r', 'r'] }));
-console.log(`CV across runs of the probes: fsync ${pct(summary.probeCv.fsync)}, CPU ${pct(summary.probeCv.cpu)}\n`);
-console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${pct(w.cv)}`).join('; ')}`);
-const file = path.resolve(values.out, 'precision.json');
-writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
-console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  console.log(`Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`);
+  console.log(markdownTable([
+    ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
+    ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), percent(s.median, 2), percent(s.p90, 2), percent(s.max, 2)]),
+    ['**all**', String(cvs.length), percent(summary.cvMedian, 2), percent(summary.cvP90, 2), percent(Math.max(...cvs.map((c) => c.cv)), 2)],
+  ], { align: ['l', 'r', 'r', 'r', 'r'] }));
+  console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
+  console.log(`rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`);
+  console.log(`\nEach run against the machine (shift: median over the run's cases of their distance from their mean over the runs; probes before → after the run):\n`);
+  console.log(markdownTable([
+    ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
+    ...machine.map((m, i) => [String(i + 1), percent(m.io, 2), percent(m.cpu, 2), m.fsyncPerSec.map((x) => x.toFixed(0)).join(' → '), m.cpuPerSec.map((x) => x.toFixed(0)).join(' → ')]),
+  ], { align: ['r', 'r', 'r', 'r', 'r'] }));
+  console.log(`CV across runs of the probes: fsync ${percent(summary.probeCv.fsync, 2)}, CPU ${percent(summary.probeCv.cpu, 2)}\n`);
+  console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${percent(w.cv, 2)}`).join('; ')}`);
+  const file = path.resolve(values.out, 'precision.json');
+  writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+command('precision', import.meta.url, main);

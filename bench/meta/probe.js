@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { median } from '../measure.js';
+import { median } from '../../lib/stats/spread.js';
 
 const PAGE = 4096;
 

@@ -1,0 +1,21 @@
+// How long a run measures: the quick and full budgets, and what an engine server's --budget may set.
+
+/** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
+
+/** @type {Record<'quick'|'full', RunBudget>} */
+export const BUDGETS = {
+  quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, rounds: 1, seedMessages: 800 },
+  full: { time: 200, warmupTime: 50, minSamples: 2, minSampleMs: 0.02, rounds: 5, maxRounds: 25, targetRse: 1, deadlineSeconds: 570, seedMessages: 2000 },
+};
+
+/** What an engine server's --budget may set: the measuring parts of a budget (see server-args.js). */
+export const BUDGET_KEYS = /** @type {const} */ (['time', 'warmupTime', 'minSamples', 'minSampleMs', 'seedMessages']);
+
+/**
+ * The budget of a run or session: the mode's, with the options' overrides.
+ * @param {{ mode: 'quick'|'full', budget?: Partial<RunBudget>, time?: number, slowdown?: number }} o
+ * @returns {RunBudget}
+ */
+export const budgetOf = (o) => ({
+  ...BUDGETS[o.mode], ...o.budget, ...(o.time ? { time: o.time } : {}), ...(o.slowdown ? { slowdown: o.slowdown } : {}),
+});

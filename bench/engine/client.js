@@ -1,0 +1,84 @@
+// A client of the engine server (bench/engine/server.js): starts one, reads its JSON lines, sends
+// it requests. Used by the run (a new server for every round, see bench/run/run-suite.js) and by the
+// compare (one per side and round, possibly of another checkout).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { ROOT } from '../../lib/root.js';
+import { PROTOCOL } from './protocol.js';
+
+/** Where a checkout keeps its engine server: here, or where checkouts before the restructure of
+ * bench/ kept it (a compare's base can be such a commit). */
+const SERVER_PATHS = ['bench/engine/server.js', 'bench/serve.js'];
+
+/**
+ * The engine server of a checkout, or null when it has none.
+ * @param {string} dir
+ */
+export function serverOf(dir) {
+  const found = SERVER_PATHS.find((p) => fs.existsSync(path.join(dir, p)));
+  return found ? path.join(dir, found) : null;
+}
+
+/**
+ * @typedef {object} Engine
+ * @property {any} ready the server's ready message
+ * @property {(request: object) => Promise<any>} request send one request, read its one reply
+ * @property {(key: string, full?: boolean) => Promise<any>} measure one round of one case (full: the raw round, see server.js)
+ * @property {() => Promise<number | null>} stop ask it to quit (it removes its databases); resolves with its exit code
+ * @property {() => void} kill
+ */
+
+/**
+ * Start a server and wait for its ready message.
+ * @param {string[]} args engine flags
+ * @param {{ dir?: string, fail?: (what: string, stderr: string) => Error, env?: NodeJS.ProcessEnv }} [o]
+ *   dir: the checkout whose engine server runs (default this one); fail: makes the error thrown
+ *   when the server stops, or says something that is not its protocol
+ * @returns {Promise<Engine>}
+ */
+export async function startEngine(args, o = {}) {
+  const dir = o.dir ?? ROOT;
+  const fail = o.fail ?? ((what, stderr) => new Error(`engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`));
+  const server = serverOf(dir);
+  if (!server) throw fail('not found', `${dir} has none of ${SERVER_PATHS.join(', ')}`);
+  const child = spawn(process.execPath, [server, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: o.env ?? process.env });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+  child.stdin.on('error', () => {}); // a server that died is reported by the next read
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const read = async () => {
+    const { value, done } = await lines.next();
+    if (done) {
+      if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
+      throw fail(`stopped (${child.signalCode ? `signal ${child.signalCode}` : `exit ${child.exitCode}`})`, stderr);
+    }
+    try {
+      return JSON.parse(value);
+    } catch {
+      throw fail(`wrote a line that is not JSON: ${String(value).slice(0, 80)}`, stderr);
+    }
+  };
+  const request = async (/** @type {object} */ req) => {
+    child.stdin.write(`${JSON.stringify(req)}\n`);
+    return read();
+  };
+  const ready = await read();
+  if (!ready.ready || ready.protocol !== PROTOCOL) throw fail(`did not say ready with protocol ${PROTOCOL}`, stderr);
+  return {
+    ready,
+    request,
+    measure: async (key, full = false) => {
+      const r = await request(full ? { measure: key, full: true } : { measure: key });
+      if (r.key !== key) throw fail(`answered for ${r.key} when asked for ${key}`, stderr);
+      return r;
+    },
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once('exit', resolve);
+      child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
+    }),
+    kill: () => child.kill('SIGTERM'),
+  };
+}

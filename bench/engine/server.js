@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The engine server: one process that measures rounds of cases on request. The run starts a new
+// one for every round (bench/run/run-suite.js); the compare one per side and round, so it can
+// interleave base and head case by case. Its client is client.js.
+//
+//   node bench/engine/server.js [engine flags, see flags.js] [--budget JSON] [--templates DIR]
+//
+// Protocol (protocol.js): JSON lines. On start it writes {"ready":true,"protocol":1,"cases":[keys],
+// "environment","drivers"}; then for each line {"measure":"config/driver/cipher/op"} read on stdin
+// it measures one round of that case (the session's budget, a fresh copy of the template, a full
+// GC before) and writes {"key","status":"ok","opsPerSec"} (size: "bytes"), or
+// {"key","status","reason"}. {"measure":key,"full":true} answers with the raw round
+// ({key,status,round,verified,pragmas}, or the size, or the reason), and {"setups":true} with the
+// PRAGMA readings and encryption proofs of the setups used so far. On {"quit":true} or the end of
+// stdin it removes its databases and exits. Nothing else goes to stdout.
+import readline from 'node:readline';
+import { OPTIONS, parseFlags } from './flags.js';
+import { environment } from '../result/environment.js';
+import { command } from '../../lib/command.js';
+import { loadDrivers } from './load-drivers.js';
+import { PROTOCOL } from './protocol.js';
+import { createSession } from './session.js';
+import { caseKey } from '../tables/suite.js';
+
+
+/**
+ * The engine's flags, and two the run gives its servers: --budget (the measuring budget) and
+ * --templates DIR (templates shared by the run's engines: see templates.js).
+ */
+export const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') }, templates: { type: /** @type {const} */ ('string') } };
+
+async function main(/** @type {string[]} */ argv) {
+  const flags = parseFlags(argv, SERVE_OPTIONS);
+  const drivers = await loadDrivers();
+  const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, templates: flags.templates, drivers });
+  const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+  const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    session.dispose();
+  };
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => { close(); process.exit(sig === 'SIGINT' ? 130 : 143); });
+  try {
+    session.warm();
+    send({ ready: true, protocol: PROTOCOL, workdir: session.workdir, budget: session.budget, cases: [...byKey.keys()], environment: environment(), drivers: [...drivers.values()].map((d) => d.info) });
+    const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      let cmd;
+      try {
+        cmd = JSON.parse(line);
+      } catch {
+        send({ error: `not JSON: ${line.slice(0, 80)}` });
+        continue;
+      }
+      if (cmd.quit) break;
+      if (cmd.setups) {
+        send({ setups: session.setups() });
+        continue;
+      }
+      const c = byKey.get(cmd.measure);
+      if (!c) {
+        send({ key: cmd.measure, status: 'error', reason: `no such case in this run; valid: the keys of the ready message` });
+        continue;
+      }
+      const r = /** @type {any} */ (session.runCase(c, session.budget));
+      if (cmd.full) send('round' in r ? { key: cmd.measure, status: 'ok', ...r } : { key: cmd.measure, ...r });
+      else if ('round' in r) send({ key: cmd.measure, status: 'ok', opsPerSec: r.round.opsPerSec });
+      else if (r.size) send({ key: cmd.measure, status: 'ok', bytes: r.size.mainBytes + r.size.walBytes });
+      else send({ key: cmd.measure, status: r.status, reason: r.reason });
+    }
+  } finally {
+    close();
+  }
+}
+
+command('engine server', import.meta.url, main);

@@ -1,0 +1,152 @@
+// A session: what one engine process measures with. It holds the budget, the shuffled case list and
+// the templates (templates.js), and measures one round of one case on a fresh copy of its template.
+// The engine server (server.js) runs one session; the run starts a server per round.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { SCHEMA, generateMessages } from '../tables/mail.js';
+import { OPS } from '../tables/ops.js';
+import { cases as selectCases } from '../tables/suite.js';
+import { BUDGETS, budgetOf } from './budgets.js';
+import { applyKey, applyPragmas, openConfigured } from './database.js';
+import { measure } from './measure.js';
+import { createRandom, shuffle } from '../../lib/prng.js';
+import { createTemplates, removeDb } from './templates.js';
+
+/** Messages generated once per session and inserted with fresh uids by the writing operations. */
+const POOL = 256;
+
+/** The environment variable through which a run gives its engines one encryption key. */
+export const KEY_ENV = 'SQLITE_BENCH_KEY';
+
+/** The encryption key of a run or session: the one it was given, or a new random one. */
+export const sessionKey = (env = process.env) => env[KEY_ENV] || crypto.randomBytes(24).toString('base64url');
+
+/** @type {(() => void) | null} */
+let gc = null;
+/** A full garbage collection, run untimed before each measured round (gc is exposed on first use, not at import). */
+function collectGarbage() {
+  if (!gc) {
+    v8.setFlagsFromString('--expose-gc');
+    gc = /** @type {() => void} */ (vm.runInNewContext('gc'));
+  }
+  gc();
+}
+
+/**
+ * @typedef {object} SessionOptions
+ * @property {'quick'|'full'} mode
+ * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[] }} filters
+ * @property {number} seed
+ * @property {number} [time] ms per measured task, overriding the mode's budget
+ * @property {number} [slowdown] calibration only: throughput fraction taken away from every timed task (measure.js `slowed`)
+ * @property {string} [keepDb] keep the database files in this directory
+ * @property {Map<string, { info: import('./load-drivers.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
+ * @property {Partial<import('./budgets.js').RunBudget>} [budget] replaces parts of the mode's budget (tests)
+ * @property {string} [templates] a directory of templates shared by the engines of one run (see templates.js)
+ */
+
+/**
+ * The cases in the seed's order, and the generator that made it (a run reshuffles every round
+ * with it). The same for a run and for each of its engines.
+ * @param {Pick<SessionOptions, 'seed' | 'filters'>} o
+ */
+export function shuffledCases(o) {
+  const random = createRandom(o.seed);
+  return { random, list: shuffle(random, selectCases(o.filters)) };
+}
+
+/**
+ * The PRAGMA values a connection ran with, as read back (actions: true once run).
+ * @param {import('./database.js').PragmaReading[]} readings
+ */
+export function effective(readings) {
+  return Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)]));
+}
+
+/**
+ * @param {SessionOptions} o
+ */
+export function createSession(o) {
+  const budget = budgetOf(o);
+  const key = sessionKey();
+  const hide = (/** @type {string} */ s) => s.split(key).join('***');
+  const workdir = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-'));
+  fs.mkdirSync(workdir, { recursive: true });
+  const pool = generateMessages(o.seed + 1, POOL);
+  const { list } = shuffledCases(o);
+  const templates = createTemplates({ drivers: o.drivers, workdir, shared: o.templates ? path.resolve(o.templates) : undefined, key, hide, seed: o.seed, seedMessages: budget.seedMessages });
+
+  /**
+   * Measure one round of one case on a fresh copy of its template.
+   * @param {import('../tables/suite.js').Case} c
+   * @param {import('./budgets.js').RunBudget} b
+   */
+  const runCase = (c, b) => {
+    const op = /** @type {import('../tables/ops.js').Op} */ (OPS.find((x) => x.name === c.op));
+    const t = templates.get(c);
+    const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
+    if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason };
+    if (op.kind === 'size') return { ...base, status: 'ok', size: t.size, pragmas: effective(t.pragmas) };
+    const skip = op.skip?.({ journalMode: t.journalMode });
+    if (skip) return { ...base, status: 'skipped', reason: skip };
+    const loaded = { name: c.driver, open: t.open };
+    const file = path.join(t.dir, `${c.op}.db`);
+    /** @type {import('./database.js').Conn | null} */
+    let conn = null;
+    let pragmas = t.pragmas;
+    let made = 0;
+    try {
+      if (op.needsSeed !== false) {
+        fs.copyFileSync(t.file, file);
+        conn = t.open(file);
+        applyKey(conn, t.cipher, key);
+        pragmas = applyPragmas(conn, t.config.pragmas, { tempdir: t.tempdir });
+      }
+      const fresh = () => {
+        const f = path.join(t.dir, `setup-${made++}.db`);
+        const opened = openConfigured(loaded, f, { pragmas: t.config.pragmas, cipher: t.cipher, key, tempdir: t.tempdir, schema: SCHEMA });
+        return { conn: opened.conn, dispose: () => { opened.conn.close(); removeDb(f); } };
+      };
+      const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: budget.seedMessages, journalMode: t.journalMode, fresh };
+      const task = /** @type {NonNullable<typeof op.task>} */ (op.task)(ctx);
+      collectGarbage(); // each round starts from a clean heap
+      const round = measure(task, b);
+      return { round, verified: task.verify?.() ?? {}, pragmas: effective(pragmas) };
+    } catch (err) {
+      return { ...base, status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]) };
+    } finally {
+      conn?.close();
+      if (!o.keepDb) removeDb(file);
+    }
+  };
+
+  /** Untimed warm-up: one short select per usable driver, so the first measured case is not cold. */
+  const warm = () => {
+    const warmBudget = { ...BUDGETS.quick, time: Math.min(50, budget.time) };
+    const warmed = new Set();
+    for (const c of list) {
+      if (warmed.has(c.driver) || !o.drivers.get(c.driver)?.open) continue;
+      warmed.add(c.driver);
+      runCase({ ...c, op: 'select' }, warmBudget);
+    }
+  };
+
+  /** One entry per (config, driver, cipher) used so far: the full PRAGMA readings and the proof. */
+  const setups = () => templates.all().map((t) => ({
+    ...t.setup,
+    status: t.status,
+    ...(t.reason ? { reason: t.reason } : {}),
+    ...(t.pragmas ? { pragmas: t.pragmas } : {}),
+    ...(t.encryption ? { encryption: t.encryption } : {}),
+  }));
+
+  const dispose = () => {
+    if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
+  };
+
+  return { budget, list, runCase, warm, setups, dispose, workdir };
+}

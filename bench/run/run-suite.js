@@ -1,0 +1,171 @@
+// Runs the suite: every case once per round, each round in its own shuffled order and measured by
+// a new engine process (bench/engine/server.js), on templates built once for the run (see
+// bench/engine/templates.js); so no case inherits another's writes and no config is always the
+// cold one.
+//
+// A full run gives every case `rounds` rounds, then extra rounds to the cases whose headline is not
+// yet precise (`medianRse` of their round medians above `targetRse`), pass after pass in a new
+// shuffled order (passes.js), until each is precise, has `maxRounds`, or the run reaches
+// `deadlineSeconds`. Fsync-bound cases swing from round to round with the disk; CPU-bound ones
+// mostly do not, so the time goes where the uncertainty is. Every case's rounds are in its result
+// (`stats.rounds`).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { budgetOf } from '../engine/budgets.js';
+import { startEngine } from '../engine/client.js';
+import { combine } from '../engine/measure.js';
+import { KEY_ENV, sessionKey, shuffledCases } from '../engine/session.js';
+import { removeStamps } from '../engine/templates.js';
+import { caseKey, setupKey } from '../tables/suite.js';
+import { shuffle } from '../../lib/prng.js';
+import { medianRse } from '../../lib/stats/spread.js';
+import { sig } from '../../lib/format.js';
+import { nextPass } from './passes.js';
+import { serverArgs } from './server-args.js';
+
+/**
+ * @typedef {import('../engine/session.js').SessionOptions & {
+ *   state: { interrupted: string | null },
+ *   onProgress?: (p: import('./progress.js').Progress) => void,
+ * }} RunOptions state: set `interrupted` to stop after the current case
+ */
+
+/**
+ * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
+ * (bench/serve.js), on the templates built once for the run: two processes of the same code can
+ * differ by a steady percent or two on a case (memory layout, code placement), and measured here that offset
+ * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
+ * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
+ * @param {RunOptions} o
+ * @returns {Promise<{ cases: object[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number }>}
+ */
+export async function runSuite(o) {
+  const started = Date.now();
+  const budget = budgetOf(o);
+  const { random, list } = shuffledCases(o);
+  /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
+  const done = new Map();
+  /** @type {Map<string, { rounds: import('../engine/measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */
+  const measured = new Map();
+  /** @type {Map<string, object>} each setup's PRAGMA readings and proof, as its first engine found them */
+  const setups = new Map();
+  let total = list.length * budget.rounds;
+  let step = 0;
+  const deadline = started + (budget.deadlineSeconds ?? Infinity) * 1000;
+  /** @type {import('../engine/client.js').Engine | null} */
+  let engine = null;
+  let engines = 0;
+  // The templates, built and proven once for the whole run (see createSession), under one key.
+  const templates = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-run-'));
+  fs.mkdirSync(templates, { recursive: true });
+  removeStamps(templates); // --keep-db: an earlier run's
+  const env = { ...process.env, [KEY_ENV]: sessionKey() };
+  /** Stop the current engine, after asking it for the setups it proved. */
+  const retire = async () => {
+    const e = engine;
+    engine = null;
+    if (!e) return;
+    try {
+      const r = await e.request({ setups: true });
+      for (const x of r.setups ?? []) {
+        const id = setupKey(x);
+        if (!setups.has(id)) setups.set(id, x);
+      }
+    } catch {
+      // it died: what it proved died with it; the cases it measured say so
+    } finally {
+      await e.stop();
+    }
+  };
+  /** One round of one case, by the current engine (started if there is none); false when interrupted. */
+  const measureOne = async (/** @type {import('../tables/suite.js').Case} */ c, /** @type {number} */ pass) => {
+    await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
+    if (o.state.interrupted) return false;
+    const k = caseKey(c);
+    o.onProgress?.({ done: step++, total, current: c, ...(pass ? { extra: { pass, deadline } } : {}) });
+    let r;
+    try {
+      if (!engine) {
+        engine = await startEngine(serverArgs(o, templates), { env });
+        engines++;
+      }
+      r = await engine.measure(k, true);
+    } catch (err) {
+      engine?.kill();
+      engine = null;
+      await new Promise((res) => setTimeout(res, 100)); // a Ctrl-C reaches the engine and this process alike
+      if (o.state.interrupted) return false;
+      r = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'error', reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}` };
+    }
+    const { key: _, ...entry } = r;
+    if (!entry.round) {
+      done.set(k, entry);
+      measured.delete(k);
+      return true;
+    }
+    const m = measured.get(k) ?? { rounds: [], verified: {}, pragmas: entry.pragmas };
+    m.rounds.push(entry.round);
+    for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified))) m.verified[name] = (m.verified[name] ?? 0) + n;
+    measured.set(k, m);
+    return true;
+  };
+  try {
+    // Rounds: every case once per round, each round in its own shuffled order, so each case's
+    // samples are spread across the whole run and no case always follows the same neighbour.
+    rounds: for (let round = 0; round < budget.rounds; round++) {
+      const order = round === 0 ? list : shuffle(random, [...list]);
+      for (const c of order) {
+        if (done.has(caseKey(c))) {
+          step++;
+          continue;
+        }
+        if (!(await measureOne(c, 0))) break rounds;
+      }
+      await retire();
+    }
+    // Extra rounds for the cases not yet precise, the least precise first, until the deadline.
+    const maxRounds = budget.maxRounds ?? budget.rounds;
+    /** A case's rse while it may get more rounds and is above the target; else null. */
+    const imprecision = (/** @type {import('../tables/suite.js').Case} */ c) => {
+      const m = measured.get(caseKey(c));
+      if (!m || m.rounds.length >= maxRounds) return null;
+      const rse = medianRse(m.rounds.map((x) => x.opsPerSec));
+      return rse <= (budget.targetRse ?? Infinity) ? null : Number.isNaN(rse) ? Infinity : rse;
+    };
+    extra: for (let pass = 1; !o.state.interrupted && Date.now() < deadline; pass++) {
+      // the imprecise cases, least precise first
+      const pending = shuffle(random, nextPass(list.flatMap((c) => { const rse = imprecision(c); return rse ? [{ c, rse }] : []; })));
+      if (!pending.length) break;
+      total = step + pending.length;
+      for (const c of pending) {
+        if (Date.now() >= deadline) break extra;
+        if (!(await measureOne(c, pass))) break extra;
+      }
+      await retire();
+    }
+    o.onProgress?.({ done: step, total: step, current: null });
+  } finally {
+    await retire();
+    if (!o.keepDb) fs.rmSync(templates, { recursive: true, force: true });
+  }
+  // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
+  const out = list.flatMap((c) => {
+    const k = caseKey(c);
+    if (done.has(k)) return [done.get(k)];
+    const m = measured.get(k);
+    if (!m) return [];
+    return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: rounded(combine(m.rounds)), verified: m.verified, pragmas: m.pragmas }];
+  });
+  return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines };
+}
+
+/**
+ * Round a case's statistics to 6 significant figures, as stored.
+ * @param {import('../engine/measure.js').Stats} s
+ * @returns {import('../engine/measure.js').Stats}
+ */
+function rounded(s) {
+  const map = (/** @type {Record<string, number>} */ o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, sig(v)]));
+  return { ...s, opsPerSec: /** @type {any} */ (map(s.opsPerSec)), latencyMs: /** @type {any} */ (map(s.latencyMs)), rme: sig(s.rme), rounds: s.rounds.map(sig), totalMs: sig(s.totalMs) };
+}

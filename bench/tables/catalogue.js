@@ -1,0 +1,86 @@
+// What the suite measures, from the same tables the code runs: for `--list` and for the README
+// (between the CATALOGUE markers; `npm run catalogue` rewrites it, a test checks it is current).
+import fs from 'node:fs';
+import path from 'node:path';
+import { markdownTable } from 'markdown-table';
+import { CIPHERS } from './ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from './configs.js';
+import { DRIVERS, GENERATIONS } from './drivers.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { command, parseStrict } from '../../lib/command.js';
+import { ROOT } from '../../lib/root.js';
+import { replaceBetween } from '../../lib/markers.js';
+import { OPS } from './ops.js';
+import { RULES } from './suite.js';
+
+export const START = '<!-- CATALOGUE_START -->';
+export const END = '<!-- CATALOGUE_END -->';
+
+const settings = (/** @type {[string, string|number][]} */ p) => (p.length ? p.map(([n, v]) => `${n}=${v}`).join(', ') : '(none)');
+
+/** Plain text for `npm run bench -- --list`. */
+export function listText() {
+  const out = ['configs (--config):'];
+  for (const c of CONFIGS) {
+    const { note } = describeChanges(c);
+    out.push(`  ${c.name.padEnd(24)} ${c.label}: ${c.description}${note ? ` [${note}]` : ''}`);
+  }
+  out.push('drivers (--driver):', ...DRIVERS.map((d) => `  ${d.name.padEnd(32)} ${d.description}`));
+  out.push('ciphers (--cipher):', ...CIPHERS.map((c) => `  ${c.name.padEnd(10)} ${c.label}: ${c.description}`));
+  out.push('ops (--op):', ...OPS.map((o) => `  ${o.name.padEnd(13)} ${o.label}: ${o.unit}`));
+  return out.join('\n');
+}
+
+/** Markdown for the README. */
+export function catalogueMarkdown() {
+  const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) => (x === '*' ? `every ${all}` : x.join(', '));
+  return [
+    '### Configurations',
+    '',
+    markdownTable([
+      ['Config (`--config`)', 'Name', 'PRAGMAs (after cipher and key)', 'Note'],
+      ...CONFIGS.map((c) => {
+        const { changes, note } = describeChanges(c);
+        const what = c.name === PRODUCTION_CONFIG || !c.pragmas.length ? settings(c.pragmas) : `production, with ${settings(changes)}`;
+        return [`\`${c.name}\``, c.label, what, note ?? ''];
+      }),
+    ]),
+    '',
+    'In the order applied. `{tempdir}` is a directory beside the database file. Every PRAGMA is read back after setup; one that did not take fails its case.',
+    '',
+    '### Ciphers',
+    '',
+    markdownTable([['Cipher (`--cipher`)', 'Name', 'What it is'], ...CIPHERS.map((c) => [`\`${c.name}\``, c.label, c.description])]),
+    '',
+    '### Drivers',
+    '',
+    markdownTable([['Driver (`--driver`)', 'What it is'], ...DRIVERS.map((d) => [`\`${d.name}\``, d.description])]),
+    '',
+    markdownTable([['Driver release set', 'For Node', 'Why'], ...GENERATIONS.map((g) => [`\`drivers/${g.id}\``, `\`${g.node}\``, g.why])]),
+    '',
+    '### Operations',
+    '',
+    markdownTable([['Operation (`--op`)', 'Name', 'One operation is'], ...OPS.map((o) => [`\`${o.name}\``, o.label, o.unit])]),
+    '',
+    '### Which combinations run',
+    '',
+    ...RULES.map((r) => `- configs: ${rule(r.configs, 'config')}; drivers: ${rule(r.drivers, 'driver')}; ciphers: ${rule(r.ciphers, 'cipher')} (a driver without encryption runs only \`none\`)`),
+  ].join('\n');
+}
+
+/** The page the catalogue is written into. */
+export const CATALOGUE_FILE = path.join(ROOT, 'docs', 'catalogue.md');
+
+/**
+ * The page with its catalogue block regenerated (the same strict marker rule as the README's results).
+ * @param {string} page
+ */
+export const withCatalogue = (page) => replaceBetween(page, START, END, catalogueMarkdown(), 'docs/catalogue.md');
+
+function main(/** @type {string[]} */ argv) {
+  parseStrict(argv, {});
+  writeFileAtomic(CATALOGUE_FILE, withCatalogue(fs.readFileSync(CATALOGUE_FILE, 'utf8')));
+  console.error('docs/catalogue.md: catalogue rewritten');
+}
+
+command('catalogue', import.meta.url, main);

@@ -1,0 +1,90 @@
+// PRAGMA configurations: one row each, named as users know them from the published tables.
+// Every variant is Forward Email Production with the listed changes; `{tempdir}` is replaced by
+// a directory beside the database file.
+import { PRAGMAS, normalise } from './pragmas.js';
+
+/** @typedef {[name: string, value: number|string]} PragmaSetting */
+/**
+ * @typedef {object} Config
+ * @property {string} name slug used on the command line and in result documents
+ * @property {string} label the name users know
+ * @property {PragmaSetting[]} pragmas applied in this order, after the cipher and key
+ * @property {string} description one line on what it changes
+ */
+
+/** @type {PragmaSetting[]} */
+const PRODUCTION = [
+  // auto_vacuum and encoding only apply to an empty database, so they come before journal_mode=WAL,
+  // which writes the header. In the opposite order auto_vacuum silently stays 0.
+  ['auto_vacuum', 'FULL'],
+  ['encoding', 'UTF-8'],
+  ['journal_mode', 'WAL'],
+  ['secure_delete', 'ON'],
+  ['busy_timeout', 30000],
+  ['synchronous', 'NORMAL'],
+  ['foreign_keys', 'ON'],
+  ['temp_store', 1],
+  ['temp_store_directory', '{tempdir}'],
+  ['optimize', '0x10002'],
+];
+
+/**
+ * Production with changes: a changed PRAGMA keeps its place, a new one goes before `optimize`
+ * (so that e.g. analysis_limit is in force when optimize runs).
+ * @param {Record<string, number|string>} changes
+ * @returns {PragmaSetting[]}
+ */
+function production(changes) {
+  const out = PRODUCTION.map(([n, v]) => /** @type {PragmaSetting} */ ([n, n in changes ? changes[n] : v]));
+  const at = out.findIndex(([n]) => n === 'optimize');
+  const added = Object.entries(changes).filter(([n]) => !PRODUCTION.some(([p]) => p === n));
+  out.splice(at, 0, ...added.map(([n, v]) => /** @type {PragmaSetting} */ ([n, v])));
+  return out;
+}
+
+const CACHE_64MB = { cache_size: -64000 };
+const MMAP_256MB = { mmap_size: 268435456 };
+
+/** @type {Config[]} */
+export const CONFIGS = [
+  { name: 'production', label: 'Forward Email Production', pragmas: PRODUCTION, description: 'the production PRAGMAs: WAL, secure_delete, auto_vacuum=FULL, synchronous=NORMAL, temp files on disk beside the database' },
+  { name: 'wal-autocheckpoint-1000', label: 'WAL Autocheckpoint 1000', pragmas: production({ wal_autocheckpoint: 1000 }), description: 'wal_autocheckpoint=1000' },
+  { name: 'memory-temp-storage', label: 'Memory Temp Storage', pragmas: production({ temp_store: 2 }), description: 'temp_store=2 (MEMORY)' },
+  { name: 'cache-size-64mb', label: 'Cache Size 64MB', pragmas: production(CACHE_64MB), description: 'cache_size=-64000' },
+  { name: 'mmap-256mb', label: 'MMAP 256MB', pragmas: production(MMAP_256MB), description: 'mmap_size=268435456' },
+  { name: 'synchronous-off', label: 'Synchronous OFF (Unsafe)', pragmas: production({ synchronous: 'OFF' }), description: 'synchronous=OFF: a crash or power loss can corrupt the database' },
+  { name: 'synchronous-extra', label: 'Synchronous EXTRA (Safe)', pragmas: production({ synchronous: 'EXTRA' }), description: 'synchronous=EXTRA' },
+  { name: 'incremental-vacuum', label: 'Incremental Vacuum', pragmas: production({ auto_vacuum: 'INCREMENTAL' }), description: 'auto_vacuum=INCREMENTAL' },
+  { name: 'no-auto-vacuum', label: 'No Auto Vacuum', pragmas: production({ auto_vacuum: 'NONE' }), description: 'auto_vacuum=NONE' },
+  { name: 'analysis-limit-1000', label: 'Analysis Limit 1000', pragmas: production({ analysis_limit: 1000 }), description: 'analysis_limit=1000 (bounds the work of optimize/ANALYZE)' },
+  { name: 'busy-timeout-60s', label: 'Busy Timeout 60s', pragmas: production({ busy_timeout: 60000 }), description: 'busy_timeout=60000 (only matters under lock contention, which a single connection never meets)' },
+  { name: 'cache-mmap', label: 'Cache + MMAP', pragmas: production({ ...CACHE_64MB, ...MMAP_256MB }), description: 'cache_size=-64000 and mmap_size=268435456' },
+  { name: 'all-optimizations', label: 'All Optimizations', pragmas: production({ temp_store: 2, ...CACHE_64MB, ...MMAP_256MB, analysis_limit: 1000 }), description: 'every safe single change together: temp_store=2, cache_size=-64000, mmap_size=268435456, analysis_limit=1000 (not synchronous=OFF)' },
+  { name: 'baseline', label: 'Baseline', pragmas: [], description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)" },
+];
+
+export const PRODUCTION_CONFIG = 'production';
+
+/**
+ * The PRAGMAs in which a config differs from production, and whether every one of them sets
+ * SQLite's own default for a PRAGMA production leaves unset — a change that changes nothing.
+ * @param {Config} config
+ * @returns {{ changes: PragmaSetting[], equalsDefault: boolean, note: string | null }}
+ */
+export function describeChanges(config) {
+  const base = new Map(PRODUCTION);
+  const changes = config.pragmas.filter(([n, v]) => !base.has(n) || String(base.get(n)) !== String(v));
+  if (config.name === PRODUCTION_CONFIG || config.pragmas.length === 0 || changes.length === 0) {
+    return { changes, equalsDefault: false, note: null };
+  }
+  const equalsDefault = changes.every(([n, v]) => !base.has(n) && normalise(n, v) === PRAGMAS[n].sqliteDefault);
+  const note = equalsDefault
+    ? `not a tuning: ${changes.map(([n, v]) => `${n}=${v}`).join(', ')} is SQLite's default, so this equals ${CONFIGS[0].label}`
+    : null;
+  return { changes, equalsDefault, note };
+}
+
+/** Notes a result carries about configs: e.g. one that equals SQLite's default. */
+export function configNotes() {
+  return CONFIGS.map((c) => ({ name: c.name, label: c.label, pragmas: c.pragmas, ...describeChanges(c) }));
+}

@@ -1,0 +1,95 @@
+// Which cases a run measures: rules over the tables, expanded, then filtered by name.
+import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG } from './configs.js';
+import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
+import { OPS } from './ops.js';
+
+/** @typedef {{ configs: string[] | '*', drivers: string[] | '*', ciphers: string[] | '*' }} Rule */
+
+/**
+ * Every PRAGMA config on the production driver and cipher; every cipher (and no key) with the
+ * production PRAGMAs; every driver without encryption with the production PRAGMAs and with none.
+ * @type {Rule[]}
+ */
+export const RULES = [
+  { configs: '*', drivers: [PRODUCTION_DRIVER], ciphers: [PRODUCTION_CIPHER] },
+  { configs: [PRODUCTION_CONFIG], drivers: [PRODUCTION_DRIVER], ciphers: '*' },
+  { configs: [PRODUCTION_CONFIG, 'baseline'], drivers: '*', ciphers: ['none'] },
+];
+
+/** @typedef {{ config: string, driver: string, cipher: string }} Setup */
+/** @typedef {Setup & { op: string }} Case */
+
+/** A case's name in results, orders and the compare: config/driver/cipher/op. */
+export const caseKey = (/** @type {Case} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+
+/** A setup's name: config/driver/cipher. */
+export const setupKey = (/** @type {Setup} */ s) => `${s.config}/${s.driver}/${s.cipher}`;
+
+/** A setup's directory name (--keep-db shows it): config__driver__cipher, each part with every character but letters, digits and '-' as '_'. */
+export const setupDir = (/** @type {Setup} */ s) => [s.config, s.driver, s.cipher].map((x) => x.replace(/[^a-z0-9-]/gi, '_')).join('__');
+
+/**
+ * The case a key names (the inverse of caseKey; no table name contains '/').
+ * @param {string} key
+ * @returns {Case}
+ */
+export function parseCaseKey(key) {
+  const [config, driver, cipher, op] = key.split('/');
+  return { config, driver, cipher, op };
+}
+
+/**
+ * The engine flags that select these filters (--config NAME … per table): what a run passes to its
+ * engine processes, and the compare to both sides' engines.
+ * @param {Partial<Record<string, string[]>>} filters
+ */
+export const filterArgs = (filters) => Object.entries(filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n]));
+
+export const TABLES = {
+  config: CONFIGS.map((c) => c.name),
+  driver: DRIVERS.map((d) => d.name),
+  cipher: CIPHERS.map((c) => c.name),
+  op: OPS.map((o) => o.name),
+};
+
+/**
+ * The (config, driver, cipher) combinations, in table order, without duplicates.
+ * @returns {Setup[]}
+ */
+export function setups() {
+  const pick = (/** @type {string[] | '*'} */ sel, /** @type {string[]} */ all) => (sel === '*' ? all : sel);
+  const seen = new Set();
+  /** @type {Setup[]} */
+  const out = [];
+  for (const rule of RULES) {
+    for (const config of pick(rule.configs, TABLES.config)) {
+      for (const driver of pick(rule.drivers, TABLES.driver)) {
+        for (const cipher of pick(rule.ciphers, TABLES.cipher)) {
+          const d = DRIVERS.find((x) => x.name === driver);
+          if (!d?.encryption && cipher !== 'none') continue;
+          const key = setupKey({ config, driver, cipher });
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push({ config, driver, cipher });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * @param {{ config?: string[], driver?: string[], cipher?: string[], op?: string[] }} filters empty or missing: all
+ * @returns {Case[]}
+ */
+export function cases(filters = {}) {
+  const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) => !f || f.length === 0 || f.includes(v);
+  /** @type {Case[]} */
+  const out = [];
+  for (const s of setups()) {
+    if (!keep(filters.config, s.config) || !keep(filters.driver, s.driver) || !keep(filters.cipher, s.cipher)) continue;
+    for (const op of TABLES.op) if (keep(filters.op, op)) out.push({ ...s, op });
+  }
+  return out;
+}

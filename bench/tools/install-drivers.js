@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Installs the driver generation for the running Node (see GENERATIONS in drivers.js) into
+// .drivers/<platform>-<arch>-node-<version>/, from drivers/<generation>/'s lockfile. Runs as the
+// project's postinstall, so `npm install` is all a user does. A second run with the same lockfile
+// and Node reuses the install.
+//
+//   node bench/tools/install-drivers.js [--from-source]
+//
+// --from-source (or SQLITE_BENCH_FROM_SOURCE=1): compile the native drivers here, never a
+// downloaded or bundled prebuild.
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { GENERATIONS, generationFor } from '../tables/drivers.js';
+import { driversDir } from '../engine/load-drivers.js';
+import { ROOT } from '../../lib/root.js';
+import { command, parseStrict } from '../../lib/command.js';
+
+const MARK = '.installed.json';
+
+/** The npm to call: the one running this lifecycle script, else the one on PATH. */
+export function npmCommand() {
+  const cli = process.env.npm_execpath;
+  if (cli && /\.(c?js)$/.test(cli)) return { cmd: process.env.npm_node_execpath || process.execPath, pre: [cli] };
+  return { cmd: process.platform === 'win32' ? 'npm.cmd' : 'npm', pre: [] };
+}
+
+/**
+ * @param {string[]} args
+ * @param {string} cwd
+ * @param {Record<string, string>} [env]
+ */
+function npm(args, cwd, env = {}) {
+  const { cmd, pre } = npmCommand();
+  const r = spawnSync(cmd, [...pre, ...args], { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} failed in ${cwd} (exit ${r.status ?? r.signal})`);
+}
+
+export function install({ fromSource = false } = {}) {
+  const gen = generationFor(process.version);
+  if (!gen) {
+    throw new Error(`Node ${process.version} is not supported; supported: ${GENERATIONS.map((g) => g.node).join(' | ')}`);
+  }
+  const src = path.join(ROOT, 'drivers', gen.id);
+  const dest = driversDir();
+  const lock = fs.readFileSync(path.join(src, 'package-lock.json'));
+  const want = {
+    generation: gen.id,
+    node: process.version,
+    lock: crypto.createHash('sha256').update(lock).update(fs.readFileSync(path.join(src, 'package.json'))).digest('hex'),
+    fromSource,
+  };
+  const markFile = path.join(dest, MARK);
+  if (fs.existsSync(markFile) && JSON.stringify(JSON.parse(fs.readFileSync(markFile, 'utf8'))) === JSON.stringify(want)) {
+    console.error(`drivers: ${gen.id} for Node ${process.version} already installed in ${path.relative(ROOT, dest)}`);
+    return dest;
+  }
+  fs.rmSync(dest, { recursive: true, force: true });
+  fs.mkdirSync(dest, { recursive: true });
+  fs.copyFileSync(path.join(src, 'package.json'), path.join(dest, 'package.json'));
+  fs.copyFileSync(path.join(src, 'package-lock.json'), path.join(dest, 'package-lock.json'));
+  console.error(`drivers: installing ${gen.id} for Node ${process.version} into ${path.relative(ROOT, dest)} (${gen.why}); compiling takes about a minute per driver`);
+  const env = fromSource ? { npm_config_build_from_source: 'true' } : {};
+  npm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], dest, env);
+  if (fromSource) {
+    // packages that bundle prebuilds (13.x) have no install step: compile them explicitly
+    for (const name of Object.keys(JSON.parse(fs.readFileSync(path.join(src, 'package.json'), 'utf8')).dependencies)) {
+      const pkgDir = path.join(dest, 'node_modules', name);
+      if (fs.existsSync(path.join(pkgDir, 'prebuilds'))) npm(['run', 'build-release'], pkgDir);
+    }
+  }
+  fs.writeFileSync(markFile, JSON.stringify(want));
+  return dest;
+}
+
+function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, { 'from-source': { type: 'boolean', default: false } });
+  install({ fromSource: values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1' });
+}
+
+command('install-drivers', import.meta.url, main);

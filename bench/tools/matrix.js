@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// npm run matrix -- [--node 18,20,22,24,25] [--quick] [--out out/matrix] [bench filters…]
+//
+// The nightly matrix on this machine, for the platform it runs on: for each Node version, fetch
+// that Node from the npm registry, compile the drivers against its own headers into a per-version
+// cache (a second run reuses it), run the benchmark under it, and write its document where
+// download-artifact would put it (<out>/artifacts/result-<platform>-node<major>/). A version that
+// fails is reported with its error, gets a document saying so, and the rest go on. Finally the
+// aggregate runs into <out>/results and <out>/README.md.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MATRIX_NODES } from '../tables/drivers.js';
+import { clock } from '../../lib/format.js';
+import { UsageError, command, parseStrict } from '../../lib/command.js';
+import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
+import { ROOT } from '../../lib/root.js';
+import { fetchNode, nodeEnv, resolveNodeVersion, runUnder } from './other-node.js';
+import { END, START } from '../../lib/markers.js';
+
+
+/** The bench's flags that every run gets (--quick too); the runs' --out is the matrix's. */
+const OPTIONS = /** @type {const} */ ({
+  node: { type: 'string', default: MATRIX_NODES.join(',') },
+  out: { type: 'string', default: 'out/matrix' },
+  quick: { type: 'boolean', default: false },
+  ...BENCH_FLAGS,
+});
+
+function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, OPTIONS);
+  const specs = String(values.node).split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
+  if (!specs.length || bad.length) throw new UsageError(`bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`);
+  const passthrough = benchArgs(values);
+  parseFlags(passthrough); // the bench's flags, checked here before any Node is fetched and built for
+  const out = path.resolve(String(values.out));
+  const artifacts = path.join(out, 'artifacts');
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  const start = Date.now();
+  const outcome = [];
+  for (const [i, spec] of specs.entries()) {
+    const t0 = Date.now();
+    const eta = i ? `, ETA ${clock(((Date.now() - start) / i) * (specs.length - i))}` : '';
+    let version = spec;
+    const cell = path.join(artifacts, `result-${process.platform}-${process.arch}-node${spec.replace(/^v/, '').split('.')[0]}`);
+    try {
+      version = resolveNodeVersion(spec);
+      console.error(`\nmatrix: [${i + 1}/${specs.length}] Node v${version}: fetching and building the drivers${eta}`);
+      const dir = fetchNode(version);
+      console.error(`matrix: [${i + 1}/${specs.length}] Node v${version}: running the benchmark`);
+      const r = runUnder(dir, 'bench/cli.js', ['--out', cell, ...passthrough], { fromSource: true });
+      // exit 1 with a document: some cases failed (the README says which); without one: the run failed
+      const wrote = fs.existsSync(cell) && fs.readdirSync(cell).some((f) => f.endsWith('.json'));
+      if (r.status !== 0 && !(r.stage === 'run' && r.status === 1 && wrote)) {
+        const reason = `${r.stage === 'install' ? 'the driver install/build' : 'the benchmark'} failed under Node v${version} (exit ${r.status})`;
+        spawnSync(path.join(dir, 'bin', 'node'), [path.join(ROOT, 'bench/ci/failure.js')], { stdio: 'inherit', env: { ...nodeEnv(dir), BENCH_OUT: cell, FAILED_STEP: reason, BENCH_QUICK: String(Boolean(values.quick)) } });
+        outcome.push(`v${version}: FAILED: ${reason}`);
+      } else {
+        outcome.push(`v${version}: ok${r.status === 1 ? ' (some cases failed; see the README)' : ''}`);
+      }
+    } catch (err) {
+      outcome.push(`${spec}: FAILED: ${/** @type {Error} */ (err).message.split('\n')[0]}`);
+    }
+    console.error(`matrix: [${i + 1}/${specs.length}] ${outcome.at(-1)} in ${clock(Date.now() - t0)}`);
+  }
+  const readme = path.join(out, 'README.md');
+  if (!fs.existsSync(readme)) fs.writeFileSync(readme, `# Local matrix on ${process.platform}-${process.arch}\n\nWritten by \`npm run matrix\`.\n\n${START}\n${END}\n`);
+  const agg = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', artifacts, '--results', path.join(out, 'results'), '--readme', readme], { stdio: 'inherit' });
+  console.log(`\nmatrix: ${specs.length} Node version(s) in ${clock(Date.now() - start)}`);
+  for (const o of outcome) console.log(`  ${o}`);
+  console.log(`  README: ${path.relative(process.cwd(), readme)}`);
+  return agg.status === 0 && outcome.every((o) => !o.includes('FAILED')) ? 0 : 1;
+}
+
+command('matrix', import.meta.url, main);

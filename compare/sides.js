@@ -1,0 +1,107 @@
+// The sides of a compare: each side is a checkout with its own installed dependencies (a
+// directory, or a git ref checked out into a temporary worktree and installed), whose engine
+// server interleave.js starts on the same Node, with the same flags and seed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { npmCommand } from '../bench/tools/install-drivers.js';
+import { CommandError } from '../lib/command.js';
+
+export class CompareError extends CommandError {}
+
+/**
+ * @typedef {object} Side
+ * @property {string} label 'base' | 'head' | …
+ * @property {string} dir the checkout
+ * @property {string} given what the user passed
+ * @property {string | null} commit
+ * @property {boolean} worktree made (and removed) by the compare
+ */
+
+const git = (/** @type {string} */ cwd, /** @type {string[]} */ args) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+
+/** The commit a directory is checked out at, or null. */
+export function commitOf(/** @type {string} */ dir) {
+  const r = git(dir, ['rev-parse', 'HEAD']);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/**
+ * What a --base / --head value names: an existing directory (a checkout of this project), or else a
+ * git ref of the repository at `repo`.
+ * @param {string} flag
+ * @param {string} value
+ * @param {string} repo
+ * @returns {{ dir: string } | { ref: string, commit: string }}
+ */
+export function resolveSide(flag, value, repo) {
+  const st = fs.statSync(value, { throwIfNoEntry: false });
+  if (st?.isDirectory()) {
+    const dir = path.resolve(value);
+    if (!fs.existsSync(path.join(dir, 'bench', 'cli.js'))) throw new CompareError(`--${flag} '${value}': no bench/cli.js there; valid: a checkout of this project, or a git ref`);
+    return { dir };
+  }
+  const r = git(repo, ['rev-parse', '--verify', '--quiet', `${value}^{commit}`]);
+  if (r.status !== 0) throw new CompareError(`--${flag} '${value}' is neither a directory nor a git ref of ${repo}; valid: a checkout of this project, or a git ref (branch, tag, commit)`);
+  return { ref: value, commit: r.stdout.trim() };
+}
+
+/** The merge-base of two commits in `repo`. */
+export function mergeBase(/** @type {string} */ repo, /** @type {string} */ a, /** @type {string} */ b) {
+  const r = git(repo, ['merge-base', a, b]);
+  if (r.status !== 0) throw new CompareError(`git merge-base ${a} ${b} failed in ${repo}: ${r.stderr.trim().split('\n')[0]}`);
+  return r.stdout.trim();
+}
+
+/**
+ * Check out `commit` into a new detached worktree at `dir` and install it (`npm ci`, which builds
+ * or fetches the drivers for the running Node through the project's postinstall).
+ * @param {string} repo
+ * @param {string} commit
+ * @param {string} dir
+ * @param {(line: string) => void} log
+ * @param {string} [reuseFrom] an installed checkout whose driver build may be reused
+ */
+export function checkoutAndInstall(repo, commit, dir, log, reuseFrom) {
+  const add = git(repo, ['worktree', 'add', '--detach', dir, commit]);
+  if (add.status !== 0) throw new CompareError(`git worktree add ${commit} failed: ${add.stderr.trim().split('\n').pop()}`);
+  const reuse = Boolean(reuseFrom && fs.existsSync(path.join(reuseFrom, '.drivers')) && sameDriverBuild(reuseFrom, dir));
+  if (reuse) {
+    // the same lockfiles and the same install script build the same drivers: take the other
+    // checkout's build as it is, and install only the JavaScript dependencies
+    fs.cpSync(path.join(/** @type {string} */ (reuseFrom), '.drivers'), path.join(dir, '.drivers'), { recursive: true });
+    log(`drivers: ${path.basename(dir)} has the same driver lockfiles and install script as ${reuseFrom}; reusing its build`);
+  }
+  log(`installing ${commit.slice(0, 12)} in ${dir} (npm ci${reuse ? ' --ignore-scripts' : ''})`);
+  const t0 = Date.now();
+  const { cmd, pre } = npmCommand();
+  const r = spawnSync(cmd, [...pre, 'ci', '--no-audit', '--no-fund', ...(reuse ? ['--ignore-scripts'] : [])], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new CompareError(`npm ci in ${dir} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  log(`installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+/** Every file under dir, relative, sorted. */
+const filesUnder = (/** @type {string} */ dir) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name))).sort() : []);
+
+/**
+ * Whether two checkouts build the same drivers: drivers/ (lockfiles) and the install script are
+ * byte for byte the same.
+ * @param {string} a
+ * @param {string} b
+ */
+export function sameDriverBuild(a, b) {
+  const rel = ['bench/tools/install-drivers.js', 'bench/tables/drivers.js', ...filesUnder(path.join(a, 'drivers')).map((f) => path.join('drivers', f))];
+  if (filesUnder(path.join(a, 'drivers')).join('\n') !== filesUnder(path.join(b, 'drivers')).join('\n')) return false;
+  return rel.every((f) => {
+    const x = fs.readFileSync(path.join(a, f), { flag: 'r' });
+    const y = fs.existsSync(path.join(b, f)) ? fs.readFileSync(path.join(b, f)) : null;
+    return y !== null && x.equals(y);
+  });
+}
+
+/** Remove a worktree the compare made. */
+export function removeWorktree(/** @type {string} */ repo, /** @type {string} */ dir) {
+  git(repo, ['worktree', 'remove', '--force', dir]);
+  fs.rmSync(dir, { recursive: true, force: true });
+  git(repo, ['worktree', 'prune']);
+}
