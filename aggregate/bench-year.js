@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run aggregate:bench — the aggregate over a synthetic year of nightly history.
+// npm run meta:aggregate — the aggregate over a synthetic year of nightly history.
 //
 // Builds results/ holding 5 Node majors × 4 platforms × N nights (default 183: 3,660 documents),
 // then times what a nightly run does: one more night (20 documents) aggregated into that history,
@@ -88,4 +88,4 @@ function main(/** @type {string[]} */ argv) {
   }
 }
 
-command('aggregate:bench', import.meta.url, main);
+command('meta:aggregate', import.meta.url, main);

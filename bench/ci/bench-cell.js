@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:ci — the benchmark as a matrix cell runs it: the suite (quick when BENCH_QUICK is
+// npm run ci:bench — the benchmark as a matrix cell runs it: the suite (quick when BENCH_QUICK is
 // 'true'), the document into BENCH_OUT (default out), and the cell's table in the job summary.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,4 +23,4 @@ function main(/** @type {string[]} */ argv) {
   return r.status ?? 1;
 }
 
-command('bench:ci', import.meta.url, main);
+command('ci:bench', import.meta.url, main);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:floor -- [--runs 5] [--seconds 570] [--window 200] [--rounds 5,25,100] [--draws 2000] [--seed 1] [--out out/meta]
+// npm run meta:floor -- [--runs 5] [--seconds 570] [--window 200] [--rounds 5,25,100] [--draws 2000] [--seed 1] [--out out/meta]
 //
 // How repeatable can a figure be on this machine at all? The machine alone, with no SQLite and no
 // harness: for --runs runs of --seconds each (the length of a full suite run), it times the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:overhead — how much the harness itself costs. For a trivial prepared SELECT on a
+// npm run meta:overhead — how much the harness itself costs. For a trivial prepared SELECT on a
 // real file, compares the ops/s our tinybench harness reports with a bare timed loop over the
 // same statement, interleaved (bare, harness, bare, …) and summarised by medians of rounds.
 // Target: harness ≥ 95% of bare. Also shows tinybench with one operation per sample (no

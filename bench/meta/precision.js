@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [bench filters…]
+// npm run meta:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [bench filters…]
 //
 // How repeatable the figures are: runs the suite --runs times, each in its own process, then for
 // every case measured ok in every run computes the coefficient of variation (sd / mean) of its

@@ -1,6 +1,6 @@
 // What the machine itself does, apart from SQLite: fixed disk loops and a fixed CPU loop. Used
-// between the suite's runs (bench:precision), and alone, window after window, to measure how
-// repeatable the machine is (bench:floor). Neither touches SQLite, so a run whose fsync-bound
+// between the suite's runs (meta:precision), and alone, window after window, to measure how
+// repeatable the machine is (meta:floor). Neither touches SQLite, so a run whose fsync-bound
 // cases all moved while the probe moved with them was moved by the machine (its disk, its
 // neighbours), not by the engine; in-run statistics cannot remove such a shift.
 import crypto from 'node:crypto';

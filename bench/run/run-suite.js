@@ -33,7 +33,7 @@ import { serverArgs } from './server-args.js';
 
 /**
  * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
- * (bench/serve.js), on the templates built once for the run: two processes of the same code can
+ * (bench/engine/server.js), on the templates built once for the run: two processes of the same code can
  * differ by a steady percent or two on a case (memory layout, code placement), and measured here that offset
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
  * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.

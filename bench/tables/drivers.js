@@ -26,7 +26,7 @@ export const MATRIX_NODES = [18, 20, 22, 24, 25];
 /**
  * Driver generations: the newest releases that support a range of Node versions. Each has a
  * package.json + package-lock.json in drivers/<id>/; `npm install` installs the one for the running
- * Node into .drivers/ (see bench/install-drivers.js). 13.x segfaults below Node 22.14 instead of
+ * Node into .drivers/ (see bench/tools/install-drivers.js). 13.x segfaults below Node 22.14 instead of
  * throwing, so the ranges never let it near an older Node.
  * @type {{ id: string, node: string, why: string }[]}
  */
