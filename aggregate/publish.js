@@ -35,6 +35,21 @@ export function commitMessage(added, env = process.env) {
 }
 
 /**
+ * Why git refused a push, from its stderr: the ref's status line (` ! [rejected] HEAD -> main
+ * (fetch first)`, ` ! [remote rejected] … (protected branch hook declined)`) with the remote's
+ * first error, else git's own `fatal:` or `error:` line, else the remote's first line; never the
+ * `hint:` lines git ends with, which advise rather than say what happened.
+ * @param {string} stderr
+ */
+export function pushRejection(stderr) {
+  const lines = stderr.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => l && !/^hint:/.test(l));
+  const ref = lines.find((l) => /^! \[/.test(l));
+  const remoteError = lines.find((l) => /^remote: (error|fatal):/i.test(l));
+  if (ref) return remoteError ? `${ref}; ${remoteError}` : ref;
+  return lines.find((l) => /^fatal:/.test(l)) ?? lines.find((l) => /^error:/.test(l)) ?? remoteError ?? lines.find((l) => /^remote:/.test(l)) ?? lines.at(-1) ?? 'no message';
+}
+
+/**
  * @param {{ artifacts: string, results: string, readme: string, remote: string, branch: string, cwd: string, log?: (s: string) => void, runAggregate?: () => void }} o
  * @returns {'nothing' | 'pushed'}
  */
@@ -58,7 +73,7 @@ export function publish(o) {
       log(`ci:publish: pushed ${git(['rev-parse', '--short', 'HEAD'], o.cwd)} to ${o.remote}/${o.branch} (${added.length} new file(s))`);
       return 'pushed';
     }
-    log(`ci:publish: push ${attempt} of ${ATTEMPTS} rejected (${push.stderr.trim().split('\n').at(-1)}); taking ${o.remote}/${o.branch} and aggregating again`);
+    log(`ci:publish: push ${attempt} of ${ATTEMPTS} rejected (${pushRejection(push.stderr)}); taking ${o.remote}/${o.branch} and aggregating again`);
     git(['fetch', '-q', o.remote, o.branch], o.cwd);
     git(['reset', '-q', '--hard', `${o.remote}/${o.branch}`], o.cwd);
     aggregate();

@@ -7,9 +7,10 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { test } from 'node:test';
 import { readResult } from '../aggregate/read.js';
-import { ROOT, scratch } from './helpers.js';
+import { ROOT, childEnv, scratch } from './helpers.js';
 
-const node = (/** @type {string} */ script, /** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, script), ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+const node = (/** @type {string} */ script, /** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, script), ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: childEnv() });
+const git = (/** @type {string[]} */ args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', env: childEnv() });
 const SMALL = ['--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none'];
 
 for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
@@ -37,7 +38,7 @@ test('a directory that is not a checkout of this project is refused', () => {
 });
 
 test('the engine server measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/engine/server.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/engine/server.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() });
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => JSON.parse(/** @type {string} */ ((await lines.next()).value));
   const ready = await next();
@@ -65,11 +66,25 @@ test('the engine server measures the case asked for, reports what it cannot, and
   assert.equal(fs.existsSync(ready.workdir), false, 'quit removes the databases');
 });
 
-test('compare: a git ref (temporary worktree, installed) against this checkout, interleaved, on real databases', () => {
+test('compare: a git ref (temporary worktree, installed) against this checkout, interleaved, on real databases; nothing in the job summary', () => {
   const out = scratch('compare-out-');
-  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-  const before = spawnSync('git', ['worktree', 'list'], { cwd: ROOT, encoding: 'utf8' }).stdout;
-  const r = node('compare/cli.js', ['--base', 'HEAD', '--head', ROOT, '--quick', '--rounds', '3', ...SMALL, '--op', 'select,update,size', '--out', out]);
+  const head = git(['rev-parse', 'HEAD']).stdout.trim();
+  const before = git(['worktree', 'list']).stdout;
+  // as in a GitHub Actions job: the compare appends its report to the step summary it is given,
+  // and a test must give it none
+  const job = scratch('compare-job-');
+  const summary = path.join(job, 'summary.md');
+  fs.writeFileSync(summary, '');
+  const saved = process.env.GITHUB_STEP_SUMMARY;
+  process.env.GITHUB_STEP_SUMMARY = summary;
+  let r;
+  try {
+    r = node('compare/cli.js', ['--base', 'HEAD', '--head', ROOT, '--quick', '--rounds', '3', ...SMALL, '--op', 'select,update,size', '--out', out]);
+  } finally {
+    if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+    else process.env.GITHUB_STEP_SUMMARY = saved;
+  }
+  assert.equal(fs.readFileSync(summary, 'utf8'), '', 'the compare wrote into the job summary');
   assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr.slice(-800)}`);
   const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
   assert.equal(result.kind, 'sqlite-node-bench/compare');
@@ -89,10 +104,10 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
   assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
   assert.match(md, /Holm-corrected over the 2 timed cases/);
-  assert.equal(spawnSync('git', ['worktree', 'list'], { cwd: ROOT, encoding: 'utf8' }).stdout, before, 'the temporary worktree is removed');
+  assert.equal(git(['worktree', 'list']).stdout, before, 'the temporary worktree is removed');
   // the base reuses this checkout's driver build exactly when its driver lockfiles and install
   // script are those of this checkout (a fresh clone: always)
-  const sameBuild = spawnSync('git', ['diff', '--quiet', 'HEAD', '--', 'drivers', 'bench/tools/install-drivers.js', 'bench/tables/drivers.js'], { cwd: ROOT }).status === 0;
+  const sameBuild = git(['diff', '--quiet', 'HEAD', '--', 'drivers', 'bench/tools/install-drivers.js', 'bench/tables/drivers.js']).status === 0;
   assert.equal(/reusing its build/.test(r.stderr), sameBuild, r.stderr.slice(-600));
   assert.equal(/npm ci --ignore-scripts/.test(r.stderr), sameBuild, 'a reused build installs without the scripts that would build the drivers');
 });

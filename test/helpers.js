@@ -1,4 +1,5 @@
-// Shared by the tests: the real drivers for the running Node, and scratch directories.
+// Shared by the tests: the real drivers for the running Node, scratch directories, and the
+// environment of every child process a test starts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,5 +23,20 @@ export function scratch(prefix = 'bench-test-') {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+/**
+ * The environment for a child process a test starts: this one's, without the GitHub Actions
+ * variables (GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV, …), so no test writes into the job
+ * it runs in, and no result it makes claims to come from that job; then `extra`.
+ * @param {NodeJS.ProcessEnv} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function childEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GITHUB_')));
+  return { ...env, ...extra };
+}
+
+/** The entries of a directory (a child's TMPDIR), to count what a run leaves behind. */
+export const entries = (/** @type {string} */ dir) => fs.readdirSync(dir).sort();
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { END, START } from '../lib/markers.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
-import { commitMessage, publish } from '../aggregate/publish.js';
-import { scratch } from './helpers.js';
+import { commitMessage, publish, pushRejection } from '../aggregate/publish.js';
+import { childEnv, scratch } from './helpers.js';
 
 const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() }).trim();
 
 function setup() {
   const dir = scratch('publish-');
@@ -43,7 +43,7 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
   assert.equal(a.go(), 'pushed');
   assert.equal(b.go(), 'pushed');
-  assert.ok(b.log.some((l) => /push 1 of 5 rejected/.test(l)), b.log.join('\n'));
+  assert.ok(b.log.some((l) => /push 1 of 5 rejected \(! \[rejected\] HEAD -> main \((fetch first|non-fast-forward)\)\); taking origin\/main/.test(l)), b.log.join('\n'));
   const check = path.join(dir, 'check');
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'check'], dir);
   const stored = fs.readdirSync(path.join(check, 'results', '2026')).sort();
@@ -66,4 +66,30 @@ test('no change, no commit', () => {
 test('the commit message names the run and the cells it adds', () => {
   const msg = commitMessage(['results/2026/2026-11-21-linux-x64-node-v22.23.3-abcdef12.json', 'results/index.json'], { GITHUB_RUN_ID: '42', GITHUB_WORKFLOW: 'Benchmark', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' });
   assert.equal(msg, 'Benchmark results: 1 new document(s) from run 42 of Benchmark\n\n- linux-x64-node-v22.23.3\n\nhttps://github.com/o/r/actions/runs/42\n');
+});
+
+test('a rejected push is logged with the reason git gives, not the hint it ends with', () => {
+  // captured from git 2.39 (another run pushed first) and from GitHub (a protected branch, a token without write access)
+  const raced = `To /tmp/pr/o.git
+ ! [rejected]        HEAD -> main (fetch first)
+error: failed to push some refs to '/tmp/pr/o.git'
+hint: Updates were rejected because the remote contains work that you do
+hint: not have locally. This is usually caused by another repository pushing
+hint: to the same ref. You may want to first integrate the remote changes
+hint: (e.g., 'git pull ...') before pushing again.
+hint: See the 'Note about fast-forwards' in 'git push --help' for details.
+`;
+  assert.equal(pushRejection(raced), '! [rejected] HEAD -> main (fetch first)');
+  const protectedBranch = `remote: error: GH006: Protected branch update failed for refs/heads/main.
+remote: error: Changes must be made through a pull request.
+To https://github.com/o/r
+ ! [remote rejected] HEAD -> main (protected branch hook declined)
+error: failed to push some refs to 'https://github.com/o/r'
+`;
+  assert.equal(pushRejection(protectedBranch), '! [remote rejected] HEAD -> main (protected branch hook declined); remote: error: GH006: Protected branch update failed for refs/heads/main.');
+  const denied = `remote: Permission to o/r.git denied to github-actions[bot].
+fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 403
+`;
+  assert.equal(pushRejection(denied), "fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 403");
+  assert.equal(pushRejection('hint: only advice\n'), 'no message');
 });

@@ -8,20 +8,21 @@ import { test } from 'node:test';
 import semver from 'semver';
 import { cases, setups, TABLES } from '../bench/tables/suite.js';
 import { validate } from '../bench/result/document.js';
-import { ROOT, scratch } from './helpers.js';
+import { ROOT, childEnv, entries, scratch } from './helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
 
 /** Run the bench CLI; TMPDIR points into a scratch dir so leftovers can be seen. */
 function bench(args, { tmp = scratch('bench-tmp-') } = {}) {
   const out = scratch('bench-out-');
+  const before = entries(tmp);
   const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, SQLITE_BENCH_KEY: KEY, TMPDIR: tmp },
+    env: childEnv({ SQLITE_BENCH_KEY: KEY, TMPDIR: tmp }),
   });
   const files = fs.readdirSync(out);
   const doc = files.length ? JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) : null;
-  return { ...r, doc, files, tmp, raw: files.length ? fs.readFileSync(path.join(out, files[0]), 'utf8') : '' };
+  return { ...r, doc, files, tmp, before, raw: files.length ? fs.readFileSync(path.join(out, files[0]), 'utf8') : '' };
 }
 
 test('the quick suite writes one schema-valid document covering every case, ok or with a reason, and never the key', () => {
@@ -60,7 +61,8 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   const sqlite = r.doc.drivers.find((x) => x.name === 'node:sqlite');
   assert.equal(sqlite.status === 'ok', semver.satisfies(process.version, '^22.13.0 || >=23.4.0'), sqlite.reason);
   for (const text of [r.raw, r.stdout, r.stderr]) assert.ok(!text.includes(KEY), 'the key appears in the output');
-  assert.deepEqual(fs.readdirSync(r.tmp), [], 'temporary databases were left behind');
+  assert.deepEqual(r.before, []);
+  assert.deepEqual(entries(r.tmp), [], 'temporary files or directories were left behind');
   assert.match(r.stdout, /\| Config +\| Driver +\| Cipher +\|/);
   assert.match(r.stderr, /\[\s*1\/\d+\] \d\d:\d\d elapsed, ETA/);
 });
@@ -69,7 +71,8 @@ test('an interrupted run writes a valid document with the finished cases, and re
   const tmp = scratch('bench-tmp-');
   const out = scratch('bench-out-');
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--quick', '--out', out], { env: { ...process.env, TMPDIR: tmp } });
+  assert.deepEqual(entries(tmp), []);
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--quick', '--out', out], { env: childEnv({ TMPDIR: tmp }) });
   let err = '';
   const code = await new Promise((resolve) => {
     child.stderr.on('data', (b) => {
@@ -85,7 +88,7 @@ test('an interrupted run writes a valid document with the finished cases, and re
   assert.equal(doc.run.status, 'interrupted');
   assert.equal(doc.run.interruptedBy, 'SIGTERM');
   assert.ok(doc.cases.length >= 3 && doc.cases.length < cases().length, String(doc.cases.length));
-  assert.deepEqual(fs.readdirSync(tmp), []);
+  assert.deepEqual(entries(tmp), [], 'the run, its templates and its engines left nothing in the temp dir');
 });
 
 test('the case order is shuffled by the seed, so no config is always first', () => {
@@ -128,21 +131,38 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   assert.equal(quick.engines, 1);
 });
 
-test('an engine process that dies while it measures makes that case an error with the reason, and the run goes on in a new one', async () => {
+test('an engine process that dies while it measures makes that case an error with the reason, the run goes on in a new one, and the dead engine\'s files are removed', async () => {
   const { loadDrivers } = await import('../bench/engine/load-drivers.js');
   const { runSuite } = await import('../bench/run/run-suite.js');
   const drivers = await loadDrivers();
   let killed = '';
-  const r = await runSuite({
-    mode: 'full', filters: { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'insert'] }, seed: 5, drivers, state: { interrupted: null },
-    budget: { time: 10, warmupTime: 2, rounds: 2, maxRounds: 2 },
-    onProgress: (p) => {
-      if (p.done !== 1 || !p.current) return;
-      // the engine that measured the first case is about to get the second: kill it
-      killed = `${p.current.config}/${p.current.driver}/${p.current.cipher}/${p.current.op}`;
-      spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/engine/server.js']);
-    },
-  });
+  // the run and its engines make their temp files in a directory of their own, counted before and after
+  const tmp = scratch('bench-tmp-');
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  /** @type {string[][]} */
+  const seen = [];
+  let r;
+  try {
+    assert.deepEqual(entries(tmp), []);
+    r = await runSuite({
+      mode: 'full', filters: { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'insert'] }, seed: 5, drivers, state: { interrupted: null },
+      budget: { time: 10, warmupTime: 2, rounds: 2, maxRounds: 2 },
+      onProgress: (p) => {
+        if (p.done !== 1 || !p.current) return;
+        // the engine that measured the first case is about to get the second: kill it
+        killed = `${p.current.config}/${p.current.driver}/${p.current.cipher}/${p.current.op}`;
+        seen.push(entries(tmp));
+        spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/engine/server.js']);
+      },
+    });
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0].some((d) => d.startsWith('sqlite-bench-engine-')) && seen[0].some((d) => d.startsWith('sqlite-bench-run-')), `the engine and the run work in the temp dir: ${seen[0]}`);
+  assert.deepEqual(entries(tmp), [], 'the killed engine\'s directory (and the run\'s) are removed');
   const byKey = Object.fromEntries(r.cases.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
   assert.equal(byKey[killed].status, 'error');
   assert.match(byKey[killed].reason, /engine process measuring it failed: engine server stopped \(signal SIGKILL\)/);
@@ -221,4 +241,23 @@ test('setups() runs every config on the production cipher, every cipher on produ
   for (const c of TABLES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));
   for (const d of TABLES.driver) assert.ok(s.includes(`production/${d}/none`));
   assert.ok(!s.some((x) => /better-sqlite3\/(?!none)|node:sqlite\/(?!none)/.test(x)), 'a driver without encryption got a cipher');
+});
+
+test('an engine server removes only the temp directory its client made for it, never one a user points at', async () => {
+  const { ownTempDir } = await import('../bench/engine/server.js');
+  const { ENGINE_TMP_ENV } = await import('../bench/engine/protocol.js');
+  const made = scratch('sqlite-bench-engine-');
+  const other = scratch('not-an-engine-');
+  const saved = process.env.TMPDIR;
+  try {
+    process.env.TMPDIR = made;
+    assert.equal(ownTempDir({ [ENGINE_TMP_ENV]: made }), made);
+    assert.equal(ownTempDir({}), null);
+    assert.equal(ownTempDir({ [ENGINE_TMP_ENV]: ROOT }), null, 'not its temp dir');
+    process.env.TMPDIR = other;
+    assert.equal(ownTempDir({ [ENGINE_TMP_ENV]: other }), null, 'not named as a client names it');
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 });

@@ -132,6 +132,10 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
     const runners = j.strategy.matrix.runner;
     assert.ok(runners.some((r) => r.startsWith('ubuntu-')) && runners.some((r) => r.startsWith('macos-')));
   }
+  // the Test job installs as a user does and runs the README's test command: nothing in the tests
+  // may need drivers built from source (npm run test:nodes runs the same two commands per Node)
+  assert.deepEqual(steps(t.jobs.test).map((/** @type {any} */ s) => s.run).filter(Boolean), ['npm run ci:install-as-user', 'npm test']);
+  assert.match(pkg.scripts['ci:install-as-user'], /^npm ci( --no-audit| --no-fund)*$/);
   assert.match(pkg.scripts.lint, /test\/lint\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'test', 'lint.js'), 'utf8'), /actionlint@v1\.7\.12[\s\S]*zizmor/);
 });

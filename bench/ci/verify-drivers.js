@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm run drivers:verify — after `install-drivers --from-source`: the native binary each driver
+// npm run ci:verify-drivers — after `npm run ci:install-from-source`: the native binary each driver
 // loads must be the one compiled here, for this Node's ABI and this arch, not a bundled or
 // downloaded prebuild (better-sqlite3-multiple-ciphers 13.x prefers its bundled one). Exit 1 if not.
+// A user's `npm install` may well install prebuilds: this check is for the benchmark's cells.
 import fs from 'node:fs';
 import path from 'node:path';
 import { driversDir, loadDrivers } from '../engine/load-drivers.js';
@@ -44,8 +45,8 @@ async function main(/** @type {string[]} */ argv) {
     console.log(`${info.name}: ${info.status === 'ok' ? `${info.version}, ${info.binary?.origin}, ${info.binary?.file}${info.binary?.sha256 ? `, sha256 ${info.binary.sha256.slice(0, 12)}…` : ''}` : `${info.status}: ${info.reason}`}`);
   }
   const problems = verify(drivers);
-  for (const p of problems) console.error(`drivers:verify: ${p}`);
+  for (const p of problems) console.error(`ci:verify-drivers: ${p}`);
   return problems.length ? 1 : 0;
 }
 
-command('drivers:verify', import.meta.url, main);
+command('ci:verify-drivers', import.meta.url, main);

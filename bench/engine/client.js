@@ -3,10 +3,11 @@
 // compare (one per side and round, possibly of another checkout).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from '../../lib/root.js';
-import { PROTOCOL } from './protocol.js';
+import { ENGINE_TMP_ENV, PROTOCOL } from './protocol.js';
 
 /** Where a checkout keeps its engine server: here, or where checkouts before the restructure of
  * bench/ kept it (a compare's base can be such a commit). */
@@ -31,7 +32,10 @@ export function serverOf(dir) {
  */
 
 /**
- * Start a server and wait for its ready message.
+ * Start a server and wait for its ready message. The server gets a temp directory of its own as
+ * TMPDIR (its databases, its drivers' probe, SQLite's temp files): it removes it when it stops,
+ * and this process removes it when the server exits however it ends (killed, crashed), so an
+ * engine leaves nothing in the temp dir on any path.
  * @param {string[]} args engine flags
  * @param {{ dir?: string, fail?: (what: string, stderr: string) => Error, env?: NodeJS.ProcessEnv }} [o]
  *   dir: the checkout whose engine server runs (default this one); fail: makes the error thrown
@@ -43,7 +47,24 @@ export async function startEngine(args, o = {}) {
   const fail = o.fail ?? ((what, stderr) => new Error(`engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`));
   const server = serverOf(dir);
   if (!server) throw fail('not found', `${dir} has none of ${SERVER_PATHS.join(', ')}`);
-  const child = spawn(process.execPath, [server, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: o.env ?? process.env });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-engine-'));
+  const removeTmp = () => {
+    try {
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    } catch (err) {
+      process.stderr.write(`engine client: could not remove ${tmp}: ${/** @type {Error} */ (err).message}\n`);
+    }
+  };
+  /** @type {import('node:child_process').ChildProcessWithoutNullStreams} */
+  let child;
+  try {
+    child = spawn(process.execPath, [server, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...(o.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp, [ENGINE_TMP_ENV]: tmp } });
+  } catch (err) {
+    removeTmp();
+    throw err;
+  }
+  child.once('exit', removeTmp);
+  child.once('error', removeTmp); // it could not be started: no exit follows
   let stderr = '';
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
   child.stdin.on('error', () => {}); // a server that died is reported by the next read

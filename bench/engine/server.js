@@ -11,14 +11,18 @@
 // GC before) and writes {"key","status":"ok","opsPerSec"} (size: "bytes"), or
 // {"key","status","reason"}. {"measure":key,"full":true} answers with the raw round
 // ({key,status,round,verified,pragmas}, or the size, or the reason), and {"setups":true} with the
-// PRAGMA readings and encryption proofs of the setups used so far. On {"quit":true} or the end of
-// stdin it removes its databases and exits. Nothing else goes to stdout.
+// PRAGMA readings and encryption proofs of the setups used so far. On {"quit":true}, the end of
+// stdin, an error, SIGINT or SIGTERM it removes its databases, and the temp directory its client
+// made for it (client.js), and exits. Nothing else goes to stdout.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import readline from 'node:readline';
 import { OPTIONS, parseFlags } from './flags.js';
 import { environment } from '../result/environment.js';
 import { command } from '../../lib/command.js';
 import { loadDrivers } from './load-drivers.js';
-import { PROTOCOL } from './protocol.js';
+import { ENGINE_TMP_ENV, PROTOCOL } from './protocol.js';
 import { createSession } from './session.js';
 import { caseKey } from '../tables/suite.js';
 
@@ -29,22 +33,37 @@ import { caseKey } from '../tables/suite.js';
  */
 export const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') }, templates: { type: /** @type {const} */ ('string') } };
 
+/**
+ * The temp directory the client made for this server (its TMPDIR), or null: only a directory that
+ * is this process's temp dir and named as the client names it, never one a user could point at.
+ */
+export function ownTempDir(env = process.env) {
+  const dir = env[ENGINE_TMP_ENV];
+  if (!dir || path.resolve(dir) !== path.resolve(os.tmpdir()) || !path.basename(dir).startsWith('sqlite-bench-engine-')) return null;
+  return path.resolve(dir);
+}
+
 async function main(/** @type {string[]} */ argv) {
   const flags = parseFlags(argv, SERVE_OPTIONS);
-  const drivers = await loadDrivers();
-  const session = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, templates: flags.templates, drivers });
-  const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
-  const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
+  const own = ownTempDir();
+  /** @type {ReturnType<typeof createSession> | null} */
+  let session = null;
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
-    session.dispose();
+    session?.dispose();
+    if (own) fs.rmSync(own, { recursive: true, force: true, maxRetries: 3 });
   };
   for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => { close(); process.exit(sig === 'SIGINT' ? 130 : 143); });
   try {
-    session.warm();
-    send({ ready: true, protocol: PROTOCOL, workdir: session.workdir, budget: session.budget, cases: [...byKey.keys()], environment: environment(), drivers: [...drivers.values()].map((d) => d.info) });
+    const drivers = await loadDrivers();
+    const s = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, templates: flags.templates, drivers });
+    session = s;
+    const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+    const byKey = new Map(s.list.map((c) => [caseKey(c), c]));
+    s.warm();
+    send({ ready: true, protocol: PROTOCOL, workdir: s.workdir, budget: s.budget, cases: [...byKey.keys()], environment: environment(), drivers: [...drivers.values()].map((d) => d.info) });
     const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of lines) {
       if (!line.trim()) continue;
@@ -57,7 +76,7 @@ async function main(/** @type {string[]} */ argv) {
       }
       if (cmd.quit) break;
       if (cmd.setups) {
-        send({ setups: session.setups() });
+        send({ setups: s.setups() });
         continue;
       }
       const c = byKey.get(cmd.measure);
@@ -65,7 +84,7 @@ async function main(/** @type {string[]} */ argv) {
         send({ key: cmd.measure, status: 'error', reason: `no such case in this run; valid: the keys of the ready message` });
         continue;
       }
-      const r = /** @type {any} */ (session.runCase(c, session.budget));
+      const r = /** @type {any} */ (s.runCase(c, s.budget));
       if (cmd.full) send('round' in r ? { key: cmd.measure, status: 'ok', ...r } : { key: cmd.measure, ...r });
       else if ('round' in r) send({ key: cmd.measure, status: 'ok', opsPerSec: r.round.opsPerSec });
       else if (r.size) send({ key: cmd.measure, status: 'ok', bytes: r.size.mainBytes + r.size.walBytes });

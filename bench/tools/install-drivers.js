@@ -7,13 +7,15 @@
 //   node bench/tools/install-drivers.js [--from-source]
 //
 // --from-source (or SQLITE_BENCH_FROM_SOURCE=1): compile the native drivers here, never a
-// downloaded or bundled prebuild.
+// downloaded or bundled prebuild. Without it each package installs as it does for a user: its
+// bundled prebuild (13.x), else a prebuild downloaded for this Node, else compiled here. Either
+// way it ends by loading each driver and saying which binary it got and where that came from.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GENERATIONS, generationFor } from '../tables/drivers.js';
-import { driversDir } from '../engine/load-drivers.js';
+import { driversDir, loadDrivers } from '../engine/load-drivers.js';
 import { ROOT } from '../../lib/root.js';
 import { command, parseStrict } from '../../lib/command.js';
 
@@ -60,7 +62,7 @@ export function install({ fromSource = false } = {}) {
   fs.mkdirSync(dest, { recursive: true });
   fs.copyFileSync(path.join(src, 'package.json'), path.join(dest, 'package.json'));
   fs.copyFileSync(path.join(src, 'package-lock.json'), path.join(dest, 'package-lock.json'));
-  console.error(`drivers: installing ${gen.id} for Node ${process.version} into ${path.relative(ROOT, dest)} (${gen.why}); compiling takes about a minute per driver`);
+  console.error(`drivers: installing ${gen.id} for Node ${process.version} into ${path.relative(ROOT, dest)} (${gen.why}); ${fromSource ? 'compiling each from source: about a minute per driver' : 'each package\'s prebuilt binary where it bundles one or can download one for this Node, else compiled here (about a minute per driver)'}`);
   const env = fromSource ? { npm_config_build_from_source: 'true' } : {};
   npm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], dest, env);
   if (fromSource) {
@@ -74,9 +76,29 @@ export function install({ fromSource = false } = {}) {
   return dest;
 }
 
-function main(/** @type {string[]} */ argv) {
+/** What a binary's origin means, for the install's last lines. */
+export const ORIGIN_TEXT = {
+  'built-from-source': 'compiled here',
+  'bundled-prebuild': 'the prebuilt binary the package bundles',
+  'downloaded-prebuild': 'a prebuilt binary downloaded for this Node',
+};
+
+/**
+ * One line per installed driver: its version and the binary it loads, with where that came from.
+ * @param {Map<string, { info: import('../engine/load-drivers.js').DriverInfo }>} drivers
+ */
+export function installedLines(drivers) {
+  return [...drivers.values()].flatMap(({ info }) => {
+    if (info.status === 'skipped' || info.binary?.origin === 'built-into-node') return [];
+    if (info.status !== 'ok' || !info.binary) return [`drivers: ${info.name} does not load: ${info.reason ?? 'no binary recorded'}`];
+    return [`drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[/** @type {keyof typeof ORIGIN_TEXT} */ (info.binary.origin)] ?? info.binary.origin} (${info.binary.file})`];
+  });
+}
+
+async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, { 'from-source': { type: 'boolean', default: false } });
   install({ fromSource: values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1' });
+  for (const line of installedLines(await loadDrivers())) console.error(line);
 }
 
 command('install-drivers', import.meta.url, main);

