@@ -4,16 +4,31 @@
 // Reads every result document under <dir> (download-artifact's layout with or without
 // merge-multiple, or a folder of `npm run bench` output), adds the valid ones to results/
 // (append-only), and regenerates README.md between its markers from all of results/.
-// Exit 0 when at least one valid document was found and everything was written; 1 when none was
-// found or something could not be written; 2 on bad flags.
+//
+// Validate first, store second: every file is read and checked before anything is written, and
+// only valid documents take part in deciding what is stored (aggregate/plan.js), so an invalid
+// one never blocks a valid one. Each file not stored gets one line on stderr: the file, the
+// field, the reason.
+//
+// Exit status:
+//   0  at least one valid document was found, and every valid one is stored (now or before),
+//      even when invalid files were skipped (each is named);
+//   1  a conflict: two valid documents claim the same run id (or the same file in results/)
+//      with different content; the one already in results/ stays, two new ones are both
+//      refused, every file involved is named, and everything else is still stored and shown.
+//      Also 1 when no valid document was found, or something could not be written (a README
+//      with bad markers: nothing is written);
+//   2  bad flags.
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../lib/files.js';
 import { UsageError, command, parseStrict } from '../lib/command.js';
-import { discover, readResult } from './read.js';
+import { BIDI, CONTROL } from '../lib/markdown.js';
 import { replaceBlock } from '../lib/markers.js';
+import { plan } from './plan.js';
+import { discover, readResult } from './read.js';
 import { renderBlock } from './render.js';
-import { openStore } from './store.js';
+import { digest, fileFor, openStore } from './store.js';
 
 const OPTIONS = /** @type {const} */ ({
   artifacts: { type: 'string' },
@@ -22,47 +37,109 @@ const OPTIONS = /** @type {const} */ ({
   help: { type: 'boolean', short: 'h', default: false },
 });
 
+const UNPRINTABLE = new RegExp(`${CONTROL.source}|${BIDI.source}`, 'gu');
+/** A line for the terminal: control and bidirectional characters written as \u{…}, so one line stays one line. */
+export const printable = (/** @type {string} */ s) => s.replace(UNPRINTABLE, (ch) => `\\u{${/** @type {number} */ (ch.codePointAt(0)).toString(16)}}`);
+
+/**
+ * Read and check every file; of a valid document, keep only what the plan needs.
+ * @param {string[]} files
+ */
+function check(files) {
+  /** @type {import('./plan.js').Checked[]} */
+  const valid = [];
+  /** @type {{ file: string, reason: string }[]} */
+  const invalid = [];
+  for (const file of files) {
+    const r = readResult(file);
+    const target = r.ok ? fileFor(r.doc) : null;
+    if (!r.ok) invalid.push({ file, reason: r.reason });
+    else if (!target) invalid.push({ file, reason: '/run and /environment do not make a file name inside results/' });
+    else valid.push({ file, id: r.doc.run.id, sha256: digest(r.doc), target });
+  }
+  return { valid, invalid };
+}
+
+/**
+ * The document a file holds, if it is still the one that was checked.
+ * @param {import('./plan.js').Checked} d
+ */
+function reread(d) {
+  try {
+    const doc = JSON.parse(fs.readFileSync(d.file, 'utf8'));
+    return digest(doc) === d.sha256 ? doc : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Store what the plan says; a file that changed since it was checked, or that the store refuses, is refused.
+ * @param {import('./plan.js').Checked[]} planned
+ * @param {ReturnType<typeof openStore>} store
+ */
+function storeAll(planned, store) {
+  /** @type {string[]} */
+  const stored = [];
+  /** @type {{ file: string, reason: string }[]} */
+  const refused = [];
+  for (const d of planned) {
+    const doc = reread(d);
+    const added = doc ? store.add(doc) : { stored: false, reason: 'changed after it was checked; not stored' };
+    if (added.stored) stored.push(added.file);
+    else refused.push({ file: d.file, reason: added.reason });
+  }
+  return { stored, refused };
+}
+
+/**
+ * Regenerate the README's block from all of results/.
+ * @param {{ results: string, readme: string }} o
+ * @param {string} readmeText
+ * @param {ReturnType<typeof openStore>} store
+ */
+function writeReadme(o, readmeText, store) {
+  const resultsLink = path.relative(path.dirname(path.resolve(o.readme)), path.resolve(o.results)).split(path.sep).join('/') || '.';
+  const next = replaceBlock(readmeText, renderBlock(store, { resultsLink }));
+  if (next === readmeText) return false;
+  writeFileAtomic(o.readme, next);
+  return true;
+}
+
 /**
  * @param {{ artifacts: string, results: string, readme: string }} o
  * @param {{ log: (s: string) => void, warn: (s: string) => void }} io
  * @returns {number} exit code
  */
 export function aggregate(o, io) {
+  const warn = (/** @type {string} */ s) => io.warn(printable(s));
   const readmeText = fs.readFileSync(o.readme, 'utf8');
   replaceBlock(readmeText, ''); // refuse bad markers before anything is written
   // an aggregate killed between writing a temp file and renaming it leaves the temp file behind
-  for (const f of [...removeStaleTemps(o.results), ...removeStaleTempsOf(o.readme)]) io.warn(`${f}: removed, left by an interrupted aggregate`);
+  for (const f of [...removeStaleTemps(o.results), ...removeStaleTempsOf(o.readme)]) warn(`${f}: removed, left by an interrupted aggregate`);
   const { files, rejected } = discover(o.artifacts);
-  const store = openStore(o.results, io.warn);
-  let valid = 0;
-  const stored = [];
-  const skipped = [...rejected];
-  for (const file of files) {
-    const r = readResult(file);
-    if (!r.ok) {
-      skipped.push({ file, reason: r.reason });
-      continue;
-    }
-    valid++;
-    const added = store.add(r.doc);
-    if (added.stored) stored.push(added.file);
-    else skipped.push({ file, reason: added.reason });
-  }
-  for (const s of skipped) io.warn(`${s.file}: ${s.reason}`);
+  const { valid, invalid } = check(files);
+  const store = openStore(o.results, warn);
+  const planned = plan(valid, store);
+  const { stored, refused } = storeAll(planned.store, store);
+  const skipped = [...rejected, ...invalid, ...planned.same];
+  const conflicts = [...planned.refused, ...refused];
+  for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
   const indexChanged = store.saveIndex();
-  const resultsLink = path.relative(path.dirname(path.resolve(o.readme)), path.resolve(o.results)).split(path.sep).join('/') || '.';
-  const next = replaceBlock(readmeText, renderBlock(store, { resultsLink }));
-  const readmeChanged = next !== readmeText;
-  if (readmeChanged) writeFileAtomic(o.readme, next);
+  const readmeChanged = writeReadme(o, readmeText, store);
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);
-  io.log(`aggregate: ${files.length + rejected.length} file(s) read, ${valid} valid, ${stored.length} stored, ${skipped.length} skipped`);
+  io.log(`aggregate: ${files.length + rejected.length} file(s) read, ${valid.length} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`);
   for (const f of stored) io.log(`  stored ${path.join(o.results, f)}`);
   io.log(`  results/ holds ${store.entries().length} document(s): ${[...perPlatform].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`);
   io.log(`  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}`);
-  if (valid === 0) {
-    io.warn(`aggregate: no valid result document under ${o.artifacts}`);
+  if (conflicts.length) {
+    warn(`aggregate: ${conflicts.length} valid document(s) refused: each conflicts with another valid document (same run id or file, different content); the files are named above`);
+    return 1;
+  }
+  if (valid.length === 0) {
+    warn(`aggregate: no valid result document under ${o.artifacts}`);
     return 1;
   }
   return 0;

@@ -2,8 +2,11 @@
 // field; nothing is thrown for a bad file, so one bad artifact never stops the rest.
 import fs from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 import { validate } from '../bench/result/document.js';
+import { OPS } from '../bench/tables/ops.js';
 import { TABLES, caseKey } from '../bench/tables/suite.js';
+import { BIDI, CONTROL } from '../lib/markdown.js';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -30,24 +33,81 @@ export function discover(dir) {
   return { files, rejected };
 }
 
+const codePoint = (/** @type {string} */ ch) => `U+${/** @type {number} */ (ch.codePointAt(0)).toString(16).toUpperCase().padStart(4, '0')}`;
+/** A value of the document quoted in a message: cut, so a huge one cannot flood the log. */
+const shown = (/** @type {unknown} */ v) => {
+  const s = String(v);
+  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
+};
+const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
 /**
- * Checks the schema cannot express: names the tables know, each case once, coherent times.
+ * Control characters and Unicode bidirectional controls, in any string of the document: strings
+ * name files and are shown in the README, where neither has a place.
+ * @param {any} doc
+ * @returns {string[]}
+ */
+export function textProblems(doc) {
+  /** @type {string[]} */
+  const problems = [];
+  const walk = (/** @type {any} */ v, /** @type {string} */ at) => {
+    if (typeof v === 'string') {
+      const control = v.match(CONTROL)?.[0];
+      const bidi = v.match(BIDI)?.[0];
+      if (control !== undefined) problems.push(`${at} contains the control character ${codePoint(control)}`);
+      else if (bidi !== undefined) problems.push(`${at} contains the Unicode bidirectional control ${codePoint(bidi)}`);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) walk(x, `${at}/${pointer(k)}`);
+    }
+  };
+  walk(doc, '');
+  return problems;
+}
+
+/** Whether an ISO UTC timestamp names a real instant (the schema checks only its shape: 2026-02-30 passes it). */
+const realDate = (/** @type {string} */ s) => {
+  const t = Date.parse(s);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 19) === s.slice(0, 19);
+};
+
+/**
+ * A case that ran carries the figure its operation is shown by: a size, or timing statistics.
+ * @param {any} c
+ * @param {number} i
+ */
+function figureProblem(c, i) {
+  const op = OPS.find((o) => o.name === c.op);
+  if (c.status !== 'ok' || !op) return null;
+  if (op.kind === 'size' && !c.size) return `/cases/${i} is ok but has no size: '${c.op}' is measured in bytes`;
+  if (op.kind !== 'size' && !c.stats) return `/cases/${i} is ok but has no stats: '${c.op}' is timed`;
+  return null;
+}
+
+/**
+ * Checks the schema cannot express: names the tables know, each case once, the figure each case
+ * needs, real dates, a Node version semver reads, no control characters, at least one case.
  * @param {any} doc a schema-valid document
  * @returns {string[]}
  */
 export function semanticProblems(doc) {
-  const problems = [];
+  const problems = textProblems(doc);
   const seen = new Set();
+  // a cell that measured nothing still lists every case, each with the reason (npm run ci:failure)
+  if (!doc.cases.length) problems.push('/cases is empty: no case, and no reason; a cell that measured nothing lists each case with why (npm run ci:failure)');
   doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     for (const t of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-      if (!TABLES[t].includes(c[t])) problems.push(`/cases/${i}/${t} unknown ${t} '${c[t]}' (valid: ${TABLES[t].join(', ')})`);
+      if (!TABLES[t].includes(c[t])) problems.push(`/cases/${i}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`);
     }
+    const figure = figureProblem(c, i);
+    if (figure) problems.push(figure);
     const key = caseKey(c);
     if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
     seen.add(key);
   });
   if (doc.run.budget.slowdown) problems.push(`/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`);
+  for (const f of /** @type {const} */ (['startedAt', 'finishedAt'])) if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
   if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt)) problems.push('/run/finishedAt is before /run/startedAt');
+  if (!semver.valid(doc.environment.node)) problems.push(`/environment/node '${shown(doc.environment.node)}' is not a semantic version`);
   return problems;
 }
 

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SCHEMA } from '../bench/result/document.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { readResult } from './read.js';
 
@@ -26,6 +27,8 @@ export const INDEX = 'index.json';
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
 const sha256 = (/** @type {string} */ s) => crypto.createHash('sha256').update(s).digest('hex');
+/** The sha256 of the bytes a document is stored as: equal exactly when the documents are. */
+export const digest = (/** @type {any} */ doc) => sha256(storedText(doc));
 
 /**
  * The machine class of a document: platform, arch, CPU model, core count and runner image OS.
@@ -58,11 +61,31 @@ export function entryOf(doc, file, text) {
   };
 }
 
-/** Where a document goes: by date, platform, arch and Node version, made unique by the run id. */
-export function fileFor(/** @type {any} */ doc) {
-  const day = doc.run.finishedAt.slice(0, 10);
-  const { platform, arch, node } = doc.environment;
-  return `${day.slice(0, 4)}/${day}-${platform}-${arch}-node-${node}-${doc.run.id.slice(0, 8)}.json`;
+const ENV = SCHEMA.properties.environment.properties;
+/** What each part of a stored file's name may be: the schema's own enums and patterns. */
+const PARTS = {
+  day: (/** @type {string} */ s) => /^\d{4}-\d{2}-\d{2}$/.test(s),
+  platform: (/** @type {string} */ s) => ENV.platform.enum.includes(s),
+  arch: (/** @type {string} */ s) => ENV.arch.enum.includes(s),
+  node: (/** @type {string} */ s) => s.length <= ENV.node.maxLength && new RegExp(ENV.node.pattern).test(s),
+  id: (/** @type {string} */ s) => /^[0-9a-f]{8}$/.test(s),
+};
+
+/**
+ * Where a document goes: by date, platform, arch and Node version, made unique by the run id; null
+ * when a part is not what the schema allows (a document that was not validated).
+ * @param {any} doc
+ * @returns {string | null} a path under results/, with / separators
+ */
+export function fileFor(doc) {
+  const parts = { day: String(doc.run?.finishedAt).slice(0, 10), platform: doc.environment?.platform, arch: doc.environment?.arch, node: doc.environment?.node, id: String(doc.run?.id).slice(0, 8) };
+  if (!Object.entries(parts).every(([k, v]) => typeof v === 'string' && PARTS[/** @type {keyof typeof PARTS} */ (k)](v))) return null;
+  return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-node-${parts.node}-${parts.id}.json`;
+}
+
+/** Whether a relative path stays inside dir once resolved (defence in depth: fileFor allows no other). */
+export function inside(/** @type {string} */ dir, /** @type {string} */ file) {
+  return path.resolve(dir, file).startsWith(path.resolve(dir) + path.sep);
 }
 
 /** All stored document files under results/, as relative paths. */
@@ -103,26 +126,35 @@ export function openStore(dir, warn) {
     byFile.set(f, entryOf(r.doc, f, r.text));
   }
   const entries = () => [...byFile.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const byId = () => new Map(entries().map((e) => [e.id, e]));
+  /** @type {Map<string, Entry>} */
+  const ids = new Map([...byFile.values()].map((e) => [e.id, e]));
+  /** The stored document with this run id. */
+  const byId = (/** @type {string} */ id) => ids.get(id);
   return {
     dir,
     entries,
+    byId,
+    /** The stored document at this path under results/. */
+    byFile: (/** @type {string} */ file) => byFile.get(file),
     /**
-     * Add a document, unless it is already there. Never overwrites.
+     * Add a document, unless it is already there. Never overwrites, never writes outside dir.
      * @returns {{ stored: true, file: string } | { stored: false, reason: string, duplicate?: boolean }}
      */
     add(/** @type {any} */ doc) {
       const text = storedText(doc);
-      const same = byId().get(doc.run.id);
+      const same = byId(doc.run.id);
       if (same) {
         if (same.sha256 === sha256(text)) return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };
         return { stored: false, reason: `/run/id ${doc.run.id} is already stored as results/${same.file} with different content; not overwritten` };
       }
       const file = fileFor(doc);
+      if (!file || !inside(dir, file)) return { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' };
       const full = path.join(dir, file);
       if (fs.existsSync(full)) return { stored: false, reason: `results/${file} exists with another document; not overwritten` };
       writeFileAtomic(full, text);
-      byFile.set(file, entryOf(doc, file, text));
+      const entry = entryOf(doc, file, text);
+      byFile.set(file, entry);
+      ids.set(entry.id, entry);
       return { stored: true, file };
     },
     /** Write the index (sorted, one entry a line, so the same history gives the same bytes). */

@@ -8,6 +8,8 @@ import { median } from '../lib/stats/spread.js';
 import { holm, pairedLogTest, verdict } from '../lib/stats/paired.js';
 import { caseKey } from '../bench/tables/suite.js';
 
+export { tally } from './verdicts.js';
+
 /**
  * @typedef {object} Series
  * @property {string} key config/driver/cipher/op
@@ -116,14 +118,4 @@ export function analyse(series, o) {
     row.verdict = verdict(/** @type {any} */ (row), row.significant, o.threshold);
   });
   return rows;
-}
-
-/**
- * @param {Row[]} rows
- */
-export function tally(rows) {
-  /** @type {Record<string, number>} */
-  const n = { regression: 0, improvement: 0, 'no change': 0, 'too noisy to tell': 0, 'not compared': 0 };
-  for (const r of rows) n[r.verdict]++;
-  return n;
 }

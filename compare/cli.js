@@ -83,16 +83,6 @@ export function parseFlags(argv) {
   };
 }
 
-/** One line describing where the compare ran, from a result document. */
-export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
-  const e = m.environment;
-  const list = (/** @type {any[]} */ ds) => ds.filter((d) => d.status === 'ok').map((d) => `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`).join(', ');
-  const base = list(m.drivers.base);
-  const head = list(m.drivers.head);
-  const ci = e.ci?.imageOs ? ` (${e.ci.imageOs} ${e.ci.imageVersion ?? ''})` : '';
-  return `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${ci}; drivers ${base === head ? base : `base ${base}; head ${head}`}`;
-}
-
 /**
  * Make the sides ready: directories as given, refs checked out and installed in temp worktrees.
  * @param {ReturnType<typeof parseFlags>} f
@@ -150,8 +140,6 @@ function prepare(f, labels, log) {
   return { sides, cleanup };
 }
 
-const describe = (/** @type {import('./sides.js').Side} */ s) => `${s.label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
-
 /**
  * Measure: interleaved case by case, one engine server per side and round.
  * @param {import('./sides.js').Side[]} sides
@@ -181,7 +169,6 @@ export async function compare(f, log) {
     const m = await measureSides(sides, f, log);
     const rows = analyse(collect(m.rounds), { threshold: f.threshold, alpha: f.alpha });
     const seconds = (Date.now() - t0) / 1000;
-    const md = report({ rows, base: describe(sides[0]), head: describe(sides[1]), rounds: f.rounds, threshold: f.threshold, alpha: f.alpha, engineArgs: f.engine, environment: environmentLine(m), method: m.method, seconds });
     const result = {
       kind: 'sqlite-node-bench/compare',
       version: 1,
@@ -198,6 +185,7 @@ export async function compare(f, log) {
       tally: tally(rows),
       rows,
     };
+    const md = report(result);
     writeFileAtomic(path.join(f.out, 'compare.json'), `${JSON.stringify(result, null, 2)}\n`);
     writeFileAtomic(path.join(f.out, 'compare.md'), md);
     return { rows, md, result };

@@ -1,24 +1,80 @@
 #!/usr/bin/env node
 // npm run ci:comment — compare-comment.yml's one step: post or update the single compare comment
-// on a PR, from the compare artifact. Runs the default branch's code only; the artifact is
-// untrusted data: the PR it names must have the workflow run's head commit, the text is posted as
-// it is (with @-mentions defused), never run. Uses only Node built-ins (no install needed).
+// on a PR, from the compare artifact. Runs the default branch's code only. The artifact is
+// untrusted data, written by the pull request's code: the PR it names must have the workflow run's
+// head commit, and the comment is rendered here, by this code, from compare.json, checked field by
+// field (check.js) with every string in it escaped (report.js, lib/markdown.js); the artifact's own
+// Markdown is never posted. The body stays below GitHub's 65,536-character limit: a longer report
+// is cut, with a link to the run's artifacts. Uses only Node built-ins (no install needed).
 import fs from 'node:fs';
 import path from 'node:path';
 import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
+import { inert } from '../lib/markdown.js';
+import { compareProblem } from './check.js';
+import { report } from './report.js';
 
 export const MARKER = '<!-- sqlite-node-bench:compare -->';
-const MAX_BODY = 60_000;
+/** The report's share of a comment: GitHub refuses one over 65,536 characters. */
+export const MAX_BODY = 60_000;
+/** A compare.json over this is not read. */
+const MAX_JSON_BYTES = 20 * 1024 * 1024;
+
+/** The run's page, when it is a plain https URL (it goes into a link). */
+const safeUrl = (/** @type {unknown} */ u) => (typeof u === 'string' && u.length <= 500 && /^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9._~%/-]*)?$/.test(u) ? u : null);
 
 /**
- * The comment text: marker, the report (capped, mentions defused), a link to the run.
+ * compare.json, parsed and checked, or why it cannot be shown.
+ * @param {string} file
+ * @returns {{ result: import('./report.js').CompareResult } | { problem: string }}
+ */
+function readCompare(file) {
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st?.isFile()) return { problem: 'there is no compare.json (the compare did not finish; the run\'s log says why)' };
+  if (st.size > MAX_JSON_BYTES) return { problem: `compare.json is ${st.size} bytes, over the ${MAX_JSON_BYTES}-byte limit` };
+  let json;
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    return { problem: `compare.json is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
+  }
+  const problem = compareProblem(json);
+  return problem ? { problem: `compare.json is not a compare result: ${problem}` } : { result: /** @type {any} */ (json) };
+}
+
+/**
+ * The report, rendered by this code from the artifact's compare.json; or one line saying why not.
+ * @param {string} dir the artifact
+ */
+export function reportFrom(dir) {
+  const r = readCompare(path.join(dir, 'compare.json'));
+  if ('result' in r) return report(r.result);
+  return `## Benchmark compare\n\nNothing to show: ${inert(r.problem, 300)}.\n`;
+}
+
+/**
+ * Text cut at a line end to at most max characters, any <details> it leaves open closed, and a
+ * last line saying where the whole is.
+ * @param {string} text
+ * @param {number} max
+ * @param {string} where Markdown naming the artifact
+ */
+export function fit(text, max, where) {
+  if (text.length <= max) return text;
+  const end = text.lastIndexOf('\n', max);
+  const kept = text.slice(0, end > 0 ? end : max);
+  const open = (kept.match(/<details>/g) ?? []).length - (kept.match(/<\/details>/g) ?? []).length;
+  return `${kept}${'\n\n</details>'.repeat(Math.max(0, open))}\n\n… cut at ${kept.length.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters: the whole report is in ${where} (compare.md).`;
+}
+
+/**
+ * The comment text: marker, the report (cut to fit, mentions defused), a link to the run.
  * @param {string} md
  * @param {{ runUrl?: string, conclusion?: string }} meta
  */
 export function commentBody(md, meta) {
-  let text = md.replace(/@(?=[A-Za-z0-9-])/g, '@\u200b');
-  if (text.length > MAX_BODY) text = `${text.slice(0, MAX_BODY)}\n\n… (cut; the whole table is in the run's artifact)`;
-  const link = meta.runUrl ? `\n\n[The run](${meta.runUrl})${meta.conclusion ? `: ${meta.conclusion}` : ''}.` : '';
+  const run = safeUrl(meta.runUrl);
+  const text = fit(md.replace(/@(?=[A-Za-z0-9-])/g, '@\u200b'), MAX_BODY, run ? `[the run's artifacts](${run}#artifacts)` : "the run's artifacts");
+  const link = run ? `\n\n[The run](${run})${meta.conclusion ? `: ${inert(meta.conclusion, 40)}` : ''}.` : '';
   return `${MARKER}\n${text}${link}\n`;
 }
 
@@ -59,7 +115,7 @@ export async function postComment(env) {
     throw new CommandError(`${path.join(dir, 'pr.json')} is missing or not JSON (${/** @type {Error} */ (err).message.split('\n')[0]})`);
   }
   if (!Number.isInteger(pr?.number) || pr.number < 1) throw new CommandError(`pr.json /number ${JSON.stringify(pr?.number)} is not a pull request number`);
-  const md = fs.readFileSync(path.join(dir, 'compare.md'), 'utf8');
+  const md = reportFrom(dir);
   const pull = await gh('GET', `${api}/repos/${repo}/pulls/${pr.number}`, token);
   if (pull?.head?.sha !== headSha) throw new CommandError(`PR #${pr.number} has head ${pull?.head?.sha}, not the run's ${headSha}; not commenting`);
   const body = commentBody(md, { runUrl: env.RUN_URL, conclusion: env.RUN_CONCLUSION });

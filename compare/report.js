@@ -1,8 +1,28 @@
-// The compare's table, in Markdown (terminal, job summary and PR comment alike).
-import { markdownTable } from 'markdown-table';
-import { tally } from './analyse.js';
+// The compare's report, in Markdown (terminal, job summary and PR comment alike), from the compare's
+// result: what compare.json holds. The PR comment renders a pull request's compare.json with it, so
+// every string that came from a run (the sides, the environment, the method, the engine's flags,
+// case keys, reasons) goes through lib/markdown.js and renders as itself; numbers are written by
+// this code. Built-ins only (the comment job installs nothing).
+import { code, inert, table as markdownTable } from '../lib/markdown.js';
+import { VERDICTS, tally } from './verdicts.js';
 
-const RANK = { regression: 0, improvement: 1, 'too noisy to tell': 2, 'not compared': 3, 'no change': 4 };
+/**
+ * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
+ * @property {{ given: string, commit: string | null }} base
+ * @property {{ given: string, commit: string | null }} head
+ * @property {string} method
+ * @property {number} rounds
+ * @property {number} threshold
+ * @property {number} alpha
+ * @property {string[]} engine the engine's flags
+ * @property {number} seconds
+ * @property {any} environment a result document's
+ * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
+ * @property {import('./analyse.js').Row[]} rows
+ */
+
+/** The longest case key, reason and environment line shown. */
+const MAX = { key: 120, reason: 320, line: 800 };
 
 const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
   if (n === null) return '';
@@ -10,42 +30,56 @@ const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) =
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 };
 const signedPercent = (/** @type {number | null} */ x) => (x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`);
+const rank = (/** @type {string} */ verdict) => VERDICTS.indexOf(/** @type {any} */ (verdict));
+
+/** One line describing where the compare ran (plain text: the report escapes it). */
+export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
+  const e = m.environment;
+  const list = (/** @type {any[]} */ ds) => ds.filter((d) => d.status === 'ok').map((d) => `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`).join(', ');
+  const base = list(m.drivers.base);
+  const head = list(m.drivers.head);
+  const ci = e.ci?.imageOs ? ` (${e.ci.imageOs} ${e.ci.imageVersion ?? ''})` : '';
+  return `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${ci}; drivers ${base === head ? base : `base ${base}; head ${head}`}`;
+}
+
+/** A side as the report names it: its label, what it was given as, its commit. */
+const side = (/** @type {string} */ label, /** @type {{ given: string, commit: string | null }} */ s) => `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
  * @param {import('./analyse.js').Row[]} rows
  */
 export function table(rows) {
-  const sorted = [...rows].sort((a, b) => RANK[a.verdict] - RANK[b.verdict] || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key));
+  const sorted = [...rows].sort((a, b) => rank(a.verdict) - rank(b.verdict) || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key));
   return markdownTable(
     [
       ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', '95% interval', 'Sig.', 'Verdict'],
       ...sorted.map((r) => [
-        r.key,
+        inert(r.key, MAX.key),
         valueText(r.base, r.unit),
         valueText(r.head, r.unit),
         signedPercent(r.change),
         r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : `${signedPercent(r.low)} … ${signedPercent(r.high)}`,
         r.significant ? '*' : '',
-        r.verdict === 'not compared' ? `not compared: ${r.reason}` : r.verdict,
+        r.verdict === 'not compared' ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),
     ],
-    { align: ['l', 'r', 'r', 'r', 'c', 'c', 'l'] },
+    ['l', 'r', 'r', 'r', 'c', 'c', 'l'],
   );
 }
 
 /**
  * The whole report.
- * @param {{ rows: import('./analyse.js').Row[], base: string, head: string, rounds: number, threshold: number, alpha: number, engineArgs: string[], environment: string, method: string, seconds: number }} c
+ * @param {CompareResult} c
  */
 export function report(c) {
   const n = tally(c.rows);
   const timed = c.rows.filter((r) => r.pAdjusted !== null).length;
   const lines = [
-    `## Benchmark compare: ${c.head} against ${c.base}`,
+    `## Benchmark compare: ${inert(side('head', c.head))} against ${inert(side('base', c.base))}`,
     '',
     `${n.regression ? `**${n.regression} regression${n.regression > 1 ? 's' : ''}**` : 'No regression'}, ${n.improvement} improvement(s), ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
     '',
-    `${c.environment}. ${c.rounds} rounds per side; ${c.method}; engine \`${c.engineArgs.join(' ')}\`; ${(c.seconds / 60).toFixed(1)} min.`,
+    `${inert(environmentLine(c), MAX.line)}. ${c.rounds} rounds per side; ${inert(c.method, MAX.line)}; engine ${code(c.engine.join(' '), MAX.line)}; ${(c.seconds / 60).toFixed(1)} min.`,
     `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Regression: significantly slower, and the interval reaches a slowdown of ${(c.threshold * 100).toFixed(0)}% or more; no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
     '',
   ];

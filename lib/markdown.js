@@ -1,0 +1,82 @@
+// Text from outside the project (a result document, a pull request's compare.json) made inert for
+// GitHub-flavoured Markdown: whatever it holds, it renders as the same characters in one line and
+// cannot open a link, an image, HTML, a heading, a list, a code span or fence, emphasis, math, break
+// a table or mention anyone. And a GFM table, laid out as markdown-table lays it out.
+// Built-ins only (no imports at all): the PR comment job runs it without installing anything.
+
+/** C0 and C1 controls, DEL, and the Unicode line and paragraph separators. */
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Unicode bidirectional controls: the marks, embeddings, overrides and isolates. */
+export const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Longest text kept, in characters, unless a caller says otherwise. */
+export const MAX_TEXT = 200;
+/** Shown after text that was cut. */
+export const ELLIPSIS = '…';
+/** Zero-width space: after @ and #, so GitHub neither mentions, nor links an e-mail or an issue. */
+const ZWSP = '\u200b';
+
+const global = (/** @type {RegExp} */ re) => new RegExp(re.source, 'g');
+const CONTROLS = global(CONTROL);
+const BIDIS = global(BIDI);
+/** ASCII punctuation with a meaning in GFM (or GitHub's math): backslash-escaped wherever it is. */
+const PUNCTUATION = /[\\`*_~[\]<>|#&!$]/g;
+
+/**
+ * One line of plain text: controls become spaces, bidirectional controls go, runs of white space
+ * become one space, and text longer than `max` characters is cut with an ellipsis.
+ * @param {unknown} s
+ * @param {number} [max]
+ */
+export function plain(s, max = MAX_TEXT) {
+  const flat = String(s).replace(CONTROLS, ' ').replace(BIDIS, '').replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('').trimEnd()}${ELLIPSIS}` : flat;
+}
+
+/**
+ * Text that GitHub renders as itself, in a table cell, a list item, a heading or a paragraph.
+ * @param {unknown} s
+ * @param {number} [max] characters kept before escaping
+ */
+export function inert(s, max = MAX_TEXT) {
+  return plain(s, max)
+    .replace(PUNCTUATION, '\\$&')
+    .replace(/^([-+=])(?=[ =+-]|$)/, '\\$1') // a list item, a rule or a setext underline, were it to start a line
+    .replace(/^(\d+)([.)])(?= |$)/, '$1\\$2') // an ordered list item
+    .replace(/:(?=\/\/)/g, '\\:') // http://… would become a link
+    .replace(/(www)\./gi, '$1\\.') // and so would www.…
+    .replace(/[@#]/g, `$&${ZWSP}`); // @name pings, a@b.c is a mailto: link, #12 links an issue
+}
+
+/**
+ * A code span when the text allows one (no backtick, no pipe), else inert text.
+ * @param {unknown} s
+ * @param {number} [max]
+ */
+export function code(s, max = MAX_TEXT) {
+  const p = plain(s, max);
+  return p && !/[`|]/.test(p) ? `\`${p}\`` : inert(p, max);
+}
+
+/**
+ * A GFM table, byte for byte what markdown-table 3 writes with its defaults: cells padded to their
+ * column's width, the delimiter row marking each column's alignment. Cells are written as given.
+ * @param {unknown[][]} rows the first is the header
+ * @param {('l'|'r'|'c'|'')[]} [align]
+ */
+export function table(rows, align = []) {
+  const columns = [...Array(rows.reduce((n, r) => Math.max(n, r.length), 0)).keys()];
+  const text = rows.map((r) => columns.map((i) => (r[i] === null || r[i] === undefined ? '' : String(r[i]))));
+  const marks = columns.map((i) => ({ l: [':', ''], r: ['', ':'], c: [':', ':'] })[align[i] ?? ''] ?? ['', '']);
+  const widest = columns.map((i) => text.reduce((n, r) => Math.max(n, r[i].length), 0));
+  const rule = columns.map((i) => `${marks[i][0]}${'-'.repeat(Math.max(1, widest[i] - marks[i][0].length - marks[i][1].length))}${marks[i][1]}`);
+  const width = columns.map((i) => Math.max(widest[i], rule[i].length));
+  const pad = (/** @type {string} */ s, /** @type {number} */ i) => {
+    const gap = width[i] - s.length;
+    if (align[i] === 'r') return ' '.repeat(gap) + s;
+    if (align[i] === 'c') return ' '.repeat(Math.ceil(gap / 2)) + s + ' '.repeat(Math.floor(gap / 2));
+    return s + ' '.repeat(gap);
+  };
+  const line = (/** @type {string[]} */ cells) => `| ${cells.map(pad).join(' | ')} |`;
+  return [line(text[0]), line(rule), ...text.slice(1).map(line)].join('\n');
+}
