@@ -1,20 +1,23 @@
 // The README block, computed from results/: no figure or comparison in it is written by hand.
 // Tables never mix platforms or machine classes; rows are Node versions in semver order, the
-// newest run of each Node major.
+// newest run of each Node major. Every string that comes from a document goes through inert()
+// (lib/markdown.js): it renders as itself, and can open no link, image, HTML or heading, break no
+// table and mention no one.
 import { markdownTable } from 'markdown-table';
 import semver from 'semver';
 import { CIPHERS, PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../bench/tables/configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
 import { OPS, columnTitle } from '../bench/tables/ops.js';
-import { setups } from '../bench/tables/suite.js';
-import { headlineMargin } from '../bench/engine/measure.js';
+import { parseCaseKey, setups } from '../bench/tables/suite.js';
+import { COMPARISONS } from '../bench/tables/comparisons.js';
+import { changeText, figureText } from '../bench/result/figure.js';
+import { inert } from '../lib/markdown.js';
 
 /** Operations in the per-config tables, in table order, each shown as its row in the ops table says. */
 export const COLUMNS = OPS.map((op) => ({ op: op.name, title: columnTitle(op), show: op.show }));
 /** Operations compared in ops/s: every timed one. */
 const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
-const REFERENCE_MAJOR = 22;
 
 const opLabel = (/** @type {string} */ op) => OPS.find((o) => o.name === op)?.label ?? op;
 const configLabel = (/** @type {string} */ c) => CONFIGS.find((x) => x.name === c)?.label ?? c;
@@ -25,8 +28,8 @@ export function num(/** @type {number} */ n) {
   if (n >= 1000) return Math.round(Number(n.toPrecision(3))).toLocaleString('en-US');
   return String(Number(n.toPrecision(3)));
 }
-const pm = (/** @type {number} */ rme) => `±${rme < 10 ? rme.toFixed(1) : Math.round(rme)}%`;
-const one = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+/** The longest reason shown (a failed cell's reason is up to about 310 characters). */
+const REASON_MAX = 320;
 
 /**
  * @param {any} doc
@@ -34,33 +37,6 @@ const one = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').replace(/\|/g, '
  * @param {string} op
  */
 export const findCase = (doc, s, op) => doc.cases.find((/** @type {any} */ c) => c.config === s.config && c.driver === s.driver && c.cipher === s.cipher && c.op === op);
-
-/**
- * The figure of a case as shown, or null with the reason it has none.
- * @param {any} c
- * @param {'ms'|'ops'|'bytes'} show
- */
-export function cellText(c, show) {
-  if (!c) return { text: null, reason: 'not in this run' };
-  if (c.status !== 'ok') return { text: null, reason: `${c.status}: ${c.reason}` };
-  if (show === 'bytes') return { text: ((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2) };
-  if (show === 'ms') return { text: `${num(c.stats.latencyMs.median)} ${pm(c.stats.rme)}` };
-  return { text: `${num(c.stats.opsPerSec.median)} ${pm(headlineMargin(c.stats))}` };
-}
-
-/**
- * Change of b relative to a in ops/s, %, with its uncertainty (the two margins combined in quadrature).
- * @param {any} a reference case
- * @param {any} b compared case
- */
-export function change(a, b) {
-  if (a?.status !== 'ok' || b?.status !== 'ok' || !a.stats || !b.stats) return null;
-  const r = b.stats.opsPerSec.median / a.stats.opsPerSec.median;
-  const u = r * Math.hypot(headlineMargin(a.stats), headlineMargin(b.stats));
-  return { pct: (r - 1) * 100, u, withinNoise: Math.abs((r - 1) * 100) <= u };
-}
-const changeText = (/** @type {ReturnType<typeof change>} */ c) =>
-  c ? `${c.withinNoise ? '≈ ' : ''}${c.pct >= 0 ? '+' : '−'}${Math.abs(c.pct).toFixed(1)}% ±${c.u.toFixed(1)}` : 'n/a';
 
 /** Rows a table can footnote: cells without a figure point to a numbered reason under the table. */
 function notes() {
@@ -72,15 +48,15 @@ function notes() {
       if (i < 0) i = list.push(reason) - 1;
       return `n/a [${i + 1}]`;
     },
-    lines: () => list.map((r, i) => `- [${i + 1}] ${one(r)}`),
+    lines: () => list.map((r, i) => `- [${i + 1}] ${inert(r, REASON_MAX)}`),
   };
 }
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
   if (!d) return 'not in this run';
-  if (d.status !== 'ok') return `${d.status}: ${one(d.reason)}`;
-  return `${d.version} (SQLite ${d.sqlite})${d.sqlite3mc ? `, ${d.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC')}` : ''}`;
+  if (d.status !== 'ok') return `${d.status}: ${inert(d.reason, REASON_MAX)}`;
+  return `${inert(d.version)} (SQLite ${inert(d.sqlite)})${d.sqlite3mc ? `, ${inert(d.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC'))}` : ''}`;
 };
 
 /**
@@ -115,14 +91,14 @@ function environmentTable(rows, resultsLink) {
     const e = doc.environment;
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
     table.push([
-      e.node,
-      `[${doc.run.finishedAt.replace(/\.\d+Z$/, 'Z')}](${resultsLink}/${entry.file})`,
+      inert(e.node),
+      `[${inert(doc.run.finishedAt.replace(/\.\d+Z$/, 'Z'))}](${resultsLink}/${entry.file})`,
       `${doc.run.mode}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
-      one(e.cpuModel),
+      inert(e.cpuModel),
       String(e.cores),
       `${Math.round(e.memoryBytes / 2 ** 30)} GiB`,
-      `${e.platform} ${e.osRelease}`,
-      one(image),
+      inert(`${e.platform} ${e.osRelease}`),
+      inert(image),
       ...DRIVERS.map((d) => driverCell(doc, d.name)),
     ]);
   }
@@ -139,78 +115,50 @@ function configTable(rows, s) {
   const table = [['Node', ...COLUMNS.map((c) => c.title), 'Driver']];
   for (const { doc } of rows) {
     const d = doc.drivers.find((/** @type {any} */ x) => x.name === s.driver);
-    table.push([doc.environment.node, ...COLUMNS.map((col) => {
-      const f = cellText(findCase(doc, s, col.op), col.show);
+    table.push([inert(doc.environment.node), ...COLUMNS.map((col) => {
+      const f = figureText(findCase(doc, s, col.op), num);
       return f.text ?? n.ref(/** @type {string} */ (f.reason));
-    }), d?.status === 'ok' ? d.version : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`)]);
+    }), d?.status === 'ok' ? inert(d.version) : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`)]);
   }
   const { note } = describeChanges(/** @type {any} */ (CONFIGS.find((c) => c.name === s.config)));
   const title = `${configLabel(s.config)} — ${s.driver}${s.cipher === 'none' ? ', no encryption' : `, ${cipherLabel(s.cipher)}`}`;
-  return [`##### ${title}`, '', ...(note ? [`_${note}._`, ''] : []), markdownTable(table, { align: ['l', ...COLUMNS.map(() => 'r'), 'l'] }), ...(n.lines().length ? ['', ...n.lines()] : [])].join('\n');
+  return [`##### ${title}`, '', ...(note ? [`_${inert(note)}._`, ''] : []), markdownTable(table, { align: ['l', ...COLUMNS.map(() => 'r'), 'l'] }), ...(n.lines().length ? ['', ...n.lines()] : [])].join('\n');
 }
 
 /**
- * Encryption overhead in one document: each cipher against a reference setup.
+ * One comparison of a run's document (bench/tables/comparisons.js), paired within the run: a row
+ * per compared setup, a column per timed operation, each cell the change with its 95% interval.
  * @param {any} doc
- * @param {{ config: string, driver: string, cipher: string }} ref
- * @param {string} title
+ * @param {import('../bench/tables/comparisons.js').Comparison} cmp
+ * @param {(setupKey: string) => string} rowLabel
  */
-function overheadTable(doc, ref, title) {
-  const table = [['Cipher', ...COMPARED.map(opLabel)]];
-  for (const cipher of CIPHERS.filter((c) => c.sqlite3mc)) {
-    const s = { config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: cipher.name };
-    const row = COMPARED.map((op) => {
-      const base = findCase(doc, ref, op);
-      const c = findCase(doc, s, op);
-      if (c?.status !== 'ok') return `n/a (${c ? c.status : 'not run'})`;
-      if (base?.status !== 'ok') return 'n/a (no reference)';
-      return changeText(change(base, c));
-    });
-    table.push([cipher.label, ...row]);
-  }
-  return [`##### ${title}`, '', markdownTable(table, { align: ['l', ...COMPARED.map(() => 'r')] })].join('\n');
+function comparisonTable(doc, cmp, rowLabel) {
+  const rows = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === cmp.id);
+  const members = [...new Set(rows.map((/** @type {any} */ c) => c.member))];
+  const table = [['Compared', ...COMPARED.map(opLabel)]];
+  for (const m of members) table.push([rowLabel(m), ...COMPARED.map((op) => changeText(rows.find((/** @type {any} */ c) => c.member === m && c.op === op)))]);
+  return [`##### ${cmp.title}`, '', markdownTable(table, { align: ['l', ...COMPARED.map(() => 'r')] })].join('\n');
 }
 
 /**
- * Node versions side by side, production config, relative to a reference major.
- * @param {{ entry: any, doc: any }[]} rows
+ * The run's comparisons, or why it has none.
+ * @param {any} doc the newest full run of the machine class
  */
-function nodeTable(rows) {
-  const s = { config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: PRODUCTION_CIPHER };
-  const majors = rows.map((r) => semver.major(r.doc.environment.node));
-  const refRow = rows[majors.indexOf(REFERENCE_MAJOR)] ?? rows[0];
-  const table = [['Operation', ...rows.map((r) => r.doc.environment.node + (r === refRow ? ' (reference)' : ''))]];
-  for (const op of COMPARED) {
-    const ref = findCase(refRow.doc, s, op);
-    table.push([opLabel(op), ...rows.map((r) => {
-      const c = findCase(r.doc, s, op);
-      if (r === refRow) return ref?.status === 'ok' ? `${num(ref.stats.opsPerSec.median)}/s` : `n/a (${ref ? ref.status : 'not run'})`;
-      return changeText(change(ref, c));
-    })]);
+function comparisonsOf(doc) {
+  const when = `${inert(doc.environment.node)}, run of ${doc.run.finishedAt.slice(0, 10)}`;
+  if (!doc.comparisons?.length) return [`_No comparisons: the newest full run (${when}) has none (documents from before paired comparisons, or too few rounds)._`];
+  const out = [`Comparisons within one run (${when}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0.`];
+  const sc = doc.selfCheck;
+  if (sc) {
+    const aa = doc.comparisons.filter((/** @type {any} */ c) => c.id === 'self-check');
+    out.push('', `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'identical configs' : '**failed**: identical configs'} differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ' This run\'s comparisons are less certain than their intervals say.'}`);
   }
-  return [`##### Node versions, ${configLabel(s.config)} (ops/s relative to ${refRow.doc.environment.node})`, '', markdownTable(table, { align: ['l', ...rows.map(() => 'r')] })].join('\n');
-}
-
-/**
- * The best config per operation in one document, and whether it stands out from the runner-up.
- * @param {any} doc
- */
-function bestTable(doc) {
-  const table = [['Operation', 'Best config', 'ops/s', 'Runner-up', 'ops/s', 'Difference']];
-  for (const op of COMPARED) {
-    const ranked = CONFIGS.map((c) => findCase(doc, { config: c.name, driver: PRODUCTION_DRIVER, cipher: PRODUCTION_CIPHER }, op))
-      .filter((c) => c?.status === 'ok')
-      .sort((a, b) => b.stats.opsPerSec.median - a.stats.opsPerSec.median);
-    if (ranked.length < 2) continue;
-    const [a, b] = ranked;
-    const d = change(b, a);
-    table.push([
-      opLabel(op), configLabel(a.config), `${num(a.stats.opsPerSec.median)} ${pm(headlineMargin(a.stats))}`,
-      configLabel(b.config), `${num(b.stats.opsPerSec.median)} ${pm(headlineMargin(b.stats))}`,
-      d?.withinNoise ? `${changeText(d)}: within noise` : changeText(d),
-    ]);
-  }
-  return [`##### Best configuration per operation (${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}; ${PRODUCTION_DRIVER}, ${cipherLabel(PRODUCTION_CIPHER)})`, '', markdownTable(table, { align: ['l', 'l', 'r', 'l', 'r', 'r'] })].join('\n');
+  const label = (/** @type {string} */ key) => {
+    const s = parseCaseKey(`${key}/x`);
+    return `${configLabel(s.config)}, ${s.driver}, ${s.cipher === 'none' ? 'no encryption' : cipherLabel(s.cipher)}`;
+  };
+  for (const cmp of COMPARISONS.filter((c) => c.id !== 'self-check')) out.push('', comparisonTable(doc, cmp, label));
+  return out;
 }
 
 /**
@@ -225,9 +173,12 @@ export function renderBlock(store, { resultsLink = 'results' } = {}) {
   const out = [
     `_Last updated ${newest.finishedAt.replace(/\.\d+Z$/, 'Z')} (the newest run's finish time) from ${entries.length} result document(s) in [\`${resultsLink}/\`](${resultsLink}/)._`,
     '',
-    '**How to read these numbers.** Each ops/s figure is the median of the medians of several rounds of many samples on one machine; ± is its 95% relative margin of error (from the spread of the rounds), the noise within that run: another run on the same machine can differ by more where an operation waits on the disk (fsync), whose speed drifts over minutes. ' +
-      'Comparisons are between cases of the same run on the same machine, as a change in ops/s with the two margins combined; ' +
-      '"≈" marks a change within that noise, which is no evidence of a difference. Figures from different sections come from different machines and are not comparable.',
+    '**How to read these numbers.** Each figure is the median of several rounds on one machine (ops/s; setup and VACUUM in ms). ' +
+      'Its ± is the wider side of a 95% interval: where a repeat run on the same machine is expected to land, from the spread of the rounds and how much the machine moved between them ([methodology](docs/methodology.md)). ' +
+      '"modes" means the rounds fell into separated groups: both are shown, with their shares, because the figure has no one typical value. ' +
+      'A comparison is paired: both cases measured in the same blocks of the same rounds, the change with its 95% interval in brackets; "≈" marks an interval that holds 0, which is no evidence of a difference. ' +
+      'Each run also measures production twice, as two cases (the self-check): identical configs should show no difference. ' +
+      'Quick runs are smoke tests: their figures are not compared. Figures from different sections, or different rows of a per-configuration table, come from different machines and are not comparable.',
   ];
   const platforms = [...new Set(entries.map((e) => e.platform))].sort();
   for (const platform of platforms) {
@@ -235,18 +186,14 @@ export function renderBlock(store, { resultsLink = 'results' } = {}) {
     const machines = [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort();
     for (const machine of machines) {
       const rows = newestPerMajor(entries.filter((e) => e.machine === machine)).map((entry) => ({ entry, doc: store.load(entry) }));
-      // the newest run; on a tie (one nightly run finishes several cells at once) the highest Node
-      const latest = rows.reduce((a, b) => (b.doc.run.finishedAt > a.doc.run.finishedAt || (b.doc.run.finishedAt === a.doc.run.finishedAt && semver.gt(b.doc.environment.node, a.doc.environment.node)) ? b : a));
       const history = entries.filter((e) => e.machine === machine).length;
-      out.push('', `#### ${one(machine)}`, '', `Newest run per Node major; ${history} run(s) of this machine class in \`${resultsLink}/\`.`, '', environmentTable(rows, resultsLink));
-      out.push('', nodeTable(rows));
-      out.push('', bestTable(latest.doc));
-      const enc = latest.doc;
-      out.push('', `Encryption overhead, ${enc.environment.node}, run of ${enc.run.finishedAt.slice(0, 10)}, ${configLabel(PRODUCTION_CONFIG)} PRAGMAs: ops/s of each cipher relative to the reference.`);
-      out.push('', overheadTable(enc, { config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: 'none' }, `Against ${PRODUCTION_DRIVER} without a key`));
-      out.push('', overheadTable(enc, { config: PRODUCTION_CONFIG, driver: 'better-sqlite3', cipher: 'none' }, 'Against better-sqlite3 (unencrypted)'));
+      out.push('', `#### ${inert(machine)}`, '', `Newest run per Node major; ${history} run(s) of this machine class in \`${resultsLink}/\`.`, '', environmentTable(rows, resultsLink));
+      // the newest full run; on a tie (one nightly run finishes several cells at once) the highest Node
+      const newer = (/** @type {any} */ a, /** @type {any} */ b) => b.run.finishedAt > a.run.finishedAt || (b.run.finishedAt === a.run.finishedAt && semver.gt(b.environment.node, a.environment.node));
+      const newestFull = rows.map((r) => r.doc).filter((d) => d.run.mode === 'full').reduce((a, b) => (!a || newer(a, b) ? b : a), null);
+      out.push('', ...(newestFull ? comparisonsOf(newestFull) : ['_No comparisons: quick runs are smoke tests (one round per case)._']));
       const shown = setups().filter((s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER));
-      out.push('', `<details><summary>Per configuration: ${shown.length} tables, a row per Node version</summary>`);
+      out.push('', `<details><summary>Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions)</summary>`);
       for (const s of shown) out.push('', configTable(rows, s));
       out.push('', '</details>');
     }

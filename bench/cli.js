@@ -8,6 +8,7 @@ import { ROOT } from '../lib/root.js';
 import { parseFlags } from './engine/flags.js';
 import { loadDrivers } from './engine/load-drivers.js';
 import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, writeResult } from './result/document.js';
+import { analyseRun } from './result/analysis.js';
 import { environment } from './result/environment.js';
 import { summarize } from './result/summary.js';
 import { createProgress } from './run/progress.js';
@@ -34,7 +35,7 @@ async function main(/** @type {string[]} */ argv) {
   }
   const startedAt = new Date().toISOString();
   const drivers = await loadDrivers();
-  const { cases, setups, budget, order, engines } = await runSuite({
+  const run = await runSuite({
     mode: flags.quick ? 'quick' : 'full',
     filters: flags.filters,
     seed: flags.seed,
@@ -45,6 +46,8 @@ async function main(/** @type {string[]} */ argv) {
     state,
     onProgress: createProgress(),
   });
+  const { setups, budget, order, engines } = run;
+  const { cases, machine, comparisons, selfCheck } = analyseRun(run.cases);
   const doc = {
     schemaVersion: SCHEMA_VERSION,
     kind: 'sqlite-node-bench/result',
@@ -68,6 +71,9 @@ async function main(/** @type {string[]} */ argv) {
     configs: configNotes(),
     setups,
     cases,
+    machine,
+    comparisons,
+    selfCheck,
   };
   const file = writeResult(doc, flags.out);
   console.log(summarize(doc));

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
-import { cellText, change, newestPerMajor, num } from '../aggregate/render.js';
+import { newestPerMajor, num } from '../aggregate/render.js';
+import { changeText, figureText } from '../bench/result/figure.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
 import { validate } from '../bench/result/document.js';
-import { ROOT, scratch } from './helpers.js';
+import { childEnv, ROOT, scratch } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 
@@ -75,7 +76,7 @@ test('a second run with the same input changes nothing, byte for byte; the same 
   assert.ok(again.warn.every((w) => /already stored/.test(w)));
 });
 
-test('a conflicting duplicate (same run id, other content) is refused and the stored one kept', () => {
+test('a conflicting duplicate (same run id, other content) is refused, the stored one kept, and the exit status says so', () => {
   const ws = workspace();
   const doc = syntheticDoc({ node: 'v22.23.3' });
   put(path.join(ws.artifacts, 'x.json'), doc);
@@ -86,9 +87,11 @@ test('a conflicting duplicate (same run id, other content) is refused and the st
   fs.rmSync(ws.artifacts, { recursive: true });
   put(path.join(ws.artifacts, 'y.json'), changed);
   const r = run(ws);
-  assert.equal(r.code, 0);
-  assert.equal(r.warn.length, 1);
-  assert.match(r.warn[0], /y\.json: \/run\/id .* already stored as results\/.* with different content; not overwritten$/);
+  assert.equal(r.code, 1);
+  assert.equal(r.warn.length, 2, r.warn.join('\n'));
+  assert.match(r.warn[0], /y\.json: \/run\/id .* is already stored as results\/.* with different content; refused, the stored one stays$/);
+  assert.match(r.warn[1], /^aggregate: 1 valid document\(s\) refused/);
+  assert.match(r.log, /0 stored, 0 skipped, 1 refused/);
   assert.deepEqual(snapshot(ws.results), before);
 });
 
@@ -148,13 +151,12 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   const b = block(readme);
   assert.match(b, /How to read these numbers/);
   assert.match(b, /##### Forward Email Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
-  assert.match(b, /_not a tuning: wal_autocheckpoint=1000 is SQLite's default/);
-  assert.match(b, /Against better-sqlite3-multiple-ciphers without a key/);
-  assert.match(b, /Against better-sqlite3 \(unencrypted\)/);
-  assert.match(b, /Node versions, Forward Email Production \(ops\/s relative to v22\.23\.3\)/);
-  assert.match(b, /Best configuration per operation \(v22\.23\.3/);
+  assert.match(b, /_not a tuning: wal\\_autocheckpoint=1000 is SQLite's default/);
+  assert.match(b, /What encryption costs, against better-sqlite3-multiple-ciphers without a key/);
+  assert.match(b, /What encryption costs, against better-sqlite3 \(unencrypted\)/);
+  assert.match(b, /Comparisons within one run \(v22\.23\.3, run of/, 'from the newest full run');
   for (const row of b.split('\n').filter((l) => /^\| v2\d\.\d+\.\d+ +\| +\d/.test(l))) assert.match(row, /±/, row);
-  assert.match(b, /[+−]\d+\.\d% ±\d+\.\d/);
+  assert.match(b, /[+−]\d+\.\d% \[[+−]\d+\.\d%, [+−]\d+\.\d%\]/, 'a comparison carries its interval');
   // node:sqlite does not exist on v20: its cells point at the reason, never a bare '-'
   assert.match(b, /n\/a \[1\]/);
   assert.match(b, /^- \[1\] skipped: node:sqlite needs Node/m);
@@ -163,17 +165,36 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   assert.equal(num(7.777), '7.78');
 });
 
-test('± of an ops/s figure is the 95% margin of its headline: 1.96 × rse from the rounds when the document has it, else the pooled rme', () => {
-  const c = (/** @type {number} */ median, /** @type {number | undefined} */ rse) => ({
-    status: 'ok', op: 'select', stats: { opsPerSec: { median, mean: median, rme: 0.2, ...(rse === undefined ? {} : { rse }) }, rme: 0.3 },
+test('± of a figure is the wider side of its 95% interval when the document has one, else 1.96 × rse, else the pooled rme; modes are shown as modes', () => {
+  const c = (/** @type {number} */ median, /** @type {object} */ o = {}, /** @type {object} */ extra = {}) => ({
+    status: 'ok', op: 'select', stats: { opsPerSec: { median, mean: median, rme: 0.2, ...o }, latencyMs: { median: 1000 / median }, rme: 0.3, ...extra },
   });
-  assert.equal(cellText(c(1000, 2), 'ops').text, '1,000 ±3.9%');
-  assert.equal(cellText(c(1000, undefined), 'ops').text, '1,000 ±0.2%', 'a quick run (one round) has no rse');
-  const d = /** @type {any} */ (change(c(1000, 1), c(1100, 2)));
-  assert.ok(Math.abs(d.pct - 10) < 1e-9);
-  assert.ok(Math.abs(d.u - 1.1 * Math.hypot(1.96, 3.92)) < 1e-9);
-  assert.equal(d.withinNoise, false);
-  assert.equal(/** @type {any} */ (change(c(1000, 4), c(1100, 4))).withinNoise, true, '±7.8% each: a 10% change is within noise');
+  assert.equal(figureText(c(1000, { low: 970, high: 1050 }), num).text, '1,000 ±5.0%', 'the wider side');
+  assert.equal(figureText(c(1000, { rse: 2 }), num).text, '1,000 ±3.9%', 'a document from before the interval');
+  assert.equal(figureText(c(1000), num).text, '1,000 ±0.2%', 'a quick run (one round) has no rse');
+  assert.equal(figureText(c(8000, { low: 5000, high: 12000 }, { modes: [{ rate: 6010, share: 4 / 7, rounds: 4 }, { rate: 10600, share: 3 / 7, rounds: 3 }] }), num).text, 'modes 6,010 (57%) / 10,600 (43%)');
+  assert.equal(figureText({ ...c(50, { low: 45, high: 52 }), op: 'vacuum' }, num).text, '20 ms ±10.0%', 'ms operations: the latency median with the same relative margin');
+  assert.equal(figureText({ status: 'skipped', reason: 'why' }, num).reason, 'skipped: why');
+  assert.equal(changeText({ change: -0.1234, low: -0.15, high: -0.09, verdict: 'slower' }), '−12.3% [−15.0%, −9.0%]');
+  assert.equal(changeText({ change: 0.01, low: -0.02, high: 0.04, verdict: 'within noise' }), '≈ +1.0% [−2.0%, +4.0%]');
+});
+
+test('the README block shows paired comparisons and the self-check from the newest full run, none from quick runs', () => {
+  const ws = workspace();
+  const full = syntheticDoc({});
+  fs.writeFileSync(path.join(ws.artifacts, 'full.json'), JSON.stringify(full));
+  assert.equal(aggregate(ws, { log: () => {}, warn: () => {} }), 0);
+  const b = block(fs.readFileSync(ws.readme, 'utf8'));
+  assert.match(b, /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): /);
+  assert.match(b, /##### What each PRAGMA change does, against Forward Email Production/);
+  assert.match(b, /\| Memory Temp Storage, better-sqlite3-multiple-ciphers, ChaCha20-Poly1305 +\| +(≈ )?[+−]\d+\.\d%/);
+  assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
+  const ws2 = workspace();
+  fs.writeFileSync(path.join(ws2.artifacts, 'quick.json'), JSON.stringify(syntheticDoc({ mode: 'quick' })));
+  assert.equal(aggregate(ws2, { log: () => {}, warn: () => {} }), 0);
+  const q = block(fs.readFileSync(ws2.readme, 'utf8'));
+  assert.match(q, /_No comparisons: quick runs are smoke tests/);
+  assert.doesNotMatch(q, /\[[−+]\d+\.\d%, [−+]\d+\.\d%\]/, 'no interval of a comparison anywhere');
 });
 
 const bad = {
@@ -238,7 +259,7 @@ test('no valid document: exit 1, nothing stored; a README that cannot be written
   const ws2 = workspace();
   put(path.join(ws2.artifacts, 'x.json'), syntheticDoc());
   fs.writeFileSync(ws2.results, 'a file where the results directory should be');
-  const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws2.artifacts, '--results', ws2.results, '--readme', ws2.readme], { encoding: 'utf8' });
+  const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws2.artifacts, '--results', ws2.results, '--readme', ws2.readme], { encoding: 'utf8', env: childEnv() });
   assert.equal(cli.status, 1);
   assert.match(cli.stderr.trim().split('\n').at(-1), /^aggregate: /);
   assert.equal(fs.readFileSync(ws2.readme, 'utf8'), README);
@@ -255,7 +276,7 @@ for (const [what, text] of Object.entries({
     const ws = workspace();
     fs.writeFileSync(ws.readme, text);
     put(path.join(ws.artifacts, 'x.json'), syntheticDoc());
-    const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { encoding: 'utf8', env: childEnv() });
     assert.equal(cli.status, 1);
     assert.match(cli.stderr, /README\.md (must contain|has).*not changed/);
     assert.equal(fs.readFileSync(ws.readme, 'utf8'), text);
@@ -275,7 +296,7 @@ test('killed half-way, aggregate leaves only whole files, and a re-run reaches t
   const clean = workspace();
   fs.cpSync(ws.artifacts, clean.artifacts, { recursive: true });
   assert.equal(run(clean).code, 0);
-  const child = spawn(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme]);
+  const child = spawn(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { env: childEnv() });
   await new Promise((resolve) => {
     const poll = setInterval(() => {
       const n = fs.existsSync(path.join(ws.results, '2026')) ? fs.readdirSync(path.join(ws.results, '2026')).length : 0;

@@ -7,19 +7,20 @@ import { floorOf, parseFloorFlags } from '../bench/meta/floor.js';
 import { probeMachine } from '../bench/meta/probe.js';
 import { cv } from '../lib/stats/spread.js';
 import { createRandom } from '../lib/prng.js';
-import { ROOT, scratch } from './helpers.js';
+import { ROOT, childEnv, scratch } from './helpers.js';
 
 test('the machine probe times real fsyncs and CPU work, and leaves nothing behind', () => {
   const dir = scratch('bench-probe-');
   const p = probeMachine({ ms: 150, dir });
   assert.ok(Number.isFinite(p.fsyncPerSec) && p.fsyncPerSec > 0, String(p.fsyncPerSec));
   assert.ok(Number.isFinite(p.cpuPerSec) && p.cpuPerSec > 0, String(p.cpuPerSec));
+  assert.ok(Number.isFinite(p.memoryPerSec) && p.memoryPerSec > 0, String(p.memoryPerSec));
   assert.deepEqual(fs.readdirSync(dir), []);
 });
 
 test('meta:precision reports the CV across runs and each run\'s shift beside the machine probes around it', () => {
   const out = scratch('bench-precision-');
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/precision.js'), '--runs', '2', '--out', out, '--probe-ms', '50', '--quick', '--config', 'production', '--driver', 'better-sqlite3', '--op', 'select,insert'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/precision.js'), '--runs', '2', '--out', out, '--probe-ms', '50', '--quick', '--config', 'production', '--driver', 'better-sqlite3', '--op', 'select,insert'], { encoding: 'utf8', env: childEnv() });
   assert.equal(r.status, 0, r.stderr);
   const s = JSON.parse(fs.readFileSync(path.join(out, 'precision.json'), 'utf8'));
   assert.equal(s.runs, 2);
@@ -35,7 +36,7 @@ test('meta:precision reports the CV across runs and each run\'s shift beside the
   assert.ok(Math.abs(s.machine[0].io + s.machine[1].io) < 1e-9, JSON.stringify(s.machine));
   assert.match(r.stdout, /\| Run \| Shift, fsync-bound \|/);
   assert.match(r.stdout, /CV across runs of the probes: fsync \d+\.\d\d%, CPU \d+\.\d\d%/);
-  const bad = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/precision.js'), '--probe-ms', 'soon'], { encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/precision.js'), '--probe-ms', 'soon'], { encoding: 'utf8', env: childEnv() });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr.trim(), /^precision: bad --probe-ms 'soon'; valid: a whole number from 10 to 60000$/);
 });
@@ -73,11 +74,11 @@ test('the floor: a steady machine has none, a run-level shift is the floor whate
 test('meta:floor times each probe window after window, writes the series and the floor, and refuses bad flags', () => {
   const out = scratch('bench-floor-');
   const tmp = scratch('bench-floor-tmp-');
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/floor.js'), '--runs', '2', '--seconds', '0.4', '--window', '20', '--rounds', '3', '--draws', '20', '--out', out], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/floor.js'), '--runs', '2', '--seconds', '0.4', '--window', '20', '--rounds', '3', '--draws', '20', '--out', out], { encoding: 'utf8', env: childEnv({ TMPDIR: tmp }) });
   assert.equal(r.status, 0, r.stderr);
   const f = JSON.parse(fs.readFileSync(path.join(out, 'floor.json'), 'utf8'));
   assert.equal(f.runs, 2);
-  for (const p of ['fsync', 'checkpoint', 'cpu']) {
+  for (const p of ['fsync', 'checkpoint', 'cpu', 'memory']) {
     assert.equal(f.series[p].length, 2);
     for (const run of f.series[p]) {
       assert.ok(run.length >= 3, `${p}: ${run.length} windows`);
@@ -97,7 +98,7 @@ test('meta:floor times each probe window after window, writes the series and the
     [['--runs', '1'], "floor: bad --runs '1'; valid: a whole number from 2 to 100"],
     [['--minutes', '3'], /^floor: Unknown option '--minutes'.*; valid flags: --runs, --seconds, --window, --rounds, --draws, --seed, --out$/],
   ]) {
-    const bad = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/floor.js'), ...args], { encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/floor.js'), ...args], { encoding: 'utf8', env: childEnv() });
     assert.equal(bad.status, 2, bad.stderr);
     if (typeof message === 'string') assert.equal(bad.stderr.trim(), message);
     else assert.match(bad.stderr.trim(), message);

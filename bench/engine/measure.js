@@ -129,12 +129,16 @@ export function tinybenchStats(samples) {
 }
 
 /**
- * The 95% relative margin, in %, of a case's headline ops/s: 1.96 × its `medianRse` when it has
- * one (3 rounds or more), else tinybench's margin of error over the pooled samples (quick runs,
- * documents from before the rse).
- * @param {{ opsPerSec: { rme: number, rse?: number } }} stats
+ * The 95% relative margin, in %, of a case's headline ops/s: the wider side of its interval when it
+ * has one (3 rounds or more, bench/result/analysis.js), else 1.96 × its `medianRse` (documents
+ * from before the interval), else tinybench's margin of error over the pooled samples (quick runs).
+ * @param {{ opsPerSec: { median: number, rme: number, rse?: number, low?: number, high?: number } }} stats
  */
-export const headlineMargin = (stats) => (typeof stats.opsPerSec.rse === 'number' ? 1.96 * stats.opsPerSec.rse : stats.opsPerSec.rme);
+export function headlineMargin(stats) {
+  const o = stats.opsPerSec;
+  if (typeof o.low === 'number' && typeof o.high === 'number') return 100 * Math.max(o.high / o.median - 1, 1 - o.low / o.median);
+  return typeof o.rse === 'number' ? 1.96 * o.rse : o.rme;
+}
 
 /**
  * The statistics of a case from its rounds.

@@ -24,7 +24,7 @@ import { openProbes, typicalRate } from './probe.js';
 import { cv, quantile, median, logSpread } from '../../lib/stats/spread.js';
 
 /** @typedef {'fsync' | 'checkpoint' | 'cpu'} Probe */
-export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu']);
+export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
 
 /** An empty list per probe. */
 const perProbe = () => /** @type {Record<Probe, number[]>} */ (Object.fromEntries(PROBES.map((p) => [p, []])));
@@ -128,7 +128,7 @@ function main(/** @type {string[]} */ argv) {
   }
   const random = createRandom(o.seed);
   const floors = Object.fromEntries(PROBES.map((p) => [p, floorOf(series[p], { rounds: o.rounds, draws: o.draws, random })]));
-  const label = { fsync: 'fsync (4 KiB rewrite + fdatasync)', checkpoint: 'checkpoint (log append, 2 fdatasync, truncate)', cpu: 'CPU (SHA-256 of 64 KiB)' };
+  const label = { fsync: 'fsync (4 KiB rewrite + fdatasync)', checkpoint: 'checkpoint (log append, 2 fdatasync, truncate)', cpu: 'CPU (SHA-256 of 64 KiB)', memory: 'memory (dependent random reads over 128 MiB)' };
   const shown = floors.fsync.byRounds.map((b) => b.rounds);
   console.log(`Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`);
   console.log(markdownTable([

@@ -10,6 +10,9 @@
 // fixed CPU loop), and reports each run's shift (the median over its fsync-bound, and its
 // CPU-bound, cases of the case's distance from its mean over the runs) beside what the probes
 // saw: a shift shared by a whole run is the machine's, which no statistic inside a run removes.
+// Then whether the ± means what it says (coverage.js): how often a later run lands inside the
+// combined 95% intervals, per operation, against the earlier ±; and how often the A/A self-check
+// flags identical configs.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +22,7 @@ import { percent } from '../../lib/format.js';
 import { ROOT } from '../../lib/root.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey } from '../tables/suite.js';
+import { coverage, selfChecks } from './coverage.js';
 import { probeMachine } from './probe.js';
 import { cv, mean, quantile } from '../../lib/stats/spread.js';
 import { CommandError, command, numberFlag, parseStrict } from '../../lib/command.js';
@@ -107,6 +111,8 @@ function main(/** @type {string[]} */ argv) {
       return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
     })),
     worst: [...cvs].sort((a, b) => b.cv - a.cv).slice(0, 10),
+    coverage: coverage(docs),
+    selfCheck: selfChecks(docs),
   };
   console.log(`Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`);
   console.log(markdownTable([
@@ -123,6 +129,15 @@ function main(/** @type {string[]} */ argv) {
   ], { align: ['r', 'r', 'r', 'r', 'r'] }));
   console.log(`CV across runs of the probes: fsync ${percent(summary.probeCv.fsync, 2)}, CPU ${percent(summary.probeCv.cpu, 2)}\n`);
   console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${percent(w.cv, 2)}`).join('; ')}`);
+  const cov = summary.coverage;
+  console.log(`\nCoverage: for each pair of runs, the later median within the two figures' combined 95% intervals (target ≥ 93%); the earlier ± was 1.96 × rse:\n`);
+  console.log(markdownTable([
+    ['Operation', 'Pairs', 'Coverage', 'Coverage, earlier ±', 'Median ±', 'Median earlier ±', 'Figures with modes'],
+    ...cov.byOp.map((r) => [r.op, String(r.pairs), percent(r.coverage), percent(r.coverageEarlier), percent(r.widthMedian), percent(r.widthMedianEarlier), `${r.withModes} of ${r.figures}`]),
+    ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
+  ], { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'] }));
+  const aa = summary.selfCheck;
+  console.log(`\nA/A self-check: ${aa.flagged.length} of ${aa.comparisons} comparisons flagged (target ≤ 1 in 20)${aa.flagged.length ? `: ${aa.flagged.join('; ')}` : ''}; ${aa.runsFailed} of ${runs} runs failed it\n`);
   const file = path.resolve(values.out, 'precision.json');
   writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

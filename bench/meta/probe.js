@@ -36,7 +36,9 @@ const CHECKPOINT_PAGES = 20;
  * - `checkpoint`: a WAL checkpoint's disk work: 20 pages appended to an empty log file, fdatasync,
  *   the same pages rewritten in the 1 MiB file, fdatasync, the log truncated to 0 (so the file
  *   system allocates and frees blocks, and commits its journal, as for a real WAL);
- * - `cpu`: SHA-256 of 64 KiB.
+ * - `cpu`: SHA-256 of 64 KiB (cache-resident);
+ * - `memory`: 4,096 dependent random reads over 128 MiB, four times a common last-level cache,
+ *   so nearly every read misses it (tests whether the machine's memory moves like select does).
  * `close` removes the files.
  * @param {string} [dir] where the files go (default: the temp dir, as the suite's databases)
  */
@@ -49,6 +51,7 @@ export function openProbes(dir = os.tmpdir()) {
   const page = crypto.randomBytes(PAGE);
   const pages = crypto.randomBytes(CHECKPOINT_PAGES * PAGE);
   const block = crypto.randomBytes(64 * 1024);
+  const memory = memoryChase();
   let i = 0;
   let j = 0;
   return {
@@ -64,6 +67,7 @@ export function openProbes(dir = os.tmpdir()) {
       fs.ftruncateSync(log, 0);
     },
     cpu: () => { crypto.createHash('sha256').update(block).digest(); },
+    memory,
     close: () => {
       fs.closeSync(fd);
       fs.closeSync(log);
@@ -72,15 +76,40 @@ export function openProbes(dir = os.tmpdir()) {
   };
 }
 
+/** Reads one probe of `memory` makes; each depends on the one before, so none can overlap. */
+const CHASE_READS = 4096;
+
+/**
+ * A pointer chase over 128 MiB: a random cyclic permutation (Sattolo), followed CHASE_READS steps
+ * a call, from where the last call stopped.
+ */
+function memoryChase() {
+  const n = (128 * 1024 * 1024) / 4;
+  const next = new Uint32Array(n);
+  for (let k = 0; k < n; k++) next[k] = k;
+  let seed = 0x9e3779b9;
+  for (let k = n - 1; k > 0; k--) {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    const r = seed % k;
+    const t = next[k];
+    next[k] = next[r];
+    next[r] = t;
+  }
+  let at = 0;
+  return () => {
+    for (let k = 0; k < CHASE_READS; k++) at = next[at];
+  };
+}
+
 /**
  * Probe the machine: the typical rate of each probe operation over `ms`.
  * @param {{ ms?: number, dir?: string }} [o]
- * @returns {{ fsyncPerSec: number, cpuPerSec: number }}
+ * @returns {{ fsyncPerSec: number, cpuPerSec: number, memoryPerSec: number }}
  */
 export function probeMachine({ ms = 3000, dir } = {}) {
   const p = openProbes(dir);
   try {
-    return { fsyncPerSec: typicalRate(p.fsync, ms), cpuPerSec: typicalRate(p.cpu, ms) };
+    return { fsyncPerSec: typicalRate(p.fsync, ms), cpuPerSec: typicalRate(p.cpu, ms), memoryPerSec: typicalRate(p.memory, ms) };
   } finally {
     p.close();
   }

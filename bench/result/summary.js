@@ -4,22 +4,18 @@ import { markdownTable } from 'markdown-table';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { headlineMargin } from '../engine/measure.js';
+import { changeText, figureText } from './figure.js';
+import { COMPARISONS } from '../tables/comparisons.js';
 
 const rateText = (/** @type {number} */ n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 /**
- * One cell, as its operation is shown: ops/s or ms median with its ±, or MB.
+ * One cell: the case's figure, or its status.
  * @param {any} c
  */
 export function cell(c) {
   if (!c) return '';
-  if (c.status !== 'ok') return c.status;
-  const show = OPS.find((o) => o.name === c.op)?.show;
-  if (show === 'bytes') return `${((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2)} MB`;
-  const s = c.stats;
-  if (show === 'ms') return `${rateText(s.latencyMs.median)} ms ±${s.rme.toFixed(1)}%`;
-  return `${rateText(s.opsPerSec.median)} ±${headlineMargin(s).toFixed(1)}%`;
+  return figureText(c, rateText).text ?? c.status;
 }
 
 /**
@@ -66,8 +62,36 @@ export function summarize(doc) {
     }
     for (const [reason, which] of byReason) lines.push(`- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`);
   }
-  lines.push('', 'Figures: median ops/s ± the 95% relative margin of that median, from the spread of the rounds (a quick run has one round: tinybench’s margin over its samples); setup and VACUUM: median ms ± the margin of error of the mean of the pooled samples.');
+  lines.push('', ...comparisonLines(doc));
+  lines.push('', doc.run.mode === 'quick'
+    ? 'QUICK RUN: a smoke test of one round per case. Its ± is tinybench’s margin over one round’s samples, not where a repeat would land, and nothing is compared.'
+    : 'Figures: median ops/s (setup and VACUUM: ms) ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.');
   const slow = doc.run.budget?.slowdown;
   if (slow) lines.unshift(`CALIBRATION RUN: every timed task was slowed by ${+(slow * 100).toFixed(3)}% on purpose (--slowdown); these are not real figures.`, '');
   return lines.join('\n');
 }
+
+/**
+ * The paired comparisons of a run, one table per comparison: a row per compared setup, a column
+ * per operation, each cell the change with its 95% interval ("≈": the interval holds 0).
+ * @param {any} doc
+ */
+function comparisonLines(doc) {
+  const all = doc.comparisons ?? [];
+  if (!all.length) return [doc.run.mode === 'quick' ? 'Comparisons: none in a quick run.' : 'Comparisons: none (fewer than 3 paired rounds).'];
+  const lines = [];
+  if (doc.selfCheck) {
+    const aa = all.filter((/** @type {any} */ c) => c.id === 'self-check');
+    lines.push(`Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${doc.selfCheck.flagged.join(', ')}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${c.op} ${changeText(c)}`).join(', ')}`, '');
+  }
+  for (const cmp of COMPARISONS.filter((x) => x.id !== 'self-check')) {
+    const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
+    if (!rows.length) continue;
+    const ops = [...new Set(rows.map((/** @type {any} */ c) => c.op))];
+    const members = [...new Set(rows.map((/** @type {any} */ c) => c.member))];
+    const find = (/** @type {string} */ m, /** @type {string} */ op) => rows.find((/** @type {any} */ c) => c.member === m && c.op === op);
+    lines.push(`${cmp.title} (${setupKey(cmp.reference)}):`, '', markdownTable([['Compared', ...ops], ...members.map((m) => [m, ...ops.map((op) => changeText(find(m, op)))])], { align: ['l', ...ops.map(() => 'r')] }), '');
+  }
+  return lines;
+}
+

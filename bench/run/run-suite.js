@@ -18,9 +18,10 @@ import { combine } from '../engine/measure.js';
 import { KEY_ENV, sessionKey, shuffledCases } from '../engine/session.js';
 import { removeStamps } from '../engine/templates.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { shuffle } from '../../lib/prng.js';
 import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
+import { referencesOf } from '../tables/comparisons.js';
+import { roundOrder, slotOf } from './order.js';
 import { nextPass } from './passes.js';
 import { serverArgs } from './server-args.js';
 
@@ -46,7 +47,7 @@ export async function runSuite(o) {
   const { random, list } = shuffledCases(o);
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
-  /** @type {Map<string, { rounds: import('../engine/measure.js').Round[], verified: Record<string, number>, pragmas: object }>} */
+  /** @type {Map<string, { rounds: import('../engine/measure.js').Round[], slots: string[], verified: Record<string, number>, pragmas: object }>} */
   const measured = new Map();
   /** @type {Map<string, object>} each setup's PRAGMA readings and proof, as its first engine found them */
   const setups = new Map();
@@ -79,7 +80,7 @@ export async function runSuite(o) {
     }
   };
   /** One round of one case, by the current engine (started if there is none); false when interrupted. */
-  const measureOne = async (/** @type {import('../tables/suite.js').Case} */ c, /** @type {number} */ pass) => {
+  const measureOne = async (/** @type {import('../tables/suite.js').Case} */ c, /** @type {number} */ pass, /** @type {string} */ slot) => {
     await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
     if (o.state.interrupted) return false;
     const k = caseKey(c);
@@ -104,23 +105,24 @@ export async function runSuite(o) {
       measured.delete(k);
       return true;
     }
-    const m = measured.get(k) ?? { rounds: [], verified: {}, pragmas: entry.pragmas };
+    const m = measured.get(k) ?? { rounds: [], slots: [], verified: {}, pragmas: entry.pragmas };
     m.rounds.push(entry.round);
+    m.slots.push(slot);
     for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified))) m.verified[name] = (m.verified[name] ?? 0) + n;
     measured.set(k, m);
     return true;
   };
   try {
-    // Rounds: every case once per round, each round in its own shuffled order, so each case's
-    // samples are spread across the whole run and no case always follows the same neighbour.
+    // Rounds: every case once per round, each round in its own shuffled order of operation blocks
+    // (order.js), so each case's samples are spread across the whole run, no case always follows
+    // the same neighbour, and the cases a comparison pairs are measured in the same block.
     rounds: for (let round = 0; round < budget.rounds; round++) {
-      const order = round === 0 ? list : shuffle(random, [...list]);
-      for (const c of order) {
+      for (const c of roundOrder(random, list)) {
         if (done.has(caseKey(c))) {
           step++;
           continue;
         }
-        if (!(await measureOne(c, 0))) break rounds;
+        if (!(await measureOne(c, 0, slotOf(`r${round}`, c)))) break rounds;
       }
       await retire();
     }
@@ -134,13 +136,20 @@ export async function runSuite(o) {
       return rse <= (budget.targetRse ?? Infinity) ? null : Number.isNaN(rse) ? Infinity : rse;
     };
     extra: for (let pass = 1; !o.state.interrupted && Date.now() < deadline; pass++) {
-      // the imprecise cases, least precise first
-      const pending = shuffle(random, nextPass(list.flatMap((c) => { const rse = imprecision(c); return rse ? [{ c, rse }] : []; })));
-      if (!pending.length) break;
+      // the imprecise cases, least precise first, and the references they are compared with (in
+      // the same block, so the extra rounds pair up too), in blocks as a round
+      const chosen = nextPass(list.flatMap((c) => { const rse = imprecision(c); return rse ? [{ c, rse }] : []; }));
+      if (!chosen.length) break;
+      const keys = new Set(chosen.map(caseKey));
+      for (const r of chosen.flatMap(referencesOf)) {
+        const m = measured.get(caseKey(r));
+        if (m && m.rounds.length < maxRounds) keys.add(caseKey(r));
+      }
+      const pending = roundOrder(random, list.filter((c) => keys.has(caseKey(c))));
       total = step + pending.length;
       for (const c of pending) {
         if (Date.now() >= deadline) break extra;
-        if (!(await measureOne(c, pass))) break extra;
+        if (!(await measureOne(c, pass, slotOf(`p${pass}`, c)))) break extra;
       }
       await retire();
     }
@@ -155,7 +164,7 @@ export async function runSuite(o) {
     if (done.has(k)) return [done.get(k)];
     const m = measured.get(k);
     if (!m) return [];
-    return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: rounded(combine(m.rounds)), verified: m.verified, pragmas: m.pragmas }];
+    return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: { ...rounded(combine(m.rounds)), slots: m.slots }, verified: m.verified, pragmas: m.pragmas }];
   });
   return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines };
 }

@@ -48,6 +48,7 @@ const MMAP_256MB = { mmap_size: 268435456 };
 /** @type {Config[]} */
 export const CONFIGS = [
   { name: 'production', label: 'Forward Email Production', pragmas: PRODUCTION, description: 'the production PRAGMAs: WAL, secure_delete, auto_vacuum=FULL, synchronous=NORMAL, temp files on disk beside the database' },
+  { name: 'production-twin', label: 'Production (A/A twin)', pragmas: PRODUCTION, description: 'the production PRAGMAs again, measured as a case of its own: the self-check that two identical configs measured side by side show no difference' },
   { name: 'wal-autocheckpoint-1000', label: 'WAL Autocheckpoint 1000', pragmas: production({ wal_autocheckpoint: 1000 }), description: 'wal_autocheckpoint=1000' },
   { name: 'memory-temp-storage', label: 'Memory Temp Storage', pragmas: production({ temp_store: 2 }), description: 'temp_store=2 (MEMORY)' },
   { name: 'cache-size-64mb', label: 'Cache Size 64MB', pragmas: production(CACHE_64MB), description: 'cache_size=-64000' },
@@ -65,6 +66,9 @@ export const CONFIGS = [
 
 export const PRODUCTION_CONFIG = 'production';
 
+/** The A/A twin of production: the same PRAGMAs, a case of its own (the run's self-check). */
+export const TWIN_CONFIG = 'production-twin';
+
 /**
  * The PRAGMAs in which a config differs from production, and whether every one of them sets
  * SQLite's own default for a PRAGMA production leaves unset — a change that changes nothing.
@@ -74,7 +78,7 @@ export const PRODUCTION_CONFIG = 'production';
 export function describeChanges(config) {
   const base = new Map(PRODUCTION);
   const changes = config.pragmas.filter(([n, v]) => !base.has(n) || String(base.get(n)) !== String(v));
-  if (config.name === PRODUCTION_CONFIG || config.pragmas.length === 0 || changes.length === 0) {
+  if (config.name === PRODUCTION_CONFIG || config.name === TWIN_CONFIG || config.pragmas.length === 0 || changes.length === 0) {
     return { changes, equalsDefault: false, note: null };
   }
   const equalsDefault = changes.every(([n, v]) => !base.has(n) && normalise(n, v) === PRAGMAS[n].sqliteDefault);

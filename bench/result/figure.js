@@ -1,0 +1,38 @@
+// A case's figure as text, one rule for the summary and the README: ops/s or ms median with the
+// wider side of its 95% interval, the modes where its rounds fall into separated groups, or the
+// file size. And a paired comparison as text.
+import { OPS } from '../tables/ops.js';
+import { headlineMargin } from '../engine/measure.js';
+
+/** @typedef {(n: number) => string} NumberText */
+
+const pm = (/** @type {number} */ m) => `±${m < 10 ? m.toFixed(1) : Math.round(m)}%`;
+const share = (/** @type {number} */ s) => `${Math.round(s * 100)}%`;
+
+/**
+ * @param {any} c a case of a result document
+ * @param {NumberText} num how a number is written
+ * @returns {{ text: string, reason?: undefined } | { text: null, reason: string }}
+ */
+export function figureText(c, num) {
+  if (!c) return { text: null, reason: 'not in this run' };
+  if (c.status !== 'ok') return { text: null, reason: `${c.status}: ${c.reason}` };
+  const show = OPS.find((o) => o.name === c.op)?.show;
+  if (show === 'bytes') return { text: `${((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2)} MB` };
+  const s = c.stats;
+  const unit = show === 'ms' ? ' ms' : '';
+  const value = (/** @type {number} */ opsPerSec) => (show === 'ms' ? 1000 / opsPerSec : opsPerSec);
+  if (s.modes) return { text: `modes ${s.modes.map((/** @type {any} */ m) => `${num(value(m.rate))}${unit} (${share(m.share)})`).join(' / ')}` };
+  return { text: `${num(show === 'ms' ? s.latencyMs.median : s.opsPerSec.median)}${unit} ${pm(headlineMargin(s))}` };
+}
+
+/**
+ * A paired comparison (result document `comparisons`): the change with its 95% interval, "≈"
+ * where the interval holds 0.
+ * @param {{ change: number, low: number, high: number, verdict: string } | undefined} c
+ */
+export function changeText(c) {
+  if (!c) return 'n/a';
+  const p = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+  return `${c.verdict === 'within noise' ? '≈ ' : ''}${p(c.change)} [${p(c.low)}, ${p(c.high)}]`;
+}

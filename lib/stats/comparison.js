@@ -1,0 +1,32 @@
+// A comparison within one run: a case against its reference, both measured in the same rounds,
+// in the same block of each round (bench/run/order.js), so a drift of the machine falls on both.
+// Only rounds where both were measured in the same block pair up; the pairs go through the
+// compare's paired test (paired.js: log ratios, 20%-trimmed t-test, 95% interval).
+import { pairedLogTest } from './paired.js';
+
+/** Fewer pairs than this give no comparison (the trimmed test needs 2 after trimming, and df ≥ 2). */
+export const MIN_PAIRS = 3;
+
+/**
+ * @typedef {object} PairedChange
+ * @property {number} pairs
+ * @property {number} change member / reference − 1 (ops/s)
+ * @property {number} low lower end of its 95% interval
+ * @property {number} high upper end
+ * @property {number} p two-sided p-value of "no difference"
+ * @property {'faster' | 'slower' | 'within noise'} verdict faster/slower when the interval excludes 0
+ */
+
+/**
+ * @param {{ slot: string, opsPerSec: number }[]} reference the reference case's rounds
+ * @param {{ slot: string, opsPerSec: number }[]} member the compared case's rounds
+ * @returns {PairedChange | null} null with fewer than MIN_PAIRS pairs
+ */
+export function pairedChange(reference, member) {
+  const bySlot = new Map(reference.map((r) => [r.slot, r.opsPerSec]));
+  const pairs = member.filter((m) => bySlot.has(m.slot));
+  if (pairs.length < MIN_PAIRS) return null;
+  const t = pairedLogTest(pairs.map((m) => /** @type {number} */ (bySlot.get(m.slot))), pairs.map((m) => m.opsPerSec));
+  const verdict = t.low > 0 ? 'faster' : t.high < 0 ? 'slower' : 'within noise';
+  return { pairs: t.n, change: t.change, low: t.low, high: t.high, p: t.p, verdict };
+}

@@ -1,0 +1,54 @@
+// The interval of an absolute figure (a case's median ops/s): where a repeat run on the same
+// machine is expected to land, 95% of the time. Three parts, on the log scale:
+//  - within the run: the standard error of the median of the rounds (spread.js medianRse);
+//  - between runs: how much the machine itself moves over minutes, measured by the run with fixed
+//    probe loops between its rounds (bench/meta/probe.js): a repeat run sees the machine in
+//    another state, which no spread within one run shows;
+//  - separated groups of rounds (modes.js): a repeat can land in either group, so the interval
+//    spans them all.
+// Assumptions (docs/methodology.md): the shift of a run is about as large as the probes' movement
+// within a run; rounds within a run are independent draws around the run's level.
+import { median, medianRse } from './spread.js';
+import tquantile from '@stdlib/stats-base-dists-t-quantile';
+import { modesOf } from './modes.js';
+
+
+/**
+ * @typedef {object} Interval
+ * @property {number} low lower end of the 95% interval (ops/s)
+ * @property {number} high upper end
+ * @property {number} within % relative standard error of the median from the rounds (NaN below 3 rounds)
+ * @property {number} between % relative standard deviation of the machine between runs, as used
+ * @property {import('./modes.js').Mode[] | null} modes
+ */
+
+/**
+ * The 95% interval of a median of round medians.
+ * @param {number[]} rounds the rounds' median ops/s
+ * @param {number} between % the machine's relative movement between runs for this kind of case
+ * @returns {Interval | null} null below 3 rounds (no spread to go by)
+ */
+export function intervalOf(rounds, between) {
+  if (rounds.length < 3) return null;
+  const within = medianRse(rounds);
+  // Student's t with n − 1 degrees of freedom, not 1.96: the spread of a few rounds is itself uncertain
+  const half = tquantile(0.975, rounds.length - 1) * Math.hypot(Math.log1p(within / 100), Math.log1p(between / 100));
+  const modes = modesOf(rounds);
+  const lowest = modes ? modes[0].rate : median(rounds);
+  const highest = modes ? modes[modes.length - 1].rate : median(rounds);
+  return { low: lowest * Math.exp(-half), high: highest * Math.exp(half), within, between, modes };
+}
+
+/**
+ * Whether a repeat's figure lands where two intervals say it may: the distance between the two
+ * medians on the log scale is within the combined half-widths on that side (√(a² + b²)), as for
+ * two independent estimates. The test of coverage in meta:precision.
+ * @param {{ median: number, low: number, high: number }} first
+ * @param {{ median: number, low: number, high: number }} later
+ */
+export function lands(first, later) {
+  const d = Math.log(later.median / first.median);
+  const up = (/** @type {typeof first} */ x) => Math.log(x.high / x.median);
+  const down = (/** @type {typeof first} */ x) => Math.log(x.median / x.low);
+  return d >= 0 ? d <= Math.hypot(up(first), down(later)) : -d <= Math.hypot(down(first), up(later));
+}
