@@ -1,14 +1,15 @@
 // The interval of an absolute figure (a case's median ops/s): where a repeat run on the same
-// machine is expected to land, 95% of the time. Three parts, on the log scale:
-//  - within the run: the standard error of the median of the rounds (spread.js medianRse);
-//  - between runs: how much the machine itself moves over minutes, measured by the run with fixed
-//    probe loops between its rounds (bench/meta/probe.js): a repeat run sees the machine in
-//    another state, which no spread within one run shows;
-//  - separated groups of rounds (modes.js): a repeat can land in either group, so the interval
-//    spans them all.
-// Assumptions (docs/methodology.md): the shift of a run is about as large as the probes' movement
-// within a run; rounds within a run are independent draws around the run's level.
-import { median, medianRse } from './spread.js';
+// machine is expected to land, 95% of the time. On the log scale, Student's t with n − 1 degrees of
+// freedom (the spread of a few rounds is itself uncertain) times two parts in quadrature:
+//  - within the run: the standard error of the median of the case's rounds (spread.js medianRse);
+//  - between runs: how much the machine's level moves from block to block of the run, measured on
+//    every case of the operation (levels.js). Assumption: a repeat run's level can differ from this
+//    run's as much as one block's level differs from another's. Whole runs on a shared machine
+//    shift by several percent (meta:precision shows it), which no spread within one run shows.
+//    This part is conservative: it counts the movement of single blocks, not of a run's mean
+//    (docs/methodology.md gives the coverage and widths measured).
+// Where the rounds fall into separated groups (modes.js), the interval spans them all: a repeat can
+// land in either.
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import { modesOf } from './modes.js';
 
@@ -18,7 +19,7 @@ import { modesOf } from './modes.js';
  * @property {number} low lower end of the 95% interval (ops/s)
  * @property {number} high upper end
  * @property {number} within % relative standard error of the median from the rounds (NaN below 3 rounds)
- * @property {number} between % relative standard deviation of the machine between runs, as used
+ * @property {number} between % the machine's movement between blocks for this operation (levels.js), as used
  * @property {import('./modes.js').Mode[] | null} modes
  */
 
