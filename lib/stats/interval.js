@@ -11,6 +11,7 @@
 // Where the rounds fall into separated groups (modes.js), the interval spans them all: a repeat can
 // land in either.
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
+import { median, medianRse } from './spread.js';
 import { modesOf } from './modes.js';
 
 
