@@ -9,7 +9,7 @@ import { CIPHERS, PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../bench/tables/configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
 import { OPS, columnTitle } from '../bench/tables/ops.js';
-import { parseCaseKey, setups } from '../bench/tables/suite.js';
+import { parseSetupKey, setups } from '../bench/tables/suite.js';
 import { COMPARISONS } from '../bench/tables/comparisons.js';
 import { changeText, figureText } from '../bench/result/figure.js';
 import { inert } from '../lib/markdown.js';
@@ -154,7 +154,7 @@ function comparisonsOf(doc) {
     out.push('', `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'identical configs' : '**failed**: identical configs'} differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ' This run\'s comparisons are less certain than their intervals say.'}`);
   }
   const label = (/** @type {string} */ key) => {
-    const s = parseCaseKey(`${key}/x`);
+    const s = parseSetupKey(key);
     return `${configLabel(s.config)}, ${s.driver}, ${s.cipher === 'none' ? 'no encryption' : cipherLabel(s.cipher)}`;
   };
   for (const cmp of COMPARISONS.filter((c) => c.id !== 'self-check')) out.push('', comparisonTable(doc, cmp, label));

@@ -40,6 +40,16 @@ export function parseCaseKey(key) {
 }
 
 /**
+ * The setup a key names (the inverse of setupKey).
+ * @param {string} key
+ * @returns {Setup}
+ */
+export const parseSetupKey = (key) => {
+  const { config, driver, cipher } = parseCaseKey(key);
+  return { config, driver, cipher };
+};
+
+/**
  * The engine flags that select these filters (--config NAME … per table): what a run passes to its
  * engine processes, and the compare to both sides' engines.
  * @param {Partial<Record<string, string[]>>} filters
