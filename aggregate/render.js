@@ -11,7 +11,7 @@ import { DRIVERS, PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
 import { OPS, columnTitle } from '../bench/tables/ops.js';
 import { parseSetupKey, setups } from '../bench/tables/suite.js';
 import { COMPARISONS } from '../bench/tables/comparisons.js';
-import { changeText, figureText } from '../bench/result/figure.js';
+import { changeText, comparisonGrid, figureText } from '../bench/result/figure.js';
 import { inert } from '../lib/markdown.js';
 
 /** Operations in the per-config tables, in table order, each shown as its row in the ops table says. */
@@ -133,10 +133,7 @@ function configTable(rows, s) {
  * @param {(setupKey: string) => string} rowLabel
  */
 function comparisonTable(doc, cmp, rowLabel) {
-  const rows = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === cmp.id);
-  const members = [...new Set(rows.map((/** @type {any} */ c) => c.member))];
-  const table = [['Compared', ...COMPARED.map(opLabel)]];
-  for (const m of members) table.push([rowLabel(m), ...COMPARED.map((op) => changeText(rows.find((/** @type {any} */ c) => c.member === m && c.op === op)))]);
+  const table = [['Compared', ...COMPARED.map(opLabel)], ...comparisonGrid(doc.comparisons ?? [], cmp.id, COMPARED).map((r) => [rowLabel(r.member), ...r.cells])];
   return [`##### ${cmp.title}`, '', markdownTable(table, { align: ['l', ...COMPARED.map(() => 'r')] })].join('\n');
 }
 

@@ -36,3 +36,16 @@ export function changeText(c) {
   const p = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
   return `${c.verdict === 'within noise' ? '≈ ' : ''}${p(c.change)} [${p(c.low)}, ${p(c.high)}]`;
 }
+
+/**
+ * One comparison of a run as a grid: a row per compared setup, in the order the document has
+ * them, and in each row a cell per operation (changeText; 'n/a' where that pair has no figure).
+ * @param {any[]} comparisons the document's `comparisons`
+ * @param {string} id which comparison (bench/tables/comparisons.js)
+ * @param {string[]} ops the columns
+ * @returns {{ member: string, cells: string[] }[]}
+ */
+export function comparisonGrid(comparisons, id, ops) {
+  const rows = comparisons.filter((c) => c.id === id);
+  return [...new Set(rows.map((c) => c.member))].map((member) => ({ member, cells: ops.map((op) => changeText(rows.find((c) => c.member === member && c.op === op))) }));
+}

@@ -4,7 +4,7 @@ import { markdownTable } from 'markdown-table';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { changeText, figureText } from './figure.js';
+import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
 
 const rateText = (/** @type {number} */ n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -88,9 +88,8 @@ function comparisonLines(doc) {
     const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
     if (!rows.length) continue;
     const ops = [...new Set(rows.map((/** @type {any} */ c) => c.op))];
-    const members = [...new Set(rows.map((/** @type {any} */ c) => c.member))];
-    const find = (/** @type {string} */ m, /** @type {string} */ op) => rows.find((/** @type {any} */ c) => c.member === m && c.op === op);
-    lines.push(`${cmp.title} (${setupKey(cmp.reference)}):`, '', markdownTable([['Compared', ...ops], ...members.map((m) => [m, ...ops.map((op) => changeText(find(m, op)))])], { align: ['l', ...ops.map(() => 'r')] }), '');
+    const grid = comparisonGrid(all, cmp.id, ops);
+    lines.push(`${cmp.title} (${setupKey(cmp.reference)}):`, '', markdownTable([['Compared', ...ops], ...grid.map((r) => [r.member, ...r.cells])], { align: ['l', ...ops.map(() => 'r')] }), '');
   }
   return lines;
 }

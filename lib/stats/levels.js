@@ -3,7 +3,7 @@
 // the median over the block's cases of (the case's figure that round / the case's median over its
 // rounds). The spread of those levels over the rounds is the machine's movement over minutes,
 // seen by every case of that operation alike; a repeat run meets the machine at another level.
-import { median } from './spread.js';
+import { mean, median } from './spread.js';
 
 /**
  * @param {{ op: string, rounds: number[], slots: string[] }[]} cases each case's round figures and the block of each
@@ -24,8 +24,8 @@ export function machineLevels(cases) {
   for (const [op, slots] of byOp) {
     const levels = Object.fromEntries([...slots].filter(([, xs]) => xs.length >= 3).map(([slot, xs]) => [slot, median(xs)]));
     const ls = Object.values(levels);
-    const mean = ls.reduce((a, b) => a + b, 0) / ls.length;
-    const sd = ls.length >= 3 ? 100 * Math.expm1(Math.sqrt(ls.reduce((a, x) => a + (x - mean) ** 2, 0) / (ls.length - 1))) : NaN;
+    const m = mean(ls);
+    const sd = ls.length >= 3 ? 100 * Math.expm1(Math.sqrt(ls.reduce((a, x) => a + (x - m) ** 2, 0) / (ls.length - 1))) : NaN;
     out[op] = { levels, sd };
   }
   return out;
