@@ -8,6 +8,7 @@ import path from 'node:path';
 import { SCHEMA } from '../bench/result/document.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { readResult } from './read.js';
+import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
 
 export const INDEX = 'index.json';
 
@@ -22,7 +23,12 @@ export const INDEX = 'index.json';
  * @property {string} platform e.g. linux-x64
  * @property {string} node e.g. v22.12.0
  * @property {string} machine the machine class: never mixed in one table
+ * @property {'result'|'shootout'} kind a result document (one matrix cell), or a shootout document
+ *   (every Node on one machine: bench/shootout/); node is then the reference Node
  */
+
+/** The kind of a stored document, by its /kind. */
+export const kindOf = (/** @type {any} */ doc) => (doc.kind === SHOOTOUT_KIND ? 'shootout' : 'result');
 
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
@@ -58,6 +64,7 @@ export function entryOf(doc, file, text) {
     platform: `${doc.environment.platform}-${doc.environment.arch}`,
     node: doc.environment.node,
     machine: machineOf(doc),
+    kind: kindOf(doc),
   };
 }
 
@@ -80,6 +87,8 @@ const PARTS = {
 export function fileFor(doc) {
   const parts = { day: String(doc.run?.finishedAt).slice(0, 10), platform: doc.environment?.platform, arch: doc.environment?.arch, node: doc.environment?.node, id: String(doc.run?.id).slice(0, 8) };
   if (!Object.entries(parts).every(([k, v]) => typeof v === 'string' && PARTS[/** @type {keyof typeof PARTS} */ (k)](v))) return null;
+  // a shootout measured every Node: named by the machine, not by one Node
+  if (doc.kind === SHOOTOUT_KIND) return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-shootout-${parts.id}.json`;
   return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-node-${parts.node}-${parts.id}.json`;
 }
 
@@ -108,7 +117,8 @@ export function openStore(dir, warn) {
   const byFile = new Map();
   if (fs.existsSync(indexFile)) {
     try {
-      for (const e of JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries) byFile.set(e.file, e);
+      // an index written before shootout documents lists results only: their kind is 'result'
+      for (const e of JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries) byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
     } catch (err) {
       warn(`${indexFile}: unreadable (${/** @type {Error} */ (err).message.split('\n')[0]}); rebuilding it from the stored files`);
     }
@@ -120,7 +130,7 @@ export function openStore(dir, warn) {
     if (byFile.has(f)) continue;
     const r = readResult(path.join(dir, f));
     if (!r.ok) {
-      warn(`${path.join(dir, f)}: stored file is not a valid result document (${r.reason}); left as it is, not shown`);
+      warn(`${path.join(dir, f)}: stored file is not a valid result or shootout document (${r.reason}); left as it is, not shown`);
       continue;
     }
     byFile.set(f, entryOf(r.doc, f, r.text));

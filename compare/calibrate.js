@@ -28,8 +28,9 @@ export const GOAL = { io: 0.05, cpu: 0.03 };
 const compact = (/** @type {import('./analyse.js').Row} */ r) => ({ key: r.key, op: r.op, change: r.change, p: r.p, pAdjusted: r.pAdjusted, significant: r.significant, low: r.low, high: r.high, sd: r.sd, verdict: r.verdict });
 
 /**
- * @param {ReturnType<typeof import('./cli.js').parseFlags>} f
- * @param {(labels: string[]) => { sides: import('./sides.js').Side[], cleanup: () => void }} prepare
+ * @param {ReturnType<typeof import('./cli.js').parseFlags> & { only?: (key: string) => boolean }} f only: the
+ *   cases to measure among those the servers list (the shootout's scope; default all)
+ * @param {(labels: string[]) => { sides: (import('./sides.js').Side & { node?: string, env?: NodeJS.ProcessEnv })[], cleanup: () => void }} prepare
  * @param {(line: string) => void} log
  */
 export async function calibrate(f, prepare, log) {
@@ -49,7 +50,7 @@ export async function calibrate(f, prepare, log) {
         { side: { ...A, label: 'A' }, args },
         { side: { ...A, label: 'B' }, args },
         { side: { ...A, label: 'S' }, args: [...args, '--slowdown', String(f.slowdown)] },
-      ], { rounds: f.rounds, seed: f.seed + r, log: () => {} });
+      ], { rounds: f.rounds, seed: f.seed + r, log: () => {}, only: f.only });
       environment ??= res.ready.A.environment;
       const opts = { threshold: f.threshold, alpha: f.alpha };
       const aa = analyse(collect(res.rounds.map((x) => ({ base: x.A, head: x.B }))), opts);

@@ -9,12 +9,14 @@ import { CompareError } from './sides.js';
 
 /**
  * A running engine server of one side.
- * @param {import('./sides.js').Side} side
+ * @param {import('./sides.js').Side & { node?: string, env?: NodeJS.ProcessEnv }} side node, env: the
+ *   Node executable and environment its server runs with (default this process's; the shootout's
+ *   sides are Node versions)
  * @param {string[]} args engine flags
  */
 export async function startServer(side, args) {
   const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new CompareError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
-  const engine = await startEngine(args, { dir: side.dir, fail });
+  const engine = await startEngine(args, { dir: side.dir, fail, node: side.node, env: side.env });
   return { side, ready: engine.ready, measure: (/** @type {string} */ key) => engine.measure(key), stop: engine.stop, kill: engine.kill };
 }
 
@@ -45,8 +47,10 @@ export function sideOrder(sides, r, j) {
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
  * would mistake for a difference between the sides.
- * @param {{ side: import('./sides.js').Side, args: string[] }[]} specs one per side; labels must differ
- * @param {{ rounds: number, seed: number, log: (line: string) => void }} o
+ * @param {{ side: import('./sides.js').Side & { node?: string, env?: NodeJS.ProcessEnv }, args: string[] }[]} specs one per side; labels must differ
+ * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean }} o
+ *   progress: called after every case (all sides), for a finer ETA than the per-round line;
+ *   only: measure only the cases it accepts (default all the servers list)
  * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
  */
 export async function interleave(specs, o) {
@@ -64,7 +68,7 @@ export async function interleave(specs, o) {
       for (const s of sideOrder(specs, r, 0)) servers.push(await startServer(s.side, s.args));
       servers = specs.map((s) => /** @type {any} */ (servers.find((x) => x.side.label === s.side.label)));
       if (r === 0) ready = Object.fromEntries(servers.map((s) => [s.side.label, s.ready]));
-      const keys = [...new Set(servers.flatMap((s) => s.ready.cases))].sort();
+      const keys = [...new Set(servers.flatMap((s) => s.ready.cases))].filter((k) => !o.only || o.only(k)).sort();
       /** @type {Record<string, { cases: any[] }>} */
       const round = Object.fromEntries(servers.map((s) => [s.side.label, { cases: [] }]));
       const order = shuffle(random, [...keys]);
@@ -74,6 +78,7 @@ export async function interleave(specs, o) {
           const c = s.ready.cases.includes(key) ? asCase(key, await s.measure(key)) : null;
           if (c) round[s.side.label].cases.push(c);
         }
+        o.progress?.({ round: r, cases: j + 1, of: order.length });
       }
       await Promise.all(servers.map((s) => s.stop()));
       servers = [];

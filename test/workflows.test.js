@@ -63,7 +63,7 @@ test('each cell compiles the drivers on its runner, verifies the binary, caches 
 
 test('the aggregate job needs the matrix, runs after failures but not after cancellation, never for pull requests', () => {
   const agg = bench.jobs.aggregate;
-  assert.equal(agg.needs, 'bench');
+  assert.deepEqual(agg.needs, ['bench', 'shootout']);
   assert.match(agg.if, /!cancelled\(\)/);
   assert.doesNotMatch(agg.if, /success\(\)|always\(\)/);
   assert.match(agg.if, /github\.event_name != 'pull_request'/);
@@ -72,6 +72,39 @@ test('the aggregate job needs the matrix, runs after failures but not after canc
   const runs = steps(agg).map((/** @type {any} */ s) => s.run).filter(Boolean);
   assert.ok(runs.some((r) => r.startsWith('npm run aggregate -- --artifacts')));
   assert.ok(runs.some((r) => r.startsWith('npm run ci:publish')));
+});
+
+test('the shootout: one job per runner label, nightly and on dispatch, every Node on one VM, its document uploaded for the aggregate', () => {
+  const job = bench.jobs.shootout;
+  assert.deepEqual([...job.strategy.matrix.runner].sort(), [...bench.jobs.bench.strategy.matrix.runner].sort(), 'a shootout for every runner label the matrix has');
+  assert.deepEqual(Object.keys(job.strategy.matrix), ['runner'], 'one job per runner: every Node in one VM, never a Node per job');
+  assert.equal(job.strategy['fail-fast'], false);
+  assert.match(job.if, /github\.event_name == 'schedule'/);
+  assert.match(job.if, /github\.event_name == 'workflow_dispatch'/);
+  assert.doesNotMatch(job.if, /pull_request|push/);
+  assert.ok(job['timeout-minutes'] > 0 && job['timeout-minutes'] <= 60);
+  assert.ok(!job.permissions, 'reads only (the workflow default)');
+  const runs = steps(job).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  assert.deepEqual(runs, ['npm run ci:install-js', 'npm run ci:shootout']);
+  assert.equal(pkg.scripts['ci:shootout'], 'node bench/shootout/ci.js');
+  assert.equal(pkg.scripts.shootout, 'node bench/shootout/cli.js');
+  const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout');
+  assert.equal(step.env.BENCH_QUICK, '${{ inputs.quick || false }}', 'inputs reach the script as data');
+  assert.equal(step.env.WANT_NODES, '${{ inputs.node-versions }}');
+  const cache = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
+  for (const part of ['runner.os', 'runner.arch', "hashFiles('drivers/*/package-lock.json'"]) assert.ok(cache.with.key.includes(part), part);
+  assert.deepEqual(cache.with.path.trim().split('\n').map((/** @type {string} */ x) => x.trim()), ['.cache/node', '.drivers']);
+  const upload = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  assert.ok(upload.with.name.includes('${{ matrix.runner }}'));
+  assert.match(upload.with.path, /^out\/shootout\//);
+  assert.equal(upload.with['if-no-files-found'], 'error');
+  const downloads = steps(bench.jobs.aggregate).filter((/** @type {any} */ s) => String(s.uses).startsWith('actions/download-artifact@'));
+  assert.ok(downloads.some((/** @type {any} */ d) => d.with.pattern === `${upload.with.name.split('$')[0]}*` && d.with.path === '${{ runner.temp }}/artifacts'), 'the aggregate downloads the shootout documents beside the cells');
+  // the cells' artifact pattern must not pick up the shootout's, nor the other way round
+  const cellName = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@')).with.name;
+  assert.ok(!upload.with.name.startsWith(cellName.split('$')[0]) && !cellName.startsWith(upload.with.name.split('$')[0]));
+  // the CI wrapper: every matrix Node, compiled from source, written where the upload looks
+  assert.match(fs.readFileSync(path.join(ROOT, 'bench', 'shootout', 'ci.js'), 'utf8'), /'--from-source', '--out', 'out\/shootout'/);
 });
 
 test('write permission only on the aggregate job (contents) and the comment job (pull-requests); read everywhere else; never write on a pull_request trigger', () => {

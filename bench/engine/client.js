@@ -37,9 +37,10 @@ export function serverOf(dir) {
  * and this process removes it when the server exits however it ends (killed, crashed), so an
  * engine leaves nothing in the temp dir on any path.
  * @param {string[]} args engine flags
- * @param {{ dir?: string, fail?: (what: string, stderr: string) => Error, env?: NodeJS.ProcessEnv }} [o]
+ * @param {{ dir?: string, fail?: (what: string, stderr: string) => Error, env?: NodeJS.ProcessEnv, node?: string }} [o]
  *   dir: the checkout whose engine server runs (default this one); fail: makes the error thrown
- *   when the server stops, or says something that is not its protocol
+ *   when the server stops, or says something that is not its protocol; node: the Node executable
+ *   that runs it (default this one: the shootout runs one per Node version); env: its environment
  * @returns {Promise<Engine>}
  */
 export async function startEngine(args, o = {}) {
@@ -58,7 +59,7 @@ export async function startEngine(args, o = {}) {
   /** @type {import('node:child_process').ChildProcessWithoutNullStreams} */
   let child;
   try {
-    child = spawn(process.execPath, [server, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...(o.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp, [ENGINE_TMP_ENV]: tmp } });
+    child = spawn(o.node ?? process.execPath, [server, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...(o.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp, [ENGINE_TMP_ENV]: tmp } });
   } catch (err) {
     removeTmp();
     throw err;

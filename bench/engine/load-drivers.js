@@ -5,18 +5,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { DRIVERS, builtinUnavailable, generationFor } from '../tables/drivers.js';
+import { DRIVERS, GENERATION_ENV, builtinUnavailable, chosenGeneration } from '../tables/drivers.js';
 import { scalar } from './database.js';
 import { ROOT } from '../../lib/root.js';
 
 
 /**
  * Where the drivers for one Node build live: one directory per platform, arch and exact version,
- * so several Node versions can share a checkout.
+ * so several Node versions can share a checkout. A generation other than the Node's default
+ * (SQLITE_BENCH_GENERATION, see chosenGeneration) lives beside it, in ...-gen-<id>.
  * @param {string} [version]
+ * @param {string} [generation] an explicitly chosen generation id (default: $SQLITE_BENCH_GENERATION)
  */
-export function driversDir(version = process.version) {
-  return path.join(process.env.SQLITE_BENCH_DRIVERS_DIR || path.join(ROOT, '.drivers'), `${process.platform}-${process.arch}-node-${version}`);
+export function driversDir(version = process.version, generation = process.env[GENERATION_ENV]) {
+  const chosen = chosenGeneration(version, generation || undefined);
+  const suffix = 'gen' in chosen && chosen.override ? `-gen-${chosen.gen.id}` : '';
+  return path.join(process.env.SQLITE_BENCH_DRIVERS_DIR || path.join(ROOT, '.drivers'), `${process.platform}-${process.arch}-node-${version}${suffix}`);
 }
 
 /**
@@ -57,8 +61,10 @@ async function loadOne(driver, scratch) {
     const { DatabaseSync } = await import('node:sqlite');
     return { info: { name: driver.name, status: 'ok', version: process.version, binary: { file: process.execPath, origin: 'built-into-node' } }, open: (file) => new DatabaseSync(file) };
   }
-  const gen = generationFor(process.version);
-  if (!gen) return { info: { name: driver.name, status: 'skipped', reason: `no driver generation supports Node ${process.version}` } };
+  const chosen = chosenGeneration(process.version, process.env[GENERATION_ENV] || undefined);
+  // a generation refused for this Node is never loaded (13.x below Node 22.14 segfaults)
+  if ('error' in chosen) return { info: { name: driver.name, status: process.env[GENERATION_ENV] ? 'error' : 'skipped', reason: chosen.error } };
+  const gen = chosen.gen;
   const dir = driversDir();
   const pkgName = /** @type {string} */ (driver.package);
   const require = createRequire(path.join(dir, 'package.json'));

@@ -45,6 +45,38 @@ export function generationFor(nodeVersion) {
 }
 
 /**
+ * Where a generation may be chosen explicitly (SQLITE_BENCH_GENERATION, `npm run drivers --
+ * --generation`): the Node versions each release set supports, wider than where it is the default.
+ * The shootout uses it to hold the driver constant across Nodes (12.x on Node 20-25). 13.x never
+ * goes below Node 22.14: it segfaults there instead of throwing. 11.x stays on Node 18.
+ * @type {Record<string, string>}
+ */
+export const GENERATION_LOADS = {
+  node18: '>=18.0.0 <20.0.0',
+  node20: '>=20.0.0 <26.0.0',
+  napi10: '^22.14.0 || >=23.6.0',
+};
+
+/** The environment variable that picks a driver generation other than the running Node's default. */
+export const GENERATION_ENV = 'SQLITE_BENCH_GENERATION';
+
+/**
+ * The generation the running process installs and loads: `id` when given (it must exist and its
+ * range must include the Node), else the default for the Node.
+ * @param {string} nodeVersion
+ * @param {string | undefined} [id] e.g. process.env.SQLITE_BENCH_GENERATION
+ * @returns {{ gen: { id: string, node: string, why: string }, override: boolean } | { error: string }}
+ */
+export function chosenGeneration(nodeVersion, id) {
+  const def = generationFor(nodeVersion);
+  if (!id) return def ? { gen: def, override: false } : { error: `no driver generation supports Node ${nodeVersion}; supported: ${GENERATIONS.map((g) => g.node).join(' | ')}` };
+  const gen = GENERATIONS.find((g) => g.id === id);
+  if (!gen) return { error: `unknown driver generation '${id}'; valid: ${GENERATIONS.map((g) => g.id).join(', ')}` };
+  if (!semver.satisfies(nodeVersion, GENERATION_LOADS[gen.id], { includePrerelease: true })) return { error: `driver generation ${id} does not run on Node ${nodeVersion}; it needs ${GENERATION_LOADS[gen.id]}` };
+  return { gen, override: gen.id !== def?.id };
+}
+
+/**
  * Why a built-in driver is unavailable on this Node, or null when it is available.
  * @param {Driver} driver
  * @param {string} nodeVersion

@@ -4,7 +4,13 @@
 // project's postinstall, so `npm install` is all a user does. A second run with the same lockfile
 // and Node reuses the install.
 //
-//   node bench/tools/install-drivers.js [--from-source]
+//   node bench/tools/install-drivers.js [--from-source] [--generation ID]
+//
+// --generation ID (or SQLITE_BENCH_GENERATION=ID): install another generation than the Node's
+// default, where its range allows it (GENERATION_LOADS in drivers.js), into
+// .drivers/<platform>-<arch>-node-<version>-gen-<ID>/; the engine loads it when it runs with the
+// same SQLITE_BENCH_GENERATION. The shootout uses it to run 12.x on Node 22-25. A generation whose
+// range excludes this Node is refused (exit 2), never installed or loaded.
 //
 // --from-source (or SQLITE_BENCH_FROM_SOURCE=1): compile the native drivers here, never a
 // downloaded or bundled prebuild. Without it each package installs as it does for a user: its
@@ -14,10 +20,10 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { GENERATIONS, generationFor } from '../tables/drivers.js';
+import { GENERATIONS, GENERATION_ENV, chosenGeneration } from '../tables/drivers.js';
 import { driversDir, loadDrivers } from '../engine/load-drivers.js';
 import { ROOT } from '../../lib/root.js';
-import { command, parseStrict } from '../../lib/command.js';
+import { UsageError, command, parseStrict } from '../../lib/command.js';
 
 const MARK = '.installed.json';
 
@@ -39,13 +45,16 @@ function npm(args, cwd, env = {}) {
   if (r.status !== 0) throw new Error(`npm ${args.join(' ')} failed in ${cwd} (exit ${r.status ?? r.signal})`);
 }
 
-export function install({ fromSource = false } = {}) {
-  const gen = generationFor(process.version);
-  if (!gen) {
-    throw new Error(`Node ${process.version} is not supported; supported: ${GENERATIONS.map((g) => g.node).join(' | ')}`);
-  }
+/**
+ * @param {{ fromSource?: boolean, generation?: string }} [o] generation: a generation id other than
+ *   the Node's default (refused when its range excludes this Node); it installs beside the default
+ */
+export function install({ fromSource = false, generation = process.env[GENERATION_ENV] || undefined } = {}) {
+  const chosen = chosenGeneration(process.version, generation);
+  if ('error' in chosen) throw new Error(chosen.error);
+  const gen = chosen.gen;
   const src = path.join(ROOT, 'drivers', gen.id);
-  const dest = driversDir();
+  const dest = driversDir(process.version, gen.id);
   const lock = fs.readFileSync(path.join(src, 'package-lock.json'));
   const want = {
     generation: gen.id,
@@ -96,8 +105,14 @@ export function installedLines(drivers) {
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { 'from-source': { type: 'boolean', default: false } });
-  install({ fromSource: values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1' });
+  const values = parseStrict(argv, { 'from-source': { type: 'boolean', default: false }, generation: { type: 'string' } });
+  const generation = values.generation ?? (process.env[GENERATION_ENV] || undefined);
+  if (values.generation !== undefined && !GENERATIONS.some((g) => g.id === values.generation)) throw new UsageError(`unknown --generation '${values.generation}'; valid: ${GENERATIONS.map((g) => g.id).join(', ')}`);
+  const chosen = chosenGeneration(process.version, generation);
+  if ('error' in chosen) throw new UsageError(`--generation: ${chosen.error}`);
+  install({ fromSource: values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1', generation });
+  // load what was installed, as the engine will: with the same generation chosen
+  if (generation) process.env[GENERATION_ENV] = generation;
   for (const line of installedLines(await loadDrivers())) console.error(line);
 }
 

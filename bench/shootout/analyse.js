@@ -1,0 +1,89 @@
+// From the shootout's rounds to one row per comparison and case: the compare's statistics
+// (compare/analyse.js): per round, each side's ops/s median; per case, the log ratio of the head
+// side to its base side measured back to back in the same round; the trimmed paired test; Holm
+// over every comparison of the run together; 95% intervals. The compare's verdicts are named for
+// Nodes: faster, slower, no difference, too noisy.
+import { analyse, collect } from '../../compare/analyse.js';
+import { parseCaseKey } from '../tables/suite.js';
+
+/** The compare's verdict → the shootout's word for the head side against its base. */
+export const VERDICT_WORDS = /** @type {const} */ ({
+  improvement: 'faster',
+  regression: 'slower',
+  'no change': 'no difference',
+  'too noisy to tell': 'too noisy',
+  'not compared': 'not compared',
+});
+
+export const SHOOTOUT_VERDICTS = /** @type {const} */ (['faster', 'slower', 'no difference', 'too noisy', 'not compared']);
+
+/**
+ * @typedef {object} ShootoutRow
+ * @property {string} group
+ * @property {string} base side label
+ * @property {string} head side label
+ * @property {string} key
+ * @property {string} config
+ * @property {string} driver
+ * @property {string} cipher
+ * @property {string} op
+ * @property {number} pairs
+ * @property {number | null} baseOps median ops/s over the rounds
+ * @property {number | null} headOps
+ * @property {number | null} change head / base - 1: positive is faster
+ * @property {number | null} low 95% interval of the change
+ * @property {number | null} high
+ * @property {number | null} p
+ * @property {number | null} pAdjusted Holm over every comparison and case of the run
+ * @property {number | null} sd noise of one pair's log ratio
+ * @property {typeof SHOOTOUT_VERDICTS[number]} verdict
+ * @property {string} [reason] why not compared
+ */
+
+/**
+ * @param {Record<string, { cases: any[] }>[]} rounds per round, each side's cases
+ * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {Record<string, string[]>} listed per side label, the case keys its server listed (in scope)
+ * @param {{ threshold: number, alpha: number }} o
+ * @returns {ShootoutRow[]}
+ */
+export function analyseShootout(rounds, comparisons, listed, o) {
+  const empty = { cases: [] };
+  const parts = comparisons.map((c) => {
+    const both = new Set((listed[c.base] ?? []).filter((k) => (listed[c.head] ?? []).includes(k)));
+    const series = collect(rounds.map((r) => ({ base: r[c.base] ?? empty, head: r[c.head] ?? empty }))).filter((s) => both.has(s.key) && s.unit === 'ops/s');
+    return { c, series };
+  });
+  const rows = analyse(parts.flatMap((p) => p.series), o);
+  let i = 0;
+  return parts.flatMap(({ c, series }) => series.map(() => {
+    const r = rows[i++];
+    const { config, driver, cipher, op } = parseCaseKey(r.key);
+    /** @type {ShootoutRow} */
+    const row = { group: c.group, base: c.base, head: c.head, key: r.key, config, driver, cipher, op, pairs: r.pairs, baseOps: r.base, headOps: r.head, change: r.change, low: r.low, high: r.high, p: r.p, pAdjusted: r.pAdjusted, sd: r.sd, verdict: VERDICT_WORDS[r.verdict] };
+    if (r.reason) row.reason = r.reason;
+    return row;
+  }));
+}
+
+/**
+ * Each side's figures: per case, ops/s per round (null where the case did not run that round).
+ * @param {Record<string, { cases: any[] }>[]} rounds
+ * @param {string[]} labels
+ */
+export function figures(rounds, labels) {
+  /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }[]} */
+  const out = [];
+  for (const side of labels) {
+    const keys = [...new Set(rounds.flatMap((r) => (r[side]?.cases ?? []).map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`)))].sort();
+    for (const key of keys) {
+      const cs = rounds.map((r) => (r[side]?.cases ?? []).find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key));
+      const bad = cs.find((c) => c && c.status !== 'ok');
+      /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }} */
+      const f = { side, key, opsPerSec: cs.map((c) => (c?.status === 'ok' && c.stats ? c.stats.opsPerSec.median : null)), status: bad ? bad.status : 'ok' };
+      if (bad?.reason) f.reason = String(bad.reason).slice(0, 500);
+      out.push(f);
+    }
+  }
+  return out;
+}

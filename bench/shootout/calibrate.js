@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// npm run meta:shootout -- [--node 24] [--runs N] [--rounds N] [--time MS] [--slowdown PCT]
+//                          [--threshold PCT] [--alpha A] [--seed N] [--out DIR] [engine filters]
+//
+// The shootout's noise floor on this machine, as `npm run compare -- --calibrate` measures the
+// compare's (compare/calibrate.js does the work): per calibration run, one Node as three sides, A,
+// B and S (S with the engine's --slowdown: every timed task's throughput cut by exactly that
+// much), interleaved as the shootout interleaves its Nodes, over the shootout's scope. A against B
+// is an A/A shootout (any flag, faster or slower, is a false alarm); A against S has a known
+// slowdown in every case. It reports how many A/A runs flagged a difference, how often the
+// slowdown is found, and per operation the smallest difference between Nodes a shootout of these
+// rounds detects 95% of the time (alone among the family of a full shootout's comparisons).
+import fs from 'node:fs';
+import path from 'node:path';
+import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
+import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { filterArgs, parseCaseKey, cases as selectCases } from '../tables/suite.js';
+import { MATRIX_NODES } from '../tables/drivers.js';
+import { calibrate } from '../../compare/calibrate.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { ROOT } from '../../lib/root.js';
+import { DEFAULTS } from './cli.js';
+import { CONSTANT_GENERATION, GENERATION_DRIVERS, defaultFilters, inScope, planComparisons, planSides } from './plan.js';
+import { installSide, resolveNode, sideEnv } from './nodes.js';
+
+const OPTIONS = /** @type {const} */ ({
+  node: { type: 'string' },
+  runs: { type: 'string', default: '20' },
+  rounds: { type: 'string' },
+  time: { type: 'string' },
+  slowdown: { type: 'string', default: '10' },
+  threshold: { type: 'string', default: '5' },
+  alpha: { type: 'string', default: '0.05' },
+  seed: { type: 'string', default: '1' },
+  out: { type: 'string', default: 'out/shootout-calibrate' },
+  family: { type: 'string' },
+  quick: { type: 'boolean', default: false },
+  ...FILTER_OPTIONS,
+  help: { type: 'boolean', short: 'h', default: false },
+});
+
+/**
+ * The paired tests of a full default shootout (every matrix Node): the family Holm corrects over,
+ * so the smallest detectable difference is the one that clears its first step alone.
+ * @param {Record<string, string[]>} filters
+ */
+export function shootoutFamily(filters) {
+  const sides = planSides(MATRIX_NODES.map((m) => `${m}.99.0`));
+  const scoped = selectCases(defaultFilters(filters)).filter((c) => inScope(c, filters));
+  const of = (/** @type {string} */ label) => {
+    const s = /** @type {import('./plan.js').SidePlan} */ (sides.find((x) => x.label === label));
+    return scoped.filter((c) => (c.driver === 'node:sqlite' ? s.major >= 22 && s.generation === CONSTANT_GENERATION : s.generation === CONSTANT_GENERATION || GENERATION_DRIVERS.includes(c.driver))).map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
+  };
+  return planComparisons(sides).reduce((n, c) => n + of(c.head).filter((k) => of(c.base).includes(k)).length, 0);
+}
+
+async function main(/** @type {string[]} */ argv) {
+  const v = parseStrict(argv, OPTIONS);
+  if (v.help) {
+    console.log('usage: npm run meta:shootout -- [--node 24] [--runs N] [--rounds N] [--time MS] [--slowdown PCT] [--threshold PCT] [--alpha A] [--seed N] [--out DIR] [--quick] [engine filters]');
+    return 0;
+  }
+  const filters = tableFilters(v);
+  const quick = Boolean(v.quick);
+  if (v.node !== undefined && !/^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/.test(v.node)) throw new UsageError(`bad --node '${v.node}'; valid: one Node major or exact version, e.g. 24`);
+  const time = numberFlag('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
+  const f = {
+    out: path.resolve(String(v.out)),
+    seed: /** @type {number} */ (numberFlag('seed', v.seed, 0, 4294967295)),
+    runs: /** @type {number} */ (numberFlag('runs', v.runs, 1, 1000)),
+    rounds: numberFlag('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds,
+    slowdown: /** @type {number} */ (numberFlag('slowdown', v.slowdown, 0.1, 90, false)),
+    threshold: /** @type {number} */ (numberFlag('threshold', v.threshold, 0, 100, false)) / 100,
+    alpha: /** @type {number} */ (numberFlag('alpha', v.alpha, 0, 0.5, false)),
+    family: numberFlag('family', v.family, 1, 100000) ?? shootoutFamily(filters),
+    engine: ['--quick', ...filterArgs(defaultFilters(filters)), '--time', String(time)],
+    only: (/** @type {string} */ key) => inScope(parseCaseKey(key), filters),
+  };
+  const log = (/** @type {string} */ line) => process.stderr.write(`meta:shootout: ${line}\n`);
+  const build = resolveNode(v.node ?? process.version, log);
+  const side = { generation: CONSTANT_GENERATION, override: false };
+  const [plan] = planSides([build.version]);
+  Object.assign(side, { generation: plan.generation, override: plan.override });
+  const inst = installSide(build, side, { fromSource: false });
+  if (!inst.ok) throw new Error(inst.reason);
+  const A = { label: 'base', dir: ROOT, given: `Node v${build.version} (${plan.line})`, commit: null, worktree: false, node: build.exec, env: sideEnv(build, side) };
+  log(`${f.runs} run(s) of ${f.rounds} rounds, Node v${build.version} with ${plan.line} as A, B and S (${f.slowdown}% slowdown); family ${f.family} tests`);
+  const summary = await calibrate(/** @type {any} */ (f), () => ({ sides: [A], cleanup: () => {} }), log);
+  // the shootout flags both directions: an A/A "faster" is as false an alarm as a "slower"
+  const state = JSON.parse(fs.readFileSync(path.join(f.out, 'calibrate.json'), 'utf8'));
+  const either = state.done.filter((/** @type {any} */ r) => r.aa.some((/** @type {any} */ x) => x.verdict === 'regression' || x.verdict === 'improvement')).length;
+  const md = `${summary.md.replace('## Compare calibration', '## Shootout calibration')}\n- **A/A flagged either way** (faster or slower; the shootout's false alarms): ${either} of ${summary.n} runs. Target: at most 1 of 20.\n`;
+  writeFileAtomic(path.join(f.out, 'calibrate.md'), md);
+  console.log(md);
+  return 0;
+}
+
+command('meta:shootout', import.meta.url, main);

@@ -1,0 +1,84 @@
+// The shootout's tables, in Markdown, from a shootout document: the CLI's summary on stdout and the
+// README's "Node versions on one machine" section (aggregate/sections/shootout.js) are the same
+// lines. Per comparison group a table: a row per case (driver, cipher, operation), a column per
+// Node, each cell the change against the group's base side with its 95% interval and the verdict.
+// Every string that came from a document goes through lib/markdown.js.
+import { inert, table } from '../../lib/markdown.js';
+import { GROUPS } from './plan.js';
+import { OPS } from '../tables/ops.js';
+
+const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+const rate = (/** @type {number | null} */ n) => (n === null ? '' : n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
+
+/** One cell: the change, its 95% interval, the verdict. */
+export function cell(/** @type {any} */ r) {
+  if (!r) return '';
+  if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
+  return `${signed(r.change)} (${signed(r.low)} … ${signed(r.high)}) ${r.verdict}`;
+}
+
+/** The machine line: platform, CPU, cores, runner image. */
+export function machineLine(/** @type {any} */ doc) {
+  const e = doc.environment;
+  const image = e.ci?.imageOs ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}` : e.ci ? `, ${e.ci.provider}` : ', not CI';
+  return `${inert(`${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${image}`)}`;
+}
+
+/** One line per side: its Node patch version and the drivers it loaded, or why it did not run. */
+export function sideLines(/** @type {any} */ doc) {
+  return doc.sides.map((/** @type {any} */ s) => {
+    if (s.status !== 'ok') return `- ${inert(s.label)}: Node ${inert(s.node)}: **did not run**: ${inert(s.reason ?? '', 300)}`;
+    const ds = s.drivers.filter((/** @type {any} */ d) => d.name !== 'node:sqlite' || s.generation === doc.sides.find((/** @type {any} */ x) => x.label === doc.reference)?.generation);
+    const text = ds.map((/** @type {any} */ d) => (d.status === 'ok' ? `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})` : `${d.name} ${d.status}: ${d.reason ?? ''}`)).join('; ');
+    return `- ${inert(s.label)}: Node ${inert(s.node)}${s.override ? ' (12.x installed beside the default 13.x)' : ''}: ${inert(text, 600)}`;
+  });
+}
+
+/**
+ * The tables of one document.
+ * @param {any} doc a valid shootout document
+ * @param {{ heading?: string, only?: (row: any) => boolean }} [o] only: the rows (cases) to show, e.g. one setup in the README
+ * @returns {string[]} Markdown lines
+ */
+export function shootoutLines(doc, o = {}) {
+  const only = o.only ?? (() => true);
+  const ref = doc.reference;
+  const lines = [];
+  if (o.heading) lines.push(o.heading, '');
+  lines.push(
+    `Measured ${inert(doc.run.finishedAt.slice(0, 10))} on ${machineLine(doc)}: every Node on the same machine in one run, ${doc.run.rounds} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case back to back in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${(doc.run.threshold * 100).toFixed(0)}% counts as no difference).`,
+    '',
+  );
+  for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
+    const inGroup = doc.rows.filter((/** @type {any} */ r) => r.group === group && only(r));
+    if (!inGroup.length) continue;
+    lines.push(`**${inert(GROUPS[group])}**`, '');
+    // one table per base: the driver upgrade's base differs per Node (that Node's 12.x), so its
+    // heads are shown as the Node with 13.x and the base column is dropped
+    const bases = [...new Set(inGroup.map((/** @type {any} */ r) => r.base))];
+    const perBase = group === 'driver-upgrade' ? [null] : bases;
+    for (const base of perBase) {
+      const rows = inGroup.filter((/** @type {any} */ r) => base === null || r.base === base);
+      const heads = [...new Set(rows.map((/** @type {any} */ r) => r.head))];
+      const cases = [...new Map(rows.map((/** @type {any} */ r) => [r.key, r])).values()]
+        .sort((a, b) => a.driver.localeCompare(b.driver) || a.cipher.localeCompare(b.cipher) || a.config.localeCompare(b.config) || opOrder(a.op) - opOrder(b.op));
+      const configs = new Set(cases.map((c) => c.config));
+      if (base !== null && perBase.length > 1) lines.push(`Against ${inert(base)}:`, '');
+      const header = [configs.size > 1 ? 'Config · driver · cipher' : 'Driver · cipher', 'Operation', ...(base !== null ? [`${inert(base)} ops/s`] : []), ...heads.map((h) => (base === null ? `${inert(h)} vs ${inert(rows.find((/** @type {any} */ r) => r.head === h).base)}` : inert(h)))];
+      const body = cases.map((c) => {
+        const of = (/** @type {string} */ h) => rows.find((/** @type {any} */ r) => r.head === h && r.key === c.key);
+        const baseOps = base !== null ? rows.find((/** @type {any} */ r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null : null;
+        return [
+          inert(`${configs.size > 1 ? `${c.config} · ` : ''}${c.driver} · ${c.cipher}`),
+          inert(OPS.find((x) => x.name === c.op)?.label ?? c.op),
+          ...(base !== null ? [rate(baseOps)] : []),
+          ...heads.map((h) => cell(of(h))),
+        ];
+      });
+      lines.push(...table([header, ...body], ['l', 'l', ...(base !== null ? /** @type {const} */ (['r']) : []), ...heads.map(() => /** @type {const} */ ('r'))]).split('\n'), '');
+    }
+  }
+  lines.push('Nodes and drivers:', '', ...sideLines(doc), '');
+  return lines;
+}
