@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
-import { validate } from '../bench/result/document.js';
+import { SCHEMA_VERSIONS, validate } from '../bench/result/document.js';
+import { KIND as SHOOTOUT_KIND, SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION, shootoutProblems, validateShootout } from '../bench/shootout/document.js';
 import { OPS } from '../bench/tables/ops.js';
 import { TABLES, caseKey } from '../bench/tables/suite.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
@@ -111,8 +112,27 @@ export function semanticProblems(doc) {
   return problems;
 }
 
+/** One line from a list of problems: the first three, and how many more. */
+const oneLine = (/** @type {string[]} */ problems) => problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '');
+
 /**
- * Read and check one file.
+ * Check a shootout document (bench/shootout/shootout.schema.json and its semantic checks), the
+ * other kind results/ stores.
+ * @param {any} doc parsed, with kind 'sqlite-node-bench/shootout'
+ * @param {string} text
+ * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
+ */
+function readShootout(doc, text) {
+  if (doc.schemaVersion !== SHOOTOUT_SCHEMA_VERSION) return { ok: false, reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads shootout documents of version ${SHOOTOUT_SCHEMA_VERSION}` };
+  const schema = validateShootout(doc);
+  if (schema.length) return { ok: false, reason: `shootout document: ${oneLine(schema)}` };
+  const semantic = [...textProblems(doc), ...shootoutProblems(doc)];
+  if (semantic.length) return { ok: false, reason: `shootout document: ${oneLine(semantic)}` };
+  return { ok: true, doc, text };
+}
+
+/**
+ * Read and check one file: a result document, or a shootout document.
  * @param {string} file
  * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
@@ -128,10 +148,11 @@ export function readResult(file) {
   } catch (err) {
     return { ok: false, reason: `is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
+  if (doc && typeof doc === 'object' && !Array.isArray(doc) && doc.kind === SHOOTOUT_KIND) return readShootout(doc, text);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc) || doc.kind !== 'sqlite-node-bench/result') {
-    return { ok: false, reason: "/kind is not 'sqlite-node-bench/result': not a result document" };
+    return { ok: false, reason: `/kind is not 'sqlite-node-bench/result': not a result document (nor '${SHOOTOUT_KIND}': not a shootout document)` };
   }
-  if (doc.schemaVersion !== 1) return { ok: false, reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads 1` };
+  if (!SCHEMA_VERSIONS.includes(doc.schemaVersion)) return { ok: false, reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${SCHEMA_VERSIONS.join(' and ')}` };
   const problems = validate(doc);
   if (problems.length) return { ok: false, reason: problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '') };
   const semantic = semanticProblems(doc);

@@ -8,22 +8,24 @@ import { ROOT } from '../lib/root.js';
 import { parseFlags } from './engine/flags.js';
 import { loadDrivers } from './engine/load-drivers.js';
 import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, writeResult } from './result/document.js';
-import { analyseRun } from './result/analysis.js';
+import { analyseRun, withWorkloadChecks } from './result/analysis.js';
 import { environment } from './result/environment.js';
 import { summarize } from './result/summary.js';
 import { createProgress } from './run/progress.js';
 import { runSuite } from './run/run-suite.js';
+import { runWorkloads } from './workloads/run-workloads.js';
+import { workloadListText } from './tables/workloads.js';
 import { listText } from './tables/catalogue.js';
 import { configNotes } from './tables/configs.js';
 
 async function main(/** @type {string[]} */ argv) {
   const flags = parseFlags(argv);
   if (flags.help) {
-    console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]');
+    console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--workload NAME]... [--time MS] [--rounds N] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]');
     return;
   }
   if (flags.list) {
-    console.log(listText());
+    console.log(`${listText()}\n${workloadListText()}`);
     return;
   }
   const state = { interrupted: /** @type {string | null} */ (null) };
@@ -40,6 +42,7 @@ async function main(/** @type {string[]} */ argv) {
     filters: flags.filters,
     seed: flags.seed,
     time: flags.time,
+    ...(flags.rounds ? { budget: { rounds: flags.rounds, maxRounds: flags.rounds } } : {}), // --rounds N: exactly N rounds per case
     slowdown: flags.slowdown,
     keepDb: flags.keepDb,
     drivers,
@@ -47,7 +50,19 @@ async function main(/** @type {string[]} */ argv) {
     onProgress: createProgress(),
   });
   const { setups, budget, order, engines } = run;
-  const { cases, machine, comparisons, selfCheck } = analyseRun(run.cases);
+  const { cases, machine, comparisons, selfCheck, experiments } = analyseRun(run.cases);
+  // the workloads (bench/workloads/), after the suite: --workload NAME selects them, none skips them
+  const workloadRun = state.interrupted ? null : await runWorkloads({
+    mode: flags.quick ? 'quick' : 'full',
+    names: flags.workloads,
+    filters: flags.filters,
+    seed: flags.seed,
+    drivers,
+    state,
+    onProgress: createProgress(),
+    ...(flags.rounds ? { budget: { rounds: flags.rounds } } : {}),
+  });
+  const workloads = workloadRun?.cases.length ? workloadRun : null;
   const doc = {
     schemaVersion: SCHEMA_VERSION,
     kind: 'sqlite-node-bench/result',
@@ -74,11 +89,13 @@ async function main(/** @type {string[]} */ argv) {
     machine,
     comparisons,
     selfCheck,
+    experiments: withWorkloadChecks(experiments, workloads),
+    ...(workloads ? { workloads } : {}),
   };
   const file = writeResult(doc, flags.out);
   console.log(summarize(doc));
   console.log(`\nwrote ${path.relative(process.cwd(), file) || file}${flags.keepDb ? `; databases kept in ${flags.keepDb}` : ''}`);
-  const errors = cases.filter((c) => c.status === 'error').length;
+  const errors = cases.filter((c) => c.status === 'error').length + (workloads?.cases.filter((c) => c.status === 'error').length ?? 0);
   if (state.interrupted) return state.interrupted === 'SIGINT' ? 130 : 143;
   if (errors) {
     console.error(`bench: ${errors} case(s) failed; see "Not measured" above and the reason fields in ${path.relative(ROOT, file)}`);

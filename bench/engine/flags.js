@@ -3,7 +3,9 @@
 import path from 'node:path';
 import { UsageError, numberFlag, parseStrict } from '../../lib/command.js';
 import { TABLES } from '../tables/suite.js';
+import { EXPERIMENTS, casesOf } from '../tables/experiments.js';
 import { BUDGET_KEYS } from './budgets.js';
+import { WORKLOAD_NAMES } from '../tables/workloads.js';
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
 export const FILTER_OPTIONS = /** @type {const} */ ({
@@ -11,6 +13,7 @@ export const FILTER_OPTIONS = /** @type {const} */ ({
   driver: { type: 'string', multiple: true },
   cipher: { type: 'string', multiple: true },
   op: { type: 'string', multiple: true },
+  experiment: { type: 'string', multiple: true },
 });
 
 export const OPTIONS = /** @type {const} */ ({
@@ -18,9 +21,11 @@ export const OPTIONS = /** @type {const} */ ({
   ...FILTER_OPTIONS,
   list: { type: 'boolean', default: false },
   time: { type: 'string' },
+  rounds: { type: 'string' },
   out: { type: 'string', default: 'out' },
   'keep-db': { type: 'string' },
   seed: { type: 'string', default: '1' },
+  workload: { type: 'string', multiple: true },
   slowdown: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 });
@@ -41,6 +46,11 @@ export function tableFilters(v) {
     }
     if (names.length) filters[table] = [...new Set(names)];
   }
+  // --experiment NAME: only the cases of these experiments (bench/tables/experiments.js)
+  const experiments = (/** @type {string[] | undefined} */ (v.experiment) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  const known = EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => e.id);
+  for (const n of experiments) if (!known.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${known.join(', ')}`);
+  if (experiments.length) filters.experiment = [...new Set(experiments)];
   return filters;
 }
 
@@ -57,7 +67,9 @@ export function parseFlags(argv, options = OPTIONS) {
     list: Boolean(v.list),
     help: Boolean(v.help),
     filters,
+    workloads: workloadFilter(v.workload),
     time: int('time', v.time, 1, 600_000),
+    rounds: int('rounds', v.rounds, 1, 100),
     seed: /** @type {number} */ (int('seed', v.seed, 0, 4294967295)),
     slowdown: slowdown(v.slowdown),
     out: path.resolve(String(v.out)),
@@ -65,6 +77,18 @@ export function parseFlags(argv, options = OPTIONS) {
     budget: budgetFlag(v.budget),
     templates: v.templates ? path.resolve(v.templates) : undefined,
   };
+}
+
+/**
+ * --workload NAME (repeatable, comma lists): the workloads to run after the suite, by row or group
+ * name (bench/tables/workloads.js); undefined: the mode's default rows.
+ * @param {string[] | undefined} given
+ * @returns {string[] | undefined}
+ */
+export function workloadFilter(given) {
+  const names = (given ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  for (const n of names) if (!WORKLOAD_NAMES.includes(n)) throw new UsageError(`unknown --workload '${n}'; valid: ${WORKLOAD_NAMES.join(', ')}`);
+  return names.length ? [...new Set(names)] : undefined;
 }
 
 /**
@@ -103,6 +127,7 @@ export const BENCH_FLAGS = /** @type {const} */ ({
   seed: { type: 'string' },
   'keep-db': { type: 'string' },
   slowdown: { type: 'string' },
+  workload: { type: 'string', multiple: true },
 });
 
 /**

@@ -9,7 +9,10 @@ import { ROOT } from '../../lib/root.js';
 
 export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'result.schema.json');
 export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
-export const SCHEMA_VERSION = SCHEMA.properties.schemaVersion.const;
+/** The version this code writes: the newest the schema knows (it also validates older documents: the aggregate reads them). */
+export const SCHEMA_VERSION = Math.max(...SCHEMA.properties.schemaVersion.enum);
+/** Every version the schema validates. */
+export const SCHEMA_VERSIONS = /** @type {number[]} */ (SCHEMA.properties.schemaVersion.enum);
 export const TINYBENCH_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'tinybench', 'package.json'), 'utf8')).version;
 
 export const METHOD =

@@ -6,6 +6,7 @@ import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
 import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
+import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/tables.js';
 
 const rateText = (/** @type {number} */ n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
@@ -63,6 +64,7 @@ export function summarize(doc) {
     for (const [reason, which] of byReason) lines.push(`- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`);
   }
   lines.push('', ...comparisonLines(doc));
+  if (doc.workloads) lines.push('', ...workloadLines(doc.workloads));
   lines.push('', doc.run.mode === 'quick'
     ? 'QUICK RUN: a smoke test of one round per case. Its ± is tinybench’s margin over one round’s samples, not where a repeat would land, and nothing is compared.'
     : 'Figures: median ops/s (setup and VACUUM: ms) ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.');
@@ -94,3 +96,22 @@ function comparisonLines(doc) {
   return lines;
 }
 
+/**
+ * The workloads (bench/workloads/): concurrency as WAL against DELETE, latencies, scale and its
+ * growth, and what did not run.
+ * @param {any} w the document's `workloads`
+ */
+export function workloadLines(w) {
+  const same = (/** @type {string} */ x) => x;
+  const lines = [`Workloads (${w.seconds} s; ${w.budget.rounds} round${w.budget.rounds > 1 ? 's' : ''} of ${w.budget.durationMs} ms per concurrency workload, each in fresh processes):`, ''];
+  const journal = journalRows(w, same);
+  if (journal.length > 1) {
+    lines.push('Concurrency, each connection its own worker thread on one database: WAL against DELETE (rollback journal), other PRAGMAs production\'s; "WAL vs DELETE" is the paired change in the same rounds.', '', markdownTable(journal, { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] }), '');
+    lines.push(markdownTable(latencyRows(w, same), { align: ['l', 'r', 'r', 'r', 'r'] }), '');
+  }
+  const scale = scaleRows(w, same);
+  if (scale.length > 1) lines.push('Scale, production config, each size its own template; cost per 10× messages: how the time per operation (or ms, MB) grows, from the fit over the sizes.', '', markdownTable(scale, { align: ['l', ...scale[0].slice(1).map(() => 'r')] }), '');
+  const notRun = notRunLines(w, same);
+  if (notRun.length) lines.push('Workloads not measured:', ...notRun);
+  return lines;
+}

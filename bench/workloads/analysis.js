@@ -1,0 +1,166 @@
+// What a run's workload rounds say, as every case of the suite says it (bench/result/analysis.js):
+// each figure the median of its rounds with a 95% interval (lib/stats/interval.js) whose
+// between-run part is the machine's movement measured on the workloads' own rounds
+// (lib/stats/levels.js); WAL against DELETE paired by round (lib/stats/comparison.js); and how each
+// scale figure grows per 10× more messages.
+import { pairedChange } from '../../lib/stats/comparison.js';
+import { intervalOf } from '../../lib/stats/interval.js';
+import { machineLevels } from '../../lib/stats/levels.js';
+import { median } from '../../lib/stats/spread.js';
+import { sig } from '../../lib/format.js';
+
+/**
+ * The figures of each kind: the round value they are read from, and their unit. `rate` figures
+ * are per second (more is better), the others cost (less is better).
+ * @type {Record<'concurrency' | 'scale', { id: string, unit: 'per s' | 'ms' | 'bytes', of: (r: any) => number | null | undefined }[]>}
+ */
+export const FIGURES = {
+  concurrency: [
+    { id: 'reads', unit: 'per s', of: (r) => r.readsPerSec },
+    { id: 'readsPerReader', unit: 'per s', of: (r) => r.readsPerSec / r.readers },
+    { id: 'writes', unit: 'per s', of: (r) => r.writesPerSec },
+    { id: 'readP50', unit: 'ms', of: (r) => r.readP50Ms },
+    { id: 'readP99', unit: 'ms', of: (r) => r.readP99Ms },
+    { id: 'writeP50', unit: 'ms', of: (r) => r.writeP50Ms },
+    { id: 'writeP99', unit: 'ms', of: (r) => r.writeP99Ms },
+  ],
+  scale: [
+    ...['select', 'update', 'checkpoint', 'insert', 'delete'].map((op) => ({ id: op, unit: /** @type {const} */ ('per s'), of: (/** @type {any} */ r) => r.rates?.[op] })),
+    { id: 'vacuum', unit: 'ms', of: (r) => r.vacuumMs },
+    { id: 'vacuumCheckpoint', unit: 'ms', of: (r) => r.checkpointMs },
+    { id: 'vacuumPeakRss', unit: 'bytes', of: (r) => r.rssPeakBytes },
+    { id: 'rssBeforeVacuum', unit: 'bytes', of: (r) => r.rssBeforeBytes },
+  ],
+};
+
+/** Comparisons of WAL against DELETE, on these figures (rates: a paired change of a cost would read backwards). */
+export const PAIRED_FIGURES = ['reads', 'writes'];
+
+/**
+ * @typedef {object} Measured a workload's rounds as the run collected them
+ * @property {import('../tables/workloads.js').Workload} w
+ * @property {'ok' | 'skipped' | 'error'} status
+ * @property {string} [reason]
+ * @property {number} messages the database's size
+ * @property {any[]} rounds each round's result (scale: ops and vacuum merged)
+ * @property {string[]} slots each round's block
+ */
+
+/**
+ * One figure: the median of its rounds, with its interval when there are 3 rounds or more, all
+ * positive.
+ * @param {number[]} values
+ * @param {number} between
+ */
+export function figureOf(values, between) {
+  const i = values.every((x) => x > 0) ? intervalOf(values, between) : null;
+  return { median: sig(median(values)), ...(i ? { low: sig(i.low), high: sig(i.high) } : {}), rounds: values.map(sig) };
+}
+
+/**
+ * @param {Measured[]} measured
+ */
+export function analyseWorkloads(measured) {
+  const series = (/** @type {Measured} */ m, /** @type {typeof FIGURES.scale[number]} */ f) => {
+    const pairs = m.rounds.map((r, i) => ({ v: f.of(r), slot: m.slots[i] })).filter((x) => typeof x.v === 'number' && Number.isFinite(x.v));
+    return { values: pairs.map((x) => /** @type {number} */ (x.v)), slots: pairs.map((x) => x.slot) };
+  };
+  const ok = measured.filter((m) => m.status === 'ok' && m.rounds.length);
+  /** @type {Record<string, number>} */
+  const machine = {};
+  for (const kind of /** @type {const} */ (['concurrency', 'scale'])) {
+    for (const f of FIGURES[kind]) {
+      const cases = ok.filter((m) => m.w.kind === kind).map((m) => { const s = series(m, f); return { op: f.id, rounds: s.values, slots: s.slots }; }).filter((c) => c.rounds.every((x) => x > 0));
+      const sd = machineLevels(cases)[f.id]?.sd;
+      if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(/** @type {number} */ (sd));
+    }
+  }
+  const cases = measured.map((m) => caseOf(m, series, machine));
+  return { cases, machine, comparisons: journalComparisons(measured), growth: growthOf(cases) };
+}
+
+/**
+ * A workload's entry in the document.
+ * @param {Measured} m
+ * @param {(m: Measured, f: any) => { values: number[], slots: string[] }} series
+ * @param {Record<string, number>} machine
+ */
+function caseOf(m, series, machine) {
+  const w = m.w;
+  const setup = w.kind === 'concurrency'
+    ? { journal: w.journal, readers: w.readers, writer: w.writer, driver: w.driver, cipher: w.cipher, busyTimeout: w.busy === 0 ? 0 : 'configured' }
+    : { messages: m.messages, config: w.config, driver: w.driver, cipher: w.cipher };
+  const base = { name: w.name, kind: w.kind, setup, status: m.status, ...(m.reason ? { reason: m.reason } : {}) };
+  if (m.status !== 'ok' || !m.rounds.length) return { ...base, ...(m.status === 'ok' ? { status: 'error', reason: 'no round finished' } : {}) };
+  /** @type {Record<string, any>} */
+  const figures = {};
+  for (const f of FIGURES[w.kind]) {
+    const s = series(m, f);
+    if (s.values.length) figures[f.id] = figureOf(s.values, machine[`${w.kind}:${f.id}`] ?? 0);
+  }
+  /** @type {Record<string, number>} */
+  const verified = {};
+  for (const r of m.rounds) for (const [k, v] of Object.entries(r.verified ?? {})) verified[k] = (verified[k] ?? 0) + Number(v);
+  const last = m.rounds[m.rounds.length - 1];
+  const extra = w.kind === 'concurrency'
+    ? {
+      perReader: Array.from({ length: w.readers }, (_, i) => sig(median(m.rounds.map((r) => r.perReader[i])))),
+      busy: { reads: m.rounds.reduce((a, r) => a + r.busy.reads, 0), writes: m.rounds.reduce((a, r) => a + r.busy.writes, 0) },
+    }
+    : { files: last.files };
+  return { ...base, rounds: m.rounds.length, slots: m.slots, figures, ...extra, verified, pragmas: last.pragmas };
+}
+
+/**
+ * WAL against DELETE: each pair of rows (same shape and setup) measured back to back in each
+ * round, compared paired. Reference DELETE, member WAL: the change is what WAL buys.
+ * @param {Measured[]} measured
+ */
+function journalComparisons(measured) {
+  const out = [];
+  const conc = measured.filter((m) => m.status === 'ok' && m.w.kind === 'concurrency');
+  for (const wal of conc) {
+    const w = /** @type {import('../tables/workloads.js').ConcurrencyWorkload} */ (wal.w);
+    if (w.journal !== 'WAL') continue;
+    const del = conc.find((m) => m.w.kind === 'concurrency' && m.w.pair === w.pair && m.w.journal === 'DELETE');
+    if (!del) continue;
+    for (const id of PAIRED_FIGURES) {
+      const f = /** @type {any} */ (FIGURES.concurrency.find((x) => x.id === id));
+      const rounds = (/** @type {Measured} */ m) => m.rounds.map((r, i) => ({ slot: m.slots[i], opsPerSec: f.of(r) })).filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
+      const change = pairedChange(rounds(del), rounds(wal));
+      if (!change) continue;
+      out.push({ id: 'journal', pair: w.pair, reference: del.w.name, member: wal.w.name, figure: id, pairs: change.pairs, change: sig(change.change), low: sig(change.low), high: sig(change.high), p: sig(change.p), verdict: change.verdict });
+    }
+  }
+  return out;
+}
+
+/**
+ * How each scale figure's cost grows with the database: per 10× more messages, from one size to
+ * the next and over all sizes (the slope of log cost against log size, least squares). Costs: ms
+ * per operation for rates, ms, bytes.
+ * @param {any[]} cases the document's workload cases
+ */
+export function growthOf(cases) {
+  const scale = cases.filter((c) => c.kind === 'scale' && c.status === 'ok').sort((a, b) => a.setup.messages - b.setup.messages);
+  if (scale.length < 2) return [];
+  const costOf = (/** @type {any} */ c, /** @type {string} */ id, /** @type {string} */ unit) => {
+    const f = c.figures[id];
+    if (id === 'fileBytes') return c.files.before.mainBytes + c.files.before.walBytes;
+    if (!f || !(f.median > 0)) return null;
+    return unit === 'per s' ? 1000 / f.median : f.median;
+  };
+  const out = [];
+  for (const f of [...FIGURES.scale, { id: 'fileBytes', unit: 'bytes' }]) {
+    const points = scale.map((c) => ({ n: c.setup.messages, cost: costOf(c, f.id, f.unit) })).filter((p) => p.cost !== null);
+    if (points.length < 2) continue;
+    const xs = points.map((p) => Math.log10(p.n));
+    const ys = points.map((p) => Math.log(/** @type {number} */ (p.cost)));
+    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+    const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+    const steps = points.slice(1).map((p, i) => ({ from: points[i].n, to: p.n, perTenfold: sig(((/** @type {number} */ (p.cost)) / /** @type {number} */ (points[i].cost)) ** (1 / Math.log10(p.n / points[i].n))) }));
+    out.push({ figure: f.id, cost: f.unit === 'per s' ? 'ms per operation' : f.unit, sizes: points.map((p) => p.n), costs: points.map((p) => sig(/** @type {number} */ (p.cost))), perTenfold: sig(Math.exp(slope)), steps });
+  }
+  return out;
+}

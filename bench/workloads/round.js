@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// One round of one workload in a fresh process (run-workloads.js starts one per round and part):
+//
+//   node bench/workloads/round.js SPEC_JSON      (the encryption key in SQLITE_BENCH_KEY)
+//
+// SPEC.kind: 'build' (a template: template.js), 'concurrency' (concurrency.js), 'scale-ops' or
+// 'scale-vacuum' (scale.js). Every kind but build copies SPEC.template into SPEC.workdir, opens it
+// keyed with the workload's PRAGMAs (read back), measures, verifies, and removes the copy. It
+// writes one JSON line: {"status":"ok",...} or {"status":"error","reason"}. On SIGINT/SIGTERM it
+// removes SPEC.workdir and exits; the run removes it too, however this process ends.
+import fs from 'node:fs';
+import path from 'node:path';
+import { command } from '../../lib/command.js';
+import { applyKey, applyPragmas, readPragma } from '../engine/database.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { KEY_ENV } from '../engine/session.js';
+import { removeDb } from '../engine/templates.js';
+import { CIPHERS } from '../tables/ciphers.js';
+import { runConcurrency } from './concurrency.js';
+import { runScaleOps, runScaleVacuum } from './scale.js';
+import { buildTemplate } from './template.js';
+
+/**
+ * @typedef {object} RoundSpec
+ * @property {'build' | 'concurrency' | 'scale-ops' | 'scale-vacuum'} kind
+ * @property {string} driver
+ * @property {string} cipher
+ * @property {[string, number | string][]} pragmas
+ * @property {number} seed
+ * @property {string} workdir this process's directory (removed when it ends)
+ * @property {string} [template] the template to copy (all kinds but build); for build, the file to make
+ * @property {number} [messages] build: how many
+ * @property {number} [seeded] messages in the template
+ * @property {number} [readers]
+ * @property {boolean} [writer]
+ * @property {number} [durationMs]
+ * @property {import('../engine/measure.js').Budget} [budget] scale-ops
+ * @property {any} [fault] tests only (concurrency.js)
+ * @property {number} [stopGraceMs] tests only
+ */
+
+/** The effective PRAGMA values, as the suite records them (session.js effective). */
+const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) => Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
+
+/**
+ * @param {RoundSpec} spec
+ * @param {string} key
+ */
+export async function runRound(spec, key) {
+  const cipher = CIPHERS.find((c) => c.name === spec.cipher);
+  if (!cipher) throw new Error(`unknown cipher ${spec.cipher}`);
+  const loaded = (await loadDrivers()).get(spec.driver);
+  if (!loaded?.open) throw new Error(`driver ${spec.driver} did not load: ${loaded?.info.reason}`);
+  const tempdir = path.join(spec.workdir, 'tmp');
+  fs.mkdirSync(tempdir, { recursive: true });
+  if (spec.kind === 'build') {
+    const file = /** @type {string} */ (spec.template);
+    removeDb(file);
+    return buildTemplate({ name: spec.driver, open: loaded.open }, file, { pragmas: spec.pragmas, cipher, key, tempdir, messages: /** @type {number} */ (spec.messages), seed: spec.seed });
+  }
+  const file = path.join(spec.workdir, 'round.db');
+  fs.copyFileSync(/** @type {string} */ (spec.template), file);
+  try {
+    if (spec.kind === 'concurrency') {
+      return await runConcurrency({
+        file, driver: spec.driver, cipher, key, pragmas: spec.pragmas, tempdir, readers: /** @type {number} */ (spec.readers), writer: Boolean(spec.writer),
+        durationMs: /** @type {number} */ (spec.durationMs), seed: spec.seed, seeded: /** @type {number} */ (spec.seeded), open: loaded.open, fault: spec.fault, stopGraceMs: spec.stopGraceMs,
+      });
+    }
+    const conn = loaded.open(file);
+    try {
+      applyKey(conn, cipher, key);
+      const pragmas = effective(applyPragmas(conn, spec.pragmas, { tempdir }));
+      const seeded = /** @type {number} */ (spec.seeded);
+      if (spec.kind === 'scale-ops') {
+        const journalMode = String(readPragma(conn, 'journal_mode'));
+        return { pragmas, ...runScaleOps({ conn, file, seeded, seed: spec.seed, journalMode, budget: /** @type {any} */ (spec.budget) }) };
+      }
+      return { pragmas, ...runScaleVacuum({ conn, file, seeded }) };
+    } finally {
+      conn.close();
+    }
+  } finally {
+    removeDb(file);
+  }
+}
+
+async function main(/** @type {string[]} */ argv) {
+  /** @type {RoundSpec} */
+  const spec = JSON.parse(argv[0]);
+  const key = process.env[KEY_ENV];
+  if (!key) throw new Error(`${KEY_ENV} is not set`);
+  const hide = (/** @type {string} */ s) => s.split(key).join('***');
+  const cleanup = () => fs.rmSync(spec.workdir, { recursive: true, force: true, maxRetries: 3 });
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => { cleanup(); process.exit(sig === 'SIGINT' ? 130 : 143); });
+  let out;
+  try {
+    out = { status: 'ok', ...(await runRound(spec, key)) };
+  } catch (err) {
+    out = { status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]) };
+  } finally {
+    cleanup();
+  }
+  // then exit: a terminated worker must not keep the process
+  process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));
+}
+
+command('workload round', import.meta.url, main);

@@ -1,0 +1,163 @@
+// Runs the workloads after the suite (bench/cli.js): templates built once per run (one per journal
+// mode, driver and cipher for concurrency; one per size for scale), each in its own process; then
+// rounds: every workload once per round, in a shuffled order of blocks (each concurrency pair, WAL
+// and DELETE, back to back in a shuffled order; the scale sizes together), each measured by fresh
+// processes (round.js). A workload whose template or round fails is an error with the reason and is
+// not measured again; the run goes on. Everything is under one temp directory, removed at the end
+// and on SIGINT/SIGTERM (the round processes remove their own part; see spawn.js).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KEY_ENV, sessionKey } from '../engine/session.js';
+import { CONFIGS, PRODUCTION_CONFIG } from '../tables/configs.js';
+import { selectWorkloads, workloadPragmas } from '../tables/workloads.js';
+import { createRandom, shuffle } from '../../lib/prng.js';
+import { analyseWorkloads } from './analysis.js';
+import { PROCESS_LIMIT_MS, WORKLOAD_BUDGETS } from './budgets.js';
+import { runRoundProcess, running } from './spawn.js';
+
+/**
+ * @typedef {object} WorkloadRunOptions
+ * @property {'quick' | 'full'} mode
+ * @property {string[] | undefined} names --workload
+ * @property {{ driver?: string[], cipher?: string[] }} filters the suite's filters (--driver, --cipher apply)
+ * @property {number} seed
+ * @property {Map<string, { info: import('../engine/load-drivers.js').DriverInfo, open?: unknown }>} drivers
+ * @property {{ interrupted: string | null }} state
+ * @property {(p: import('../run/progress.js').Progress) => void} [onProgress]
+ * @property {Partial<import('./budgets.js').WorkloadBudget>} [budget] replaces parts of the mode's budget (tests)
+ */
+
+/** The production PRAGMAs. */
+const PRODUCTION = /** @type {import('../tables/configs.js').Config} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
+
+/** A template's identity: what it is built with (busy_timeout is a connection's, not the file's). */
+const templateId = (/** @type {import('../tables/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
+  w.kind === 'concurrency' ? `c-${w.journal}-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_') : `s-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_');
+
+/**
+ * @param {WorkloadRunOptions} o
+ */
+export async function runWorkloads(o) {
+  const started = Date.now();
+  const budget = { ...WORKLOAD_BUDGETS[o.mode], ...o.budget };
+  const quick = o.mode === 'quick';
+  const selected = selectWorkloads({ names: o.names, quick, driver: o.filters.driver, cipher: o.filters.cipher })
+    .filter((w) => w.kind === 'concurrency' || (quick ? w.quickMessages > 0 : true));
+  const random = createRandom((o.seed ^ 0x0017) >>> 0);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-workloads-'));
+  const env = { ...process.env, [KEY_ENV]: sessionKey() };
+  let seq = 0;
+  const workdir = () => path.join(dir, `p${seq++}`);
+  /** @type {import('./analysis.js').Measured[]} */
+  const measured = selected.map((w) => ({ w, status: 'ok', messages: w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages, rounds: [], slots: [] }));
+  /** @type {Map<string, any>} */
+  const templates = new Map();
+  const processes = measured.reduce((a, m) => a + (m.w.kind === 'scale' ? 2 : 1), 0) * budget.rounds + new Set(measured.map((m) => templateId(m.w, m.messages))).size;
+  let done = 0;
+  const progress = (/** @type {import('./analysis.js').Measured} */ m, /** @type {string} */ what) => o.onProgress?.({ done: done++, total: processes, current: { config: `workload ${m.w.name}`, driver: m.w.driver, cipher: m.w.cipher, op: what } });
+  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) => (w.kind === 'concurrency' ? workloadPragmas(w) : PRODUCTION);
+
+  /** The template of a workload, built on first use; null (and the workload an error) when it cannot be. */
+  const templateOf = async (/** @type {import('./analysis.js').Measured} */ m) => {
+    const id = templateId(m.w, m.messages);
+    if (!templates.has(id)) {
+      progress(m, `template of ${m.messages} messages`);
+      const file = path.join(dir, 'templates', id, 'template.db');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const w = m.w;
+      // the template carries the file's PRAGMAs; busy_timeout is set by each connection that uses it
+      const pragmas = w.kind === 'concurrency' ? workloadPragmas({ ...w, busy: 'configured' }) : PRODUCTION;
+      const r = await runRoundProcess({ kind: 'build', driver: w.driver, cipher: w.cipher, pragmas, seed: o.seed, workdir: workdir(), template: file, messages: m.messages }, { env, limitMs: PROCESS_LIMIT_MS.build });
+      templates.set(id, { id, file, messages: m.messages, ...(w.kind === 'concurrency' ? { journal: w.journal } : {}), driver: w.driver, cipher: w.cipher, ...r });
+    }
+    const t = templates.get(id);
+    if (t.status !== 'ok') {
+      m.status = 'error';
+      m.reason = `its template could not be built: ${t.reason}`;
+      return null;
+    }
+    return t;
+  };
+
+  /** One round of a workload, in one or two fresh processes. */
+  const measureOne = async (/** @type {import('./analysis.js').Measured} */ m, /** @type {number} */ round) => {
+    if (m.status !== 'ok') return;
+    const driver = o.drivers.get(m.w.driver);
+    if (!driver?.open) {
+      m.status = driver?.info.status === 'error' ? 'error' : 'skipped';
+      m.reason = driver?.info.reason ?? `driver ${m.w.driver} not loaded`;
+      return;
+    }
+    const t = await templateOf(m);
+    if (!t || o.state.interrupted) return;
+    const common = { driver: m.w.driver, cipher: m.w.cipher, pragmas: pragmasOf(m.w), seed: o.seed, template: t.file, seeded: m.messages };
+    /** @type {any} */
+    let r;
+    if (m.w.kind === 'concurrency') {
+      progress(m, `round ${round + 1}`);
+      r = await runRoundProcess({ kind: 'concurrency', ...common, workdir: workdir(), readers: m.w.readers, writer: m.w.writer, durationMs: budget.durationMs }, { env, limitMs: PROCESS_LIMIT_MS.concurrency });
+    } else {
+      progress(m, `round ${round + 1}: operations`);
+      const ops = await runRoundProcess({ kind: 'scale-ops', ...common, workdir: workdir(), budget: budget.ops }, { env, limitMs: PROCESS_LIMIT_MS['scale-ops'] });
+      if (ops.status !== 'ok' || o.state.interrupted) {
+        r = ops;
+      } else {
+        progress(m, `round ${round + 1}: VACUUM`);
+        const vac = await runRoundProcess({ kind: 'scale-vacuum', ...common, workdir: workdir() }, { env, limitMs: PROCESS_LIMIT_MS['scale-vacuum'] });
+        r = vac.status === 'ok' ? { ...ops, ...vac, verified: { ...ops.verified, ...vac.verified } } : vac;
+      }
+    }
+    if (o.state.interrupted) return; // a round cut short by the signal is not a result
+    if (r.status !== 'ok') {
+      m.status = 'error';
+      m.reason = `round ${round + 1}: ${r.reason}`;
+      return;
+    }
+    m.rounds.push(r);
+    m.slots.push(`r${round}/${m.w.kind}`);
+  };
+
+  // a signal to this process alone (not its group) still stops the round processes, which clean up
+  const stop = () => { for (const child of running) child.kill('SIGTERM'); };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    rounds: for (let round = 0; round < budget.rounds; round++) {
+      for (const m of roundOrder(random, measured)) {
+        if (o.state.interrupted) break rounds;
+        await measureOne(m, round);
+      }
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+  o.onProgress?.({ done, total: done, current: null });
+  const analysed = analyseWorkloads(measured);
+  return {
+    mode: o.mode,
+    selection: o.names ?? [quick ? 'quick' : 'default'],
+    budget,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    templates: [...templates.values()].map(({ file: _, status, reason, id, messages, journal, driver, cipher, pragmas, encryption, size }) => ({ id, messages, ...(journal ? { journal } : {}), driver, cipher, status, ...(reason ? { reason } : {}), ...(status === 'ok' ? { pragmas, encryption, size } : {}) })),
+    ...analysed,
+  };
+}
+
+/**
+ * A round's order: blocks in a shuffled order; a concurrency block is a pair (WAL and DELETE of the
+ * same shape and setup, in a shuffled order), the scale block all sizes (shuffled).
+ * @param {() => number} random
+ * @param {import('./analysis.js').Measured[]} measured
+ */
+export function roundOrder(random, measured) {
+  /** @type {Map<string, import('./analysis.js').Measured[]>} */
+  const blocks = new Map();
+  for (const m of measured) {
+    const b = m.w.kind === 'concurrency' ? `c:${m.w.pair}` : 'scale';
+    blocks.set(b, [...(blocks.get(b) ?? []), m]);
+  }
+  return shuffle(random, [...blocks.keys()]).flatMap((b) => shuffle(random, /** @type {import('./analysis.js').Measured[]} */ (blocks.get(b))));
+}

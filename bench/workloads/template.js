@@ -1,0 +1,71 @@
+// A workload's template: a database opened, keyed and configured (every PRAGMA read back), seeded
+// with the mail data and proven on disk (encrypted or not), which every round copies. Large ones are
+// generated and committed in chunks, so memory stays flat whatever the size.
+import fs from 'node:fs';
+import { openConfigured, proveEncryption, readPragma, scalar } from '../engine/database.js';
+import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../tables/mail.js';
+
+/** Messages generated and committed at a time. */
+export const CHUNK = 5_000;
+
+const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+
+/**
+ * The messages of a template, chunk by chunk. Up to CHUNK messages they are the suite's
+ * (generateMessages(seed, n)); beyond, each chunk has a seed of its own and later dates.
+ * @param {number} seed
+ * @param {number} count
+ * @returns {Generator<import('../tables/mail.js').Message[]>}
+ */
+export function* messageChunks(seed, count) {
+  if (count <= CHUNK) {
+    yield generateMessages(seed, count);
+    return;
+  }
+  for (let k = 0; k * CHUNK < count; k++) {
+    const n = Math.min(CHUNK, count - k * CHUNK);
+    const shift = k * CHUNK * 60_000;
+    yield generateMessages((seed + 0x10000 * (k + 1)) >>> 0, n).map((m) => ({ ...m, date: m.date + shift }));
+  }
+}
+
+/**
+ * Build, seed and prove a template.
+ * @param {{ name: string, open: (file: string) => import('../engine/database.js').Conn }} driver
+ * @param {string} file
+ * @param {{ pragmas: [string, number | string][], cipher: { name: string, sqlite3mc: string | null }, key: string, tempdir: string, messages: number, seed: number }} o
+ */
+export function buildTemplate(driver, file, o) {
+  const { conn, pragmas } = openConfigured(driver, file, { pragmas: o.pragmas, cipher: o.cipher, key: o.key, tempdir: o.tempdir, schema: SCHEMA });
+  let closed = false;
+  try {
+    const addMailbox = conn.prepare(INSERT_MAILBOX);
+    MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
+    const insert = conn.prepare(INSERT_MESSAGE);
+    let uid = 0;
+    for (const chunk of messageChunks(o.seed, o.messages)) {
+      conn.exec('BEGIN');
+      for (const m of chunk) insert.run(...messageParams(m, ++uid));
+      conn.exec('COMMIT');
+    }
+    // what production's `optimize` at open would do to a database of this size, done once here, so a
+    // round's connections find nothing to analyse when they run it (no write before the start)
+    conn.exec('PRAGMA optimize=0x10002');
+    const count = Number(scalar(conn, 'SELECT count(*) FROM messages'));
+    if (count !== o.messages) throw new Error(`the template holds ${count} messages, expected ${o.messages}`);
+    const journalMode = String(readPragma(conn, 'journal_mode'));
+    const size = {
+      mainBytes: sizeOf(file),
+      walBytes: sizeOf(`${file}-wal`),
+      pageSize: Number(scalar(conn, 'PRAGMA page_size')),
+      pageCount: Number(scalar(conn, 'PRAGMA page_count')),
+      freelistCount: Number(scalar(conn, 'PRAGMA freelist_count')),
+      messages: count,
+    };
+    conn.close(); // the last connection: the WAL is checkpointed into the file and removed
+    closed = true;
+    return { pragmas, size: { ...size, mainBytes: sizeOf(file), walBytes: sizeOf(`${file}-wal`) }, journalMode, encryption: proveEncryption(driver, file, o.cipher) };
+  } finally {
+    if (!closed) conn.close();
+  }
+}

@@ -1,0 +1,145 @@
+// One worker of a concurrency round (concurrency.js): its own connection to the round's database,
+// opened, keyed and configured in its turn (PRAGMAs read back), then at the barrier; when released,
+// the reader selects a mailbox's newest 50 messages in a loop and the writer inserts one message
+// per transaction, until the deadline. SQLITE_BUSY is counted and the operation tried again; its
+// latency runs from the first try to the success. Every read must return 50 rows and every insert
+// change one row, or the worker fails (and its case with it). It posts its counts and latencies.
+import { parentPort, workerData } from 'node:worker_threads';
+import { applyKey, applyPragmas } from '../engine/database.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { INSERT_MESSAGE, MAILBOXES, generateMessages, messageParams } from '../tables/mail.js';
+import { SELECT_LIMIT, SELECT_SQL } from '../tables/ops.js';
+import { quantile } from '../../lib/stats/spread.js';
+import { workerSide } from './barrier.js';
+import { isBusy } from './busy.js';
+
+/**
+ * @typedef {object} WorkerData
+ * @property {'reader' | 'writer'} role
+ * @property {number} index the worker's turn to open (0 first)
+ * @property {string} file
+ * @property {string} driver
+ * @property {{ name: string, sqlite3mc: string | null }} cipher
+ * @property {string} key
+ * @property {[string, number | string][]} pragmas
+ * @property {string} tempdir
+ * @property {number} durationMs
+ * @property {number} seed
+ * @property {SharedArrayBuffer} barrier
+ * @property {{ kind: 'crash' | 'hang', after: number }} [fault] tests only: fail (throw) or hang (never stop) after this many operations
+ */
+
+/** First uid the writer inserts with: above every seeded uid. */
+const UID_BASE = 10_000_000;
+
+const d = /** @type {WorkerData} */ (workerData);
+const side = workerSide(d.barrier);
+
+/** @type {import('../engine/database.js').Conn | null} */
+let conn = null;
+try {
+  await work();
+} catch (err) {
+  // said as a message: an error thrown across the thread boundary can lose its message (SqliteError)
+  const e = /** @type {any} */ (err);
+  parentPort?.postMessage({ error: `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${String(e?.message ?? e).split('\n')[0]}` });
+} finally {
+  conn?.close();
+}
+
+async function work() {
+  const loaded = (await loadDrivers()).get(d.driver);
+  if (!side.myTurn(d.index)) {
+    parentPort?.postMessage({ aborted: true });
+  } else {
+    let readings;
+    try {
+      if (!loaded?.open) throw new Error(`driver ${d.driver} did not load: ${loaded?.info.reason}`);
+      conn = loaded.open(d.file);
+      applyKey(conn, d.cipher, d.key);
+      readings = applyPragmas(conn, d.pragmas, { tempdir: d.tempdir });
+    } finally {
+      side.passTurn();
+    }
+    const c = /** @type {import('../engine/database.js').Conn} */ (conn);
+    const op = d.role === 'reader' ? reader(c) : writer(c);
+    if (side.arriveAndWait()) {
+      const arrivedAtStart = side.arrived();
+      const result = loop(op);
+      parentPort?.postMessage({ role: d.role, index: d.index, arrivedAtStart, pragmas: Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)])), ...result });
+    } else {
+      parentPort?.postMessage({ aborted: true });
+    }
+  }
+}
+
+/**
+ * The reader's operation: the next mailbox's newest 50 messages, checked.
+ * @param {import('../engine/database.js').Conn} c
+ */
+function reader(c) {
+  const stmt = c.prepare(SELECT_SQL);
+  let mailbox = 0;
+  return () => {
+    const got = stmt.all(1 + (mailbox % MAILBOXES.length));
+    if (got.length !== SELECT_LIMIT) throw new Error(`select returned ${got.length} rows, expected ${SELECT_LIMIT}`);
+    mailbox++;
+  };
+}
+
+/**
+ * The writer's operation: one new message in its own transaction, checked.
+ * @param {import('../engine/database.js').Conn} c
+ */
+function writer(c) {
+  const stmt = c.prepare(INSERT_MESSAGE);
+  const pool = generateMessages(d.seed + 1, 256);
+  let n = 0;
+  return () => {
+    const changes = Number(stmt.run(...messageParams(pool[n % pool.length], UID_BASE + n)).changes);
+    if (changes !== 1) throw new Error(`insert changed ${changes} rows, expected 1`);
+    n++;
+  };
+}
+
+/**
+ * Run the operation until the deadline.
+ * @param {() => void} op
+ */
+function loop(op) {
+  /** @type {number[]} */
+  const latencies = [];
+  let busy = 0;
+  const t0 = performance.now();
+  const deadline = t0 + d.durationMs;
+  let now = t0;
+  while (now < deadline) {
+    const start = now;
+    let done = false;
+    while (!done) {
+      try {
+        op();
+        done = true;
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        busy++;
+        if (performance.now() >= deadline) break; // given up at the deadline: not an operation
+      }
+    }
+    now = performance.now();
+    if (!done) break;
+    latencies.push(now - start);
+    if (d.fault && latencies.length === d.fault.after) {
+      if (d.fault.kind === 'crash') throw new Error(`injected crash after ${d.fault.after} operations`);
+      for (;;); // a hang: never reaches the deadline check again
+    }
+  }
+  const elapsedMs = performance.now() - t0;
+  return {
+    ops: latencies.length,
+    busy,
+    elapsedMs,
+    p50Ms: latencies.length ? quantile(latencies, 0.5) : null,
+    p99Ms: latencies.length ? quantile(latencies, 0.99) : null,
+  };
+}
