@@ -10,7 +10,7 @@ import { ROOT, childEnv } from './helpers.js';
 const bench = (/** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), ...args], { encoding: 'utf8', env: childEnv() });
 
 for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
-  [['--config', 'nope'], /^bench: unknown --config 'nope'; valid: production, (.*, )?wal-autocheckpoint-1000, .*baseline$/],
+  [['--config', 'nope'], /^bench: unknown --config 'nope'; valid: production, (.*, )?wal-autocheckpoint-1000, .*baseline(, [a-z0-9-]+)*$/],
   [['--driver', 'sqlite3'], /^bench: unknown --driver 'sqlite3'; valid: better-sqlite3-multiple-ciphers, better-sqlite3, node:sqlite$/],
   [['--cipher', 'aes'], /^bench: unknown --cipher 'aes'; valid: chacha20, .*, none$/],
   [['--op', 'insert,drop'], /^bench: unknown --op 'drop'; valid: setup, insert, .*size$/],

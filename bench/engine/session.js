@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { SCHEMA, generateMessages } from '../tables/mail.js';
+import { generateMessages, schemaOf } from '../tables/mail.js';
 import { OPS } from '../tables/ops.js';
 import { cases as selectCases } from '../tables/suite.js';
 import { BUDGETS, budgetOf } from './budgets.js';
@@ -108,7 +108,7 @@ export function createSession(o) {
       }
       const fresh = () => {
         const f = path.join(t.dir, `setup-${made++}.db`);
-        const opened = openConfigured(loaded, f, { pragmas: t.config.pragmas, cipher: t.cipher, key, tempdir: t.tempdir, schema: SCHEMA });
+        const opened = openConfigured(loaded, f, { pragmas: t.config.pragmas, cipher: t.cipher, key, tempdir: t.tempdir, schema: schemaOf(t.config) });
         return { conn: opened.conn, dispose: () => { opened.conn.close(); removeDb(f); } };
       };
       const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: budget.seedMessages, journalMode: t.journalMode, fresh };
@@ -145,6 +145,7 @@ export function createSession(o) {
   }));
 
   const dispose = () => {
+    templates.dispose();
     if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
   };
 

@@ -11,13 +11,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS } from '../tables/configs.js';
-import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../tables/mail.js';
+import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, generateMessages, messageParams, schemaOf } from '../tables/mail.js';
 import { setupDir } from '../tables/suite.js';
 import { openConfigured, proveEncryption, readPragma, scalar } from './database.js';
 import { writeFileAtomic } from '../../lib/files.js';
 
 /** Beside a shared template: what the engine that built and proved it found. */
 const STAMP = 'template.json';
+
+/** The RAM file system a config's `tempdir: 'shm'` puts its temp files on (configs.js). */
+export const SHM = '/dev/shm';
 
 /** @param {string} file */
 const sizeOf = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
@@ -47,10 +50,12 @@ export function createTemplates(o) {
   let messages = null;
   /** @type {Map<string, any>} */
   const built = new Map();
+  /** @type {string | null} this engine's directory on /dev/shm, made on first use */
+  let shm = null;
 
   /** Build, seed and prove a new template file; what it found, for the stamp. */
   const build = (/** @type {{ name: string, open: (file: string) => import('./database.js').Conn }} */ loaded, /** @type {string} */ file, /** @type {import('../tables/configs.js').Config} */ config, /** @type {import('../tables/ciphers.js').Cipher} */ cipher, /** @type {string} */ tempdir) => {
-    const { conn, pragmas } = openConfigured(loaded, file, { pragmas: config.pragmas, cipher, key: o.key, tempdir, schema: SCHEMA });
+    const { conn, pragmas } = openConfigured(loaded, file, { pragmas: config.pragmas, cipher, key: o.key, tempdir, schema: schemaOf(config) });
     try {
       const addMailbox = conn.prepare(INSERT_MAILBOX);
       MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
@@ -87,17 +92,23 @@ export function createTemplates(o) {
     const cipher = /** @type {import('../tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === s.cipher));
     const driver = o.drivers.get(s.driver);
     const dir = path.join(o.workdir, id);
-    const tempdir = path.join(dir, 'tmp');
+    const onShm = config.tempdir === 'shm';
+    if (onShm && !shm && fs.existsSync(SHM)) shm = fs.mkdtempSync(path.join(SHM, 'sqlite-bench-'));
+    const tempdir = onShm && shm ? path.join(shm, id) : path.join(dir, 'tmp');
     const file = path.join(o.shared ?? o.workdir, id, 'template.db');
     const stamp = path.join(path.dirname(file), STAMP);
     let t;
     if (!driver?.open) {
       t = { status: driver?.info.status === 'error' ? 'error' : 'skipped', reason: driver?.info.reason ?? `driver ${s.driver} not loaded` };
+    } else if (onShm && !shm) {
+      t = { status: 'skipped', reason: `config ${s.config} puts its temp files on ${SHM}, which this machine (${process.platform}) does not have` };
     } else if (o.shared && fs.existsSync(stamp)) {
       fs.mkdirSync(tempdir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true }); // with its temp files on /dev/shm, not its parent
       t = { status: 'ok', file, dir, tempdir, config, cipher, open: driver.open, ...JSON.parse(fs.readFileSync(stamp, 'utf8')) };
     } else {
       fs.mkdirSync(tempdir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true }); // with its temp files on /dev/shm, not its parent
       fs.mkdirSync(path.dirname(file), { recursive: true });
       removeDb(file); // --keep-db: an earlier run left its template here
       try {
@@ -119,5 +130,11 @@ export function createTemplates(o) {
     return t;
   };
 
-  return { get, all: () => [...built.values()] };
+  /** Remove this engine's directory on /dev/shm (its databases are in workdir, removed by the session). */
+  const dispose = () => {
+    if (shm) fs.rmSync(shm, { recursive: true, force: true });
+    shm = null;
+  };
+
+  return { get, all: () => [...built.values()], dispose };
 }

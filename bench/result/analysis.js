@@ -4,9 +4,14 @@
 // - each timed case's 95% interval (lib/stats/interval.js) and its modes, if its rounds fall into
 //   separated groups (lib/stats/modes.js);
 // - the comparisons of bench/tables/comparisons.js, paired by block (lib/stats/comparison.js),
-//   with the A/A self-check among them.
+//   with the A/A self-check among them;
+// - the experiments of bench/tables/experiments.js: each check of a claim paired the same way, and
+//   its verdict (bench/claims/verdict.js), or "not measured" with the reason.
 // A quick run has one round per case: no interval, no comparison.
 import { COMPARISONS, membersOf } from '../tables/comparisons.js';
+import { DEFAULT_CONFIGS } from '../tables/configs.js';
+import { EXPERIMENTS, measuredChecks } from '../tables/experiments.js';
+import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
 import { pairedChange } from '../../lib/stats/comparison.js';
@@ -36,8 +41,12 @@ export function analyseRun(cases) {
   });
   const comparisons = compareAll(withIntervals);
   const selfCheck = selfCheckOf(comparisons);
-  return { cases: withIntervals, machine, comparisons, selfCheck };
+  const experiments = experimentsOf(withIntervals);
+  return { cases: withIntervals, machine, comparisons, selfCheck, experiments };
 }
+
+/** A case's rounds with their blocks, for pairing; null when it has none. */
+const roundsOf = (/** @type {any} */ c) => (c?.status === 'ok' && c.stats?.slots ? c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({ slot: c.stats.slots[i], opsPerSec: x })) : null);
 
 /**
  * Every comparison of the table, on every timed operation, where both cases have paired rounds.
@@ -45,8 +54,9 @@ export function analyseRun(cases) {
  */
 function compareAll(cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
-  const setups = [...new Map(cases.map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }])).values()];
-  const rounds = (/** @type {any} */ c) => (c?.status === 'ok' && c.stats?.slots ? c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({ slot: c.stats.slots[i], opsPerSec: x })) : null);
+  // the experiment-only variants are compared in the experiments, not in the comparisons' tables
+  const setups = [...new Map(cases.filter((c) => DEFAULT_CONFIGS.includes(c.config)).map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }])).values()];
+  const rounds = roundsOf;
   const out = [];
   for (const cmp of COMPARISONS) {
     for (const member of membersOf(cmp, setups)) {
@@ -88,4 +98,71 @@ function selfCheckOf(comparisons) {
   if (!aa.length) return null;
   const flagged = aa.filter((c) => c.verdict !== 'within noise').map((c) => c.op);
   return { operations: aa.length, flagged, passed: flagged.length <= allowedByChance(aa.length) };
+}
+
+/**
+ * Every experiment's checks (bench/tables/experiments.js) in a run: each measured check paired by
+ * block, as the comparisons, with its verdict; each one the run could not measure with the reason
+ * (the table's, a case's own, or too few paired rounds). A claim is left out when the run has both
+ * sides of none of its checks.
+ * @param {any[]} cases
+ */
+export function experimentsOf(cases) {
+  const byKey = new Map(cases.map((c) => [caseKey(c), c]));
+  const out = [];
+  for (const e of EXPERIMENTS) {
+    const measured = new Map(measuredChecks(e).map((m) => [m.index, m]));
+    // a claim is in a run when both sides of one of its checks are (measured or with a reason)
+    if (![...measured.values()].some((m) => byKey.has(caseKey({ ...m.reference, op: m.op })) && byKey.has(caseKey({ ...m.member, op: m.op })))) continue;
+    const checks = e.checks.map((check, index) => {
+      const m = measured.get(index);
+      if (!m) return { index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) };
+      const [ref, member] = [byKey.get(caseKey({ ...m.reference, op: m.op })), byKey.get(caseKey({ ...m.member, op: m.op }))];
+      const base = { index, metric: check.metric, reference: setupKey(m.reference), member: setupKey(m.member), op: m.op, claim: m.claim };
+      const missing = [[ref, m.reference], [member, m.member]].find(([c]) => !c || c.status !== 'ok');
+      if (missing) {
+        const [c, s] = missing;
+        return { ...base, verdict: 'not measured', reason: (c ? `${setupKey(s)}/${m.op} ${c.status}: ${c.reason}` : `${setupKey(s)}/${m.op} is not in this run`).slice(0, 400) };
+      }
+      const a = roundsOf(ref);
+      const b = roundsOf(member);
+      const change = a && b ? pairedChange(a, b) : null;
+      if (!change) return { ...base, verdict: 'not measured', reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)' };
+      return { ...base, pairs: change.pairs, change: sig(change.change), low: sig(change.low), high: sig(change.high), p: sig(change.p), verdict: verdictOf(m.claim, change) };
+    });
+    out.push({ id: e.id, checks });
+  }
+  // a claim none of whose parts can be measured here is listed, with why, beside those that are
+  const unmeasurable = EXPERIMENTS.filter((e) => !measuredChecks(e).length);
+  const listed = out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map((check, index) => ({ index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) })) })) : [];
+  return [...out, ...listed].sort((a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id));
+}
+
+/**
+ * The experiments with the checks a workload measures (bench/tables/experiments.js `workload`) judged
+ * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/analysis.js),
+ * where the run has them; a claim with such a check joins the experiments when its comparison is there.
+ * @param {any[]} experiments experimentsOf's
+ * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`
+ */
+export function withWorkloadChecks(experiments, workloads) {
+  const found = (/** @type {{ pair: string, figure: string }} */ w) => (workloads?.comparisons ?? []).find((c) => c?.id === 'journal' && c.pair === w.pair && c.figure === w.figure);
+  const out = experiments.map((e) => ({ ...e, checks: [...e.checks] }));
+  for (const e of EXPERIMENTS) {
+    const checks = e.checks.map((check, index) => ({ check, index })).filter((x) => x.check.workload && x.check.claim);
+    if (!checks.length) continue;
+    let row = out.find((x) => x.id === e.id);
+    if (!row) {
+      if (!checks.some((x) => found(/** @type {any} */ (x.check.workload)))) continue;
+      row = { id: e.id, checks: e.checks.map((check, index) => ({ index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) })) };
+      out.push(row);
+    }
+    for (const { check, index } of checks) {
+      const c = found(/** @type {any} */ (check.workload));
+      if (!c || !(typeof c.change === 'number' && c.low <= c.high)) continue;
+      const claim = /** @type {import('../claims/verdict.js').Claim} */ (check.claim);
+      row.checks[index] = { index, metric: check.metric, workload: `${c.reference}/${c.member}/${c.figure}`.slice(0, 200), claim, pairs: c.pairs, change: c.change, low: c.low, high: c.high, p: c.p, verdict: verdictOf(claim, c) };
+    }
+  }
+  return out.sort((a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id));
 }

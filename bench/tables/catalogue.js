@@ -12,6 +12,7 @@ import { ROOT } from '../../lib/root.js';
 import { replaceBetween } from '../../lib/markers.js';
 import { OPS } from './ops.js';
 import { RULES } from './suite.js';
+import { EXPERIMENTS, casesOf, measuredChecks } from './experiments.js';
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
@@ -28,12 +29,13 @@ export function listText() {
   out.push('drivers (--driver):', ...DRIVERS.map((d) => `  ${d.name.padEnd(32)} ${d.description}`));
   out.push('ciphers (--cipher):', ...CIPHERS.map((c) => `  ${c.name.padEnd(10)} ${c.label}: ${c.description}`));
   out.push('ops (--op):', ...OPS.map((o) => `  ${o.name.padEnd(13)} ${o.label}: ${o.unit}`));
+  out.push('experiments (--experiment; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):', ...EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`));
   return out.join('\n');
 }
 
 /** Markdown for the README. */
 export function catalogueMarkdown() {
-  const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) => (x === '*' ? `every ${all}` : x.join(', '));
+  const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) => (x === '*' ? `every ${all}${all === 'config' ? ' but the experiment-only ones' : ''}` : x.join(', '));
   return [
     '### Configurations',
     '',
@@ -41,12 +43,13 @@ export function catalogueMarkdown() {
       ['Config (`--config`)', 'Name', 'PRAGMAs (after cipher and key)', 'Note'],
       ...CONFIGS.map((c) => {
         const { changes, note } = describeChanges(c);
-        const what = c.name === PRODUCTION_CONFIG || !c.pragmas.length ? settings(c.pragmas) : `production, with ${settings(changes)}`;
-        return [`\`${c.name}\``, c.label, what, note ?? ''];
+        const what = c.name === PRODUCTION_CONFIG || !c.pragmas.length ? settings(c.pragmas) : changes.length ? `production, with ${settings(changes)}` : 'production';
+        const only = c.experiment ? `experiment only: claim ${EXPERIMENTS.filter((e) => casesOf(e).some((x) => x.config === c.name)).map((e) => e.n).join(', ')}` : '';
+        return [`\`${c.name}\``, c.label, what, [note, only].filter(Boolean).join('; ')];
       }),
     ]),
     '',
-    'In the order applied. `{tempdir}` is a directory beside the database file. Every PRAGMA is read back after setup; one that did not take fails its case.',
+    'In the order applied. `{tempdir}` is a directory beside the database file (on `/dev/shm` for `shm-temp-storage`). Every PRAGMA is read back after setup; one that did not take fails its case.',
     '',
     '### Ciphers',
     '',
@@ -65,6 +68,22 @@ export function catalogueMarkdown() {
     '### Which combinations run',
     '',
     ...RULES.map((r) => `- configs: ${rule(r.configs, 'config')}; drivers: ${rule(r.drivers, 'driver')}; ciphers: ${rule(r.ciphers, 'cipher')} (a driver without encryption runs only \`none\`)`),
+    '- each on every operation; the experiments below add their own cases: the experiment-only configs, on the operations of their claims',
+    '',
+    '### Claims checked (experiments)',
+    '',
+    'Each claim of the production write-up, its reference and what is compared with it (`npm run claims`, [claims.md](claims.md)).',
+    '',
+    markdownTable([
+      ['Claim', 'Experiment (`--experiment`)', 'Subject', 'Reference', 'Compared (operation)'],
+      ...EXPERIMENTS.map((e) => {
+        const m = measuredChecks(e);
+        const key = (/** @type {{ config: string, driver: string, cipher: string }} */ x) => `${x.config}/${x.cipher}`;
+        const refs = [...new Set([...m.map((x) => key(x.reference)), ...e.checks.flatMap((c) => (c.workload ? [`workload delete-${c.workload.pair}`] : []))])];
+        const compared = [...new Set([...m.map((x) => `${key(x.member)} (${x.op})`), ...e.checks.flatMap((c) => (c.workload ? [`workload wal-${c.workload.pair} (${c.workload.figure})`] : []))])];
+        return [`${e.n}. ${e.short}`, m.length || refs.length ? `\`${e.id}\`` : `${e.id} (not measured)`, e.subject.join(', '), refs.join(', ') || '—', compared.join(', ') || '—'];
+      }),
+    ]),
   ].join('\n');
 }
 

@@ -4,6 +4,7 @@
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG, TWIN_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
+import { experimentReferencesOf } from './experiments.js';
 
 /**
  * @typedef {object} Comparison
@@ -59,11 +60,11 @@ export function membersOf(cmp, have) {
 }
 
 /**
- * The references a case is compared with (same operation), so an extra pass that measures the
- * case measures them in the same block.
+ * The references a case is compared with (same operation), in the comparisons and the experiments
+ * (bench/tables/experiments.js), so an extra pass that measures the case measures them in the same block.
  * @param {import('./suite.js').Case} c
  * @returns {import('./suite.js').Case[]}
  */
 export function referencesOf(c) {
-  return COMPARISONS.filter((cmp) => membersOf(cmp, [c]).length).map((cmp) => ({ ...cmp.reference, op: c.op }));
+  return [...COMPARISONS.filter((cmp) => membersOf(cmp, [c]).length).map((cmp) => ({ ...cmp.reference, op: c.op })), ...experimentReferencesOf(c)];
 }

@@ -7,7 +7,7 @@
  * @typedef {object} PragmaSpec
  * @property {PragmaType} type how the value is written and compared
  * @property {string} [column] the column `PRAGMA name` answers with (defaults to the name)
- * @property {number|string} [sqliteDefault] SQLite's own default, in read-back form (undefined: none to compare)
+ * @property {number|string|null} [sqliteDefault] SQLite's own default, in read-back form (undefined: none to compare; null: unset, no row)
  * @property {string} [note] why the PRAGMA is special
  */
 
@@ -45,8 +45,8 @@ export const PRAGMAS = {
   },
   temp_store_directory: {
     type: { kind: 'text' },
-    sqliteDefault: '',
-    note: 'deprecated in SQLite; builds with SQLITE_OMIT_DEPRECATED ignore it, which the read-back catches',
+    sqliteDefault: null,
+    note: "deprecated in SQLite; builds with SQLITE_OMIT_DEPRECATED ignore it, which the read-back catches. One setting for the whole process, not per connection: a config that wants SQLite's default directory sets it to '' (which reads back no row)",
   },
   wal_autocheckpoint: { type: { kind: 'int' }, sqliteDefault: 1000 },
   cache_size: { type: { kind: 'int' }, sqliteDefault: -2000 },
@@ -76,7 +76,8 @@ export function normalise(name, value) {
     const hit = Object.values(type.values).find((v) => String(v) === String(value).toLowerCase());
     return hit === undefined ? null : hit;
   }
-  return String(value);
+  // an empty text setting is no setting: it reads back no row
+  return String(value) === '' ? null : String(value);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Which cases a run measures: rules over the tables, expanded, then filtered by name.
 import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG } from './configs.js';
+import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG } from './configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
+import { EXPERIMENTS, casesOf } from './experiments.js';
 import { OPS } from './ops.js';
 
 /** @typedef {{ configs: string[] | '*', drivers: string[] | '*', ciphers: string[] | '*' }} Rule */
@@ -9,6 +10,8 @@ import { OPS } from './ops.js';
 /**
  * Every PRAGMA config on the production driver and cipher; every cipher (and no key) with the
  * production PRAGMAs; every driver without encryption with the production PRAGMAs and with none.
+ * Each on every operation. '*' of configs is every config but the experiment-only variants, which
+ * are measured only in the cases of the experiments (bench/tables/experiments.js, `experimentCases`).
  * @type {Rule[]}
  */
 export const RULES = [
@@ -73,7 +76,7 @@ export function setups() {
   /** @type {Setup[]} */
   const out = [];
   for (const rule of RULES) {
-    for (const config of pick(rule.configs, TABLES.config)) {
+    for (const config of pick(rule.configs, DEFAULT_CONFIGS)) {
       for (const driver of pick(rule.drivers, TABLES.driver)) {
         for (const cipher of pick(rule.ciphers, TABLES.cipher)) {
           const d = DRIVERS.find((x) => x.name === driver);
@@ -90,16 +93,30 @@ export function setups() {
 }
 
 /**
- * @param {{ config?: string[], driver?: string[], cipher?: string[], op?: string[] }} filters empty or missing: all
+ * The cases of the experiments (bench/tables/experiments.js) that the rules do not already give:
+ * the experiment-only variants, on the operations of their experiments.
+ * @param {string[]} [ids] only these experiments' cases (all of theirs, also those the rules give)
+ * @returns {Case[]}
+ */
+export function experimentCases(ids) {
+  const given = new Set(ids ? [] : setups().flatMap((s) => TABLES.op.map((op) => caseKey({ ...s, op }))));
+  const out = new Map();
+  for (const e of EXPERIMENTS.filter((x) => !ids || ids.includes(x.id))) {
+    for (const c of casesOf(e)) if (!given.has(caseKey(c))) out.set(caseKey(c), c);
+  }
+  return [...out.values()];
+}
+
+/**
+ * Every case the rules give, then the experiments' own; filtered by table, and with an experiment
+ * filter only the cases of those experiments.
+ * @param {{ config?: string[], driver?: string[], cipher?: string[], op?: string[], experiment?: string[] }} filters empty or missing: all
  * @returns {Case[]}
  */
 export function cases(filters = {}) {
   const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) => !f || f.length === 0 || f.includes(v);
-  /** @type {Case[]} */
-  const out = [];
-  for (const s of setups()) {
-    if (!keep(filters.config, s.config) || !keep(filters.driver, s.driver) || !keep(filters.cipher, s.cipher)) continue;
-    for (const op of TABLES.op) if (keep(filters.op, op)) out.push({ ...s, op });
-  }
-  return out;
+  const all = filters.experiment?.length
+    ? experimentCases(filters.experiment)
+    : [...setups().flatMap((s) => TABLES.op.map((op) => ({ ...s, op }))), ...experimentCases()];
+  return all.filter((c) => keep(filters.config, c.config) && keep(filters.driver, c.driver) && keep(filters.cipher, c.cipher) && keep(filters.op, c.op));
 }

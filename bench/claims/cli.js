@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick]
+// Checks the claims of the production write-up on this machine: runs the cases of the experiments
+// (bench/tables/experiments.js) with the bench (bench/cli.js --experiment …, and the concurrency
+// workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
+// `experiments`, then prints the claims table (bench/claims/table.js).
+//   --rounds N  exactly N rounds per case (default: the full run's, with extra rounds for imprecise cases)
+//   --quick     a smoke test: the quick budget with 3 rounds, the fewest that give a paired interval
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { markdownTable } from 'markdown-table';
+import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { ROOT } from '../../lib/root.js';
+import { plain } from '../../lib/markdown.js';
+import { EXPERIMENTS, SOURCE, casesOf } from '../tables/experiments.js';
+import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
+import { claimCells, claimRows } from './table.js';
+
+const OPTIONS = /** @type {const} */ ({
+  experiment: { type: 'string', multiple: true },
+  rounds: { type: 'string' },
+  time: { type: 'string' },
+  seed: { type: 'string', default: '1' },
+  out: { type: 'string', default: path.join('out', 'claims') },
+  quick: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+});
+
+/** Rounds of a quick claims run: the fewest that give a paired interval (lib/stats/comparison.js MIN_PAIRS). */
+const QUICK_ROUNDS = 3;
+
+/**
+ * The bench's arguments for these flags.
+ * @param {string[]} argv
+ */
+export function benchArgsOf(argv) {
+  const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
+  const measurable = EXPERIMENTS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
+  const given = (/** @type {string[]} */ (v.experiment ?? [])).flatMap((s) => s.split(',')).map((s) => s.trim());
+  for (const n of given) if (!measurable.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${measurable.join(', ')}`);
+  const chosen = EXPERIMENTS.filter((e) => (given.length ? given : measurable).includes(e.id));
+  // the suite's cases of the chosen claims; a claim measured by a workload brings its WAL and DELETE rows
+  const suite = chosen.filter((e) => casesOf(e).length).map((e) => e.id);
+  const workloads = [...new Set(chosen.flatMap((e) => e.checks.flatMap((c) => (c.workload ? [`wal-${c.workload.pair}`, `delete-${c.workload.pair}`] : []))))];
+  const workloadArgs = 'workload' in BENCH_OPTIONS ? ['--workload', workloads.length ? workloads.join(',') : 'none'] : [];
+  // with no suite case chosen, one case read once (production's file size) instead of the whole suite
+  const only = suite.length ? suite.flatMap((n) => ['--experiment', n]) : ['--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'chacha20', '--op', 'size'];
+  const rounds = numberFlag('rounds', v.rounds, 3, 100) ?? (v.quick ? QUICK_ROUNDS : undefined);
+  numberFlag('time', v.time, 1, 600_000);
+  numberFlag('seed', v.seed, 0, 4294967295);
+  const args = [
+    ...(v.quick ? ['--quick'] : []),
+    ...only,
+    ...(rounds ? ['--rounds', String(rounds)] : []),
+    ...(v.time ? ['--time', v.time] : []),
+    '--seed', String(v.seed),
+    ...workloadArgs,
+    '--out', path.resolve(String(v.out)),
+  ];
+  return { args, help: Boolean(v.help), out: path.resolve(String(v.out)) };
+}
+
+async function main(/** @type {string[]} */ argv) {
+  const { args, help } = benchArgsOf(argv);
+  if (help) {
+    console.log('usage: npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick]');
+    return;
+  }
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'cli.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const wrote = /^wrote (.+?\.json)/m.exec(r.stdout ?? '');
+  if (!wrote) throw new CommandError(`the bench wrote no document (exit ${r.status ?? r.signal})`);
+  const file = path.resolve(wrote[1]);
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const rows = claimRows(doc);
+  console.log(`Claims of ${SOURCE.publisher}, "${SOURCE.title}" (${SOURCE.url}), checked on this machine: ${doc.environment.node ? `Node ${doc.environment.node}` : ''}, ${doc.run.mode} run, ${doc.run.budget.rounds} rounds per case${doc.run.budget.maxRounds > doc.run.budget.rounds ? ` (up to ${doc.run.budget.maxRounds})` : ''}, ${Math.round((Date.now() - started) / 1000)} s.`);
+  console.log('');
+  console.log(markdownTable(claimCells(rows, { text: (s, max) => plain(s, max) })));
+  console.log('');
+  console.log('Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/stats/comparison.js); verdicts: docs/claims.md.');
+  console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
+  if (r.status !== 0) console.error(`claims: the bench exited ${r.status ?? r.signal}; see its output above`);
+  return r.status ?? 1;
+}
+
+command('claims', import.meta.url, main);

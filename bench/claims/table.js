@@ -1,0 +1,93 @@
+// The claims table of a result document: a row per check of every claim (bench/tables/experiments.js),
+// with the claimed effect, what the run measured (change and 95% interval, in the claim's metric) and
+// the verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
+// (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
+import { EXPERIMENTS, SOURCE } from '../tables/experiments.js';
+import { OPS } from '../tables/ops.js';
+
+/**
+ * @typedef {object} ClaimRow
+ * @property {import('../tables/experiments.js').Experiment} experiment
+ * @property {boolean} first the claim's first row
+ * @property {string} says what the check is (the table's words)
+ * @property {string} claimed the claimed effect in the check's metric
+ * @property {string | null} measured our change and its 95% interval in the metric, with the pairs; null when not measured
+ * @property {string} verdict
+ * @property {string | null} reason why it is not measured (from the document: shown inert)
+ */
+
+const pct = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100) >= 100 ? Math.round(Math.abs(x * 100)) : Math.abs(x * 100).toFixed(1)}%`;
+/** A change in ops/s as a change in time: time goes as 1 / ops/s. */
+const asTime = (/** @type {number} */ r) => 1 / (1 + r) - 1;
+
+/**
+ * A change in ops/s, and its interval, as the metric shows it.
+ * @param {string} metric
+ * @param {{ change: number, low: number, high: number }} c
+ */
+export function metricChange(metric, c) {
+  if (metric !== 'time') return { change: c.change, low: c.low, high: c.high };
+  return { change: asTime(c.change), low: asTime(c.high), high: asTime(c.low) };
+}
+
+/**
+ * The claimed effect in words, in the check's metric.
+ * @param {import('../tables/experiments.js').Check} check
+ */
+export function claimedText(check) {
+  const c = check.claim;
+  if (!c) return `(${check.metric})`;
+  if (c.kind === 'none') return 'no claim (context)';
+  if (c.kind === 'minimal') return `within ±${+(c.bound * 100).toFixed(1)}%`;
+  const unit = check.metric === 'time' ? ' time' : ' ops/s';
+  if (c.kind === 'direction') return check.metric === 'time' ? (c.sign > 0 ? 'less time' : 'more time') : c.sign > 0 ? 'faster' : 'slower';
+  const m = metricChange(check.metric, { change: c.low, low: c.low, high: c.high });
+  return c.low === c.high ? `${pct(m.change)}${unit}` : `${pct(m.low)} to ${pct(m.high)}${unit}`;
+}
+
+/**
+ * @param {any} doc a result document (its `experiments`, bench/result/analysis.js)
+ * @returns {ClaimRow[]}
+ */
+export function claimRows(doc) {
+  /** @type {ClaimRow[]} */
+  const rows = [];
+  const found = new Map((Array.isArray(doc?.experiments) ? doc.experiments : []).map((/** @type {any} */ e) => [e?.id, e]));
+  for (const experiment of EXPERIMENTS) {
+    const got = found.get(experiment.id);
+    if (!got) continue;
+    experiment.checks.forEach((check, index) => {
+      const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
+      const op = OPS.find((o) => o.name === check.op);
+      const says = `${check.says}${op ? ` (${op.label})` : ''}`;
+      const base = { experiment, first: !rows.some((x) => x.experiment === experiment), says, claimed: claimedText(check) };
+      if (!r || r.verdict === 'not measured' || typeof r.change !== 'number') {
+        rows.push({ ...base, measured: null, verdict: 'not measured', reason: r?.reason ?? 'not in this document' });
+        return;
+      }
+      const m = metricChange(check.metric, r);
+      rows.push({ ...base, measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${r.pairs} pairs`, verdict: String(r.verdict), reason: null });
+    });
+  }
+  return rows;
+}
+
+/**
+ * The claims table as Markdown rows (header first).
+ * @param {ClaimRow[]} rows
+ * @param {{ text: (s: string, max?: number) => string, link?: boolean }} o how document strings are shown (inert in the README), and whether the claim links to its source
+ * @returns {string[][]}
+ */
+export function claimCells(rows, o) {
+  return [
+    ['#', 'Claim', 'Checked', 'Claimed', 'Measured (95% interval)', 'Verdict'],
+    ...rows.map((r) => [
+      r.first ? String(r.experiment.n) : '',
+      r.first ? (o.link ? `[${r.experiment.short}](${SOURCE.url})` : r.experiment.short) : '',
+      r.says,
+      r.claimed,
+      r.measured ?? '—',
+      r.verdict === 'not measured' ? `not measured: ${o.text(String(r.reason), 320)}` : r.verdict,
+    ]),
+  ];
+}

@@ -1,0 +1,62 @@
+// The verdict on a claim from a paired comparison: where the claimed effect lies against our change
+// and its 95% interval (lib/stats/comparison.js `pairedChange`). Pure: the same inputs give the same
+// verdict. Changes are in ops/s, member / reference − 1; a claim about time is turned into one
+// about ops/s by bench/tables/experiments.js (faster = fewer ms = more ops/s).
+
+/**
+ * What a claim says about the change in ops/s from the reference to the member.
+ * - change: by a number (low = high) or a range of numbers, all of one sign, never 0
+ * - direction: faster (+1) or slower (−1), no number ("Higher values slow down query planning")
+ * - minimal: a gain, if any, of at most `bound` ("Minimal gains")
+ * - none: no claim; measured for context (shown, never judged)
+ * @typedef {{ kind: 'change', low: number, high: number } | { kind: 'direction', sign: 1 | -1 } | { kind: 'minimal', bound: number } | { kind: 'none' }} Claim
+ */
+
+/** @typedef {'holds' | 'smaller than claimed' | 'larger than claimed' | 'opposite' | 'within noise' | 'context'} Verdict */
+
+export const VERDICTS = /** @type {const} */ (['holds', 'smaller than claimed', 'larger than claimed', 'opposite', 'within noise', 'context']);
+
+/** How each kind of claim is judged: the rule the claims table states. */
+export const RULES = {
+  change: 'holds: our 95% interval excludes 0 and meets the claimed change; smaller/larger than claimed: the interval lies between 0 and the claim / beyond it (an interval that holds 0 but not the claim: smaller); opposite: it lies on the other side of 0; within noise: it holds both 0 and the claim',
+  direction: 'holds: our 95% interval lies wholly on the claimed side of 0; opposite: wholly on the other side; within noise: it holds 0',
+  minimal: 'holds: our 95% interval lies within ±{bound}; larger than claimed: wholly above +{bound}; opposite: wholly below −{bound} (a loss); within noise: it reaches beyond ±{bound} but holds values inside',
+  none: 'no claim: measured beside the others for context',
+};
+
+/**
+ * @param {Claim} claim
+ * @param {{ low: number, high: number }} measured the 95% interval of our change (ops/s, member / reference − 1)
+ * @returns {Verdict}
+ */
+export function verdictOf(claim, measured) {
+  const { low, high } = measured;
+  if (!(low <= high)) throw new Error(`bad interval [${low}, ${high}]`);
+  if (claim.kind === 'none') return 'context';
+  if (claim.kind === 'minimal') {
+    const b = claim.bound;
+    if (low >= -b && high <= b) return 'holds';
+    if (low > b) return 'larger than claimed';
+    if (high < -b) return 'opposite';
+    return 'within noise';
+  }
+  const sign = claim.kind === 'direction' ? claim.sign : Math.sign(claim.low);
+  if (claim.kind === 'change' && (!(claim.low <= claim.high) || claim.low === 0 || claim.high === 0 || Math.sign(claim.low) !== Math.sign(claim.high))) {
+    throw new Error(`bad claimed change [${claim.low}, ${claim.high}]: one sign, never 0`);
+  }
+  // the interval on the claim's side: positive is the claimed direction
+  const [L, H] = sign > 0 ? [low, high] : [-high, -low];
+  if (claim.kind === 'direction') return L > 0 ? 'holds' : H < 0 ? 'opposite' : 'within noise';
+  const [A, B] = sign > 0 ? [claim.low, claim.high] : [-claim.high, -claim.low];
+  if (H < 0) return 'opposite';
+  if (L <= 0) return H >= A ? 'within noise' : 'smaller than claimed';
+  if (H < A) return 'smaller than claimed';
+  if (L > B) return 'larger than claimed';
+  return 'holds';
+}
+
+/**
+ * The rule a claim is judged by, in words.
+ * @param {Claim} claim
+ */
+export const ruleText = (claim) => RULES[claim.kind].replaceAll('{bound}', claim.kind === 'minimal' ? `${+(claim.bound * 100).toFixed(1)}%` : '');
