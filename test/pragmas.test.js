@@ -75,3 +75,22 @@ test('config names are unique slugs and labels are the published names', () => {
     assert.ok(CONFIGS.some((c) => c.label === label), label);
   }
 });
+
+test("temp_store_directory is process-wide: a config that does not set it gets SQLite's default, not the previous case's directory", async () => {
+  const mc = await driver('better-sqlite3-multiple-ciphers');
+  const dir = scratch();
+  const production = /** @type {any} */ (CONFIGS.find((c) => c.name === 'production'));
+  const baseline = /** @type {any} */ (CONFIGS.find((c) => c.name === 'baseline'));
+  const first = openConfigured(mc, path.join(dir, 'first.db'), { pragmas: production.pragmas, cipher: chacha, key: 'k', tempdir: dir, schema: SCHEMA });
+  first.conn.close();
+  const second = mc.open(path.join(dir, 'second.db'));
+  try {
+    // another connection of the same process sees the directory the first config set…
+    assert.equal(readPragma(second, 'temp_store_directory'), dir);
+    applyPragmas(second, baseline.pragmas, { tempdir: dir });
+    // …until a config that does not set it is applied: SQLite's default again
+    assert.equal(readPragma(second, 'temp_store_directory'), normalise('temp_store_directory', ''));
+  } finally {
+    second.close();
+  }
+});

@@ -88,6 +88,9 @@ export function applyKey(conn, cipher, key) {
  * @returns {PragmaReading[]}
  */
 export function applyPragmas(conn, pragmas, { tempdir, check = true }) {
+  // temp_store_directory is process-wide, not per connection: a config that does not set it would
+  // otherwise inherit the directory the previous case in this process set (and maybe removed)
+  if (!pragmas.some(([name]) => name === 'temp_store_directory')) conn.exec(pragmaSql('temp_store_directory', ''));
   const readings = pragmas.map(([name, raw]) => {
     const value = raw === '{tempdir}' ? tempdir : raw;
     const action = PRAGMAS[name].type.kind === 'action';
@@ -101,7 +104,7 @@ export function applyPragmas(conn, pragmas, { tempdir, check = true }) {
     const wanted = normalise(name, value);
     /** @type {PragmaReading} */
     const r = { name, requested: value, before, after, applied: after === wanted };
-    if (after === null) r.note = 'this build does not know the PRAGMA: it reads back no row';
+    if (after === null && wanted !== null) r.note = 'this build does not know the PRAGMA: it reads back no row';
     return r;
   });
   const failed = out.filter((r) => !r.applied);
