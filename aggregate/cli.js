@@ -27,7 +27,9 @@ import { BIDI, CONTROL } from '../lib/markdown.js';
 import { replaceBlock } from '../lib/markers.js';
 import { plan } from './plan.js';
 import { discover, readResult } from './read.js';
-import { renderBlock } from './render.js';
+import { renderBlock, renderResultsPage } from './render.js';
+import { chartWriter } from './charts/writer.js';
+import { nightStore } from './nights.js';
 import { digest, fileFor, openStore } from './store.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -93,17 +95,28 @@ function storeAll(planned, store) {
 }
 
 /**
- * Regenerate the README's block from all of results/.
+ * Regenerate the README's block, results/README.md and the charts from all of results/: both pages
+ * are rendered first (queuing their charts), then the charts whose data changed are drawn, then
+ * each file is written if it changed.
  * @param {{ results: string, readme: string }} o
  * @param {string} readmeText
  * @param {ReturnType<typeof openStore>} store
  */
-function writeReadme(o, readmeText, store) {
-  const resultsLink = path.relative(path.dirname(path.resolve(o.readme)), path.resolve(o.results)).split(path.sep).join('/') || '.';
-  const next = replaceBlock(readmeText, renderBlock(store, { resultsLink }));
-  if (next === readmeText) return false;
-  writeFileAtomic(o.readme, next);
-  return true;
+function writePages(o, readmeText, store) {
+  const rel = (/** @type {string} */ from, /** @type {string} */ to) => path.relative(from, to).split(path.sep).join('/') || '.';
+  const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
+  const charts = chartWriter(o.results);
+  const nights = nightStore(o.results, store.load);
+  const next = replaceBlock(readmeText, renderBlock(store, { resultsLink, charts, nights }));
+  const page = renderResultsPage(store, { resultsLink: '.', readmeLink: rel(path.resolve(o.results), path.resolve(o.readme)), charts, nights });
+  const drawn = charts.flush();
+  const nightsChanged = nights.save();
+  const pageFile = path.join(o.results, 'README.md');
+  const pageChanged = page !== null && (!fs.existsSync(pageFile) || fs.readFileSync(pageFile, 'utf8') !== page);
+  if (pageChanged) writeFileAtomic(pageFile, /** @type {string} */ (page));
+  const readmeChanged = next !== readmeText;
+  if (readmeChanged) writeFileAtomic(o.readme, next);
+  return { readmeChanged, pageChanged, nightsChanged, drawn };
 }
 
 /**
@@ -126,14 +139,15 @@ export function aggregate(o, io) {
   const conflicts = [...planned.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
   const indexChanged = store.saveIndex();
-  const readmeChanged = writeReadme(o, readmeText, store);
+  const { readmeChanged, pageChanged, drawn } = writePages(o, readmeText, store);
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);
   io.log(`aggregate: ${files.length + rejected.length} file(s) read, ${valid.length} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`);
   for (const f of stored) io.log(`  stored ${path.join(o.results, f)}`);
   io.log(`  results/ holds ${store.entries().length} document(s): ${[...perPlatform].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`);
-  io.log(`  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}`);
+  io.log(`  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}; ${path.join(o.results, 'README.md')} ${pageChanged ? 'updated' : 'unchanged'}`);
+  io.log(`  charts: ${drawn.written.length} drawn, ${drawn.unchanged} unchanged, ${drawn.removed.length} removed`);
   if (conflicts.length) {
     warn(`aggregate: ${conflicts.length} valid document(s) refused: each conflicts with another valid document (same run id or file, different content); the files are named above`);
     return 1;

@@ -37,6 +37,8 @@ function snapshot(dir) {
     .filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 }
 const block = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START), readme.indexOf(END));
+/** The stored result documents of a snapshot of results/ (not the index, results/README.md or the charts). */
+const documents = (/** @type {Record<string, string>} */ snap) => Object.keys(snap).filter((f) => /^\d{4}[\\/]/.test(f));
 
 test('synthetic documents are schema-valid (else every test below proves nothing)', () => {
   for (const node of ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0']) assert.deepEqual(validate(syntheticDoc({ node })), [], node);
@@ -49,7 +51,7 @@ test('merges both download-artifact layouts, stores one file per document named 
   const r = run(ws);
   assert.equal(r.code, 0, r.warn.join('\n'));
   assert.deepEqual(r.warn, []);
-  const stored = Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json');
+  const stored = documents(snapshot(ws.results));
   assert.equal(stored.length, 2);
   assert.ok(stored.some((f) => /^2026\/2026-11-20-linux-x64-node-v22\.23\.3-[0-9a-f]{8}\.json$/.test(f)), stored.join(' '));
   assert.ok(stored.some((f) => /^2026\/2026-11-20-darwin-arm64-node-v20\.20\.2-[0-9a-f]{8}\.json$/.test(f)), stored.join(' '));
@@ -66,7 +68,8 @@ test('a second run with the same input changes nothing, byte for byte; the same 
   assert.equal(run(ws).code, 0);
   const results = snapshot(ws.results);
   const readme = fs.readFileSync(ws.readme, 'utf8');
-  assert.equal(Object.keys(results).length, 2); // the document and the index
+  assert.equal(documents(results).length, 1);
+  assert.ok('index.json' in results && 'README.md' in results && Object.keys(results).some((f) => f.endsWith('.svg')), Object.keys(results).join(' '));
   const again = run(ws);
   assert.equal(again.code, 0);
   assert.deepEqual(snapshot(ws.results), results);
@@ -103,7 +106,7 @@ test('results/ is history: older runs stay, and the README shows the newest run 
   put(path.join(ws.artifacts, '4.json'), syntheticDoc({ node: 'v18.20.8', finishedAt: '2026-11-02T03:00:00.000Z' }));
   put(path.join(ws.artifacts, '5.json'), syntheticDoc({ node: 'v25.9.0', finishedAt: '2026-11-02T03:00:00.000Z' }));
   assert.equal(run(ws).code, 0);
-  assert.equal(Object.keys(snapshot(ws.results)).length, 6);
+  assert.equal(documents(snapshot(ws.results)).length, 5);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.ok(!b.includes('v22.9.0'), 'an older run of v22 is shown');
   const order = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => b.indexOf(`| ${v}`));
@@ -150,17 +153,26 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   assert.ok(readme.startsWith('# Title\n\nintro stays\n\n') && readme.endsWith('\n\nfooter stays\n'));
   const b = block(readme);
   assert.match(b, /How to read these numbers/);
-  assert.match(b, /##### Forward Email Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
-  assert.match(b, /_not a tuning: wal\\_autocheckpoint=1000 is SQLite's default/);
   assert.match(b, /What encryption costs, against better-sqlite3-multiple-ciphers without a key/);
-  assert.match(b, /What encryption costs, against better-sqlite3 \(unencrypted\)/);
   assert.match(b, /Comparisons within one run \(v22\.23\.3, run of/, 'from the newest full run');
-  for (const row of b.split('\n').filter((l) => /^\| v2\d\.\d+\.\d+ +\| +\d/.test(l))) assert.match(row, /±/, row);
-  assert.match(b, /[+−]\d+\.\d% \[[+−]\d+\.\d%, [+−]\d+\.\d%\]/, 'a comparison carries its interval');
-  // node:sqlite does not exist on v20: its cells point at the reason, never a bare '-'
-  assert.match(b, /n\/a \[1\]/);
-  assert.match(b, /^- \[1\] skipped: node:sqlite needs Node/m);
+  assert.match(b, /[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\]/, 'a comparison carries its interval (the block\'s short form)');
+  assert.match(b, /\(not a tuning\)/, 'a config that equals production is said to be one');
+  assert.match(b, /\[results\/README\.md\]\(results\/README\.md\)/, 'the block links the long form');
   assert.ok(!/\|\s*-\s*\|/.test(b), 'a bare - in a table');
+  // the absolute per-config tables are in results/README.md
+  const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  assert.doesNotMatch(b, /##### Forward Email Production — /);
+  assert.match(page, /##### Forward Email Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
+  assert.match(page, /_not a tuning: wal\\_autocheckpoint=1000 is SQLite's default/);
+  assert.match(page, /What encryption costs, against better-sqlite3 \(unencrypted\)/, 'the second reference as a table');
+  assert.match(page, /[+−]\d+\.\d% \[[+−]\d+\.\d%, [+−]\d+\.\d%\]/, 'a comparison carries its interval');
+  const rows = page.split('\n').filter((l) => /^\| v2\d\.\d+\.\d+ +\| +\d/.test(l));
+  assert.ok(rows.length > 20, String(rows.length));
+  for (const row of rows) assert.match(row, /±|MB/, row);
+  // node:sqlite does not exist on v20: its cells point at the reason, never a bare '-'
+  assert.match(page, /n\/a \[1\]/);
+  assert.match(page, /^- \[1\] skipped: node:sqlite needs Node/m);
+  assert.ok(!/\|\s*-\s*\|/.test(page), 'a bare - in a table');
   assert.equal(num(12345.6), '12,300');
   assert.equal(num(7.777), '7.78');
 });
@@ -187,14 +199,14 @@ test('the README block shows paired comparisons and the self-check from the newe
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.match(b, /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): /);
   assert.match(b, /##### What each PRAGMA change does, against Forward Email Production/);
-  assert.match(b, /\| Memory Temp Storage, better-sqlite3-multiple-ciphers, ChaCha20-Poly1305 +\| +(≈ )?[+−]\d+\.\d%/);
+  assert.match(b, /\| Memory Temp Storage +\| +(≈ )?[+−]\d+\.\d%/);
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();
   fs.writeFileSync(path.join(ws2.artifacts, 'quick.json'), JSON.stringify(syntheticDoc({ mode: 'quick' })));
   assert.equal(aggregate(ws2, { log: () => {}, warn: () => {} }), 0);
   const q = block(fs.readFileSync(ws2.readme, 'utf8'));
   assert.match(q, /_No comparisons: quick runs are smoke tests/);
-  assert.doesNotMatch(q, /\[[−+]\d+\.\d%, [−+]\d+\.\d%\]/, 'no interval of a comparison anywhere');
+  assert.doesNotMatch(q, /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/, 'no interval of a comparison anywhere');
 });
 
 const bad = {
@@ -206,7 +218,7 @@ const bad = {
   'negative.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":-5'),
   'absurd.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":1e15'),
   'no-version.json': () => { const d = syntheticDoc(); delete d.schemaVersion; return d; },
-  'wrong-version.json': () => ({ ...syntheticDoc(), schemaVersion: 2 }),
+  'wrong-version.json': () => ({ ...syntheticDoc(), schemaVersion: 3 }),
   'missing-field.json': () => { const d = syntheticDoc(); delete d.run.finishedAt; return d; },
   'unknown-config.json': () => { const d = syntheticDoc(); d.cases[0].config = 'turbo'; return d; },
   'unknown-op.json': () => { const d = syntheticDoc(); d.cases[0].op = 'truncate'; return d; },
@@ -221,8 +233,8 @@ const expectations = {
   'infinity.json': /\/cases\/\d+\/stats\/opsPerSec\/median must be (number|<=)/,
   'negative.json': /\/cases\/\d+\/stats\/opsPerSec\/median must be >/,
   'absurd.json': /\/cases\/\d+\/stats\/opsPerSec\/median must be <=/,
-  'no-version.json': /\/schemaVersion is undefined; this aggregate reads 1/,
-  'wrong-version.json': /\/schemaVersion is 2; this aggregate reads 1/,
+  'no-version.json': /\/schemaVersion is undefined; this aggregate reads 1 and 2/,
+  'wrong-version.json': /\/schemaVersion is 3; this aggregate reads 1 and 2/,
   'missing-field.json': /\/run must have required property 'finishedAt'/,
   'unknown-config.json': /\/cases\/0\/config unknown config 'turbo' \(valid: production/,
   'unknown-op.json': /\/cases\/0\/op unknown op 'truncate' \(valid: setup/,
@@ -255,7 +267,7 @@ test('no valid document: exit 1, nothing stored; a README that cannot be written
   put(path.join(ws.artifacts, 'x.json'), 'nope');
   const r = run(ws);
   assert.equal(r.code, 1);
-  assert.deepEqual(Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json'), []);
+  assert.deepEqual(Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json'), [], 'no document, and no page or chart for an empty store');
   const ws2 = workspace();
   put(path.join(ws2.artifacts, 'x.json'), syntheticDoc());
   fs.writeFileSync(ws2.results, 'a file where the results directory should be');

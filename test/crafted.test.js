@@ -174,8 +174,8 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.deepEqual(outside(readme), outside(README));
 
-  // Markdown in a valid document's strings is shown as text
-  const b = block(readme);
+  // Markdown in a valid document's strings is shown as text (a case's reason is in the long form, results/README.md)
+  const b = block(readme) + fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   for (const k of shown) {
     assert.ok(b.includes(k.shown), `${k.name}: ${k.shown} not in the block`);
     assert.ok(!b.includes(k.raw), `${k.name}: ${k.raw} reached the README as it is`);

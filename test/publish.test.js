@@ -50,6 +50,11 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   assert.equal(stored.length, 2, stored.join(' '));
   const readme = fs.readFileSync(path.join(check, 'README.md'), 'utf8');
   assert.ok(readme.includes('v22.23.3') && readme.includes('v24.11.0'));
+  // the charts the README shows, and results/README.md, are in the commit
+  const images = [...readme.matchAll(/\]\((results\/charts\/[^)]+\.svg)\)/g)].map((m) => m[1]);
+  assert.ok(images.length >= 2, 'no chart in the README');
+  for (const img of images) assert.ok(fs.existsSync(path.join(check, img)), `${img} not committed`);
+  assert.ok(fs.existsSync(path.join(check, 'results', 'README.md')));
   const authors = git(['log', '--format=%an <%ae>|%s', 'main'], check).split('\n');
   assert.equal(authors.filter((l) => l.startsWith('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|Benchmark results: 1 new document(s)')).length, 2, authors.join('\n'));
 });
@@ -64,7 +69,7 @@ test('no change, no commit', () => {
 });
 
 test('the commit message names the run and the cells it adds', () => {
-  const msg = commitMessage(['results/2026/2026-11-21-linux-x64-node-v22.23.3-abcdef12.json', 'results/index.json'], { GITHUB_RUN_ID: '42', GITHUB_WORKFLOW: 'Benchmark', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' });
+  const msg = commitMessage(['results/2026/2026-11-21-linux-x64-node-v22.23.3-abcdef12.json', 'results/index.json', 'results/README.md', 'results/charts/linux-x64/x-123456-config.svg', 'results/charts/nights.jsonl'], { GITHUB_RUN_ID: '42', GITHUB_WORKFLOW: 'Benchmark', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' });
   assert.equal(msg, 'Benchmark results: 1 new document(s) from run 42 of Benchmark\n\n- linux-x64-node-v22.23.3\n\nhttps://github.com/o/r/actions/runs/42\n');
 });
 

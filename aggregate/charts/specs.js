@@ -1,0 +1,119 @@
+// The charts as vega-lite specs: data in, spec out, nothing drawn here (render-worker.js draws).
+// A chart is a grid of small panels, one per operation, COLUMNS to a row: built as rows of
+// panels (vconcat of hconcat) rather than a wrapped facet, which reserves the row labels' width
+// beside every panel.
+import { VERDICT, WIDTH } from './theme.js';
+
+const COLUMNS = 4;
+const GAP = 24;
+/** px kept for the row labels left of the first panel of a row */
+const LABELS = 190;
+
+/** Its labels: the ratio as a signed change in %. */
+const PERCENT = "datum.value == 1 ? '0' : format((datum.value - 1) * 100, '+.2~r') + '%'";
+/** Where a ratio axis may put a tick: −99%, −90%, −50%, −20%, −10%, −5%, 0, +5%, +10%, +25%, +100%, +400%, +900%, +9900%. */
+const TICKS = [0.01, 0.1, 0.5, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.25, 2, 5, 10, 100];
+/** A change in % as the ratio drawn (changes of −99% and below at −99%). */
+const ratio = (/** @type {number} */ pct) => Math.max(0.01, 1 + pct / 100);
+
+/**
+ * A panel's ratio scale and its ticks: the domain holds every interval and 1 (no change), padded a
+ * little; the ticks are those of TICKS inside it, at most 5, always 1.
+ * @param {{ low: number, high: number }[]} points
+ */
+function ratioScale(points) {
+  const lo = Math.min(1, ...points.map((p) => ratio(p.low))) / 1.02;
+  const hi = Math.max(1, ...points.map((p) => ratio(p.high))) * 1.02;
+  const inside = TICKS.filter((t) => t >= lo && t <= hi);
+  const below = inside.filter((t) => t < 1);
+  const above = inside.filter((t) => t > 1);
+  // the farthest tick each side, and 0: three labels that never crowd a 140 px panel
+  // (a side's tick is left out when it would sit within a fifth of the panel of 0's label)
+  const apart = (/** @type {number} */ t) => Math.abs(Math.log(t)) / Math.log(hi / lo) > 0.2;
+  const ticks = [...below.slice(0, 1).filter(apart), 1, ...above.slice(-1).filter(apart)];
+  return { scale: { type: 'log', domain: [lo, hi], nice: false, zero: false }, ticks };
+}
+
+/**
+ * @template T
+ * @param {T[]} xs
+ * @param {number} n
+ * @returns {T[][]}
+ */
+const rowsOf = (xs, n) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+
+/**
+ * Paired comparisons of one run as dots with their 95% intervals, a panel per operation, 0 marked.
+ * Each panel has its own x scale, a log scale of the ratio (1 + change) labelled in %: a change of
+ * +4000% and one of −5% are both readable, and −50% is as far from 0 as +100% (clamped at −99%).
+ * @param {{ title: string, subtitle: string[], alt: string, points: { member: string, op: string, change: number, low: number, high: number, verdict: string, series?: string }[], members: string[], ops: string[], series?: { domain: string[], title: string } }} o
+ *   series: more than one reference per member, told apart by shape and offset
+ */
+export function comparisonSpec(o) {
+  const cols = Math.min(COLUMNS, o.ops.length);
+  const width = Math.floor((WIDTH - LABELS - GAP * (cols - 1)) / cols);
+  const color = { field: 'verdict', type: 'nominal', scale: VERDICT, legend: { title: null, orient: 'top', direction: 'horizontal' } };
+  const yOffset = o.series ? { yOffset: { field: 'series', type: 'nominal', sort: o.series.domain, scale: { domain: o.series.domain, paddingOuter: 0.5 } } } : {};
+  const shape = o.series ? { shape: { field: 'series', type: 'nominal', scale: { domain: o.series.domain, range: ['circle', 'triangle-up', 'square'] }, legend: { title: o.series.title, orient: 'bottom', direction: 'horizontal' } } } : {};
+  const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
+    const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
+    const y = { field: 'member', type: 'nominal', sort: o.members, scale: { domain: o.members, paddingInner: 0.2, paddingOuter: 0.1 }, title: null, axis: i === 0 ? { labelLimit: 2 * LABELS } : null };
+    return {
+      title: { text: op, anchor: 'start', fontSize: 13 },
+      width,
+      height: o.members.length * (o.series ? 26 : 19),
+      transform: [{ filter: { field: 'op', equal: op } }, ...['', 'lo', 'hi'].map((k) => ({ calculate: `max(0.01, 1 + datum.${k ? { lo: 'low', hi: 'high' }[k] : 'change'} / 100)`, as: `r${k}` }))],
+      layer: [
+        { mark: { type: 'rule', color: '#333', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale } } },
+        { mark: { type: 'rule', strokeWidth: 2.5, clip: true }, encoding: { y, ...yOffset, x: { field: 'rlo', type: 'quantitative', scale, title: 'change, % (log scale)', axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true } }, x2: { field: 'rhi' }, color } },
+        { mark: { type: 'point', filled: true, size: 55, opacity: 1 }, encoding: { y, ...yOffset, x: { field: 'r', type: 'quantitative', scale }, color, ...shape } },
+      ],
+    };
+  };
+  return {
+    title: { text: o.title, subtitle: o.subtitle },
+    description: o.alt,
+    data: { values: o.points },
+    vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'flush' })),
+    spacing: 20,
+    resolve: { scale: { y: 'shared', color: 'shared', shape: 'shared', yOffset: 'shared' } },
+  };
+}
+
+/**
+ * One Node major's nights on one machine class: per operation the night's figure with its 95%
+ * interval (a shaded ribbon), the band nights on this runner label usually fall in, and the
+ * nights outside it marked.
+ * @param {{ title: string, subtitle: string[], alt: string, domain: [number, number], points: { op: string, night: string, value: number, low: number, high: number, bandLow: number | null, bandHigh: number | null, outside: boolean }[], ops: string[] }} o
+ *   domain: the time axis, in ms since the epoch (fixed for a week: history.js windowOf)
+ */
+export function historySpec(o) {
+  const cols = Math.min(COLUMNS, o.ops.length);
+  const axis = 52; // px of a panel's y labels and title
+  const width = Math.floor((WIDTH - axis * cols - GAP * (cols - 1)) / cols);
+  const x = { field: 'night', type: 'temporal', title: 'night (UTC)', scale: { domain: o.domain }, axis: { format: '%b %d', labelAngle: 0, tickCount: 3, labelOverlap: true, labelFontSize: 11, titleFontSize: 11 } };
+  const panel = (/** @type {string} */ op) => {
+    // the unit is in the panel's name, "Insert (ops/s)": the y axis says it too
+    const y = { type: 'quantitative', scale: { zero: false }, title: /\(([^)]+)\)$/.exec(op)?.[1] ?? null, axis: { tickCount: 4, format: '~s', titleFontSize: 11 } };
+    return {
+    title: { text: op, anchor: 'start', fontSize: 13 },
+    width,
+    height: 110,
+    transform: [{ filter: { field: 'op', equal: op } }],
+    layer: [
+      { transform: [{ filter: 'datum.bandLow != null' }], mark: { type: 'area', color: '#2da44e', opacity: 0.18 }, encoding: { x, y: { ...y, field: 'bandLow' }, y2: { field: 'bandHigh' } } },
+      { mark: { type: 'area', color: '#0969da', opacity: 0.25 }, encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' } } },
+      { mark: { type: 'line', color: '#0969da', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'value' } } },
+      { transform: [{ filter: 'datum.outside' }], mark: { type: 'point', filled: true, color: '#cf222e', size: 40, opacity: 1 }, encoding: { x, y: { ...y, field: 'value' } } },
+    ],
+    };
+  };
+  return {
+    title: { text: o.title, subtitle: o.subtitle },
+    description: o.alt,
+    data: { values: o.points },
+    // every panel has its own y axis: full bounds, so its labels never overlap the panel before
+    vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'full' })),
+    spacing: 16,
+  };
+}

@@ -1,0 +1,102 @@
+// One line per nightly document for the history charts: what each night measured for the
+// production setup (figure and 95% interval per timed operation) and what it ran on (Node, driver,
+// SQLite, runner image). Kept in results/charts/nights.jsonl so the aggregate reads a few hundred
+// short lines instead of parsing every document of the last 90 days (each is ~0.5 MB); a line is
+// reused while its document's sha256 matches, else made again from the document. Only the lines
+// a render used are kept, so the file holds the window the charts show and no more.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
+import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
+import { PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
+import { OPS } from '../bench/tables/ops.js';
+import { headlineMargin } from '../bench/engine/measure.js';
+import { writeFileAtomic } from '../lib/files.js';
+
+export const NIGHTS_FILE = 'charts/nights.jsonl';
+const TIMED = OPS.filter((o) => o.kind === 'timed').map((o) => o.name);
+/** 4 significant figures: a chart shows no more, and the file stays small. */
+const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
+
+/**
+ * @typedef {object} Night
+ * @property {string} file
+ * @property {string} sha256
+ * @property {string} finishedAt
+ * @property {string} node
+ * @property {string | null} image runner image version (or OS), null when local
+ * @property {string | null} driver the production driver's version
+ * @property {string | null} sqlite its SQLite version
+ * @property {string | null} sqlite3mc its SQLite3MC version
+ * @property {Record<string, [number, number, number]>} figures op → [median, low, high] in ops/s, 4 significant figures
+ */
+
+/**
+ * @param {any} doc
+ * @param {import('./store.js').Entry} entry
+ * @returns {Night}
+ */
+export function nightOf(doc, entry) {
+  const d = doc.drivers.find((/** @type {any} */ x) => x.name === PRODUCTION_DRIVER);
+  const ok = d?.status === 'ok';
+  /** @type {Record<string, [number, number, number]>} */
+  const figures = {};
+  for (const op of TIMED) {
+    const c = doc.cases.find((/** @type {any} */ x) => x.config === PRODUCTION_CONFIG && x.driver === PRODUCTION_DRIVER && x.cipher === PRODUCTION_CIPHER && x.op === op);
+    if (c?.status !== 'ok' || !c.stats) continue;
+    const o = c.stats.opsPerSec;
+    const m = headlineMargin(c.stats) / 100;
+    figures[op] = [sig4(o.median), sig4(o.low ?? o.median * (1 - m)), sig4(o.high ?? o.median * (1 + m))];
+  }
+  const ci = doc.environment.ci;
+  return {
+    file: entry.file,
+    sha256: entry.sha256,
+    finishedAt: doc.run.finishedAt,
+    node: doc.environment.node,
+    image: ci ? `${ci.imageOs ?? ci.provider} ${ci.imageVersion ?? ''}`.trim() : null,
+    driver: ok ? d.version : null,
+    sqlite: ok ? d.sqlite : null,
+    sqlite3mc: ok ? d.sqlite3mc ?? null : null,
+    figures,
+  };
+}
+
+/**
+ * @param {string} resultsDir
+ * @param {(e: import('./store.js').Entry) => any} load
+ */
+export function nightStore(resultsDir, load) {
+  const file = path.join(resultsDir, NIGHTS_FILE);
+  /** @type {Map<string, Night>} */
+  const cached = new Map();
+  if (fs.existsSync(file)) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      try {
+        const n = line && JSON.parse(line);
+        if (n?.file) cached.set(n.file, n);
+      } catch {
+        // a damaged line is made again from its document
+      }
+    }
+  }
+  /** @type {Map<string, Night>} */
+  const used = new Map();
+  return {
+    /** The night of a stored document. */
+    of(/** @type {import('./store.js').Entry} */ entry) {
+      let n = used.get(entry.file) ?? cached.get(entry.file);
+      if (!n || n.sha256 !== entry.sha256) n = nightOf(load(entry), entry);
+      used.set(entry.file, n);
+      return n;
+    },
+    /** Write the lines used (sorted by file), when they differ from the file's. */
+    save() {
+      const text = [...used.values()].sort((a, b) => (a.file < b.file ? -1 : 1)).map((n) => `${JSON.stringify(n)}\n`).join('');
+      if ((fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '') === text) return false;
+      if (!text && !fs.existsSync(file)) return false;
+      writeFileAtomic(file, text);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// npm run meta:screenshots — the results as a person sees them: the README (and results/README.md)
+// rendered as GitHub-flavoured Markdown in a README-wide column, opened in headless Chromium at
+// 1280 px, one screenshot of the top and one of each chart with the text around it, into
+// out/screenshots/.
+//
+//   npm run meta:screenshots -- [--nights 100] [--real DIR]... [--out out/screenshots]
+//
+// Sources: a synthetic year (aggregate/bench-year.js buildYear, --nights of it; 0 for none); the
+// repository's own README.md when results/ exists; and each --real DIR holding README.md and
+// results/ (default: out/matrix when `npm run matrix` has written it). Needs Debian's chromium
+// (apt-get install -y chromium), or CHROMIUM naming another binary. Look at the PNGs: the script
+// checks that they were made, not that they are readable.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { CommandError, command, numberFlag, parseStrict } from '../lib/command.js';
+import { writeFileAtomic } from '../lib/files.js';
+import { ROOT } from '../lib/root.js';
+import { buildYear } from './bench-year.js';
+
+/** GitHub's README column at a 1280 px window: the box beside the repository's sidebar. */
+const COLUMN = 896;
+const WINDOW = [1280, 1000];
+
+const CSS = `
+body { margin: 0; background: #fff; color: #1f2328; font: 16px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; }
+main { width: ${COLUMN}px; margin: 24px 0 0 48px; box-sizing: border-box; border: 1px solid #d1d9e0; border-radius: 6px; padding: 32px; }
+h1, h2 { border-bottom: 1px solid #d1d9e0; padding-bottom: .3em; } h3 { font-size: 1.25em; } h4 { font-size: 1em; } h5 { font-size: .875em; }
+img { max-width: 100%; height: auto; box-sizing: content-box; }
+table { display: block; width: max-content; max-width: 100%; overflow: auto; border-collapse: collapse; font-size: 14px; margin: 0 0 16px; }
+th, td { border: 1px solid #d1d9e0; padding: 6px 13px; } tr:nth-child(2n) { background: #f6f8fa; }
+code { background: #eff1f3; border-radius: 6px; padding: .2em .4em; font-size: 85%; }
+`;
+
+/**
+ * Markdown as a page GitHub would show, images and links resolved against dir.
+ * @param {string} md
+ * @param {string} dir
+ */
+function html(md, dir) {
+  // each image gets its size from the SVG, so the layout does not move while images load
+  const body = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true })
+    .replace(/<img src="([^"]*)"/g, (tag, src) => {
+      const svg = path.resolve(dir, decodeURIComponent(src));
+      const size = fs.existsSync(svg) ? /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(fs.readFileSync(svg, 'utf8')) : null;
+      return `${tag}${size ? ` width="${size[1]}" height="${size[2]}"` : ''}`;
+    });
+  const base = pathToFileURL(`${dir}${path.sep}`).href;
+  return `<!doctype html><meta charset="utf-8"><base href="${base}"><style>${CSS}</style><main>${body}</main>`;
+}
+
+/**
+ * A Markdown file as pages to screenshot: the whole file, and per image the part a reader sees
+ * around it (from the heading above it, the chart, and what follows, about one screen).
+ * @param {string} file
+ */
+export function pagesOf(file) {
+  const md = fs.readFileSync(file, 'utf8');
+  const dir = path.dirname(path.resolve(file));
+  const lines = md.split('\n');
+  const shots = [{ name: 'top', html: html(md, dir) }];
+  lines.forEach((l, i) => {
+    if (!/^!\[/.test(l)) return;
+    let from = i;
+    while (from > 0 && i - from < 12 && !/^#{1,6} /.test(lines[from])) from--;
+    shots.push({ name: `chart-${String(shots.length).padStart(2, '0')}`, html: html(lines.slice(from, i + 24).join('\n'), dir) });
+  });
+  return shots;
+}
+
+/**
+ * @param {string} chromium
+ * @param {string} page an HTML file
+ * @param {string} png
+ */
+function shoot(chromium, page, png) {
+  const url = pathToFileURL(page).href;
+  const r = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--allow-file-access-from-files', '--virtual-time-budget=10000', `--window-size=${WINDOW.join(',')}`, `--screenshot=${png}`, url], { encoding: 'utf8', timeout: 60_000 });
+  if (r.error || !fs.existsSync(png)) throw new CommandError(`chromium made no screenshot of ${url}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`);
+}
+
+async function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, { nights: { type: 'string', default: '100' }, real: { type: 'string', multiple: true }, out: { type: 'string', default: 'out/screenshots' } });
+  const nights = /** @type {number} */ (numberFlag('nights', values.nights, 0, 3660));
+  const chromium = process.env.CHROMIUM || 'chromium';
+  if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0) throw new CommandError(`no '${chromium}': install Debian's chromium (apt-get install -y chromium), or set CHROMIUM`);
+  const out = path.resolve(values.out);
+  fs.rmSync(out, { recursive: true, force: true });
+  /** @type {{ name: string, readme: string, results: string }[]} */
+  const sources = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shots-'));
+  try {
+    if (nights > 0) {
+      const year = buildYear({ dir: tmp, nights, log: (s) => console.error(s) });
+      // keep what the pages show (the year's documents are about 0.4 MB each): README, results/README.md, the charts
+      const keep = path.join(out, `synthetic-${nights}-nights`, 'site');
+      fs.mkdirSync(path.join(keep, 'results'), { recursive: true });
+      fs.copyFileSync(year.readme, path.join(keep, 'README.md'));
+      fs.copyFileSync(path.join(year.results, 'README.md'), path.join(keep, 'results', 'README.md'));
+      fs.cpSync(path.join(year.results, 'charts'), path.join(keep, 'results', 'charts'), { recursive: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
+      sources.push({ name: `synthetic-${nights}-nights`, readme: path.join(keep, 'README.md'), results: path.join(keep, 'results') });
+    }
+    if (fs.existsSync(path.join(ROOT, 'results', 'README.md'))) sources.push({ name: 'repository', readme: path.join(ROOT, 'README.md'), results: path.join(ROOT, 'results') });
+    const real = values.real ?? (fs.existsSync(path.join(ROOT, 'out/matrix/README.md')) ? [path.join(ROOT, 'out/matrix')] : []);
+    for (const dir of real) sources.push({ name: `real-${path.basename(path.resolve(dir))}`, readme: path.join(dir, 'README.md'), results: path.join(dir, 'results') });
+    if (!sources.length) throw new CommandError('nothing to show: --nights 0 and no results (run npm run matrix, or pass --real DIR)');
+    for (const s of sources) {
+      for (const [page, file] of [['README', s.readme], ['results-README', path.join(s.results, 'README.md')]]) {
+        if (!fs.existsSync(file)) continue;
+        const shots = pagesOf(file);
+        for (const shot of shots) {
+          const htmlFile = path.join(out, s.name, `${page}-${shot.name}.html`);
+          writeFileAtomic(htmlFile, shot.html);
+          shoot(chromium, htmlFile, path.join(out, s.name, `${page}-${shot.name}.png`));
+        }
+        console.log(`${path.relative(process.cwd(), path.join(out, s.name))}: ${page} ${shots.length} screenshot(s) at ${WINDOW.join('×')}`);
+      }
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return 0;
+}
+
+command('meta:screenshots', import.meta.url, main);

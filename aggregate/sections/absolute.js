@@ -1,0 +1,61 @@
+// results/README.md: the absolute figures, one table per (config, driver, cipher) with a row per
+// Node version (each row from its own matrix cell: a different machine, not a comparison).
+import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/tables/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { OPS, columnTitle } from '../../bench/tables/ops.js';
+import { setups } from '../../bench/tables/suite.js';
+import { figureText } from '../../bench/result/figure.js';
+import { inert } from '../../lib/markdown.js';
+import { cipherLabel, configLabel, newestPerMajor, num, REASON_MAX, table } from './common.js';
+
+/** Operations in the per-config tables, in table order. */
+export const COLUMNS = OPS.map((op) => ({ op: op.name, title: columnTitle(op), show: op.show }));
+
+/**
+ * @param {any} doc
+ * @param {{ config: string, driver: string, cipher: string }} s
+ * @param {string} op
+ */
+export const findCase = (doc, s, op) => doc.cases.find((/** @type {any} */ c) => c.config === s.config && c.driver === s.driver && c.cipher === s.cipher && c.op === op);
+
+/** Rows a table can footnote: cells without a figure point to a numbered reason under the table. */
+function notes() {
+  /** @type {string[]} */
+  const list = [];
+  return {
+    ref(/** @type {string} */ reason) {
+      let i = list.indexOf(reason);
+      if (i < 0) i = list.push(reason) - 1;
+      return `n/a [${i + 1}]`;
+    },
+    lines: () => list.map((r, i) => `- [${i + 1}] ${inert(r, REASON_MAX)}`),
+  };
+}
+
+/**
+ * @param {any[]} docs one per Node major
+ * @param {{ config: string, driver: string, cipher: string }} s
+ */
+function configTable(docs, s) {
+  const n = notes();
+  const t = [['Node', ...COLUMNS.map((c) => c.title), 'Driver']];
+  for (const doc of docs) {
+    const d = doc.drivers.find((/** @type {any} */ x) => x.name === s.driver);
+    t.push([inert(doc.environment.node), ...COLUMNS.map((col) => {
+      const f = figureText(findCase(doc, s, col.op), num);
+      return f.text ?? n.ref(/** @type {string} */ (f.reason));
+    }), d?.status === 'ok' ? inert(d.version) : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`)]);
+  }
+  const { note } = describeChanges(/** @type {any} */ (CONFIGS.find((c) => c.name === s.config)));
+  const title = `${configLabel(s.config)} — ${s.driver}${s.cipher === 'none' ? ', no encryption' : `, ${cipherLabel(s.cipher)}`}`;
+  return [`##### ${title}`, '', ...(note ? [`_${inert(note)}._`, ''] : []), table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r')), 'l']), ...(n.lines().length ? ['', ...n.lines()] : [])];
+}
+
+/** @param {import('./index.js').SectionContext} ctx */
+export function render(ctx) {
+  const docs = newestPerMajor(ctx.entries).map((e) => ctx.load(e));
+  if (!docs.length) return [];
+  const shown = setups().filter((s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER));
+  return [`Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: median of the rounds with the wider side of its 95% interval.`, ...shown.flatMap((s) => ['', ...configTable(docs, s)])];
+}

@@ -1,0 +1,64 @@
+// What encryption costs: each cipher against the same package without a key, and against
+// better-sqlite3 without encryption as a second reference, paired within the newest full run; the
+// chart shows both, the table the first (the second, and the drivers without encryption, are
+// tables in results/README.md).
+import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
+import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { parseSetupKey } from '../../bench/tables/suite.js';
+import { comparisonSpec } from '../charts/specs.js';
+import { cipherLabel, COMPARED, comparisonPoints, comparisonRun, grid, opLabel, runName, shortChange, signed, table } from './common.js';
+import { median } from '../../lib/stats/spread.js';
+
+const SERIES = ['against the same package, no key', 'against better-sqlite3, no encryption'];
+
+/** A cipher as a row: its name, marked when it is production's. */
+export const cipherTitle = (/** @type {string} */ c) => (c === 'none' ? 'no key (the package alone)' : `${cipherLabel(c)}${c === PRODUCTION_CIPHER ? ' (production)' : ''}`);
+const cipherRow = (/** @type {string} */ key) => cipherTitle(parseSetupKey(key).cipher);
+
+/**
+ * The main finding in words: the cheapest and the costliest cipher by their median change across
+ * operations against the same package without a key, and the production cipher's.
+ * @param {ReturnType<typeof comparisonPoints>} points the first series
+ * @param {string} run
+ */
+function findings(points, run) {
+  const byMember = [...new Set(points.map((p) => p.member))].map((m) => ({ m, typical: median(points.filter((p) => p.member === m).map((p) => p.change)) }));
+  if (!byMember.length) return '';
+  const sorted = [...byMember].sort((a, b) => b.typical - a.typical);
+  const prod = byMember.find((x) => x.m === cipherTitle(PRODUCTION_CIPHER));
+  const noise = points.filter((p) => p.verdict === 'within noise').length;
+  return `Each cipher against no key (${run}), median over operations: cheapest ${sorted[0].m} ${signed(sorted[0].typical)}, costliest ${sorted[sorted.length - 1].m} ${signed(sorted[sorted.length - 1].typical)}${prod ? `, ${prod.m} ${signed(prod.typical)}` : ''}; ${noise} of ${points.length} within noise.`;
+}
+
+/** @param {import('./index.js').SectionContext} ctx */
+export function render(ctx) {
+  const doc = comparisonRun(ctx);
+  if (!doc?.comparisons?.length) return [];
+  const first = comparisonPoints(doc, 'cipher', cipherRow);
+  if (!first.length) return [];
+  const points = [
+    ...first.map((p) => ({ ...p, series: SERIES[0] })),
+    ...comparisonPoints(doc, 'cipher-vs-better-sqlite3', cipherRow).map((p) => ({ ...p, series: SERIES[1] })),
+  ];
+  const members = CIPHERS.map((c) => cipherTitle(c.name)).filter((m) => points.some((p) => p.member === m));
+  const alt = findings(first, runName(doc));
+  const title = 'What encryption costs';
+  const chart = ctx.chart('cipher', comparisonSpec({
+    title,
+    subtitle: [`${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: ${PRODUCTION_DRIVER} with each cipher and the production PRAGMAs,`, 'change in ops/s (+ is faster) against two references without encryption, measured side by side (paired), with its 95% interval.'],
+    alt,
+    points,
+    members,
+    ops: COMPARED.map(opLabel),
+    series: { domain: SERIES, title: 'each cipher:' },
+  }), alt);
+  const rows = grid(doc, 'cipher').map((r) => [cipherRow(r.member), ...r.cells.map(shortChange)]);
+  return [
+    `##### ${title}, against ${PRODUCTION_DRIVER} without a key`,
+    chart,
+    '',
+    `Against better-sqlite3 without encryption (the chart's triangles), and the drivers without encryption: [tables](${ctx.resultsLink}/README.md).`,
+    '',
+    table([['Cipher', ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))]),
+  ];
+}

@@ -1,0 +1,12 @@
+// results/README.md: every comparison of the newest full run as a table, including the ones the
+// README block shows only as a chart (encryption against better-sqlite3).
+import { COMPARISONS } from '../../bench/tables/comparisons.js';
+import { comparisonRun, comparisonTable, setupLabel } from './common.js';
+
+/** @param {import('./index.js').SectionContext} ctx */
+export function render(ctx) {
+  const doc = comparisonRun(ctx);
+  if (!doc?.comparisons?.length) return [];
+  return COMPARISONS.filter((c) => c.id !== 'self-check' && doc.comparisons.some((/** @type {any} */ x) => x.id === c.id))
+    .flatMap((c) => ['', `##### ${c.title}`, '', comparisonTable(doc, c.id, setupLabel)]).slice(1);
+}

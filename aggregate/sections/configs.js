@@ -1,0 +1,57 @@
+// What each PRAGMA change does: every config against Forward Email Production, paired within the
+// newest full run, as a dot-and-interval chart (0 marked; the A/A twin and a config that equals
+// production are labelled as such) and the table under it.
+import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
+import { COMPARISONS } from '../../bench/tables/comparisons.js';
+import { parseSetupKey } from '../../bench/tables/suite.js';
+import { comparisonSpec } from '../charts/specs.js';
+import { COMPARED, comparisonPoints, comparisonRun, comparisonTable, configLabel, notATuning, opLabel, runName, shortChange, signed } from './common.js';
+
+const TITLE = /** @type {any} */ (COMPARISONS.find((c) => c.id === 'config')).title;
+
+/** A config as a row: its name, and what it is when it is no tuning. */
+export const configRow = (/** @type {string} */ key) => configTitle(parseSetupKey(key).config);
+
+/** A config's name, and what it is when it is no tuning. */
+export function configTitle(/** @type {string} */ config) {
+  if (config === TWIN_CONFIG) return 'A/A twin: production again';
+  if (notATuning(config)) return `${configLabel(config)} (not a tuning)`;
+  return configLabel(config);
+}
+
+/**
+ * The main finding in words, from the points of the chart.
+ * @param {ReturnType<typeof comparisonPoints>} points
+ * @param {string} reference
+ * @param {string} run
+ */
+export function findings(points, reference, run) {
+  const real = points.filter((p) => p.verdict !== 'within noise');
+  const best = real.reduce((/** @type {any} */ a, p) => (!a || p.change > a.change ? p : a), null);
+  const worst = real.reduce((/** @type {any} */ a, p) => (!a || p.change < a.change ? p : a), null);
+  const parts = [`Against ${reference} (${run}): largest gain`];
+  parts[0] += best && best.change > 0 ? ` ${best.member}, ${best.op} ${signed(best.change)}` : ' none';
+  parts.push(`largest loss ${worst && worst.change < 0 ? `${worst.member}, ${worst.op} ${signed(worst.change)}` : 'none'}`);
+  parts.push(`${points.length - real.length} of ${points.length} within noise`);
+  return parts.join('; ');
+}
+
+/** @param {import('./index.js').SectionContext} ctx */
+export function render(ctx) {
+  const doc = comparisonRun(ctx);
+  if (!doc?.comparisons?.length) return [];
+  const points = comparisonPoints(doc, 'config', configRow);
+  if (!points.length) return [];
+  const twin = points.filter((p) => p.member === configTitle(TWIN_CONFIG));
+  const members = CONFIGS.filter((c) => c.name !== PRODUCTION_CONFIG).map((c) => configTitle(c.name)).filter((m) => points.some((p) => p.member === m));
+  const alt = `${findings(points, 'production', runName(doc))}; A/A twin differs on ${twin.filter((p) => p.verdict !== 'within noise').length} of ${twin.length}.`;
+  const chart = ctx.chart('config', comparisonSpec({
+    title: TITLE,
+    subtitle: [`${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: change in ops/s against production (+ is faster), measured side by side (paired),`, 'with its 95% interval. The A/A twin is production measured again: how far apart two identical configs land.'],
+    alt,
+    points,
+    members,
+    ops: COMPARED.map(opLabel),
+  }), alt);
+  return [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config', ctx.page === 'readme' ? shortChange : undefined)];
+}

@@ -1,0 +1,61 @@
+// The sections of the README block and of results/README.md, in the order a reader meets them:
+// answers first (what a PRAGMA change does, what encryption costs, how nights move), then the
+// machines they come from. Each row names a module and the kinds of store entries it is given.
+//
+// A section module exports `render(ctx)` and returns Markdown lines (possibly none) for one
+// machine class; render.js writes the platform and machine headings around them, so a section
+// starts with a `#####` heading of its own. Strings from documents go through lib/markdown.js
+// inert(). The context:
+//
+/**
+ * @typedef {object} SectionContext
+ * @property {string} platform e.g. linux-x64
+ * @property {string} machine the machine class (store.js machineOf), from documents: inert() before showing
+ * @property {import('../store.js').Entry[]} entries this machine class's store entries, of the kinds
+ *   the section's row names (an entry without `kind` is a 'result'); all kinds when the row names none
+ * @property {(e: import('../store.js').Entry) => any} load the parsed document (parsed once per aggregate)
+ * @property {string} resultsLink the relative link from the page being written to results/
+ * @property {'readme' | 'results'} page the README block (bounded: keep it short) or results/README.md (the long form)
+ * @property {(name: string, spec: any, alt: string) => string} chart a chart of this machine class:
+ *   `name` (lowercase letters, digits, '-') unique within the machine class, `spec` a vega-lite spec
+ *   without config (aggregate/charts/specs.js; its description should be the alt text), `alt` the
+ *   main finding in words. Returns the Markdown image line (alt made inert) for the page being
+ *   written, pointing at results/charts/<platform>/<machine>-<name>.svg. The SVG is drawn after
+ *   both pages are rendered, and written only when its spec changed (aggregate/charts/writer.js).
+ * @property {{ of: (e: import('../store.js').Entry) => import('../nights.js').Night }} nights a
+ *   document's production figures and versions, without parsing it again (aggregate/nights.js)
+ */
+/** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: SectionContext) => string[] } }} Section */
+import * as absolute from './absolute.js';
+import * as ciphers from './ciphers.js';
+import * as claims from './claims.js';
+import * as comparisons from './comparisons.js';
+import * as configs from './configs.js';
+import * as environment from './environment.js';
+import * as history from './history.js';
+import * as selfCheck from './self-check.js';
+import * as shootout from './shootout.js';
+import * as workloads from './workloads.js';
+
+/** The README block, per machine class. @type {Section[]} */
+export const README_SECTIONS = [
+  { name: 'shootout', kinds: ['shootout'], module: shootout },
+  { name: 'self-check', kinds: ['result'], module: selfCheck },
+  { name: 'configs', kinds: ['result'], module: configs },
+  { name: 'ciphers', kinds: ['result'], module: ciphers },
+  { name: 'claims', kinds: ['result'], module: claims },
+  { name: 'workloads', kinds: ['result'], module: workloads },
+  { name: 'history', kinds: ['result'], module: history },
+  { name: 'environment', kinds: ['result'], module: environment },
+];
+
+/** results/README.md, per machine class. @type {Section[]} */
+export const PAGE_SECTIONS = [
+  { name: 'environment', kinds: ['result'], module: environment },
+  { name: 'shootout', kinds: ['shootout'], module: shootout },
+  { name: 'comparisons', kinds: ['result'], module: comparisons },
+  { name: 'claims', kinds: ['result'], module: claims },
+  { name: 'workloads', kinds: ['result'], module: workloads },
+  { name: 'history', kinds: ['result'], module: history },
+  { name: 'absolute', kinds: ['result'], module: absolute },
+];

@@ -1,0 +1,144 @@
+// The results as a reader gets them: README.md and results/README.md rendered by a GitHub-flavoured
+// Markdown renderer (micromark with GFM), every image they show an SVG in the tree with a title and
+// alt text; charts drawn the same byte for byte, and not rewritten when their data did not change.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { aggregate } from '../aggregate/cli.js';
+import { syntheticDoc } from '../aggregate/synthetic.js';
+import { END, START } from '../lib/markers.js';
+import { ROOT, scratch } from './helpers.js';
+
+const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+/** Every <img> of rendered HTML: its src and alt, as the browser would read them. */
+const images = (/** @type {string} */ h) => [...h.matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({ src: decodeURIComponent(m[1]), alt: m[2] }));
+
+/**
+ * Whether a text is one well-formed SVG document: a root <svg> in the SVG namespace with a size,
+ * every element closed in order, a non-empty <title>.
+ * @param {string} text
+ */
+function svgProblems(text) {
+  const body = text.replace(/<!--[\s\S]*?-->/g, '').trim();
+  if (!/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* width="\d+" height="\d+"/.test(body)) return 'no <svg> root with the SVG namespace and a size';
+  if (!/<title>[^<]{20,}<\/title>/.test(body)) return 'no <title> saying what it shows';
+  /** @type {string[]} */
+  const open = [];
+  for (const m of body.matchAll(/<(\/?)([a-zA-Z][\w:-]*)[^>]*?(\/?)>/g)) {
+    if (m[3]) continue;
+    if (!m[1]) open.push(m[2]);
+    else if (open.pop() !== m[2]) return `</${m[2]}> closes another element`;
+  }
+  return open.length ? `unclosed <${open.join('>, <')}>` : null;
+}
+
+/**
+ * Every image of a Markdown file: resolves inside root to a valid SVG, with alt text.
+ * @param {string} file
+ * @param {string} root
+ */
+function checkImages(file, root) {
+  const shown = images(html(fs.readFileSync(file, 'utf8')));
+  for (const img of shown) {
+    assert.doesNotMatch(img.src, /^[a-z]+:|^\//i, `${file}: ${img.src} is not a relative path`);
+    const target = path.resolve(path.dirname(file), img.src);
+    assert.ok(target.startsWith(root + path.sep), `${file}: ${img.src} points outside the tree`);
+    assert.ok(fs.existsSync(target), `${file}: ${img.src} does not exist`);
+    assert.match(target, /\.svg$/);
+    assert.equal(svgProblems(fs.readFileSync(target, 'utf8')), null, `${file}: ${img.src}`);
+    assert.ok(img.alt.length > 40, `${file}: ${img.src} has no alt text saying what it shows`);
+  }
+  return shown;
+}
+
+/** Nights of full runs: 2 platforms × 2 Node majors × n nights, the last night's linux-x64 VMs slow. */
+function nights(/** @type {string} */ dir, /** @type {number} */ n) {
+  for (let i = 0; i < n; i++) {
+    for (const platform of ['linux-x64', 'darwin-arm64']) {
+      for (const node of ['v22.23.3', 'v24.21.0']) {
+        const doc = syntheticDoc({ platform, node, seed: i * 10 + node.length, scale: i === n - 1 && platform === 'linux-x64' ? 0.6 : 1, imageVersion: `2026110${Math.min(9, i)}.1`, finishedAt: new Date(Date.UTC(2026, 10, 1 + i, 3, 17)).toISOString() });
+        fs.mkdirSync(path.join(dir, `night-${i}`), { recursive: true });
+        fs.writeFileSync(path.join(dir, `night-${i}`, `${platform}-${node}.json`), JSON.stringify(doc));
+      }
+    }
+  }
+}
+
+function workspace() {
+  const dir = scratch('readme-');
+  const ws = { dir, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
+  return ws;
+}
+const run = (/** @type {ReturnType<typeof workspace>} */ ws) => {
+  const log = [];
+  const code = aggregate(ws, { log: (s) => log.push(s), warn: () => {} });
+  assert.equal(code, 0);
+  return log.join('\n');
+};
+/** Every chart under results/charts with its bytes and modification time. */
+const charts = (/** @type {string} */ results) => new Map(fs.readdirSync(path.join(results, 'charts'), { recursive: true }).map(String).filter((f) => f.endsWith('.svg'))
+  .map((f) => [f, { text: fs.readFileSync(path.join(results, 'charts', f), 'utf8'), mtime: fs.statSync(path.join(results, 'charts', f)).mtimeMs }]));
+
+test('README.md and results/README.md, rendered as GFM: every image is a valid SVG in the tree, with alt text stating a finding', () => {
+  const ws = workspace();
+  nights(ws.artifacts, 8);
+  run(ws);
+  const shown = checkImages(ws.readme, ws.dir);
+  // per machine class: the PRAGMA chart, the encryption chart, a history chart per Node major
+  assert.equal(shown.length, 2 * (2 + 2), shown.map((i) => i.src).join('\n'));
+  assert.ok(shown.some((i) => /largest (gain|loss)/.test(i.alt) && /within noise/.test(i.alt) && /A\/A twin/.test(i.alt)), 'the PRAGMA chart says what it found');
+  assert.ok(shown.some((i) => /cheapest .* costliest/.test(i.alt)), 'the encryption chart says what it found');
+  // the slow last night is outside its band, said in the chart's alt text and listed with what changed
+  const history = shown.filter((i) => /night\(s\) \d{4}-\d\d-\d\d to/.test(i.alt));
+  assert.equal(history.length, 4);
+  assert.ok(history.some((i) => /outside the band, newest 2026-11-08/.test(i.alt)), history.map((i) => i.alt).join("\n"));
+  const readme = fs.readFileSync(ws.readme, 'utf8');
+  assert.match(readme, /^- 2026-11-08, Node v2\d\.\d+\.\d+: .*below .*changed since the night before: runner image ubuntu24 20261106\.1 → ubuntu24 20261107\.1/m);
+  // the long form links back and shows its charts too
+  const page = path.join(ws.results, 'README.md');
+  assert.ok(checkImages(page, ws.dir).length >= 4);
+  assert.match(fs.readFileSync(page, 'utf8'), /\[README\]\(\.\.\/README\.md#results\)/);
+});
+
+test('the repository\'s own README.md and results/README.md: every image resolves to a valid SVG in the tree', () => {
+  for (const file of [path.join(ROOT, 'README.md'), path.join(ROOT, 'results', 'README.md')]) if (fs.existsSync(file)) checkImages(file, ROOT);
+});
+
+test('charts are drawn the same byte for byte; an unchanged chart is not rewritten; a new night redraws only its machine class\'s charts', () => {
+  const a = workspace();
+  const b = workspace();
+  nights(a.artifacts, 3);
+  fs.cpSync(a.artifacts, b.artifacts, { recursive: true });
+  run(a);
+  run(b);
+  const first = charts(a.results);
+  assert.ok(first.size >= 8);
+  assert.deepEqual([...first].map(([f, c]) => [f, c.text]), [...charts(b.results)].map(([f, c]) => [f, c.text]), 'two aggregates of the same documents drew different bytes');
+  assert.match(run(a), /charts: 0 drawn, \d+ unchanged, 0 removed/);
+  assert.deepEqual(charts(a.results), first, 'a chart was rewritten');
+  // a night on darwin only: linux charts untouched
+  const doc = syntheticDoc({ platform: 'darwin-arm64', node: 'v24.21.0', seed: 99, finishedAt: '2026-11-04T03:17:00.000Z' });
+  fs.writeFileSync(path.join(a.artifacts, 'late.json'), JSON.stringify(doc));
+  assert.match(run(a), /1 stored/);
+  const after = charts(a.results);
+  for (const [f, c] of first) {
+    if (f.startsWith('linux-x64/')) assert.deepEqual(after.get(f), c, `${f} rewritten though its data did not change`);
+  }
+  assert.ok([...after].some(([f, c]) => f.startsWith('darwin-arm64/') && c.text !== first.get(f)?.text), 'no darwin chart redrawn');
+});
+
+test('a chart no section asks for any more is removed; a stray file that is no chart is left alone', () => {
+  const ws = workspace();
+  nights(ws.artifacts, 1);
+  run(ws);
+  const stray = path.join(ws.results, 'charts', 'linux-x64', 'old-machine-abc123-config.svg');
+  fs.writeFileSync(stray, '<svg/>');
+  fs.writeFileSync(path.join(ws.results, 'charts', 'notes.txt'), 'mine');
+  assert.match(run(ws), /charts: 0 drawn, \d+ unchanged, 1 removed/);
+  assert.equal(fs.existsSync(stray), false);
+  assert.equal(fs.readFileSync(path.join(ws.results, 'charts', 'notes.txt'), 'utf8'), 'mine');
+});
