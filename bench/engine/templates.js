@@ -26,6 +26,23 @@ export const SHM = '/dev/shm';
 const sizeOf = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** Remove a database and its WAL, shared memory and journal files. */
+/**
+ * What a seeded database holds and weighs: file sizes, pages, free pages, messages.
+ * @param {import('./database.js').Conn} conn
+ * @param {string} file
+ * @param {number} messages
+ */
+export function sizeFacts(conn, file, messages) {
+  return {
+    mainBytes: sizeOf(file),
+    walBytes: sizeOf(`${file}-wal`),
+    pageSize: Number(scalar(conn, 'PRAGMA page_size')),
+    pageCount: Number(scalar(conn, 'PRAGMA page_count')),
+    freelistCount: Number(scalar(conn, 'PRAGMA freelist_count')),
+    messages,
+  };
+}
+
 export const removeDb = (/** @type {string} */ file) => {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
 };
@@ -64,14 +81,7 @@ export function createTemplates(o) {
       conn.exec('BEGIN');
       messages.forEach((m, i) => insert.run(...messageParams(m, i + 1)));
       conn.exec('COMMIT');
-      const size = {
-        mainBytes: sizeOf(file),
-        walBytes: sizeOf(`${file}-wal`),
-        pageSize: Number(scalar(conn, 'PRAGMA page_size')),
-        pageCount: Number(scalar(conn, 'PRAGMA page_count')),
-        freelistCount: Number(scalar(conn, 'PRAGMA freelist_count')),
-        messages: messages.length,
-      };
+      const size = sizeFacts(conn, file, messages.length);
       const journalMode = String(readPragma(conn, 'journal_mode'));
       conn.close();
       return { pragmas, size, journalMode, encryption: proveEncryption(loaded, file, cipher) };

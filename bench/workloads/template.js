@@ -3,6 +3,7 @@
 // generated and committed in chunks, so memory stays flat whatever the size.
 import fs from 'node:fs';
 import { openConfigured, proveEncryption, readPragma, scalar } from '../engine/database.js';
+import { sizeFacts } from '../engine/templates.js';
 import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../tables/mail.js';
 
 /** Messages generated and committed at a time. */
@@ -54,14 +55,7 @@ export function buildTemplate(driver, file, o) {
     const count = Number(scalar(conn, 'SELECT count(*) FROM messages'));
     if (count !== o.messages) throw new Error(`the template holds ${count} messages, expected ${o.messages}`);
     const journalMode = String(readPragma(conn, 'journal_mode'));
-    const size = {
-      mainBytes: sizeOf(file),
-      walBytes: sizeOf(`${file}-wal`),
-      pageSize: Number(scalar(conn, 'PRAGMA page_size')),
-      pageCount: Number(scalar(conn, 'PRAGMA page_count')),
-      freelistCount: Number(scalar(conn, 'PRAGMA freelist_count')),
-      messages: count,
-    };
+    const size = sizeFacts(conn, file, count);
     conn.close(); // the last connection: the WAL is checkpointed into the file and removed
     closed = true;
     return { pragmas, size: { ...size, mainBytes: sizeOf(file), walBytes: sizeOf(`${file}-wal`) }, journalMode, encryption: proveEncryption(driver, file, o.cipher) };
