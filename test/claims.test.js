@@ -142,10 +142,16 @@ test('the README section: the claim linked to its source, the measured change, t
   const doc = docWith(experiments);
   const entry = { kind: 'result', mode: 'full', status: 'complete', node: '22.0.0', finishedAt: doc.run.finishedAt, file: 'a.json' };
   doc.environment = { node: '22.0.0' };
-  const lines = render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results' }));
+  const lines = render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: '.', page: 'results' }));
   const text = lines.join('\n');
   assert.match(text, /^##### Claims checked$/m);
-  assert.match(text, /\| +8 \| \[cache_size=-64000: 8% faster reads\]\(https:\/\/forwardemail\.net\/en\/blog\/docs\/sqlite-performance-optimization-pragma-chacha20-production-guide\)/);
+  assert.match(text, /\| 8 \| \[cache_size=-64000: 8% faster reads\]\(https:\/\/forwardemail\.net\/en\/blog\/docs\/sqlite-performance-optimization-pragma-chacha20-production-guide\)/);
+  assert.match(text, /\(\.\.\/docs\/claims\.md\)/, 'the results page links the rules from results/');
+  // the README (bounded) links the source once, above the table, and the rules from the root
+  const readme = render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' })).join('\n');
+  assert.match(readme, /\| 8 \| cache_size=-64000: 8% faster reads \|/);
+  assert.equal(readme.split('](https://forwardemail.net/').length - 1, 1);
+  assert.match(readme, /\]\(docs\/claims\.md\)/);
   assert.match(text, /\+10\.0% \[\+10\.0%, \+10\.0%\] ops\/s, 5 pairs/);
   assert.ok(!text.includes('](https://evil.example)') && !text.includes('<b>'), 'a reason from a document opened a link or HTML');
   for (const line of text.split('\n').filter((l) => l.startsWith('|'))) assert.equal(line.split(/(?<!\\)\|/).length, 8, line);

@@ -5,8 +5,8 @@
 import semver from 'semver';
 import { claimCells, claimRows } from '../../bench/claims/table.js';
 import { SOURCE } from '../../bench/tables/experiments.js';
-import { inert, table } from '../../lib/markdown.js';
-import { newestPerMajor, runName } from './common.js';
+import { inert } from '../../lib/markdown.js';
+import { newestPerMajor, runName, table } from './common.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major
@@ -32,6 +32,7 @@ export function render(ctx) {
     `The performance claims of ${SOURCE.publisher}'s [${SOURCE.title}](${SOURCE.url}), each measured in the newest full run (${runName(doc)}): the claim's variant against its reference, in the same blocks of the same rounds; the change with its paired 95% interval. ` +
       `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, within noise (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](${ctx.page === 'results' ? '../' : ''}docs/claims.md)).`,
     '',
-    table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l']),
+    // the README links the source once, above; the results page on every claim
+    table(claimCells(rows, { text: (s, max) => inert(s, max), link: ctx.page === 'results' }), ['r', 'l', 'l', 'r', 'r', 'l']),
   ];
 }

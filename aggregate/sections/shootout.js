@@ -4,6 +4,7 @@
 // apart from the driver upgrade and from Node 18's older driver. Nothing when the machine class has
 // no shootout: Node versions are never compared across matrix cells (different VMs).
 import { inert } from '../../lib/markdown.js';
+import { table } from './common.js';
 import { shootoutLines } from '../../bench/shootout/report.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
@@ -33,8 +34,8 @@ export function render(ctx) {
     '',
     // the README shows production's driver and cipher; results/README.md every setup
     ...(ctx.page === 'readme'
-      ? [...shootoutLines(doc, { only: (r) => r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER }), `Every driver (better-sqlite3, node:sqlite): [the results page](${ctx.resultsLink}/README.md).`, '']
-      : shootoutLines(doc)),
+      ? [...shootoutLines(doc, { only: (r) => r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER, table }), `Every driver (better-sqlite3, node:sqlite): [the results page](${ctx.resultsLink}/README.md).`, '']
+      : shootoutLines(doc, { table })),
     `_From [${inert(entry.file)}](${ctx.resultsLink}/${entry.file})${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/\`._`,
   ];
 }

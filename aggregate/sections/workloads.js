@@ -4,11 +4,11 @@
 // paired change) and the scale table (each figure at each database size, and how its cost grows per
 // 10× more messages). The README shows production's setup; results/README.md every setup, and the
 // latencies.
-import { inert, table } from '../../lib/markdown.js';
+import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../../bench/workloads/tables.js';
-import { newestPerMajor, runName } from './common.js';
+import { newestPerMajor, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that

@@ -38,7 +38,8 @@ export function sideLines(/** @type {any} */ doc) {
 /**
  * The tables of one document.
  * @param {any} doc a valid shootout document
- * @param {{ heading?: string, only?: (row: any) => boolean }} [o] only: the rows (cases) to show, e.g. one setup in the README
+ * @param {{ heading?: string, only?: (row: any) => boolean, table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] only: the rows (cases) to show, e.g. one setup in the README;
+ *   table: the table writer (default lib/markdown.js table, padded for a terminal)
  * @returns {string[]} Markdown lines
  */
 export function shootoutLines(doc, o = {}) {
@@ -76,7 +77,7 @@ export function shootoutLines(doc, o = {}) {
           ...heads.map((h) => cell(of(h))),
         ];
       });
-      lines.push(...table([header, ...body], ['l', 'l', ...(base !== null ? /** @type {const} */ (['r']) : []), ...heads.map(() => /** @type {const} */ ('r'))]).split('\n'), '');
+      lines.push(...(o.table ?? table)([header, ...body], ['l', 'l', ...(base !== null ? /** @type {const} */ (['r']) : []), ...heads.map(() => /** @type {const} */ ('r'))]).split('\n'), '');
     }
   }
   lines.push('Nodes and drivers:', '', ...sideLines(doc), '');
