@@ -249,8 +249,8 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   fs.mkdirSync(artifacts);
   const bad = structuredClone(runDoc);
   bad.run.id = '00000000-0000-4000-8000-000000000000';
-  bad.rows[0].verdict = 'slower';
-  bad.rows[0].high = 0.2;
+  // one fault only, whatever the run measured: a 'slower' verdict on an interval that holds 0
+  Object.assign(bad.rows[0], { verdict: 'slower', change: -0.1, low: -0.3, high: 0.2 });
   fs.writeFileSync(path.join(artifacts, 'bad-shootout.json'), JSON.stringify(bad));
   const readme = path.join(ws, 'README.md');
   fs.writeFileSync(readme, '# t\n<!-- BENCHMARK_RESULTS_START -->\n<!-- BENCHMARK_RESULTS_END -->\n');
