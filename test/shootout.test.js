@@ -54,6 +54,10 @@ test('plan: the comparisons keep the driver constant, the driver upgrade on the 
   const aa = planSides(['20.20.2', '20.20.2']);
   assert.deepEqual(aa.map((s) => s.label), ['v20 12.x', 'v20 12.x (2)']);
   assert.deepEqual(planComparisons(aa), [{ group: 'same-node', base: 'v20 12.x', head: 'v20 12.x (2)' }]);
+  // on a Node whose default is 13.x the copies are both 13.x: the default loads wherever the Node runs
+  const aa24 = planSides(['24.21.0', '24.21.0']);
+  assert.deepEqual(aa24.map((s) => s.label), ['v24 13.x', 'v24 13.x (2)']);
+  assert.deepEqual(planComparisons(aa24), [{ group: 'same-node', base: 'v24 13.x', head: 'v24 13.x (2)' }]);
 });
 
 test('plan: a 13.x side measures only the drivers it changes; the default scope is production, the production cipher, and every timed op', () => {

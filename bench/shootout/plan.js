@@ -85,8 +85,11 @@ export function planSides(versions) {
     copies.set(version, copy);
     const major = semver.major(version);
     const def = generationFor(version)?.id;
-    // a repeated Node (A/A) gets only its first generation: the copy is for noise, not drivers
-    const gens = copy > 1 ? generationsOf(version).slice(0, 1) : generationsOf(version);
+    // a repeated Node (A/A) is measured with its default generation only, every copy: the copies
+    // are for noise, not drivers, and the default is the one that loads wherever the Node runs
+    // (12.x aborts on Node 24.21.0)
+    const repeated = versions.filter((v) => v === version).length > 1;
+    const gens = repeated ? (def ? [def] : generationsOf(version).slice(0, 1)) : generationsOf(version);
     for (const generation of gens) {
       const line = DRIVER_LINE[generation] ?? generation;
       sides.push({ label: `v${major} ${line}${copy > 1 ? ` (${copy})` : ''}`, major, version, generation, line, override: generation !== def, copy });
