@@ -2,11 +2,10 @@
 // the newest full run of this machine class measured (change and 95% interval, paired within the run)
 // and the verdict (bench/claims/verdict.js). The claim and what is checked are the table's words, the
 // link the table's; from the document only numbers, verdicts and reasons, the reasons shown inert.
-import semver from 'semver';
 import { claimCells, claimRows } from '../../bench/claims/table.js';
 import { SOURCE } from '../../bench/tables/experiments.js';
 import { inert } from '../../lib/markdown.js';
-import { newestPerMajor, runName, table } from './common.js';
+import { newestFirst, runName, table } from './common.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major
@@ -14,9 +13,7 @@ import { newestPerMajor, runName, table } from './common.js';
  * @param {import('./index.js').SectionContext} ctx
  */
 export function claimsRun(ctx) {
-  const full = newestPerMajor(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result')).filter((e) => e.mode === 'full');
-  const newer = (/** @type {import('../store.js').Entry} */ a, /** @type {import('../store.js').Entry} */ b) => b.finishedAt > a.finishedAt || (b.finishedAt === a.finishedAt && semver.gt(b.node, a.node));
-  const docs = full.sort((a, b) => (newer(a, b) ? 1 : newer(b, a) ? -1 : 0)).map((e) => ctx.load(e));
+  const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result')).filter((e) => e.mode === 'full').map((e) => ctx.load(e));
   return docs.find((d) => Array.isArray(d?.experiments) && d.experiments.length) ?? null;
 }
 

@@ -69,10 +69,17 @@ export function newestPerMajor(entries) {
  * @returns {any | null}
  */
 export function comparisonRun(ctx) {
-  const full = newestPerMajor(ctx.entries).filter((e) => e.mode === 'full');
-  const newer = (/** @type {import('../store.js').Entry} */ a, /** @type {import('../store.js').Entry} */ b) => b.finishedAt > a.finishedAt || (b.finishedAt === a.finishedAt && semver.gt(b.node, a.node));
-  const pick = full.reduce((/** @type {import('../store.js').Entry | null} */ a, b) => (!a || newer(a, b) ? b : a), null);
+  const pick = newestFirst(ctx.entries).find((e) => e.mode === 'full');
   return pick ? ctx.load(pick) : null;
+}
+
+/**
+ * The newest run per Node major (newestPerMajor), newest first; on a tie (one nightly run finishes
+ * several cells at once) the highest Node first. The order every section picks "the newest run" in.
+ * @param {import('../store.js').Entry[]} entries of one machine class
+ */
+export function newestFirst(entries) {
+  return newestPerMajor(entries).sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0) || semver.compare(b.node, a.node));
 }
 
 /** Where a run is named in a heading line: its Node and its date. */

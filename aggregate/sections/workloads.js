@@ -8,7 +8,7 @@ import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../../bench/workloads/tables.js';
-import { newestPerMajor, runName, table } from './common.js';
+import { newestFirst, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -17,9 +17,7 @@ import { newestPerMajor, runName, table } from './common.js';
  * @returns {any | null}
  */
 export function workloadRun(ctx) {
-  const results = newestPerMajor(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'));
-  const newestFirst = [...results].sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0) || (results.indexOf(b) - results.indexOf(a)));
-  const withWorkloads = newestFirst.map((e) => ({ e, doc: ctx.load(e) })).filter((x) => x.doc?.workloads?.cases?.length);
+  const withWorkloads = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result')).map((e) => ({ e, doc: ctx.load(e) })).filter((x) => x.doc?.workloads?.cases?.length);
   return (withWorkloads.find((x) => x.doc.run.mode === 'full') ?? withWorkloads[0])?.doc ?? null;
 }
 
