@@ -30,7 +30,7 @@ import { discover, readResult } from './read.js';
 import { renderBlock, renderResultsPage } from './render.js';
 import { chartWriter } from './charts/writer.js';
 import { nightStore } from './nights.js';
-import { digest, fileFor, openStore } from './store.js';
+import { digest, fileFor, openStore, sha256, storedText } from './store.js';
 
 const OPTIONS = /** @type {const} */ ({
   artifacts: { type: 'string' },
@@ -63,13 +63,14 @@ function check(files) {
 }
 
 /**
- * The document a file holds, if it is still the one that was checked.
+ * The document a file holds, with the bytes it is stored as, if it is still the one that was checked.
  * @param {import('./plan.js').Checked} d
  */
 function reread(d) {
   try {
     const doc = JSON.parse(fs.readFileSync(d.file, 'utf8'));
-    return digest(doc) === d.sha256 ? doc : null;
+    const text = storedText(doc);
+    return sha256(text) === d.sha256 ? { doc, text } : null;
   } catch {
     return null;
   }
@@ -86,29 +87,51 @@ function storeAll(planned, store) {
   /** @type {{ file: string, reason: string }[]} */
   const refused = [];
   for (const d of planned) {
-    const doc = reread(d);
-    const added = doc ? store.add(doc) : { stored: false, reason: 'changed after it was checked; not stored' };
+    const again = reread(d);
+    const added = again ? store.add(again.doc, again.text) : { stored: false, reason: 'changed after it was checked; not stored' };
     if (added.stored) stored.push(added.file);
     else refused.push({ file: d.file, reason: added.reason });
   }
   return { stored, refused };
 }
 
+/** Documents kept parsed: the newest per Node major of every machine class, and a night's, fit. */
+const RECENT = 64;
+
 /**
- * Regenerate the README's block, results/README.md and the charts from all of results/: both pages
- * are rendered first (queuing their charts), then the charts whose data changed are drawn, then
- * each file is written if it changed.
+ * A document loader that keeps the last RECENT documents it parsed (a cold run, which reads every
+ * night of the history window, keeps no more than that).
+ * @param {(e: import('./store.js').Entry) => any} load
+ */
+function recent(load) {
+  /** @type {Map<string, any>} */
+  const kept = new Map();
+  return (/** @type {import('./store.js').Entry} */ e) => {
+    if (kept.has(e.file)) return kept.get(e.file);
+    const doc = load(e);
+    kept.set(e.file, doc);
+    if (kept.size > RECENT) kept.delete(/** @type {string} */ (kept.keys().next().value));
+    return doc;
+  };
+}
+
+/**
+ * Regenerate the README's block, results/README.md and the charts from all of results/: a chart
+ * whose data changed is drawn (in the chart writer's threads) while the pages are rendered; once
+ * both are rendered and every chart is drawn, each file is written if it changed.
  * @param {{ results: string, readme: string }} o
  * @param {string} readmeText
  * @param {ReturnType<typeof openStore>} store
+ * @param {ReturnType<typeof chartWriter>} charts
  */
-function writePages(o, readmeText, store) {
+function writePages(o, readmeText, store, charts) {
   const rel = (/** @type {string} */ from, /** @type {string} */ to) => path.relative(from, to).split(path.sep).join('/') || '.';
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
-  const charts = chartWriter(o.results);
-  const nights = nightStore(o.results, store.load);
-  const next = replaceBlock(readmeText, renderBlock(store, { resultsLink, charts, nights }));
-  const page = renderResultsPage(store, { resultsLink: '.', readmeLink: rel(path.resolve(o.results), path.resolve(o.readme)), charts, nights });
+  // both pages and the nights read the newest documents: each is parsed once
+  const shared = { entries: store.entries, load: recent(store.load) };
+  const nights = nightStore(o.results, shared.load);
+  const next = replaceBlock(readmeText, renderBlock(shared, { resultsLink, charts, nights }));
+  const page = renderResultsPage(shared, { resultsLink: '.', readmeLink: rel(path.resolve(o.results), path.resolve(o.readme)), charts, nights });
   const drawn = charts.flush();
   const nightsChanged = nights.save();
   const pageFile = path.join(o.results, 'README.md');
@@ -134,12 +157,14 @@ export function aggregate(o, io) {
   const { valid, invalid } = check(files);
   const store = openStore(o.results, warn);
   const planned = plan(valid, store);
+  const charts = chartWriter(o.results);
+  if (planned.store.length) charts.warm(); // a new document moves charts: the threads load vega meanwhile
   const { stored, refused } = storeAll(planned.store, store);
   const skipped = [...rejected, ...invalid, ...planned.same];
   const conflicts = [...planned.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
   const indexChanged = store.saveIndex();
-  const { readmeChanged, pageChanged, drawn } = writePages(o, readmeText, store);
+  const { readmeChanged, pageChanged, drawn } = writePages(o, readmeText, store, charts);
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);

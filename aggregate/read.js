@@ -51,17 +51,30 @@ const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/
 export function textProblems(doc) {
   /** @type {string[]} */
   const problems = [];
-  const walk = (/** @type {any} */ v, /** @type {string} */ at) => {
+  /** @type {(string | number)[]} the keys down to the value being looked at: its JSON pointer is made only for a problem */
+  const keys = [];
+  const at = () => keys.map((k) => `/${pointer(String(k))}`).join('');
+  const walk = (/** @type {any} */ v) => {
     if (typeof v === 'string') {
       const control = v.match(CONTROL)?.[0];
-      const bidi = v.match(BIDI)?.[0];
-      if (control !== undefined) problems.push(`${at} contains the control character ${codePoint(control)}`);
-      else if (bidi !== undefined) problems.push(`${at} contains the Unicode bidirectional control ${codePoint(bidi)}`);
+      const bidi = control === undefined ? v.match(BIDI)?.[0] : undefined;
+      if (control !== undefined) problems.push(`${at()} contains the control character ${codePoint(control)}`);
+      else if (bidi !== undefined) problems.push(`${at()} contains the Unicode bidirectional control ${codePoint(bidi)}`);
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        keys.push(i);
+        walk(v[i]);
+        keys.pop();
+      }
     } else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) walk(x, `${at}/${pointer(k)}`);
+      for (const k of Object.keys(v)) {
+        keys.push(k);
+        walk(v[k]);
+        keys.pop();
+      }
     }
   };
-  walk(doc, '');
+  walk(doc);
   return problems;
 }
 

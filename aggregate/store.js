@@ -32,7 +32,8 @@ export const kindOf = (/** @type {any} */ doc) => (doc.kind === SHOOTOUT_KIND ? 
 
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
-const sha256 = (/** @type {string} */ s) => crypto.createHash('sha256').update(s).digest('hex');
+/** The sha256 of a text, in hex. */
+export const sha256 = (/** @type {string} */ s) => crypto.createHash('sha256').update(s).digest('hex');
 /** The sha256 of the bytes a document is stored as: equal exactly when the documents are. */
 export const digest = (/** @type {any} */ doc) => sha256(storedText(doc));
 
@@ -148,10 +149,11 @@ export function openStore(dir, warn) {
     byFile: (/** @type {string} */ file) => byFile.get(file),
     /**
      * Add a document, unless it is already there. Never overwrites, never writes outside dir.
+     * @param {any} doc
+     * @param {string} [text] storedText(doc), when the caller has it already
      * @returns {{ stored: true, file: string } | { stored: false, reason: string, duplicate?: boolean }}
      */
-    add(/** @type {any} */ doc) {
-      const text = storedText(doc);
+    add(doc, text = storedText(doc)) {
       const same = byId(doc.run.id);
       if (same) {
         if (same.sha256 === sha256(text)) return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };

@@ -1,11 +1,16 @@
 // The chart machinery on its own: file names made only of slugs (a machine class comes from a
-// document), text widths from Helvetica's metrics, one spec drawn to one deterministic SVG.
+// document), text widths from Helvetica's metrics, one spec drawn to one deterministic SVG, the
+// same bytes from one drawing thread or several, a chart whose spec did not change left alone, a
+// chart that cannot be drawn named (and nothing half written), and the SVG made smaller without
+// changing what it draws.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { chartWriter, slug } from '../aggregate/charts/writer.js';
-import { comparisonSpec } from '../aggregate/charts/specs.js';
+import { comparisonSpec, historySpec } from '../aggregate/charts/specs.js';
+import { straighten, tidy } from '../aggregate/charts/render-worker.js';
+import { TEMP_FILE } from '../lib/files.js';
 import { textWidth } from '../aggregate/charts/metrics.js';
 import { scratch } from './helpers.js';
 
@@ -52,4 +57,92 @@ test('one spec is drawn to the same SVG bytes twice, with its alt text as <title
   assert.doesNotMatch(a, /aria-roledescription|class="/);
   assert.match(a, />Insert</, 'the panel title');
   assert.match(a, />change, % \(log scale\)</, "the axis title with its unit");
+});
+
+/** A few charts of both kinds, each with its own data. */
+function someSpecs() {
+  const ops = ['Insert', 'Select', 'Update'];
+  const members = ['A/A twin', 'Cache', 'MMAP'];
+  const comparisons = [1, 2, 3].map((k) => comparisonSpec({
+    title: `Run ${k}`, subtitle: ['s'], alt: `run ${k}`, members, ops,
+    points: members.flatMap((member, i) => ops.map((op, j) => ({ member, op, change: (i - 1) * 7 * k + j, low: (i - 1) * 7 * k + j - 2, high: (i - 1) * 7 * k + j + 2.5, verdict: i === 0 ? 'within noise' : i === 1 ? 'faster' : 'slower' }))),
+  }));
+  const start = Date.UTC(2026, 0, 5);
+  const histories = [18, 20].map((major) => historySpec({
+    title: `Node ${major}`, subtitle: ['s'], alt: `Node ${major}`, ops, domain: [start, start + 91 * 86_400_000],
+    points: ops.flatMap((op, j) => Array.from({ length: 30 }, (_, n) => {
+      const value = 1000 * (j + 1) * (1 + 0.05 * Math.sin(n * major));
+      return { op, night: new Date(start + n * 86_400_000).toISOString().slice(0, 10), value, low: value * 0.98, high: value * 1.02, bandLow: 900 * (j + 1), bandHigh: 1100 * (j + 1), outside: n === 7 };
+    })),
+  }));
+  return [...comparisons, ...histories];
+}
+
+/** Draw specs with a writer of that many threads; the files' bytes, by name. */
+function drawWith(/** @type {any[]} */ specs, /** @type {number} */ threads, dir = scratch('charts-')) {
+  const w = chartWriter(dir, { threads });
+  specs.forEach((spec, i) => w.add(`p/m-${i}.svg`, spec));
+  const r = w.flush();
+  return { dir, r, files: specs.map((_, i) => fs.readFileSync(path.join(dir, 'charts', 'p', `m-${i}.svg`), 'utf8')) };
+}
+
+test('the charts come out the same, byte for byte, from one drawing thread or several, run after run', () => {
+  const specs = someSpecs();
+  const serial = drawWith(specs, 1);
+  assert.equal(serial.r.written.length, specs.length);
+  assert.deepEqual(drawWith(specs, 3).files, serial.files, 'three threads drew other bytes than one');
+  assert.deepEqual(drawWith(specs, 3).files, serial.files, 'a second run drew other bytes');
+  assert.deepEqual(drawWith([...specs].reverse(), 2).files.reverse(), serial.files, 'what a thread drew before changed a chart');
+  for (const svg of serial.files) assert.match(svg, /^<!-- sqlite-node-bench chart [0-9a-f]{64} [^\n]*-->\n<svg [^>]*><title>[^<]+<\/title>.*<\/svg>\n$/s);
+});
+
+test('a chart whose spec did not change is neither drawn nor rewritten; one whose spec changed is; one nobody asks for is removed', () => {
+  const specs = someSpecs();
+  const { dir } = drawWith(specs, 2);
+  const file = (/** @type {number} */ i) => path.join(dir, 'charts', 'p', `m-${i}.svg`);
+  const before = specs.map((_, i) => fs.statSync(file(i)).ino);
+  const w = chartWriter(dir, { threads: 2 });
+  specs.slice(0, 4).forEach((spec, i) => w.add(`p/m-${i}.svg`, i === 2 ? { ...spec, title: { ...spec.title, text: 'Run 3, again' } } : spec));
+  const r = w.flush();
+  assert.deepEqual(r.written, ['charts/p/m-2.svg']);
+  assert.equal(r.unchanged, 3);
+  assert.deepEqual(r.removed, ['charts/p/m-4.svg']);
+  for (const i of [0, 1, 3]) assert.equal(fs.statSync(file(i)).ino, before[i], `m-${i}.svg was rewritten`);
+  assert.notEqual(fs.statSync(file(2)).ino, before[2]);
+  assert.match(fs.readFileSync(file(2), 'utf8'), /Run 3, again/);
+  assert.equal(fs.existsSync(file(4)), false);
+});
+
+test('a chart that cannot be drawn is named in one line, and no chart is written, half or whole', () => {
+  const dir = scratch('charts-');
+  const [good] = someSpecs();
+  drawWith([good], 1, dir);
+  const kept = fs.readFileSync(path.join(dir, 'charts', 'p', 'm-0.svg'), 'utf8');
+  const w = chartWriter(dir, { threads: 2 });
+  w.add('p/m-0.svg', { ...good, title: { ...good.title, text: 'changed' } });
+  w.add('p/m-1.svg', { mark: 'no-such-mark', data: { values: [{ a: 1 }] } });
+  assert.throws(() => w.flush(), (err) => {
+    assert.match(err.message, /^charts: \S*m-1\.svg could not be drawn: .+; no chart written$/);
+    assert.doesNotMatch(err.message, /\n/);
+    return true;
+  });
+  assert.equal(fs.readFileSync(path.join(dir, 'charts', 'p', 'm-0.svg'), 'utf8'), kept, 'a chart was written although another failed');
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'charts', 'p')), ['m-0.svg'], 'a file was left behind');
+  assert.ok(!fs.readdirSync(path.join(dir, 'charts', 'p')).some((f) => TEMP_FILE.test(f)));
+});
+
+test('a straight run of a path becomes its two ends; a path that turns back, or is not of straight lines, is kept as it is', () => {
+  assert.equal(straighten('M0,10L1.5,10L3,10L4.5,10L4.5,2L3,2L1.5,2L0,2Z'), 'M0,10L4.5,10L4.5,2L0,2Z');
+  assert.equal(straighten('M0,0L0,1L0,2L5,2'), 'M0,0L0,2L5,2');
+  assert.equal(straighten('M0,5L4,5L2,5L6,5'), 'M0,5L4,5L2,5L6,5', 'the line turns back at 4: every point drawn');
+  assert.equal(straighten('M0,1L1,2L2,1'), 'M0,1L1,2L2,1');
+  assert.equal(straighten('M2.7,0A2.7,2.7,0,1,1,-2.7,0A2.7,2.7,0,1,1,2.7,0'), 'M2.7,0A2.7,2.7,0,1,1,-2.7,0A2.7,2.7,0,1,1,2.7,0');
+  assert.equal(straighten('M0,0L1,0L2,0M5,5L6,5L7,5'), 'M0,0L2,0M5,5L7,5');
+});
+
+test('tidying the SVG keeps what it draws: positions to a tenth of a pixel, opacities and widths untouched, bare groups unwrapped', () => {
+  const spec = { description: 'Alt <text> & more', config: { font: 'Helvetica' } };
+  const svg = '<svg width="100" height="50"><g><g transform="translate(0,0)"><g class="mark" transform="translate(10.04,20.06)"><path d="M0.123,1.987L5.55,1.987L9.949,1.987" stroke-width="1.25" opacity="0.18" font-family="Helvetica"/><text x="3.14159" font-size="11.5px">1.2345</text><line x2="85.19466143539726" y2="0" stroke-width="2.5"/></g></g></g></svg>';
+  assert.equal(tidy(svg, spec),
+    '<svg width="100" height="50" font-family="Helvetica" role="img"><title>Alt &lt;text&gt; &amp; more</title><g transform="translate(10,20.1)"><path d="M0.1,2L9.9,2" stroke-width="1.25" opacity="0.18"/><text x="3.1" font-size="11.5px">1.2345</text><line x2="85.2" y2="0" stroke-width="2.5"/></g></svg>');
 });

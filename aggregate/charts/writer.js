@@ -1,20 +1,21 @@
 // Charts as files: results/charts/<platform>/<machine>-<name>.svg, each drawn from a vega-lite
 // spec by render-worker.js. A chart carries, in its first line, the sha256 of its spec, of the chart
 // libraries' versions and of the drawing code: a chart whose spec did not change is neither drawn nor rewritten, so
-// a night's commit touches only the charts whose data moved. Charts no section asked for are
-// removed (they are derived, never data). Every write is a temp file renamed (lib/files.js).
-import { spawnSync } from 'node:child_process';
+// a night's commit touches only the charts whose data moved. A chart to draw goes to the drawing
+// threads as soon as a section asks for it; flush waits for them and writes every chart or, when
+// one could not be drawn, none (naming it). Charts no section asked for are removed (they are
+// derived, never data). Every write is a temp file renamed (lib/files.js).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
+import { drawingPool } from './render-worker.js';
 import { CONFIG } from './theme.js';
 
 /** The chart libraries' versions: a new version redraws every chart. */
 const LIBRARIES = ['vega', 'vega-lite'].map((p) => `${p}@${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', p, 'package.json'), 'utf8')).version}`).join(' ');
-const WORKER = fileURLToPath(new URL('./render-worker.js', import.meta.url));
 /** And so does a change of how they are drawn: the renderer's own code. */
 const DRAWING = crypto.createHash('sha256').update(['render-worker.js', 'metrics.js'].map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8')).join('\0')).digest('hex').slice(0, 12);
 /** The folder under results/ that holds the charts. */
@@ -32,48 +33,85 @@ export function slug(text) {
   return `${base || 'x'}-${crypto.createHash('sha256').update(text).digest('hex').slice(0, 6)}`;
 }
 
+/** The first line of a file (its stamp), or null when there is no file. */
+function firstLineOf(/** @type {string} */ file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(1024);
+    return head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n', 1)[0];
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * @param {string} resultsDir results/
+ * @param {{ threads?: number }} [o] drawing threads (default: render-worker.js defaultThreads)
  */
-export function chartWriter(resultsDir) {
+export function chartWriter(resultsDir, o = {}) {
   const dir = path.join(resultsDir, CHARTS);
-  /** @type {Map<string, { spec: any, sha: string }>} file under charts/ → what to draw */
+  /** @type {Map<string, string>} file under charts/ → the sha of its spec */
   const wanted = new Map();
+  /** @type {Map<string, string>} the files to draw → sha */
+  const stale = new Map();
+  /** @type {ReturnType<typeof drawingPool> | undefined} started with the first chart to draw */
+  let pool;
   return {
+    /** Start the drawing threads now (they load vega while the pages are rendered): when new documents make new charts certain. */
+    warm() {
+      (pool ??= drawingPool(o.threads)).warm();
+    },
     /**
-     * A chart: queue it, and return its path under charts/ (with / separators).
+     * A chart: queue it (drawing starts now when its spec changed), and return its path under charts/ (with / separators).
      * @param {string} file e.g. linux-x64/ubuntu24-…-config.svg, made of slugs
      * @param {any} spec a vega-lite spec, without config (the theme is added)
      */
     add(file, spec) {
       if (!/^[a-z0-9-]+(\/[a-z0-9-]+)*\.svg$/.test(file)) throw new Error(`chart name '${file}' is not made of slugs`);
       const full = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...spec, config: CONFIG };
-      wanted.set(file, { spec: full, sha: crypto.createHash('sha256').update(`${LIBRARIES} ${DRAWING} ${JSON.stringify(full)}`).digest('hex') });
+      const json = JSON.stringify(full);
+      const sha = crypto.createHash('sha256').update(`${LIBRARIES} ${DRAWING} ${json}`).digest('hex');
+      if (wanted.get(file) !== sha) {
+        wanted.set(file, sha);
+        if (firstLineOf(path.join(dir, file)) === stamp(sha)) stale.delete(file);
+        else {
+          stale.set(file, sha);
+          (pool ??= drawingPool(o.threads)).submit(sha, full, json.length);
+        }
+      }
       return `${CHARTS}/${file}`;
     },
     /**
-     * Draw the charts whose spec changed, write them, remove the charts nobody asked for.
+     * Wait for the charts whose spec changed, write them, remove the charts nobody asked for.
+     * Throws, naming the chart, when one could not be drawn: then no chart is written.
      * @returns {{ written: string[], unchanged: number, removed: string[] }} paths under results/
      */
     flush() {
-      const stale = [...wanted].filter(([file, w]) => {
-        const p = path.join(dir, file);
-        if (!fs.existsSync(p)) return true;
-        const first = fs.readFileSync(p, 'utf8').split('\n', 1)[0];
-        return first !== stamp(w.sha);
-      });
+      let drawn = new Map();
+      try {
+        if (pool && stale.size) drawn = pool.wait();
+      } finally {
+        pool?.close();
+        pool = undefined;
+      }
+      const failed = [...stale].filter(([, sha]) => drawn.get(sha)?.svg === undefined);
+      if (failed.length) {
+        const [file, sha] = failed[0];
+        throw new Error(`charts: ${path.join(dir, file)} could not be drawn: ${drawn.get(sha)?.error ?? 'no answer'}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}; no chart written`);
+      }
       /** @type {string[]} */
       const written = [];
-      if (stale.length) {
-        const r = spawnSync(process.execPath, [WORKER], { input: JSON.stringify(stale.map(([, w]) => w.spec)), encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-        if (r.status !== 0) throw new Error(`charts: the renderer exited ${r.status}: ${(r.stderr || String(r.error)).trim().split('\n')[0]}`);
-        /** @type {string[]} */
-        const svgs = JSON.parse(r.stdout);
-        stale.forEach(([file, w], i) => {
-          writeFileAtomic(path.join(dir, file), `${stamp(w.sha)}\n${svgs[i]}\n`);
-          written.push(`${CHARTS}/${file}`);
-        });
+      for (const [file, sha] of stale) {
+        writeFileAtomic(path.join(dir, file), `${stamp(sha)}\n${drawn.get(sha).svg}\n`);
+        written.push(`${CHARTS}/${file}`);
       }
+      const unchanged = wanted.size - stale.size;
+      stale.clear();
       /** @type {string[]} */
       const removed = [];
       if (fs.existsSync(dir)) {
@@ -87,7 +125,7 @@ export function chartWriter(resultsDir) {
           if (d.isDirectory() && fs.readdirSync(path.join(dir, d.name)).length === 0) fs.rmdirSync(path.join(dir, d.name));
         }
       }
-      return { written, unchanged: wanted.size - stale.length, removed };
+      return { written, unchanged, removed };
     },
   };
 }
