@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // npm run meta:aggregate — the aggregate over a synthetic year of nightly history.
 //
-// Builds results/ holding 5 Node majors × 4 platforms × N nights (default 183: 3,660 documents),
-// with what a year brings: Node patch releases, a runner image a week, a few nights on slow or fast
-// VMs. Then times what a nightly run does: one more night (20 documents) aggregated into that
-// history, README block, results/README.md and charts regenerated (target ≤ 5 s, the whole
-// `npm run aggregate` process), and measures what that night adds to the repository. Also times a
+// Builds results/ holding what the nightly workflow commits: per platform (4) and night, a full
+// result document per Node major (5; each with its experiments and workloads) and a shootout
+// document (every Node on that machine), N nights (default 183: 4,392 documents), with what a year
+// brings: Node patch releases, a runner image a week, a few nights on slow or fast VMs. Then times
+// what a nightly run does: one more night (24 documents) aggregated into that history, README
+// block, results/README.md and charts regenerated (target ≤ 5 s, the whole `npm run aggregate`
+// process), and measures what that night adds to the repository, split into the result documents,
+// the shootout documents and each kind of derived file. Also times a
 // cold rebuild (no index: every stored document read and checked) and a no-change re-run, and
 // checks the bounds of issue #16: README block ≤ 300 lines and ≤ 40 KB, the whole README ≤ 500
 // lines, the charts < 2 MB, one night's commit ≤ about 200 KB. The README is the project's own,
@@ -19,7 +22,7 @@ import zlib from 'node:zlib';
 import { writeFileAtomic } from '../lib/files.js';
 import { ROOT } from '../lib/root.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
-import { SYNTHETIC_PLATFORMS, syntheticDoc } from './synthetic.js';
+import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from './synthetic.js';
 import { command, numberFlag, parseStrict } from '../lib/command.js';
 
 /** Each Node major's patch release before and after the night it is upgraded (40 nights before the end). */
@@ -27,11 +30,20 @@ const NODES = [['v18.20.7', 'v18.20.8'], ['v20.20.1', 'v20.20.2'], ['v22.23.2', 
 const START_DAY = Date.UTC(2026, 0, 1, 3, 17);
 const DAY = 86_400_000;
 
+/** How the report names each part of the night's commit (COMMIT_PARTS). */
+const PART_NAMES = /** @type {Record<string, string>} */ ({
+  resultDocuments: 'result documents', shootoutDocuments: 'shootout documents', readme: 'README.md', resultsPage: 'results/README.md', index: 'results/index.json', charts: 'charts', other: 'other',
+});
+
 /** The bounds the issue sets. */
 export const BOUNDS = { blockLines: 300, blockBytes: 40 * 1024, readmeLines: 500, chartBytes: 2 * 1024 * 1024, nightlySeconds: 5, nightAddedBytes: 200 * 1024 };
 
+/** A night's documents per platform: one result document per Node major, and one shootout. */
+export const PER_NIGHT = { results: SYNTHETIC_PLATFORMS.length * NODES.length, shootouts: SYNTHETIC_PLATFORMS.length };
+
 /**
- * One night's documents: every platform × Node major.
+ * One night's documents: every platform × Node major (result documents), then a shootout per
+ * platform (every Node of the night on that machine, as the nightly workflow runs it per runner label).
  * @param {number} n the night
  * @param {number} nights how many the year has (the Node upgrade comes 40 nights before its end)
  */
@@ -40,10 +52,35 @@ export function night(n, nights) {
   const week = new Date(START_DAY + (n - (n % 7)) * DAY).toISOString().slice(0, 10).replace(/-/g, '');
   // every 29th night one platform's VMs are slow, every 41st fast: nights outside the band
   const scale = (/** @type {number} */ i) => (n % 29 === 28 && i === n % 4 ? 0.7 : n % 41 === 40 && i === (n + 1) % 4 ? 1.3 : 1);
-  return SYNTHETIC_PLATFORMS.flatMap((platform, i) => NODES.map(([before, after], k) => syntheticDoc({
-    platform, node: n >= nights - 40 ? after : before, seed: n * 100 + k, finishedAt: day.toISOString(), imageVersion: `${week}.1`, scale: scale(i),
-  })));
+  const nodes = NODES.map(([before, after]) => (n >= nights - 40 ? after : before));
+  const common = (/** @type {number} */ i) => ({ platform: SYNTHETIC_PLATFORMS[i], finishedAt: day.toISOString(), imageVersion: `${week}.1`, scale: scale(i) });
+  return [
+    ...SYNTHETIC_PLATFORMS.flatMap((_, i) => nodes.map((node, k) => syntheticDoc({ ...common(i), node, seed: n * 100 + k }))),
+    ...SYNTHETIC_PLATFORMS.map((_, i) => syntheticShootout({ ...common(i), nodes, seed: n * 100 + 50 + i })),
+  ];
 }
+
+/** The artifact a document arrives as: one folder per matrix cell or shootout, as the workflow downloads them. */
+export function artifactOf(/** @type {any} */ doc) {
+  const { platform, arch, node } = doc.environment;
+  return doc.kind === 'sqlite-node-bench/shootout' ? path.join(`shootout-${platform}-${arch}`, 'shootout.json') : path.join(`result-${platform}-${arch}-${node}`, 'result.json');
+}
+
+/**
+ * What a file of the night's commit is, by its path: the parts the report splits the commit into
+ * (the first that matches).
+ * @type {[string, (f: string) => boolean][]}
+ */
+export const COMMIT_PARTS = [
+  ['shootoutDocuments', (f) => /^results\/\d{4}\/.*-shootout-[0-9a-f]{8}\.json$/.test(f)],
+  ['resultDocuments', (f) => /^results\/\d{4}\//.test(f)],
+  ['readme', (f) => f === 'README.md'],
+  ['resultsPage', (f) => f === 'results/README.md'],
+  ['index', (f) => f === 'results/index.json'],
+  ['charts', (f) => f.startsWith('results/charts/')],
+  ['other', () => true],
+];
+const partOf = (/** @type {string} */ f) => /** @type {string} */ (COMMIT_PARTS.find(([, is]) => is(f))?.[0]);
 
 /** Every file under dir with its bytes (absent dir: none). */
 function files(/** @type {string} */ dir) {
@@ -66,14 +103,14 @@ export function buildYear(o) {
     if (r.status !== 0) throw new Error(`aggregate exited ${r.status}: ${r.stderr.slice(0, 500)}`);
     return { ms, log: r.stdout.trim() };
   };
-  o.log?.(`year: writing ${o.nights} nights × ${SYNTHETIC_PLATFORMS.length} platforms × ${NODES.length} Node majors = ${o.nights * 20} documents`);
+  o.log?.(`year: writing ${o.nights} nights × ${SYNTHETIC_PLATFORMS.length} platforms × (${NODES.length} Node majors + a shootout) = ${o.nights * (PER_NIGHT.results + PER_NIGHT.shootouts)} documents`);
   const history = path.join(o.dir, 'history');
   let bytes = 0;
   for (let n = 0; n < o.nights; n++) {
     for (const doc of night(n, o.nights)) {
       const text = JSON.stringify(doc);
       bytes += text.length;
-      writeFileAtomic(path.join(history, `night-${n}`, `${doc.environment.platform}-${doc.environment.arch}-${doc.environment.node}.json`), text);
+      writeFileAtomic(path.join(history, `night-${n}`, artifactOf(doc)), text);
     }
   }
   o.log?.('year: aggregating it');
@@ -82,7 +119,7 @@ export function buildYear(o) {
 }
 
 /**
- * A scratch git repository: commit a set of files, pack everything (git gc), and say how big the pack is.
+ * A scratch git repository: commit a set of files, pack everything (git repack -adf), and say how big the pack is.
  * @param {string} dir
  */
 function gitRepo(dir) {
@@ -96,7 +133,7 @@ function gitRepo(dir) {
   return {
     /**
      * @param {Map<string, Buffer>} changed files to write (paths relative to the repository)
-     * @returns {number} the bytes of the repository's packs after git gc
+     * @returns {number} the bytes of the repository's packs after a full repack
      */
     commit(changed) {
       for (const [f, b] of changed) {
@@ -105,7 +142,9 @@ function gitRepo(dir) {
       }
       git(['add', '-A']);
       git(['commit', '-q', '--allow-empty', '-m', 'night']);
-      git(['gc', '-q']);
+      // a full repack, deltas chosen afresh (what a host's maintenance does): an incremental gc keeps
+      // earlier delta choices, so a chart often ends up a delta against another machine's chart
+      git(['repack', '-adf', '-q']);
       const pack = path.join(dir, '.git', 'objects', 'pack');
       return fs.readdirSync(pack).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + fs.statSync(path.join(pack, f)).size, 0);
     },
@@ -123,7 +162,7 @@ function main(/** @type {string[]} */ argv) {
     fs.rmSync(path.join(results, 'index.json'));
     const rebuild = aggregate(path.join(year.history, 'night-0'));
     const tonight = path.join(dir, 'tonight');
-    for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, `result-${doc.environment.platform}-${doc.environment.arch}-${doc.environment.node}`, 'r.json'), JSON.stringify(doc));
+    for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
     const before = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]));
     const git = gitRepo(path.join(dir, 'git'));
     const isDoc = (/** @type {string} */ f) => /^results\/\d{4}\//.test(f);
@@ -136,15 +175,27 @@ function main(/** @type {string[]} */ argv) {
     // what the night's commit adds: every new or changed file, raw and as git stores a new blob (zlib)
     const added = [...after].filter(([f, b]) => !before.get(f)?.equals(b));
     const deflated = (/** @type {Buffer} */ b) => zlib.deflateSync(b).length;
-    const packedDocs = git.commit(new Map(added.filter(([f]) => isDoc(f))));
-    const packedAfter = git.commit(new Map(added.filter(([f]) => !isDoc(f))));
+    // committed part by part, documents first, each packed after the last: what each part adds to the packs
+    /** @type {Record<string, { files: number, bytes: number, deflatedBytes: number, packedBytes: number }>} */
+    const nightParts = {};
+    let packed = packedBefore;
+    for (const [part] of COMMIT_PARTS) {
+      const mine = added.filter(([f]) => partOf(f) === part);
+      const next = git.commit(new Map(mine));
+      nightParts[part] = { files: mine.length, bytes: mine.reduce((n, [, b]) => n + b.length, 0), deflatedBytes: mine.reduce((n, [, b]) => n + deflated(b), 0), packedBytes: next - packed };
+      packed = next;
+    }
+    const packedAfter = packed;
+    const packedDocs = packedBefore + nightParts.resultDocuments.packedBytes + nightParts.shootoutDocuments.packedBytes;
     const text = fs.readFileSync(readme, 'utf8');
     const block = text.slice(text.indexOf(START), text.indexOf(END) + END.length);
     const charts = [...after].filter(([f]) => f.endsWith('.svg'));
     const page = fs.readFileSync(path.join(results, 'README.md'), 'utf8');
     const report = {
       node: process.version,
-      documents: nights * 20 + 20,
+      documents: (nights + 1) * (PER_NIGHT.results + PER_NIGHT.shootouts),
+      resultDocuments: (nights + 1) * PER_NIGHT.results,
+      shootoutDocuments: (nights + 1) * PER_NIGHT.shootouts,
       historyBytes: year.bytes,
       nightlySeconds: nightly.ms / 1000,
       noChangeSeconds: again.ms / 1000,
@@ -153,7 +204,7 @@ function main(/** @type {string[]} */ argv) {
       readmeLines: text.split('\n').length,
       readmeBlockBytes: Buffer.byteLength(block),
       readmeBlockLines: block.split('\n').length,
-      readmeBlockTables: (block.match(/^\| :?-/gm) ?? []).length,
+      readmeBlockTables: (block.match(/^\|\s?:?-/gm) ?? []).length,
       readmeBlockImages: (block.match(/!\[/g) ?? []).length,
       resultsPageBytes: Buffer.byteLength(page),
       resultsPageLines: page.split('\n').length,
@@ -168,6 +219,7 @@ function main(/** @type {string[]} */ argv) {
       nightAddedPackedBytes: packedAfter - packedBefore,
       nightAddedPackedBytesOfDocuments: packedDocs - packedBefore,
       nightAddedPackedBytesWithoutDocuments: packedAfter - packedDocs,
+      nightParts,
       loadAverage: os.loadavg().map((x) => Math.round(x * 10) / 10),
       cores: os.cpus().length,
       bounds: BOUNDS,
@@ -175,15 +227,17 @@ function main(/** @type {string[]} */ argv) {
     const kib = (/** @type {number} */ b) => `${(b / 1024).toFixed(0)} KiB`;
     const mark = (/** @type {boolean} */ ok) => (ok ? 'within' : 'OVER');
     console.log(`Aggregate over a synthetic year: ${report.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`);
-    console.log(`- nightly run (20 new documents into a year of history; README, results/README.md and charts regenerated): ${report.nightlySeconds.toFixed(2)} s (${mark(report.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`);
+    console.log(`- nightly run (${PER_NIGHT.results + PER_NIGHT.shootouts} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${report.nightlySeconds.toFixed(2)} s (${mark(report.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`);
     console.log(`- the same night again (nothing new, nothing written): ${report.noChangeSeconds.toFixed(2)} s`);
     console.log(`- cold: storing the whole year from artifacts: ${report.coldStoreSeconds.toFixed(1)} s; rebuilding a lost index: ${report.indexRebuildSeconds.toFixed(1)} s`);
     console.log(`- README block: ${report.readmeBlockLines} lines (${mark(report.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(report.readmeBlockBytes)} (${mark(report.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${report.readmeBlockTables} tables, ${report.readmeBlockImages} charts; whole README ${report.readmeLines} lines (${mark(report.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`);
     console.log(`- results/README.md: ${report.resultsPageLines} lines, ${kib(report.resultsPageBytes)}`);
     console.log(`- charts: ${report.charts} SVG files, ${kib(report.chartBytes)} together (${mark(report.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`);
     console.log(`- one night's commit: ${report.nightFilesChanged} files new or changed (${report.nightChartsRewritten} charts), ${kib(report.nightAddedBytes)} raw, ${kib(report.nightAddedDeflatedBytes)} as new git blobs (zlib, before delta packing): ` +
-      `the 20 result documents ${kib(report.nightAddedDeflatedBytesOfDocuments)}, everything derived (README, results/README.md, index, charts, nights) ${kib(report.nightAddedDeflatedBytesWithoutDocuments)}; ` +
-      `packed by git gc (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB), of which the documents ${kib(report.nightAddedPackedBytesOfDocuments)} and the derived files ${kib(report.nightAddedPackedBytesWithoutDocuments)}`);
+      `the ${PER_NIGHT.results + PER_NIGHT.shootouts} documents ${kib(report.nightAddedDeflatedBytesOfDocuments)}, everything derived (README, results/README.md, index, charts) ${kib(report.nightAddedDeflatedBytesWithoutDocuments)}; ` +
+      `packed by a full git repack (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB), of which the documents ${kib(report.nightAddedPackedBytesOfDocuments)} and the derived files ${kib(report.nightAddedPackedBytesWithoutDocuments)}`);
+    console.log('- the night\'s commit, part by part (files; raw; as new git blobs; packed):');
+    for (const [part, x] of Object.entries(nightParts)) console.log(`  - ${PART_NAMES[part] ?? part}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.packedBytes)}`);
     console.log(`- this machine: ${report.cores} cores, load average ${report.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`);
     console.log(`\n${nightly.log}`);
     const file = path.resolve(values.out, 'aggregate-year.json');

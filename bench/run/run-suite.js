@@ -174,7 +174,7 @@ export async function runSuite(o) {
  * @param {import('../engine/measure.js').Stats} s
  * @returns {import('../engine/measure.js').Stats}
  */
-function rounded(s) {
+export function rounded(s) {
   const map = (/** @type {Record<string, number>} */ o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, sig(v)]));
   return { ...s, opsPerSec: /** @type {any} */ (map(s.opsPerSec)), latencyMs: /** @type {any} */ (map(s.latencyMs)), rme: sig(s.rme), rounds: s.rounds.map(sig), totalMs: sig(s.totalMs) };
 }

@@ -5,6 +5,11 @@
 // Nodes: faster, slower, no difference, too noisy.
 import { analyse, collect } from '../../compare/analyse.js';
 import { parseCaseKey } from '../tables/suite.js';
+import { sig } from '../../lib/format.js';
+
+/** Figures are written with 6 significant digits, as the suite writes them (lib/format.js sig): the
+ * digits beyond are noise, and they would make every night's document larger in git. Null stays null. */
+const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite(x) ? x : sig(x));
 
 /** The compare's verdict → the shootout's word for the head side against its base. */
 export const VERDICT_WORDS = /** @type {const} */ ({
@@ -60,7 +65,7 @@ export function analyseShootout(rounds, comparisons, listed, o) {
     const r = rows[i++];
     const { config, driver, cipher, op } = parseCaseKey(r.key);
     /** @type {ShootoutRow} */
-    const row = { group: c.group, base: c.base, head: c.head, key: r.key, config, driver, cipher, op, pairs: r.pairs, baseOps: r.base, headOps: r.head, change: r.change, low: r.low, high: r.high, p: r.p, pAdjusted: r.pAdjusted, sd: r.sd, verdict: VERDICT_WORDS[r.verdict] };
+    const row = { group: c.group, base: c.base, head: c.head, key: r.key, config, driver, cipher, op, pairs: r.pairs, baseOps: sig6(r.base), headOps: sig6(r.head), change: sig6(r.change), low: sig6(r.low), high: sig6(r.high), p: sig6(r.p), pAdjusted: sig6(r.pAdjusted), sd: sig6(r.sd), verdict: VERDICT_WORDS[r.verdict] };
     if (r.reason) row.reason = r.reason;
     return row;
   }));
@@ -80,7 +85,7 @@ export function figures(rounds, labels) {
       const cs = rounds.map((r) => (r[side]?.cases ?? []).find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key));
       const bad = cs.find((c) => c && c.status !== 'ok');
       /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }} */
-      const f = { side, key, opsPerSec: cs.map((c) => (c?.status === 'ok' && c.stats ? c.stats.opsPerSec.median : null)), status: bad ? bad.status : 'ok' };
+      const f = { side, key, opsPerSec: cs.map((c) => (c?.status === 'ok' && c.stats ? sig6(c.stats.opsPerSec.median) : null)), status: bad ? bad.status : 'ok' };
       if (bad?.reason) f.reason = String(bad.reason).slice(0, 500);
       out.push(f);
     }

@@ -1,0 +1,147 @@
+// The synthetic documents the aggregate's tests and its benchmark over a year (npm run
+// meta:aggregate) are made of: they carry what a real nightly run commits (experiments, workloads,
+// a shootout per machine), pass the checks the aggregate reads real ones with, are stored with the
+// bench's precision, and the same parameters give the same bytes.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { aggregate } from '../aggregate/cli.js';
+import { readResult, semanticProblems } from '../aggregate/read.js';
+import { machineOf } from '../aggregate/store.js';
+import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from '../aggregate/synthetic.js';
+import { COMMIT_PARTS, PER_NIGHT, artifactOf, night } from '../aggregate/bench-year.js';
+import { validate } from '../bench/result/document.js';
+import { EXPERIMENTS } from '../bench/tables/experiments.js';
+import { WORKLOADS } from '../bench/tables/workloads.js';
+import { sig } from '../lib/format.js';
+import { END, START } from '../lib/markers.js';
+import { scratch } from './helpers.js';
+
+const NODES = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0'];
+
+function workspace() {
+  const dir = scratch('synthetic-');
+  const ws = { dir, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  fs.mkdirSync(ws.artifacts);
+  fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
+  return ws;
+}
+const put = (/** @type {string} */ file, /** @type {any} */ doc) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(doc));
+};
+const run = (/** @type {ReturnType<typeof workspace>} */ ws) => {
+  /** @type {string[]} */
+  const warn = [];
+  const code = aggregate(ws, { log: () => {}, warn: (s) => warn.push(s) });
+  assert.equal(code, 0, warn.join('\n'));
+  assert.deepEqual(warn, []);
+};
+
+test('a synthetic result document carries experiments and workloads as a real full one, and passes every check the aggregate reads documents with', () => {
+  for (const platform of SYNTHETIC_PLATFORMS) {
+    for (const node of NODES) {
+      const doc = syntheticDoc({ platform, node, seed: node.length });
+      assert.deepEqual(validate(doc), [], `${platform} ${node}`);
+      assert.deepEqual(semanticProblems(doc), [], `${platform} ${node}`);
+      // every claim of the table is listed; the measurable ones with a figure, judged
+      assert.deepEqual(doc.experiments.map((/** @type {any} */ e) => e.id), EXPERIMENTS.map((e) => e.id));
+      const judged = doc.experiments.flatMap((/** @type {any} */ e) => e.checks).filter((/** @type {any} */ c) => c.verdict !== 'not measured');
+      assert.ok(judged.length >= 10 && judged.every((/** @type {any} */ c) => c.low <= c.change && c.change <= c.high), `${platform} ${node}`);
+      // a workload check (WAL against DELETE) judged from the workloads' own comparison
+      assert.ok(judged.some((/** @type {any} */ c) => c.workload), `${platform} ${node}: no claim checked on a workload`);
+      const w = doc.workloads;
+      assert.equal(w.cases.length, WORKLOADS.filter((x) => x.default).length);
+      const skipped = w.cases.filter((/** @type {any} */ c) => c.status === 'skipped').map((/** @type {any} */ c) => c.setup.driver);
+      assert.deepEqual([...new Set(skipped)], ['v18.20.8', 'v20.20.2'].includes(node) ? ['node:sqlite'] : []);
+      assert.ok(w.comparisons.length >= 10 && w.growth.length >= 9, `${platform} ${node}`);
+    }
+  }
+  // a quick run: the quick workloads, one round, nothing paired
+  const quick = syntheticDoc({ mode: 'quick' });
+  assert.deepEqual(validate(quick), []);
+  assert.equal(quick.workloads.budget.rounds, 1);
+  assert.deepEqual(quick.workloads.comparisons, []);
+});
+
+test('synthetic figures are stored as the bench stores them: 6 significant figures, never a full double', () => {
+  const doc = syntheticDoc({ node: 'v24.21.0' });
+  /** @type {number[]} */
+  const figures = [];
+  for (const c of doc.cases.filter((/** @type {any} */ x) => x.stats)) {
+    figures.push(...c.stats.rounds, ...Object.values(c.stats.opsPerSec), ...Object.values(c.stats.latencyMs), c.stats.rme, c.stats.totalMs);
+  }
+  for (const c of doc.workloads.cases.filter((/** @type {any} */ x) => x.figures)) {
+    for (const f of Object.values(c.figures)) figures.push(...(/** @type {any} */ (f)).rounds, (/** @type {any} */ (f)).median);
+  }
+  for (const c of [...doc.comparisons, ...doc.workloads.comparisons]) figures.push(c.change, c.low, c.high, c.p);
+  assert.ok(figures.length > 5000);
+  const full = figures.filter((x) => x !== sig(x));
+  assert.deepEqual(full, [], `${full.length} figures with more than 6 significant digits`);
+  // the suite's extra rounds: a noisy case gets more than the budget's rounds, up to maxRounds
+  const rounds = doc.cases.filter((/** @type {any} */ x) => x.stats).map((/** @type {any} */ c) => c.stats.rounds.length);
+  assert.ok(rounds.some((n) => n > doc.run.budget.rounds) && Math.max(...rounds) <= doc.run.budget.maxRounds);
+});
+
+test('a synthetic shootout is a valid shootout document of the same machine class, stored by the aggregate as kind shootout', () => {
+  const ws = workspace();
+  for (const platform of SYNTHETIC_PLATFORMS) {
+    const shootout = syntheticShootout({ platform, nodes: NODES });
+    const file = path.join(ws.artifacts, `shootout-${platform}`, 'shootout.json');
+    put(file, shootout);
+    const read = readResult(file);
+    assert.ok(read.ok, read.ok ? '' : read.reason);
+    assert.deepEqual(shootout.sides.filter((/** @type {any} */ s) => s.status === 'ok').map((/** @type {any} */ s) => s.label), ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 13.x', 'v25 12.x', 'v25 13.x']);
+    assert.equal(shootout.reference, 'v22 12.x');
+    // every comparison has a row per operation of its scope; the figures are each side's rounds
+    assert.ok(shootout.comparisons.every((/** @type {any} */ c) => shootout.rows.filter((/** @type {any} */ r) => r.base === c.base && r.head === c.head).length >= 16));
+    assert.ok(shootout.figures.every((/** @type {any} */ f) => f.opsPerSec.length === shootout.run.rounds));
+    const result = syntheticDoc({ platform, node: 'v22.23.3' });
+    put(path.join(ws.artifacts, `result-${platform}`, 'result.json'), result);
+    assert.equal(machineOf(shootout), machineOf(result), 'the shootout lands in its machine class');
+  }
+  run(ws);
+  const entries = JSON.parse(fs.readFileSync(path.join(ws.results, 'index.json'), 'utf8')).entries;
+  assert.deepEqual(entries.map((/** @type {any} */ e) => e.kind).sort(), [...SYNTHETIC_PLATFORMS.map(() => 'result'), ...SYNTHETIC_PLATFORMS.map(() => 'shootout')].sort());
+  assert.ok(entries.filter((/** @type {any} */ e) => e.kind === 'shootout').every((/** @type {any} */ e) => /-shootout-[0-9a-f]{8}\.json$/.test(e.file)));
+});
+
+test('the aggregate renders the claims and the workloads of synthetic documents for every machine class', () => {
+  const ws = workspace();
+  for (const platform of SYNTHETIC_PLATFORMS) for (const node of NODES) put(path.join(ws.artifacts, `${platform}-${node}.json`), syntheticDoc({ platform, node }));
+  run(ws);
+  const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  const count = (/** @type {string} */ text, /** @type {RegExp} */ re) => (text.match(re) ?? []).length;
+  // results/README.md: per machine class
+  assert.equal(count(page, /^#####[^\n]*[Cc]laims/gm), SYNTHETIC_PLATFORMS.length, 'a claims section per machine class');
+  assert.equal(count(page, /^#####[^\n]*(Concurrency|[Ww]orkloads)/gm), SYNTHETIC_PLATFORMS.length, 'a workloads section per machine class');
+  // the README block: the workloads per class (its claims are one table for all classes: render.js)
+  const readme = fs.readFileSync(ws.readme, 'utf8');
+  const block = readme.slice(readme.indexOf(START), readme.indexOf(END));
+  assert.equal(count(block, /^#####[^\n]*(Concurrency|[Ww]orkloads)/gm), SYNTHETIC_PLATFORMS.length, 'a workloads section per machine class in the README block');
+});
+
+test('the same parameters give byte-identical documents; another seed or night gives another', () => {
+  const p = { platform: 'linux-arm64', node: 'v24.21.0', seed: 7, finishedAt: '2026-05-01T03:17:00.000Z', scale: 0.7, imageVersion: '20260427.1' };
+  assert.equal(JSON.stringify(syntheticDoc(p)), JSON.stringify(syntheticDoc({ ...p })));
+  assert.notEqual(JSON.stringify(syntheticDoc(p)), JSON.stringify(syntheticDoc({ ...p, seed: 8 })));
+  const s = { platform: 'darwin-x64', nodes: NODES, seed: 3, finishedAt: '2026-05-01T03:17:00.000Z' };
+  assert.equal(JSON.stringify(syntheticShootout(s)), JSON.stringify(syntheticShootout({ ...s })));
+  assert.notEqual(JSON.stringify(syntheticShootout(s)), JSON.stringify(syntheticShootout({ ...s, seed: 4 })));
+  assert.throws(() => syntheticDoc({ platform: 'win32-x64' }), /unknown synthetic platform 'win32-x64'; valid: linux-x64, linux-arm64, darwin-arm64, darwin-x64/);
+});
+
+test('a synthetic night is what the nightly workflow commits: a result document per platform and Node major, a shootout per platform, each its own artifact', () => {
+  const docs = night(3, 10);
+  assert.equal(docs.length, PER_NIGHT.results + PER_NIGHT.shootouts);
+  assert.equal(docs.filter((d) => d.kind === 'sqlite-node-bench/shootout').length, SYNTHETIC_PLATFORMS.length);
+  assert.equal(new Set(docs.map(artifactOf)).size, docs.length, 'two documents of a night share an artifact');
+  assert.equal(new Set(docs.map((d) => d.run.id)).size, docs.length);
+  // the parts the report splits a night's commit into
+  const part = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))?.[0];
+  assert.deepEqual(
+    ['results/2026/2026-01-04-linux-x64-shootout-0a1b2c3d.json', 'results/2026/2026-01-04-linux-x64-node-v22.23.3-0a1b2c3d.json', 'README.md', 'results/README.md', 'results/index.json', 'results/charts/linux-x64/a-config.svg', 'results/notes.txt'].map(part),
+    ['shootoutDocuments', 'resultDocuments', 'readme', 'resultsPage', 'index', 'charts', 'other'],
+  );
+});
