@@ -1,14 +1,16 @@
 // The README block and results/README.md, computed from results/: no figure, chart or comparison in
 // them is written by hand. Per platform and machine class (never mixed in one table or chart),
-// the sections of sections/index.js in order (a heading is followed by its content without a
-// blank line: the block has a line budget); charts are queued with the chart writer and drawn
-// once both pages are rendered. Every string that comes from a document goes through inert()
-// (lib/markdown.js): it renders as itself, and can open no link, image, HTML or heading, break no
-// table and mention no one.
+// the sections of sections/index.js in order; then the README block's sections of the whole block.
+// The README is bounded (lines and bytes), so it has short forms (ctx.page === 'readme') and no
+// blank line it does not need (tidy); results/README.md is the long form. Charts are queued with
+// the chart writer and drawn once both pages are rendered. Every string that comes from a document
+// goes through inert() (lib/markdown.js): it renders as itself, and can open no link, image, HTML
+// or heading, break no table and mention no one.
 import path from 'node:path';
 import { inert } from '../lib/markdown.js';
 import { slug } from './charts/writer.js';
-import { PAGE_SECTIONS, README_SECTIONS } from './sections/index.js';
+import { summary } from './sections/environment.js';
+import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
 import { when } from './sections/common.js';
 
 export { newestPerMajor, num } from './sections/common.js';
@@ -17,12 +19,48 @@ export { COLUMNS, findCase } from './sections/absolute.js';
 /** The alt text of an image: inert, and short enough to read aloud. */
 const ALT_MAX = 400;
 
+/** results/README.md: how to read it, in full. */
 const HOW_TO_READ = '**How to read these numbers.** A chart or table of changes compares two setups measured side by side in one run on one machine (paired: the same blocks of the same rounds): the dot is the change in ops/s (+ is faster, also for operations shown in ms), the bar its 95% interval, the line at 0 no change; an interval that holds 0 (grey, "≈") is no evidence of a difference. ' +
   'Every run also measures production twice (the A/A twin): how far apart they land is the run\'s own noise. ' +
   'In the nightly history each night runs on another VM, so nights move more than one run\'s ± says; the band shows how much. ' +
   'Quick runs are smoke tests and are not compared. Node versions are compared only in the shootout, where every Node runs on one machine in one interleaved run; never across matrix cells, which are different machines ([methodology](docs/methodology.md)).';
 /** The long form also has absolute figures. */
 const FIGURES = ' An absolute figure (ops/s; setup and VACUUM in ms) is the median of several rounds; its ± is the wider side of a 95% interval: where a repeat run on the same machine is expected to land. "modes": the rounds fell into separated groups, both shown with their shares.';
+/** The README: how to read its cells (compactChange, sections/common.js), in short; the rest on results/README.md. */
+const HOW_TO_READ_SHORT = '**How to read.** A change compares two setups measured side by side in one run on one machine (paired). ' +
+  '"+14% ±3.4": 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
+  '"≈ ±22": within noise, no evidence of a difference; the interval lies within ±22% of no change. ' +
+  'The charts draw each interval; the A/A twin (production measured twice) shows a run\'s own noise. ' +
+  'Every night runs on another VM, so nights vary more than one run\'s ± says: the history\'s band shows how much. ' +
+  'Node versions are compared only in the shootout (one machine, one interleaved run), never across matrix cells ([methodology](docs/methodology.md)).';
+
+const heading = (/** @type {string} */ l) => /^#{1,6} /.test(l);
+const row = (/** @type {string} */ l) => l.startsWith('|');
+
+/**
+ * The README's blank lines: none after a heading and none before one (an ATX heading interrupts a
+ * paragraph and ends a table in GFM), one after a table when anything but a heading follows (a
+ * line under a table would be one of its rows), never two in a row, none at either end. Blank
+ * lines a section puts between paragraphs stay.
+ * @param {string[]} lines Markdown, an element may hold several lines
+ * @returns {string[]}
+ */
+export function tidy(lines) {
+  /** @type {string[]} */
+  const out = [];
+  for (const l of lines.join('\n').split('\n')) {
+    const prev = out.at(-1);
+    if (l.trim() === '') {
+      if (prev !== undefined && prev !== '' && !heading(prev)) out.push('');
+      continue;
+    }
+    if (heading(l) && prev === '') out.pop();
+    else if (prev !== undefined && row(prev) && !row(l) && !heading(l)) out.push('');
+    out.push(l);
+  }
+  while (out.at(-1) === '') out.pop();
+  return out;
+}
 
 /**
  * @typedef {object} RenderOptions
@@ -32,45 +70,82 @@ const FIGURES = ' An absolute figure (ops/s; setup and VACUUM in ms) is the medi
  */
 
 /**
- * The per-machine sections of one page.
- * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} store
- * @param {import('./sections/index.js').Section[]} sections
- * @param {RenderOptions & { page: 'readme' | 'results', intro: (machine: string, entries: import('./store.js').Entry[]) => string[] }} o
+ * Each document parsed once per aggregate.
+ * @param {{ load: (e: import('./store.js').Entry) => any }} store
  */
-function machines(store, sections, o) {
-  const entries = store.entries();
+function loader(store) {
   /** @type {Map<string, any>} */
   const docs = new Map();
-  const load = (/** @type {import('./store.js').Entry} */ e) => {
+  return (/** @type {import('./store.js').Entry} */ e) => {
     if (!docs.has(e.file)) docs.set(e.file, store.load(e));
     return docs.get(e.file);
   };
+}
+
+/**
+ * The machine classes of a store, platform by platform, in the order the pages show them.
+ * @param {import('./store.js').Entry[]} entries
+ */
+function classesOf(entries) {
+  return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
+    [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort()
+      .map((machine) => ({ platform, machine, entries: entries.filter((e) => e.platform === platform && e.machine === machine) })));
+}
+
+/** The entries a section is given: of the kinds its row names (an entry without kind is a result). */
+const ofKinds = (/** @type {{ kinds?: string[] }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
+  (s.kinds ? entries.filter((e) => s.kinds?.includes(/** @type {any} */ (e).kind ?? 'result')) : entries);
+
+/**
+ * The per-machine sections of one page: each section's lines as an element of its own (blank
+ * lines between them are the page's to choose).
+ * @param {ReturnType<typeof classesOf>} classes
+ * @param {import('./sections/index.js').Section[]} sections
+ * @param {RenderOptions & { load: (e: import('./store.js').Entry) => any, page: 'readme' | 'results', intro: (c: ReturnType<typeof classesOf>[number]) => string[] }} o
+ * @returns {string[][]}
+ */
+function machines(classes, sections, o) {
   const out = [];
-  for (const platform of [...new Set(entries.map((e) => e.platform))].sort()) {
-    out.push('', `### ${platform}`);
-    for (const machine of [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort()) {
-      const mine = entries.filter((e) => e.platform === platform && e.machine === machine);
-      // the platform names the folder; the machine class without it (it starts with it) the file
-      const prefix = `${platform.toLowerCase().replace(/[^a-z0-9-]/g, '-')}/${slug(machine.startsWith(platform) ? machine.slice(platform.length) : machine)}`;
-      out.push('', `#### ${inert(machine)}`, ...o.intro(machine, mine));
-      for (const s of sections) {
-        /** @type {import('./sections/index.js').SectionContext} */
-        const ctx = {
-          platform,
-          machine,
-          entries: s.kinds ? mine.filter((e) => s.kinds?.includes(/** @type {any} */ (e).kind ?? 'result')) : mine,
-          load,
-          resultsLink: o.resultsLink,
-          page: o.page,
-          nights: o.nights,
-          chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`${prefix}-${name}.svg`, spec)})`,
-        };
-        const lines = s.module.render(ctx);
-        if (lines.length) out.push('', ...lines);
-      }
+  for (const [i, { platform, machine, entries: mine }] of classes.entries()) {
+    if (classes[i - 1]?.platform !== platform) out.push([`### ${platform}`]);
+    // the platform names the folder; the machine class without it (it starts with it) the file
+    const prefix = `${platform.toLowerCase().replace(/[^a-z0-9-]/g, '-')}/${slug(machine.startsWith(platform) ? machine.slice(platform.length) : machine)}`;
+    out.push([`#### ${inert(machine)}`, ...o.intro(classes[i])]);
+    for (const s of sections) {
+      /** @type {import('./sections/index.js').SectionContext} */
+      const ctx = {
+        platform,
+        machine,
+        entries: ofKinds(s, mine),
+        load: o.load,
+        resultsLink: o.resultsLink,
+        page: o.page,
+        nights: o.nights,
+        chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`${prefix}-${name}.svg`, spec)})`,
+      };
+      const lines = s.module.render(ctx);
+      if (lines.length) out.push(lines);
     }
   }
   return out;
+}
+
+/**
+ * The README block's sections of the whole block.
+ * @param {ReturnType<typeof classesOf>} classes
+ * @param {import('./sections/index.js').BlockSection[]} sections
+ * @param {RenderOptions & { load: (e: import('./store.js').Entry) => any }} o
+ * @returns {string[][]}
+ */
+function wholeBlock(classes, sections, o) {
+  return sections.map((s) => s.module.render({
+    classes: classes.map((c) => ({ ...c, entries: ofKinds(s, c.entries) })),
+    load: o.load,
+    resultsLink: o.resultsLink,
+    page: 'readme',
+    nights: o.nights,
+    chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, spec)})`,
+  })).filter((lines) => lines.length);
 }
 
 /**
@@ -83,12 +158,16 @@ export function renderBlock(store, o) {
   const entries = store.entries();
   if (!entries.length) return '_No results yet._';
   const newest = entries.reduce((a, b) => (b.finishedAt > a.finishedAt ? b : a));
-  return [
-    `_Last updated ${when(newest.finishedAt)} (the newest run's finish time) from ${entries.length} result document(s) in [\`${o.resultsLink}/\`](${o.resultsLink}/). Absolute figures per configuration, every comparison as a table and every night outside its band: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
+  const load = loader(store);
+  const classes = classesOf(entries);
+  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [summary({ machine: c.machine, entries: c.entries.filter((e) => (/** @type {any} */ (e).kind ?? 'result') === 'result'), load, resultsLink: o.resultsLink, nights: o.nights })];
+  return tidy([
+    `_Last updated ${when(newest.finishedAt)} (the newest run's finish time) from ${entries.length} result document(s) in [\`${o.resultsLink}/\`](${o.resultsLink}/). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
     '',
-    HOW_TO_READ,
-    ...machines(store, README_SECTIONS, { ...o, page: 'readme', intro: (_, mine) => [`${mine.length} run(s) of this machine class in \`${o.resultsLink}/\`.`] }),
-  ].join('\n');
+    HOW_TO_READ_SHORT,
+    // a section after another: a blank line between them (tidy drops it before a heading)
+    ...[...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }), ...wholeBlock(classes, README_BLOCK_SECTIONS, { ...o, load })].flatMap((lines) => ['', ...lines]),
+  ]).join('\n');
 }
 
 /**
@@ -100,13 +179,14 @@ export function renderBlock(store, o) {
 export function renderResultsPage(store, o) {
   const entries = store.entries();
   if (!entries.length) return null;
+  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [`${c.entries.length} run(s) of this machine class in this folder.`];
   return [
     '# Results',
     '',
     `Generated by \`npm run aggregate\` from the result documents in this folder; nothing here is written by hand. The answers, with charts, are in the [README](${o.readmeLink}#results); this page has the long form: every comparison as a table, every night outside its band, and the absolute figures per configuration.`,
     '',
     HOW_TO_READ.replace('([methodology](docs/methodology.md))', `([methodology](${path.posix.join(path.posix.dirname(o.readmeLink), 'docs/methodology.md')}))`) + FIGURES,
-    ...machines(store, PAGE_SECTIONS, { ...o, page: 'results', intro: (_, mine) => [`${mine.length} run(s) of this machine class in this folder.`] }),
+    ...machines(classesOf(entries), PAGE_SECTIONS, { ...o, load: loader(store), page: 'results', intro }).flatMap((lines) => ['', ...lines]),
     '',
   ].join('\n');
 }

@@ -65,7 +65,7 @@ export function pagesOf(file) {
   const lines = md.split('\n');
   const shots = [{ name: 'top', html: html(md, dir) }];
   lines.forEach((l, i) => {
-    if (!/^!\[/.test(l)) return;
+    if (!/!\[[^\]]*\]\([^)]*\.svg\)/.test(l)) return; // a chart, also one after a line of text
     let from = i;
     while (from > 0 && i - from < 12 && !/^#{1,6} /.test(lines[from])) from--;
     shots.push({ name: `chart-${String(shots.length).padStart(2, '0')}`, html: html(lines.slice(from, i + 24).join('\n'), dir) });

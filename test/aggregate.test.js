@@ -109,10 +109,17 @@ test('results/ is history: older runs stay, and the README shows the newest run 
   assert.equal(documents(snapshot(ws.results)).length, 5);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.ok(!b.includes('v22.9.0'), 'an older run of v22 is shown');
-  const order = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => b.indexOf(`| ${v}`));
-  assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])), order.join(' '));
+  // the line under the machine class's heading: the newest run per Node major with its driver, in semver order
+  const intro = b.split('\n').find((l) => /^5 run\(s\) of this machine class/.test(l)) ?? '';
+  const order = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => intro.indexOf(`${v} · `));
+  assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])), intro);
   assert.match(b, /Last updated 2026-11-02T03:00:00Z/);
-  assert.match(b, /5 run\(s\) of this machine class/);
+  // the machines table (CPU, image, every driver) is on results/README.md, linked from that line
+  assert.match(intro, /\[machines\]\(results\/README\.md#linux-x64--/);
+  const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  const order2 = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => page.indexOf(`| ${v}`));
+  assert.ok(order2.every((i, k) => i > 0 && (k === 0 || i > order2[k - 1])), order2.join(' '));
+  assert.ok(!page.includes('| v22.9.0'), 'an older run of v22 is in the machines table');
 });
 
 test('Node versions order by semver, not as strings: v22.9 before v22.23, v9 before v10', () => {
@@ -133,13 +140,15 @@ test('platforms and machine classes never share a table', () => {
   put(path.join(ws.artifacts, 'o.json'), other);
   assert.equal(run(ws).code, 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
-  const sections = b.split(/^### /m).slice(1);
+  // the platforms' sections (a section of the whole block, e.g. the claims across machine classes, may follow)
+  const sections = b.split(/^### /m).slice(1).filter((s) => /^[a-z0-9]+-[a-z0-9]+\n/.test(s));
   assert.deepEqual(sections.map((s) => s.split('\n')[0]), ['darwin-arm64', 'linux-arm64', 'linux-x64']);
   const linux = sections[2].split(/^#### /m).slice(1);
   assert.equal(linux.length, 2, 'two machine classes in linux-x64');
   for (const m of linux) {
-    const nodes = new Set([...m.matchAll(/^\| (v\d+\.\d+\.\d+)/gm)].map((x) => x[1]));
-    assert.equal(nodes.size, 1, `a machine class table mixes ${[...nodes].join(', ')}`);
+    // the line naming the machine class's runs names only its own
+    const nodes = new Set([...m.split('\n')[1].matchAll(/(v\d+\.\d+\.\d+) · /g)].map((x) => x[1]));
+    assert.equal(nodes.size, 1, `a machine class's runs mix ${[...nodes].join(', ')}`);
   }
   assert.ok(!sections[0].includes('AMD EPYC') && !sections[0].includes('ubuntu24'));
 });
@@ -152,10 +161,14 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.ok(readme.startsWith('# Title\n\nintro stays\n\n') && readme.endsWith('\n\nfooter stays\n'));
   const b = block(readme);
-  assert.match(b, /How to read these numbers/);
+  assert.match(b, /\*\*How to read\.\*\* .*"\+14% ±3\.4".*"≈ ±22"/, 'the short how-to-read explains the cells');
   assert.match(b, /What encryption costs, against better-sqlite3-multiple-ciphers without a key/);
-  assert.match(b, /Comparisons within one run \(v22\.23\.3, run of/, 'from the newest full run');
-  assert.match(b, /[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\]/, 'a comparison carries its interval (the block\'s short form)');
+  assert.match(b, /Comparisons below: paired within one run \(v22\.23\.3, run of/, 'from the newest full run');
+  // a comparison carries the wider side of its interval, or "≈" with the size of difference it rules out
+  assert.match(b, /\|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?\|/, 'a difference with its ±');
+  assert.match(b, /\|≈\u00a0±\d+(\.\d+)?\|/, 'within noise, with its ±');
+  assert.doesNotMatch(b, /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/, 'the README cells are compact: the chart and results/README.md give the interval');
+  assert.match(b, /▲: against better-sqlite3 without encryption \(\[table\]\(results\/README\.md#/, 'the second reference is linked');
   assert.match(b, /\(not a tuning\)/, 'a config that equals production is said to be one');
   assert.match(b, /\[results\/README\.md\]\(results\/README\.md\)/, 'the block links the long form');
   assert.ok(!/\|\s*-\s*\|/.test(b), 'a bare - in a table');
@@ -197,9 +210,13 @@ test('the README block shows paired comparisons and the self-check from the newe
   fs.writeFileSync(path.join(ws.artifacts, 'full.json'), JSON.stringify(full));
   assert.equal(aggregate(ws, { log: () => {}, warn: () => {} }), 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
-  assert.match(b, /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): /);
-  assert.match(b, /##### What each PRAGMA change does, against Forward Email Production/);
-  assert.match(b, /\| Memory Temp Storage +\| +(≈ )?[+−]\d+\.\d%/);
+  assert.match(b, /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\)\. Self-check \(production measured twice\): (passed|\*\*FAILED\*\*)/m);
+  assert.match(b, /##### What each PRAGMA change does, against Forward Email Production\n!\[[^\]]+\]\([^)]+config\.svg\)\n\|Config\|/);
+  assert.match(b, /^\|A\/A twin\|/m, 'the A/A twin row: the run\'s noise');
+  assert.match(b, /^\|Memory Temp Storage(\|(≈\u00a0±\d+(\.\d+)?|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?|n\/a)){8}\|$/m);
+  // the long form keeps the whole interval and the twin's changes
+  const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  assert.match(page, /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): (passed|\*\*FAILED\*\*); they differ by Setup (≈ )?[+−]/);
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();
   fs.writeFileSync(path.join(ws2.artifacts, 'quick.json'), JSON.stringify(syntheticDoc({ mode: 'quick' })));

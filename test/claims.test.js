@@ -6,7 +6,7 @@ import { claimRows, claimedText, metricChange } from '../bench/claims/table.js';
 import { experimentsOf } from '../bench/result/analysis.js';
 import { EXPERIMENTS, measuredChecks } from '../bench/tables/experiments.js';
 import { validate } from '../bench/result/document.js';
-import { render } from '../aggregate/sections/claims.js';
+import { render, renderBlockClaims } from '../aggregate/sections/claims.js';
 import { ROOT, childEnv } from './helpers.js';
 
 const change = (/** @type {number} */ low, high = low) => /** @type {const} */ ({ kind: 'change', low, high });
@@ -134,7 +134,7 @@ test('the document carries the experiments: the schema takes what experimentsOf 
   assert.ok(problems(docWith(bad)).some((p) => /^\/experiments\/0\/checks\/0\/verdict/.test(p)), problems(docWith(bad)).join());
 });
 
-test('the README section: the claim linked to its source, the measured change, the verdict, and a document\'s reason shown inert', () => {
+test('the claims section: on results/README.md each check linked to its source with the measured change, the verdict, and a document\'s reason shown inert; in the README one table for every machine class', () => {
   const base = [1000, 1010, 990, 1005, 995];
   const experiments = experimentsOf([timedCase('production', 'select', base), timedCase('cache-size-64mb', 'select', base.map((x) => x * 1.1)), timedCase('blob-first', 'select', base)]);
   const blob = /** @type {any} */ (experiments.find((e) => e.id === 'blob-last'));
@@ -147,16 +147,18 @@ test('the README section: the claim linked to its source, the measured change, t
   assert.match(text, /^##### Claims checked$/m);
   assert.match(text, /\| 8 \| \[cache_size=-64000: 8% faster reads\]\(https:\/\/forwardemail\.net\/en\/blog\/docs\/sqlite-performance-optimization-pragma-chacha20-production-guide\)/);
   assert.match(text, /\(\.\.\/docs\/claims\.md\)/, 'the results page links the rules from results/');
-  // the README (bounded) links the source once, above the table, and the rules from the root
-  const readme = render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' })).join('\n');
-  assert.match(readme, /\| 8 \| cache_size=-64000: 8% faster reads \|/);
-  assert.equal(readme.split('](https://forwardemail.net/').length - 1, 1);
-  assert.match(readme, /\]\(docs\/claims\.md\)/);
   assert.match(text, /\+10\.0% \[\+10\.0%, \+10\.0%\] ops\/s, 5 pairs/);
   assert.ok(!text.includes('](https://evil.example)') && !text.includes('<b>'), 'a reason from a document opened a link or HTML');
   for (const line of text.split('\n').filter((l) => l.startsWith('|'))) assert.equal(line.split(/(?<!\\)\|/).length, 8, line);
+  // the README: no per-class section; one table (renderBlockClaims) that links the source once and the rules from the root
+  assert.deepEqual(render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' })), []);
+  const readme = renderBlockClaims({ machines: [{ platform: 'linux-x64', machine: 'linux-x64 · m', entries: [entry], load: () => doc }], resultsLink: 'results' }).join('\n');
+  assert.match(readme, /^\| 8 \| cache_size=-64000: 8% faster reads \| larger: \+10%\u00a0±0 \|$/m, 'claimed +8%, measured +10% in every pair');
+  assert.match(readme, /^\| 11 \| BLOB columns last \| not measured \|$/m, 'the reason is on results/README.md only');
+  assert.equal(readme.split('](https://forwardemail.net/').length - 1, 1);
+  assert.match(readme, /\]\(docs\/claims\.md\)/);
   // a machine class with no full run with experiments has no section
-  assert.deepEqual(render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [{ ...entry, mode: 'quick' }], load: () => doc, resultsLink: 'results' })), []);
+  assert.deepEqual(render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [{ ...entry, mode: 'quick' }], load: () => doc, resultsLink: '.', page: 'results' })), []);
   assert.equal(claimRows(doc).length, EXPERIMENTS.filter((e) => experiments.some((x) => x.id === e.id)).reduce((n, e) => n + e.checks.length, 0));
 });
 

@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
+import { tidy } from '../aggregate/render.js';
+import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { ROOT, scratch } from './helpers.js';
@@ -97,11 +99,12 @@ test('README.md and results/README.md, rendered as GFM: every image is a valid S
   assert.equal(history.length, 4);
   assert.ok(history.some((i) => /outside the band, newest 2026-11-08/.test(i.alt)), history.map((i) => i.alt).join("\n"));
   const readme = fs.readFileSync(ws.readme, 'utf8');
-  assert.match(readme, /^- 2026-11-08, Node v2\d\.\d+\.\d+: .*below .*changed since the night before: runner image ubuntu24 20261106\.1 → ubuntu24 20261107\.1/m);
-  // the long form links back and shows its charts too
+  assert.match(readme, /^Outside the band .*: 2026-11-08, Node v2\d\.\d+\.\d+(, v2\d\.\d+\.\d+)?: .*slower; changed: runner image/m);
+  // the long form links back and shows its charts too, and what changed that night in full
   const page = path.join(ws.results, 'README.md');
   assert.ok(checkImages(page, ws.dir).length >= 4);
   assert.match(fs.readFileSync(page, 'utf8'), /\[README\]\(\.\.\/README\.md#results\)/);
+  assert.match(fs.readFileSync(page, 'utf8'), /^- 2026-11-08, Node v2\d\.\d+\.\d+: .*below .*changed since the night before: runner image ubuntu24 20261106\.1 → ubuntu24 20261107\.1/m);
 });
 
 test('the repository\'s own README.md and results/README.md: every image resolves to a valid SVG in the tree', () => {
@@ -141,4 +144,108 @@ test('a chart no section asks for any more is removed; a stray file that is no c
   assert.match(run(ws), /charts: 0 drawn, \d+ unchanged, 1 removed/);
   assert.equal(fs.existsSync(stray), false);
   assert.equal(fs.readFileSync(path.join(ws.results, 'charts', 'notes.txt'), 'utf8'), 'mine');
+});
+
+/** The README block of a workspace's README. */
+const blockOf = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim();
+const count = (/** @type {string} */ text, /** @type {string} */ s) => text.split(s).length - 1;
+
+test('the README block renders as written: every heading a heading, every table a table with its rows, every chart an image; blank lines only where GFM needs them', () => {
+  const ws = workspace();
+  nights(ws.artifacts, 1);
+  run(ws);
+  const block = blockOf(fs.readFileSync(ws.readme, 'utf8'));
+  const lines = block.split('\n');
+  const h = html(block);
+  for (const level of [3, 4, 5]) assert.equal(count(h, `<h${level}>`), lines.filter((l) => l.startsWith(`${'#'.repeat(level)} `)).length, `level ${level} headings`);
+  // per machine class (2): its heading, the PRAGMA and the encryption sections
+  assert.equal(count(h, '<h4>'), 2);
+  assert.ok(count(h, '<h5>') >= 4);
+  const delimiters = lines.filter((l) => /^\|(\s*:?-+:?\s*\|)+$/.test(l)).length;
+  assert.ok(delimiters >= 4, 'the PRAGMA and encryption tables of each machine class');
+  assert.equal(count(h, '<table>'), delimiters, 'a table that does not render as one');
+  // every line of a table is one of its rows: no paragraph taken into a table, no row left out
+  assert.equal(count(h, '<tr>'), lines.filter((l) => l.startsWith('|')).length - delimiters);
+  assert.equal(images(h).length, count(block, '!['), 'a chart that does not render as an image');
+  lines.forEach((l, i) => {
+    const next = lines[i + 1];
+    if (l === '') {
+      assert.ok(next !== '' && !/^#{1,6} /.test(next) && !/^#{1,6} /.test(lines[i - 1]), `a blank line that is not needed, at line ${i + 1}: ${lines[i - 1]} / ${next}`);
+    }
+    if (l.startsWith('|') && next !== undefined) assert.ok(next.startsWith('|') || next === '' || /^#{1,6} /.test(next), `no blank line after a table, at line ${i + 1}: ${next}`);
+  });
+  // the PRAGMA section: heading, chart, table, nothing between them
+  assert.match(block, /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config\.svg\)\n\|Config\|/m);
+  // the machine class's line: the newest run per Node major with its driver, the machines table linked
+  assert.match(block, /^#### linux-x64 · .*\n2 run\(s\) of this machine class; .*: v22\.23\.3 · \d+\.\d+\.\d+, v24\.21\.0 · \d+\.\d+\.\d+\. .*\[machines\]\(results\/README\.md#linux-x64--[^)]+\)\.$/m);
+  // that link's anchor is the machine class's heading on results/README.md, which has the machines table
+  const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  const fragment = /\[machines\]\(results\/README\.md(#linux-x64[^)]+)\)/.exec(block)?.[1];
+  const heading = page.split('\n').find((l) => l.startsWith('#### linux-x64'));
+  assert.ok(heading && fragment);
+  assert.equal(anchor(heading.slice(5)), fragment);
+  assert.match(page.slice(page.indexOf(heading)), /^##### Machines: /m);
+});
+
+test('the README\'s compact forms stay within their budgets for one machine class; the long forms are on results/README.md', () => {
+  const ws = workspace();
+  fs.mkdirSync(ws.artifacts);
+  fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(syntheticDoc({ node: 'v22.23.3' })));
+  fs.writeFileSync(path.join(ws.artifacts, 'b.json'), JSON.stringify(syntheticDoc({ node: 'v24.21.0', seed: 5 })));
+  // a run whose production driver did not load: named with its status (the reason is in the machines table)
+  const broken = syntheticDoc({ node: 'v20.20.2', seed: 7 });
+  const driver = broken.drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3-multiple-ciphers');
+  for (const k of ['version', 'sqlite', 'sqlite3mc', 'binary', 'compileOptions', 'generation']) delete driver[k];
+  Object.assign(driver, { status: 'error', reason: 'the prebuilt binary did not load' });
+  for (const c of broken.cases.filter((/** @type {any} */ c) => c.driver === driver.name)) Object.assign(c, { status: 'error', reason: 'the driver did not load', stats: undefined });
+  fs.writeFileSync(path.join(ws.artifacts, 'c.json'), JSON.stringify(broken));
+  run(ws);
+  const lines = blockOf(fs.readFileSync(ws.readme, 'utf8')).split('\n');
+  assert.match(lines.find((l) => l.startsWith('3 run(s)')) ?? '', /: v20\.20\.2 · error, v22\.23\.3 · 13\.0\.3, v24\.21\.0 · 13\.0\.3\. /);
+  const bytes = (/** @type {string[]} */ ls) => Buffer.byteLength(ls.join('\n'));
+  /** The lines from the one starting with `from` to the next heading. */
+  const part = (/** @type {RegExp} */ from) => {
+    const i = lines.findIndex((l) => from.test(l));
+    assert.ok(i >= 0, String(from));
+    const end = lines.findIndex((l, k) => k > i && /^#{1,6} /.test(l));
+    return lines.slice(i, end < 0 ? lines.length : end);
+  };
+  const preamble = lines.slice(0, lines.findIndex((l) => l.startsWith('### ')));
+  assert.ok(preamble.length <= 4 && bytes(preamble) <= 1300, `preamble: ${preamble.length} lines, ${bytes(preamble)} bytes`);
+  const intro = part(/^#### /);
+  // the machine heading, its line; the self-check line follows after a blank line
+  assert.ok(intro.length <= 4 && bytes(intro.slice(0, 2)) <= 500, `intro: ${intro.length} lines, ${bytes(intro.slice(0, 2))} bytes`);
+  const selfCheck = intro.filter((l) => l.startsWith('Comparisons below'));
+  assert.equal(selfCheck.length, 1);
+  assert.ok(bytes(selfCheck) <= 200, `self-check: ${bytes(selfCheck)} bytes`);
+  // heading, chart, a row per config but production (14), header and delimiter
+  assert.equal(part(/^##### What each PRAGMA change does/).length, 18);
+  // heading, the line with the second reference and the chart, a row per cipher (7), header and delimiter
+  assert.equal(part(/^##### What encryption costs/).length, 11);
+  assert.ok(!lines.some((l) => l.startsWith('##### Machines')), 'the machines table is on results/README.md');
+  const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  assert.match(page, /^##### Machines: /m);
+  assert.match(page, /\*\*How to read these numbers\.\*\*/);
+});
+
+test('a failed self-check stays marked: bold capitals in the README\'s line, the twin\'s changes on results/README.md', () => {
+  const ws = workspace();
+  fs.mkdirSync(ws.artifacts);
+  const doc = syntheticDoc({ node: 'v22.23.3' });
+  doc.selfCheck = { ...doc.selfCheck, passed: false, flagged: ['insert', 'select', 'update'] };
+  fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(doc));
+  run(ws);
+  const block = blockOf(fs.readFileSync(ws.readme, 'utf8'));
+  const line = block.split('\n').find((l) => l.startsWith('Comparisons below')) ?? '';
+  assert.match(line, /\*\*Self-check FAILED\*\* \(production measured twice\): 3 of 8 operations differ; the intervals understate the uncertainty\.$/);
+  assert.ok(Buffer.byteLength(line) <= 200, `${Buffer.byteLength(line)} bytes`);
+  assert.match(html(block), /<strong>Self-check FAILED<\/strong>/);
+  assert.match(fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8'), /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): \*\*FAILED\*\*; they differ by Setup .*\. The comparisons are less certain than their intervals say\./);
+});
+
+test('tidy: no blank line next to a heading, one after a table before anything else, never two', () => {
+  assert.deepEqual(tidy(['', '### p', '', '#### m', 'line', '', '', '##### a', '', '![c](x.svg)\n|a|\n|-|\n|1|', 'after', '', '##### b', '|a|\n|-|\n|1|', '##### c', '']),
+    ['### p', '#### m', 'line', '##### a', '![c](x.svg)', '|a|', '|-|', '|1|', '', 'after', '##### b', '|a|', '|-|', '|1|', '##### c']);
+  // paragraphs a section keeps apart stay apart
+  assert.deepEqual(tidy(['one', '', 'two', '', '- item']), ['one', '', 'two', '', '- item']);
 });

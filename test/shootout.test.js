@@ -174,6 +174,10 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
   }
   // every side's figures: one per round, measured on real files
   for (const f of runDoc.figures.filter((/** @type {any} */ x) => x.status === 'ok')) assert.equal(f.opsPerSec.length, 2);
+  // figures are written with 6 significant digits, as the suite writes them (the rest is noise, and git stores it every night)
+  const numbers = JSON.stringify([runDoc.rows, runDoc.figures]).match(/-?\d+\.\d+(e-?\d+)?/g) ?? [];
+  assert.ok(numbers.length > 10, numbers.join(' '));
+  for (const x of numbers) assert.ok(Number(x) === Number(Number(x).toPrecision(6)), `${x} has more than 6 significant digits`);
   assert.match(r.stdout, /## Node versions on one machine/);
   assert.match(r.stdout, /Same Node twice \(A\/A\)/);
   assert.match(r.stderr, /round 2\/2: .* ETA/);
@@ -238,14 +242,16 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const rebuilt = openStore(results, (l) => warnings.push(l));
   assert.equal(rebuilt.entries()[0].kind, 'shootout');
   assert.deepEqual(warnings, []);
-  const lines = render({ entries: rebuilt.entries(), load: rebuilt.load, resultsLink: 'results' });
+  // results/README.md: the chart (aggregate/sections/shootout.js) above the long tables
+  const ctx = /** @type {any} */ ({ platform: process.platform, machine: 'm', page: 'results', load: rebuilt.load, resultsLink: 'results', chart: (/** @type {string} */ name) => `![alt](results/charts/m-${name}.svg)` });
+  const lines = render({ ...ctx, entries: rebuilt.entries() });
   const md = lines.join('\n');
   assert.match(md, /^##### Node versions on one machine$/m);
   assert.match(md, /Same Node twice \(A\/A\)/);
   assert.match(md, /v20 12\.x \(2\)|v\d+ \d+\.x \(2\)/);
   assert.match(md, /\| Select +\|/);
   assert.match(md, /\(−?\+?\d+\.\d% … [−+]\d+\.\d%\) (faster|slower|no difference|too noisy)/);
-  assert.deepEqual(render({ entries: [], load: rebuilt.load, resultsLink: 'results' }), [], 'no shootout: no section');
+  assert.deepEqual(render({ ...ctx, entries: [] }), [], 'no shootout: no section');
   // the same lines as the CLI's summary
   assert.ok(md.includes(shootoutLines(runDoc)[0]));
   // the aggregate command: a bad shootout document is named with its reason on one line

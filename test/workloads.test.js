@@ -230,15 +230,18 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
   fs.rmSync(path.join(tmp, 'v1.json'));
   fs.rmSync(path.join(tmp, 'v2.json'));
 
-  // the README section: the concurrency and scale tables of this platform, strings made inert
+  // the section: on results/README.md the concurrency and scale tables, strings made inert; in the
+  // README a quick run (one round, no ±) is said to be one, without figures
   const { render } = await import('../aggregate/sections/workloads.js');
   const entry = { file: 'x.json', kind: 'result', node: doc.environment.node, finishedAt: doc.run.finishedAt, status: 'complete', mode: 'quick' };
-  const lines = render(/** @type {any} */ ({ platform: 'linux-x64', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' }));
-  const text = lines.join('\n');
+  const text = render(/** @type {any} */ ({ platform: 'linux-x64', machine: 'm', entries: [entry], load: () => doc, resultsLink: '.', page: 'results' })).join('\n');
   assert.match(text, /^##### Concurrency and scale/);
   assert.match(text, /\| 1 writer \+ 1 reader +\|/);
   assert.match(text, /A quick run: one round/);
   assert.match(text, /\| VACUUM \(ms\) +\|/);
+  const readme = render(/** @type {any} */ ({ platform: 'linux-x64', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' }));
+  assert.equal(readme.length, 2);
+  assert.match(readme[1], /a quick run: one round per workload, a smoke test without ±, so no figures here/);
   const crafted = structuredClone(doc);
   crafted.workloads.cases[0].status = 'error';
   crafted.workloads.cases[0].reason = '<img src=x> [link](http://evil)';

@@ -2,6 +2,7 @@
 // A chart is a grid of small panels, one per operation, COLUMNS to a row: built as rows of
 // panels (vconcat of hconcat) rather than a wrapped facet, which reserves the row labels' width
 // beside every panel.
+import { textWidth } from './metrics.js';
 import { VERDICT, WIDTH } from './theme.js';
 
 const COLUMNS = 4;
@@ -115,5 +116,54 @@ export function historySpec(o) {
     // every panel has its own y axis: full bounds, so its labels never overlap the panel before
     vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'full' })),
     spacing: 16,
+  };
+}
+
+/**
+ * The shootout (Node versions on one machine): a panel per operation, in each a horizontal bar per
+ * compared side from 0 to its change, its 95% interval a dark line with caps, coloured by verdict;
+ * a side with no figure for an operation (it did not run, the case was not compared) is a grey
+ * note in its row, never a bar. The x scale is comparisonSpec's: a log scale of the ratio (1 +
+ * change) labelled in %, per panel.
+ * @param {{ title: string, subtitle: string[], alt: string, legend: string, points: { member: string, op: string, change: number, low: number, high: number, verdict: string }[], notes: { member: string, op: string, note: string }[], members: string[], ops: string[] }} o
+ *   points: the bars (change, low, high in %); notes: the rows without one; legend: the verdict legend's title
+ */
+export function shootoutSpec(o) {
+  const cols = Math.min(COLUMNS, o.ops.length);
+  // the verdicts as colours: the comparison charts' blue, orange and grey, "too noisy" lighter
+  const verdicts = { domain: ['faster', 'slower', 'no difference', 'too noisy'], range: [...VERDICT.range, '#c5cdd6'] };
+  const labels = Math.ceil(Math.max(60, ...o.members.map((m) => textWidth(m, 12))) + 12);
+  const width = Math.floor((WIDTH - labels - GAP * (cols - 1)) / cols);
+  const color = { field: 'verdict', type: 'nominal', scale: verdicts, legend: { title: o.legend, orient: 'top', direction: 'horizontal' } };
+  const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
+    const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
+    const y = { field: 'member', type: 'nominal', sort: o.members, scale: { domain: o.members, paddingInner: 0.25, paddingOuter: 0.15 }, title: null, axis: i === 0 ? { labelLimit: labels } : null };
+    const x = (/** @type {string} */ field, /** @type {any} */ more = {}) => ({ field, type: 'quantitative', scale, ...more });
+    const bars = [{ filter: 'isValid(datum.change)' }];
+    const [lo, hi] = scale.domain;
+    const notes = o.notes.filter((n) => n.op === op).map((n) => textWidth(n.note, 11) + 8);
+    const left = (Math.log(1 / lo) / Math.log(hi / lo)) * width >= Math.max(0, ...notes);
+    return {
+      title: { text: op, anchor: 'start', fontSize: 13 },
+      width,
+      height: o.members.length * 20,
+      transform: [{ filter: { field: 'op', equal: op } }, ...['', 'lo', 'hi'].map((k) => ({ calculate: `max(0.01, 1 + datum.${k ? { lo: 'low', hi: 'high' }[k] : 'change'} / 100)`, as: `r${k}` })), { calculate: '1', as: 'one' }],
+      layer: [
+        { transform: bars, mark: { type: 'bar', clip: true }, encoding: { y, x: x('r', { title: 'change, % (log scale)', axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true } }), x2: { field: 'one' }, color } },
+        { transform: bars, mark: { type: 'rule', color: '#24292f', strokeWidth: 1.3, clip: true }, encoding: { y, x: x('rlo'), x2: { field: 'rhi' } } },
+        ...['rlo', 'rhi'].map((f) => ({ transform: bars, mark: { type: 'tick', color: '#24292f', thickness: 1.3, size: 7, clip: true }, encoding: { y, x: x(f) } })),
+        { mark: { type: 'rule', color: '#333', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale } } },
+        // at the panel's edge with room for it left of 0, else at the other: not across the line at 0
+        { transform: [{ filter: 'isValid(datum.note)' }], mark: { type: 'text', align: left ? 'left' : 'right', fontSize: 11, fontStyle: 'italic', color: '#57606a' }, encoding: { y, x: { value: left ? 3 : width - 3 }, text: { field: 'note' } } },
+      ],
+    };
+  };
+  return {
+    title: { text: o.title, subtitle: o.subtitle },
+    description: o.alt,
+    data: { values: [...o.points, ...o.notes] },
+    vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'flush' })),
+    spacing: 20,
+    resolve: { scale: { y: 'shared', color: 'shared' } },
   };
 }

@@ -1,12 +1,12 @@
 // What encryption costs: each cipher against the same package without a key, and against
 // better-sqlite3 without encryption as a second reference, paired within the newest full run; the
-// chart shows both, the table the first (the second, and the drivers without encryption, are
-// tables in results/README.md).
+// chart shows both, the table the first, in the README each cell written by compactChange (the
+// second, and the drivers without encryption, are tables in results/README.md, linked).
 import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
-import { cipherLabel, COMPARED, comparisonPoints, comparisonRun, grid, opLabel, runName, shortChange, signed, table } from './common.js';
+import { anchor, cipherLabel, COMPARED, comparisonPoints, comparisonRun, comparisonTable, compactTable, opLabel, signed } from './common.js';
 import { median } from '../../lib/stats/spread.js';
 
 const SERIES = ['against the same package, no key', 'against better-sqlite3, no encryption'];
@@ -19,15 +19,14 @@ const cipherRow = (/** @type {string} */ key) => cipherTitle(parseSetupKey(key).
  * The main finding in words: the cheapest and the costliest cipher by their median change across
  * operations against the same package without a key, and the production cipher's.
  * @param {ReturnType<typeof comparisonPoints>} points the first series
- * @param {string} run
  */
-function findings(points, run) {
+function findings(points) {
   const byMember = [...new Set(points.map((p) => p.member))].map((m) => ({ m, typical: median(points.filter((p) => p.member === m).map((p) => p.change)) }));
   if (!byMember.length) return '';
   const sorted = [...byMember].sort((a, b) => b.typical - a.typical);
   const prod = byMember.find((x) => x.m === cipherTitle(PRODUCTION_CIPHER));
   const noise = points.filter((p) => p.verdict === 'within noise').length;
-  return `Each cipher against no key (${run}), median over operations: cheapest ${sorted[0].m} ${signed(sorted[0].typical)}, costliest ${sorted[sorted.length - 1].m} ${signed(sorted[sorted.length - 1].typical)}${prod ? `, ${prod.m} ${signed(prod.typical)}` : ''}; ${noise} of ${points.length} within noise.`;
+  return `Each cipher against no key, median over operations: cheapest ${sorted[0].m} ${signed(sorted[0].typical)}, costliest ${sorted[sorted.length - 1].m} ${signed(sorted[sorted.length - 1].typical)}${prod ? `, ${prod.m} ${signed(prod.typical)}` : ''}; ${noise} of ${points.length} within noise.`;
 }
 
 /** @param {import('./index.js').SectionContext} ctx */
@@ -41,7 +40,8 @@ export function render(ctx) {
     ...comparisonPoints(doc, 'cipher-vs-better-sqlite3', cipherRow).map((p) => ({ ...p, series: SERIES[1] })),
   ];
   const members = CIPHERS.map((c) => cipherTitle(c.name)).filter((m) => points.some((p) => p.member === m));
-  const alt = findings(first, runName(doc));
+  // the run is named by the line above the PRAGMA heading (self-check.js) and in the chart's subtitle
+  const alt = findings(first);
   const title = 'What encryption costs';
   const chart = ctx.chart('cipher', comparisonSpec({
     title,
@@ -52,13 +52,13 @@ export function render(ctx) {
     ops: COMPARED.map(opLabel),
     series: { domain: SERIES, title: 'each cipher:' },
   }), alt);
-  const rows = grid(doc, 'cipher').map((r) => [cipherRow(r.member), ...r.cells.map(shortChange)]);
+  const heading = `##### ${title}, against ${PRODUCTION_DRIVER} without a key`;
+  if (ctx.page !== 'readme') return [heading, chart, '', comparisonTable(doc, 'cipher', cipherRow, 'Cipher')];
+  // the note and the chart share a line (the chart is wider than what is left of it, so it shows
+  // under the note), the table starts right under them
   return [
-    `##### ${title}, against ${PRODUCTION_DRIVER} without a key`,
-    chart,
-    '',
-    `Against better-sqlite3 without encryption (the chart's triangles), and the drivers without encryption: [tables](${ctx.resultsLink}/README.md).`,
-    '',
-    table([['Cipher', ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))]),
+    heading,
+    `▲: against better-sqlite3 without encryption ([table](${ctx.resultsLink}/README.md${anchor(ctx.machine)})). ${chart}`,
+    compactTable(doc, 'cipher', cipherRow, 'Cipher'),
   ];
 }

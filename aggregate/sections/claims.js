@@ -1,16 +1,20 @@
 // "Claims checked": the claims of the production write-up (bench/tables/experiments.js), each with what
-// the newest full run of this machine class measured (change and 95% interval, paired within the run)
+// the newest full run of a machine class measured (change and 95% interval, paired within the run)
 // and the verdict (bench/claims/verdict.js). The claim and what is checked are the table's words, the
 // link the table's; from the document only numbers, verdicts and reasons, the reasons shown inert.
-import { claimCells, claimRows } from '../../bench/claims/table.js';
-import { SOURCE } from '../../bench/tables/experiments.js';
+//
+// results/README.md: per machine class, a row per check (render). The README block: ONE table for
+// the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
+// verdicts and the changes written by compactChange; the per-class section is empty there.
+import { claimCells, claimRows, metricChange } from '../../bench/claims/table.js';
+import { EXPERIMENTS, SOURCE } from '../../bench/tables/experiments.js';
 import { inert } from '../../lib/markdown.js';
-import { newestFirst, runName, table } from './common.js';
+import { compactChange, newestFirst, runName, table } from './common.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major
  * that carries experiments.
- * @param {import('./index.js').SectionContext} ctx
+ * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }} ctx
  */
 export function claimsRun(ctx) {
   const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result')).filter((e) => e.mode === 'full').map((e) => ctx.load(e));
@@ -19,6 +23,8 @@ export function claimsRun(ctx) {
 
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
+  // the README has one table for all machine classes (renderBlockClaims)
+  if (ctx.page === 'readme') return [];
   const doc = claimsRun(ctx);
   if (!doc) return [];
   const rows = claimRows(doc);
@@ -27,9 +33,91 @@ export function render(ctx) {
     '##### Claims checked',
     '',
     `The performance claims of ${SOURCE.publisher}'s [${SOURCE.title}](${SOURCE.url}), each measured in the newest full run (${runName(doc)}): the claim's variant against its reference, in the same blocks of the same rounds; the change with its paired 95% interval. ` +
-      `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, within noise (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](${ctx.page === 'results' ? '../' : ''}docs/claims.md)).`,
+      `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, within noise (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](../docs/claims.md)).`,
     '',
-    // the README links the source once, above; the results page on every claim
-    table(claimCells(rows, { text: (s, max) => inert(s, max), link: ctx.page === 'results' }), ['r', 'l', 'l', 'r', 'r', 'l']),
+    table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l']),
   ];
+}
+
+/** A verdict as a README cell names it. */
+const WORD = /** @type {Record<string, string>} */ ({
+  holds: 'holds',
+  'smaller than claimed': 'smaller',
+  'larger than claimed': 'larger',
+  opposite: 'opposite',
+  'within noise': 'within noise',
+  context: 'context',
+});
+
+/**
+ * One claim on one machine class, as a README cell: its measured checks in the table's order, each
+ * change by compactChange (its interval against 0: "≈" where it holds 0), a run of checks with the same
+ * verdict under one verdict word: "larger: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
+ * Checks that could not be measured are left to results/README.md; a claim none of whose checks was
+ * measured is "not measured", a claim the run did not check "not run".
+ * @param {import('../../bench/tables/experiments.js').Experiment} experiment
+ * @param {any} doc
+ */
+export function claimCell(experiment, doc) {
+  const got = doc.experiments.find((/** @type {any} */ e) => e?.id === experiment.id);
+  if (!got) return 'not run';
+  /** @type {{ word: string, figures: string[] }[]} */
+  const runs = [];
+  experiment.checks.forEach((check, index) => {
+    const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
+    if (!r || typeof r.change !== 'number' || !WORD[r.verdict]) return;
+    const figure = compactChange(metricChange(check.metric, r));
+    const last = runs[runs.length - 1];
+    if (last?.word === WORD[r.verdict]) last.figures.push(figure);
+    else runs.push({ word: WORD[r.verdict], figures: [figure] });
+  });
+  return runs.length ? runs.map((x) => `${x.word}: ${x.figures.join(', ')}`).join('; ') : 'not measured';
+}
+
+/**
+ * A machine class's column header: its platform, with the machine class when the platform has several.
+ * @param {{ platform: string, machine: string }[]} machines
+ */
+function headers(machines) {
+  return machines.map((m) => {
+    if (machines.filter((x) => x.platform === m.platform).length < 2) return inert(m.platform);
+    const rest = m.machine.startsWith(m.platform) ? m.machine.slice(m.platform.length).replace(/^[\s·-]+/, '') : m.machine;
+    return `${inert(m.platform)} (${inert(rest, 30)})`;
+  });
+}
+
+/**
+ * "Claims checked" for the README block: ONE table, a row per claim any machine class checked, a
+ * column per machine class that has a full run with experiments (each a separate machine, measured
+ * on its own: the columns are not compared with each other); classes without one named once.
+ * @param {{ machines: { platform: string, machine: string, entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }[], resultsLink: string, heading?: string }} o
+ *   heading: the section's heading line (default '### Claims checked', a level beside the platforms)
+ * @returns {string[]} Markdown lines, none when no machine class checked a claim
+ */
+export function renderBlockClaims(o) {
+  const all = o.machines.map((m) => ({ ...m, doc: claimsRun(m) }));
+  const checked = all.filter((m) => m.doc);
+  if (!checked.length) return [];
+  const experiments = EXPERIMENTS.filter((x) => checked.some((m) => m.doc.experiments.some((/** @type {any} */ e) => e?.id === x.id)));
+  const without = all.filter((m) => !m.doc).map((m) => inert(m.machine));
+  const runs = checked.map((m, i) => `${headers(checked)[i]}: ${inert(m.doc.environment.node)}, ${m.doc.run.finishedAt.slice(0, 10)}`).join('; ');
+  const link = `${o.resultsLink}/README.md`;
+  return [
+    o.heading ?? '### Claims checked',
+    `${SOURCE.publisher}'s [production write-up](${SOURCE.url}) makes these claims; each is checked in its machine class's newest full run (${runs}). ` +
+      'Columns are separate machines, each measured on its own: not compared with each other. ' +
+      'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval ("≈ ±x": no change, within noise), in ops/s (time for a claim about time). ' +
+      `The quotes, the checks and what is not measured: [${link}](${link}).` +
+      (without.length ? ` No claims checked yet on ${without.join(', ')}.` : ''),
+    table([['#', 'Claim', ...headers(checked)], ...experiments.map((x) => [String(x.n), x.short, ...checked.map((m) => claimCell(x, m.doc))])], ['r', 'l', ...checked.map(() => /** @type {'l'} */ ('l'))]),
+  ];
+}
+
+/**
+ * The README block's section (sections/index.js README_BLOCK_SECTIONS): renderBlockClaims over every
+ * machine class.
+ * @param {import('./index.js').BlockContext} ctx
+ */
+export function renderBlock(ctx) {
+  return renderBlockClaims({ machines: ctx.classes.map((c) => ({ ...c, load: ctx.load })), resultsLink: ctx.resultsLink });
 }

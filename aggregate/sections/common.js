@@ -24,13 +24,15 @@ export function num(/** @type {number} */ n) {
 
 /**
  * A GFM table without padding: renders as lib/markdown.js table() does, in fewer bytes (the README
- * block has a byte budget; cells are written as given).
+ * block has a byte budget; cells are written as given). `tight`: not even a space beside a pipe,
+ * "|a|b|" (the README's wide tables: 18 bytes a row fewer with 9 columns); renders the same.
  * @param {string[][]} rows the first is the header
  * @param {('l'|'r'|'')[]} [align]
+ * @param {{ tight?: boolean }} [o]
  */
-export function table(rows, align = []) {
-  const line = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
-  const rule = rows[0].map((_, i) => ({ l: ':--', r: '--:' })[align[i] ?? ''] ?? '---');
+export function table(rows, align = [], { tight = false } = {}) {
+  const line = tight ? (/** @type {string[]} */ cells) => `|${cells.join('|')}|` : (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
+  const rule = rows[0].map((_, i) => (tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' })[align[i] ?? ''] ?? (tight ? '-' : '---'));
   return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -101,13 +103,36 @@ const ORDER = new Map(setups().map((s, i) => [setupKey(s), i]));
  */
 export const grid = (doc, id) => comparisonGrid(doc.comparisons ?? [], id, COMPARED).sort((a, b) => (ORDER.get(a.member) ?? 1e9) - (ORDER.get(b.member) ?? 1e9));
 
+/** A percentage with 2 significant figures below 10, whole above: 3.4, 14, 198. */
+const short = (/** @type {number} */ x) => (x < 10 ? Number(x.toPrecision(2)).toString() : String(Math.round(x)));
+const decimals = (/** @type {string} */ s) => (s.split('.')[1] ?? '').length;
+/** Joins a cell's parts: a no-break space (U+00A0), so that a narrow column never splits "+14%" from its "±3.4". */
+export const NBSP = '\u00a0';
+
 /**
- * A change as the README block shows it: changeText (bench/result/figure.js) in fewer bytes, the
- * block having a byte budget: ASCII minus signs, and the interval's bounds without their % signs.
- * "≈ −0.2% [−0.5%, +0.0%]" becomes "≈ -0.2% [-0.5, +0.0]".
- * @param {string} cell
+ * A change as a README table cell, in few bytes (the block has a budget; the chart above the table
+ * and results/README.md give the whole interval):
+ * - a difference: the change and the wider side of its 95% interval, "+14% ±3.4": the interval
+ *   lies within the change ± that (the same convention as an absolute figure's ±); the change is
+ *   written no more precisely than its ± ("+0.3% ±0.1", not "+0.27% ±0.1");
+ * - within noise (the verdict, or without one the interval holding 0): "≈ ±22", the interval lies
+ *   within ±22% of no change: the data fit no difference and any difference up to that size (the
+ *   point estimate is noise);
+ * - no comparison: "n/a".
+ * The parts are joined by NBSP.
+ * @param {{ change: number, low: number, high: number, verdict?: string } | undefined} c fractions (−0.1 is −10%)
  */
-export const shortChange = (cell) => cell.replace(/\u2212/g, '-').replace(/\[([^\]]*)\]/, (m) => m.replace(/%/g, ''));
+export function compactChange(c) {
+  if (!c || ![c.change, c.low, c.high].every(Number.isFinite)) return 'n/a';
+  const [change, low, high] = [c.change, c.low, c.high].map((x) => x * 100);
+  if (c.verdict === undefined ? low <= 0 && high >= 0 : c.verdict === 'within noise') return `≈${NBSP}±${short(Math.max(-low, high))}`;
+  const margin = short(Math.max(change - low, high - change));
+  const first = short(Math.abs(change));
+  const rounded = Math.abs(change).toFixed(Math.min(decimals(first), decimals(margin)));
+  // never round a difference to 0: then the change keeps its own 2 figures
+  const shown = Number(rounded) === 0 ? first : String(Number(rounded));
+  return `${change >= 0 ? '+' : '-'}${shown}%${NBSP}±${margin}`;
+}
 
 /**
  * One comparison of a run as a table: a row per compared setup, a cell per timed operation.
@@ -115,12 +140,35 @@ export const shortChange = (cell) => cell.replace(/\u2212/g, '-').replace(/\[([^
  * @param {string} id bench/tables/comparisons.js
  * @param {(member: string) => string} rowLabel
  * @param {string} [corner]
- * @param {(cell: string) => string} [cell] how a cell is written (shortChange in the README block)
+ * @param {(cell: string) => string} [cell] how a cell is written (as changeText writes it by default)
  */
 export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (c) => c) {
   const rows = grid(doc, id);
   return table([[corner, ...COMPARED.map(opLabel)], ...rows.map((r) => [rowLabel(r.member), ...r.cells.map(cell)])], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))]);
 }
+
+/**
+ * One comparison of a run as a README table: a row per compared setup (table order), a cell per
+ * timed operation written by compactChange; the chart above it and results/README.md give the
+ * whole intervals.
+ * @param {any} doc
+ * @param {string} id bench/tables/comparisons.js
+ * @param {(member: string) => string} rowLabel
+ * @param {string} corner
+ */
+export function compactTable(doc, id, rowLabel, corner) {
+  const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
+  const rows = grid(doc, id).map((r) => [rowLabel(r.member), ...COMPARED.map((op) => compactChange(mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op)))]);
+  return table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], { tight: true });
+}
+
+/**
+ * The fragment GitHub gives a heading: its text lowercased, without punctuation and symbols (what
+ * is not a letter, mark, digit, '_', '-' or space), spaces as '-'. For a heading's raw text (not
+ * inert: the escapes inert() adds do not show, so they are no part of the fragment).
+ * @param {string} text
+ */
+export const anchor = (text) => `#${text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '').replace(/ /g, '-')}`;
 
 /**
  * The comparisons of a run as chart data: change and interval in %, per member and operation.

@@ -1,16 +1,21 @@
 // What each PRAGMA change does: every config against Forward Email Production, paired within the
 // newest full run, as a dot-and-interval chart (0 marked; the A/A twin and a config that equals
-// production are labelled as such) and the table under it.
+// production are labelled as such) and the table under it: in the README each cell written by
+// compactChange (a row per config, the twin's and the non-tunings' rows kept: they show the run's
+// noise, and the non-tunings for what they are), on results/README.md in full.
 import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
 import { COMPARISONS } from '../../bench/tables/comparisons.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
-import { COMPARED, comparisonPoints, comparisonRun, comparisonTable, configLabel, notATuning, opLabel, runName, shortChange, signed } from './common.js';
+import { COMPARED, comparisonPoints, comparisonRun, comparisonTable, compactTable, configLabel, notATuning, opLabel, signed } from './common.js';
 
 const TITLE = /** @type {any} */ (COMPARISONS.find((c) => c.id === 'config')).title;
 
 /** A config as a row: its name, and what it is when it is no tuning. */
 export const configRow = (/** @type {string} */ key) => configTitle(parseSetupKey(key).config);
+
+/** A config as a README table row: as in the chart, the A/A twin in fewer words. */
+const shortRow = (/** @type {string} */ key) => (parseSetupKey(key).config === TWIN_CONFIG ? 'A/A twin' : configRow(key));
 
 /** A config's name, and what it is when it is no tuning. */
 export function configTitle(/** @type {string} */ config) {
@@ -22,14 +27,14 @@ export function configTitle(/** @type {string} */ config) {
 /**
  * The main finding in words, from the points of the chart.
  * @param {ReturnType<typeof comparisonPoints>} points
- * @param {string} reference
- * @param {string} run
+ * @param {string} [reference] named when the text is read apart from the heading naming it
+ * @param {string} [run] named when the text is read apart from the line naming the run
  */
 export function findings(points, reference, run) {
   const real = points.filter((p) => p.verdict !== 'within noise');
   const best = real.reduce((/** @type {any} */ a, p) => (!a || p.change > a.change ? p : a), null);
   const worst = real.reduce((/** @type {any} */ a, p) => (!a || p.change < a.change ? p : a), null);
-  const parts = [`Against ${reference} (${run}): largest gain`];
+  const parts = [reference ? `Against ${reference}${run ? ` (${run})` : ''}: largest gain` : 'Largest gain'];
   parts[0] += best && best.change > 0 ? ` ${best.member}, ${best.op} ${signed(best.change)}` : ' none';
   parts.push(`largest loss ${worst && worst.change < 0 ? `${worst.member}, ${worst.op} ${signed(worst.change)}` : 'none'}`);
   parts.push(`${points.length - real.length} of ${points.length} within noise`);
@@ -44,7 +49,9 @@ export function render(ctx) {
   if (!points.length) return [];
   const twin = points.filter((p) => p.member === configTitle(TWIN_CONFIG));
   const members = CONFIGS.filter((c) => c.name !== PRODUCTION_CONFIG).map((c) => configTitle(c.name)).filter((m) => points.some((p) => p.member === m));
-  const alt = `${findings(points, 'production', runName(doc))}; A/A twin differs on ${twin.filter((p) => p.verdict !== 'within noise').length} of ${twin.length}.`;
+  // the reference is named by the heading and the chart's title, the run by the line above the
+  // heading (self-check.js) and the chart's subtitle
+  const alt = `${findings(points)}; A/A twin: ${twin.filter((p) => p.verdict !== 'within noise').length} of ${twin.length} differ.`;
   const chart = ctx.chart('config', comparisonSpec({
     title: TITLE,
     subtitle: [`${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: change in ops/s against production (+ is faster), measured side by side (paired),`, 'with its 95% interval. The A/A twin is production measured again: how far apart two identical configs land.'],
@@ -53,5 +60,8 @@ export function render(ctx) {
     members,
     ops: COMPARED.map(opLabel),
   }), alt);
-  return [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config', ctx.page === 'readme' ? shortChange : undefined)];
+  // the README: the table right under the chart (a table may start after a paragraph's line)
+  return ctx.page === 'readme'
+    ? [`##### ${TITLE}`, chart, compactTable(doc, 'config', shortRow, 'Config')]
+    : [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config')];
 }

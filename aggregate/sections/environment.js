@@ -1,8 +1,9 @@
 // The machines the figures come from: the newest run per Node major of this machine class, with
-// its hardware, OS, runner image and drivers, each run linked to its document.
-import { DRIVERS } from '../../bench/tables/drivers.js';
+// its hardware, OS, runner image and drivers, each run linked to its document (results/README.md);
+// in the README one line under the machine class's heading (summary).
+import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { inert } from '../../lib/markdown.js';
-import { newestPerMajor, REASON_MAX, table, when } from './common.js';
+import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
@@ -31,4 +32,26 @@ export function render(ctx) {
     ]);
   }
   return ['##### Machines: the newest run per Node major (each its own matrix cell, a different VM: not a comparison of Node versions)', table(t)];
+}
+
+/** How a run that is not a complete full run is marked where it is named. */
+const runMark = (/** @type {import('../store.js').Entry} */ e) => [e.mode === 'quick' ? 'quick' : '', e.status === 'interrupted' ? 'interrupted' : ''].filter(Boolean).join(', ');
+
+/**
+ * The README's line under a machine class's heading: how many runs it has, and the newest run per
+ * Node major with the production driver's version (each a matrix cell of its own, on its own VM);
+ * the machines table (CPU, image, SQLite versions, the documents) is on results/README.md, linked.
+ * @param {{ machine: string, entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any, resultsLink: string, nights: { of: (e: import('../store.js').Entry) => import('../nights.js').Night } }} ctx
+ *   entries: the machine class's result documents
+ */
+export function summary(ctx) {
+  const runs = newestPerMajor(ctx.entries).map((e) => {
+    const version = ctx.nights.of(e).driver;
+    // no version: the driver did not run; the status word, the reason is in the table
+    const driver = version ? inert(version) : inert(ctx.load(e).drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ?? 'not in this run');
+    const mark = runMark(e);
+    return `${inert(e.node)} · ${driver}${mark ? ` (${mark})` : ''}`;
+  });
+  const link = `${ctx.resultsLink}/README.md${anchor(ctx.machine)}`;
+  return `${ctx.entries.length} run(s) of this machine class; the newest per Node major (each its own matrix cell and VM) with ${PRODUCTION_DRIVER}: ${runs.join(', ')}. CPU, image, SQLite versions, documents: [machines](${link}).`;
 }

@@ -58,9 +58,18 @@ export function bandOf(xs) {
  * @param {import('../nights.js').Night} n
  */
 function changes(prev, n) {
+  return changedFields(prev, n).map(([what, a, b]) => `${what} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`);
+}
+
+/**
+ * The fields that changed from one night to the next: what, before, after.
+ * @param {import('../nights.js').Night} prev
+ * @param {import('../nights.js').Night} n
+ */
+function changedFields(prev, n) {
   /** @type {[string, string | null, string | null][]} */
   const fields = [['Node', prev.node, n.node], [PRODUCTION_DRIVER, prev.driver, n.driver], ['SQLite', prev.sqlite, n.sqlite], ['SQLite3MC', prev.sqlite3mc, n.sqlite3mc], ['runner image', prev.image, n.image]];
-  return fields.filter(([, a, b]) => a !== b).map(([what, a, b]) => `${what} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`);
+  return fields.filter(([, a, b]) => a !== b);
 }
 
 /**
@@ -110,40 +119,114 @@ function item(h, o) {
   return `- ${o.night.finishedAt.slice(0, 10)}, Node ${inert(o.night.node)}: ${figures.join(', ')}; ${changed}.`;
 }
 
-/** @param {import('./index.js').SectionContext} ctx */
-export function render(ctx) {
-  const history = historyOf(ctx);
-  if (!history.length) return [];
-  const charts = history.map((h) => {
-    // one night draws no line: say so rather than show empty panels
-    if (h.nights.length < 2) return `_Node ${h.major}: one night so far (${h.nights[0].finishedAt.slice(0, 10)}); the chart starts with the second._`;
-    const first = h.nights[0].finishedAt.slice(0, 10);
-    const last = h.nights[h.nights.length - 1].finishedAt.slice(0, 10);
-    const out = h.outside.map((o) => `${o.night.finishedAt.slice(0, 10)} (${o.ops.map(opLabel).join(', ')})`);
-    const alt = `Node ${h.major}, ${h.nights.length} night(s) ${first} to ${last}: ${!h.ops.some((op) => h.bands[op]) ? `too few for a band (${MIN_NIGHTS} needed)` : out.length ? `${out.length} outside the band, newest ${out[out.length - 1]}` : 'all within the band'}.`;
+/** Faster or slower: an operation shown in ms is slower above its band, one in ops/s below it. */
+function direction(/** @type {ReturnType<typeof historyOf>[number]} */ h, /** @type {import('../nights.js').Night} */ night, /** @type {string} */ op) {
+  const below = shown(op, night.figures[op])[0] < /** @type {[number, number]} */ (h.bands[op])[0];
+  return below === (unit(op) === 'ms') ? 'faster' : 'slower';
+}
+
+/**
+ * The operations of an out-of-band night in few words: "Insert, Select slower", "8 operations slower",
+ * "Setup slower, Insert faster".
+ * @param {ReturnType<typeof historyOf>[number]} h
+ * @param {ReturnType<typeof historyOf>[number]['outside'][number]} o
+ */
+export function movedOps(h, o) {
+  return ['slower', 'faster'].map((way) => o.ops.filter((op) => direction(h, o.night, op) === way)).map((ops, i) => {
+    if (!ops.length) return null;
+    return `${ops.length > 2 ? `${ops.length} operations` : ops.map(opLabel).join(', ')} ${i ? 'faster' : 'slower'}`;
+  }).filter(Boolean).join(', ');
+}
+
+/**
+ * A chart's alt text: the finding, short (≤ about 150 characters, the same on both pages).
+ * @param {ReturnType<typeof historyOf>[number]} h
+ */
+export function altOf(h) {
+  const first = h.nights[0].finishedAt.slice(0, 10);
+  const last = h.nights[h.nights.length - 1].finishedAt.slice(0, 10);
+  const newest = h.outside[h.outside.length - 1];
+  const finding = !h.ops.some((op) => h.bands[op]) ? `too few for a band (${MIN_NIGHTS} needed)`
+    : newest ? `${h.outside.length} outside the band, newest ${newest.night.finishedAt.slice(0, 10)} (${movedOps(h, newest)})` : 'all within the band';
+  return `Node ${h.major}, ${h.nights.length} night(s) ${first} to ${last}: ${finding}.`;
+}
+
+/**
+ * The chart lines: one chart per Node major with two nights or more; majors with one night so far
+ * in one line.
+ * @param {import('./index.js').SectionContext} ctx
+ * @param {ReturnType<typeof historyOf>} history
+ */
+function chartLines(ctx, history) {
+  const single = history.filter((h) => h.nights.length < 2);
+  const charts = history.filter((h) => h.nights.length >= 2).map((h) => {
+    const alt = altOf(h);
     const points = h.ops.flatMap((op) => h.nights.filter((n) => n.figures[op]).map((n) => {
       const [value, low, high] = shown(op, n.figures[op]);
       const b = h.bands[op];
       const r = (/** @type {number} */ x) => Number(x.toPrecision(4));
       return { op: `${opLabel(op)} (${unit(op)})`, night: n.finishedAt.slice(0, 10), value: r(value), low: r(low), high: r(high), bandLow: b ? r(b[0]) : null, bandHigh: b ? r(b[1]) : null, outside: Boolean(b && (value < b[0] || value > b[1])) };
     }));
-    return ctx.chart(`history-node${h.major}`, historySpec({
+    return { major: h.major, line: ctx.chart(`history-node${h.major}`, historySpec({
       domain: h.domain,
       title: `Nightly history, Node ${h.major}: Forward Email Production, the last 13 weeks`,
       subtitle: [`${ctx.platform}. Blue line and ribbon: each night's figure and its 95% interval. Green band: where nights on this runner label fall`, `(median ± ${BAND_SD} robust sd of the nights; each night is another VM). Red dots: nights outside the band.`],
       alt,
       points,
       ops: h.ops.map((op) => `${opLabel(op)} (${unit(op)})`),
-    }), alt);
+    }), alt) };
   });
+  // one night draws no line: say so rather than show empty panels
+  const one = (/** @type {typeof single} */ hs) => `_Node ${hs.map((h) => h.major).join(', ')}: one night so far (${[...new Set(hs.map((h) => h.nights[0].finishedAt.slice(0, 10)))].join(', ')}); the chart starts with the second._`;
+  if (ctx.page === 'readme') return [...charts.map((c) => c.line), ...(single.length ? [one(single)] : [])];
+  return history.map((h) => (h.nights.length < 2 ? one([h]) : /** @type {any} */ (charts.find((c) => c.major === h.major)).line));
+}
+
+/**
+ * The newest out-of-band nights in one line, for the README: nights of one date that moved alike and
+ * changed alike in one item (each Node cell is its own VM), what changed named without its versions
+ * (results/README.md has them).
+ * @param {{ h: ReturnType<typeof historyOf>[number], o: ReturnType<typeof historyOf>[number]['outside'][number] }[]} listed newest first
+ */
+export function shortItems(listed) {
+  /** @type {Map<string, string[]>} */
+  const groups = new Map();
+  for (const { h, o } of listed) {
+    const what = o.prev ? changedFields(o.prev, o.night).map(([name]) => name) : [];
+    const changed = !o.prev ? 'the first night shown' : what.length ? `changed: ${what.join(', ')}` : 'nothing recorded changed';
+    const key = `${movedOps(h, o)}; ${changed}`;
+    const day = o.night.finishedAt.slice(0, 10);
+    groups.set(`${day}\n${key}`, [...(groups.get(`${day}\n${key}`) ?? []), inert(o.night.node)]);
+  }
+  return [...groups].map(([k, nodes]) => {
+    const [day, key] = k.split('\n');
+    return `${day}, Node ${nodes.join(', ')}: ${key}`;
+  }).join(' · ');
+}
+
+/** @param {import('./index.js').SectionContext} ctx */
+export function render(ctx) {
+  const history = historyOf(ctx);
+  if (!history.length) return [];
   const all = history.flatMap((h) => h.outside.map((o) => ({ h, o }))).sort((a, b) => (a.o.night.finishedAt > b.o.night.finishedAt ? -1 : 1));
-  const listed = ctx.page === 'readme' ? all.slice(0, LISTED) : all;
+  if (ctx.page === 'readme') {
+    const link = `[${ctx.resultsLink}/README.md](${ctx.resultsLink}/README.md)`;
+    const listed = all.slice(0, LISTED);
+    return [
+      '##### Nightly history of production, 13 weeks',
+      `A chart per Node major (not compared with each other). Each night runs on another VM, so nights vary more than a run's ±: the green band (median ± ${BAND_SD} robust sd, from ${MIN_NIGHTS} nights) shows how much.`,
+      '',
+      ...chartLines(ctx, history),
+      '',
+      all.length ? `Outside the band${all.length > listed.length ? ` (newest ${listed.length} of ${all.length}; all: ${link})` : ` (details: ${link})`}: ${shortItems(listed)}.` : 'No night outside the band.',
+    ];
+  }
   return [
     '##### Nightly history of Forward Email Production, the last 13 weeks',
     `One chart per Node major (never comparing Node versions). Every night runs on another VM of this runner label, so nights vary more than one run's ± says: the green band shows how much (median ± ${BAND_SD} robust sd of the nights, from ${MIN_NIGHTS} nights on).`,
     '',
-    ...charts,
+    ...chartLines(ctx, history),
     '',
-    ...(all.length ? [`Nights outside the band${ctx.page === 'readme' && all.length > listed.length ? ` (newest ${listed.length} of ${all.length}; all in [results/README.md](${ctx.resultsLink}/README.md))` : ''}:`, '', ...listed.map(({ h, o }) => item(h, o))] : ['No night outside the band.']),
+    ...(all.length ? ['Nights outside the band:', '', ...all.map(({ h, o }) => item(h, o))] : ['No night outside the band.']),
   ];
 }

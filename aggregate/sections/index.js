@@ -26,6 +26,21 @@
  *   document's production figures and versions, without parsing it again (aggregate/nights.js)
  */
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: SectionContext) => string[] } }} Section */
+/**
+ * A section of the whole README block, not of one machine class (e.g. one table with a column per
+ * machine class): render.js writes it once, after the platforms. Its context: every machine class
+ * with its entries (of the row's kinds), and load, resultsLink, page and nights as above; `chart`
+ * points at results/charts/all/<name>.svg.
+ * @typedef {object} BlockContext
+ * @property {{ platform: string, machine: string, entries: import('../store.js').Entry[] }[]} classes
+ *   platform by platform, machine class by machine class, in the order the block shows them
+ * @property {(e: import('../store.js').Entry) => any} load
+ * @property {string} resultsLink
+ * @property {'readme'} page
+ * @property {{ of: (e: import('../store.js').Entry) => import('../nights.js').Night }} nights
+ * @property {(name: string, spec: any, alt: string) => string} chart
+ */
+/** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: BlockContext) => string[] } }} BlockSection */
 import * as absolute from './absolute.js';
 import * as ciphers from './ciphers.js';
 import * as claims from './claims.js';
@@ -43,16 +58,25 @@ export const README_SECTIONS = [
   { name: 'self-check', kinds: ['result'], module: selfCheck },
   { name: 'configs', kinds: ['result'], module: configs },
   { name: 'ciphers', kinds: ['result'], module: ciphers },
-  { name: 'claims', kinds: ['result'], module: claims },
   { name: 'workloads', kinds: ['result'], module: workloads },
   { name: 'history', kinds: ['result'], module: history },
-  { name: 'environment', kinds: ['result'], module: environment },
+];
+
+/**
+ * The README block, once for the whole block (after the platforms). The machines each figure comes
+ * from are one line under each machine class's heading (environment.js summary, written by render.js).
+ * @type {BlockSection[]}
+ */
+export const README_BLOCK_SECTIONS = [
+  // claims: one table, a column per machine class (claims.js renderBlockClaims)
+  { name: 'claims', kinds: ['result'], module: { render: claims.renderBlock } },
 ];
 
 /** results/README.md, per machine class. @type {Section[]} */
 export const PAGE_SECTIONS = [
   { name: 'environment', kinds: ['result'], module: environment },
   { name: 'shootout', kinds: ['shootout'], module: shootout },
+  { name: 'self-check', kinds: ['result'], module: selfCheck },
   { name: 'comparisons', kinds: ['result'], module: comparisons },
   { name: 'claims', kinds: ['result'], module: claims },
   { name: 'workloads', kinds: ['result'], module: workloads },

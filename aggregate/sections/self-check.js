@@ -1,20 +1,44 @@
 // Which run the comparisons below come from, and whether its A/A self-check passed: production
-// measured twice, as two cases, should show no difference.
+// measured twice, as two cases, should show no difference. One line in the README (a failed
+// self-check in bold capitals); on results/README.md the twin's changes in full.
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { changeText } from '../../bench/result/figure.js';
 import { comparisonRun, configLabel, opLabel, runName } from './common.js';
+
+/** What a failed self-check means for the comparisons: in full, and in the README's line. */
+const FAILED = 'the comparisons are less certain than their intervals say';
+const FAILED_SHORT = 'the intervals understate the uncertainty';
+
+/**
+ * The README's line.
+ * @param {any} doc
+ */
+function line(doc) {
+  const from = `Comparisons below: paired within one run (${runName(doc)}).`;
+  const sc = doc.selfCheck;
+  if (!sc) return from;
+  const differ = `${sc.flagged.length} of ${sc.operations} operations differ`;
+  return sc.passed ? `${from} Self-check (production measured twice): passed, ${differ}.` : `${from} **Self-check FAILED** (production measured twice): ${differ}; ${FAILED_SHORT}.`;
+}
+
+/**
+ * results/README.md's paragraphs.
+ * @param {any} doc
+ */
+function long(doc) {
+  const out = [`Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0.`];
+  const sc = doc.selfCheck;
+  if (sc) {
+    const aa = doc.comparisons.filter((/** @type {any} */ c) => c.id === 'self-check');
+    out.push('', `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'passed' : '**FAILED**'}; they differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ` ${FAILED[0].toUpperCase()}${FAILED.slice(1)}.`}`);
+  }
+  return out;
+}
 
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const doc = comparisonRun(ctx);
   if (!doc) return ['_No comparisons: quick runs are smoke tests (one round per case)._'];
   if (!doc.comparisons?.length) return [`_No comparisons: the newest full run (${runName(doc)}) has none (documents from before paired comparisons, or too few rounds)._`];
-  const out = [`Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0.`];
-  const sc = doc.selfCheck;
-  if (sc) {
-    const aa = doc.comparisons.filter((/** @type {any} */ c) => c.id === 'self-check');
-    const detail = ctx.page === 'readme' ? `${sc.flagged.length} of ${sc.operations} operations show a difference (the A/A twin row of the table below)` : `they differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}`;
-    out.push('', `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'passed' : '**failed**'}; ${detail}.${sc.passed ? '' : ' This run\'s comparisons are less certain than their intervals say.'}`);
-  }
-  return out;
+  return ctx.page === 'readme' ? [line(doc)] : long(doc);
 }

@@ -3,11 +3,20 @@
 // reference Node with its 95% interval and verdict, the rows with the driver held constant kept
 // apart from the driver upgrade and from Node 18's older driver. Nothing when the machine class has
 // no shootout: Node versions are never compared across matrix cells (different VMs).
+//
+// Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
+// compared side). The README adds one line and one compact table (a row per operation, a column
+// per compared side); results/README.md keeps every driver's long tables (bench/shootout/report.js).
 import { inert } from '../../lib/markdown.js';
-import { table } from './common.js';
+import { compactChange, COMPARED, opLabel, signed, table } from './common.js';
 import { shootoutLines } from '../../bench/shootout/report.js';
+import { GROUPS } from '../../bench/shootout/plan.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
+import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { shootoutSpec } from '../charts/specs.js';
+
+const TITLE = 'Node versions on one machine';
 
 /**
  * The shootout to show: complete before anything else, full before quick, then the newest.
@@ -20,22 +29,178 @@ export function newestShootout(entries) {
   return shootouts.reduce((/** @type {import('../store.js').Entry | null} */ best, e) => (!best || better(e, best) > 0 ? e : best), null);
 }
 
+/** @typedef {{ group: string, base: string, head: string }} Comparison */
 /**
- * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any, resultsLink: string, page?: 'readme' | 'results' }} ctx
- * @returns {string[]}
+ * How a compared side is named, per group: in the chart (`name`), and in the README table and the
+ * alt text (`short`, the line saying what a Node is compared with): a driver change is never read
+ * as a Node's.
+ * @type {Record<string, { name: (c: Comparison) => string, short: (c: Comparison) => string }>}
  */
+const NAMES = {
+  'same-driver': { name: (c) => `${c.head} vs ${c.base}`, short: (c) => c.head },
+  'driver-upgrade': { name: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)`, short: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)` },
+  'different-driver': { name: (c) => `${c.head} vs ${c.base} (other driver)`, short: (c) => `${c.head} (other driver)` },
+  'same-node': { name: (c) => `${c.head} vs ${c.base} (A/A)`, short: (c) => `${c.head} (A/A)` },
+};
+const nameOf = (/** @type {Comparison} */ c) => NAMES[c.group] ?? NAMES['same-driver'];
+
+/** A row of production's driver and cipher with the production PRAGMAs: the README's and the chart's. */
+const production = (/** @type {any} */ r) => r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER && r.config === PRODUCTION_CONFIG;
+
+/**
+ * A shootout as the chart and the README table show it: the compared sides (columns) in the
+ * report's group order, each with its rows of production's setup, the sides that did not run,
+ * the operations measured.
+ * @param {any} doc a valid shootout document
+ */
+export function shootoutView(doc) {
+  const groups = Object.keys(GROUPS);
+  const rank = (/** @type {string} */ g) => (groups.includes(g) ? groups.indexOf(g) : groups.length);
+  const rows = doc.rows.filter(production);
+  const columns = [...doc.comparisons]
+    .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
+    .map((/** @type {Comparison} */ c) => ({ name: nameOf(c).name(c), short: nameOf(c).short(c), rows: rows.filter((/** @type {any} */ r) => r.group === c.group && r.base === c.base && r.head === c.head) }))
+    .filter((c) => c.rows.length);
+  const failed = /** @type {string[]} */ (doc.sides.filter((/** @type {any} */ s) => s.status !== 'ok').map((/** @type {any} */ s) => s.label));
+  const ops = COMPARED.filter((op) => rows.some((/** @type {any} */ r) => r.op === op));
+  return { columns, failed, ops };
+}
+
+/** What follows a change that is not within noise: the verdict, or why it is not one. */
+const MARKS = /** @type {Record<string, (threshold: number) => string>} */ ({
+  faster: () => 'faster',
+  slower: () => 'slower',
+  'no difference': (t) => `(<${t}%)`, // the interval excludes 0 but lies under the threshold
+  'too noisy': () => '(noisy)', // the interval excludes 0, the test over every comparison does not
+});
+
+/**
+ * A README table cell: compactChange (≈ when the interval holds 0), then the verdict where it is
+ * one; where the interval excludes 0 and the verdict is no difference, why not, so that no cell
+ * claims a difference its verdict does not.
+ * @param {any} r a shootout row, or undefined
+ * @param {number} threshold in %, the smallest change that counts
+ */
+export function shootoutCell(r, threshold) {
+  const text = compactChange(r && r.verdict !== 'not compared' ? { change: r.change, low: r.low, high: r.high } : undefined);
+  if (text === 'n/a' || text.startsWith('≈')) return text;
+  const mark = MARKS[r.verdict]?.(threshold);
+  return mark ? `${text} ${mark}` : text;
+}
+
+const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
+const DID_NOT_RUN = 'did not run';
+/** An alt text's length a reader hears out (the README's convention: about 200 characters). */
+const ALT = 200;
+
+/**
+ * The chart's data: a bar per compared side and operation, a note where there is none.
+ * @param {ReturnType<typeof shootoutView>} view
+ */
+export function shootoutPoints(view) {
+  const compared = (/** @type {any} */ r) => r.verdict !== 'not compared' && [r.change, r.low, r.high].every(Number.isFinite);
+  const points = view.columns.flatMap((c) => c.rows.filter(compared).map((/** @type {any} */ r) => ({ member: c.name, op: opLabel(r.op), change: pct(r.change), low: pct(r.low), high: pct(r.high), verdict: /** @type {string} */ (r.verdict), who: c.short })));
+  const notes = [
+    ...view.columns.flatMap((c) => c.rows.filter((/** @type {any} */ r) => !compared(r)).map((/** @type {any} */ r) => ({ member: c.name, op: opLabel(r.op), note: 'not compared' }))),
+    ...view.failed.flatMap((label) => view.ops.map((op) => ({ member: `${label} (${DID_NOT_RUN})`, op: opLabel(op), note: DID_NOT_RUN }))),
+  ];
+  return { points, notes, members: [...view.columns.map((c) => c.name), ...view.failed.map((l) => `${l} (${DID_NOT_RUN})`)] };
+}
+
+/**
+ * The main finding in words: the clear differences, largest first (at most two per direction),
+ * how many comparisons are no difference or too noisy, the sides that did not run.
+ * @param {ReturnType<typeof shootoutPoints>['points']} points
+ * @param {string[]} failed
+ * @param {string} reference
+ */
+export function shootoutFindings(points, failed, reference) {
+  const size = (/** @type {{ change: number }} */ p) => Math.abs(Math.log(Math.max(0.01, 1 + p.change / 100)));
+  const clear = (/** @type {string} */ verdict, /** @type {number} */ n) => {
+    const xs = points.filter((p) => p.verdict === verdict).sort((a, b) => size(b) - size(a));
+    return xs.length ? `${verdict}: ${xs.slice(0, n).map((p) => `${p.who} ${p.op} ${signed(p.change)}`).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}` : '';
+  };
+  const count = (/** @type {string} */ verdict) => points.filter((p) => p.verdict === verdict).length;
+  const say = (/** @type {number} */ n) => [
+    `Against ${reference}: ${[clear('slower', n), clear('faster', n)].filter(Boolean).join('; ') || 'no clear difference'}`,
+    `${count('no difference')} no difference, ${count('too noisy')} too noisy of ${points.length}`,
+    ...(failed.length ? [`${failed.join(', ')} did not run`] : []),
+  ].join('; ') + '.';
+  // the two largest each way, or the largest when that reads too long
+  return say(2).length <= ALT ? say(2) : say(1);
+}
+
+/** The machine as the chart's subtitle names it (plain text: the SVG escapes it). */
+function machineText(/** @type {any} */ doc) {
+  const e = doc.environment;
+  return `${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${e.ci?.imageOs ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}` : e.ci ? `, ${e.ci.provider}` : ', not CI'}`;
+}
+
+/** How many comparisons Holm adjusts over: every compared row of the run, every driver. */
+const tested = (/** @type {any} */ doc) => doc.rows.filter((/** @type {any} */ r) => r.p !== null).length;
+
+/**
+ * The chart of a shootout: one spec for both pages (it is drawn once).
+ * @param {any} doc
+ * @param {ReturnType<typeof shootoutPoints>} data
+ * @param {string[]} ops
+ * @param {string} alt
+ */
+function chartSpec(doc, data, ops, alt) {
+  const quick = doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : '';
+  return shootoutSpec({
+    title: TITLE,
+    subtitle: [
+      `${machineText(doc)}, ${doc.run.finishedAt.slice(0, 10)}${quick}`,
+      `Every Node in one interleaved run of ${doc.run.rounds} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
+      `Change in ops/s (+ is faster) against ${doc.reference} with the same driver release; (driver): 13.x against 12.x on the same Node;`,
+      '(other driver): the Node and the driver both differ. Bar: the change; line: its 95% interval; colour: the verdict.',
+    ],
+    legend: `verdict (Holm over ${tested(doc)} comparisons; under ${Math.round(doc.run.threshold * 100)}% is no difference):`,
+    alt,
+    points: data.points.map(({ who, ...p }) => p),
+    notes: data.notes,
+    members: data.members,
+    ops: ops.map(opLabel),
+  });
+}
+
+/**
+ * The README's form: the heading, one line, the chart, the table (a row per operation, a column
+ * per compared side). The table follows the line without a blank line (a GFM table interrupts a
+ * paragraph, on GitHub as in micromark): the block has a line budget.
+ * @param {import('./index.js').SectionContext} ctx
+ * @param {{ entry: import('../store.js').Entry, doc: any, view: ReturnType<typeof shootoutView>, chart: string | null }} s
+ */
+function readmeLines(ctx, { entry, doc, view, chart }) {
+  const threshold = Math.round(doc.run.threshold * 100);
+  const line = [
+    `Run of ${inert(doc.run.finishedAt.slice(0, 10))} on this machine, ${doc.run.rounds} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(doc.reference.replace(/ .*/, ''))}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
+    view.columns.length ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.` : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
+    ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
+    `[Document](${ctx.resultsLink}/${entry.file}) · [every driver, Node and driver versions](${ctx.resultsLink}/README.md).`,
+  ].join(' ');
+  if (!chart) return [`##### ${TITLE}`, line];
+  const rows = view.ops.map((op) => [opLabel(op), ...view.columns.map((c) => shootoutCell(c.rows.find((/** @type {any} */ r) => r.op === op), threshold))]);
+  return [`##### ${TITLE}`, line, chart, table([['Operation', ...view.columns.map((c) => inert(c.short))], ...rows], ['l', ...view.columns.map(() => /** @type {'r'} */ ('r'))])];
+}
+
+/** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const entry = newestShootout(ctx.entries);
   if (!entry) return [];
   const doc = ctx.load(entry);
+  const view = shootoutView(doc);
+  const data = shootoutPoints(view);
+  const alt = shootoutFindings(data.points, view.failed, doc.reference);
+  // one spec for both pages: the chart is drawn once
+  const chart = view.columns.length ? ctx.chart('shootout', chartSpec(doc, data, view.ops, alt), alt) : null;
+  if (ctx.page === 'readme') return readmeLines(ctx, { entry, doc, view, chart });
   const count = ctx.entries.filter((e) => e.kind === 'shootout').length;
   return [
-    '##### Node versions on one machine',
-    '',
-    // the README shows production's driver and cipher; results/README.md every setup
-    ...(ctx.page === 'readme'
-      ? [...shootoutLines(doc, { only: (r) => r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER, table }), `Every driver (better-sqlite3, node:sqlite): [the results page](${ctx.resultsLink}/README.md).`, '']
-      : shootoutLines(doc, { table })),
+    `##### ${TITLE}`,
+    ...(chart ? [chart, ''] : []),
+    ...shootoutLines(doc, { table }),
     `_From [${inert(entry.file)}](${ctx.resultsLink}/${entry.file})${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/\`._`,
   ];
 }

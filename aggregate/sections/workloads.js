@@ -2,13 +2,14 @@
 // measured the workloads (a full one when there is one), the concurrency table (WAL against
 // DELETE with 1, 2 and 4 readers beside a writer, and readers alone, each figure with its ±, the
 // paired change) and the scale table (each figure at each database size, and how its cost grows per
-// 10× more messages). The README shows production's setup; results/README.md every setup, and the
-// latencies.
+// 10× more messages): on results/README.md, every setup and the latencies. The README block (a budget
+// of 5 lines) has production's setup in two lines: WAL against DELETE per workload, and how the main
+// figures' cost grows per 10× messages, each figure with its interval.
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { journalRows, latencyRows, notRunLines, scaleRows } from '../../bench/workloads/tables.js';
-import { newestFirst, runName, table } from './common.js';
+import { journalRows, latencyRows, notRunLines, num, scaleRows } from '../../bench/workloads/tables.js';
+import { compactChange, newestFirst, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -21,22 +22,105 @@ export function workloadRun(ctx) {
   return (withWorkloads.find((x) => x.doc.run.mode === 'full') ?? withWorkloads[0])?.doc ?? null;
 }
 
+/** Production's setup: its driver and cipher, its busy_timeout. */
+const production = (/** @type {any} */ s) => s.driver === PRODUCTION_DRIVER && s.cipher === PRODUCTION_CIPHER && s.busyTimeout !== 0;
+
+/**
+ * A paired change (or a growth, as a change) in few bytes: compactChange, or as a ratio with its
+ * interval where it is at least twice (×317 [×168, ×596] reads better than +31594% ±…).
+ * @param {{ change: number, low: number, high: number, verdict?: string }} c
+ */
+export function compactRatio(c) {
+  if (c.verdict === 'within noise' || !(c.change >= 1) || (c.verdict === undefined && c.low <= 0)) return compactChange(c);
+  return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
+}
+
+/**
+ * Concurrency in one line: per workload of production's setup, the paired change WAL against DELETE
+ * of reads/s and (with a writer) writes/s.
+ * @param {any} w the document's workloads
+ * @returns {string | null}
+ */
+export function concurrencyLine(w) {
+  const cases = w.cases.filter((/** @type {any} */ c) => c.kind === 'concurrency' && c.setup.journal === 'WAL' && production(c.setup));
+  const parts = cases.map((/** @type {any} */ c) => {
+    const figures = ['reads', 'writes'].map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.figure === f) })).filter((x) => x.cmp);
+    if (!figures.length) return null;
+    const shape = c.setup.writer ? `writer + ${c.setup.readers} reader${c.setup.readers > 1 ? 's' : ''}` : `${c.setup.readers} readers alone`;
+    return `${shape}: ${figures.map((x) => `${x.f} ${compactRatio(x.cmp)}`).join(', ')}`;
+  }).filter(Boolean);
+  return parts.length ? `- WAL against DELETE, paired by round: ${parts.join('; ')}.` : null;
+}
+
+/** The scale figures the README names: a rate's cost is the time per operation. */
+const GROWING = [
+  { id: 'select', label: 'Select', rate: true },
+  { id: 'insert', label: 'Insert', rate: true },
+  { id: 'update', label: 'Update', rate: true },
+  { id: 'delete', label: 'Delete', rate: true },
+  { id: 'vacuum', label: 'VACUUM', rate: false },
+];
+
+/**
+ * How a figure's cost grows per 10× messages from the smallest to the largest size, with bounds from
+ * both sizes' 95% intervals (the growth lies within them when both figures lie within theirs), as a
+ * change: { change, low, high } of growth − 1; null without two sizes with intervals.
+ * @param {any[]} sizes the ok scale cases, smallest first
+ * @param {{ id: string, rate: boolean }} g
+ */
+export function growthOf(sizes, g) {
+  const [a, b] = [sizes[0], sizes[sizes.length - 1]];
+  const fa = a?.figures?.[g.id];
+  const fb = b?.figures?.[g.id];
+  if (sizes.length < 2 || ![fa, fb].every((f) => f && f.median > 0 && f.low > 0 && f.high > 0)) return null;
+  // a cost and its bounds: the time per operation of a rate, else the figure
+  const cost = (/** @type {any} */ f) => (g.rate ? [1 / f.median, 1 / f.high, 1 / f.low] : [f.median, f.low, f.high]);
+  const [[ma, la, ha], [mb, lb, hb]] = [cost(fa), cost(fb)];
+  const d = Math.log10(b.setup.messages / a.setup.messages);
+  const per = (/** @type {number} */ x) => x ** (1 / d) - 1;
+  return { change: per(mb / ma), low: per(lb / ha), high: per(hb / la) };
+}
+
+/**
+ * Scale in one line: how the main figures' cost grows per 10× messages.
+ * @param {any} w the document's workloads
+ * @returns {string | null}
+ */
+export function scaleLine(w) {
+  const sizes = w.cases.filter((/** @type {any} */ c) => c.kind === 'scale' && c.status === 'ok' && production(c.setup)).sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
+  const parts = GROWING.map((g) => ({ g, c: growthOf(sizes, g) })).filter((x) => x.c).map((x) => `${x.g.label} ${compactRatio(/** @type {any} */ (x.c))}`);
+  if (!parts.length) return null;
+  return `- Scale, ${num(sizes[0].setup.messages)} to ${num(sizes[sizes.length - 1].setup.messages)} messages: growth per 10× messages of the time per operation, bounds from both sizes' 95% intervals: ${parts.join(', ')}.`;
+}
+
+/**
+ * The README form: two lines under the heading, the tables on results/README.md.
+ * @param {any} doc
+ * @param {string} resultsLink
+ */
+function readmeForm(doc, resultsLink) {
+  const w = doc.workloads;
+  const link = `[${resultsLink}/README.md](${resultsLink}/README.md)`;
+  if (w.mode === 'quick') return ['##### Concurrency and scale', `From ${runName(doc)}, a quick run: one round per workload, a smoke test without ±, so no figures here (the tables: ${link}).`];
+  const lines = [concurrencyLine(w), scaleLine(w)].filter((l) => l !== null);
+  if (!lines.length) return [];
+  return ['##### Concurrency and scale', `From ${runName(doc)}, production's setup (all setups, the figures: ${link}):`, ...lines];
+}
+
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const doc = workloadRun(ctx);
   if (!doc) return [];
+  if (ctx.page === 'readme') return readmeForm(doc, ctx.resultsLink);
   const w = doc.workloads;
-  const readme = ctx.page === 'readme';
   const out = ['##### Concurrency and scale', ''];
   const quick = w.mode === 'quick' ? ' A quick run: one round, a smoke test without ±.' : '';
   out.push(`From ${runName(doc)}: ${w.budget.rounds} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`, '');
-  const production = (/** @type {any} */ s) => s.driver === PRODUCTION_DRIVER && s.cipher === PRODUCTION_CIPHER && s.busyTimeout !== 0;
-  // the README: production's setup only, without the setup column
-  const journal = readme ? journalRows(w, inert, production).map((r) => r.filter((_, i) => i !== 1)) : journalRows(w, inert);
+  const journal = journalRows(w, inert);
   if (journal.length > 1) {
-    out.push(`Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database${readme ? ` (${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}, production's PRAGMAs)` : ''}; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`, '');
+    out.push(`Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`, '');
     out.push(table(journal, ['l', ...journal[0].slice(1).map(() => 'r')]), '');
-    if (!readme) out.push(table(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
+    out.push(table(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
   }
   const scale = scaleRows(w, inert);
   if (scale.length > 1) {
@@ -44,7 +128,7 @@ export function render(ctx) {
     out.push(table(scale, ['l', ...scale[0].slice(1).map(() => 'r')]), '');
   }
   const notRun = notRunLines(w, inert);
-  if (notRun.length && !readme) out.push('Not measured:', ...notRun, '');
+  if (notRun.length) out.push('Not measured:', ...notRun, '');
   while (out[out.length - 1] === '') out.pop();
   return out;
 }
