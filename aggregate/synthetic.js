@@ -13,7 +13,7 @@ import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../bench/t
 import { DRIVERS, PRODUCTION_DRIVER, generationFor } from '../bench/tables/drivers.js';
 import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../bench/result/document.js';
 import { BUDGETS } from '../bench/engine/budgets.js';
-import { cases, caseKey, setupDir, setupKey, filterArgs } from '../bench/tables/suite.js';
+import { cases, caseKey, setupDir, setupKey } from '../bench/tables/suite.js';
 import { selectWorkloads, workloadPragmas } from '../bench/tables/workloads.js';
 import { createRandom } from '../lib/prng.js';
 import { median, medianRse } from '../lib/stats/spread.js';
@@ -26,7 +26,7 @@ import { WORKLOAD_BUDGETS } from '../bench/workloads/budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../bench/shootout/plan.js';
 import { analyseShootout, figures } from '../bench/shootout/analyse.js';
 import { KIND as SHOOTOUT_KIND, SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION, driverOf, machine } from '../bench/shootout/document.js';
-import { METHOD as SHOOTOUT_METHOD, parseFlags as shootoutFlags } from '../bench/shootout/cli.js';
+import { parseFlags as shootoutFlags, shootoutRun } from '../bench/shootout/cli.js';
 
 const MACHINES = {
   'linux-x64': { platform: 'linux', arch: 'x64', cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, imageOs: 'ubuntu24', osRelease: '6.11.0-1018-azure' },
@@ -478,22 +478,7 @@ export function syntheticShootout(p = {}) {
   return {
     schemaVersion: SHOOTOUT_SCHEMA_VERSION,
     kind: SHOOTOUT_KIND,
-    run: {
-      id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`),
-      startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(),
-      finishedAt,
-      status: 'complete',
-      mode: f.quick ? 'quick' : 'full',
-      rounds: f.rounds,
-      timeMs: f.time,
-      seed: f.seed,
-      threshold: f.threshold,
-      alpha: f.alpha,
-      seconds,
-      method: SHOOTOUT_METHOD,
-      engine: ['--quick', '--time', String(f.time), '--seed', String(f.seed), ...filterArgs(filters)],
-      commit: null,
-    },
+    run: shootoutRun(f, filters, { id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`), startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(), finishedAt, seconds, commit: null }),
     environment: machine(refEnv),
     reference: ref.label,
     sides: plans.map((s) => {

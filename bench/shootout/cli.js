@@ -50,6 +50,32 @@ export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, ti
 
 export const METHOD = 'interleaved: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round, each case measured on every side back to back in an order rotating by round and case; per case the log ratio of a side to its base side in the same round, trimmed paired t-test, Holm over every comparison of the run, 95% intervals';
 
+/**
+ * A shootout document's `run`: what the flags asked for, and when and how long it ran. The nightly
+ * document and the synthetic year's (aggregate/synthetic.js) are built by this one function.
+ * @param {ReturnType<typeof parseFlags>} f
+ * @param {Record<string, string[]>} filters the engine's filters (defaultFilters)
+ * @param {{ id: string, startedAt: string, finishedAt: string, seconds: number, commit: string | null }} r
+ */
+export function shootoutRun(f, filters, r) {
+  return {
+    id: r.id,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    status: 'complete',
+    mode: f.quick ? 'quick' : 'full',
+    rounds: f.rounds,
+    timeMs: f.time,
+    seed: f.seed,
+    threshold: f.threshold,
+    alpha: f.alpha,
+    seconds: r.seconds,
+    method: METHOD,
+    engine: ['--quick', '--time', String(f.time), '--seed', String(f.seed), ...filterArgs(filters)],
+    commit: r.commit,
+  };
+}
+
 const NODE_SPEC = /^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/;
 
 /**
@@ -179,22 +205,7 @@ export async function shootout(f, log) {
   return {
     schemaVersion: SCHEMA_VERSION,
     kind: KIND,
-    run: {
-      id: newRunId(),
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      status: 'complete',
-      mode: f.quick ? 'quick' : 'full',
-      rounds: f.rounds,
-      timeMs: f.time,
-      seed: f.seed,
-      threshold: f.threshold,
-      alpha: f.alpha,
-      seconds: (Date.now() - t0) / 1000,
-      method: METHOD,
-      engine: ['--quick', '--time', String(f.time), '--seed', String(f.seed), ...filterArgs(filters)],
-      commit: currentCommit(),
-    },
+    run: shootoutRun(f, filters, { id: newRunId(), startedAt, finishedAt: new Date().toISOString(), seconds: (Date.now() - t0) / 1000, commit: currentCommit() }),
     environment: machine(refReady.environment),
     reference: ref.label,
     sides: prepared.map((p) => {
