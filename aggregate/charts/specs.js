@@ -14,6 +14,10 @@ const LABELS = 190;
 const PERCENT = "datum.value == 1 ? '0' : format((datum.value - 1) * 100, '+.2~r') + '%'";
 /** Where a ratio axis may put a tick: −99%, −90%, −50%, −20%, −10%, −5%, 0, +5%, +10%, +25%, +100%, +400%, +900%, +9900%. */
 const TICKS = [0.01, 0.1, 0.5, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.25, 2, 5, 10, 100];
+/** A point's change and its interval's bounds as the ratios drawn (r, rlo, rhi: 1 + change, at least 0.01). */
+const RATIOS = /** @type {const} */ ([['change', 'r'], ['low', 'rlo'], ['high', 'rhi']]).map(([field, as]) => ({ calculate: `max(0.01, 1 + datum.${field} / 100)`, as }));
+/** The x axis of a ratio panel: its ticks labelled as changes in %. */
+const ratioAxis = (/** @type {number[]} */ ticks) => ({ title: 'change, % (log scale)', axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true } });
 /** A change in % as the ratio drawn (changes of −99% and below at −99%). */
 const ratio = (/** @type {number} */ pct) => Math.max(0.01, 1 + pct / 100);
 
@@ -63,10 +67,10 @@ export function comparisonSpec(o) {
       title: { text: op, anchor: 'start', fontSize: 13 },
       width,
       height: o.members.length * (o.series ? 26 : 19),
-      transform: [{ filter: { field: 'op', equal: op } }, ...['', 'lo', 'hi'].map((k) => ({ calculate: `max(0.01, 1 + datum.${k ? { lo: 'low', hi: 'high' }[k] : 'change'} / 100)`, as: `r${k}` }))],
+      transform: [{ filter: { field: 'op', equal: op } }, ...RATIOS],
       layer: [
         { mark: { type: 'rule', color: '#333', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale } } },
-        { mark: { type: 'rule', strokeWidth: 2.5, clip: true }, encoding: { y, ...yOffset, x: { field: 'rlo', type: 'quantitative', scale, title: 'change, % (log scale)', axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true } }, x2: { field: 'rhi' }, color } },
+        { mark: { type: 'rule', strokeWidth: 2.5, clip: true }, encoding: { y, ...yOffset, x: { field: 'rlo', type: 'quantitative', scale, ...ratioAxis(ticks) }, x2: { field: 'rhi' }, color } },
         { mark: { type: 'point', filled: true, size: 55, opacity: 1 }, encoding: { y, ...yOffset, x: { field: 'r', type: 'quantitative', scale }, color, ...shape } },
       ],
     };
@@ -147,9 +151,9 @@ export function shootoutSpec(o) {
       title: { text: op, anchor: 'start', fontSize: 13 },
       width,
       height: o.members.length * 20,
-      transform: [{ filter: { field: 'op', equal: op } }, ...['', 'lo', 'hi'].map((k) => ({ calculate: `max(0.01, 1 + datum.${k ? { lo: 'low', hi: 'high' }[k] : 'change'} / 100)`, as: `r${k}` })), { calculate: '1', as: 'one' }],
+      transform: [{ filter: { field: 'op', equal: op } }, ...RATIOS, { calculate: '1', as: 'one' }],
       layer: [
-        { transform: bars, mark: { type: 'bar', clip: true }, encoding: { y, x: x('r', { title: 'change, % (log scale)', axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true } }), x2: { field: 'one' }, color } },
+        { transform: bars, mark: { type: 'bar', clip: true }, encoding: { y, x: x('r', ratioAxis(ticks)), x2: { field: 'one' }, color } },
         { transform: bars, mark: { type: 'rule', color: '#24292f', strokeWidth: 1.3, clip: true }, encoding: { y, x: x('rlo'), x2: { field: 'rhi' } } },
         ...['rlo', 'rhi'].map((f) => ({ transform: bars, mark: { type: 'tick', color: '#24292f', thickness: 1.3, size: 7, clip: true }, encoding: { y, x: x(f) } })),
         { mark: { type: 'rule', color: '#333', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale } } },
