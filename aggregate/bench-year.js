@@ -7,8 +7,9 @@
 // brings: Node patch releases, a runner image a week, a few nights on slow or fast VMs. Then times
 // what a nightly run does: one more night (24 documents) aggregated into that history, README
 // block, results/README.md and charts regenerated (target ≤ 5 s, the whole `npm run aggregate`
-// process), and measures what that night adds to the repository, split into the result documents,
-// the shootout documents and each kind of derived file. Also times a
+// process), and measures what that night adds to the repository, split into each kind of derived
+// file, and what it adds to the archive: the result and shootout documents are release assets, not
+// in git (aggregate/assets.js), so they are measured as the gzipped assets ci:archive uploads. Also times a
 // cold rebuild (no index: every stored document read and checked) and a no-change re-run, and
 // checks the bounds of issue #16: README block ≤ 300 lines and ≤ 40 KB, the whole README ≤ 500
 // lines, the charts < 2 MB, one night's commit ≤ about 200 KB. The README is the project's own,
@@ -23,6 +24,7 @@ import { writeFileAtomic } from '../lib/files.js';
 import { ROOT } from '../lib/root.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from './synthetic.js';
+import { packAsset } from './assets.js';
 import { command, numberFlag, parseStrict } from '../lib/command.js';
 
 /** Each Node major's patch release before and after the night it is upgraded (40 nights before the end). */
@@ -172,9 +174,8 @@ function main(/** @type {string[]} */ argv) {
     const before = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]));
     const git = gitRepo(path.join(dir, 'git'));
     const isDoc = (/** @type {string} */ f) => /^results\/\d{4}\//.test(f);
-    // the repository before tonight: every derived file, and last night's documents (what git deltifies tonight's against)
-    const lastNight = new Date(START_DAY + (nights - 1) * DAY).toISOString().slice(0, 10);
-    const packedBefore = git.commit(new Map([...before].filter(([f]) => !isDoc(f) || path.basename(f).startsWith(lastNight))));
+    // the repository before tonight: every derived file; the documents are not in git (.gitignore)
+    const packedBefore = git.commit(new Map([...before].filter(([f]) => !isDoc(f))));
     const nightly = aggregate(tonight);
     const after = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]));
     const again = aggregate(tonight);
@@ -191,13 +192,19 @@ function main(/** @type {string[]} */ argv) {
     const added = [...after].filter(([f, b]) => !before.get(f)?.equals(b));
     const deflated = (/** @type {Buffer} */ b) => zlib.deflateSync(b).length;
     // committed part by part, documents first: what each part's push sends
-    /** @type {Record<string, { files: number, bytes: number, deflatedBytes: number, packedBytes: number, pushedBytes: number }>} */
+    /** @type {Record<string, { files: number, bytes: number, deflatedBytes: number, archivedBytes: number, packedBytes: number, pushedBytes: number }>} */
     const nightParts = {};
     let last = packedBefore;
     for (const [part] of COMMIT_PARTS) {
       const mine = added.filter(([f]) => partOf(f) === part);
+      const sizes = { files: mine.length, bytes: mine.reduce((n, [, b]) => n + b.length, 0), deflatedBytes: mine.reduce((n, [, b]) => n + deflated(b), 0) };
+      if (mine.some(([f]) => isDoc(f))) {
+        // a document goes to the archive (a release asset, gzipped), not into git
+        nightParts[part] = { ...sizes, archivedBytes: mine.reduce((n, [, b]) => n + packAsset(b.toString('utf8')).length, 0), packedBytes: 0, pushedBytes: 0 };
+        continue;
+      }
       const next = git.commit(new Map(mine));
-      nightParts[part] = { files: mine.length, bytes: mine.reduce((n, [, b]) => n + b.length, 0), deflatedBytes: mine.reduce((n, [, b]) => n + deflated(b), 0), packedBytes: next.packed - last.packed, pushedBytes: next.pushed - last.pushed };
+      nightParts[part] = { ...sizes, archivedBytes: 0, packedBytes: next.packed - last.packed, pushedBytes: next.pushed - last.pushed };
       last = next;
     }
     const sum = (/** @type {'packedBytes' | 'pushedBytes'} */ k, /** @type {(part: string) => boolean} */ which) => Object.entries(nightParts).filter(([part]) => which(part)).reduce((n, [, x]) => n + x[k], 0);
@@ -233,11 +240,8 @@ function main(/** @type {string[]} */ argv) {
       nightAddedDeflatedBytesWithoutDocuments: added.filter(([f]) => !isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
       nightAddedDeflatedBytesOfDocuments: added.filter(([f]) => isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
       nightAddedPackedBytes: sum('packedBytes', () => true),
-      nightAddedPackedBytesOfDocuments: sum('packedBytes', ofDocs),
-      nightAddedPackedBytesWithoutDocuments: sum('packedBytes', (p) => !ofDocs(p)),
       nightPushedBytes: sum('pushedBytes', () => true),
-      nightPushedBytesOfDocuments: sum('pushedBytes', ofDocs),
-      nightPushedBytesWithoutDocuments: sum('pushedBytes', (p) => !ofDocs(p)),
+      nightArchivedBytes: Object.entries(nightParts).filter(([part]) => ofDocs(part)).reduce((n, [, x]) => n + x.archivedBytes, 0),
       nightParts,
       loadAverage: os.loadavg().map((x) => Math.round(x * 10) / 10),
       cores: os.cpus().length,
@@ -252,12 +256,12 @@ function main(/** @type {string[]} */ argv) {
     console.log(`- README block: ${report.readmeBlockLines} lines (${mark(report.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(report.readmeBlockBytes)} (${mark(report.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${report.readmeBlockTables} tables, ${report.readmeBlockImages} charts; whole README ${report.readmeLines} lines (${mark(report.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`);
     console.log(`- results/README.md: ${report.resultsPageLines} lines, ${kib(report.resultsPageBytes)}`);
     console.log(`- charts: ${report.charts} SVG files, ${kib(report.chartBytes)} together (${mark(report.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`);
-    console.log(`- one night's commit: ${report.nightFilesChanged} files new or changed (${report.nightChartsRewritten} charts), ${kib(report.nightAddedBytes)} raw, ${kib(report.nightAddedDeflatedBytes)} as new git blobs (zlib, before delta packing): ` +
-      `the ${PER_NIGHT.results + PER_NIGHT.shootouts} documents ${kib(report.nightAddedDeflatedBytesOfDocuments)}, everything derived (README, results/README.md, index, charts) ${kib(report.nightAddedDeflatedBytesWithoutDocuments)}; ` +
-      `packed by git gc (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB), of which the documents ${kib(report.nightAddedPackedBytesOfDocuments)} and the derived files ${kib(report.nightAddedPackedBytesWithoutDocuments)}; ` +
-      `as git push sends it (a thin pack): ${kib(report.nightPushedBytes)}, of which the documents ${kib(report.nightPushedBytesOfDocuments)} and the derived files ${kib(report.nightPushedBytesWithoutDocuments)}`);
-    console.log('- the night\'s commit, part by part (files; raw; as new git blobs; packed by git gc; pushed):');
-    for (const [part, x] of Object.entries(nightParts)) console.log(`  - ${PART_NAMES[part] ?? part}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`);
+    console.log(`- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${report.nightFilesChanged - PER_NIGHT.results - PER_NIGHT.shootouts} files new or changed (${report.nightChartsRewritten} charts), ` +
+      `${kib(report.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
+      `as git push sends it (a thin pack): ${kib(report.nightPushedBytes)}`);
+    console.log(`- the night's ${PER_NIGHT.results + PER_NIGHT.shootouts} documents, archived as release assets (gzipped JSON, not in git): ${kib(report.nightArchivedBytes)}`);
+    console.log('- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):');
+    for (const [part, x] of Object.entries(nightParts)) console.log(`  - ${PART_NAMES[part] ?? part}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.archivedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`);
     console.log(`- this machine: ${report.cores} cores, load average ${report.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`);
     console.log(`\n${nightly.log}`);
     const file = path.resolve(values.out, 'aggregate-year.json');

@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 // npm run ci:publish -- --artifacts DIR [--results results] [--readme README.md] [--remote origin] [--branch B]
 //
-// In the aggregate job, after `npm run aggregate`: commits README.md and results/ (the documents,
-// the index, results/README.md and the charts in results/charts/) when they changed
-// (no commit otherwise) with a bot identity and a message naming the run and what it added, then
-// pushes. When the push is rejected because another run landed first, it takes the remote branch
-// as it is, runs the aggregate again over the same artifacts (the aggregate is idempotent and
-// append-only, so the other run's documents are kept and ours are added), and tries again.
+// In the aggregate job, after `npm run aggregate`: archives the documents (npm run ci:archive: each
+// an asset of its month's release, assets.js; git ignores results/<year>/), then commits README.md
+// and results/ (the index that lists them, results/README.md, the charts and the nights cache in
+// results/charts/) when they changed (no commit otherwise) with a bot identity and a message naming
+// the run and the documents it added, then pushes. When the push is rejected because another run
+// landed first, it takes the remote branch as it is, fetches the documents the pages now need
+// (npm run ci:restore), runs the aggregate again over the same artifacts (the aggregate is
+// idempotent and append-only, so the other run's documents are kept and ours are added), and
+// tries again. The archive comes before every commit: the index never lists a document the
+// archive does not hold.
 import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, command, parseStrict } from '../lib/command.js';
 import { ROOT } from '../lib/root.js';
+import { archive } from './archive.js';
+import { restore } from './restore.js';
+import { INDEX } from './store.js';
 
 const BOT = ['-c', 'user.name=github-actions[bot]', '-c', 'user.email=41898282+github-actions[bot]@users.noreply.github.com'];
 const ATTEMPTS = 5;
@@ -51,6 +59,19 @@ export function pushRejection(stderr) {
 }
 
 /**
+ * The documents the index lists now and did not at HEAD, as paths under results/.
+ * @param {string} results
+ * @param {string} cwd
+ */
+function newDocuments(results, cwd) {
+  const files = (/** @type {string} */ text) => new Set(text.split('\n').map((l) => /"file":"([^"]+)"/.exec(l)?.[1]).filter(Boolean));
+  const index = path.posix.join(results.split(path.sep).join('/'), INDEX);
+  const before = spawnSync('git', ['show', `HEAD:${index}`], { cwd, encoding: 'utf8' });
+  const had = files(before.status === 0 ? before.stdout : '');
+  return [...files(fs.readFileSync(path.join(cwd, index), 'utf8'))].filter((f) => !had.has(f)).map((f) => path.posix.join(path.posix.dirname(index), /** @type {string} */ (f)));
+}
+
+/**
  * @param {{ artifacts: string, results: string, readme: string, remote: string, branch: string, cwd: string, log?: (s: string) => void, runAggregate?: () => void }} o
  * @returns {'nothing' | 'pushed'}
  */
@@ -61,9 +82,11 @@ export function publish(o) {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'aggregate', 'cli.js'), '--artifacts', o.artifacts, '--results', o.results, '--readme', o.readme], { cwd: o.cwd, stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`aggregate exited ${r.status}`);
   });
+  const results = path.resolve(o.cwd, o.results);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (fs.existsSync(path.join(results, INDEX))) archive({ results, log });
     git(['add', '--', ...paths], o.cwd);
-    const added = git(['diff', '--cached', '--name-only', '--diff-filter=A', '--', o.results], o.cwd).split('\n').filter(Boolean);
+    const added = fs.existsSync(path.join(results, INDEX)) ? newDocuments(o.results, o.cwd) : [];
     if (!git(['diff', '--cached', '--name-only', '--', ...paths], o.cwd)) {
       log('ci:publish: README.md and results/ unchanged; no commit');
       return 'nothing';
@@ -71,12 +94,13 @@ export function publish(o) {
     git([...BOT, 'commit', '-q', '-m', commitMessage(added)], o.cwd);
     const push = spawnSync('git', ['push', o.remote, `HEAD:${o.branch}`], { cwd: o.cwd, encoding: 'utf8' });
     if (push.status === 0) {
-      log(`ci:publish: pushed ${git(['rev-parse', '--short', 'HEAD'], o.cwd)} to ${o.remote}/${o.branch} (${added.length} new file(s))`);
+      log(`ci:publish: pushed ${git(['rev-parse', '--short', 'HEAD'], o.cwd)} to ${o.remote}/${o.branch} (${added.length} new document(s))`);
       return 'pushed';
     }
     log(`ci:publish: push ${attempt} of ${ATTEMPTS} rejected (${pushRejection(push.stderr)}); taking ${o.remote}/${o.branch} and aggregating again`);
     git(['fetch', '-q', o.remote, o.branch], o.cwd);
     git(['reset', '-q', '--hard', `${o.remote}/${o.branch}`], o.cwd);
+    restore({ results, log });
     aggregate();
   }
   throw new Error(`could not push after ${ATTEMPTS} attempts`);

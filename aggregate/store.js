@@ -1,12 +1,17 @@
 // results/: the permanent, append-only history. One file per result document (one matrix cell of
-// one run), never modified or deleted once written. results/index.json is derived from those files
-// (one line each: what the README needs to pick documents without parsing them all) and is
-// rebuilt for any file it does not list.
+// one run), never modified or deleted once written. results/index.json lists every document ever
+// stored (one line each: what the pages need to pick documents without parsing them all) and is
+// rebuilt for any file it does not list. The documents are not in git: each is archived as a
+// release asset (assets.js), and a clone holds only those it fetched (npm run ci:restore), so an
+// entry whose file is not here is kept (its run id and sha256 still refuse a conflicting document)
+// and reading it says how to fetch it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SCHEMA } from '../bench/result/document.js';
 import { writeFileAtomic } from '../lib/files.js';
+import { CommandError } from '../lib/command.js';
+import { assetOf } from './assets.js';
 import { readResult } from './read.js';
 import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
 
@@ -107,8 +112,15 @@ function storedFiles(/** @type {string} */ dir) {
     .sort();
 }
 
+/** Why a listed document cannot be read here, and how to fetch it. */
+export function notHere(/** @type {string} */ dir, /** @type {Entry} */ e) {
+  const { tag, name } = assetOf(e.file);
+  return `${path.join(dir, e.file)}: listed in ${path.join(dir, INDEX)} but not here (archived as asset ${name} of release ${tag}); fetch what the pages need with npm run ci:restore, or every document with npm run ci:restore -- --all`;
+}
+
 /**
- * Open the store: read the index and bring it in line with the files actually there.
+ * Open the store: read the index and add to it any document here that it does not list (an entry
+ * whose file is not here stays: the document is archived, assets.js).
  * @param {string} dir
  * @param {(line: string) => void} warn
  */
@@ -121,12 +133,11 @@ export function openStore(dir, warn) {
       // an index written before shootout documents lists results only: their kind is 'result'
       for (const e of JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries) byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
     } catch (err) {
-      warn(`${indexFile}: unreadable (${/** @type {Error} */ (err).message.split('\n')[0]}); rebuilding it from the stored files`);
+      // it is the only list of the archived documents: never rebuilt over them silently
+      throw new CommandError(`${indexFile}: unreadable (${/** @type {Error} */ (err).message.split('\n')[0]}); it lists the archived documents too, so it is not rebuilt: take it back from git (git checkout -- ${indexFile}), or remove it to rebuild it from the documents here only`);
     }
   }
   const files = storedFiles(dir);
-  const present = new Set(files);
-  for (const f of [...byFile.keys()]) if (!present.has(f)) byFile.delete(f);
   for (const f of files) {
     if (byFile.has(f)) continue;
     const r = readResult(path.join(dir, f));
@@ -177,9 +188,13 @@ export function openStore(dir, warn) {
       writeFileAtomic(indexFile, text);
       return true;
     },
-    /** Parse a stored document. */
+    /** Whether a listed document's file is here (else it is archived only: assets.js). */
+    has: (/** @type {Entry} */ e) => fs.existsSync(path.join(dir, e.file)),
+    /** Parse a stored document; one that is archived only is an error saying how to fetch it. */
     load(/** @type {Entry} */ e) {
-      return JSON.parse(fs.readFileSync(path.join(dir, e.file), 'utf8'));
+      const full = path.join(dir, e.file);
+      if (!fs.existsSync(full)) throw new CommandError(notHere(dir, e));
+      return JSON.parse(fs.readFileSync(full, 'utf8'));
     },
   };
 }

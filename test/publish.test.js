@@ -9,16 +9,26 @@ import { END, START } from '../lib/markers.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
 import { commitMessage, publish, pushRejection } from '../aggregate/publish.js';
 import { childEnv, scratch } from './helpers.js';
+import { ROOT } from '../lib/root.js';
 
 const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() }).trim();
 
+/** The releases the documents are archived in: a folder, through the stand-in for gh. */
+function archiveStandIn(/** @type {string} */ dir) {
+  process.env.SQLITE_BENCH_GH = path.join(ROOT, 'test', 'fixtures', 'fake-gh.js');
+  process.env.FAKE_GH_STORE = path.join(dir, 'releases');
+  return process.env.FAKE_GH_STORE;
+}
+
 function setup() {
   const dir = scratch('publish-');
+  archiveStandIn(dir);
   git(['init', '-q', '--bare', 'origin.git'], dir);
   git(['clone', '-q', path.join(dir, 'origin.git'), 'seed'], dir);
   fs.writeFileSync(path.join(dir, 'seed', 'README.md'), `# R\n\n${START}\n${END}\n`);
-  git(['add', 'README.md'], path.join(dir, 'seed'));
+  fs.copyFileSync(path.join(ROOT, '.gitignore'), path.join(dir, 'seed', '.gitignore')); // results/<year>/ is not in git
+  git(['add', 'README.md', '.gitignore'], path.join(dir, 'seed'));
   git(['commit', '-q', '-m', 'init'], path.join(dir, 'seed'));
   git(['push', '-q', 'origin', 'HEAD:main'], path.join(dir, 'seed'));
   return dir;
@@ -46,8 +56,12 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   assert.ok(b.log.some((l) => /push 1 of 5 rejected \(! \[rejected\] HEAD -> main \((fetch first|non-fast-forward)\)\); taking origin\/main/.test(l)), b.log.join('\n'));
   const check = path.join(dir, 'check');
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'check'], dir);
-  const stored = fs.readdirSync(path.join(check, 'results', '2026')).sort();
-  assert.equal(stored.length, 2, stored.join(' '));
+  // the documents are not in git: the index lists both, the archive holds both, each once
+  assert.ok(!fs.existsSync(path.join(check, 'results', '2026')), 'a document was committed');
+  const listed = JSON.parse(fs.readFileSync(path.join(check, 'results', 'index.json'), 'utf8')).entries.map((e) => e.file);
+  assert.equal(listed.length, 2, listed.join(' '));
+  const assets = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).sort();
+  assert.deepEqual(assets, listed.map((f) => `${path.basename(f)}.gz`).sort());
   const readme = fs.readFileSync(path.join(check, 'README.md'), 'utf8');
   assert.ok(readme.includes('v22.23.3') && readme.includes('v24.11.0'));
   // the charts the README shows, and results/README.md, are in the commit

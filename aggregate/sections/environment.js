@@ -4,6 +4,7 @@
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { inert } from '../../lib/markdown.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
+import { documentLink } from '../assets.js';
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
@@ -24,7 +25,7 @@ export function render(ctx) {
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
     t.push([
       inert(e.node),
-      `[${inert(when(doc.run.finishedAt))}](${ctx.resultsLink}/${entry.file})`,
+      `[${inert(when(doc.run.finishedAt))}](${documentLink(ctx.resultsLink, entry.file)})`,
       `${doc.run.mode}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
       ...(full ? [inert(e.cpuModel), String(e.cores), `${Math.round(e.memoryBytes / 2 ** 30)} GiB`, inert(`${e.platform} ${e.osRelease}`)] : []),
       inert(image),

@@ -15,6 +15,7 @@ import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { shootoutSpec } from '../charts/specs.js';
+import { documentLink } from '../assets.js';
 
 const TITLE = 'Node versions on one machine';
 
@@ -170,15 +171,15 @@ function chartSpec(doc, data, ops, alt) {
  * per compared side). The table follows the line without a blank line (a GFM table interrupts a
  * paragraph, on GitHub as in micromark): the block has a line budget.
  * @param {import('./index.js').SectionContext} ctx
- * @param {{ entry: import('../store.js').Entry, doc: any, view: ReturnType<typeof shootoutView>, chart: string | null }} s
+ * @param {{ doc: any, view: ReturnType<typeof shootoutView>, chart: string | null }} s
  */
-function readmeLines(ctx, { entry, doc, view, chart }) {
+function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
     `Run of ${inert(doc.run.finishedAt.slice(0, 10))} on this machine, ${doc.run.rounds} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(doc.reference.replace(/ .*/, ''))}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
     view.columns.length ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.` : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
-    `[Document](${ctx.resultsLink}/${entry.file}) · [every driver, Node and driver versions](${ctx.resultsLink}/README.md).`,
+    `[Every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md).`,
   ].join(' ');
   if (!chart) return [`##### ${TITLE}`, line];
   const rows = view.ops.map((op) => [opLabel(op), ...view.columns.map((c) => shootoutCell(c.rows.find((/** @type {any} */ r) => r.op === op), threshold))]);
@@ -195,12 +196,12 @@ export function render(ctx) {
   const alt = shootoutFindings(data.points, view.failed, doc.reference);
   // one spec for both pages: the chart is drawn once
   const chart = view.columns.length ? ctx.chart('shootout', chartSpec(doc, data, view.ops, alt), alt) : null;
-  if (ctx.page === 'readme') return readmeLines(ctx, { entry, doc, view, chart });
+  if (ctx.page === 'readme') return readmeLines(ctx, { doc, view, chart });
   const count = ctx.entries.filter((e) => e.kind === 'shootout').length;
   return [
     `##### ${TITLE}`,
     ...(chart ? [chart, ''] : []),
     ...shootoutLines(doc, { table }),
-    `_From [${inert(entry.file)}](${ctx.resultsLink}/${entry.file})${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/\`._`,
+    `_From [${inert(entry.file)}](${documentLink(ctx.resultsLink, entry.file)})${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/index.json\`._`,
   ];
 }
