@@ -19,6 +19,7 @@ import { entryOf } from '../aggregate/store.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
 import { inert } from '../lib/markdown.js';
 import { ROOT } from './helpers.js';
+import { compactChange, compactRatio } from '../aggregate/sections/common.js';
 
 const REAL = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-claims-workloads.json'), 'utf8'));
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
@@ -59,7 +60,7 @@ test('claims in the README: one table, a column per machine class and a row per 
       for (const part of cell.split('; ')) {
         const [word, figures] = part.split(': ');
         assert.match(word, /^(holds|smaller|larger|opposite|within noise|context)$/, cell);
-        for (const f of figures.split(', ')) assert.match(f, new RegExp(`^(${FIGURE.source})$`), `${f} in ${cell}`);
+        for (const f of figures.split(/, (?![^[]*\])/)) assert.match(f, new RegExp(`^(${FIGURE.source})$`), `${f} in ${cell}`);
       }
     }
   }
@@ -177,4 +178,10 @@ test('history: majors with one night so far share one line in the README; each i
   assert.ok(readme.includes('_Node 18, 20, 22, 24, 25: one night so far (2026-11-01); the chart starts with the second._'), readme.join('\n'));
   assert.equal(readme.at(-1), 'No night outside the band.');
   assert.equal(history(ctx('results')).filter((l) => /^_Node \d+: one night so far/.test(l)).length, 5);
+});
+
+test('a change of twice or more whose interval excludes 0 reads as a ratio; anything else as compactChange', () => {
+  assert.equal(compactRatio({ change: 225.94, low: 202.4, high: 249.4, verdict: 'holds' }), '×227 [×203, ×250]');
+  assert.equal(compactRatio({ change: 1.5, low: -0.2, high: 3.1, verdict: 'larger' }), compactChange({ change: 1.5, low: -0.2, high: 3.1, verdict: 'larger' }));
+  assert.equal(compactRatio({ change: 0.4, low: 0.3, high: 0.5, verdict: 'holds' }), '+40%\u00a0±10');
 });

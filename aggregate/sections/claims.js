@@ -9,7 +9,7 @@
 import { claimCells, claimRows, metricChange } from '../../bench/claims/table.js';
 import { EXPERIMENTS, SOURCE } from '../../bench/tables/experiments.js';
 import { inert } from '../../lib/markdown.js';
-import { compactChange, newestFirst, runName, table } from './common.js';
+import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major
@@ -51,7 +51,7 @@ const WORD = /** @type {Record<string, string>} */ ({
 
 /**
  * One claim on one machine class, as a README cell: its measured checks in the table's order, each
- * change by compactChange (its interval against 0: "≈" where it holds 0), a run of checks with the same
+ * change by compactRatio (compactChange, "≈" where its interval holds 0; a ratio from twice up), a run of checks with the same
  * verdict under one verdict word: "larger: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
  * Checks that could not be measured are left to results/README.md; a claim none of whose checks was
  * measured is "not measured", a claim the run did not check "not run".
@@ -66,7 +66,7 @@ export function claimCell(experiment, doc) {
   experiment.checks.forEach((check, index) => {
     const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
     if (!r || typeof r.change !== 'number' || !WORD[r.verdict]) return;
-    const figure = compactChange(metricChange(check.metric, r));
+    const figure = compactRatio(metricChange(check.metric, r));
     const last = runs[runs.length - 1];
     if (last?.word === WORD[r.verdict]) last.figures.push(figure);
     else runs.push({ word: WORD[r.verdict], figures: [figure] });

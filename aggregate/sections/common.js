@@ -135,6 +135,17 @@ export function compactChange(c) {
 }
 
 /**
+ * A paired change (or a growth, as a change) in few bytes: compactChange, or as a ratio with its
+ * interval where it is at least twice and its interval excludes 0 (×317 [×168, ×596] reads better
+ * than +31594% ±…; the README's workloads and claims).
+ * @param {{ change: number, low: number, high: number, verdict?: string }} c
+ */
+export function compactRatio(c) {
+  if (c.verdict === 'within noise' || !(c.change >= 1) || !(c.low > 0)) return compactChange(c);
+  return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
+}
+
+/**
  * One comparison of a run as a table: a row per compared setup, a cell per timed operation.
  * @param {any} doc
  * @param {string} id bench/tables/comparisons.js

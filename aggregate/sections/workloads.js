@@ -9,7 +9,7 @@ import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { journalRows, latencyRows, notRunLines, num, scaleRows } from '../../bench/workloads/tables.js';
-import { compactChange, newestFirst, runName, table } from './common.js';
+import { compactChange, compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -24,16 +24,6 @@ export function workloadRun(ctx) {
 
 /** Production's setup: its driver and cipher, its busy_timeout. */
 const production = (/** @type {any} */ s) => s.driver === PRODUCTION_DRIVER && s.cipher === PRODUCTION_CIPHER && s.busyTimeout !== 0;
-
-/**
- * A paired change (or a growth, as a change) in few bytes: compactChange, or as a ratio with its
- * interval where it is at least twice (×317 [×168, ×596] reads better than +31594% ±…).
- * @param {{ change: number, low: number, high: number, verdict?: string }} c
- */
-export function compactRatio(c) {
-  if (c.verdict === 'within noise' || !(c.change >= 1) || (c.verdict === undefined && c.low <= 0)) return compactChange(c);
-  return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
-}
 
 /**
  * Concurrency in one line: per workload of production's setup, the paired change WAL against DELETE
