@@ -6,10 +6,12 @@
 // thread as soon as a section asks for it (the threads load vega and draw while the pages are still
 // being rendered) and, once both pages are done, blocks on a shared counter until the last chart
 // is back (Atomics.wait + receiveMessageOnPort). vega is loaded only in the threads, and only when a
-// chart has to be drawn (or, with warm(), as soon as new documents make that certain).
+// chart has to be drawn (or, with warm(), as soon as new documents make that certain). What vega
+// writes is made small and steady by tidy.js.
 import os from 'node:os';
 import { MessageChannel, Worker, isMainThread, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { vegaTextWidth } from './metrics.js';
+import { tidy } from './tidy.js';
 
 /** What a thread of the pool is told it is (a worker started by something else is left alone). */
 const ROLE = 'sqlite-node-bench chart drawer';
@@ -37,82 +39,6 @@ const load = () => {
 
 /** vega-lite's warnings (e.g. a scale property a log scale ignores) are about the spec, not this night's data: not printed. */
 const quiet = { level() { return this; }, info() { return this; }, debug() { return this; }, warn() { return this; }, error(/** @type {unknown[]} */ ...m) { throw new Error(m.join(' ')); } };
-
-const escape = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** Hooks for a page's CSS and for screen readers inside a page: an <img> has its alt text (the <title>). */
-const DROPPED = new Set(['class', 'role', 'aria-roledescription', 'aria-hidden', 'aria-label', 'pointer-events']);
-/** Attributes at their default value. @type {Record<string, string>} */
-const DEFAULTS = { opacity: '1', transform: 'translate(0,0)' };
-/** Attributes that hold positions and sizes in px: their numbers are rounded (never opacity, font or stroke widths). */
-const GEOMETRY = /^(d|transform|x|y|x1|x2|y1|y2|width|height|viewBox|r|cx|cy|rx|ry|points)$/;
-/** A number to a tenth of a pixel, the shortest way: 37.04 → 37, -0.04 → 0 (String(-0) is '0'), .55 → 0.6. */
-const tenth = (/** @type {string} */ n) => String(Math.round(Number(n) * 10) / 10);
-
-/**
- * A path of straight lines only (M, L, Z with absolute coordinates) without the points that lie
- * inside a horizontal or vertical run: a band drawn as ninety points on one line becomes its two
- * ends. The shape drawn is the same (a removed point lies on the segment that replaces it), and a
- * night that moves the band rewrites a few bytes, not a few hundred.
- * @param {string} d
- */
-export function straighten(d) {
-  if (!/^(M-?[\d.]+,-?[\d.]+(L-?[\d.]+,-?[\d.]+)*Z?)+$/.test(d)) return d;
-  return (d.match(/M[^M]+/g) ?? []).map((sub) => {
-    const closed = sub.endsWith('Z');
-    const pts = sub.slice(1, closed ? -1 : undefined).split('L').map((p) => p.split(','));
-    /** @type {string[][]} */
-    const kept = [pts[0]];
-    const between = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ c) => (a <= b && b <= c) || (a >= b && b >= c);
-    for (let i = 1; i < pts.length - 1; i++) {
-      const [a, b, c] = [kept[kept.length - 1], pts[i], pts[i + 1]].map((p) => p.map(Number));
-      const onRow = a[1] === b[1] && b[1] === c[1] && between(a[0], b[0], c[0]);
-      const onColumn = a[0] === b[0] && b[0] === c[0] && between(a[1], b[1], c[1]);
-      if (!onRow && !onColumn) kept.push(pts[i]);
-    }
-    if (pts.length > 1) kept.push(pts[pts.length - 1]);
-    return `M${kept.map((p) => p.join(',')).join('L')}${closed ? 'Z' : ''}`;
-  }).join('');
-}
-
-/**
- * Groups without attributes (vega nests many) draw nothing of their own: their children are kept,
- * the <g> and </g> around them dropped.
- * @param {string} svg
- */
-function unwrapBareGroups(svg) {
-  /** @type {boolean[]} whether each open <g> was kept */
-  const open = [];
-  return svg.replace(/<g>|<g\s[^>]*>|<\/g>/g, (tag) => {
-    if (tag === '</g>') return open.pop() ? tag : '';
-    if (tag.endsWith('/>')) return tag;
-    open.push(tag !== '<g>');
-    return tag === '<g>' ? '' : tag;
-  });
-}
-
-/**
- * vega's SVG made smaller and steadier, drawing the same picture: ARIA and CSS hooks and defaults
- * dropped, positions to a tenth of a pixel (a hundredth shows nothing; a night that moves nothing
- * rewrites nothing), straight runs of a path to their ends, bare groups unwrapped, the font set
- * once, and the alt text as the chart's <title>.
- * @param {string} svg as vega wrote it
- * @param {any} spec the vega-lite spec it was drawn from
- */
-export function tidy(svg, spec) {
-  const font = String(spec.config?.font ?? '');
-  const attribute = (/** @type {string} */ m, /** @type {string} */ name, /** @type {string} */ value) => {
-    if (DROPPED.has(name) || DEFAULTS[name] === value || (name === 'font-family' && value === font)) return '';
-    if (!GEOMETRY.test(name)) return m;
-    const rounded = value.includes('.') ? value.replace(/-?\d*\.?\d+(e-?\d+)?/g, tenth) : value;
-    return ` ${name}="${name === 'd' ? straighten(rounded) : rounded}"`;
-  };
-  const tidied = svg
-    .replace(/<[^>]+>/g, (tag) => tag.replace(/ ([a-zA-Z][a-zA-Z0-9:-]*)="([^"]*)"/g, attribute))
-    .replace(/<path( d="(M0,0h0v0h0Z)?")?( display="none")?\/>/g, ''); // empty group backgrounds
-  return unwrapBareGroups(tidied)
-    .replace(/^<svg([^>]*)>/, (_, attrs) => `<svg${attrs} font-family="${escape(font)}" role="img"><title>${escape(spec.description ?? spec.title?.text ?? '')}</title>`);
-}
 
 /**
  * One vega-lite spec drawn as SVG, in this thread.

@@ -17,7 +17,7 @@ import { CONFIG } from './theme.js';
 /** The chart libraries' versions: a new version redraws every chart. */
 const LIBRARIES = ['vega', 'vega-lite'].map((p) => `${p}@${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', p, 'package.json'), 'utf8')).version}`).join(' ');
 /** And so does a change of how they are drawn: the renderer's own code. */
-const DRAWING = crypto.createHash('sha256').update(['render-worker.js', 'metrics.js'].map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8')).join('\0')).digest('hex').slice(0, 12);
+const DRAWING = crypto.createHash('sha256').update(['render-worker.js', 'metrics.js', 'tidy.js'].map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8')).join('\0')).digest('hex').slice(0, 12);
 /** The folder under results/ that holds the charts. */
 export const CHARTS = 'charts';
 
