@@ -8,7 +8,7 @@
 // or heading, break no table and mention no one.
 import path from 'node:path';
 import { inert } from '../lib/markdown.js';
-import { slug } from './charts/writer.js';
+import { chartFile } from './charts/writer.js';
 import { summary } from './sections/environment.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
 import { when } from './sections/common.js';
@@ -109,7 +109,8 @@ function machines(classes, sections, o) {
   for (const [i, { platform, machine, entries: mine }] of classes.entries()) {
     if (classes[i - 1]?.platform !== platform) out.push([`### ${platform}`]);
     // the platform names the folder; the machine class without it (it starts with it) the file
-    const prefix = `${platform.toLowerCase().replace(/[^a-z0-9-]/g, '-')}/${slug(machine.startsWith(platform) ? machine.slice(platform.length) : machine)}`;
+    const folder = platform.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+    const file = (/** @type {string} */ name) => `${folder}/${chartFile(machine.startsWith(platform) ? machine.slice(platform.length) : machine, name)}`;
     out.push([`#### ${inert(machine)}`, ...o.intro(classes[i])]);
     for (const s of sections) {
       /** @type {import('./sections/index.js').SectionContext} */
@@ -121,7 +122,7 @@ function machines(classes, sections, o) {
         resultsLink: o.resultsLink,
         page: o.page,
         nights: o.nights,
-        chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`${prefix}-${name}.svg`, spec)})`,
+        chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(file(name), spec)})`,
       };
       const lines = s.module.render(ctx);
       if (lines.length) out.push(lines);

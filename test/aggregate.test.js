@@ -211,7 +211,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   assert.equal(aggregate(ws, { log: () => {}, warn: () => {} }), 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.match(b, /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\)\. Self-check \(production measured twice\): (passed|\*\*FAILED\*\*)/m);
-  assert.match(b, /##### What each PRAGMA change does, against Forward Email Production\n!\[[^\]]+\]\([^)]+config\.svg\)\n\|Config\|/);
+  assert.match(b, /##### What each PRAGMA change does, against Forward Email Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\n\|Config\|/);
   assert.match(b, /^\|A\/A twin\|/m, 'the A/A twin row: the run\'s noise');
   assert.match(b, /^\|Memory Temp Storage(\|(≈\u00a0±\d+(\.\d+)?|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?|n\/a)){8}\|$/m);
   // the long form keeps the whole interval and the twin's changes

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chartWriter, slug } from '../aggregate/charts/writer.js';
+import { chartFile, chartWriter, slug } from '../aggregate/charts/writer.js';
 import { comparisonSpec, historySpec } from '../aggregate/charts/specs.js';
 import { parse, pathOf, serialize, snap, straighten, subpaths, tidy } from '../aggregate/charts/tidy.js';
 import { TEMP_FILE } from '../lib/files.js';
@@ -21,6 +21,15 @@ test('a machine class from a document becomes a file name of lowercase letters, 
     assert.ok(s.length <= 36, s);
   }
   assert.notEqual(slug('a · 4 cores'), slug('a · 4 Cores'), 'two machine classes that differ only in case share a file');
+});
+
+test('a chart file ends in its machine class\'s hash: git pairs each chart with its own previous night by the end of the path', () => {
+  const a = chartFile('linux-x64 · AMD EPYC 7763 · 4 cores · ubuntu24', 'history-node18');
+  const b = chartFile('linux-x64 · AMD EPYC 9V74 · 4 cores · ubuntu24', 'history-node18');
+  assert.equal(a, `${slug('linux-x64 · AMD EPYC 7763 · 4 cores · ubuntu24').replace(/-([0-9a-f]{6})$/, '-history-node18-$1')}.svg`);
+  assert.match(a, /^[a-z0-9-]+-history-node18-[0-9a-f]{6}\.svg$/);
+  assert.notEqual(a.slice(-16), b.slice(-16), 'the last 16 characters tell the two machine classes apart');
+  assert.match(chartFile('../../etc', 'x'), /^[a-z0-9-]+\.svg$/);
 });
 
 test('the writer refuses a chart name that is not made of slugs: nothing is written outside results/charts', () => {

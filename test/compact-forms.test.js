@@ -13,7 +13,7 @@ import { EXPERIMENTS } from '../bench/tables/experiments.js';
 import { claimCell, renderBlockClaims, render as claimsPage } from '../aggregate/sections/claims.js';
 import { growthOf, render as workloads } from '../aggregate/sections/workloads.js';
 import { LISTED, render as history } from '../aggregate/sections/history.js';
-import { slug } from '../aggregate/charts/writer.js';
+import { chartFile } from '../aggregate/charts/writer.js';
 import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
 import { syntheticDoc } from '../aggregate/synthetic.js';
@@ -146,10 +146,9 @@ test('history in the README: a chart per Node major with its finding, the newest
   const nights = nightsOf(12, 9);
   const docs = new Map(nights.map((x) => [x.entry.file, x.doc]));
   const m = { platform: 'linux-x64', machine: nights[0].entry.machine, entries: nights.map((x) => x.entry), load: (/** @type {any} */ e) => docs.get(e.file) };
-  const prefix = `linux-x64/${slug(m.machine.slice('linux-x64'.length))}`;
   const ctx = (/** @type {'readme' | 'results'} */ page) => ctxOf(/** @type {any} */ (m), page, {
     nights: { of: (/** @type {any} */ e) => nightOf(m.load(e), e) },
-    chart: (/** @type {string} */ name, /** @type {any} */ _spec, /** @type {string} */ alt) => `![${inert(alt, 400)}](${page === 'readme' ? 'results' : '.'}/charts/${prefix}-${name}.svg)`,
+    chart: (/** @type {string} */ name, /** @type {any} */ _spec, /** @type {string} */ alt) => `![${inert(alt, 400)}](${page === 'readme' ? 'results' : '.'}/charts/linux-x64/${chartFile(m.machine.slice('linux-x64'.length), name)})`,
   });
   const readme = history(ctx('readme'));
   const { lines: n, bytes } = size(readme);

@@ -175,7 +175,7 @@ test('the README block renders as written: every heading a heading, every table 
     if (l.startsWith('|') && next !== undefined) assert.ok(next.startsWith('|') || next === '' || /^#{1,6} /.test(next), `no blank line after a table, at line ${i + 1}: ${next}`);
   });
   // the PRAGMA section: heading, chart, table, nothing between them
-  assert.match(block, /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config\.svg\)\n\|Config\|/m);
+  assert.match(block, /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config-[0-9a-f]{6}\.svg\)\n\|Config\|/m);
   // the machine class's line: the newest run per Node major with its driver, the machines table linked
   assert.match(block, /^#### linux-x64 · .*\n2 run\(s\) of this machine class; .*: v22\.23\.3 · \d+\.\d+\.\d+, v24\.21\.0 · \d+\.\d+\.\d+\. .*\[machines\]\(results\/README\.md#linux-x64--[^)]+\)\.$/m);
   // that link's anchor is the machine class's heading on results/README.md, which has the machines table
