@@ -26,6 +26,12 @@ const STALL_MS = 60_000;
  * On a 2-core VM one drawing thread was as fast as two, with a quarter less CPU.
  */
 export const defaultThreads = () => Math.max(1, Math.min(MAX_THREADS, (os.availableParallelism?.() ?? os.cpus().length) - 1));
+/**
+ * A drawing thread's young generation: vega allocates short-lived objects by the million, and with
+ * V8's default a thread spent about 15% of its time collecting them (0.6 of 3.9 s for a night's 32
+ * charts); 64 MB saved 0.07–0.22 s a night in three alternated pairs.
+ */
+const YOUNG_GENERATION_MB = 64;
 
 /** vega and vega-lite, loaded on the first chart. @type {Promise<{ vega: any, compile: any }> | undefined} */
 let libraries;
@@ -76,7 +82,7 @@ export function drawingPool(size = defaultThreads()) {
   /** One more thread (each loads vega: a thread per chart at most). */
   const start = () => {
     const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, port: port2, counter }, transferList: [port2] });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, port: port2, counter }, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     worker.unref();
     port1.unref();
     threads.push({ worker, port: port1, load: 0 });
