@@ -18,7 +18,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { CommandError, command, numberFlag, parseStrict } from '../lib/command.js';
+import { CommandError, UsageError, command, numberFlag, parseStrict } from '../lib/command.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { ROOT } from '../lib/root.js';
 import { buildYear } from './bench-year.js';
@@ -86,6 +86,9 @@ function shoot(chromium, page, png) {
 
 async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, { nights: { type: 'string', default: '100' }, real: { type: 'string', multiple: true }, out: { type: 'string', default: 'out/screenshots' } });
+  for (const dir of values.real ?? []) {
+    if (!fs.existsSync(path.join(dir, 'README.md')) || !fs.existsSync(path.join(dir, 'results', 'README.md'))) throw new UsageError(`--real ${dir}: not an aggregated folder (it needs README.md and results/README.md: the --readme and --results of npm run aggregate, e.g. out/matrix after npm run matrix)`);
+  }
   const nights = /** @type {number} */ (numberFlag('nights', values.nights, 0, 3660));
   const chromium = process.env.CHROMIUM || 'chromium';
   if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0) throw new CommandError(`no '${chromium}': install Debian's chromium (apt-get install -y chromium), or set CHROMIUM`);

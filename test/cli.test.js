@@ -64,3 +64,17 @@ test('a run\'s engine servers get flags that parse back to exactly what the run 
   const quick = parseFlags(serverArgs({ ...o, mode: 'quick', filters: {}, time: undefined, slowdown: undefined, keepDb: undefined, budget: undefined }, '/t'), SERVE_OPTIONS);
   assert.deepEqual([quick.quick, quick.filters, quick.time, quick.slowdown, quick.keepDb, quick.budget], [true, {}, undefined, undefined, undefined, undefined]);
 });
+
+test('meta:screenshots --real with a folder that is not an aggregated one exits 2 naming the flag and what it needs, before anything is drawn', () => {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/screenshots.js'), '--nights', '0', '--real', path.join(ROOT, 'test')], { encoding: 'utf8', env: childEnv() });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr.trim(), /^meta:screenshots: --real .*test: not an aggregated folder \(it needs README\.md and results\/README\.md: the --readme and --results of npm run aggregate, e\.g\. out\/matrix after npm run matrix\)$/);
+});
+
+test('ci:restore and ci:archive refuse an unknown flag with the valid ones', () => {
+  for (const [script, name] of [['aggregate/restore.js', 'ci:restore'], ['aggregate/archive.js', 'ci:archive']]) {
+    const r = spawnSync(process.execPath, [path.join(ROOT, script), '--tag', 'x'], { encoding: 'utf8', env: childEnv() });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr.trim(), new RegExp(`^${name}: Unknown option '--tag'.*; valid flags: --results`));
+  }
+});
