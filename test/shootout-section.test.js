@@ -215,7 +215,7 @@ test('the aggregate draws the shootout chart once: both pages show the same SVG,
   const [page] = images(path.join(ws.results, 'README.md'));
   assert.ok(readme && page, 'a chart on each page');
   assert.equal(readme.file, page.file);
-  assert.match(readme.file, /results\/charts\/linux-x64\/[a-z0-9-]+-shootout\.svg$/);
+  assert.match(readme.file, /results\/charts\/linux-x64\/[a-z0-9-]+-shootout-[0-9a-f]{6}\.svg$/);
   const svg = fs.readFileSync(readme.file, 'utf8');
   assert.match(svg, /^<!-- sqlite-node-bench chart [0-9a-f]{64} /);
   assert.match(svg, /<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* width="\d+" height="\d+"/);
@@ -223,5 +223,5 @@ test('the aggregate draws the shootout chart once: both pages show the same SVG,
   assert.match(svg, />Select</);
   assert.match(svg, />did not run</);
   assert.match(svg, />change, % \(log scale\)</);
-  assert.deepEqual(fs.readdirSync(path.join(ws.results, 'charts', 'linux-x64')).filter((f) => f.endsWith('-shootout.svg')).length, 1);
+  assert.deepEqual(fs.readdirSync(path.join(ws.results, 'charts', 'linux-x64')).filter((f) => /-shootout-[0-9a-f]{6}\.svg$/.test(f)).length, 1);
 });
