@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
-import { assetOf, packAsset, unpackAsset } from './assets.js';
+import { assetOf, byRelease, packAsset, unpackAsset } from './assets.js';
 import { gh } from './gh.js';
 import { openStore, sha256 } from './store.js';
 
@@ -45,9 +45,7 @@ function sameAsset(tag, name, packed, size, sha, tmp) {
 export function archive(o) {
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const here = store.entries().filter((e) => store.has(e));
-  /** @type {Map<string, import('./store.js').Entry[]>} */
-  const byTag = new Map();
-  for (const e of here) byTag.set(assetOf(e.file).tag, [...(byTag.get(assetOf(e.file).tag) ?? []), e]);
+  const byTag = byRelease(here);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-archive-'));
   /** @type {string[]} */
   const uploaded = [];

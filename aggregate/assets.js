@@ -40,3 +40,19 @@ export function documentLink(resultsLink, file) {
 export const packAsset = (/** @type {string} */ text) => zlib.gzipSync(text, { level: 9 });
 /** An asset's bytes as the stored text. */
 export const unpackAsset = (/** @type {Buffer} */ bytes) => zlib.gunzipSync(bytes).toString('utf8');
+
+/**
+ * Stored documents by the release they are archived in.
+ * @template {{ file: string }} E
+ * @param {E[]} entries
+ * @returns {Map<string, E[]>} tag → its entries, in the order given
+ */
+export function byRelease(entries) {
+  /** @type {Map<string, E[]>} */
+  const releases = new Map();
+  for (const e of entries) {
+    const { tag } = assetOf(e.file);
+    releases.set(tag, [...(releases.get(tag) ?? []), e]);
+  }
+  return releases;
+}

@@ -64,11 +64,11 @@ export function pushRejection(stderr) {
  * @param {string} cwd
  */
 function newDocuments(results, cwd) {
-  const files = (/** @type {string} */ text) => new Set(text.split('\n').map((l) => /"file":"([^"]+)"/.exec(l)?.[1]).filter(Boolean));
+  const files = (/** @type {string} */ text) => new Set(text ? JSON.parse(text).entries.map((/** @type {{ file: string }} */ e) => e.file) : []);
   const index = path.posix.join(results.split(path.sep).join('/'), INDEX);
   const before = spawnSync('git', ['show', `HEAD:${index}`], { cwd, encoding: 'utf8' });
   const had = files(before.status === 0 ? before.stdout : '');
-  return [...files(fs.readFileSync(path.join(cwd, index), 'utf8'))].filter((f) => !had.has(f)).map((f) => path.posix.join(path.posix.dirname(index), /** @type {string} */ (f)));
+  return [...files(fs.readFileSync(path.join(cwd, index), 'utf8'))].filter((f) => !had.has(f)).map((f) => path.posix.join(path.posix.dirname(index), f));
 }
 
 /**

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { assetOf, unpackAsset } from './assets.js';
+import { assetOf, byRelease, unpackAsset } from './assets.js';
 import { gh } from './gh.js';
 import { neededEntries } from './needed.js';
 import { openStore, sha256 } from './store.js';
@@ -23,9 +23,7 @@ export function restore(o) {
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const wanted = o.all ? store.entries() : neededEntries(store.entries());
   const missing = wanted.filter((e) => !store.has(e));
-  /** @type {Map<string, import('./store.js').Entry[]>} */
-  const byTag = new Map();
-  for (const e of missing) byTag.set(assetOf(e.file).tag, [...(byTag.get(assetOf(e.file).tag) ?? []), e]);
+  const byTag = byRelease(missing);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-restore-'));
   try {
     for (const [tag, entries] of byTag) {

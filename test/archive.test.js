@@ -51,6 +51,15 @@ function cloneOf(/** @type {{ results: string, readme: string }} */ from, /** @t
   fs.copyFileSync(from.readme, to.readme);
 }
 /** Every file under dir with its text. */
+/** One night aggregated on a laptop and archived: its folder, the laptop, and the release's folder. */
+function archivedNight() {
+  const dir = scratch('archive-');
+  releases(dir);
+  const laptop = workspace(dir, 'laptop');
+  assert.equal(run(laptop, night(dir, 0)).code, 0);
+  archive({ results: laptop.results });
+  return { dir, laptop };
+}
 const snapshot = (/** @type {string} */ dir) => Object.fromEntries(fs.readdirSync(dir, { recursive: true }).map(String).sort()
   .filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 
@@ -111,11 +120,7 @@ test('a clone that holds only what git holds, restored, renders the same pages a
 });
 
 test('restore refuses an asset that is not the document the index lists, and writes nothing', () => {
-  const dir = scratch('archive-');
-  releases(dir);
-  const laptop = workspace(dir, 'laptop');
-  assert.equal(run(laptop, night(dir, 0)).code, 0);
-  archive({ results: laptop.results });
+  const { dir, laptop } = archivedNight();
   const clone = workspace(dir, 'clone');
   cloneOf(laptop, clone);
   const [victim] = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).filter((f) => f.includes('-node-v24'));
@@ -127,11 +132,7 @@ test('restore refuses an asset that is not the document the index lists, and wri
 });
 
 test('archive never replaces an asset: another document under a name the release has is refused', () => {
-  const dir = scratch('archive-');
-  releases(dir);
-  const laptop = workspace(dir, 'laptop');
-  assert.equal(run(laptop, night(dir, 0)).code, 0);
-  archive({ results: laptop.results });
+  const { dir, laptop } = archivedNight();
   const release = path.join(dir, 'releases', 'results-2026-11');
   const [name] = fs.readdirSync(release).filter((f) => f.includes('-node-v22'));
   const other = JSON.parse(unpackAsset(fs.readFileSync(path.join(release, name))));
