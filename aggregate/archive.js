@@ -34,6 +34,7 @@ function assetsOf(tag) {
 function sameAsset(tag, name, packed, size, sha, tmp) {
   if (size === packed.length) return true;
   const dir = path.join(tmp, `${tag}-check`);
+  fs.mkdirSync(dir, { recursive: true });
   gh(['release', 'download', tag, '--dir', dir, '--pattern', name]);
   return sha256(unpackAsset(fs.readFileSync(path.join(dir, name)))) === sha;
 }
@@ -53,7 +54,7 @@ export function archive(o) {
     for (const [tag, entries] of byTag) {
       let assets = assetsOf(tag);
       if (!assets) {
-        gh(['release', 'create', tag, '--title', `Result documents, ${tag.slice('results-'.length)}`, '--notes', 'The result and shootout documents of this month, one gzipped JSON asset each, as results/index.json lists them (docs/pipeline.md). Written by the nightly aggregate; never replaced.']);
+        gh(['release', 'create', tag, '--latest=false', '--title', `Result documents, ${tag.slice('results-'.length)}`, '--notes', 'The result and shootout documents of this month, one gzipped JSON asset each, as results/index.json lists them (docs/pipeline.md). Written by the nightly aggregate; never replaced.']);
         assets = new Map();
       }
       /** @type {string[]} */

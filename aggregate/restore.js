@@ -28,6 +28,7 @@ export function restore(o) {
   try {
     for (const [tag, entries] of byTag) {
       const dir = path.join(tmp, tag);
+      fs.mkdirSync(dir, { recursive: true });
       gh(['release', 'download', tag, '--dir', dir, ...entries.flatMap((e) => ['--pattern', assetOf(e.file).name])]);
       for (const e of entries) {
         const asset = path.join(dir, assetOf(e.file).name);
