@@ -207,8 +207,7 @@ function main(/** @type {string[]} */ argv) {
       nightParts[part] = { ...sizes, archivedBytes: 0, packedBytes: next.packed - last.packed, pushedBytes: next.pushed - last.pushed };
       last = next;
     }
-    const sum = (/** @type {'packedBytes' | 'pushedBytes'} */ k, /** @type {(part: string) => boolean} */ which) => Object.entries(nightParts).filter(([part]) => which(part)).reduce((n, [, x]) => n + x[k], 0);
-    const ofDocs = (/** @type {string} */ part) => part === 'resultDocuments' || part === 'shootoutDocuments';
+    const sum = (/** @type {'packedBytes' | 'pushedBytes' | 'archivedBytes'} */ k) => Object.values(nightParts).reduce((n, x) => n + x[k], 0);
     const text = fs.readFileSync(readme, 'utf8');
     const block = text.slice(text.indexOf(START), text.indexOf(END) + END.length);
     const charts = [...after].filter(([f]) => f.endsWith('.svg'));
@@ -239,9 +238,9 @@ function main(/** @type {string[]} */ argv) {
       nightAddedDeflatedBytes: added.reduce((n, [, b]) => n + deflated(b), 0),
       nightAddedDeflatedBytesWithoutDocuments: added.filter(([f]) => !isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
       nightAddedDeflatedBytesOfDocuments: added.filter(([f]) => isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
-      nightAddedPackedBytes: sum('packedBytes', () => true),
-      nightPushedBytes: sum('pushedBytes', () => true),
-      nightArchivedBytes: Object.entries(nightParts).filter(([part]) => ofDocs(part)).reduce((n, [, x]) => n + x.archivedBytes, 0),
+      nightAddedPackedBytes: sum('packedBytes'),
+      nightPushedBytes: sum('pushedBytes'),
+      nightArchivedBytes: sum('archivedBytes'),
       nightParts,
       loadAverage: os.loadavg().map((x) => Math.round(x * 10) / 10),
       cores: os.cpus().length,

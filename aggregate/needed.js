@@ -1,5 +1,6 @@
 // The stored documents the pages read: what the nightly job fetches from the archive (assets.js)
 // before it aggregates, so a clone that holds no document renders the same pages as one that holds all.
+import { classesOf } from './render.js';
 import { newestPerMajor } from './sections/common.js';
 import { newestShootout } from './sections/shootout.js';
 
@@ -11,12 +12,7 @@ import { newestShootout } from './sections/shootout.js';
  * @returns {import('./store.js').Entry[]} sorted by file
  */
 export function neededEntries(entries) {
-  const classes = new Map();
-  for (const e of entries) {
-    const key = `${e.platform}\0${e.machine}`;
-    classes.set(key, [...(classes.get(key) ?? []), e]);
-  }
-  const needed = [...classes.values()].flatMap((mine) => {
+  const needed = classesOf(entries).flatMap(({ entries: mine }) => {
     const shootout = newestShootout(mine);
     return [...newestPerMajor(mine.filter((e) => (e.kind ?? 'result') === 'result')), ...(shootout ? [shootout] : [])];
   });

@@ -84,9 +84,10 @@ export function publish(o) {
   });
   const results = path.resolve(o.cwd, o.results);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (fs.existsSync(path.join(results, INDEX))) archive({ results, log });
+    const stored = fs.existsSync(path.join(results, INDEX)); // no index: nothing stored yet
+    if (stored) archive({ results, log });
     git(['add', '--', ...paths], o.cwd);
-    const added = fs.existsSync(path.join(results, INDEX)) ? newDocuments(o.results, o.cwd) : [];
+    const added = stored ? newDocuments(o.results, o.cwd) : [];
     if (!git(['diff', '--cached', '--name-only', '--', ...paths], o.cwd)) {
       log('ci:publish: README.md and results/ unchanged; no commit');
       return 'nothing';

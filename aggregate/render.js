@@ -86,7 +86,7 @@ function loader(store) {
  * The machine classes of a store, platform by platform, in the order the pages show them.
  * @param {import('./store.js').Entry[]} entries
  */
-function classesOf(entries) {
+export function classesOf(entries) {
   return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
     [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort()
       .map((machine) => ({ platform, machine, entries: entries.filter((e) => e.platform === platform && e.machine === machine) })));

@@ -31,10 +31,11 @@ export function restore(o) {
       fs.mkdirSync(dir, { recursive: true });
       gh(['release', 'download', tag, '--dir', dir, ...entries.flatMap((e) => ['--pattern', assetOf(e.file).name])]);
       for (const e of entries) {
-        const asset = path.join(dir, assetOf(e.file).name);
-        if (!fs.existsSync(asset)) throw new CommandError(`release ${tag} has no asset ${assetOf(e.file).name} (results/index.json lists ${e.file})`);
+        const { name } = assetOf(e.file);
+        const asset = path.join(dir, name);
+        if (!fs.existsSync(asset)) throw new CommandError(`release ${tag} has no asset ${name} (results/index.json lists ${e.file})`);
         const text = unpackAsset(fs.readFileSync(asset));
-        if (sha256(text) !== e.sha256) throw new CommandError(`asset ${assetOf(e.file).name} of release ${tag} is not the document results/index.json lists as ${e.file} (sha256 ${sha256(text).slice(0, 12)}…, listed ${e.sha256.slice(0, 12)}…); not written`);
+        if (sha256(text) !== e.sha256) throw new CommandError(`asset ${name} of release ${tag} is not the document results/index.json lists as ${e.file} (sha256 ${sha256(text).slice(0, 12)}…, listed ${e.sha256.slice(0, 12)}…); not written`);
         writeFileAtomic(path.join(o.results, e.file), text);
       }
     }
