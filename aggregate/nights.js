@@ -10,7 +10,7 @@ import { PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
 import { OPS } from '../bench/tables/ops.js';
-import { headlineMargin } from '../bench/engine/measure.js';
+import { headlineMargin } from '../lib/stats/headline.js';
 import { writeFileAtomic } from '../lib/files.js';
 
 export const NIGHTS_FILE = 'charts/nights.jsonl';

@@ -15,7 +15,7 @@ import { createProgress } from './run/progress.js';
 import { runSuite } from './run/run-suite.js';
 import { runWorkloads } from './workloads/run-workloads.js';
 import { workloadListText } from './tables/workloads.js';
-import { listText } from './tables/catalogue.js';
+import { listText } from './tools/catalogue.js';
 import { configNotes } from './tables/configs.js';
 
 async function main(/** @type {string[]} */ argv) {

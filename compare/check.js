@@ -2,7 +2,7 @@
 // field report.js reads is checked for its type before anything is rendered (the strings are then
 // escaped by the report); a file that is not this shape is refused, naming the field.
 // Built-ins only (the comment job installs nothing).
-import { VERDICTS } from './verdicts.js';
+import { VERDICTS } from '../bench/paired/verdicts.js';
 
 /** At most this many rows: a whole suite is a few hundred. */
 export const MAX_ROWS = 10_000;

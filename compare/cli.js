@@ -14,9 +14,9 @@ import { writeFileAtomic } from '../lib/files.js';
 import { UsageError, command, numberFlag, parseStrict } from '../lib/command.js';
 import { OPS } from '../bench/tables/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
-import { analyse, collect, tally } from './analyse.js';
-import { calibrate } from './calibrate.js';
-import { interleave } from './interleave.js';
+import { analyse, collect, tally } from '../bench/paired/analyse.js';
+import { calibrate } from '../bench/paired/calibrate.js';
+import { interleave } from '../bench/paired/interleave.js';
 import { report } from './report.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 

@@ -4,7 +4,7 @@
 // case keys, reasons) goes through lib/markdown.js and renders as itself; numbers are written by
 // this code. Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
-import { VERDICTS, tally } from './verdicts.js';
+import { VERDICTS, tally } from '../bench/paired/verdicts.js';
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
@@ -18,7 +18,7 @@ import { VERDICTS, tally } from './verdicts.js';
  * @property {number} seconds
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
- * @property {import('./analyse.js').Row[]} rows
+ * @property {import('../bench/paired/analyse.js').Row[]} rows
  */
 
 /** The longest case key, reason and environment line shown. */
@@ -46,7 +46,7 @@ export function environmentLine(/** @type {{ environment: any, drivers: { base: 
 const side = (/** @type {string} */ label, /** @type {{ given: string, commit: string | null }} */ s) => `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
- * @param {import('./analyse.js').Row[]} rows
+ * @param {import('../bench/paired/analyse.js').Row[]} rows
  */
 export function table(rows) {
   const sorted = [...rows].sort((a, b) => rank(a.verdict) - rank(b.verdict) || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key));
@@ -85,7 +85,7 @@ export function report(c) {
   ];
   const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
-  const fold = (/** @type {string} */ what, /** @type {import('./analyse.js').Row[]} */ rows) => {
+  const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analyse.js').Row[]} */ rows) => {
     if (rows.length) lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
   };
   fold('with no change', c.rows.filter((r) => r.verdict === 'no change'));

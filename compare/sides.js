@@ -5,18 +5,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { npmCommand } from '../bench/tools/install-drivers.js';
-import { CommandError } from '../lib/command.js';
+import { SideError } from '../bench/paired/interleave.js';
 
-export class CompareError extends CommandError {}
+/** A side that cannot be set up (a bad --base/--head, a failed checkout or install). */
+export class CompareError extends SideError {}
 
-/**
- * @typedef {object} Side
- * @property {string} label 'base' | 'head' | …
- * @property {string} dir the checkout
- * @property {string} given what the user passed
- * @property {string | null} commit
- * @property {boolean} worktree made (and removed) by the compare
- */
+/** @typedef {import('../bench/paired/interleave.js').Side} Side */
 
 const git = (/** @type {string} */ cwd, /** @type {string[]} */ args) => spawnSync('git', args, { cwd, encoding: 'utf8' });
 

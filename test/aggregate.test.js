@@ -7,7 +7,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
 import { newestPerMajor, num } from '../aggregate/render.js';
 import { changeText, figureText } from '../bench/result/figure.js';
-import { syntheticDoc } from '../aggregate/synthetic.js';
+import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
 import { childEnv, ROOT, scratch } from './helpers.js';
 

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
-import { archive } from '../aggregate/archive.js';
-import { restore } from '../aggregate/restore.js';
+import { archive } from '../publish/archive.js';
+import { restore } from '../publish/restore.js';
 import { assetOf, documentLink, packAsset, unpackAsset } from '../aggregate/assets.js';
 import { openStore, storedText } from '../aggregate/store.js';
-import { syntheticDoc, syntheticShootout } from '../aggregate/synthetic.js';
+import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { ROOT, scratch } from './helpers.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CATALOGUE_FILE, END, START, catalogueMarkdown, withCatalogue } from '../bench/tables/catalogue.js';
+import { CATALOGUE_FILE, END, START, catalogueMarkdown, withCatalogue } from '../bench/tools/catalogue.js';
 import { CIPHERS } from '../bench/tables/ciphers.js';
 import { CONFIGS, describeChanges } from '../bench/tables/configs.js';
 import { OPS } from '../bench/tables/ops.js';

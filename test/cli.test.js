@@ -66,13 +66,13 @@ test('a run\'s engine servers get flags that parse back to exactly what the run 
 });
 
 test('meta:screenshots --real with a folder that is not an aggregated one exits 2 naming the flag and what it needs, before anything is drawn', () => {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/screenshots.js'), '--nights', '0', '--real', path.join(ROOT, 'test')], { encoding: 'utf8', env: childEnv() });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/screenshots.js'), '--nights', '0', '--real', path.join(ROOT, 'test')], { encoding: 'utf8', env: childEnv() });
   assert.equal(r.status, 2);
   assert.match(r.stderr.trim(), /^meta:screenshots: --real .*test: not an aggregated folder \(it needs README\.md and results\/README\.md: the --readme and --results of npm run aggregate, e\.g\. out\/matrix after npm run matrix\)$/);
 });
 
 test('ci:restore and ci:archive refuse an unknown flag with the valid ones', () => {
-  for (const [script, name] of [['aggregate/restore.js', 'ci:restore'], ['aggregate/archive.js', 'ci:archive']]) {
+  for (const [script, name] of [['publish/restore.js', 'ci:restore'], ['publish/archive.js', 'ci:archive']]) {
     const r = spawnSync(process.execPath, [path.join(ROOT, script), '--tag', 'x'], { encoding: 'utf8', env: childEnv() });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr.trim(), new RegExp(`^${name}: Unknown option '--tag'.*; valid flags: --results`));

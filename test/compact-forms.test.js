@@ -16,7 +16,7 @@ import { LISTED, render as history } from '../aggregate/sections/history.js';
 import { chartFile } from '../aggregate/charts/writer.js';
 import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
-import { syntheticDoc } from '../aggregate/synthetic.js';
+import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { inert } from '../lib/markdown.js';
 import { ROOT } from './helpers.js';
 import { compactChange, compactRatio } from '../aggregate/sections/common.js';

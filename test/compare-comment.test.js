@@ -45,7 +45,7 @@ async function server(/** @type {{ comments: any[], headSha?: string }} */ state
   return { api: `http://127.0.0.1:${addr.port}`, writes, close: () => srv.close() };
 }
 
-/** A row of compare.json, as compare/analyse.js writes it. */
+/** A row of compare.json, as bench/paired/analyse.js writes it. */
 const row = (/** @type {string} */ key, verdict = 'no change', extra = {}) => ({
   key, op: key.split('/').at(-1), unit: 'ops/s', pairs: 10, base: 1000, head: 1010, change: 0.01, low: -0.02, high: 0.04, p: 0.5, pAdjusted: 1, significant: false, sd: 0.01, verdict, ...extra,
 });

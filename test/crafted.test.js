@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { fileFor, inside, openStore } from '../aggregate/store.js';
-import { syntheticDoc } from '../aggregate/synthetic.js';
+import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { childEnv, ROOT, scratch } from './helpers.js';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { END, START } from '../lib/markers.js';
-import { syntheticDoc } from '../aggregate/synthetic.js';
-import { commitMessage, publish, pushRejection } from '../aggregate/publish.js';
+import { syntheticDoc } from '../bench/meta/synthetic.js';
+import { commitMessage, publish, pushRejection } from '../publish/publish.js';
 import { childEnv, scratch } from './helpers.js';
 import { ROOT } from '../lib/root.js';
 

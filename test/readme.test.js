@@ -10,7 +10,7 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
 import { tidy } from '../aggregate/render.js';
 import { anchor } from '../aggregate/sections/common.js';
-import { syntheticDoc } from '../aggregate/synthetic.js';
+import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { ROOT, scratch } from './helpers.js';
 

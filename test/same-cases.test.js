@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { caseDifferences } from '../bench/meta/same-cases.js';
-import { syntheticDoc } from '../aggregate/synthetic.js';
+import { syntheticDoc } from '../bench/meta/synthetic.js';
 
 test('two documents of the same cases agree; a changed status, reading, proof, verified kind or order is named', () => {
   const a = syntheticDoc({});

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
-import { SYNTHETIC_PLATFORMS, syntheticShootout } from '../aggregate/synthetic.js';
+import { SYNTHETIC_PLATFORMS, syntheticShootout } from '../bench/meta/synthetic.js';
 import { render, shootoutCell, shootoutPoints, shootoutView } from '../aggregate/sections/shootout.js';
 import { shootoutDocumentProblems } from '../bench/shootout/document.js';
 import { planComparisons, planSides } from '../bench/shootout/plan.js';
@@ -106,7 +106,7 @@ test('every Node of the matrix ran: nine compared sides stay within the budget',
   assert.ok(s.charts[0].alt.length <= 200, s.charts[0].alt);
 });
 
-test('the synthetic year\'s shootouts (aggregate/synthetic.js) stay within the budget on every platform', () => {
+test('the synthetic year\'s shootouts (bench/meta/synthetic.js) stay within the budget on every platform', () => {
   for (const platform of SYNTHETIC_PLATFORMS) {
     const s = section(syntheticShootout({ platform }));
     assert.ok(s.lines.length <= LINES, `${platform}: ${s.lines.length} lines`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { chosenGeneration, generationFor, GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/tables/drivers.js';
 import { driversDir } from '../bench/engine/load-drivers.js';
-import { sideOrder } from '../compare/interleave.js';
+import { sideOrder } from '../bench/paired/interleave.js';
 import { CONSTANT_GENERATION, defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../bench/shootout/plan.js';
 import { shootoutDocumentProblems, writeShootout } from '../bench/shootout/document.js';
 import { shootoutLines } from '../bench/shootout/report.js';

@@ -2,7 +2,7 @@
 // wider side of its 95% interval, the modes where its rounds fall into separated groups, or the
 // file size. And a paired comparison as text.
 import { OPS } from '../tables/ops.js';
-import { headlineMargin } from '../engine/measure.js';
+import { headlineMargin } from '../../lib/stats/headline.js';
 
 /** @typedef {(n: number) => string} NumberText */
 

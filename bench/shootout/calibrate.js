@@ -3,7 +3,7 @@
 //                          [--threshold PCT] [--alpha A] [--seed N] [--out DIR] [engine filters]
 //
 // The shootout's noise floor on this machine, as `npm run compare -- --calibrate` measures the
-// compare's (compare/calibrate.js does the work): per calibration run, one Node as three sides, A,
+// compare's (bench/paired/calibrate.js does the work): per calibration run, one Node as three sides, A,
 // B and S (S with the engine's --slowdown: every timed task's throughput cut by exactly that
 // much), interleaved as the shootout interleaves its Nodes, over the shootout's scope. A against B
 // is an A/A shootout (any flag, faster or slower, is a false alarm); A against S has a known
@@ -16,7 +16,7 @@ import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { filterArgs, parseCaseKey, cases as selectCases } from '../tables/suite.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
-import { calibrate } from '../../compare/calibrate.js';
+import { calibrate } from '../paired/calibrate.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { DEFAULTS } from './cli.js';

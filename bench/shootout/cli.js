@@ -5,7 +5,7 @@
 //
 // Which Node is fastest, on this machine: every Node given is fetched (bench/tools/other-node.js),
 // its drivers installed against its own headers (cached), and the same cases measured under every
-// Node in one interleaved run (compare/interleave.js: new engine servers every round, the cases in
+// Node in one interleaved run (bench/paired/interleave.js: new engine servers every round, the cases in
 // a new order each round, the Nodes of a case back to back in a rotating order). The driver is held
 // constant where it can be (12.x on Node 20-25), and the Node's default 13.x is measured beside it
 // where it loads (bench/shootout/plan.js). Statistics as the compare's (bench/shootout/analyse.js).
@@ -21,10 +21,10 @@ import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.
 import { filterArgs, parseCaseKey } from '../tables/suite.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { startEngine } from '../engine/client.js';
-import { interleave } from '../../compare/interleave.js';
+import { interleave } from '../paired/interleave.js';
 import { currentCommit } from '../result/document.js';
 import { ROOT } from '../../lib/root.js';
-import { CompareError } from '../../compare/sides.js';
+import { SideError } from '../paired/interleave.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from './plan.js';
 import { installSide, resolveNode, sideEnv } from './nodes.js';
 import { analyseShootout, figures } from './analyse.js';
@@ -52,7 +52,7 @@ export const METHOD = 'interleaved: new engine servers (one per Node and driver 
 
 /**
  * A shootout document's `run`: what the flags asked for, and when and how long it ran. The nightly
- * document and the synthetic year's (aggregate/synthetic.js) are built by this one function.
+ * document and the synthetic year's (bench/meta/synthetic.js) are built by this one function.
  * @param {ReturnType<typeof parseFlags>} f
  * @param {Record<string, string[]>} filters the engine's filters (defaultFilters)
  * @param {{ id: string, startedAt: string, finishedAt: string, seconds: number, commit: string | null }} r
@@ -151,7 +151,7 @@ export async function prepareSides(f, log) {
       continue;
     }
     try {
-      const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new CompareError(`engine server under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
+      const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new SideError(`engine server under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
       const e = await startEngine(entry.args, { dir: ROOT, node: build.exec, env: entry.env, fail });
       entry.ready = e.ready;
       await e.stop();
@@ -175,7 +175,7 @@ export async function shootout(f, log) {
   const t0 = Date.now();
   const { prepared, filters } = await prepareSides(f, log);
   const ok = prepared.filter((p) => p.status === 'ok');
-  if (ok.length < 2) throw new CompareError(`only ${ok.length} side(s) could run; a shootout needs two: ${prepared.filter((p) => p.status !== 'ok').map((p) => `${p.plan.label}: ${p.reason}`).join('; ') || 'give at least two Nodes, or one Node twice'}`);
+  if (ok.length < 2) throw new SideError(`only ${ok.length} side(s) could run; a shootout needs two: ${prepared.filter((p) => p.status !== 'ok').map((p) => `${p.plan.label}: ${p.reason}`).join('; ') || 'give at least two Nodes, or one Node twice'}`);
   const okPlans = ok.map((p) => p.plan);
   const comparisons = planComparisons(okPlans);
   const ref = referenceSide(okPlans);

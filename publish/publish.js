@@ -18,7 +18,7 @@ import { UsageError, command, parseStrict } from '../lib/command.js';
 import { ROOT } from '../lib/root.js';
 import { archive } from './archive.js';
 import { restore } from './restore.js';
-import { INDEX } from './store.js';
+import { INDEX } from '../aggregate/store.js';
 
 const BOT = ['-c', 'user.name=github-actions[bot]', '-c', 'user.email=41898282+github-actions[bot]@users.noreply.github.com'];
 const ATTEMPTS = 5;

@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { assetOf, byRelease, unpackAsset } from './assets.js';
+import { assetOf, byRelease, unpackAsset } from '../aggregate/assets.js';
 import { gh } from './gh.js';
 import { neededEntries } from './needed.js';
-import { openStore, sha256 } from './store.js';
+import { openStore, sha256 } from '../aggregate/store.js';
 
 /**
  * @param {{ results: string, all?: boolean, log?: (s: string) => void, warn?: (s: string) => void }} o

@@ -20,12 +20,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { writeFileAtomic } from '../lib/files.js';
-import { ROOT } from '../lib/root.js';
-import { END, START, replaceBlock } from '../lib/markers.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { ROOT } from '../../lib/root.js';
+import { END, START, replaceBlock } from '../../lib/markers.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from './synthetic.js';
-import { packAsset } from './assets.js';
-import { command, numberFlag, parseStrict } from '../lib/command.js';
+import { packAsset } from '../../aggregate/assets.js';
+import { command, numberFlag, parseStrict } from '../../lib/command.js';
 
 /** Each Node major's patch release before and after the night it is upgraded (40 nights before the end). */
 const NODES = [['v18.20.7', 'v18.20.8'], ['v20.20.1', 'v20.20.2'], ['v22.23.2', 'v22.23.3'], ['v24.20.0', 'v24.21.0'], ['v25.8.0', 'v25.9.0']];

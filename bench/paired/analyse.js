@@ -4,9 +4,9 @@
 // paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
 // a file that grows by more than the threshold is a regression without any statistics.
-import { median } from '../lib/stats/spread.js';
-import { holm, pairedLogTest, verdict } from '../lib/stats/paired.js';
-import { caseKey } from '../bench/tables/suite.js';
+import { median } from '../../lib/stats/spread.js';
+import { holm, pairedLogTest, verdict } from '../../lib/stats/paired.js';
+import { caseKey } from '../tables/suite.js';
 
 export { tally } from './verdicts.js';
 
@@ -74,7 +74,7 @@ export function collect(rounds) {
  * @property {number | null} pAdjusted Holm over every timed case of the compare
  * @property {boolean} significant pAdjusted < alpha
  * @property {number | null} sd noise of one pair (log ratio)
- * @property {import('../lib/stats/paired.js').Verdict | 'not compared'} verdict
+ * @property {import('../../lib/stats/paired.js').Verdict | 'not compared'} verdict
  * @property {string} [reason] why not compared
  */
 

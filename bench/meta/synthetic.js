@@ -8,25 +8,25 @@
 // for anything a reader sees.
 import crypto from 'node:crypto';
 import semver from 'semver';
-import { CIPHERS } from '../bench/tables/ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../bench/tables/configs.js';
-import { DRIVERS, PRODUCTION_DRIVER, generationFor } from '../bench/tables/drivers.js';
-import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../bench/result/document.js';
-import { BUDGETS } from '../bench/engine/budgets.js';
-import { cases, caseKey, setupDir, setupKey } from '../bench/tables/suite.js';
-import { selectWorkloads, workloadPragmas } from '../bench/tables/workloads.js';
-import { createRandom } from '../lib/prng.js';
-import { median, medianRse } from '../lib/stats/spread.js';
-import { analyseRun, withWorkloadChecks } from '../bench/result/analysis.js';
-import { rounded } from '../bench/run/run-suite.js';
-import { nextPass } from '../bench/run/passes.js';
-import { referencesOf } from '../bench/tables/comparisons.js';
-import { analyseWorkloads } from '../bench/workloads/analysis.js';
-import { WORKLOAD_BUDGETS } from '../bench/workloads/budgets.js';
-import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../bench/shootout/plan.js';
-import { analyseShootout, figures } from '../bench/shootout/analyse.js';
-import { KIND as SHOOTOUT_KIND, SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION, driverOf, machine } from '../bench/shootout/document.js';
-import { parseFlags as shootoutFlags, shootoutRun } from '../bench/shootout/cli.js';
+import { CIPHERS } from '../tables/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../tables/configs.js';
+import { DRIVERS, PRODUCTION_DRIVER, generationFor } from '../tables/drivers.js';
+import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../result/document.js';
+import { BUDGETS } from '../engine/budgets.js';
+import { cases, caseKey, setupDir, setupKey } from '../tables/suite.js';
+import { selectWorkloads, workloadPragmas } from '../tables/workloads.js';
+import { createRandom } from '../../lib/prng.js';
+import { median, medianRse } from '../../lib/stats/spread.js';
+import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
+import { rounded } from '../run/run-suite.js';
+import { nextPass } from '../run/passes.js';
+import { referencesOf } from '../tables/comparisons.js';
+import { analyseWorkloads } from '../workloads/analysis.js';
+import { WORKLOAD_BUDGETS } from '../workloads/budgets.js';
+import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
+import { analyseShootout, figures } from '../shootout/analyse.js';
+import { KIND as SHOOTOUT_KIND, SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION, driverOf, machine } from '../shootout/document.js';
+import { parseFlags as shootoutFlags, shootoutRun } from '../shootout/cli.js';
 
 const MACHINES = {
   'linux-x64': { platform: 'linux', arch: 'x64', cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, imageOs: 'ubuntu24', osRelease: '6.11.0-1018-azure' },
@@ -151,7 +151,7 @@ function driversOf(node, generation, driverVersion) {
     const sha256 = crypto.createHash('sha256').update(`${d.name}@${version}`).digest('hex');
     return { name: d.name, status: 'ok', version, generation, binary: { file, origin: r.origin, sha256 }, sqlite: r.sqlite, compileOptions: COMPILE_OPTIONS, ...(r.sqlite3mc ? { sqlite3mc: r.sqlite3mc } : {}) };
   }));
-  const builtIn = /** @type {import('../bench/tables/drivers.js').Driver} */ (DRIVERS.find((d) => d.node));
+  const builtIn = /** @type {import('../tables/drivers.js').Driver} */ (DRIVERS.find((d) => d.node));
   const has = semver.satisfies(node, /** @type {string} */ (builtIn.node));
   return [...own, has
     ? { name: builtIn.name, status: 'ok', version: node, sqlite: NODE_BUILDS[semver.major(node)]?.sqlite || '3.51.3', binary: { file: '/usr/bin/node', origin: 'built-into-node' }, compileOptions: [] }
@@ -178,8 +178,8 @@ const MAX_PASSES = 24;
  * case, then passes of extra rounds for the cases above the target precision, least precise first,
  * with the references they are compared with (bench/run/passes.js nextPass), until maxRounds or
  * the deadline. Each round or pass moves the whole machine (its level); each case has its own noise.
- * @param {{ c: import('../bench/tables/suite.js').Case, ops: number, noise: number }[]} timed
- * @param {import('../bench/engine/measure.js').Budget & { maxRounds?: number, targetRse?: number }} budget
+ * @param {{ c: import('../tables/suite.js').Case, ops: number, noise: number }[]} timed
+ * @param {import('../engine/measure.js').Budget & { maxRounds?: number, targetRse?: number }} budget
  * @param {() => number} random
  * @returns {Map<string, { rounds: number[], slots: string[] }>}
  */
@@ -216,7 +216,7 @@ function measureRounds(timed, budget, random) {
  * suite stores them (run-suite.js rounded: 6 significant figures), with its blocks.
  * @param {string} op
  * @param {{ rounds: number[], slots: string[] }} m
- * @param {import('../bench/engine/measure.js').Budget} budget
+ * @param {import('../engine/measure.js').Budget} budget
  * @param {() => number} random
  */
 function statsOf(op, m, budget, random) {
@@ -253,10 +253,10 @@ export function syntheticDoc(p = {}) {
   const ok = (/** @type {string} */ d) => drivers.find((x) => x.name === d)?.status === 'ok';
   const reasonOf = (/** @type {string} */ d) => /** @type {any} */ (drivers.find((x) => x.name === d)).reason;
   const engineDir = `/tmp/sqlite-bench-engine-${tempSuffix(random)}/sqlite-bench-${tempSuffix(random)}`;
-  const tempdirOf = (/** @type {import('../bench/tables/suite.js').Setup} */ s) => `${engineDir}/${setupDir(s)}/tmp`;
-  const pragmasOf = (/** @type {import('../bench/tables/suite.js').Setup} */ s) => readings(CONFIGS.find((c) => c.name === s.config)?.pragmas ?? [], tempdirOf(s), s.driver);
+  const tempdirOf = (/** @type {import('../tables/suite.js').Setup} */ s) => `${engineDir}/${setupDir(s)}/tmp`;
+  const pragmasOf = (/** @type {import('../tables/suite.js').Setup} */ s) => readings(CONFIGS.find((c) => c.name === s.config)?.pragmas ?? [], tempdirOf(s), s.driver);
   const list = cases();
-  const skipped = (/** @type {import('../bench/tables/suite.js').Case} */ c) => (!ok(c.driver) ? reasonOf(c.driver) : c.op === 'checkpoint' && c.config === 'baseline' ? 'journal_mode is delete, not wal: there is no WAL to checkpoint' : null);
+  const skipped = (/** @type {import('../tables/suite.js').Case} */ c) => (!ok(c.driver) ? reasonOf(c.driver) : c.op === 'checkpoint' && c.config === 'baseline' ? 'journal_mode is delete, not wal: there is no WAL to checkpoint' : null);
   /** @type {Map<string, number>} */
   const truth = new Map();
   const timed = list.filter((c) => !skipped(c) && c.op !== 'size').map((c) => {
@@ -337,7 +337,7 @@ const SCALE_RATES = /** @type {Record<string, [number, number]>} */ ({ select: [
 
 /**
  * One concurrency round as its process reports it.
- * @param {import('../bench/tables/workloads.js').ConcurrencyWorkload} w
+ * @param {import('../tables/workloads.js').ConcurrencyWorkload} w
  * @param {{ random: () => number, level: number, durationMs: number, pragmas: Record<string, unknown> }} o
  */
 function concurrencyRound(w, o) {
@@ -391,9 +391,9 @@ function syntheticWorkloads(o) {
   const dir = `/tmp/sqlite-bench-workloads-${tempSuffix(o.random)}`;
   let seq = 0;
   const tempdir = () => `${dir}/p${seq++}/tmp`;
-  const pragmasOf = (/** @type {import('../bench/tables/workloads.js').Workload} */ w) => (w.kind === 'concurrency' ? workloadPragmas(w) : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas);
+  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) => (w.kind === 'concurrency' ? workloadPragmas(w) : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas);
   const levels = Array.from({ length: budget.rounds }, () => o.scale * (1 + 0.04 * (o.random() - 0.5)));
-  /** @type {import('../bench/workloads/analysis.js').Measured[]} */
+  /** @type {import('../workloads/analysis.js').Measured[]} */
   const measured = selected.map((w) => {
     const messages = w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages;
     if (!o.ok(w.driver)) return { w, status: 'skipped', reason: o.reasonOf(w.driver), messages, rounds: [], slots: [] };
@@ -441,13 +441,13 @@ export function syntheticShootout(p = {}) {
   const random = createRandom(((p.seed ?? 1) ^ 0x5400) >>> 0);
   const seconds = Math.round(400_000 + 100_000 * random()) / 1000;
   const plans = planSides(versions);
-  const failure = (/** @type {import('../bench/shootout/plan.js').SidePlan} */ s) => FAILING_SIDES.find((x) => x.major === s.major && x.generation === s.generation)?.reason(s.version);
+  const failure = (/** @type {import('../shootout/plan.js').SidePlan} */ s) => FAILING_SIDES.find((x) => x.major === s.major && x.generation === s.generation)?.reason(s.version);
   const ok = plans.filter((s) => !failure(s));
   const comparisons = planComparisons(ok);
   const ref = referenceSide(ok);
   const filters = defaultFilters({});
   /** a side's drivers, as its engine server loads them */
-  const sideDrivers = (/** @type {import('../bench/shootout/plan.js').SidePlan} */ s) => driversOf(`v${s.version}`, s.generation);
+  const sideDrivers = (/** @type {import('../shootout/plan.js').SidePlan} */ s) => driversOf(`v${s.version}`, s.generation);
   /** per side, the in-scope cases its server runs: its filters narrow a 13.x side to the drivers 13.x changes */
   const sideCases = new Map(ok.map((s) => {
     const sf = /** @type {Record<string, string[]>} */ (sideFilters(s, plans, filters));
@@ -455,7 +455,7 @@ export function syntheticShootout(p = {}) {
   }));
   /** @type {Map<string, number>} */
   const truth = new Map();
-  const trueRate = (/** @type {import('../bench/shootout/plan.js').SidePlan} */ s, /** @type {import('../bench/tables/suite.js').Case} */ c) => {
+  const trueRate = (/** @type {import('../shootout/plan.js').SidePlan} */ s, /** @type {import('../tables/suite.js').Case} */ c) => {
     const key = `${s.major}|${s.generation}|${caseKey(c)}`;
     if (!truth.has(key)) truth.set(key, (OP_RATES[c.op] ?? 1000) * (c.cipher === 'none' ? 2 : 1) * (NODE_SPEED[s.major] ?? 1) * (GENERATION_SPEED[s.generation] ?? 1) * (0.97 + 0.06 * random()) * (p.scale ?? 1));
     return /** @type {number} */ (truth.get(key));

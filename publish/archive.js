@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
-import { assetOf, byRelease, packAsset, unpackAsset } from './assets.js';
+import { assetOf, byRelease, packAsset, unpackAsset } from '../aggregate/assets.js';
 import { gh } from './gh.js';
-import { openStore, sha256 } from './store.js';
+import { openStore, sha256 } from '../aggregate/store.js';
 
 const NO_RELEASE = /release not found/i;
 

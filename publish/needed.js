@@ -1,15 +1,15 @@
 // The stored documents the pages read: what the nightly job fetches from the archive (assets.js)
 // before it aggregates, so a clone that holds no document renders the same pages as one that holds all.
-import { classesOf } from './render.js';
-import { newestPerMajor } from './sections/common.js';
-import { newestShootout } from './sections/shootout.js';
+import { classesOf } from '../aggregate/render.js';
+import { newestPerMajor } from '../aggregate/sections/common.js';
+import { newestShootout } from '../aggregate/sections/shootout.js';
 
 /**
  * The documents the pages read (render.js): of every machine class, the newest result document per
  * Node major (every result section picks among them) and the shootout the shootout section shows.
  * Every other document is read only through the nights cache (results/charts/nights.jsonl).
- * @param {import('./store.js').Entry[]} entries
- * @returns {import('./store.js').Entry[]} sorted by file
+ * @param {import('../aggregate/store.js').Entry[]} entries
+ * @returns {import('../aggregate/store.js').Entry[]} sorted by file
  */
 export function neededEntries(entries) {
   const needed = classesOf(entries).flatMap(({ entries: mine }) => {

@@ -14,23 +14,37 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { writeFileAtomic } from '../lib/files.js';
-import { percent } from '../lib/format.js';
-import { median } from '../lib/stats/spread.js';
-import { OPS } from '../bench/tables/ops.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { percent } from '../../lib/format.js';
+import { median } from '../../lib/stats/spread.js';
+import { OPS } from '../tables/ops.js';
 import { analyse, collect } from './analyse.js';
-import { detectable, pairsNeeded } from '../lib/stats/paired.js';
+import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';
-import { CompareError } from './sides.js';
+import { SideError } from './interleave.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
 const compact = (/** @type {import('./analyse.js').Row} */ r) => ({ key: r.key, op: r.op, change: r.change, p: r.p, pAdjusted: r.pAdjusted, significant: r.significant, low: r.low, high: r.high, sd: r.sd, verdict: r.verdict });
 
 /**
- * @param {ReturnType<typeof import('./cli.js').parseFlags> & { only?: (key: string) => boolean }} f only: the
- *   cases to measure among those the servers list (the shootout's scope; default all)
- * @param {(labels: string[]) => { sides: (import('./sides.js').Side & { node?: string, env?: NodeJS.ProcessEnv })[], cleanup: () => void }} prepare
+ * What a calibration is asked for (the compare's and the shootout's flags).
+ * @typedef {object} CalibrationFlags
+ * @property {number} runs calibration runs
+ * @property {number} rounds rounds per run
+ * @property {number} slowdown % of throughput the slowed side loses
+ * @property {number} threshold smallest change that counts, as a fraction
+ * @property {number} alpha
+ * @property {number} [family] how many cases Holm's family holds
+ * @property {string[]} engine engine flags
+ * @property {number} seed
+ * @property {string} out folder of calibrate.json
+ * @property {(key: string) => boolean} [only] the cases to measure among those the servers list (the shootout's scope; default all)
+ */
+
+/**
+ * @param {CalibrationFlags} f
+ * @param {(labels: string[]) => { sides: (import('./interleave.js').Side & { node?: string, env?: NodeJS.ProcessEnv })[], cleanup: () => void }} prepare
  * @param {(line: string) => void} log
  */
 export async function calibrate(f, prepare, log) {

@@ -2,20 +2,33 @@
 // measured on every side back to back, the order of the sides alternating (ABBA: base first for
 // one case, head first for the next, the other way round in the next round). A drift of the
 // machine over seconds or minutes then falls on both sides alike.
-import { startEngine } from '../bench/engine/client.js';
-import { createRandom, shuffle } from '../lib/prng.js';
-import { parseCaseKey } from '../bench/tables/suite.js';
-import { CompareError } from './sides.js';
+import { startEngine } from '../engine/client.js';
+import { createRandom, shuffle } from '../../lib/prng.js';
+import { parseCaseKey } from '../tables/suite.js';
+import { CommandError } from '../../lib/command.js';
+
+/** A side that could not be measured (its engine server failed, too few sides ran). */
+export class SideError extends CommandError {}
+
+/**
+ * One side of an interleaved run: a checkout whose engine server runs the cases.
+ * @typedef {object} Side
+ * @property {string} label 'base' | 'head' | …
+ * @property {string} dir the checkout
+ * @property {string} given what the user passed
+ * @property {string | null} commit
+ * @property {boolean} worktree made (and removed) by the compare
+ */
 
 /**
  * A running engine server of one side.
- * @param {import('./sides.js').Side & { node?: string, env?: NodeJS.ProcessEnv }} side node, env: the
+ * @param {Side & { node?: string, env?: NodeJS.ProcessEnv }} side node, env: the
  *   Node executable and environment its server runs with (default this process's; the shootout's
  *   sides are Node versions)
  * @param {string[]} args engine flags
  */
 export async function startServer(side, args) {
-  const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new CompareError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
+  const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new SideError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
   const engine = await startEngine(args, { dir: side.dir, fail, node: side.node, env: side.env });
   return { side, ready: engine.ready, measure: (/** @type {string} */ key) => engine.measure(key), stop: engine.stop, kill: engine.kill };
 }
@@ -47,7 +60,7 @@ export function sideOrder(sides, r, j) {
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
  * would mistake for a difference between the sides.
- * @param {{ side: import('./sides.js').Side & { node?: string, env?: NodeJS.ProcessEnv }, args: string[] }[]} specs one per side; labels must differ
+ * @param {{ side: Side & { node?: string, env?: NodeJS.ProcessEnv }, args: string[] }[]} specs one per side; labels must differ
  * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean }} o
  *   progress: called after every case (all sides), for a finer ETA than the per-round line;
  *   only: measure only the cases it accepts (default all the servers list)

@@ -6,7 +6,7 @@
 //
 //   npm run meta:screenshots -- [--nights 100] [--real DIR]... [--out out/screenshots]
 //
-// Sources: a synthetic year (aggregate/bench-year.js buildYear, --nights of it; 0 for none); the
+// Sources: a synthetic year (bench/meta/aggregate-year.js buildYear, --nights of it; 0 for none); the
 // repository's own README.md when results/ exists; and each --real DIR holding README.md and
 // results/ (default: out/matrix when `npm run matrix` has written it). Needs Debian's chromium
 // (apt-get install -y chromium), or CHROMIUM naming another binary. Look at the PNGs: the script
@@ -18,10 +18,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { CommandError, UsageError, command, numberFlag, parseStrict } from '../lib/command.js';
-import { writeFileAtomic } from '../lib/files.js';
-import { ROOT } from '../lib/root.js';
-import { buildYear } from './bench-year.js';
+import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { ROOT } from '../../lib/root.js';
+import { buildYear } from './aggregate-year.js';
 
 /** GitHub's README column at a 1280 px window: the box beside the repository's sidebar. */
 const COLUMN = 896;

@@ -3,16 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { CIPHERS } from './ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from './configs.js';
-import { DRIVERS, GENERATIONS } from './drivers.js';
+import { CIPHERS } from '../tables/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../tables/configs.js';
+import { DRIVERS, GENERATIONS } from '../tables/drivers.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { command, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { replaceBetween } from '../../lib/markers.js';
-import { OPS } from './ops.js';
-import { RULES } from './suite.js';
-import { EXPERIMENTS, casesOf, measuredChecks } from './experiments.js';
+import { OPS } from '../tables/ops.js';
+import { RULES } from '../tables/suite.js';
+import { EXPERIMENTS, casesOf, measuredChecks } from '../tables/experiments.js';
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
