@@ -20,7 +20,10 @@ const FILE = /^(\d{4})\/((\d{4})-(\d{2})-\d{2}-[a-z0-9.-]+\.json)$/;
  */
 export function assetOf(file) {
   const m = FILE.exec(file);
-  if (!m || m[1] !== m[3]) throw new Error(`results/index.json: '${file}' is not a stored document's path (<year>/<year>-<month>-<day>-….json)`);
+  if (!m || m[1] !== m[3])
+    throw new Error(
+      `results/index.json: '${file}' is not a stored document's path (<year>/<year>-<month>-<day>-….json)`,
+    );
   return { tag: `results-${m[3]}-${m[4]}`, name: `${m[2]}.gz` };
 }
 

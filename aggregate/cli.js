@@ -41,7 +41,8 @@ const OPTIONS = /** @type {const} */ ({
 
 const UNPRINTABLE = new RegExp(`${CONTROL.source}|${BIDI.source}`, 'gu');
 /** A line for the terminal: control and bidirectional characters written as \u{…}, so one line stays one line. */
-export const printable = (/** @type {string} */ s) => s.replace(UNPRINTABLE, (ch) => `\\u{${/** @type {number} */ (ch.codePointAt(0)).toString(16)}}`);
+export const printable = (/** @type {string} */ s) =>
+  s.replace(UNPRINTABLE, (ch) => `\\u{${/** @type {number} */ (ch.codePointAt(0)).toString(16)}}`);
 
 /**
  * Read and check every file; of a valid document, keep only what the plan needs.
@@ -88,7 +89,9 @@ function storeAll(planned, store) {
   const refused = [];
   for (const d of planned) {
     const again = reread(d);
-    const added = again ? store.add(again.doc, again.text) : { stored: false, reason: 'changed after it was checked; not stored' };
+    const added = again
+      ? store.add(again.doc, again.text)
+      : { stored: false, reason: 'changed after it was checked; not stored' };
     if (added.stored) stored.push(added.file);
     else refused.push({ file: d.file, reason: added.reason });
   }
@@ -125,13 +128,19 @@ function recent(load) {
  * @param {ReturnType<typeof chartWriter>} charts
  */
 function writePages(o, readmeText, store, charts) {
-  const rel = (/** @type {string} */ from, /** @type {string} */ to) => path.relative(from, to).split(path.sep).join('/') || '.';
+  const rel = (/** @type {string} */ from, /** @type {string} */ to) =>
+    path.relative(from, to).split(path.sep).join('/') || '.';
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
   // both pages and the nights read the newest documents: each is parsed once
   const shared = { entries: store.entries, load: recent(store.load) };
   const nights = nightStore(o.results, shared.load);
   const next = replaceBlock(readmeText, renderBlock(shared, { resultsLink, charts, nights }));
-  const page = renderResultsPage(shared, { resultsLink: '.', readmeLink: rel(path.resolve(o.results), path.resolve(o.readme)), charts, nights });
+  const page = renderResultsPage(shared, {
+    resultsLink: '.',
+    readmeLink: rel(path.resolve(o.results), path.resolve(o.readme)),
+    charts,
+    nights,
+  });
   const drawn = charts.flush();
   const nightsChanged = nights.save();
   const pageFile = path.join(o.results, 'README.md');
@@ -152,7 +161,8 @@ export function aggregate(o, io) {
   const readmeText = fs.readFileSync(o.readme, 'utf8');
   replaceBlock(readmeText, ''); // refuse bad markers before anything is written
   // an aggregate killed between writing a temp file and renaming it leaves the temp file behind
-  for (const f of [...removeStaleTemps(o.results), ...removeStaleTempsOf(o.readme)]) warn(`${f}: removed, left by an interrupted aggregate`);
+  for (const f of [...removeStaleTemps(o.results), ...removeStaleTempsOf(o.readme)])
+    warn(`${f}: removed, left by an interrupted aggregate`);
   const { files, rejected } = discover(o.artifacts);
   const { valid, invalid } = check(files);
   const store = openStore(o.results, warn);
@@ -168,13 +178,21 @@ export function aggregate(o, io) {
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);
-  io.log(`aggregate: ${files.length + rejected.length} file(s) read, ${valid.length} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`);
+  io.log(
+    `aggregate: ${files.length + rejected.length} file(s) read, ${valid.length} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`,
+  );
   for (const f of stored) io.log(`  stored ${path.join(o.results, f)}`);
-  io.log(`  results/ holds ${store.entries().length} document(s): ${[...perPlatform].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`);
-  io.log(`  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}; ${path.join(o.results, 'README.md')} ${pageChanged ? 'updated' : 'unchanged'}`);
+  io.log(
+    `  results/ holds ${store.entries().length} document(s): ${[...perPlatform].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`,
+  );
+  io.log(
+    `  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}; ${path.join(o.results, 'README.md')} ${pageChanged ? 'updated' : 'unchanged'}`,
+  );
   io.log(`  charts: ${drawn.written.length} drawn, ${drawn.unchanged} unchanged, ${drawn.removed.length} removed`);
   if (conflicts.length) {
-    warn(`aggregate: ${conflicts.length} valid document(s) refused: each conflicts with another valid document (same run id or file, different content); the files are named above`);
+    warn(
+      `aggregate: ${conflicts.length} valid document(s) refused: each conflicts with another valid document (same run id or file, different content); the files are named above`,
+    );
     return 1;
   }
   if (valid.length === 0) {
@@ -191,7 +209,9 @@ function main(/** @type {string[]} */ argv) {
     return 0;
   }
   if (!values.artifacts || !fs.existsSync(values.artifacts) || !fs.statSync(values.artifacts).isDirectory()) {
-    throw new UsageError(`--artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`);
+    throw new UsageError(
+      `--artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`,
+    );
   }
   return aggregate(/** @type {any} */ (values), { log: (s) => console.log(s), warn: (s) => console.error(s) });
 }

@@ -42,7 +42,13 @@ export function nightOf(doc, entry) {
   /** @type {Record<string, [number, number, number]>} */
   const figures = {};
   for (const op of TIMED) {
-    const c = doc.cases.find((/** @type {any} */ x) => x.config === PRODUCTION_CONFIG && x.driver === PRODUCTION_DRIVER && x.cipher === PRODUCTION_CIPHER && x.op === op);
+    const c = doc.cases.find(
+      (/** @type {any} */ x) =>
+        x.config === PRODUCTION_CONFIG &&
+        x.driver === PRODUCTION_DRIVER &&
+        x.cipher === PRODUCTION_CIPHER &&
+        x.op === op,
+    );
     if (c?.status !== 'ok' || !c.stats) continue;
     const o = c.stats.opsPerSec;
     const m = headlineMargin(c.stats) / 100;
@@ -57,7 +63,7 @@ export function nightOf(doc, entry) {
     image: ci ? `${ci.imageOs ?? ci.provider} ${ci.imageVersion ?? ''}`.trim() : null,
     driver: ok ? d.version : null,
     sqlite: ok ? d.sqlite : null,
-    sqlite3mc: ok ? d.sqlite3mc ?? null : null,
+    sqlite3mc: ok ? (d.sqlite3mc ?? null) : null,
     figures,
   };
 }
@@ -92,7 +98,10 @@ export function nightStore(resultsDir, load) {
     },
     /** Write the lines used (sorted by file), when they differ from the file's. */
     save() {
-      const text = [...used.values()].sort((a, b) => (a.file < b.file ? -1 : 1)).map((n) => `${JSON.stringify(n)}\n`).join('');
+      const text = [...used.values()]
+        .sort((a, b) => (a.file < b.file ? -1 : 1))
+        .map((n) => `${JSON.stringify(n)}\n`)
+        .join('');
       if ((fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '') === text) return false;
       if (!text && !fs.existsSync(file)) return false;
       writeFileAtomic(file, text);

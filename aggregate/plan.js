@@ -35,9 +35,17 @@ function groupBy(items, key) {
 }
 
 /** The files of the group whose content differs from d's. */
-const differing = (/** @type {Checked[]} */ group, /** @type {Checked} */ d) => group.filter((x) => x.sha256 !== d.sha256).map((x) => x.file).join(', ');
+const differing = (/** @type {Checked[]} */ group, /** @type {Checked} */ d) =>
+  group
+    .filter((x) => x.sha256 !== d.sha256)
+    .map((x) => x.file)
+    .join(', ');
 /** The files of the group other than d. */
-const others = (/** @type {Checked[]} */ group, /** @type {Checked} */ d) => group.filter((x) => x !== d).map((x) => x.file).join(', ');
+const others = (/** @type {Checked[]} */ group, /** @type {Checked} */ d) =>
+  group
+    .filter((x) => x !== d)
+    .map((x) => x.file)
+    .join(', ');
 
 /**
  * One run id: stored already, one incoming content, or a conflict.
@@ -48,17 +56,27 @@ const others = (/** @type {Checked[]} */ group, /** @type {Checked} */ d) => gro
 function planId(group, stored, plan) {
   if (stored) {
     for (const d of group) {
-      if (d.sha256 === stored.sha256) plan.same.push({ file: d.file, reason: `already stored as results/${stored.file}` });
-      else plan.refused.push({ file: d.file, reason: `/run/id ${d.id} is already stored as results/${stored.file} with different content; refused, the stored one stays` });
+      if (d.sha256 === stored.sha256)
+        plan.same.push({ file: d.file, reason: `already stored as results/${stored.file}` });
+      else
+        plan.refused.push({
+          file: d.file,
+          reason: `/run/id ${d.id} is already stored as results/${stored.file} with different content; refused, the stored one stays`,
+        });
     }
     return;
   }
   if (new Set(group.map((d) => d.sha256)).size > 1) {
-    for (const d of group) plan.refused.push({ file: d.file, reason: `/run/id ${d.id} is also claimed by ${differing(group, d)} with different content; neither is stored` });
+    for (const d of group)
+      plan.refused.push({
+        file: d.file,
+        reason: `/run/id ${d.id} is also claimed by ${differing(group, d)} with different content; neither is stored`,
+      });
     return;
   }
   plan.store.push(group[0]);
-  for (const d of group.slice(1)) plan.same.push({ file: d.file, reason: `the same document as ${group[0].file}; stored once` });
+  for (const d of group.slice(1))
+    plan.same.push({ file: d.file, reason: `the same document as ${group[0].file}; stored once` });
 }
 
 /**
@@ -69,9 +87,17 @@ function planId(group, stored, plan) {
  */
 function planTarget(group, stored, plan) {
   if (stored) {
-    for (const d of group) plan.refused.push({ file: d.file, reason: `would be stored as results/${d.target}, which holds run ${stored.id}; refused, the stored one stays` });
+    for (const d of group)
+      plan.refused.push({
+        file: d.file,
+        reason: `would be stored as results/${d.target}, which holds run ${stored.id}; refused, the stored one stays`,
+      });
   } else if (group.length > 1) {
-    for (const d of group) plan.refused.push({ file: d.file, reason: `would be stored as results/${d.target}, as would ${others(group, d)} (another run id); neither is stored` });
+    for (const d of group)
+      plan.refused.push({
+        file: d.file,
+        reason: `would be stored as results/${d.target}, as would ${others(group, d)} (another run id); neither is stored`,
+      });
   } else {
     plan.store.push(group[0]);
   }

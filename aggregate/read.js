@@ -4,7 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { SCHEMA_VERSIONS, validate } from '../bench/result/document.js';
-import { KIND as SHOOTOUT_KIND, SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION, shootoutProblems, validateShootout } from '../bench/shootout/document.js';
+import {
+  KIND as SHOOTOUT_KIND,
+  SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
+  shootoutProblems,
+  validateShootout,
+} from '../bench/shootout/document.js';
 import { OPS } from '../bench/tables/ops.js';
 import { TABLES, caseKey } from '../bench/tables/suite.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
@@ -22,10 +27,13 @@ export function discover(dir) {
   /** @type {{ file: string, reason: string }[]} */
   const rejected = [];
   const walk = (/** @type {string} */ d) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of fs
+      .readdirSync(d, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const p = path.join(d, entry.name);
       if (entry.isSymbolicLink()) {
-        if (entry.name.endsWith('.json') || fs.statSync(p, { throwIfNoEntry: false })?.isDirectory()) rejected.push({ file: p, reason: 'is a symbolic link; not followed' });
+        if (entry.name.endsWith('.json') || fs.statSync(p, { throwIfNoEntry: false })?.isDirectory())
+          rejected.push({ file: p, reason: 'is a symbolic link; not followed' });
       } else if (entry.isDirectory()) walk(p);
       else if (entry.isFile() && entry.name.endsWith('.json')) files.push(p);
     }
@@ -34,7 +42,8 @@ export function discover(dir) {
   return { files, rejected };
 }
 
-const codePoint = (/** @type {string} */ ch) => `U+${/** @type {number} */ (ch.codePointAt(0)).toString(16).toUpperCase().padStart(4, '0')}`;
+const codePoint = (/** @type {string} */ ch) =>
+  `U+${/** @type {number} */ (ch.codePointAt(0)).toString(16).toUpperCase().padStart(4, '0')}`;
 /** A value of the document quoted in a message: cut, so a huge one cannot flood the log. */
 const shown = (/** @type {unknown} */ v) => {
   const s = String(v);
@@ -59,7 +68,8 @@ export function textProblems(doc) {
       const control = v.match(CONTROL)?.[0];
       const bidi = control === undefined ? v.match(BIDI)?.[0] : undefined;
       if (control !== undefined) problems.push(`${at()} contains the control character ${codePoint(control)}`);
-      else if (bidi !== undefined) problems.push(`${at()} contains the Unicode bidirectional control ${codePoint(bidi)}`);
+      else if (bidi !== undefined)
+        problems.push(`${at()} contains the Unicode bidirectional control ${codePoint(bidi)}`);
     } else if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         keys.push(i);
@@ -107,10 +117,14 @@ export function semanticProblems(doc) {
   const problems = textProblems(doc);
   const seen = new Set();
   // a cell that measured nothing still lists every case, each with the reason (npm run ci:failure)
-  if (!doc.cases.length) problems.push('/cases is empty: no case, and no reason; a cell that measured nothing lists each case with why (npm run ci:failure)');
+  if (!doc.cases.length)
+    problems.push(
+      '/cases is empty: no case, and no reason; a cell that measured nothing lists each case with why (npm run ci:failure)',
+    );
   doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     for (const t of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-      if (!TABLES[t].includes(c[t])) problems.push(`/cases/${i}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`);
+      if (!TABLES[t].includes(c[t]))
+        problems.push(`/cases/${i}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`);
     }
     const figure = figureProblem(c, i);
     if (figure) problems.push(figure);
@@ -118,15 +132,22 @@ export function semanticProblems(doc) {
     if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
     seen.add(key);
   });
-  if (doc.run.budget.slowdown) problems.push(`/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`);
-  for (const f of /** @type {const} */ (['startedAt', 'finishedAt'])) if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
-  if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt)) problems.push('/run/finishedAt is before /run/startedAt');
-  if (!semver.valid(doc.environment.node)) problems.push(`/environment/node '${shown(doc.environment.node)}' is not a semantic version`);
+  if (doc.run.budget.slowdown)
+    problems.push(
+      `/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`,
+    );
+  for (const f of /** @type {const} */ (['startedAt', 'finishedAt']))
+    if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
+  if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt))
+    problems.push('/run/finishedAt is before /run/startedAt');
+  if (!semver.valid(doc.environment.node))
+    problems.push(`/environment/node '${shown(doc.environment.node)}' is not a semantic version`);
   return problems;
 }
 
 /** One line from a list of problems: the first three, and how many more. */
-const oneLine = (/** @type {string[]} */ problems) => problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '');
+const oneLine = (/** @type {string[]} */ problems) =>
+  problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '');
 
 /**
  * Check a shootout document (bench/shootout/shootout.schema.json and its semantic checks), the
@@ -136,7 +157,11 @@ const oneLine = (/** @type {string[]} */ problems) => problems.slice(0, 3).join(
  * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
 function readShootout(doc, text) {
-  if (doc.schemaVersion !== SHOOTOUT_SCHEMA_VERSION) return { ok: false, reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads shootout documents of version ${SHOOTOUT_SCHEMA_VERSION}` };
+  if (doc.schemaVersion !== SHOOTOUT_SCHEMA_VERSION)
+    return {
+      ok: false,
+      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads shootout documents of version ${SHOOTOUT_SCHEMA_VERSION}`,
+    };
   const schema = validateShootout(doc);
   if (schema.length) return { ok: false, reason: `shootout document: ${oneLine(schema)}` };
   const semantic = [...textProblems(doc), ...shootoutProblems(doc)];
@@ -161,14 +186,30 @@ export function readResult(file) {
   } catch (err) {
     return { ok: false, reason: `is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
-  if (doc && typeof doc === 'object' && !Array.isArray(doc) && doc.kind === SHOOTOUT_KIND) return readShootout(doc, text);
+  if (doc && typeof doc === 'object' && !Array.isArray(doc) && doc.kind === SHOOTOUT_KIND)
+    return readShootout(doc, text);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc) || doc.kind !== 'sqlite-node-bench/result') {
-    return { ok: false, reason: `/kind is not 'sqlite-node-bench/result': not a result document (nor '${SHOOTOUT_KIND}': not a shootout document)` };
+    return {
+      ok: false,
+      reason: `/kind is not 'sqlite-node-bench/result': not a result document (nor '${SHOOTOUT_KIND}': not a shootout document)`,
+    };
   }
-  if (!SCHEMA_VERSIONS.includes(doc.schemaVersion)) return { ok: false, reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${SCHEMA_VERSIONS.join(' and ')}` };
+  if (!SCHEMA_VERSIONS.includes(doc.schemaVersion))
+    return {
+      ok: false,
+      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${SCHEMA_VERSIONS.join(' and ')}`,
+    };
   const problems = validate(doc);
-  if (problems.length) return { ok: false, reason: problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '') };
+  if (problems.length)
+    return {
+      ok: false,
+      reason: problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : ''),
+    };
   const semantic = semanticProblems(doc);
-  if (semantic.length) return { ok: false, reason: semantic.slice(0, 3).join('; ') + (semantic.length > 3 ? `; and ${semantic.length - 3} more` : '') };
+  if (semantic.length)
+    return {
+      ok: false,
+      reason: semantic.slice(0, 3).join('; ') + (semantic.length > 3 ? `; and ${semantic.length - 3} more` : ''),
+    };
   return { ok: true, doc, text };
 }

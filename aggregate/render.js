@@ -20,18 +20,21 @@ export { COLUMNS, findCase } from './sections/absolute.js';
 const ALT_MAX = 400;
 
 /** results/README.md: how to read it, in full. */
-const HOW_TO_READ = '**How to read these numbers.** A chart or table of changes compares two setups measured side by side in one run on one machine (paired: the same blocks of the same rounds): the dot is the change in ops/s (+ is faster, also for operations shown in ms), the bar its 95% interval, the line at 0 no change; an interval that holds 0 (grey, "≈") is no evidence of a difference. ' +
-  'Every run also measures production twice (the A/A twin): how far apart they land is the run\'s own noise. ' +
-  'In the nightly history each night runs on another VM, so nights move more than one run\'s ± says; the band shows how much. ' +
+const HOW_TO_READ =
+  '**How to read these numbers.** A chart or table of changes compares two setups measured side by side in one run on one machine (paired: the same blocks of the same rounds): the dot is the change in ops/s (+ is faster, also for operations shown in ms), the bar its 95% interval, the line at 0 no change; an interval that holds 0 (grey, "≈") is no evidence of a difference. ' +
+  "Every run also measures production twice (the A/A twin): how far apart they land is the run's own noise. " +
+  "In the nightly history each night runs on another VM, so nights move more than one run's ± says; the band shows how much. " +
   'Quick runs are smoke tests and are not compared. Node versions are compared only in the shootout, where every Node runs on one machine in one interleaved run; never across matrix cells, which are different machines ([methodology](docs/methodology.md)).';
 /** The long form also has absolute figures. */
-const FIGURES = ' An absolute figure (ops/s; setup and VACUUM in ms) is the median of several rounds; its ± is the wider side of a 95% interval: where a repeat run on the same machine is expected to land. "modes": the rounds fell into separated groups, both shown with their shares.';
+const FIGURES =
+  ' An absolute figure (ops/s; setup and VACUUM in ms) is the median of several rounds; its ± is the wider side of a 95% interval: where a repeat run on the same machine is expected to land. "modes": the rounds fell into separated groups, both shown with their shares.';
 /** The README: how to read its cells (compactChange, sections/common.js), in short; the rest on results/README.md. */
-const HOW_TO_READ_SHORT = '**How to read.** A change compares two setups measured side by side in one run on one machine (paired). ' +
+const HOW_TO_READ_SHORT =
+  '**How to read.** A change compares two setups measured side by side in one run on one machine (paired). ' +
   '"+14% ±3.4": 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
   '"≈ ±22": within noise, no evidence of a difference; the interval lies within ±22% of no change. ' +
-  'The charts draw each interval; the A/A twin (production measured twice) shows a run\'s own noise. ' +
-  'Every night runs on another VM, so nights vary more than one run\'s ± says: the history\'s band shows how much. ' +
+  "The charts draw each interval; the A/A twin (production measured twice) shows a run's own noise. " +
+  "Every night runs on another VM, so nights vary more than one run's ± says: the history's band shows how much. " +
   'Node versions are compared only in the shootout (one machine, one interleaved run), never across matrix cells ([methodology](docs/methodology.md)).';
 
 const heading = (/** @type {string} */ l) => /^#{1,6} /.test(l);
@@ -87,14 +90,22 @@ function loader(store) {
  * @param {import('./store.js').Entry[]} entries
  */
 export function classesOf(entries) {
-  return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
-    [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort()
-      .map((machine) => ({ platform, machine, entries: entries.filter((e) => e.platform === platform && e.machine === machine) })));
+  return [...new Set(entries.map((e) => e.platform))]
+    .sort()
+    .flatMap((platform) =>
+      [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))]
+        .sort()
+        .map((machine) => ({
+          platform,
+          machine,
+          entries: entries.filter((e) => e.platform === platform && e.machine === machine),
+        })),
+    );
 }
 
 /** The entries a section is given: of the kinds its row names (an entry without kind is a result). */
 const ofKinds = (/** @type {{ kinds?: string[] }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
-  (s.kinds ? entries.filter((e) => s.kinds?.includes(/** @type {any} */ (e).kind ?? 'result')) : entries);
+  s.kinds ? entries.filter((e) => s.kinds?.includes(/** @type {any} */ (e).kind ?? 'result')) : entries;
 
 /**
  * The per-machine sections of one page: each section's lines as an element of its own (blank
@@ -110,7 +121,8 @@ function machines(classes, sections, o) {
     if (classes[i - 1]?.platform !== platform) out.push([`### ${platform}`]);
     // the platform names the folder; the machine class without it (it starts with it) the file
     const folder = platform.toLowerCase().replace(/[^a-z0-9-]/g, '-');
-    const file = (/** @type {string} */ name) => `${folder}/${chartFile(machine.startsWith(platform) ? machine.slice(platform.length) : machine, name)}`;
+    const file = (/** @type {string} */ name) =>
+      `${folder}/${chartFile(machine.startsWith(platform) ? machine.slice(platform.length) : machine, name)}`;
     out.push([`#### ${inert(machine)}`, ...o.intro(classes[i])]);
     for (const s of sections) {
       /** @type {import('./sections/index.js').SectionContext} */
@@ -139,14 +151,19 @@ function machines(classes, sections, o) {
  * @returns {string[][]}
  */
 function wholeBlock(classes, sections, o) {
-  return sections.map((s) => s.module.render({
-    classes: classes.map((c) => ({ ...c, entries: ofKinds(s, c.entries) })),
-    load: o.load,
-    resultsLink: o.resultsLink,
-    page: 'readme',
-    nights: o.nights,
-    chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, spec)})`,
-  })).filter((lines) => lines.length);
+  return sections
+    .map((s) =>
+      s.module.render({
+        classes: classes.map((c) => ({ ...c, entries: ofKinds(s, c.entries) })),
+        load: o.load,
+        resultsLink: o.resultsLink,
+        page: 'readme',
+        nights: o.nights,
+        chart: (name, spec, alt) =>
+          `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, spec)})`,
+      }),
+    )
+    .filter((lines) => lines.length);
 }
 
 /**
@@ -161,13 +178,24 @@ export function renderBlock(store, o) {
   const newest = entries.reduce((a, b) => (b.finishedAt > a.finishedAt ? b : a));
   const load = loader(store);
   const classes = classesOf(entries);
-  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [summary({ machine: c.machine, entries: c.entries.filter((e) => (/** @type {any} */ (e).kind ?? 'result') === 'result'), load, resultsLink: o.resultsLink, nights: o.nights })];
+  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
+    summary({
+      machine: c.machine,
+      entries: c.entries.filter((e) => /** @type {any} */ ((e).kind ?? 'result') === 'result'),
+      load,
+      resultsLink: o.resultsLink,
+      nights: o.nights,
+    }),
+  ];
   return tidy([
     `_Last updated ${when(newest.finishedAt)} (the newest run's finish time) from ${entries.length} result document(s) (listed in [\`${o.resultsLink}/index.json\`](${o.resultsLink}/index.json); each is a release asset). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
     '',
     HOW_TO_READ_SHORT,
     // a section after another: a blank line between them (tidy drops it before a heading)
-    ...[...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }), ...wholeBlock(classes, README_BLOCK_SECTIONS, { ...o, load })].flatMap((lines) => ['', ...lines]),
+    ...[
+      ...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }),
+      ...wholeBlock(classes, README_BLOCK_SECTIONS, { ...o, load }),
+    ].flatMap((lines) => ['', ...lines]),
   ]).join('\n');
 }
 
@@ -180,14 +208,21 @@ export function renderBlock(store, o) {
 export function renderResultsPage(store, o) {
   const entries = store.entries();
   if (!entries.length) return null;
-  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [`${c.entries.length} run(s) of this machine class in this folder.`];
+  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
+    `${c.entries.length} run(s) of this machine class in this folder.`,
+  ];
   return [
     '# Results',
     '',
     `Generated by \`npm run aggregate\` from the result documents [\`index.json\`](index.json) lists; nothing here is written by hand. Each document is an asset of the month's \`results-YYYY-MM\` release (linked from the tables; git holds the index, not the documents: \`npm run ci:restore -- --all\` fetches them into this folder). The answers, with charts, are in the [README](${o.readmeLink}#results); this page has the long form: every comparison as a table, every night outside its band, and the absolute figures per configuration.`,
     '',
-    HOW_TO_READ.replace('([methodology](docs/methodology.md))', `([methodology](${path.posix.join(path.posix.dirname(o.readmeLink), 'docs/methodology.md')}))`) + FIGURES,
-    ...machines(classesOf(entries), PAGE_SECTIONS, { ...o, load: loader(store), page: 'results', intro }).flatMap((lines) => ['', ...lines]),
+    HOW_TO_READ.replace(
+      '([methodology](docs/methodology.md))',
+      `([methodology](${path.posix.join(path.posix.dirname(o.readmeLink), 'docs/methodology.md')}))`,
+    ) + FIGURES,
+    ...machines(classesOf(entries), PAGE_SECTIONS, { ...o, load: loader(store), page: 'results', intro }).flatMap(
+      (lines) => ['', ...lines],
+    ),
     '',
   ].join('\n');
 }

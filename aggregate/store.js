@@ -91,10 +91,20 @@ const PARTS = {
  * @returns {string | null} a path under results/, with / separators
  */
 export function fileFor(doc) {
-  const parts = { day: String(doc.run?.finishedAt).slice(0, 10), platform: doc.environment?.platform, arch: doc.environment?.arch, node: doc.environment?.node, id: String(doc.run?.id).slice(0, 8) };
-  if (!Object.entries(parts).every(([k, v]) => typeof v === 'string' && PARTS[/** @type {keyof typeof PARTS} */ (k)](v))) return null;
+  const parts = {
+    day: String(doc.run?.finishedAt).slice(0, 10),
+    platform: doc.environment?.platform,
+    arch: doc.environment?.arch,
+    node: doc.environment?.node,
+    id: String(doc.run?.id).slice(0, 8),
+  };
+  if (
+    !Object.entries(parts).every(([k, v]) => typeof v === 'string' && PARTS[/** @type {keyof typeof PARTS} */ (k)](v))
+  )
+    return null;
   // a shootout measured every Node: named by the machine, not by one Node
-  if (doc.kind === SHOOTOUT_KIND) return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-shootout-${parts.id}.json`;
+  if (doc.kind === SHOOTOUT_KIND)
+    return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-shootout-${parts.id}.json`;
   return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-node-${parts.node}-${parts.id}.json`;
 }
 
@@ -106,7 +116,8 @@ export function inside(/** @type {string} */ dir, /** @type {string} */ file) {
 /** All stored document files under results/, as relative paths. */
 function storedFiles(/** @type {string} */ dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true })
+  return fs
+    .readdirSync(dir, { recursive: true })
     .map((f) => String(f).split(path.sep).join('/'))
     .filter((f) => f.endsWith('.json') && f !== INDEX && !f.split('/').some((p) => p.startsWith('.')))
     .sort();
@@ -131,10 +142,13 @@ export function openStore(dir, warn) {
   if (fs.existsSync(indexFile)) {
     try {
       // an index written before shootout documents lists results only: their kind is 'result'
-      for (const e of JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries) byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
+      for (const e of JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries)
+        byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
     } catch (err) {
       // it is the only list of the archived documents: never rebuilt over them silently
-      throw new CommandError(`${indexFile}: unreadable (${/** @type {Error} */ (err).message.split('\n')[0]}); it lists the archived documents too, so it is not rebuilt: take it back from git (git checkout -- ${indexFile}), or remove it to rebuild it from the documents here only`);
+      throw new CommandError(
+        `${indexFile}: unreadable (${/** @type {Error} */ (err).message.split('\n')[0]}); it lists the archived documents too, so it is not rebuilt: take it back from git (git checkout -- ${indexFile}), or remove it to rebuild it from the documents here only`,
+      );
     }
   }
   const files = storedFiles(dir);
@@ -142,7 +156,9 @@ export function openStore(dir, warn) {
     if (byFile.has(f)) continue;
     const r = readResult(path.join(dir, f));
     if (!r.ok) {
-      warn(`${path.join(dir, f)}: stored file is not a valid result or shootout document (${r.reason}); left as it is, not shown`);
+      warn(
+        `${path.join(dir, f)}: stored file is not a valid result or shootout document (${r.reason}); left as it is, not shown`,
+      );
       continue;
     }
     byFile.set(f, entryOf(r.doc, f, r.text));
@@ -167,13 +183,19 @@ export function openStore(dir, warn) {
     add(doc, text = storedText(doc)) {
       const same = byId(doc.run.id);
       if (same) {
-        if (same.sha256 === sha256(text)) return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };
-        return { stored: false, reason: `/run/id ${doc.run.id} is already stored as results/${same.file} with different content; not overwritten` };
+        if (same.sha256 === sha256(text))
+          return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };
+        return {
+          stored: false,
+          reason: `/run/id ${doc.run.id} is already stored as results/${same.file} with different content; not overwritten`,
+        };
       }
       const file = fileFor(doc);
-      if (!file || !inside(dir, file)) return { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' };
+      if (!file || !inside(dir, file))
+        return { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' };
       const full = path.join(dir, file);
-      if (fs.existsSync(full)) return { stored: false, reason: `results/${file} exists with another document; not overwritten` };
+      if (fs.existsSync(full))
+        return { stored: false, reason: `results/${file} exists with another document; not overwritten` };
       writeFileAtomic(full, text);
       const entry = entryOf(doc, file, text);
       byFile.set(file, entry);

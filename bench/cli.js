@@ -21,7 +21,9 @@ import { configNotes } from './tables/configs.js';
 async function main(/** @type {string[]} */ argv) {
   const flags = parseFlags(argv);
   if (flags.help) {
-    console.log('usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--workload NAME]... [--time MS] [--rounds N] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]');
+    console.log(
+      'usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--workload NAME]... [--time MS] [--rounds N] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]',
+    );
     return;
   }
   if (flags.list) {
@@ -52,16 +54,18 @@ async function main(/** @type {string[]} */ argv) {
   const { setups, budget, order, engines } = run;
   const { cases, machine, comparisons, selfCheck, experiments } = analyseRun(run.cases);
   // the workloads (bench/workloads/), after the suite: --workload NAME selects them, none skips them
-  const workloadRun = state.interrupted ? null : await runWorkloads({
-    mode: flags.quick ? 'quick' : 'full',
-    names: flags.workloads,
-    filters: flags.filters,
-    seed: flags.seed,
-    drivers,
-    state,
-    onProgress: createProgress(),
-    ...(flags.rounds ? { budget: { rounds: flags.rounds } } : {}),
-  });
+  const workloadRun = state.interrupted
+    ? null
+    : await runWorkloads({
+        mode: flags.quick ? 'quick' : 'full',
+        names: flags.workloads,
+        filters: flags.filters,
+        seed: flags.seed,
+        drivers,
+        state,
+        onProgress: createProgress(),
+        ...(flags.rounds ? { budget: { rounds: flags.rounds } } : {}),
+      });
   const workloads = workloadRun?.cases.length ? workloadRun : null;
   const doc = {
     schemaVersion: SCHEMA_VERSION,
@@ -94,11 +98,17 @@ async function main(/** @type {string[]} */ argv) {
   };
   const file = writeResult(doc, flags.out);
   console.log(summarize(doc));
-  console.log(`\nwrote ${path.relative(process.cwd(), file) || file}${flags.keepDb ? `; databases kept in ${flags.keepDb}` : ''}`);
-  const errors = cases.filter((c) => c.status === 'error').length + (workloads?.cases.filter((c) => c.status === 'error').length ?? 0);
+  console.log(
+    `\nwrote ${path.relative(process.cwd(), file) || file}${flags.keepDb ? `; databases kept in ${flags.keepDb}` : ''}`,
+  );
+  const errors =
+    cases.filter((c) => c.status === 'error').length +
+    (workloads?.cases.filter((c) => c.status === 'error').length ?? 0);
   if (state.interrupted) return state.interrupted === 'SIGINT' ? 130 : 143;
   if (errors) {
-    console.error(`bench: ${errors} case(s) failed; see "Not measured" above and the reason fields in ${path.relative(ROOT, file)}`);
+    console.error(
+      `bench: ${errors} case(s) failed; see "Not measured" above and the reason fields in ${path.relative(ROOT, file)}`,
+    );
     return 1;
   }
   return 0;

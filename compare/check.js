@@ -13,8 +13,10 @@ const num = /** @type {Check} */ ((v) => typeof v === 'number' && Number.isFinit
 const numOrNull = /** @type {Check} */ ((v) => v === null || num(v));
 const str = /** @type {Check} */ ((v) => typeof v === 'string');
 const object = /** @type {Check} */ ((v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
-const arrayOf = (/** @type {Check} */ each, max = MAX_ROWS) => /** @type {Check} */ ((v) => Array.isArray(v) && v.length <= max && v.every(each));
-const between = (/** @type {number} */ lo, /** @type {number} */ hi) => /** @type {Check} */ ((v) => num(v) && v >= lo && v <= hi);
+const arrayOf = (/** @type {Check} */ each, max = MAX_ROWS) =>
+  /** @type {Check} */ ((v) => Array.isArray(v) && v.length <= max && v.every(each));
+const between = (/** @type {number} */ lo, /** @type {number} */ hi) =>
+  /** @type {Check} */ ((v) => num(v) && v >= lo && v <= hi);
 
 /** Field by field: what each must be, as a check and the words naming it. */
 const SIDE = { given: [str, 'a string'], commit: [(/** @type {any} */ v) => v === null || str(v), 'a string or null'] };
@@ -24,7 +26,9 @@ const ROW = {
   verdict: [(/** @type {any} */ v) => VERDICTS.includes(v), `one of ${VERDICTS.join(', ')}`],
   significant: [(/** @type {any} */ v) => typeof v === 'boolean', 'true or false'],
   reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
-  ...Object.fromEntries(['base', 'head', 'change', 'low', 'high', 'pAdjusted'].map((k) => [k, [numOrNull, 'a number or null']])),
+  ...Object.fromEntries(
+    ['base', 'head', 'change', 'low', 'high', 'pAdjusted'].map((k) => [k, [numOrNull, 'a number or null']]),
+  ),
 };
 const TOP = {
   kind: [(/** @type {any} */ v) => v === 'sqlite-node-bench/compare', "'sqlite-node-bench/compare'"],
@@ -38,7 +42,10 @@ const TOP = {
   engine: [arrayOf(str, 100), 'a list of strings'],
   seconds: [between(0, 1e7), 'a number of seconds'],
   environment: [object, 'an object'],
-  drivers: [(/** @type {any} */ v) => object(v) && arrayOf(object, 100)(v.base) && arrayOf(object, 100)(v.head), '{ base: [objects], head: [objects] }'],
+  drivers: [
+    (/** @type {any} */ v) => object(v) && arrayOf(object, 100)(v.base) && arrayOf(object, 100)(v.head),
+    '{ base: [objects], head: [objects] }',
+  ],
   rows: [arrayOf(object), `a list of at most ${MAX_ROWS} objects`],
 };
 

@@ -19,7 +19,8 @@ const OUT = path.join(ROOT, 'out', 'compare');
 export function readEnv(env) {
   const base = env.BASE_SHA ?? '';
   const pr = env.PR_NUMBER ?? '';
-  if (!/^[0-9a-f]{40}$/.test(base)) throw new UsageError(`BASE_SHA '${base}' is not a 40-hex commit; valid: github.event.pull_request.base.sha`);
+  if (!/^[0-9a-f]{40}$/.test(base))
+    throw new UsageError(`BASE_SHA '${base}' is not a 40-hex commit; valid: github.event.pull_request.base.sha`);
   if (!/^[1-9]\d{0,9}$/.test(pr)) throw new UsageError(`PR_NUMBER '${pr}' is not a pull request number`);
   return { base, pr: Number(pr) };
 }
@@ -29,9 +30,16 @@ function main(/** @type {string[]} */ argv) {
   const { base, pr } = readEnv(process.env);
   fs.mkdirSync(OUT, { recursive: true });
   writeFileAtomic(path.join(OUT, 'pr.json'), `${JSON.stringify({ number: pr, head: commitOf(ROOT), base })}\n`);
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'compare', 'cli.js'), '--base', base, '--merge-base', '--head', ROOT, '--out', OUT], { stdio: 'inherit', cwd: ROOT });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'compare', 'cli.js'), '--base', base, '--merge-base', '--head', ROOT, '--out', OUT],
+    { stdio: 'inherit', cwd: ROOT },
+  );
   if (!fs.existsSync(path.join(OUT, 'compare.md'))) {
-    writeFileAtomic(path.join(OUT, 'compare.md'), `## Benchmark compare\n\nThe compare did not finish (exit ${r.status ?? r.signal}); the run's log says why.\n`);
+    writeFileAtomic(
+      path.join(OUT, 'compare.md'),
+      `## Benchmark compare\n\nThe compare did not finish (exit ${r.status ?? r.signal}); the run's log says why.\n`,
+    );
   }
   return r.status ?? 1;
 }

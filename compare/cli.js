@@ -46,9 +46,9 @@ export const OPTIONS = /** @type {const} */ ({
  */
 export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
 
-
 /** Timed cases of an unfiltered run: the comparisons a full PR check corrects for (calibration). */
-export const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
+export const timedCases = () =>
+  selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
 
 /**
  * @param {string[]} argv
@@ -60,8 +60,12 @@ export function parseFlags(argv) {
   const engine = filterArgs(tableFilters(v));
   const quick = Boolean(v.quick);
   const time = num('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
-  if (!v.help && !v.calibrate && !v.base) throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
-  if (v.calibrate && v.head) throw new UsageError('--head does not go with --calibrate; valid: --calibrate [--base <dir|ref>] (it compares base with itself)');
+  if (!v.help && !v.calibrate && !v.base)
+    throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
+  if (v.calibrate && v.head)
+    throw new UsageError(
+      '--head does not go with --calibrate; valid: --calibrate [--base <dir|ref>] (it compares base with itself)',
+    );
   const rounds = num('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds;
   return {
     base: v.base ?? '.',
@@ -148,9 +152,13 @@ function prepare(f, labels, log) {
  */
 async function measureSides(sides, f, log) {
   const args = [...f.engine, '--seed', String(f.seed)];
-  const res = await interleave(sides.map((side) => ({ side, args })), { rounds: f.rounds, seed: f.seed, log });
+  const res = await interleave(
+    sides.map((side) => ({ side, args })),
+    { rounds: f.rounds, seed: f.seed, log },
+  );
   return {
-    method: 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA)',
+    method:
+      'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA)',
     rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
     environment: res.ready.base.environment,
     drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
@@ -197,7 +205,9 @@ export async function compare(f, log) {
 async function main(/** @type {string[]} */ argv) {
   const f = parseFlags(argv);
   if (f.help) {
-    console.log('usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]');
+    console.log(
+      'usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]',
+    );
     return 0;
   }
   const log = (/** @type {string} */ line) => process.stderr.write(`compare: ${line}\n`);

@@ -20,7 +20,10 @@ export const MAX_BODY = 60_000;
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
 
 /** The run's page, when it is a plain https URL (it goes into a link). */
-const safeUrl = (/** @type {unknown} */ u) => (typeof u === 'string' && u.length <= 500 && /^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9._~%/-]*)?$/.test(u) ? u : null);
+const safeUrl = (/** @type {unknown} */ u) =>
+  typeof u === 'string' && u.length <= 500 && /^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9._~%/-]*)?$/.test(u)
+    ? u
+    : null;
 
 /**
  * compare.json, parsed and checked, or why it cannot be shown.
@@ -29,8 +32,10 @@ const safeUrl = (/** @type {unknown} */ u) => (typeof u === 'string' && u.length
  */
 function readCompare(file) {
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!st?.isFile()) return { problem: 'there is no compare.json (the compare did not finish; the run\'s log says why)' };
-  if (st.size > MAX_JSON_BYTES) return { problem: `compare.json is ${st.size} bytes, over the ${MAX_JSON_BYTES}-byte limit` };
+  if (!st?.isFile())
+    return { problem: "there is no compare.json (the compare did not finish; the run's log says why)" };
+  if (st.size > MAX_JSON_BYTES)
+    return { problem: `compare.json is ${st.size} bytes, over the ${MAX_JSON_BYTES}-byte limit` };
   let json;
   try {
     json = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -38,7 +43,9 @@ function readCompare(file) {
     return { problem: `compare.json is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
   const problem = compareProblem(json);
-  return problem ? { problem: `compare.json is not a compare result: ${problem}` } : { result: /** @type {any} */ (json) };
+  return problem
+    ? { problem: `compare.json is not a compare result: ${problem}` }
+    : { result: /** @type {any} */ (json) };
 }
 
 /**
@@ -73,7 +80,11 @@ export function fit(text, max, where) {
  */
 export function commentBody(md, meta) {
   const run = safeUrl(meta.runUrl);
-  const text = fit(md.replace(/@(?=[A-Za-z0-9-])/g, '@\u200b'), MAX_BODY, run ? `[the run's artifacts](${run}#artifacts)` : "the run's artifacts");
+  const text = fit(
+    md.replace(/@(?=[A-Za-z0-9-])/g, '@\u200b'),
+    MAX_BODY,
+    run ? `[the run's artifacts](${run}#artifacts)` : "the run's artifacts",
+  );
   const link = run ? `\n\n[The run](${run})${meta.conclusion ? `: ${inert(meta.conclusion, 40)}` : ''}.` : '';
   return `${MARKER}\n${text}${link}\n`;
 }
@@ -88,7 +99,12 @@ export function commentBody(md, meta) {
 async function gh(method, url, token, body) {
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!res.ok) throw new CommandError(`${method} ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
@@ -112,16 +128,26 @@ export async function postComment(env) {
   try {
     pr = JSON.parse(fs.readFileSync(path.join(dir, 'pr.json'), 'utf8'));
   } catch (err) {
-    throw new CommandError(`${path.join(dir, 'pr.json')} is missing or not JSON (${/** @type {Error} */ (err).message.split('\n')[0]})`);
+    throw new CommandError(
+      `${path.join(dir, 'pr.json')} is missing or not JSON (${/** @type {Error} */ (err).message.split('\n')[0]})`,
+    );
   }
-  if (!Number.isInteger(pr?.number) || pr.number < 1) throw new CommandError(`pr.json /number ${JSON.stringify(pr?.number)} is not a pull request number`);
+  if (!Number.isInteger(pr?.number) || pr.number < 1)
+    throw new CommandError(`pr.json /number ${JSON.stringify(pr?.number)} is not a pull request number`);
   const md = reportFrom(dir);
   const pull = await gh('GET', `${api}/repos/${repo}/pulls/${pr.number}`, token);
-  if (pull?.head?.sha !== headSha) throw new CommandError(`PR #${pr.number} has head ${pull?.head?.sha}, not the run's ${headSha}; not commenting`);
+  if (pull?.head?.sha !== headSha)
+    throw new CommandError(`PR #${pr.number} has head ${pull?.head?.sha}, not the run's ${headSha}; not commenting`);
   const body = commentBody(md, { runUrl: env.RUN_URL, conclusion: env.RUN_CONCLUSION });
   for (let page = 1; page <= 50; page++) {
-    const comments = await gh('GET', `${api}/repos/${repo}/issues/${pr.number}/comments?per_page=100&page=${page}`, token);
-    const mine = comments.find((/** @type {any} */ c) => c.user?.type === 'Bot' && typeof c.body === 'string' && c.body.startsWith(MARKER));
+    const comments = await gh(
+      'GET',
+      `${api}/repos/${repo}/issues/${pr.number}/comments?per_page=100&page=${page}`,
+      token,
+    );
+    const mine = comments.find(
+      (/** @type {any} */ c) => c.user?.type === 'Bot' && typeof c.body === 'string' && c.body.startsWith(MARKER),
+    );
     if (mine) {
       const c = await gh('PATCH', `${api}/repos/${repo}/issues/comments/${mine.id}`, token, { body });
       return { action: 'updated', url: c.html_url };

@@ -29,13 +29,18 @@ const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) =
   if (unit === 'bytes') return `${(n / 1e6).toFixed(2)} MB`;
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 };
-const signedPercent = (/** @type {number | null} */ x) => (x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`);
+const signedPercent = (/** @type {number | null} */ x) =>
+  x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
 const rank = (/** @type {string} */ verdict) => VERDICTS.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
 export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
   const e = m.environment;
-  const list = (/** @type {any[]} */ ds) => ds.filter((d) => d.status === 'ok').map((d) => `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`).join(', ');
+  const list = (/** @type {any[]} */ ds) =>
+    ds
+      .filter((d) => d.status === 'ok')
+      .map((d) => `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`)
+      .join(', ');
   const base = list(m.drivers.base);
   const head = list(m.drivers.head);
   const ci = e.ci?.imageOs ? ` (${e.ci.imageOs} ${e.ci.imageVersion ?? ''})` : '';
@@ -43,13 +48,16 @@ export function environmentLine(/** @type {{ environment: any, drivers: { base: 
 }
 
 /** A side as the report names it: its label, what it was given as, its commit. */
-const side = (/** @type {string} */ label, /** @type {{ given: string, commit: string | null }} */ s) => `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
+const side = (/** @type {string} */ label, /** @type {{ given: string, commit: string | null }} */ s) =>
+  `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
  * @param {import('../bench/paired/analyse.js').Row[]} rows
  */
 export function table(rows) {
-  const sorted = [...rows].sort((a, b) => rank(a.verdict) - rank(b.verdict) || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key));
+  const sorted = [...rows].sort(
+    (a, b) => rank(a.verdict) - rank(b.verdict) || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key),
+  );
   return markdownTable(
     [
       ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', '95% interval', 'Sig.', 'Verdict'],
@@ -58,7 +66,13 @@ export function table(rows) {
         valueText(r.base, r.unit),
         valueText(r.head, r.unit),
         signedPercent(r.change),
-        r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : `${signedPercent(r.low)} … ${signedPercent(r.high)}`,
+        r.unit === 'bytes'
+          ? r.change === null
+            ? ''
+            : 'exact'
+          : r.low === null
+            ? ''
+            : `${signedPercent(r.low)} … ${signedPercent(r.high)}`,
         r.significant ? '*' : '',
         r.verdict === 'not compared' ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),
@@ -86,9 +100,16 @@ export function report(c) {
   const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
   const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analyse.js').Row[]} */ rows) => {
-    if (rows.length) lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
+    if (rows.length)
+      lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
   };
-  fold('with no change', c.rows.filter((r) => r.verdict === 'no change'));
-  fold('not compared', c.rows.filter((r) => r.verdict === 'not compared'));
+  fold(
+    'with no change',
+    c.rows.filter((r) => r.verdict === 'no change'),
+  );
+  fold(
+    'not compared',
+    c.rows.filter((r) => r.verdict === 'not compared'),
+  );
   return lines.join('\n');
 }

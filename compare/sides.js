@@ -12,7 +12,8 @@ export class CompareError extends SideError {}
 
 /** @typedef {import('../bench/paired/interleave.js').Side} Side */
 
-const git = (/** @type {string} */ cwd, /** @type {string[]} */ args) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+const git = (/** @type {string} */ cwd, /** @type {string[]} */ args) =>
+  spawnSync('git', args, { cwd, encoding: 'utf8' });
 
 /** The commit a directory is checked out at, or null. */
 export function commitOf(/** @type {string} */ dir) {
@@ -32,18 +33,25 @@ export function resolveSide(flag, value, repo) {
   const st = fs.statSync(value, { throwIfNoEntry: false });
   if (st?.isDirectory()) {
     const dir = path.resolve(value);
-    if (!fs.existsSync(path.join(dir, 'bench', 'cli.js'))) throw new CompareError(`--${flag} '${value}': no bench/cli.js there; valid: a checkout of this project, or a git ref`);
+    if (!fs.existsSync(path.join(dir, 'bench', 'cli.js')))
+      throw new CompareError(
+        `--${flag} '${value}': no bench/cli.js there; valid: a checkout of this project, or a git ref`,
+      );
     return { dir };
   }
   const r = git(repo, ['rev-parse', '--verify', '--quiet', `${value}^{commit}`]);
-  if (r.status !== 0) throw new CompareError(`--${flag} '${value}' is neither a directory nor a git ref of ${repo}; valid: a checkout of this project, or a git ref (branch, tag, commit)`);
+  if (r.status !== 0)
+    throw new CompareError(
+      `--${flag} '${value}' is neither a directory nor a git ref of ${repo}; valid: a checkout of this project, or a git ref (branch, tag, commit)`,
+    );
   return { ref: value, commit: r.stdout.trim() };
 }
 
 /** The merge-base of two commits in `repo`. */
 export function mergeBase(/** @type {string} */ repo, /** @type {string} */ a, /** @type {string} */ b) {
   const r = git(repo, ['merge-base', a, b]);
-  if (r.status !== 0) throw new CompareError(`git merge-base ${a} ${b} failed in ${repo}: ${r.stderr.trim().split('\n')[0]}`);
+  if (r.status !== 0)
+    throw new CompareError(`git merge-base ${a} ${b} failed in ${repo}: ${r.stderr.trim().split('\n')[0]}`);
   return r.stdout.trim();
 }
 
@@ -58,24 +66,45 @@ export function mergeBase(/** @type {string} */ repo, /** @type {string} */ a, /
  */
 export function checkoutAndInstall(repo, commit, dir, log, reuseFrom) {
   const add = git(repo, ['worktree', 'add', '--detach', dir, commit]);
-  if (add.status !== 0) throw new CompareError(`git worktree add ${commit} failed: ${add.stderr.trim().split('\n').pop()}`);
-  const reuse = Boolean(reuseFrom && fs.existsSync(path.join(reuseFrom, '.drivers')) && sameDriverBuild(reuseFrom, dir));
+  if (add.status !== 0)
+    throw new CompareError(`git worktree add ${commit} failed: ${add.stderr.trim().split('\n').pop()}`);
+  const reuse = Boolean(
+    reuseFrom && fs.existsSync(path.join(reuseFrom, '.drivers')) && sameDriverBuild(reuseFrom, dir),
+  );
   if (reuse) {
     // the same lockfiles and the same install script build the same drivers: take the other
     // checkout's build as it is, and install only the JavaScript dependencies
-    fs.cpSync(path.join(/** @type {string} */ (reuseFrom), '.drivers'), path.join(dir, '.drivers'), { recursive: true });
-    log(`drivers: ${path.basename(dir)} has the same driver lockfiles and install script as ${reuseFrom}; reusing its build`);
+    fs.cpSync(path.join(/** @type {string} */ (reuseFrom), '.drivers'), path.join(dir, '.drivers'), {
+      recursive: true,
+    });
+    log(
+      `drivers: ${path.basename(dir)} has the same driver lockfiles and install script as ${reuseFrom}; reusing its build`,
+    );
   }
   log(`installing ${commit.slice(0, 12)} in ${dir} (npm ci${reuse ? ' --ignore-scripts' : ''})`);
   const t0 = Date.now();
   const { cmd, pre } = npmCommand();
-  const r = spawnSync(cmd, [...pre, 'ci', '--no-audit', '--no-fund', ...(reuse ? ['--ignore-scripts'] : [])], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new CompareError(`npm ci in ${dir} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  const r = spawnSync(cmd, [...pre, 'ci', '--no-audit', '--no-fund', ...(reuse ? ['--ignore-scripts'] : [])], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0)
+    throw new CompareError(
+      `npm ci in ${dir} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+    );
   log(`installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
 /** Every file under dir, relative, sorted. */
-const filesUnder = (/** @type {string} */ dir) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name))).sort() : []);
+const filesUnder = (/** @type {string} */ dir) =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)))
+        .sort()
+    : [];
 
 /**
  * Whether two checkouts build the same drivers: drivers/ (lockfiles) and the install script are
@@ -84,7 +113,11 @@ const filesUnder = (/** @type {string} */ dir) => (fs.existsSync(dir) ? fs.readd
  * @param {string} b
  */
 export function sameDriverBuild(a, b) {
-  const rel = ['bench/tools/install-drivers.js', 'bench/tables/drivers.js', ...filesUnder(path.join(a, 'drivers')).map((f) => path.join('drivers', f))];
+  const rel = [
+    'bench/tools/install-drivers.js',
+    'bench/tables/drivers.js',
+    ...filesUnder(path.join(a, 'drivers')).map((f) => path.join('drivers', f)),
+  ];
   if (filesUnder(path.join(a, 'drivers')).join('\n') !== filesUnder(path.join(b, 'drivers')).join('\n')) return false;
   return rel.every((f) => {
     const x = fs.readFileSync(path.join(a, f), { flag: 'r' });

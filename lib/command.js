@@ -22,7 +22,8 @@ export function isMain(/** @type {string} */ url) {
 }
 
 /** The first line of an error's message. */
-export const firstLine = (/** @type {unknown} */ err) => String(/** @type {any} */ (err)?.message ?? err).split('\n')[0];
+export const firstLine = (/** @type {unknown} */ err) =>
+  String(/** @type {any} */ (err)?.message ?? err).split('\n')[0];
 
 /**
  * node:util parseArgs, strict; an unknown or malformed flag becomes a UsageError listing the flags.
@@ -34,7 +35,10 @@ export function parseStrict(argv, options) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    const valid = Object.keys(options ?? {}).map((k) => `--${k}`).join(', ') || 'none';
+    const valid =
+      Object.keys(options ?? {})
+        .map((k) => `--${k}`)
+        .join(', ') || 'none';
     throw new UsageError(`${firstLine(err)}; valid flags: ${valid}`);
   }
 }
@@ -50,7 +54,10 @@ export function parseStrict(argv, options) {
 export function numberFlag(flag, s, min, max, integer = true) {
   if (s === undefined) return undefined;
   const ok = integer ? /^\d+$/.test(s) : /^\d+(\.\d+)?$/.test(s);
-  if (!ok || Number(s) < min || Number(s) > max) throw new UsageError(`bad --${flag} '${s}'; valid: ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+  if (!ok || Number(s) < min || Number(s) > max)
+    throw new UsageError(
+      `bad --${flag} '${s}'; valid: ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
+    );
   return Number(s);
 }
 

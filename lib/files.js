@@ -35,7 +35,10 @@ export const TEMP_FILE = /^\..+\.\d+\.\d+\.tmp$/;
  */
 export function removeStaleTemps(dir) {
   if (!fs.existsSync(dir)) return [];
-  const found = fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => TEMP_FILE.test(path.basename(f)));
+  const found = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => TEMP_FILE.test(path.basename(f)));
   for (const f of found) fs.rmSync(path.join(dir, f), { force: true });
   return found.map((f) => path.join(dir, f));
 }
@@ -46,7 +49,10 @@ export function removeStaleTemps(dir) {
  */
 export function removeStaleTempsOf(file) {
   const dir = path.dirname(path.resolve(file));
-  const found = fs.readdirSync(dir).filter((f) => TEMP_FILE.test(f) && f.startsWith(`.${path.basename(file)}.`)).map((f) => path.join(dir, f));
+  const found = fs
+    .readdirSync(dir)
+    .filter((f) => TEMP_FILE.test(f) && f.startsWith(`.${path.basename(file)}.`))
+    .map((f) => path.join(dir, f));
   for (const f of found) fs.rmSync(f, { force: true });
   return found;
 }

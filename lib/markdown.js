@@ -30,7 +30,12 @@ const PUNCTUATION = /[\\`*_~[\]<>|#&!$]/g;
 export function plain(s, max = MAX_TEXT) {
   const flat = String(s).replace(CONTROLS, ' ').replace(BIDIS, '').replace(/\s+/g, ' ').trim();
   const chars = [...flat];
-  return chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('').trimEnd()}${ELLIPSIS}` : flat;
+  return chars.length > max
+    ? `${chars
+        .slice(0, Math.max(0, max - 1))
+        .join('')
+        .trimEnd()}${ELLIPSIS}`
+    : flat;
 }
 
 /**
@@ -69,7 +74,10 @@ export function table(rows, align = []) {
   const text = rows.map((r) => columns.map((i) => (r[i] === null || r[i] === undefined ? '' : String(r[i]))));
   const marks = columns.map((i) => ({ l: [':', ''], r: ['', ':'], c: [':', ':'] })[align[i] ?? ''] ?? ['', '']);
   const widest = columns.map((i) => text.reduce((n, r) => Math.max(n, r[i].length), 0));
-  const rule = columns.map((i) => `${marks[i][0]}${'-'.repeat(Math.max(1, widest[i] - marks[i][0].length - marks[i][1].length))}${marks[i][1]}`);
+  const rule = columns.map(
+    (i) =>
+      `${marks[i][0]}${'-'.repeat(Math.max(1, widest[i] - marks[i][0].length - marks[i][1].length))}${marks[i][1]}`,
+  );
   const width = columns.map((i) => Math.max(widest[i], rule[i].length));
   const pad = (/** @type {string} */ s, /** @type {number} */ i) => {
     const gap = width[i] - s.length;

@@ -19,7 +19,9 @@ export function replaceBetween(text, start, end, block, file = 'README.md') {
   const starts = count(text, start);
   const ends = count(text, end);
   if (starts !== 1 || ends !== 1) {
-    throw new Error(`${file} must contain ${start} and ${end} exactly once each (found ${starts} and ${ends}); not changed`);
+    throw new Error(
+      `${file} must contain ${start} and ${end} exactly once each (found ${starts} and ${ends}); not changed`,
+    );
   }
   const a = text.indexOf(start);
   const b = text.indexOf(end);

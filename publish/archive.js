@@ -54,7 +54,16 @@ export function archive(o) {
     for (const [tag, entries] of byTag) {
       let assets = assetsOf(tag);
       if (!assets) {
-        gh(['release', 'create', tag, '--latest=false', '--title', `Result documents, ${tag.slice('results-'.length)}`, '--notes', 'The result and shootout documents of this month, one gzipped JSON asset each, as results/index.json lists them (docs/pipeline.md). Written by the nightly aggregate; never replaced.']);
+        gh([
+          'release',
+          'create',
+          tag,
+          '--latest=false',
+          '--title',
+          `Result documents, ${tag.slice('results-'.length)}`,
+          '--notes',
+          'The result and shootout documents of this month, one gzipped JSON asset each, as results/index.json lists them (docs/pipeline.md). Written by the nightly aggregate; never replaced.',
+        ]);
         assets = new Map();
       }
       /** @type {string[]} */
@@ -62,11 +71,17 @@ export function archive(o) {
       for (const e of entries) {
         const { name } = assetOf(e.file);
         const text = fs.readFileSync(path.join(o.results, e.file), 'utf8');
-        if (sha256(text) !== e.sha256) throw new CommandError(`results/${e.file} is not the document results/index.json lists (sha256 differs); not archived`);
+        if (sha256(text) !== e.sha256)
+          throw new CommandError(
+            `results/${e.file} is not the document results/index.json lists (sha256 differs); not archived`,
+          );
         const packed = packAsset(text);
         const size = assets.get(name);
         if (size !== undefined) {
-          if (!sameAsset(tag, name, packed, size, e.sha256, tmp)) throw new CommandError(`release ${tag} has an asset ${name} that is another document than results/${e.file}; not replaced, nothing uploaded for ${tag}`);
+          if (!sameAsset(tag, name, packed, size, e.sha256, tmp))
+            throw new CommandError(
+              `release ${tag} has an asset ${name} that is another document than results/${e.file}; not replaced, nothing uploaded for ${tag}`,
+            );
           continue;
         }
         const file = path.join(tmp, tag, name);
@@ -80,7 +95,9 @@ export function archive(o) {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  o.log?.(`ci:archive: ${uploaded.length} document(s) uploaded; ${here.length - uploaded.length} here already archived`);
+  o.log?.(
+    `ci:archive: ${uploaded.length} document(s) uploaded; ${here.length - uploaded.length} here already archived`,
+  );
   return { uploaded, archived: here.length };
 }
 

@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { CommandError } from '../lib/command.js';
 
 /** The gh executable: SQLITE_BENCH_GH, else gh on PATH. */
-export const ghBin = (/** @type {Record<string, string | undefined>} */ env = process.env) => env.SQLITE_BENCH_GH || 'gh';
+export const ghBin = (/** @type {Record<string, string | undefined>} */ env = process.env) =>
+  env.SQLITE_BENCH_GH || 'gh';
 
 /**
  * Run gh; a failure is a CommandError (or, when `missing` matches its message, null).
@@ -16,9 +17,16 @@ export const ghBin = (/** @type {Record<string, string | undefined>} */ env = pr
 export function gh(args, o = {}) {
   const bin = o.bin ?? ghBin();
   const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.error) throw new CommandError(`${bin} ${args.slice(0, 2).join(' ')}: ${r.error.message} (the GitHub CLI is needed to reach the archive; set SQLITE_BENCH_GH to another executable)`);
+  if (r.error)
+    throw new CommandError(
+      `${bin} ${args.slice(0, 2).join(' ')}: ${r.error.message} (the GitHub CLI is needed to reach the archive; set SQLITE_BENCH_GH to another executable)`,
+    );
   if (r.status === 0) return r.stdout;
-  const message = `${r.stderr}`.split('\n').map((l) => l.trim()).find(Boolean) ?? `exit ${r.status}`;
+  const message =
+    `${r.stderr}`
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? `exit ${r.status}`;
   if (o.missing?.test(message)) return null;
   throw new CommandError(`${bin} ${args.slice(0, 3).join(' ')} failed: ${message}`);
 }

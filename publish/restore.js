@@ -33,9 +33,13 @@ export function restore(o) {
       for (const e of entries) {
         const { name } = assetOf(e.file);
         const asset = path.join(dir, name);
-        if (!fs.existsSync(asset)) throw new CommandError(`release ${tag} has no asset ${name} (results/index.json lists ${e.file})`);
+        if (!fs.existsSync(asset))
+          throw new CommandError(`release ${tag} has no asset ${name} (results/index.json lists ${e.file})`);
         const text = unpackAsset(fs.readFileSync(asset));
-        if (sha256(text) !== e.sha256) throw new CommandError(`asset ${name} of release ${tag} is not the document results/index.json lists as ${e.file} (sha256 ${sha256(text).slice(0, 12)}…, listed ${e.sha256.slice(0, 12)}…); not written`);
+        if (sha256(text) !== e.sha256)
+          throw new CommandError(
+            `asset ${name} of release ${tag} is not the document results/index.json lists as ${e.file} (sha256 ${sha256(text).slice(0, 12)}…, listed ${e.sha256.slice(0, 12)}…); not written`,
+          );
         writeFileAtomic(path.join(o.results, e.file), text);
       }
     }
@@ -43,12 +47,17 @@ export function restore(o) {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   const fetched = missing.map((e) => e.file);
-  o.log?.(`ci:restore: ${fetched.length} document(s) fetched from ${byTag.size} release(s); ${wanted.length - missing.length} of the ${wanted.length} wanted already here`);
+  o.log?.(
+    `ci:restore: ${fetched.length} document(s) fetched from ${byTag.size} release(s); ${wanted.length - missing.length} of the ${wanted.length} wanted already here`,
+  );
   return { fetched, here: wanted.length - missing.length };
 }
 
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { results: { type: 'string', default: 'results' }, all: { type: 'boolean', default: false } });
+  const values = parseStrict(argv, {
+    results: { type: 'string', default: 'results' },
+    all: { type: 'boolean', default: false },
+  });
   restore({ results: /** @type {string} */ (values.results), all: Boolean(values.all), log: (s) => console.log(s) });
   return 0;
 }

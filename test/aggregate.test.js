@@ -18,7 +18,12 @@ function workspace() {
   const dir = scratch('agg-');
   fs.mkdirSync(path.join(dir, 'artifacts'));
   fs.writeFileSync(path.join(dir, 'README.md'), README);
-  return { dir, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  return {
+    dir,
+    artifacts: path.join(dir, 'artifacts'),
+    results: path.join(dir, 'results'),
+    readme: path.join(dir, 'README.md'),
+  };
 }
 const put = (/** @type {string} */ file, /** @type {any} */ content) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -27,34 +32,57 @@ const put = (/** @type {string} */ file, /** @type {any} */ content) => {
 function run(ws) {
   const log = [];
   const warn = [];
-  const code = aggregate({ artifacts: ws.artifacts, results: ws.results, readme: ws.readme }, { log: (s) => log.push(s), warn: (s) => warn.push(s) });
+  const code = aggregate(
+    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+    { log: (s) => log.push(s), warn: (s) => warn.push(s) },
+  );
   return { code, log: log.join('\n'), warn };
 }
 /** Every file under a directory with its bytes, for byte-for-byte comparisons. */
 function snapshot(dir) {
   if (!fs.existsSync(dir)) return {};
-  return Object.fromEntries(fs.readdirSync(dir, { recursive: true }).map(String).sort()
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .sort()
+      .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+      .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+  );
 }
 const block = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START), readme.indexOf(END));
 /** The stored result documents of a snapshot of results/ (not the index, results/README.md or the charts). */
-const documents = (/** @type {Record<string, string>} */ snap) => Object.keys(snap).filter((f) => /^\d{4}[\\/]/.test(f));
+const documents = (/** @type {Record<string, string>} */ snap) =>
+  Object.keys(snap).filter((f) => /^\d{4}[\\/]/.test(f));
 
 test('synthetic documents are schema-valid (else every test below proves nothing)', () => {
-  for (const node of ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0']) assert.deepEqual(validate(syntheticDoc({ node })), [], node);
+  for (const node of ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'])
+    assert.deepEqual(validate(syntheticDoc({ node })), [], node);
 });
 
 test('merges both download-artifact layouts, stores one file per document named by date, platform, arch and Node', () => {
   const ws = workspace();
-  put(path.join(ws.artifacts, 'result-linux-x64-node22', 'linux-x64-node-v22.23.3.json'), syntheticDoc({ node: 'v22.23.3' }));
-  put(path.join(ws.artifacts, 'darwin-arm64-node-v20.20.2.json'), syntheticDoc({ platform: 'darwin-arm64', node: 'v20.20.2' }));
+  put(
+    path.join(ws.artifacts, 'result-linux-x64-node22', 'linux-x64-node-v22.23.3.json'),
+    syntheticDoc({ node: 'v22.23.3' }),
+  );
+  put(
+    path.join(ws.artifacts, 'darwin-arm64-node-v20.20.2.json'),
+    syntheticDoc({ platform: 'darwin-arm64', node: 'v20.20.2' }),
+  );
   const r = run(ws);
   assert.equal(r.code, 0, r.warn.join('\n'));
   assert.deepEqual(r.warn, []);
   const stored = documents(snapshot(ws.results));
   assert.equal(stored.length, 2);
-  assert.ok(stored.some((f) => /^2026\/2026-11-20-linux-x64-node-v22\.23\.3-[0-9a-f]{8}\.json$/.test(f)), stored.join(' '));
-  assert.ok(stored.some((f) => /^2026\/2026-11-20-darwin-arm64-node-v20\.20\.2-[0-9a-f]{8}\.json$/.test(f)), stored.join(' '));
+  assert.ok(
+    stored.some((f) => /^2026\/2026-11-20-linux-x64-node-v22\.23\.3-[0-9a-f]{8}\.json$/.test(f)),
+    stored.join(' '),
+  );
+  assert.ok(
+    stored.some((f) => /^2026\/2026-11-20-darwin-arm64-node-v20\.20\.2-[0-9a-f]{8}\.json$/.test(f)),
+    stored.join(' '),
+  );
   assert.match(r.log, /2 file\(s\) read, 2 valid, 2 stored, 0 skipped/);
   assert.match(r.log, /darwin-arm64 1, linux-x64 1/);
 });
@@ -69,7 +97,10 @@ test('a second run with the same input changes nothing, byte for byte; the same 
   const results = snapshot(ws.results);
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.equal(documents(results).length, 1);
-  assert.ok('index.json' in results && 'README.md' in results && Object.keys(results).some((f) => f.endsWith('.svg')), Object.keys(results).join(' '));
+  assert.ok(
+    'index.json' in results && 'README.md' in results && Object.keys(results).some((f) => f.endsWith('.svg')),
+    Object.keys(results).join(' '),
+  );
   const again = run(ws);
   assert.equal(again.code, 0);
   assert.deepEqual(snapshot(ws.results), results);
@@ -92,7 +123,10 @@ test('a conflicting duplicate (same run id, other content) is refused, the store
   const r = run(ws);
   assert.equal(r.code, 1);
   assert.equal(r.warn.length, 2, r.warn.join('\n'));
-  assert.match(r.warn[0], /y\.json: \/run\/id .* is already stored as results\/.* with different content; refused, the stored one stays$/);
+  assert.match(
+    r.warn[0],
+    /y\.json: \/run\/id .* is already stored as results\/.* with different content; refused, the stored one stays$/,
+  );
   assert.match(r.warn[1], /^aggregate: 1 valid document\(s\) refused/);
   assert.match(r.log, /0 stored, 0 skipped, 1 refused/);
   assert.deepEqual(snapshot(ws.results), before);
@@ -112,22 +146,47 @@ test('results/ is history: older runs stay, and the README shows the newest run 
   // the line under the machine class's heading: the newest run per Node major with its driver, in semver order
   const intro = b.split('\n').find((l) => /^5 run\(s\) of this machine class/.test(l)) ?? '';
   const order = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => intro.indexOf(`${v} · `));
-  assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])), intro);
+  assert.ok(
+    order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])),
+    intro,
+  );
   assert.match(b, /Last updated 2026-11-02T03:00:00Z/);
   // the machines table (CPU, image, every driver) is on results/README.md, linked from that line
   assert.match(intro, /\[machines\]\(results\/README\.md#linux-x64--/);
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   const order2 = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v25.9.0'].map((v) => page.indexOf(`| ${v}`));
-  assert.ok(order2.every((i, k) => i > 0 && (k === 0 || i > order2[k - 1])), order2.join(' '));
+  assert.ok(
+    order2.every((i, k) => i > 0 && (k === 0 || i > order2[k - 1])),
+    order2.join(' '),
+  );
   assert.ok(!page.includes('| v22.9.0'), 'an older run of v22 is in the machines table');
 });
 
 test('Node versions order by semver, not as strings: v22.9 before v22.23, v9 before v10', () => {
-  const entries = ['v22.23.3', 'v22.9.0', 'v10.0.0', 'v9.11.2', 'v18.20.8'].map((node, i) => ({ file: `${i}`, id: `${i}`, sha256: '', finishedAt: '2026-01-01T00:00:00Z', status: 'complete', mode: 'full', platform: 'p', node, machine: 'm' }));
-  assert.deepEqual(newestPerMajor(/** @type {any} */ (entries)).map((e) => e.node), ['v9.11.2', 'v10.0.0', 'v18.20.8', 'v22.23.3']);
+  const entries = ['v22.23.3', 'v22.9.0', 'v10.0.0', 'v9.11.2', 'v18.20.8'].map((node, i) => ({
+    file: `${i}`,
+    id: `${i}`,
+    sha256: '',
+    finishedAt: '2026-01-01T00:00:00Z',
+    status: 'complete',
+    mode: 'full',
+    platform: 'p',
+    node,
+    machine: 'm',
+  }));
+  assert.deepEqual(
+    newestPerMajor(/** @type {any} */ (entries)).map((e) => e.node),
+    ['v9.11.2', 'v10.0.0', 'v18.20.8', 'v22.23.3'],
+  );
   // per major the newest run wins, whatever its version
-  const two = [{ ...entries[0], finishedAt: '2026-01-01T00:00:00Z' }, { ...entries[1], finishedAt: '2026-02-01T00:00:00Z' }];
-  assert.deepEqual(newestPerMajor(/** @type {any} */ (two)).map((e) => e.node), ['v22.9.0']);
+  const two = [
+    { ...entries[0], finishedAt: '2026-01-01T00:00:00Z' },
+    { ...entries[1], finishedAt: '2026-02-01T00:00:00Z' },
+  ];
+  assert.deepEqual(
+    newestPerMajor(/** @type {any} */ (two)).map((e) => e.node),
+    ['v22.9.0'],
+  );
 });
 
 test('platforms and machine classes never share a table', () => {
@@ -141,8 +200,14 @@ test('platforms and machine classes never share a table', () => {
   assert.equal(run(ws).code, 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   // the platforms' sections (a section of the whole block, e.g. the claims across machine classes, may follow)
-  const sections = b.split(/^### /m).slice(1).filter((s) => /^[a-z0-9]+-[a-z0-9]+\n/.test(s));
-  assert.deepEqual(sections.map((s) => s.split('\n')[0]), ['darwin-arm64', 'linux-arm64', 'linux-x64']);
+  const sections = b
+    .split(/^### /m)
+    .slice(1)
+    .filter((s) => /^[a-z0-9]+-[a-z0-9]+\n/.test(s));
+  assert.deepEqual(
+    sections.map((s) => s.split('\n')[0]),
+    ['darwin-arm64', 'linux-arm64', 'linux-x64'],
+  );
   const linux = sections[2].split(/^#### /m).slice(1);
   assert.equal(linux.length, 2, 'two machine classes in linux-x64');
   for (const m of linux) {
@@ -167,8 +232,16 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   // a comparison carries the wider side of its interval, or "≈" with the size of difference it rules out
   assert.match(b, /\|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?\|/, 'a difference with its ±');
   assert.match(b, /\|≈\u00a0±\d+(\.\d+)?\|/, 'within noise, with its ±');
-  assert.doesNotMatch(b, /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/, 'the README cells are compact: the chart and results/README.md give the interval');
-  assert.match(b, /▲: against better-sqlite3 without encryption \(\[table\]\(results\/README\.md#/, 'the second reference is linked');
+  assert.doesNotMatch(
+    b,
+    /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/,
+    'the README cells are compact: the chart and results/README.md give the interval',
+  );
+  assert.match(
+    b,
+    /▲: against better-sqlite3 without encryption \(\[table\]\(results\/README\.md#/,
+    'the second reference is linked',
+  );
   assert.match(b, /\(not a tuning\)/, 'a config that equals production is said to be one');
   assert.match(b, /\[results\/README\.md\]\(results\/README\.md\)/, 'the block links the long form');
   assert.ok(!/\|\s*-\s*\|/.test(b), 'a bare - in a table');
@@ -177,7 +250,11 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   assert.doesNotMatch(b, /##### Forward Email Production — /);
   assert.match(page, /##### Forward Email Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
   assert.match(page, /_not a tuning: wal\\_autocheckpoint=1000 is SQLite's default/);
-  assert.match(page, /What encryption costs, against better-sqlite3 \(unencrypted\)/, 'the second reference as a table');
+  assert.match(
+    page,
+    /What encryption costs, against better-sqlite3 \(unencrypted\)/,
+    'the second reference as a table',
+  );
   assert.match(page, /[+−]\d+\.\d% \[[+−]\d+\.\d%, [+−]\d+\.\d%\]/, 'a comparison carries its interval');
   const rows = page.split('\n').filter((l) => /^\| v2\d\.\d+\.\d+ +\| +\d/.test(l));
   assert.ok(rows.length > 20, String(rows.length));
@@ -192,13 +269,39 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
 
 test('± of a figure is the wider side of its 95% interval when the document has one, else 1.96 × rse, else the pooled rme; modes are shown as modes', () => {
   const c = (/** @type {number} */ median, /** @type {object} */ o = {}, /** @type {object} */ extra = {}) => ({
-    status: 'ok', op: 'select', stats: { opsPerSec: { median, mean: median, rme: 0.2, ...o }, latencyMs: { median: 1000 / median }, rme: 0.3, ...extra },
+    status: 'ok',
+    op: 'select',
+    stats: {
+      opsPerSec: { median, mean: median, rme: 0.2, ...o },
+      latencyMs: { median: 1000 / median },
+      rme: 0.3,
+      ...extra,
+    },
   });
   assert.equal(figureText(c(1000, { low: 970, high: 1050 }), num).text, '1,000 ±5.0%', 'the wider side');
   assert.equal(figureText(c(1000, { rse: 2 }), num).text, '1,000 ±3.9%', 'a document from before the interval');
   assert.equal(figureText(c(1000), num).text, '1,000 ±0.2%', 'a quick run (one round) has no rse');
-  assert.equal(figureText(c(8000, { low: 5000, high: 12000 }, { modes: [{ rate: 6010, share: 4 / 7, rounds: 4 }, { rate: 10600, share: 3 / 7, rounds: 3 }] }), num).text, 'modes 6,010 (57%) / 10,600 (43%)');
-  assert.equal(figureText({ ...c(50, { low: 45, high: 52 }), op: 'vacuum' }, num).text, '20 ms ±10.0%', 'ms operations: the latency median with the same relative margin');
+  assert.equal(
+    figureText(
+      c(
+        8000,
+        { low: 5000, high: 12000 },
+        {
+          modes: [
+            { rate: 6010, share: 4 / 7, rounds: 4 },
+            { rate: 10600, share: 3 / 7, rounds: 3 },
+          ],
+        },
+      ),
+      num,
+    ).text,
+    'modes 6,010 (57%) / 10,600 (43%)',
+  );
+  assert.equal(
+    figureText({ ...c(50, { low: 45, high: 52 }), op: 'vacuum' }, num).text,
+    '20 ms ±10.0%',
+    'ms operations: the latency median with the same relative margin',
+  );
   assert.equal(figureText({ status: 'skipped', reason: 'why' }, num).reason, 'skipped: why');
   assert.equal(changeText({ change: -0.1234, low: -0.15, high: -0.09, verdict: 'slower' }), '−12.3% [−15.0%, −9.0%]');
   assert.equal(changeText({ change: 0.01, low: -0.02, high: 0.04, verdict: 'within noise' }), '≈ +1.0% [−2.0%, +4.0%]');
@@ -210,13 +313,22 @@ test('the README block shows paired comparisons and the self-check from the newe
   fs.writeFileSync(path.join(ws.artifacts, 'full.json'), JSON.stringify(full));
   assert.equal(aggregate(ws, { log: () => {}, warn: () => {} }), 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
-  assert.match(b, /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\)\. Self-check \(production measured twice\): (passed|\*\*FAILED\*\*)/m);
-  assert.match(b, /##### What each PRAGMA change does, against Forward Email Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\n\|Config\|/);
-  assert.match(b, /^\|A\/A twin\|/m, 'the A/A twin row: the run\'s noise');
+  assert.match(
+    b,
+    /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\)\. Self-check \(production measured twice\): (passed|\*\*FAILED\*\*)/m,
+  );
+  assert.match(
+    b,
+    /##### What each PRAGMA change does, against Forward Email Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\n\|Config\|/,
+  );
+  assert.match(b, /^\|A\/A twin\|/m, "the A/A twin row: the run's noise");
   assert.match(b, /^\|Memory Temp Storage(\|(≈\u00a0±\d+(\.\d+)?|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?|n\/a)){8}\|$/m);
   // the long form keeps the whole interval and the twin's changes
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
-  assert.match(page, /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): (passed|\*\*FAILED\*\*); they differ by Setup (≈ )?[+−]/);
+  assert.match(
+    page,
+    /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): (passed|\*\*FAILED\*\*); they differ by Setup (≈ )?[+−]/,
+  );
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();
   fs.writeFileSync(path.join(ws2.artifacts, 'quick.json'), JSON.stringify(syntheticDoc({ mode: 'quick' })));
@@ -234,12 +346,32 @@ const bad = {
   'infinity.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":1e999'),
   'negative.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":-5'),
   'absurd.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":1e15'),
-  'no-version.json': () => { const d = syntheticDoc(); delete d.schemaVersion; return d; },
+  'no-version.json': () => {
+    const d = syntheticDoc();
+    delete d.schemaVersion;
+    return d;
+  },
   'wrong-version.json': () => ({ ...syntheticDoc(), schemaVersion: 3 }),
-  'missing-field.json': () => { const d = syntheticDoc(); delete d.run.finishedAt; return d; },
-  'unknown-config.json': () => { const d = syntheticDoc(); d.cases[0].config = 'turbo'; return d; },
-  'unknown-op.json': () => { const d = syntheticDoc(); d.cases[0].op = 'truncate'; return d; },
-  'repeated-case.json': () => { const d = syntheticDoc(); d.cases.push(d.cases[0]); return d; },
+  'missing-field.json': () => {
+    const d = syntheticDoc();
+    delete d.run.finishedAt;
+    return d;
+  },
+  'unknown-config.json': () => {
+    const d = syntheticDoc();
+    d.cases[0].config = 'turbo';
+    return d;
+  },
+  'unknown-op.json': () => {
+    const d = syntheticDoc();
+    d.cases[0].op = 'truncate';
+    return d;
+  },
+  'repeated-case.json': () => {
+    const d = syntheticDoc();
+    d.cases.push(d.cases[0]);
+    return d;
+  },
   'not-a-result.json': { name: 'some-package', version: '1.0.0' },
 };
 const expectations = {
@@ -263,7 +395,8 @@ const expectations = {
 
 test('every bad file gets one line naming the file and the field, is skipped, and the rest is processed', () => {
   const ws = workspace();
-  for (const [name, content] of Object.entries(bad)) put(path.join(ws.artifacts, 'bad', name), typeof content === 'function' ? content() : content);
+  for (const [name, content] of Object.entries(bad))
+    put(path.join(ws.artifacts, 'bad', name), typeof content === 'function' ? content() : content);
   fs.writeFileSync(path.join(ws.artifacts, 'bad', 'huge.json'), `{"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
   put(path.join(ws.artifacts, 'good', 'target.json'), syntheticDoc({ node: 'v24.11.0' }));
   fs.symlinkSync(path.join(ws.artifacts, 'good', 'target.json'), path.join(ws.artifacts, 'bad', 'link.json'));
@@ -284,11 +417,27 @@ test('no valid document: exit 1, nothing stored; a README that cannot be written
   put(path.join(ws.artifacts, 'x.json'), 'nope');
   const r = run(ws);
   assert.equal(r.code, 1);
-  assert.deepEqual(Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json'), [], 'no document, and no page or chart for an empty store');
+  assert.deepEqual(
+    Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json'),
+    [],
+    'no document, and no page or chart for an empty store',
+  );
   const ws2 = workspace();
   put(path.join(ws2.artifacts, 'x.json'), syntheticDoc());
   fs.writeFileSync(ws2.results, 'a file where the results directory should be');
-  const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws2.artifacts, '--results', ws2.results, '--readme', ws2.readme], { encoding: 'utf8', env: childEnv() });
+  const cli = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'aggregate/cli.js'),
+      '--artifacts',
+      ws2.artifacts,
+      '--results',
+      ws2.results,
+      '--readme',
+      ws2.readme,
+    ],
+    { encoding: 'utf8', env: childEnv() },
+  );
   assert.equal(cli.status, 1);
   assert.match(cli.stderr.trim().split('\n').at(-1), /^aggregate: /);
   assert.equal(fs.readFileSync(ws2.readme, 'utf8'), README);
@@ -305,7 +454,19 @@ for (const [what, text] of Object.entries({
     const ws = workspace();
     fs.writeFileSync(ws.readme, text);
     put(path.join(ws.artifacts, 'x.json'), syntheticDoc());
-    const cli = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { encoding: 'utf8', env: childEnv() });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'aggregate/cli.js'),
+        '--artifacts',
+        ws.artifacts,
+        '--results',
+        ws.results,
+        '--readme',
+        ws.readme,
+      ],
+      { encoding: 'utf8', env: childEnv() },
+    );
     assert.equal(cli.status, 1);
     assert.match(cli.stderr, /README\.md (must contain|has).*not changed/);
     assert.equal(fs.readFileSync(ws.readme, 'utf8'), text);
@@ -320,18 +481,36 @@ test('replaceBlock touches nothing outside the markers', () => {
 test('killed half-way, aggregate leaves only whole files, and a re-run reaches the same state as an uninterrupted run', async () => {
   const ws = workspace();
   for (let i = 0; i < 120; i++) {
-    put(path.join(ws.artifacts, `${i}.json`), syntheticDoc({ node: ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.11.0', 'v25.9.0'][i % 5], platform: ['linux-x64', 'darwin-arm64'][i % 2], finishedAt: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 10))).toISOString(), seed: i }));
+    put(
+      path.join(ws.artifacts, `${i}.json`),
+      syntheticDoc({
+        node: ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.11.0', 'v25.9.0'][i % 5],
+        platform: ['linux-x64', 'darwin-arm64'][i % 2],
+        finishedAt: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 10))).toISOString(),
+        seed: i,
+      }),
+    );
   }
   const clean = workspace();
   fs.cpSync(ws.artifacts, clean.artifacts, { recursive: true });
   assert.equal(run(clean).code, 0);
-  const child = spawn(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { env: childEnv() });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme],
+    { env: childEnv() },
+  );
   await new Promise((resolve) => {
     const poll = setInterval(() => {
       const n = fs.existsSync(path.join(ws.results, '2026')) ? fs.readdirSync(path.join(ws.results, '2026')).length : 0;
-      if (n >= 5) { child.kill('SIGKILL'); clearInterval(poll); }
+      if (n >= 5) {
+        child.kill('SIGKILL');
+        clearInterval(poll);
+      }
     }, 1);
-    child.on('exit', () => { clearInterval(poll); resolve(undefined); });
+    child.on('exit', () => {
+      clearInterval(poll);
+      resolve(undefined);
+    });
   });
   for (const [f, content] of Object.entries(snapshot(ws.results))) {
     if (f !== 'index.json' && !path.basename(f).startsWith('.')) assert.deepEqual(validate(JSON.parse(content)), [], f);
@@ -339,10 +518,20 @@ test('killed half-way, aggregate leaves only whole files, and a re-run reaches t
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.ok(readme === README || readme.includes('Last updated'), 'README half-written');
   assert.equal(run(ws).code, 0);
-  assert.deepEqual(Object.keys(snapshot(ws.results)).filter((f) => f.endsWith('.tmp')), [], 'temp files left after the re-run');
-  assert.deepEqual(fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    Object.keys(snapshot(ws.results)).filter((f) => f.endsWith('.tmp')),
+    [],
+    'temp files left after the re-run',
+  );
+  assert.deepEqual(
+    fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
   assert.deepEqual(snapshot(ws.results), snapshot(clean.results));
-  assert.equal(fs.readFileSync(ws.readme, 'utf8').replaceAll(clean.results, ws.results), fs.readFileSync(clean.readme, 'utf8').replaceAll(clean.results, ws.results));
+  assert.equal(
+    fs.readFileSync(ws.readme, 'utf8').replaceAll(clean.results, ws.results),
+    fs.readFileSync(clean.readme, 'utf8').replaceAll(clean.results, ws.results),
+  );
 });
 
 test('stale temp files of the README and of results/ are removed, nothing else is', () => {
@@ -355,6 +544,12 @@ test('stale temp files of the README and of results/ are removed, nothing else i
   const r = run(ws);
   assert.equal(r.code, 0);
   assert.equal(r.warn.filter((w) => /removed, left by an interrupted aggregate/.test(w)).length, 2, r.warn.join('\n'));
-  assert.deepEqual(fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tmp')), ['.README.md.keep.tmp']);
-  assert.deepEqual(fs.readdirSync(path.join(ws.results, '2026')).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tmp')),
+    ['.README.md.keep.tmp'],
+  );
+  assert.deepEqual(
+    fs.readdirSync(path.join(ws.results, '2026')).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });

@@ -33,7 +33,10 @@ function workspace(/** @type {string} */ dir, /** @type {string} */ name) {
 function night(/** @type {string} */ dir, /** @type {number} */ n) {
   const artifacts = path.join(dir, `night-${n}`);
   const finishedAt = `2026-11-${String(10 + n).padStart(2, '0')}T03:17:00.000Z`;
-  const docs = [...['v22.23.3', 'v24.21.0'].map((node, k) => syntheticDoc({ node, finishedAt, seed: n * 10 + k })), syntheticShootout({ finishedAt, nodes: ['v22.23.3', 'v24.21.0'], seed: n })];
+  const docs = [
+    ...['v22.23.3', 'v24.21.0'].map((node, k) => syntheticDoc({ node, finishedAt, seed: n * 10 + k })),
+    syntheticShootout({ finishedAt, nodes: ['v22.23.3', 'v24.21.0'], seed: n }),
+  ];
   for (const [i, doc] of docs.entries()) {
     fs.mkdirSync(path.join(artifacts, `cell-${i}`), { recursive: true });
     fs.writeFileSync(path.join(artifacts, `cell-${i}`, 'doc.json'), JSON.stringify(doc));
@@ -46,8 +49,15 @@ const run = (/** @type {{ results: string, readme: string }} */ ws, /** @type {s
   return { code, warn };
 };
 /** What git would hold of a results/ folder: everything but the documents (.gitignore). */
-function cloneOf(/** @type {{ results: string, readme: string }} */ from, /** @type {{ results: string, readme: string }} */ to) {
-  fs.cpSync(from.results, to.results, { recursive: true, filter: (f) => !/[/\\]\d{4}([/\\]|$)/.test(path.relative(from.results, f) ? `/${path.relative(from.results, f)}` : '') });
+function cloneOf(
+  /** @type {{ results: string, readme: string }} */ from,
+  /** @type {{ results: string, readme: string }} */ to,
+) {
+  fs.cpSync(from.results, to.results, {
+    recursive: true,
+    filter: (f) =>
+      !/[/\\]\d{4}([/\\]|$)/.test(path.relative(from.results, f) ? `/${path.relative(from.results, f)}` : ''),
+  });
   fs.copyFileSync(from.readme, to.readme);
 }
 /** Every file under dir with its text. */
@@ -60,13 +70,29 @@ function archivedNight() {
   archive({ results: laptop.results });
   return { dir, laptop };
 }
-const snapshot = (/** @type {string} */ dir) => Object.fromEntries(fs.readdirSync(dir, { recursive: true }).map(String).sort()
-  .filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+const snapshot = (/** @type {string} */ dir) =>
+  Object.fromEntries(
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .sort()
+      .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+      .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+  );
 
 test('a document is archived under its month, gzipped, named after its file; the pages link it there', () => {
-  assert.deepEqual(assetOf('2026/2026-11-22-linux-x64-node-v22.23.3-abcdef12.json'), { tag: 'results-2026-11', name: '2026-11-22-linux-x64-node-v22.23.3-abcdef12.json.gz' });
-  assert.equal(documentLink('results', '2026/2026-11-22-linux-x64-shootout-abcdef12.json'), 'results/../../../releases/download/results-2026-11/2026-11-22-linux-x64-shootout-abcdef12.json.gz');
-  assert.throws(() => assetOf('2026/../../x.json'), /results\/index\.json: '2026\/\.\.\/\.\.\/x\.json' is not a stored document's path/);
+  assert.deepEqual(assetOf('2026/2026-11-22-linux-x64-node-v22.23.3-abcdef12.json'), {
+    tag: 'results-2026-11',
+    name: '2026-11-22-linux-x64-node-v22.23.3-abcdef12.json.gz',
+  });
+  assert.equal(
+    documentLink('results', '2026/2026-11-22-linux-x64-shootout-abcdef12.json'),
+    'results/../../../releases/download/results-2026-11/2026-11-22-linux-x64-shootout-abcdef12.json.gz',
+  );
+  assert.throws(
+    () => assetOf('2026/../../x.json'),
+    /results\/index\.json: '2026\/\.\.\/\.\.\/x\.json' is not a stored document's path/,
+  );
   assert.throws(() => assetOf('2025/2026-11-22-linux-x64-shootout-abcdef12.json'), /not a stored document's path/);
   const text = storedText(syntheticDoc());
   assert.equal(unpackAsset(packAsset(text)), text);
@@ -81,7 +107,13 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   const first = archive({ results: laptop.results });
   assert.equal(first.uploaded.length, 9, first.uploaded.join(' '));
   const released = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).sort();
-  assert.deepEqual(released, fs.readdirSync(path.join(laptop.results, '2026')).map((f) => `${f}.gz`).sort());
+  assert.deepEqual(
+    released,
+    fs
+      .readdirSync(path.join(laptop.results, '2026'))
+      .map((f) => `${f}.gz`)
+      .sort(),
+  );
   // archiving again uploads nothing and replaces nothing
   fs.writeFileSync(process.env.FAKE_GH_LOG, '');
   assert.deepEqual(archive({ results: laptop.results }).uploaded, []);
@@ -91,7 +123,10 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   const bare = workspace(dir, 'bare');
   cloneOf(laptop, bare);
   const before = snapshot(path.dirname(bare.readme));
-  assert.throws(() => run(bare, night(dir, 2)), /listed in .*index\.json but not here \(archived as asset 2026-11-12-linux-x64-.*\.json\.gz of release results-2026-11\); fetch what the pages need with npm run ci:restore/);
+  assert.throws(
+    () => run(bare, night(dir, 2)),
+    /listed in .*index\.json but not here \(archived as asset 2026-11-12-linux-x64-.*\.json\.gz of release results-2026-11\); fetch what the pages need with npm run ci:restore/,
+  );
   const after = snapshot(path.dirname(bare.readme));
   assert.equal(after['README.md'], before['README.md']);
   assert.equal(after['results/README.md'], before['results/README.md']);
@@ -101,20 +136,31 @@ test('a clone that holds only what git holds, restored, renders the same pages a
 
   // restored: the documents the pages read (the newest per Node major, the newest shootout), no more
   const { fetched } = restore({ results: clone.results });
-  assert.deepEqual(fetched.map((f) => path.basename(f).slice(0, 10)), ['2026-11-12', '2026-11-12', '2026-11-12']);
-  for (const f of fetched) assert.equal(fs.readFileSync(path.join(clone.results, f), 'utf8'), fs.readFileSync(path.join(laptop.results, f), 'utf8'));
+  assert.deepEqual(
+    fetched.map((f) => path.basename(f).slice(0, 10)),
+    ['2026-11-12', '2026-11-12', '2026-11-12'],
+  );
+  for (const f of fetched)
+    assert.equal(
+      fs.readFileSync(path.join(clone.results, f), 'utf8'),
+      fs.readFileSync(path.join(laptop.results, f), 'utf8'),
+    );
   assert.deepEqual(restore({ results: clone.results }).fetched, [], 'a document here is not fetched again');
 
   // the next night, on both: the same README, page, index, nights and charts, byte for byte
   const tonight = night(dir, 3);
   assert.equal(run(laptop, tonight).code, 0);
   assert.equal(run(clone, tonight).code, 0);
-  const withoutDocs = (/** @type {Record<string, string>} */ s) => Object.fromEntries(Object.entries(s).filter(([f]) => !/^results\/\d{4}\//.test(f)));
+  const withoutDocs = (/** @type {Record<string, string>} */ s) =>
+    Object.fromEntries(Object.entries(s).filter(([f]) => !/^results\/\d{4}\//.test(f)));
   const a = withoutDocs(snapshot(path.dirname(laptop.readme)));
   const b = withoutDocs(snapshot(path.dirname(clone.readme)));
   assert.deepEqual(Object.keys(b), Object.keys(a));
   for (const f of Object.keys(a)) assert.equal(b[f], a[f], f);
-  assert.match(a['results/README.md'], /\]\(\.\/\.\.\/\.\.\/\.\.\/releases\/download\/results-2026-11\/2026-11-13-linux-x64-node-v24\.21\.0-[0-9a-f]{8}\.json\.gz\)/);
+  assert.match(
+    a['results/README.md'],
+    /\]\(\.\/\.\.\/\.\.\/\.\.\/releases\/download\/results-2026-11\/2026-11-13-linux-x64-node-v24\.21\.0-[0-9a-f]{8}\.json\.gz\)/,
+  );
   // the index still lists all twelve: the archived ones too
   assert.equal(openStore(clone.results, () => {}).entries().length, 12);
 });
@@ -127,7 +173,12 @@ test('restore refuses an asset that is not the document the index lists, and wri
   const doc = JSON.parse(unpackAsset(fs.readFileSync(path.join(dir, 'releases', 'results-2026-11', victim))));
   doc.cases[0].stats.opsPerSec.median *= 2; // a figure changed after it was stored
   fs.writeFileSync(path.join(dir, 'releases', 'results-2026-11', victim), packAsset(storedText(doc)));
-  assert.throws(() => restore({ results: clone.results }), new RegExp(`asset ${victim.replace(/\./g, '\\.')} of release results-2026-11 is not the document results/index\\.json lists as 2026/${victim.replace(/\.gz$/, '').replace(/\./g, '\\.')} \\(sha256 [0-9a-f]{12}…, listed [0-9a-f]{12}…\\); not written`));
+  assert.throws(
+    () => restore({ results: clone.results }),
+    new RegExp(
+      `asset ${victim.replace(/\./g, '\\.')} of release results-2026-11 is not the document results/index\\.json lists as 2026/${victim.replace(/\.gz$/, '').replace(/\./g, '\\.')} \\(sha256 [0-9a-f]{12}…, listed [0-9a-f]{12}…\\); not written`,
+    ),
+  );
   assert.ok(!fs.existsSync(path.join(clone.results, '2026', victim.replace(/\.gz$/, ''))));
 });
 
@@ -139,7 +190,12 @@ test('archive never replaces an asset: another document under a name the release
   other.run.note = 'x'.repeat(40); // another document, of another size, under the same name
   fs.writeFileSync(path.join(release, name), packAsset(storedText(other)));
   const held = fs.readFileSync(path.join(release, name));
-  assert.throws(() => archive({ results: laptop.results }), new RegExp(`release results-2026-11 has an asset ${name.replace(/\./g, '\\.')} that is another document than results/2026/.*; not replaced, nothing uploaded for results-2026-11`));
+  assert.throws(
+    () => archive({ results: laptop.results }),
+    new RegExp(
+      `release results-2026-11 has an asset ${name.replace(/\./g, '\\.')} that is another document than results/2026/.*; not replaced, nothing uploaded for results-2026-11`,
+    ),
+  );
   assert.ok(fs.readFileSync(path.join(release, name)).equals(held), 'the asset is as it was');
 });
 
@@ -148,5 +204,8 @@ test('an unreadable index is never rebuilt over the archived documents it lists'
   const laptop = workspace(dir, 'laptop');
   assert.equal(run(laptop, night(dir, 0)).code, 0);
   fs.writeFileSync(path.join(laptop.results, 'index.json'), '{"schemaVersion":1,"entries":[');
-  assert.throws(() => openStore(laptop.results, () => {}), /index\.json: unreadable \(.*\); it lists the archived documents too, so it is not rebuilt: take it back from git \(git checkout -- .*index\.json\), or remove it to rebuild it from the documents here only/);
+  assert.throws(
+    () => openStore(laptop.results, () => {}),
+    /index\.json: unreadable \(.*\); it lists the archived documents too, so it is not rebuilt: take it back from git \(git checkout -- .*index\.json\), or remove it to rebuild it from the documents here only/,
+  );
 });

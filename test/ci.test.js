@@ -16,7 +16,10 @@ test('workflow_dispatch inputs narrow the matrix; empty inputs run every cell', 
   assert.equal(wanted({ node: '22', runner: 'macos-15', wantNodes: '18, 25' }), false);
   assert.equal(wanted({ node: '25', runner: 'macos-15', wantNodes: 'v18,v25' }), true);
   assert.equal(wanted({ node: '25', runner: 'macos-15', wantNodes: '25', wantRunners: 'ubuntu-24.04' }), false);
-  assert.equal(wanted({ node: '25', runner: 'ubuntu-24.04', wantNodes: '25', wantRunners: 'ubuntu-24.04 ubuntu-24.04-arm' }), true);
+  assert.equal(
+    wanted({ node: '25', runner: 'ubuntu-24.04', wantNodes: '25', wantRunners: 'ubuntu-24.04 ubuntu-24.04-arm' }),
+    true,
+  );
 });
 
 test('a failed cell still produces a valid document in which every driver and case says what failed', () => {
@@ -39,7 +42,10 @@ test('a failed cell still produces a valid document in which every driver and ca
  */
 function fixture(dir, how, machine) {
   const pkgDir = path.join(dir, 'node_modules', 'better-sqlite3-multiple-ciphers');
-  const file = how === 'bundled' ? path.join(pkgDir, 'prebuilds', `${process.platform}-${process.arch}.node`) : path.join(pkgDir, 'build', 'Release', 'better_sqlite3.node');
+  const file =
+    how === 'bundled'
+      ? path.join(pkgDir, 'prebuilds', `${process.platform}-${process.arch}.node`)
+      : path.join(pkgDir, 'build', 'Release', 'better_sqlite3.node');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   if (how === 'built') fs.writeFileSync(path.join(pkgDir, 'build', 'config.gypi'), '{}\n');
   const head = Buffer.alloc(64);
@@ -55,7 +61,12 @@ function fixture(dir, how, machine) {
   }
   fs.writeFileSync(file, head);
   /** @type {import('../bench/engine/load-drivers.js').DriverInfo} */
-  const info = { name: 'better-sqlite3-multiple-ciphers', status: 'ok', version: '0.0.0', binary: { file, origin: /** @type {any} */ (binaryOrigin(pkgDir, file)) } };
+  const info = {
+    name: 'better-sqlite3-multiple-ciphers',
+    status: 'ok',
+    version: '0.0.0',
+    binary: { file, origin: /** @type {any} */ (binaryOrigin(pkgDir, file)) },
+  };
   return info;
 }
 
@@ -71,37 +82,68 @@ function verifyIn(/** @type {string} */ root, /** @type {any[]} */ infos) {
   }
 }
 
-test('ci:verify-drivers accepts a binary built here and refuses a bundled or downloaded one, another Node\'s or another arch\'s, on known layouts', () => {
+test("ci:verify-drivers accepts a binary built here and refuses a bundled or downloaded one, another Node's or another arch's, on known layouts", () => {
   const root = scratch('verify-drivers-');
   const here = path.join(root, `${process.platform}-${process.arch}-node-${process.version}`);
-  const builtIn = { name: 'node:sqlite', status: 'ok', version: process.version, binary: { file: process.execPath, origin: 'built-into-node' } };
+  const builtIn = {
+    name: 'node:sqlite',
+    status: 'ok',
+    version: process.version,
+    binary: { file: process.execPath, origin: 'built-into-node' },
+  };
   const skipped = { name: 'node:sqlite', status: 'skipped', reason: 'needs Node 22.13' };
 
   const built = fixture(path.join(here, 'a'), 'built');
   assert.equal(built.binary?.origin, 'built-from-source');
   assert.deepEqual(verifyIn(root, [built]), []);
-  assert.deepEqual(verifyIn(root, [built, { ...builtIn, name: 'x' }, { ...skipped, name: 'y' }]), [], 'node:sqlite and skipped drivers are not checked');
+  assert.deepEqual(
+    verifyIn(root, [built, { ...builtIn, name: 'x' }, { ...skipped, name: 'y' }]),
+    [],
+    'node:sqlite and skipped drivers are not checked',
+  );
 
   const bundled = fixture(path.join(here, 'b'), 'bundled');
   assert.equal(bundled.binary?.origin, 'bundled-prebuild');
   const b = verifyIn(root, [bundled]);
-  assert.ok(b.some((p) => /^better-sqlite3-multiple-ciphers: loaded a bundled-prebuild \(.*prebuilds\/.*\.node\), not the binary built here$/.test(p)), b.join('\n'));
-  assert.ok(b.some((p) => /not node-gyp's build\/Release$/.test(p)), b.join('\n'));
+  assert.ok(
+    b.some((p) =>
+      /^better-sqlite3-multiple-ciphers: loaded a bundled-prebuild \(.*prebuilds\/.*\.node\), not the binary built here$/.test(
+        p,
+      ),
+    ),
+    b.join('\n'),
+  );
+  assert.ok(
+    b.some((p) => /not node-gyp's build\/Release$/.test(p)),
+    b.join('\n'),
+  );
 
   const downloaded = fixture(path.join(here, 'c'), 'downloaded');
   assert.equal(downloaded.binary?.origin, 'downloaded-prebuild');
-  assert.deepEqual(verifyIn(root, [downloaded]), [`better-sqlite3-multiple-ciphers: loaded a downloaded-prebuild (${downloaded.binary?.file}), not the binary built here`]);
+  assert.deepEqual(verifyIn(root, [downloaded]), [
+    `better-sqlite3-multiple-ciphers: loaded a downloaded-prebuild (${downloaded.binary?.file}), not the binary built here`,
+  ]);
 
   const otherNode = fixture(path.join(root, `${process.platform}-${process.arch}-node-v0.0.1`), 'built');
   assert.match(verifyIn(root, [otherNode]).join('\n'), /outside .* \(the install for v/);
 
   const machine = process.arch === 'arm64' ? 0x3e : 0xb7; // the other arch's
   const foreign = fixture(path.join(here, 'd'), 'built', machine);
-  assert.deepEqual(verifyIn(root, [foreign]), ['x64', 'arm64'].includes(process.arch) ? [`better-sqlite3-multiple-ciphers: ${foreign.binary?.file} is not an ${process.arch} ELF binary`] : []);
+  assert.deepEqual(
+    verifyIn(root, [foreign]),
+    ['x64', 'arm64'].includes(process.arch)
+      ? [`better-sqlite3-multiple-ciphers: ${foreign.binary?.file} is not an ${process.arch} ELF binary`]
+      : [],
+  );
 
-  const gone = { ...built, binary: { ...built.binary, file: path.join(here, 'e', 'node_modules', 'x', 'build', 'Release', 'x.node') } };
+  const gone = {
+    ...built,
+    binary: { ...built.binary, file: path.join(here, 'e', 'node_modules', 'x', 'build', 'Release', 'x.node') },
+  };
   assert.deepEqual(verifyIn(root, [gone]), [`better-sqlite3-multiple-ciphers: ${gone.binary.file} does not exist`]);
-  assert.deepEqual(verifyIn(root, [{ name: 'better-sqlite3', status: 'error', reason: 'not installed' }]), ['better-sqlite3: error: not installed']);
+  assert.deepEqual(verifyIn(root, [{ name: 'better-sqlite3', status: 'error', reason: 'not installed' }]), [
+    'better-sqlite3: error: not installed',
+  ]);
 });
 
 test('ci:verify-drivers on the drivers installed for this Node: it passes exactly when each was built here, whichever way they were installed', async () => {
@@ -111,24 +153,41 @@ test('ci:verify-drivers on the drivers installed for this Node: it passes exactl
     if (info.status === 'skipped' || info.binary?.origin === 'built-into-node') continue;
     assert.equal(info.status, 'ok', info.reason);
     const pkgDir = path.join(driversDir(), 'node_modules', info.name);
-    assert.equal(info.binary.origin, binaryOrigin(pkgDir, path.resolve(ROOT, info.binary.file)), `${info.name}: the origin recorded is the one on disk`);
+    assert.equal(
+      info.binary.origin,
+      binaryOrigin(pkgDir, path.resolve(ROOT, info.binary.file)),
+      `${info.name}: the origin recorded is the one on disk`,
+    );
     const refused = problems.filter((p) => p.startsWith(`${info.name}: `));
     if (info.binary.origin === 'built-from-source') assert.deepEqual(refused, []);
-    else assert.ok(refused.some((p) => p.includes(`loaded a ${info.binary.origin}`)), refused.join('\n'));
+    else
+      assert.ok(
+        refused.some((p) => p.includes(`loaded a ${info.binary.origin}`)),
+        refused.join('\n'),
+      );
   }
 });
 
-test('a test\'s child processes get no GITHUB_* variable, so nothing they run writes into the job', () => {
+test("a test's child processes get no GITHUB_* variable, so nothing they run writes into the job", () => {
   const job = scratch('github-job-');
   const output = path.join(job, 'output');
   const saved = { ...process.env };
-  Object.assign(process.env, { GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: path.join(job, 'summary'), GITHUB_ENV: path.join(job, 'env'), GITHUB_ACTIONS: 'true' });
+  Object.assign(process.env, {
+    GITHUB_OUTPUT: output,
+    GITHUB_STEP_SUMMARY: path.join(job, 'summary'),
+    GITHUB_ENV: path.join(job, 'env'),
+    GITHUB_ACTIONS: 'true',
+  });
   try {
     const env = childEnv({ CELL_NODE: '22', CELL_RUNNER: 'ubuntu-24.04' });
-    assert.deepEqual(Object.keys(env).filter((k) => k.startsWith('GITHUB_')), []);
+    assert.deepEqual(
+      Object.keys(env).filter((k) => k.startsWith('GITHUB_')),
+      [],
+    );
     assert.equal(env.PATH, process.env.PATH);
     assert.equal(env.CELL_NODE, '22');
-    const cell = (/** @type {NodeJS.ProcessEnv} */ e) => spawnSync(process.execPath, [path.join(ROOT, 'bench/ci/select-cell.js')], { encoding: 'utf8', env: e });
+    const cell = (/** @type {NodeJS.ProcessEnv} */ e) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'bench/ci/select-cell.js')], { encoding: 'utf8', env: e });
     assert.equal(cell(env).status, 0);
     assert.equal(fs.existsSync(output), false, 'a child given childEnv() wrote to GITHUB_OUTPUT');
     // the same step with the job's environment does write there: the check can see a write

@@ -16,7 +16,11 @@ test('verdict on a claimed number: holds, smaller, larger, opposite, within nois
   const plus12 = change(0.12);
   assert.equal(verdictOf(plus12, iv(0.08, 0.15)), 'holds');
   assert.equal(verdictOf(plus12, iv(0.01, 0.05)), 'smaller than claimed');
-  assert.equal(verdictOf(plus12, iv(-0.03, 0.04)), 'smaller than claimed', 'holds 0 but not the claim: whatever the effect, it is under the claim');
+  assert.equal(
+    verdictOf(plus12, iv(-0.03, 0.04)),
+    'smaller than claimed',
+    'holds 0 but not the claim: whatever the effect, it is under the claim',
+  );
   assert.equal(verdictOf(plus12, iv(0.2, 0.3)), 'larger than claimed');
   assert.equal(verdictOf(plus12, iv(-0.2, -0.01)), 'opposite');
   assert.equal(verdictOf(plus12, iv(-0.05, 0.2)), 'within noise', 'holds both 0 and the claim');
@@ -50,7 +54,8 @@ test('verdict on a claim with no number: a direction, "minimal", none', () => {
   assert.equal(verdictOf(minimal, iv(-0.01, 0.09)), 'within noise');
   assert.equal(verdictOf({ kind: 'none' }, iv(-0.5, 0.5)), 'context');
   assert.match(ruleText(minimal), /±5%/);
-  for (const c of [change(0.1), slower, minimal, /** @type {const} */ ({ kind: 'none' })]) assert.ok(ruleText(c).length > 20);
+  for (const c of [change(0.1), slower, minimal, /** @type {const} */ ({ kind: 'none' })])
+    assert.ok(ruleText(c).length > 20);
 });
 
 test('a claim about time is judged in ops/s and shown in time: less time is more ops/s', () => {
@@ -61,8 +66,17 @@ test('a claim about time is judged in ops/s and shown in time: less time is more
 });
 
 /** A case with paired rounds: each block's rate. */
-const timedCase = (/** @type {string} */ config, /** @type {string} */ op, /** @type {number[]} */ rates, cipher = 'chacha20') => ({
-  config, driver: 'better-sqlite3-multiple-ciphers', cipher, op, status: 'ok',
+const timedCase = (
+  /** @type {string} */ config,
+  /** @type {string} */ op,
+  /** @type {number[]} */ rates,
+  cipher = 'chacha20',
+) => ({
+  config,
+  driver: 'better-sqlite3-multiple-ciphers',
+  cipher,
+  op,
+  status: 'ok',
   stats: { rounds: rates, slots: rates.map((_, i) => `r${i}/${op}`), opsPerSec: { median: rates[0] } },
 });
 
@@ -70,9 +84,24 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   const base = [1000, 1010, 990, 1005, 995, 1002];
   const cases = [
     timedCase('production', 'select', base),
-    timedCase('cache-size-64mb', 'select', base.map((x, i) => x * (1.08 + (i % 2 ? 0.005 : -0.005)))),
-    timedCase('mmap-256mb', 'select', base.map((x, i) => x * (1.3 + (i % 2 ? 0.01 : -0.01)))),
-    { config: 'blob-first', driver: 'better-sqlite3-multiple-ciphers', cipher: 'chacha20', op: 'select', status: 'skipped', reason: 'crafted reason' },
+    timedCase(
+      'cache-size-64mb',
+      'select',
+      base.map((x, i) => x * (1.08 + (i % 2 ? 0.005 : -0.005))),
+    ),
+    timedCase(
+      'mmap-256mb',
+      'select',
+      base.map((x, i) => x * (1.3 + (i % 2 ? 0.01 : -0.01))),
+    ),
+    {
+      config: 'blob-first',
+      driver: 'better-sqlite3-multiple-ciphers',
+      cipher: 'chacha20',
+      op: 'select',
+      status: 'skipped',
+      reason: 'crafted reason',
+    },
     { ...timedCase('analysis-limit-400', 'select', [1000]), stats: { rounds: [1000], opsPerSec: { median: 1000 } } },
     { ...timedCase('analysis-limit-1000', 'select', [1000]), stats: { rounds: [1000], opsPerSec: { median: 1000 } } },
   ];
@@ -81,9 +110,16 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   assert.equal(by('cache-size')?.checks[0].verdict, 'holds');
   assert.equal(by('cache-size')?.checks[0].pairs, 6);
   assert.equal(by('mmap')?.checks[0].verdict, 'larger than claimed');
-  assert.match(String(by('blob-last')?.checks[0].reason), /blob-first\/better-sqlite3-multiple-ciphers\/chacha20\/select skipped: crafted reason/);
+  assert.match(
+    String(by('blob-last')?.checks[0].reason),
+    /blob-first\/better-sqlite3-multiple-ciphers\/chacha20\/select skipped: crafted reason/,
+  );
   assert.match(String(by('analysis-limit')?.checks[0].reason), /fewer than 3 rounds/);
-  assert.equal(by('analysis-limit')?.checks[1].verdict, 'not measured', 'production has paired rounds, analysis-limit-400 has none');
+  assert.equal(
+    by('analysis-limit')?.checks[1].verdict,
+    'not measured',
+    'production has paired rounds, analysis-limit-400 has none',
+  );
   // a claim with only one side of a check in the run is not in it (production/select is a reference of claim 1 too)
   assert.equal(by('wal-autocheckpoint-1000'), undefined);
   // claims of which the run has no case are left out; a claim that cannot be measured is listed with why
@@ -91,83 +127,218 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   assert.equal(by('wal-concurrency')?.checks[0].verdict, 'not measured');
   assert.deepEqual(experimentsOf([]), []);
   // every check of a listed claim is there, measured or not
-  for (const e of got) assert.equal(e.checks.length, /** @type {any} */ (EXPERIMENTS.find((x) => x.id === e.id)).checks.length, e.id);
+  for (const e of got)
+    assert.equal(e.checks.length, /** @type {any} */ (EXPERIMENTS.find((x) => x.id === e.id)).checks.length, e.id);
 });
 
 test('a claim measured by a workload is judged from the run\'s WAL-against-DELETE comparison, and stays "not measured" with the reason without one', async () => {
   const { withWorkloadChecks } = await import('../bench/result/analysis.js');
-  const cmp = (/** @type {string} */ figure, /** @type {number} */ low, /** @type {number} */ high) => ({ id: 'journal', pair: 'w1r2', reference: 'delete-w1r2', member: 'wal-w1r2', figure, pairs: 5, change: (low + high) / 2, low, high, p: 0.01, verdict: 'faster' });
+  const cmp = (/** @type {string} */ figure, /** @type {number} */ low, /** @type {number} */ high) => ({
+    id: 'journal',
+    pair: 'w1r2',
+    reference: 'delete-w1r2',
+    member: 'wal-w1r2',
+    figure,
+    pairs: 5,
+    change: (low + high) / 2,
+    low,
+    high,
+    p: 0.01,
+    verdict: 'faster',
+  });
   const none = withWorkloadChecks([], null);
   assert.deepEqual(none, [], 'no workloads, no other claims: nothing to list');
-  const judged = withWorkloadChecks([], { comparisons: [cmp('writes', 0.3, 0.5), cmp('reads', 2, 4), { ...cmp('writes', 0.3, 0.5), pair: 'r4' }] });
+  const judged = withWorkloadChecks([], {
+    comparisons: [cmp('writes', 0.3, 0.5), cmp('reads', 2, 4), { ...cmp('writes', 0.3, 0.5), pair: 'r4' }],
+  });
   const wal = /** @type {any} */ (judged.find((e) => e.id === 'wal-concurrency'));
   assert.equal(wal.checks[0].verdict, 'holds');
   assert.equal(wal.checks[0].workload, 'delete-w1r2/wal-w1r2/writes');
   assert.equal(wal.checks[1].verdict, 'larger than claimed');
   // an experiments list from the suite gets the claim's checks filled in, the others untouched
-  const suite = experimentsOf([timedCase('production', 'select', [1, 2, 3]), timedCase('cache-size-64mb', 'select', [1, 2, 3])]);
+  const suite = experimentsOf([
+    timedCase('production', 'select', [1, 2, 3]),
+    timedCase('cache-size-64mb', 'select', [1, 2, 3]),
+  ]);
   const partial = withWorkloadChecks(suite, { comparisons: [cmp('reads', -0.2, -0.1)] });
   const w = /** @type {any} */ (partial.find((e) => e.id === 'wal-concurrency'));
   assert.equal(w.checks[0].verdict, 'not measured');
   assert.match(w.checks[0].reason, /concurrency workload/);
   assert.equal(w.checks[1].verdict, 'opposite');
-  assert.deepEqual(partial.find((e) => e.id === 'cache-size'), suite.find((e) => e.id === 'cache-size'));
-  assert.deepEqual(validate(docWith(partial)).filter((p) => p.startsWith('/experiments')), []);
+  assert.deepEqual(
+    partial.find((e) => e.id === 'cache-size'),
+    suite.find((e) => e.id === 'cache-size'),
+  );
+  assert.deepEqual(
+    validate(docWith(partial)).filter((p) => p.startsWith('/experiments')),
+    [],
+  );
 });
 
 /** A minimal valid result document around crafted experiments. */
 function docWith(/** @type {any[]} */ experiments) {
   return {
-    schemaVersion: 1, kind: 'sqlite-node-bench/result',
-    run: { id: '00000000-0000-4000-8000-000000000000', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z', status: 'complete', mode: 'full', commit: null, seed: 1, budget: { time: 1, warmupTime: 1, minSamples: 1, minSampleMs: 0.02, rounds: 5, seedMessages: 10 }, filters: { experiment: ['cache-size'] }, order: [] },
-    environment: {}, harness: {}, drivers: [], configs: [], setups: [], cases: [], experiments,
+    schemaVersion: 1,
+    kind: 'sqlite-node-bench/result',
+    run: {
+      id: '00000000-0000-4000-8000-000000000000',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:10:00.000Z',
+      status: 'complete',
+      mode: 'full',
+      commit: null,
+      seed: 1,
+      budget: { time: 1, warmupTime: 1, minSamples: 1, minSampleMs: 0.02, rounds: 5, seedMessages: 10 },
+      filters: { experiment: ['cache-size'] },
+      order: [],
+    },
+    environment: {},
+    harness: {},
+    drivers: [],
+    configs: [],
+    setups: [],
+    cases: [],
+    experiments,
   };
 }
 
 test('the document carries the experiments: the schema takes what experimentsOf writes and refuses an unknown verdict', () => {
   const base = [1000, 1010, 990, 1005, 995];
-  const experiments = experimentsOf([timedCase('production', 'select', base), timedCase('cache-size-64mb', 'select', base.map((x) => x * 1.1))]);
-  const problems = (/** @type {any} */ doc) => validate(doc).filter((p) => p.startsWith('/experiments') || p.startsWith('/run/filters'));
+  const experiments = experimentsOf([
+    timedCase('production', 'select', base),
+    timedCase(
+      'cache-size-64mb',
+      'select',
+      base.map((x) => x * 1.1),
+    ),
+  ]);
+  const problems = (/** @type {any} */ doc) =>
+    validate(doc).filter((p) => p.startsWith('/experiments') || p.startsWith('/run/filters'));
   assert.deepEqual(problems(docWith(experiments)), []);
   const bad = structuredClone(experiments);
   bad[0].checks[0].verdict = 'proven';
-  assert.ok(problems(docWith(bad)).some((p) => /^\/experiments\/0\/checks\/0\/verdict/.test(p)), problems(docWith(bad)).join());
+  assert.ok(
+    problems(docWith(bad)).some((p) => /^\/experiments\/0\/checks\/0\/verdict/.test(p)),
+    problems(docWith(bad)).join(),
+  );
 });
 
-test('the claims section: on results/README.md each check linked to its source with the measured change, the verdict, and a document\'s reason shown inert; in the README one table for every machine class', () => {
+test("the claims section: on results/README.md each check linked to its source with the measured change, the verdict, and a document's reason shown inert; in the README one table for every machine class", () => {
   const base = [1000, 1010, 990, 1005, 995];
-  const experiments = experimentsOf([timedCase('production', 'select', base), timedCase('cache-size-64mb', 'select', base.map((x) => x * 1.1)), timedCase('blob-first', 'select', base)]);
+  const experiments = experimentsOf([
+    timedCase('production', 'select', base),
+    timedCase(
+      'cache-size-64mb',
+      'select',
+      base.map((x) => x * 1.1),
+    ),
+    timedCase('blob-first', 'select', base),
+  ]);
   const blob = /** @type {any} */ (experiments.find((e) => e.id === 'blob-last'));
-  blob.checks[0] = { index: 0, metric: 'ops/s', verdict: 'not measured', reason: '[click](https://evil.example) | <b>x</b>' };
+  blob.checks[0] = {
+    index: 0,
+    metric: 'ops/s',
+    verdict: 'not measured',
+    reason: '[click](https://evil.example) | <b>x</b>',
+  };
   const doc = docWith(experiments);
-  const entry = { kind: 'result', mode: 'full', status: 'complete', node: '22.0.0', finishedAt: doc.run.finishedAt, file: 'a.json' };
+  const entry = {
+    kind: 'result',
+    mode: 'full',
+    status: 'complete',
+    node: '22.0.0',
+    finishedAt: doc.run.finishedAt,
+    file: 'a.json',
+  };
   doc.environment = { node: '22.0.0' };
-  const lines = render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: '.', page: 'results' }));
+  const lines = render(
+    /** @type {any} */ ({
+      platform: 'linux',
+      machine: 'm',
+      entries: [entry],
+      load: () => doc,
+      resultsLink: '.',
+      page: 'results',
+    }),
+  );
   const text = lines.join('\n');
   assert.match(text, /^##### Claims checked$/m);
-  assert.match(text, /\| 8 \| \[cache_size=-64000: 8% faster reads\]\(https:\/\/forwardemail\.net\/en\/blog\/docs\/sqlite-performance-optimization-pragma-chacha20-production-guide\)/);
+  assert.match(
+    text,
+    /\| 8 \| \[cache_size=-64000: 8% faster reads\]\(https:\/\/forwardemail\.net\/en\/blog\/docs\/sqlite-performance-optimization-pragma-chacha20-production-guide\)/,
+  );
   assert.match(text, /\(\.\.\/docs\/claims\.md\)/, 'the results page links the rules from results/');
   assert.match(text, /\+10\.0% \[\+10\.0%, \+10\.0%\] ops\/s, 5 pairs/);
-  assert.ok(!text.includes('](https://evil.example)') && !text.includes('<b>'), 'a reason from a document opened a link or HTML');
-  for (const line of text.split('\n').filter((l) => l.startsWith('|'))) assert.equal(line.split(/(?<!\\)\|/).length, 8, line);
+  assert.ok(
+    !text.includes('](https://evil.example)') && !text.includes('<b>'),
+    'a reason from a document opened a link or HTML',
+  );
+  for (const line of text.split('\n').filter((l) => l.startsWith('|')))
+    assert.equal(line.split(/(?<!\\)\|/).length, 8, line);
   // the README: no per-class section; one table (renderBlockClaims) that links the source once and the rules from the root
-  assert.deepEqual(render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' })), []);
-  const readme = renderBlockClaims({ machines: [{ platform: 'linux-x64', machine: 'linux-x64 · m', entries: [entry], load: () => doc }], resultsLink: 'results' }).join('\n');
-  assert.match(readme, /^\| 8 \| cache_size=-64000: 8% faster reads \| larger: \+10%\u00a0±0 \|$/m, 'claimed +8%, measured +10% in every pair');
+  assert.deepEqual(
+    render(
+      /** @type {any} */ ({
+        platform: 'linux',
+        machine: 'm',
+        entries: [entry],
+        load: () => doc,
+        resultsLink: 'results',
+        page: 'readme',
+      }),
+    ),
+    [],
+  );
+  const readme = renderBlockClaims({
+    machines: [{ platform: 'linux-x64', machine: 'linux-x64 · m', entries: [entry], load: () => doc }],
+    resultsLink: 'results',
+  }).join('\n');
+  assert.match(
+    readme,
+    /^\| 8 \| cache_size=-64000: 8% faster reads \| larger: \+10%\u00a0±0 \|$/m,
+    'claimed +8%, measured +10% in every pair',
+  );
   assert.match(readme, /^\| 11 \| BLOB columns last \| not measured \|$/m, 'the reason is on results/README.md only');
   assert.equal(readme.split('](https://forwardemail.net/').length - 1, 1);
   assert.match(readme, /\]\(docs\/claims\.md\)/);
   // a machine class with no full run with experiments has no section
-  assert.deepEqual(render(/** @type {any} */ ({ platform: 'linux', machine: 'm', entries: [{ ...entry, mode: 'quick' }], load: () => doc, resultsLink: '.', page: 'results' })), []);
-  assert.equal(claimRows(doc).length, EXPERIMENTS.filter((e) => experiments.some((x) => x.id === e.id)).reduce((n, e) => n + e.checks.length, 0));
+  assert.deepEqual(
+    render(
+      /** @type {any} */ ({
+        platform: 'linux',
+        machine: 'm',
+        entries: [{ ...entry, mode: 'quick' }],
+        load: () => doc,
+        resultsLink: '.',
+        page: 'results',
+      }),
+    ),
+    [],
+  );
+  assert.equal(
+    claimRows(doc).length,
+    EXPERIMENTS.filter((e) => experiments.some((x) => x.id === e.id)).reduce((n, e) => n + e.checks.length, 0),
+  );
 });
 
 test('npm run claims refuses an unknown experiment with one line naming the valid ones', () => {
-  const r = spawnSync(process.execPath, ['bench/claims/cli.js', '--experiment', 'nope'], { cwd: ROOT, encoding: 'utf8', env: childEnv() });
+  const r = spawnSync(process.execPath, ['bench/claims/cli.js', '--experiment', 'nope'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: childEnv(),
+  });
   assert.equal(r.status, 2);
   assert.equal(r.stderr.trim().split('\n').length, 1);
-  assert.match(r.stderr, /^claims: unknown --experiment 'nope'; valid: wal-autocheckpoint-1000, .*blob-last, wal-concurrency$/m, 'the claim the concurrency workload measures is one too');
-  const b = spawnSync(process.execPath, ['bench/claims/cli.js', '--rounds', '2'], { cwd: ROOT, encoding: 'utf8', env: childEnv() });
+  assert.match(
+    r.stderr,
+    /^claims: unknown --experiment 'nope'; valid: wal-autocheckpoint-1000, .*blob-last, wal-concurrency$/m,
+    'the claim the concurrency workload measures is one too',
+  );
+  const b = spawnSync(process.execPath, ['bench/claims/cli.js', '--rounds', '2'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: childEnv(),
+  });
   assert.equal(b.status, 2);
   assert.match(b.stderr, /^claims: bad --rounds '2'; valid: a whole number from 3 to 100$/m);
   assert.ok(measuredChecks(/** @type {any} */ (EXPERIMENTS[0])).length > 0);
@@ -176,14 +347,35 @@ test('npm run claims refuses an unknown experiment with one line naming the vali
 test('npm run claims -- --quick checks the chosen claims end to end on real files and prints a verdict for each check', () => {
   const out = `${ROOT}/out/test-claims-${process.pid}`;
   try {
-    const r = spawnSync(process.execPath, ['bench/claims/cli.js', '--quick', '--experiment', 'cache-size,wal-autocheckpoint-0', '--time', '5', '--out', out], { cwd: ROOT, encoding: 'utf8', env: childEnv() });
+    const r = spawnSync(
+      process.execPath,
+      [
+        'bench/claims/cli.js',
+        '--quick',
+        '--experiment',
+        'cache-size,wal-autocheckpoint-0',
+        '--time',
+        '5',
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', env: childEnv() },
+    );
     assert.equal(r.status, 0, r.stderr.slice(-2000));
     assert.match(r.stdout, /quick run, 3 rounds per case/);
     assert.match(r.stdout, /\| 8 +\| cache_size=-64000: 8% faster reads/);
     const rows = r.stdout.split('\n').filter((l) => /^\| *\d* *\| /.test(l));
-    assert.deepEqual(rows.map((l) => l.slice(2, 4).trim()).filter(Boolean), ['2', '8', '12'], 'the chosen claims, and the one measured by a workload, which this run left out, with its reason');
+    assert.deepEqual(
+      rows.map((l) => l.slice(2, 4).trim()).filter(Boolean),
+      ['2', '8', '12'],
+      'the chosen claims, and the one measured by a workload, which this run left out, with its reason',
+    );
     assert.equal(rows.length, 3 + 1 + 2, rows.join('\n'));
-    for (const row of rows) assert.match(row, /(holds|smaller than claimed|larger than claimed|opposite|within noise|context|not measured: .+) +\|$/);
+    for (const row of rows)
+      assert.match(
+        row,
+        /(holds|smaller than claimed|larger than claimed|opposite|within noise|context|not measured: .+) +\|$/,
+      );
   } finally {
     spawnSync('rm', ['-rf', out]);
   }

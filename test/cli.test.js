@@ -7,18 +7,25 @@ import { parseFlags } from '../bench/engine/flags.js';
 import { TABLES } from '../bench/tables/suite.js';
 import { ROOT, childEnv } from './helpers.js';
 
-const bench = (/** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), ...args], { encoding: 'utf8', env: childEnv() });
+const bench = (/** @type {string[]} */ args) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), ...args], { encoding: 'utf8', env: childEnv() });
 
 for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
-  [['--config', 'nope'], /^bench: unknown --config 'nope'; valid: production, (.*, )?wal-autocheckpoint-1000, .*baseline(, [a-z0-9-]+)*$/],
-  [['--driver', 'sqlite3'], /^bench: unknown --driver 'sqlite3'; valid: better-sqlite3-multiple-ciphers, better-sqlite3, node:sqlite$/],
+  [
+    ['--config', 'nope'],
+    /^bench: unknown --config 'nope'; valid: production, (.*, )?wal-autocheckpoint-1000, .*baseline(, [a-z0-9-]+)*$/,
+  ],
+  [
+    ['--driver', 'sqlite3'],
+    /^bench: unknown --driver 'sqlite3'; valid: better-sqlite3-multiple-ciphers, better-sqlite3, node:sqlite$/,
+  ],
   [['--cipher', 'aes'], /^bench: unknown --cipher 'aes'; valid: chacha20, .*, none$/],
   [['--op', 'insert,drop'], /^bench: unknown --op 'drop'; valid: setup, insert, .*size$/],
   [['--time', '0'], /^bench: bad --time '0'; valid: a whole number from 1 to 600000$/],
   [['--time', 'fast'], /^bench: bad --time 'fast'; valid: a whole number/],
   [['--seed', '-3'], /^bench: .*--seed/],
   [['--frobnicate'], /^bench: Unknown option '--frobnicate'.*; valid flags: --quick, --config/],
-]) ) {
+])) {
   test(`bench ${args.join(' ')} exits 2 with a one-line error naming the flag and the choices`, () => {
     const r = bench(args);
     assert.equal(r.status, 2);
@@ -32,7 +39,8 @@ for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
 test('--list prints every valid name of every table', () => {
   const r = bench(['--list']);
   assert.equal(r.status, 0);
-  for (const names of Object.values(TABLES)) for (const n of names) assert.match(r.stdout, new RegExp(`^  ${n.replace(/[+:]/g, '\\$&')} `, 'm'));
+  for (const names of Object.values(TABLES))
+    for (const n of names) assert.match(r.stdout, new RegExp(`^  ${n.replace(/[+:]/g, '\\$&')} `, 'm'));
   assert.match(r.stdout, /wal-autocheckpoint-1000 .*not a tuning/);
 });
 
@@ -42,7 +50,7 @@ test('filters accept repeats and commas, and deduplicate', () => {
   assert.throws(() => parseFlags(['--cipher', '']), UsageError);
 });
 
-test('a run\'s engine servers get flags that parse back to exactly what the run measures', async () => {
+test("a run's engine servers get flags that parse back to exactly what the run measures", async () => {
   const { serverArgs } = await import('../bench/run/server-args.js');
   const { SERVE_OPTIONS } = await import('../bench/engine/server.js');
   const o = /** @type {any} */ ({
@@ -61,19 +69,41 @@ test('a run\'s engine servers get flags that parse back to exactly what the run 
   assert.ok(Math.abs(back.slowdown - 0.05) < 1e-12, String(back.slowdown));
   // only what measures a round goes to an engine; the run keeps the rounds and the deadline
   assert.deepEqual(back.budget, { warmupTime: 7, seedMessages: 300 });
-  const quick = parseFlags(serverArgs({ ...o, mode: 'quick', filters: {}, time: undefined, slowdown: undefined, keepDb: undefined, budget: undefined }, '/t'), SERVE_OPTIONS);
-  assert.deepEqual([quick.quick, quick.filters, quick.time, quick.slowdown, quick.keepDb, quick.budget], [true, {}, undefined, undefined, undefined, undefined]);
+  const quick = parseFlags(
+    serverArgs(
+      { ...o, mode: 'quick', filters: {}, time: undefined, slowdown: undefined, keepDb: undefined, budget: undefined },
+      '/t',
+    ),
+    SERVE_OPTIONS,
+  );
+  assert.deepEqual(
+    [quick.quick, quick.filters, quick.time, quick.slowdown, quick.keepDb, quick.budget],
+    [true, {}, undefined, undefined, undefined, undefined],
+  );
 });
 
 test('meta:screenshots --real with a folder that is not an aggregated one exits 2 naming the flag and what it needs, before anything is drawn', () => {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/screenshots.js'), '--nights', '0', '--real', path.join(ROOT, 'test')], { encoding: 'utf8', env: childEnv() });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'bench/meta/screenshots.js'), '--nights', '0', '--real', path.join(ROOT, 'test')],
+    { encoding: 'utf8', env: childEnv() },
+  );
   assert.equal(r.status, 2);
-  assert.match(r.stderr.trim(), /^meta:screenshots: --real .*test: not an aggregated folder \(it needs README\.md and results\/README\.md: the --readme and --results of npm run aggregate, e\.g\. out\/matrix after npm run matrix\)$/);
+  assert.match(
+    r.stderr.trim(),
+    /^meta:screenshots: --real .*test: not an aggregated folder \(it needs README\.md and results\/README\.md: the --readme and --results of npm run aggregate, e\.g\. out\/matrix after npm run matrix\)$/,
+  );
 });
 
 test('ci:restore and ci:archive refuse an unknown flag with the valid ones', () => {
-  for (const [script, name] of [['publish/restore.js', 'ci:restore'], ['publish/archive.js', 'ci:archive']]) {
-    const r = spawnSync(process.execPath, [path.join(ROOT, script), '--tag', 'x'], { encoding: 'utf8', env: childEnv() });
+  for (const [script, name] of [
+    ['publish/restore.js', 'ci:restore'],
+    ['publish/archive.js', 'ci:archive'],
+  ]) {
+    const r = spawnSync(process.execPath, [path.join(ROOT, script), '--tag', 'x'], {
+      encoding: 'utf8',
+      env: childEnv(),
+    });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr.trim(), new RegExp(`^${name}: Unknown option '--tag'.*; valid flags: --results`));
   }

@@ -26,7 +26,8 @@ async function server(/** @type {{ comments: any[], headSha?: string }} */ state
       };
       if (req.headers.authorization !== 'Bearer t0ken') return send(401, { message: 'bad token' });
       const url = String(req.url);
-      if (req.method === 'GET' && url === '/repos/o/r/pulls/7') return send(200, { number: 7, head: { sha: state.headSha ?? HEAD } });
+      if (req.method === 'GET' && url === '/repos/o/r/pulls/7')
+        return send(200, { number: 7, head: { sha: state.headSha ?? HEAD } });
       if (req.method === 'GET' && url.startsWith('/repos/o/r/issues/7/comments')) return send(200, state.comments);
       if (req.method === 'POST' && url === '/repos/o/r/issues/7/comments') {
         writes.push({ method: 'POST', url, body: JSON.parse(data) });
@@ -47,28 +48,70 @@ async function server(/** @type {{ comments: any[], headSha?: string }} */ state
 
 /** A row of compare.json, as bench/paired/analyse.js writes it. */
 const row = (/** @type {string} */ key, verdict = 'no change', extra = {}) => ({
-  key, op: key.split('/').at(-1), unit: 'ops/s', pairs: 10, base: 1000, head: 1010, change: 0.01, low: -0.02, high: 0.04, p: 0.5, pAdjusted: 1, significant: false, sd: 0.01, verdict, ...extra,
+  key,
+  op: key.split('/').at(-1),
+  unit: 'ops/s',
+  pairs: 10,
+  base: 1000,
+  head: 1010,
+  change: 0.01,
+  low: -0.02,
+  high: 0.04,
+  p: 0.5,
+  pAdjusted: 1,
+  significant: false,
+  sd: 0.01,
+  verdict,
+  ...extra,
 });
 /** compare.json, as compare/cli.js writes it. */
 const compareJson = (over = {}) => ({
-  kind: 'sqlite-node-bench/compare', version: 1,
-  base: { given: 'b'.repeat(40), commit: 'b'.repeat(40) }, head: { given: '/home/runner/work/r/r', commit: HEAD },
-  method: 'interleaved', rounds: 10, threshold: 0.1, alpha: 0.05, engine: ['--quick', '--time', '80'], seconds: 600,
-  environment: { node: 'v24.11.0', platform: 'linux', arch: 'x64', cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, ci: null },
-  drivers: { base: [], head: [] }, tally: {}, rows: [row('production/better-sqlite3/none/select')],
+  kind: 'sqlite-node-bench/compare',
+  version: 1,
+  base: { given: 'b'.repeat(40), commit: 'b'.repeat(40) },
+  head: { given: '/home/runner/work/r/r', commit: HEAD },
+  method: 'interleaved',
+  rounds: 10,
+  threshold: 0.1,
+  alpha: 0.05,
+  engine: ['--quick', '--time', '80'],
+  seconds: 600,
+  environment: {
+    node: 'v24.11.0',
+    platform: 'linux',
+    arch: 'x64',
+    cpuModel: 'AMD EPYC 7763 64-Core Processor',
+    cores: 4,
+    ci: null,
+  },
+  drivers: { base: [], head: [] },
+  tally: {},
+  rows: [row('production/better-sqlite3/none/select')],
   ...over,
 });
 
 function artifact(/** @type {any} */ pr, /** @type {any} */ json = compareJson()) {
   const dir = scratch('compare-artifact-');
   fs.writeFileSync(path.join(dir, 'pr.json'), JSON.stringify(pr));
-  if (json !== null) fs.writeFileSync(path.join(dir, 'compare.json'), typeof json === 'string' ? json : JSON.stringify(json));
+  if (json !== null)
+    fs.writeFileSync(path.join(dir, 'compare.json'), typeof json === 'string' ? json : JSON.stringify(json));
   // the PR's own Markdown: never posted
-  fs.writeFileSync(path.join(dir, 'compare.md'), '## Benchmark compare\n\nNo regression. cc @someone <img src=x onerror=alert(1)>\n');
+  fs.writeFileSync(
+    path.join(dir, 'compare.md'),
+    '## Benchmark compare\n\nNo regression. cc @someone <img src=x onerror=alert(1)>\n',
+  );
   return dir;
 }
 
-const env = (/** @type {string} */ api, /** @type {string} */ dir) => ({ GITHUB_API_URL: api, GITHUB_REPOSITORY: 'o/r', GITHUB_TOKEN: 't0ken', COMPARE_DIR: dir, RUN_HEAD_SHA: HEAD, RUN_URL: 'https://example/run/1', RUN_CONCLUSION: 'success' });
+const env = (/** @type {string} */ api, /** @type {string} */ dir) => ({
+  GITHUB_API_URL: api,
+  GITHUB_REPOSITORY: 'o/r',
+  GITHUB_TOKEN: 't0ken',
+  COMPARE_DIR: dir,
+  RUN_HEAD_SHA: HEAD,
+  RUN_URL: 'https://example/run/1',
+  RUN_CONCLUSION: 'success',
+});
 
 test('creates the comment when there is none, with the marker, the report rendered from compare.json and the run link', async () => {
   const s = await server({ comments: [{ id: 1, user: { type: 'User' }, body: `${MARKER} a human quoting it` }] });
@@ -77,23 +120,39 @@ test('creates the comment when there is none, with the marker, the report render
     assert.deepEqual(r, { action: 'created', url: 'https://example/c/99' });
     assert.equal(s.writes.length, 1);
     const { body } = s.writes[0].body;
-    assert.ok(body.startsWith(`${MARKER}\n## Benchmark compare: head /home/runner/work/r/r (aaaaaaaaaaaa) against base bbbb`));
+    assert.ok(
+      body.startsWith(`${MARKER}\n## Benchmark compare: head /home/runner/work/r/r (aaaaaaaaaaaa) against base bbbb`),
+    );
     assert.match(body, /^No regression, 0 improvement\(s\), 1 no change, 0 too noisy to tell, 0 not compared\.$/m);
-    assert.match(body, /^Node v24\.11\.0, linux x64, AMD EPYC 7763 64-Core Processor × 4; drivers\. 10 rounds per side; interleaved; engine `--quick --time 80`; 10\.0 min\.$/m);
-    assert.match(body, /^\| production\/better-sqlite3\/none\/select \| 1,000 \| 1,010 \|  \+1\.0% \| −2\.0% … \+4\.0% \|      \| no change \|$/m);
+    assert.match(
+      body,
+      /^Node v24\.11\.0, linux x64, AMD EPYC 7763 64-Core Processor × 4; drivers\. 10 rounds per side; interleaved; engine `--quick --time 80`; 10\.0 min\.$/m,
+    );
+    assert.match(
+      body,
+      /^\| production\/better-sqlite3\/none\/select \| 1,000 \| 1,010 \|  \+1\.0% \| −2\.0% … \+4\.0% \|      \| no change \|$/m,
+    );
     assert.match(body, /\[The run\]\(https:\/\/example\/run\/1\): success\.\n$/);
-    assert.ok(!body.includes('someone') && !body.includes('<img'), 'the artifact\'s compare.md is not posted');
+    assert.ok(!body.includes('someone') && !body.includes('<img'), "the artifact's compare.md is not posted");
   } finally {
     s.close();
   }
 });
 
 test('updates its own comment instead of adding another', async () => {
-  const s = await server({ comments: [{ id: 5, user: { type: 'User' }, body: 'hi' }, { id: 6, user: { type: 'Bot' }, body: `${MARKER}\nold table` }] });
+  const s = await server({
+    comments: [
+      { id: 5, user: { type: 'User' }, body: 'hi' },
+      { id: 6, user: { type: 'Bot' }, body: `${MARKER}\nold table` },
+    ],
+  });
   try {
     const r = await postComment(env(s.api, artifact({ number: 7 })));
     assert.equal(r.action, 'updated');
-    assert.deepEqual(s.writes.map((w) => `${w.method} ${w.url}`), ['PATCH /repos/o/r/issues/comments/6']);
+    assert.deepEqual(
+      s.writes.map((w) => `${w.method} ${w.url}`),
+      ['PATCH /repos/o/r/issues/comments/6'],
+    );
   } finally {
     s.close();
   }
@@ -102,9 +161,18 @@ test('updates its own comment instead of adding another', async () => {
 test('refuses an artifact whose PR does not have the run head commit, or that names no PR; writes nothing', async () => {
   const s = await server({ comments: [], headSha: 'b'.repeat(40) });
   try {
-    await assert.rejects(postComment(env(s.api, artifact({ number: 7 }))), /PR #7 has head b+, not the run's a+; not commenting/);
-    await assert.rejects(postComment(env(s.api, artifact({ number: '7; rm -rf' }))), /pr\.json \/number "7; rm -rf" is not a pull request number/);
-    await assert.rejects(postComment({ ...env(s.api, artifact({ number: 7 })), RUN_HEAD_SHA: 'main' }), /RUN_HEAD_SHA 'main' is not a 40-hex commit/);
+    await assert.rejects(
+      postComment(env(s.api, artifact({ number: 7 }))),
+      /PR #7 has head b+, not the run's a+; not commenting/,
+    );
+    await assert.rejects(
+      postComment(env(s.api, artifact({ number: '7; rm -rf' }))),
+      /pr\.json \/number "7; rm -rf" is not a pull request number/,
+    );
+    await assert.rejects(
+      postComment({ ...env(s.api, artifact({ number: 7 })), RUN_HEAD_SHA: 'main' }),
+      /RUN_HEAD_SHA 'main' is not a 40-hex commit/,
+    );
     assert.equal(s.writes.length, 0);
   } finally {
     s.close();
@@ -117,75 +185,125 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
     head: { given: '# @octocat\n```', commit: HEAD },
     method: '<img src=x onerror=alert(1)>',
     engine: ['--op', '`x` | y'],
-    environment: { node: 'v24.11.0', platform: 'linux', arch: 'x64', cpuModel: '![cpu](http://evil.example/i.png) \u202eevil', cores: 4, ci: null },
+    environment: {
+      node: 'v24.11.0',
+      platform: 'linux',
+      arch: 'x64',
+      cpuModel: '![cpu](http://evil.example/i.png) \u202eevil',
+      cores: 4,
+      ci: null,
+    },
     drivers: { base: [{ name: 'd', status: 'ok', version: '@v', sqlite: 'www.evil.com' }], head: [] },
     rows: [
       row('[x](http://evil)|y', 'regression', { significant: true }),
-      row('p/d/c/op', 'not compared', { reason: '@octocat <b>hi</b> | ### h', base: null, head: null, change: null, low: null, high: null, pAdjusted: null }),
+      row('p/d/c/op', 'not compared', {
+        reason: '@octocat <b>hi</b> | ### h',
+        base: null,
+        head: null,
+        change: null,
+        low: null,
+        high: null,
+        pAdjusted: null,
+      }),
     ],
   });
   const s = await server({ comments: [] });
   try {
     await postComment(env(s.api, artifact({ number: 7 }, crafted)));
     const Z = '\u200b';
-    assert.equal(s.writes[0].body.body, [
-      MARKER,
-      `## Benchmark compare: head \\#${Z} @${Z}octocat \\\`\\\`\\\` (aaaaaaaaaaaa) against base \\[base\\](http\\://evil.example)`,
-      '',
-      '**1 regression**, 0 improvement(s), 0 no change, 0 too noisy to tell, 1 not compared.',
-      '',
-      `Node v24.11.0, linux x64, \\!\\[cpu\\](http\\://evil.example/i.png) evil × 4; drivers base d @${Z}v (SQLite www\\.evil.com); head. 10 rounds per side; \\<img src=x onerror=alert(1)\\>; engine \\--op \\\`x\\\` \\| y; 10.0 min.`,
-      "Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the 10 round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the 1 timed cases, α = 0.05. Regression: significantly slower, and the interval reaches a slowdown of 10% or more; no change: the whole interval lies within ±10%; too noisy to tell: neither (more rounds would tell).",
-      '',
-      '| Case (config/driver/cipher/op) |  Base |  Head | Change |  95% interval | Sig. | Verdict    |',
-      '| :----------------------------- | ----: | ----: | -----: | :-----------: | :--: | :--------- |',
-      '| \\[x\\](http\\://evil)\\|y         | 1,000 | 1,010 |  +1.0% | −2.0% … +4.0% |   *  | regression |',
-      '',
-      '<details><summary>1 case(s) not compared</summary>',
-      '',
-      '| Case (config/driver/cipher/op) | Base | Head | Change | 95% interval | Sig. | Verdict                                              |',
-      '| :----------------------------- | ---: | ---: | -----: | :----------: | :--: | :--------------------------------------------------- |',
-      `| p/d/c/op                       |      |      |        |              |      | not compared: @${Z}octocat \\<b\\>hi\\</b\\> \\| \\#${Z}\\#${Z}\\#${Z} h |`,
-      '',
-      '</details>',
-      '',
-      '',
-      '[The run](https://example/run/1): success.',
-      '',
-    ].join('\n'));
+    assert.equal(
+      s.writes[0].body.body,
+      [
+        MARKER,
+        `## Benchmark compare: head \\#${Z} @${Z}octocat \\\`\\\`\\\` (aaaaaaaaaaaa) against base \\[base\\](http\\://evil.example)`,
+        '',
+        '**1 regression**, 0 improvement(s), 0 no change, 0 too noisy to tell, 1 not compared.',
+        '',
+        `Node v24.11.0, linux x64, \\!\\[cpu\\](http\\://evil.example/i.png) evil × 4; drivers base d @${Z}v (SQLite www\\.evil.com); head. 10 rounds per side; \\<img src=x onerror=alert(1)\\>; engine \\--op \\\`x\\\` \\| y; 10.0 min.`,
+        "Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the 10 round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the 1 timed cases, α = 0.05. Regression: significantly slower, and the interval reaches a slowdown of 10% or more; no change: the whole interval lies within ±10%; too noisy to tell: neither (more rounds would tell).",
+        '',
+        '| Case (config/driver/cipher/op) |  Base |  Head | Change |  95% interval | Sig. | Verdict    |',
+        '| :----------------------------- | ----: | ----: | -----: | :-----------: | :--: | :--------- |',
+        '| \\[x\\](http\\://evil)\\|y         | 1,000 | 1,010 |  +1.0% | −2.0% … +4.0% |   *  | regression |',
+        '',
+        '<details><summary>1 case(s) not compared</summary>',
+        '',
+        '| Case (config/driver/cipher/op) | Base | Head | Change | 95% interval | Sig. | Verdict                                              |',
+        '| :----------------------------- | ---: | ---: | -----: | :----------: | :--: | :--------------------------------------------------- |',
+        `| p/d/c/op                       |      |      |        |              |      | not compared: @${Z}octocat \\<b\\>hi\\</b\\> \\| \\#${Z}\\#${Z}\\#${Z} h |`,
+        '',
+        '</details>',
+        '',
+        '',
+        '[The run](https://example/run/1): success.',
+        '',
+      ].join('\n'),
+    );
   } finally {
     s.close();
   }
 });
 
 test('no compare.json, or one that is not a compare result: one line saying why, nothing of it shown', () => {
-  assert.equal(reportFrom(artifact({ number: 7 }, null)), "## Benchmark compare\n\nNothing to show: there is no compare.json (the compare did not finish; the run's log says why).\n");
-  assert.equal(reportFrom(artifact({ number: 7 }, '{"kind": "sqlite-node-bench/compare", "version": 1, "method": [')), '## Benchmark compare\n\nNothing to show: compare.json is not JSON (Unexpected end of JSON input).\n');
+  assert.equal(
+    reportFrom(artifact({ number: 7 }, null)),
+    "## Benchmark compare\n\nNothing to show: there is no compare.json (the compare did not finish; the run's log says why).\n",
+  );
+  assert.equal(
+    reportFrom(artifact({ number: 7 }, '{"kind": "sqlite-node-bench/compare", "version": 1, "method": [')),
+    '## Benchmark compare\n\nNothing to show: compare.json is not JSON (Unexpected end of JSON input).\n',
+  );
   const bad = compareJson({ rows: [row('a/b/c/d', '<script>'), row('x')] });
-  assert.equal(reportFrom(artifact({ number: 7 }, bad)), '## Benchmark compare\n\nNothing to show: compare.json is not a compare result: /rows/0/verdict must be one of regression, improvement, too noisy to tell, not compared, no change.\n');
-  assert.match(reportFrom(artifact({ number: 7 }, compareJson({ rounds: '<b>10</b>' }))), /Nothing to show: compare\.json is not a compare result: \/rounds must be a whole number from 1 to 1000\.$/m);
+  assert.equal(
+    reportFrom(artifact({ number: 7 }, bad)),
+    '## Benchmark compare\n\nNothing to show: compare.json is not a compare result: /rows/0/verdict must be one of regression, improvement, too noisy to tell, not compared, no change.\n',
+  );
+  assert.match(
+    reportFrom(artifact({ number: 7 }, compareJson({ rounds: '<b>10</b>' }))),
+    /Nothing to show: compare\.json is not a compare result: \/rounds must be a whole number from 1 to 1000\.$/m,
+  );
   assert.match(reportFrom(artifact({ number: 7 }, compareJson({ head: null }))), /\/head must be an object/);
   assert.match(reportFrom(artifact({ number: 7 }, [])), /\/ must be an object/);
 });
 
-test('a long report is cut below GitHub\'s 65,536 characters, at a line end, with a link to the run\'s artifacts', () => {
+test("a long report is cut below GitHub's 65,536 characters, at a line end, with a link to the run's artifacts", () => {
   const md = `## Benchmark compare\n\n<details><summary>many</summary>\n\n${Array.from({ length: 5000 }, (_, i) => `| row ${i} | ${'x'.repeat(40)} |`).join('\n')}\n\n</details>\n`;
   const body = commentBody(md, { runUrl: 'https://github.com/o/r/actions/runs/42', conclusion: 'failure' });
   assert.ok(body.length < 65_536 && body.length > MAX_BODY - 100, String(body.length));
-  assert.match(body, /\| row \d+ \| x{40} \|\n\n<\/details>\n\n… cut at [\d,]+ of [\d,]+ characters: the whole report is in \[the run's artifacts\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/42#artifacts\) \(compare\.md\)\.\n\n\[The run\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/42\): failure\.\n$/);
+  assert.match(
+    body,
+    /\| row \d+ \| x{40} \|\n\n<\/details>\n\n… cut at [\d,]+ of [\d,]+ characters: the whole report is in \[the run's artifacts\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/42#artifacts\) \(compare\.md\)\.\n\n\[The run\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/42\): failure\.\n$/,
+  );
   // a run URL that is not a plain https URL is not made a link
   const odd = commentBody('x\n'.repeat(40_000), { runUrl: 'javascript:alert(1)//https://x', conclusion: 'success' });
-  assert.ok(odd.length < 65_536 && !odd.includes('](') && odd.includes("the whole report is in the run's artifacts (compare.md)."));
+  assert.ok(
+    odd.length < 65_536 &&
+      !odd.includes('](') &&
+      odd.includes("the whole report is in the run's artifacts (compare.md)."),
+  );
 });
 
 test('a huge crafted compare.json still fits one comment', async () => {
-  const rows = Array.from({ length: 2000 }, (_, i) => row(`${'@a'.repeat(50)}/${i}`, 'not compared', { reason: `${'<b>'.repeat(100)}`, base: null, head: null, change: null, low: null, high: null, pAdjusted: null }));
+  const rows = Array.from({ length: 2000 }, (_, i) =>
+    row(`${'@a'.repeat(50)}/${i}`, 'not compared', {
+      reason: `${'<b>'.repeat(100)}`,
+      base: null,
+      head: null,
+      change: null,
+      low: null,
+      high: null,
+      pAdjusted: null,
+    }),
+  );
   const s = await server({ comments: [] });
   try {
     await postComment(env(s.api, artifact({ number: 7 }, compareJson({ rows }))));
     const { body } = s.writes[0].body;
     assert.ok(body.length < 65_536, String(body.length));
-    assert.match(body, /cut at [\d,]+ of [\d,]+ characters: the whole report is in \[the run's artifacts\]\(https:\/\/example\/run\/1#artifacts\)/);
+    assert.match(
+      body,
+      /cut at [\d,]+ of [\d,]+ characters: the whole report is in \[the run's artifacts\]\(https:\/\/example\/run\/1#artifacts\)/,
+    );
     assert.doesNotMatch(body, /@[A-Za-z0-9]|<b>/);
   } finally {
     s.close();

@@ -9,13 +9,22 @@ import { test } from 'node:test';
 import { readResult } from '../aggregate/read.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
-const node = (/** @type {string} */ script, /** @type {string[]} */ args) => spawnSync(process.execPath, [path.join(ROOT, script), ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: childEnv() });
+const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
+  spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    env: childEnv(),
+  });
 const git = (/** @type {string[]} */ args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', env: childEnv() });
 const SMALL = ['--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none'];
 
 for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
   [[], /^compare: missing --base; valid: a checkout directory or a git ref/],
-  [['--base', 'no-such-ref-or-dir'], /^compare: --base 'no-such-ref-or-dir' is neither a directory nor a git ref of .*; valid: /],
+  [
+    ['--base', 'no-such-ref-or-dir'],
+    /^compare: --base 'no-such-ref-or-dir' is neither a directory nor a git ref of .*; valid: /,
+  ],
   [['--base', '.', '--threshold', 'ten'], /^compare: bad --threshold 'ten'; valid: a number from 0 to 100$/],
   [['--base', '.', '--rounds', '1'], /^compare: bad --rounds '1'; valid: a whole number from 2 to 1000$/],
   [['--base', '.', '--op', 'drop'], /^compare: unknown --op 'drop'; valid: setup, .*size$/],
@@ -38,12 +47,20 @@ test('a directory that is not a checkout of this project is refused', () => {
 });
 
 test('the engine server measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/engine/server.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bench/engine/server.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() },
+  );
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => JSON.parse(/** @type {string} */ ((await lines.next()).value));
   const ready = await next();
   assert.equal(ready.protocol, 1);
-  assert.deepEqual([...ready.cases].sort(), ['production/better-sqlite3/none/checkpoint', 'production/better-sqlite3/none/size', 'production/better-sqlite3/none/update']);
+  assert.deepEqual([...ready.cases].sort(), [
+    'production/better-sqlite3/none/checkpoint',
+    'production/better-sqlite3/none/size',
+    'production/better-sqlite3/none/update',
+  ]);
   assert.equal(ready.environment.node, process.version);
   const ask = async (/** @type {string} */ key) => {
     child.stdin.write(`${JSON.stringify({ measure: key })}\n`);
@@ -79,7 +96,20 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   process.env.GITHUB_STEP_SUMMARY = summary;
   let r;
   try {
-    r = node('compare/cli.js', ['--base', 'HEAD', '--head', ROOT, '--quick', '--rounds', '3', ...SMALL, '--op', 'select,update,size', '--out', out]);
+    r = node('compare/cli.js', [
+      '--base',
+      'HEAD',
+      '--head',
+      ROOT,
+      '--quick',
+      '--rounds',
+      '3',
+      ...SMALL,
+      '--op',
+      'select,update,size',
+      '--out',
+      out,
+    ]);
   } finally {
     if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
     else process.env.GITHUB_STEP_SUMMARY = saved;
@@ -90,7 +120,11 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   assert.equal(result.kind, 'sqlite-node-bench/compare');
   assert.equal(result.base.commit, head);
   assert.equal(result.rounds, 3);
-  assert.deepEqual(result.rows.map((/** @type {any} */ x) => x.key).sort(), ['production/better-sqlite3/none/select', 'production/better-sqlite3/none/size', 'production/better-sqlite3/none/update']);
+  assert.deepEqual(result.rows.map((/** @type {any} */ x) => x.key).sort(), [
+    'production/better-sqlite3/none/select',
+    'production/better-sqlite3/none/size',
+    'production/better-sqlite3/none/update',
+  ]);
   const size = result.rows.find((/** @type {any} */ x) => x.op === 'size');
   assert.equal(size.change, 0, 'same seed, same code, same file size');
   assert.equal(size.verdict, 'no change');
@@ -100,21 +134,42 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
     assert.ok(['regression', 'improvement', 'no change', 'too noisy to tell'].includes(row.verdict));
     assert.ok(row.pAdjusted >= row.p);
   }
-  assert.equal(r.status === 1, result.rows.some((/** @type {any} */ x) => x.verdict === 'regression'), 'exit 1 exactly when there is a regression');
+  assert.equal(
+    r.status === 1,
+    result.rows.some((/** @type {any} */ x) => x.verdict === 'regression'),
+    'exit 1 exactly when there is a regression',
+  );
   const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
   assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
   assert.match(md, /Holm-corrected over the 2 timed cases/);
   assert.equal(git(['worktree', 'list']).stdout, before, 'the temporary worktree is removed');
   // the base reuses this checkout's driver build exactly when its driver lockfiles and install
   // script are those of this checkout (a fresh clone: always)
-  const sameBuild = git(['diff', '--quiet', 'HEAD', '--', 'drivers', 'bench/tools/install-drivers.js', 'bench/tables/drivers.js']).status === 0;
+  const sameBuild =
+    git(['diff', '--quiet', 'HEAD', '--', 'drivers', 'bench/tools/install-drivers.js', 'bench/tables/drivers.js'])
+      .status === 0;
   assert.equal(/reusing its build/.test(r.stderr), sameBuild, r.stderr.slice(-600));
-  assert.equal(/npm ci --ignore-scripts/.test(r.stderr), sameBuild, 'a reused build installs without the scripts that would build the drivers');
+  assert.equal(
+    /npm ci --ignore-scripts/.test(r.stderr),
+    sameBuild,
+    'a reused build installs without the scripts that would build the drivers',
+  );
 });
 
 test('--slowdown: recorded in the document, announced in the summary, refused by the aggregate', () => {
   const out = scratch('slowdown-');
-  const r = node('bench/cli.js', ['--quick', '--time', '5', ...SMALL, '--op', 'select', '--slowdown', '10', '--out', out]);
+  const r = node('bench/cli.js', [
+    '--quick',
+    '--time',
+    '5',
+    ...SMALL,
+    '--op',
+    'select',
+    '--slowdown',
+    '10',
+    '--out',
+    out,
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^CALIBRATION RUN: every timed task was slowed by 10% on purpose/);
   const [file] = fs.readdirSync(out).map((f) => path.join(out, f));
@@ -122,8 +177,14 @@ test('--slowdown: recorded in the document, announced in the summary, refused by
   assert.equal(doc.run.budget.slowdown, 0.1);
   const read = readResult(file);
   assert.equal(read.ok, false);
-  assert.match(/** @type {any} */ (read).reason, /\/run\/budget\/slowdown is 0\.1: a calibration run with a synthetic slowdown, not a result/);
+  assert.match(
+    /** @type {any} */ (read).reason,
+    /\/run\/budget\/slowdown is 0\.1: a calibration run with a synthetic slowdown, not a result/,
+  );
   const bad = node('bench/cli.js', ['--slowdown', '0']);
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /^bench: bad --slowdown '0'; valid: a percentage above 0 and at most 90 \(calibration only\)/);
+  assert.match(
+    bad.stderr,
+    /^bench: bad --slowdown '0'; valid: a percentage above 0 and at most 90 \(calibration only\)/,
+  );
 });

@@ -20,7 +20,8 @@ const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter 
 const Z = '\u200b';
 const VALID = syntheticDoc({ node: 'v22.23.3' });
 /** A run id of its own for crafted document n. */
-const idOf = (/** @type {number} */ n) => `c0ffee${String(n).padStart(2, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const idOf = (/** @type {number} */ n) =>
+  `c0ffee${String(n).padStart(2, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /** A workspace: artifacts/, results/, README.md, and a name to aim traversals at beside it. */
 function workspace() {
@@ -28,7 +29,13 @@ function workspace() {
   fs.mkdirSync(path.join(dir, 'artifacts'));
   fs.writeFileSync(path.join(dir, 'README.md'), README);
   const escape = `escaped-${path.basename(dir)}`;
-  return { dir, escape, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  return {
+    dir,
+    escape,
+    artifacts: path.join(dir, 'artifacts'),
+    results: path.join(dir, 'results'),
+    readme: path.join(dir, 'README.md'),
+  };
 }
 
 /**
@@ -39,31 +46,171 @@ function workspace() {
  */
 const refusedKinds = (escape) => [
   // the fields a stored file's path is made of
-  { name: 'node-relative-traversal', make: (d) => { d.environment.node = `v1.2.3/../../../../${escape}`; }, expect: /\/environment\/node must match pattern/ },
-  { name: 'node-backslash', make: (d) => { d.environment.node = `v1.2.3\\..\\..\\..\\..\\${escape}`; }, expect: /\/environment\/node must match pattern/ },
-  { name: 'node-nul', make: (d) => { d.environment.node = 'v22.23.3\u0000.json'; }, expect: /\/environment\/node must match pattern/ },
-  { name: 'node-very-long', make: (d) => { d.environment.node = `v22.23.3-${'a'.repeat(5000)}`; }, expect: /\/environment\/node must NOT have more than 64 characters/ },
-  { name: 'node-not-semver', make: (d) => { d.environment.node = 'v22.23.3-rc.01'; }, expect: /\/environment\/node 'v22\.23\.3-rc\.01' is not a semantic version/ },
-  { name: 'platform-relative-traversal', make: (d) => { d.environment.platform = `/../../../../${escape}`; }, expect: /\/environment\/platform must be equal to one of the allowed values \(aix, android/ },
-  { name: 'platform-absolute', make: (d) => { d.environment.platform = path.join(os.tmpdir(), escape); }, expect: /\/environment\/platform must be equal to one of the allowed values/ },
-  { name: 'arch-windows-separators', make: (d) => { d.environment.arch = `x64\\..\\..\\..\\..\\${escape}`; }, expect: /\/environment\/arch must be equal to one of the allowed values \(arm, arm64/ },
-  { name: 'arch-very-long', make: (d) => { d.environment.arch = 'x'.repeat(100_000); }, expect: /\/environment\/arch must be equal to one of the allowed values/ },
-  { name: 'run-id-traversal', make: (d) => { d.run.id = '../../../../../../../../../../../../'; }, expect: /\/run\/id must match pattern/ },
-  { name: 'run-id-not-uuid', make: (d) => { d.run.id = '------------------------------------'; }, expect: /\/run\/id must match pattern/ },
-  { name: 'finished-at-traversal', make: (d) => { d.run.finishedAt = `../../../${escape}/T03:17:00Z`; }, expect: /\/run\/finishedAt must match pattern/ },
-  { name: 'finished-at-not-a-date', make: (d) => { d.run.finishedAt = '2026-02-30T03:17:00.000Z'; }, expect: /\/run\/finishedAt '2026-02-30T03:17:00\.000Z' is not a real date/ },
+  {
+    name: 'node-relative-traversal',
+    make: (d) => {
+      d.environment.node = `v1.2.3/../../../../${escape}`;
+    },
+    expect: /\/environment\/node must match pattern/,
+  },
+  {
+    name: 'node-backslash',
+    make: (d) => {
+      d.environment.node = `v1.2.3\\..\\..\\..\\..\\${escape}`;
+    },
+    expect: /\/environment\/node must match pattern/,
+  },
+  {
+    name: 'node-nul',
+    make: (d) => {
+      d.environment.node = 'v22.23.3\u0000.json';
+    },
+    expect: /\/environment\/node must match pattern/,
+  },
+  {
+    name: 'node-very-long',
+    make: (d) => {
+      d.environment.node = `v22.23.3-${'a'.repeat(5000)}`;
+    },
+    expect: /\/environment\/node must NOT have more than 64 characters/,
+  },
+  {
+    name: 'node-not-semver',
+    make: (d) => {
+      d.environment.node = 'v22.23.3-rc.01';
+    },
+    expect: /\/environment\/node 'v22\.23\.3-rc\.01' is not a semantic version/,
+  },
+  {
+    name: 'platform-relative-traversal',
+    make: (d) => {
+      d.environment.platform = `/../../../../${escape}`;
+    },
+    expect: /\/environment\/platform must be equal to one of the allowed values \(aix, android/,
+  },
+  {
+    name: 'platform-absolute',
+    make: (d) => {
+      d.environment.platform = path.join(os.tmpdir(), escape);
+    },
+    expect: /\/environment\/platform must be equal to one of the allowed values/,
+  },
+  {
+    name: 'arch-windows-separators',
+    make: (d) => {
+      d.environment.arch = `x64\\..\\..\\..\\..\\${escape}`;
+    },
+    expect: /\/environment\/arch must be equal to one of the allowed values \(arm, arm64/,
+  },
+  {
+    name: 'arch-very-long',
+    make: (d) => {
+      d.environment.arch = 'x'.repeat(100_000);
+    },
+    expect: /\/environment\/arch must be equal to one of the allowed values/,
+  },
+  {
+    name: 'run-id-traversal',
+    make: (d) => {
+      d.run.id = '../../../../../../../../../../../../';
+    },
+    expect: /\/run\/id must match pattern/,
+  },
+  {
+    name: 'run-id-not-uuid',
+    make: (d) => {
+      d.run.id = '------------------------------------';
+    },
+    expect: /\/run\/id must match pattern/,
+  },
+  {
+    name: 'finished-at-traversal',
+    make: (d) => {
+      d.run.finishedAt = `../../../${escape}/T03:17:00Z`;
+    },
+    expect: /\/run\/finishedAt must match pattern/,
+  },
+  {
+    name: 'finished-at-not-a-date',
+    make: (d) => {
+      d.run.finishedAt = '2026-02-30T03:17:00.000Z';
+    },
+    expect: /\/run\/finishedAt '2026-02-30T03:17:00\.000Z' is not a real date/,
+  },
   // rendered strings: control characters and bidirectional controls; Markdown that needs a new line
-  { name: 'cpu-model-bidi-override', make: (d) => { d.environment.cpuModel = 'AMD EPYC \u202egnp.exe'; }, expect: /\/environment\/cpuModel contains the Unicode bidirectional control U\+202E/ },
-  { name: 'driver-version-bidi-isolate', make: (d) => { d.drivers[0].version = '13.0.3\u2066'; }, expect: /\/drivers\/0\/version contains the Unicode bidirectional control U\+2066/ },
-  { name: 'os-release-nul', make: (d) => { d.environment.osRelease = '6.11.0\u0000'; }, expect: /\/environment\/osRelease contains the control character U\+0000/ },
-  { name: 'cpu-model-c1-control', make: (d) => { d.environment.cpuModel = 'AMD\u0085EPYC'; }, expect: /\/environment\/cpuModel contains the control character U\+0085/ },
-  { name: 'driver-reason-heading', make: (d) => { d.drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: 'x\n# Owned' }; }, expect: /\/drivers\/2\/reason contains the control character U\+000A/ },
-  { name: 'case-reason-fence', make: (d) => { d.cases[1] = { ...d.cases[1], status: 'error', reason: 'x\n```\nrm -rf /\n```' }; delete d.cases[1].stats; }, expect: /\/cases\/1\/reason contains the control character U\+000A/ },
-  { name: 'image-version-html-block', make: (d) => { d.environment.ci.imageVersion = '1\n\n<script>alert(1)</script>'; }, expect: /\/environment\/ci\/imageVersion contains the control character U\+000A/ },
-  { name: 'image-os-table-break', make: (d) => { d.environment.ci.imageOs = 'ubuntu24 |\n| --- |'; }, expect: /\/environment\/ci\/imageOs contains the control character U\+000A/ },
+  {
+    name: 'cpu-model-bidi-override',
+    make: (d) => {
+      d.environment.cpuModel = 'AMD EPYC \u202egnp.exe';
+    },
+    expect: /\/environment\/cpuModel contains the Unicode bidirectional control U\+202E/,
+  },
+  {
+    name: 'driver-version-bidi-isolate',
+    make: (d) => {
+      d.drivers[0].version = '13.0.3\u2066';
+    },
+    expect: /\/drivers\/0\/version contains the Unicode bidirectional control U\+2066/,
+  },
+  {
+    name: 'os-release-nul',
+    make: (d) => {
+      d.environment.osRelease = '6.11.0\u0000';
+    },
+    expect: /\/environment\/osRelease contains the control character U\+0000/,
+  },
+  {
+    name: 'cpu-model-c1-control',
+    make: (d) => {
+      d.environment.cpuModel = 'AMD\u0085EPYC';
+    },
+    expect: /\/environment\/cpuModel contains the control character U\+0085/,
+  },
+  {
+    name: 'driver-reason-heading',
+    make: (d) => {
+      d.drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: 'x\n# Owned' };
+    },
+    expect: /\/drivers\/2\/reason contains the control character U\+000A/,
+  },
+  {
+    name: 'case-reason-fence',
+    make: (d) => {
+      d.cases[1] = { ...d.cases[1], status: 'error', reason: 'x\n```\nrm -rf /\n```' };
+      delete d.cases[1].stats;
+    },
+    expect: /\/cases\/1\/reason contains the control character U\+000A/,
+  },
+  {
+    name: 'image-version-html-block',
+    make: (d) => {
+      d.environment.ci.imageVersion = '1\n\n<script>alert(1)</script>';
+    },
+    expect: /\/environment\/ci\/imageVersion contains the control character U\+000A/,
+  },
+  {
+    name: 'image-os-table-break',
+    make: (d) => {
+      d.environment.ci.imageOs = 'ubuntu24 |\n| --- |';
+    },
+    expect: /\/environment\/ci\/imageOs contains the control character U\+000A/,
+  },
   // what else a crafted document can try
-  { name: 'no-cases', make: (d) => { d.cases = []; }, expect: /\/cases is empty: no case, and no reason/ },
-  { name: 'ok-case-without-figure', make: (d) => { delete d.cases[1].stats; d.cases[1].size = { mainBytes: 1, walBytes: 0, pageSize: 4096, pageCount: 1, freelistCount: 0, messages: 1 }; }, expect: /\/cases\/1 is ok but has no stats: 'insert' is timed/ },
+  {
+    name: 'no-cases',
+    make: (d) => {
+      d.cases = [];
+    },
+    expect: /\/cases is empty: no case, and no reason/,
+  },
+  {
+    name: 'ok-case-without-figure',
+    make: (d) => {
+      delete d.cases[1].stats;
+      d.cases[1].size = { mainBytes: 1, walBytes: 0, pageSize: 4096, pageCount: 1, freelistCount: 0, messages: 1 };
+    },
+    expect: /\/cases\/1 is ok but has no stats: 'insert' is timed/,
+  },
 ];
 
 /**
@@ -72,8 +219,22 @@ const refusedKinds = (escape) => [
  * @param {string} escape
  */
 const sameIdKinds = (escape) => [
-  { name: '0-same-id-read-first', make: (/** @type {any} */ d) => { d.run.id = VALID.run.id; d.environment.platform = `/../../../../${escape}`; }, expect: /\/environment\/platform must be equal to one of the allowed values/ },
-  { name: 'z-same-id-read-last', make: (/** @type {any} */ d) => { d.run.id = VALID.run.id; d.environment.node = `v22.23.3/../../../../${escape}`; }, expect: /\/environment\/node must match pattern/ },
+  {
+    name: '0-same-id-read-first',
+    make: (/** @type {any} */ d) => {
+      d.run.id = VALID.run.id;
+      d.environment.platform = `/../../../../${escape}`;
+    },
+    expect: /\/environment\/platform must be equal to one of the allowed values/,
+  },
+  {
+    name: 'z-same-id-read-last',
+    make: (/** @type {any} */ d) => {
+      d.run.id = VALID.run.id;
+      d.environment.node = `v22.23.3/../../../../${escape}`;
+    },
+    expect: /\/environment\/node must match pattern/,
+  },
 ];
 
 /**
@@ -83,25 +244,98 @@ const sameIdKinds = (escape) => [
  * @type {{ name: string, make: (d: any) => void, raw: string, shown: string }[]}
  */
 const inertKinds = [
-  { name: 'cpu-model-link', make: (d) => { d.environment.cpuModel = '[click](https://evil.example)'; }, raw: '[click](https://evil.example)', shown: '| \\[click\\](https\\://evil.example) |' },
-  { name: 'os-release-image', make: (d) => { d.environment.osRelease = '![x](https://evil.example/x.png)'; }, raw: '![x](', shown: '| linux \\!\\[x\\](https\\://evil.example/x.png) |' },
-  { name: 'image-os-html', make: (d) => { d.environment.ci.imageOs = '<img src=x onerror=alert(1)>'; }, raw: '<img src=x onerror=alert(1)>', shown: '| \\<img src=x onerror=alert(1)\\> 20261115.1 |' },
-  { name: 'image-version-table-pipe', make: (d) => { d.environment.ci.imageVersion = '1 | 2 | 3'; }, raw: '1 | 2 | 3', shown: '| ubuntu24 1 \\| 2 \\| 3 |' },
-  { name: 'driver-version-mention', make: (d) => { d.drivers[1].version = '@octocat'; }, raw: '@octocat', shown: `| @${Z}octocat (SQLite 3.54.1) |` },
-  { name: 'case-reason-heading-fence', make: (d) => { d.cases[1] = { ...d.cases[1], status: 'error', reason: '# Owned ```js' }; delete d.cases[1].stats; delete d.cases[1].verified; delete d.cases[1].pragmas; }, raw: '# Owned', shown: `- [1] error: \\#${Z} Owned \\\`\\\`\\\`js` },
-  { name: 'driver-reason-marker', make: (d) => { d.drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: `${END} ${START}` }; }, raw: `${END} ${START}`, shown: '| skipped: \\<\\!-- BENCHMARK\\_RESULTS\\_END --\\> \\<\\!-- BENCHMARK\\_RESULTS\\_START --\\> |' },
-  { name: 'cpu-model-very-long', make: (d) => { d.environment.cpuModel = 'A'.repeat(100_000); }, raw: 'A'.repeat(201), shown: `| ${'A'.repeat(199)}… |` },
+  {
+    name: 'cpu-model-link',
+    make: (d) => {
+      d.environment.cpuModel = '[click](https://evil.example)';
+    },
+    raw: '[click](https://evil.example)',
+    shown: '| \\[click\\](https\\://evil.example) |',
+  },
+  {
+    name: 'os-release-image',
+    make: (d) => {
+      d.environment.osRelease = '![x](https://evil.example/x.png)';
+    },
+    raw: '![x](',
+    shown: '| linux \\!\\[x\\](https\\://evil.example/x.png) |',
+  },
+  {
+    name: 'image-os-html',
+    make: (d) => {
+      d.environment.ci.imageOs = '<img src=x onerror=alert(1)>';
+    },
+    raw: '<img src=x onerror=alert(1)>',
+    shown: '| \\<img src=x onerror=alert(1)\\> 20261115.1 |',
+  },
+  {
+    name: 'image-version-table-pipe',
+    make: (d) => {
+      d.environment.ci.imageVersion = '1 | 2 | 3';
+    },
+    raw: '1 | 2 | 3',
+    shown: '| ubuntu24 1 \\| 2 \\| 3 |',
+  },
+  {
+    name: 'driver-version-mention',
+    make: (d) => {
+      d.drivers[1].version = '@octocat';
+    },
+    raw: '@octocat',
+    shown: `| @${Z}octocat (SQLite 3.54.1) |`,
+  },
+  {
+    name: 'case-reason-heading-fence',
+    make: (d) => {
+      d.cases[1] = { ...d.cases[1], status: 'error', reason: '# Owned ```js' };
+      delete d.cases[1].stats;
+      delete d.cases[1].verified;
+      delete d.cases[1].pragmas;
+    },
+    raw: '# Owned',
+    shown: `- [1] error: \\#${Z} Owned \\\`\\\`\\\`js`,
+  },
+  {
+    name: 'driver-reason-marker',
+    make: (d) => {
+      d.drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: `${END} ${START}` };
+    },
+    raw: `${END} ${START}`,
+    shown: '| skipped: \\<\\!-- BENCHMARK\\_RESULTS\\_END --\\> \\<\\!-- BENCHMARK\\_RESULTS\\_START --\\> |',
+  },
+  {
+    name: 'cpu-model-very-long',
+    make: (d) => {
+      d.environment.cpuModel = 'A'.repeat(100_000);
+    },
+    raw: 'A'.repeat(201),
+    shown: `| ${'A'.repeat(199)}… |`,
+  },
 ];
 
 /** Every file under dir but those under skip, with its bytes. */
 function tree(/** @type {string} */ dir, /** @type {string[]} */ skip) {
-  return Object.fromEntries(fs.readdirSync(dir, { recursive: true }).map(String).sort()
-    .filter((f) => !skip.some((s) => f === s || f.startsWith(s + path.sep)))
-    .map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? fs.readFileSync(path.join(dir, f), 'latin1') : 'dir']));
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .sort()
+      .filter((f) => !skip.some((s) => f === s || f.startsWith(s + path.sep)))
+      .map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? fs.readFileSync(path.join(dir, f), 'latin1') : 'dir']),
+  );
 }
-const outside = (/** @type {string} */ readme) => [readme.slice(0, readme.indexOf(START)), readme.slice(readme.indexOf(END))];
+const outside = (/** @type {string} */ readme) => [
+  readme.slice(0, readme.indexOf(START)),
+  readme.slice(readme.indexOf(END)),
+];
 const block = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
-const stored = (/** @type {string} */ results) => (fs.existsSync(results) ? fs.readdirSync(results, { recursive: true }).map(String).filter((f) => f.endsWith('.json') && f !== 'index.json') : []);
+const stored = (/** @type {string} */ results) =>
+  fs.existsSync(results)
+    ? fs
+        .readdirSync(results, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.json') && f !== 'index.json')
+    : [];
 
 /**
  * Write the valid document and the crafted ones; returns each crafted file with what its line must say.
@@ -119,24 +353,42 @@ function corpus(ws, { inert = true } = {}) {
     const d = structuredClone(VALID);
     d.run.id = idOf(i);
     k.make(d);
-    return { name: k.name, file: put(k.name.startsWith('0-') || k.name.startsWith('z-') ? k.name : `c-${k.name}`, d), expect: k.expect };
+    return {
+      name: k.name,
+      file: put(k.name.startsWith('0-') || k.name.startsWith('z-') ? k.name : `c-${k.name}`, d),
+      expect: k.expect,
+    };
   });
-  const shown = inert ? inertKinds.map((k, i) => {
-    const d = structuredClone(VALID);
-    d.run.id = idOf(50 + i);
-    d.environment.cores = 10 + i;
-    k.make(d);
-    return { ...k, file: put(`i-${k.name}`, d) };
-  }) : [];
+  const shown = inert
+    ? inertKinds.map((k, i) => {
+        const d = structuredClone(VALID);
+        d.run.id = idOf(50 + i);
+        d.environment.cores = 10 + i;
+        k.make(d);
+        return { ...k, file: put(`i-${k.name}`, d) };
+      })
+    : [];
   return { refused, shown };
 }
 
 test('the corpus has at least 15 kinds, one for each field that forms a path and for each kind of rendered Markdown', () => {
   const names = [...refusedKinds('x'), ...sameIdKinds('x'), ...inertKinds].map((k) => k.name);
   assert.ok(names.length >= 15, String(names.length));
-  for (const field of ['node', 'platform', 'arch', 'run-id', 'finished-at']) assert.ok(names.some((n) => n.startsWith(field)), field);
-  for (const what of ['relative-traversal', 'absolute', 'backslash', 'windows-separators', 'nul', 'very-long']) assert.ok(names.some((n) => n.includes(what)), what);
-  for (const what of ['link', 'image', 'html', 'heading', 'fence', 'table', 'mention', 'bidi']) assert.ok(names.some((n) => n.includes(what)), what);
+  for (const field of ['node', 'platform', 'arch', 'run-id', 'finished-at'])
+    assert.ok(
+      names.some((n) => n.startsWith(field)),
+      field,
+    );
+  for (const what of ['relative-traversal', 'absolute', 'backslash', 'windows-separators', 'nul', 'very-long'])
+    assert.ok(
+      names.some((n) => n.includes(what)),
+      what,
+    );
+  for (const what of ['link', 'image', 'html', 'heading', 'fence', 'table', 'mention', 'bidi'])
+    assert.ok(
+      names.some((n) => n.includes(what)),
+      what,
+    );
   assert.ok(names.includes('0-same-id-read-first') && names.includes('z-same-id-read-last'));
 });
 
@@ -149,7 +401,10 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   const warn = [];
   /** @type {string[]} */
   const log = [];
-  const code = aggregate({ artifacts: ws.artifacts, results: ws.results, readme: ws.readme }, { log: (s) => log.push(s), warn: (s) => warn.push(s) });
+  const code = aggregate(
+    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+    { log: (s) => log.push(s), warn: (s) => warn.push(s) },
+  );
   assert.equal(code, 0, warn.join('\n'));
 
   // the valid document is stored, and so is each valid document with Markdown in its strings; nothing else
@@ -162,13 +417,24 @@ test('aggregate over the valid document and every crafted one: the valid one sto
     const lines = warn.filter((w) => w.startsWith(`${r.file}: `));
     assert.equal(lines.length, 1, `${r.name}: ${lines.length} lines`);
     assert.match(lines[0], r.expect, r.name);
-    assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(lines[0]), `${r.name}: one printable line`);
+    assert.ok(
+      !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(lines[0]),
+      `${r.name}: one printable line`,
+    );
   }
-  assert.match(log.join('\n'), new RegExp(`${refused.length + shown.length + 1} file\\(s\\) read, ${shown.length + 1} valid, ${shown.length + 1} stored, ${refused.length} skipped, 0 refused`));
+  assert.match(
+    log.join('\n'),
+    new RegExp(
+      `${refused.length + shown.length + 1} file\\(s\\) read, ${shown.length + 1} valid, ${shown.length + 1} stored, ${refused.length} skipped, 0 refused`,
+    ),
+  );
 
   // nothing written anywhere else: the scratch directory outside results/ and README.md, beside it, the README outside its block
   assert.deepEqual(tree(ws.dir, ['results', 'README.md']), before);
-  assert.deepEqual(fs.readdirSync(path.dirname(ws.dir)).filter((f) => f.includes(ws.escape)), beside);
+  assert.deepEqual(
+    fs.readdirSync(path.dirname(ws.dir)).filter((f) => f.includes(ws.escape)),
+    beside,
+  );
   assert.ok(!fs.existsSync(path.join(path.dirname(ws.dir), ws.escape)));
   for (const f of fs.readdirSync(ws.results, { recursive: true }).map(String)) assert.ok(inside(ws.results, f), f);
   const readme = fs.readFileSync(ws.readme, 'utf8');
@@ -185,7 +451,10 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   assert.equal(readme.split(END).length, 2, 'one end marker');
 
   // and the next aggregate reads that README again: a marker in a document cannot lock it
-  const again = aggregate({ artifacts: ws.artifacts, results: ws.results, readme: ws.readme }, { log: () => {}, warn: () => {} });
+  const again = aggregate(
+    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+    { log: () => {}, warn: () => {} },
+  );
   assert.equal(again, 0);
   assert.equal(fs.readFileSync(ws.readme, 'utf8'), readme);
 });
@@ -193,12 +462,17 @@ test('aggregate over the valid document and every crafted one: the valid one sto
 test('npm run aggregate over the valid document and the crafted ones that are invalid: exit 0, exactly the valid one stored, every other named', () => {
   const ws = workspace();
   const { refused } = corpus(ws, { inert: false });
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme], { encoding: 'utf8', env: childEnv() });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme],
+    { encoding: 'utf8', env: childEnv() },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(stored(ws.results), [fileFor(VALID)?.split('/').join(path.sep)]);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, refused.length, r.stderr);
-  for (const x of refused) assert.match(lines.find((l) => l.startsWith(`${x.file}: `)) ?? `${x.name}: not named`, x.expect, x.name);
+  for (const x of refused)
+    assert.match(lines.find((l) => l.startsWith(`${x.file}: `)) ?? `${x.name}: not named`, x.expect, x.name);
   assert.match(r.stdout, /1 stored/);
   assert.deepEqual(outside(fs.readFileSync(ws.readme, 'utf8')), outside(README));
 });
@@ -216,11 +490,22 @@ for (const order of ['the valid one first', 'the other first']) {
     fs.writeFileSync(path.join(ws.artifacts, 'c.json'), JSON.stringify(first)); // the same document again: not an error
     /** @type {string[]} */
     const warn = [];
-    const code = aggregate({ artifacts: ws.artifacts, results: ws.results, readme: ws.readme }, { log: () => {}, warn: (s) => warn.push(s) });
+    const code = aggregate(
+      { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+      { log: () => {}, warn: (s) => warn.push(s) },
+    );
     assert.equal(code, 1);
     assert.deepEqual(stored(ws.results), []);
-    assert.match(warn.find((w) => w.startsWith(`${a}: `)) ?? '', new RegExp(`/run/id ${VALID.run.id} is also claimed by ${b} with different content; neither is stored$`));
-    assert.match(warn.find((w) => w.startsWith(`${b}: `)) ?? '', new RegExp(`/run/id ${VALID.run.id} is also claimed by ${a}, .*c\\.json with different content; neither is stored$`));
+    assert.match(
+      warn.find((w) => w.startsWith(`${a}: `)) ?? '',
+      new RegExp(`/run/id ${VALID.run.id} is also claimed by ${b} with different content; neither is stored$`),
+    );
+    assert.match(
+      warn.find((w) => w.startsWith(`${b}: `)) ?? '',
+      new RegExp(
+        `/run/id ${VALID.run.id} is also claimed by ${a}, .*c\\.json with different content; neither is stored$`,
+      ),
+    );
     assert.match(warn.at(-1) ?? '', /^aggregate: 3 valid document\(s\) refused/);
   });
 }
@@ -233,25 +518,47 @@ test('a valid document whose file name another new run would take: neither is st
   fs.writeFileSync(path.join(ws.artifacts, 'b.json'), JSON.stringify(twin));
   /** @type {string[]} */
   const warn = [];
-  assert.equal(aggregate({ artifacts: ws.artifacts, results: ws.results, readme: ws.readme }, { log: () => {}, warn: (s) => warn.push(s) }), 1);
+  assert.equal(
+    aggregate(
+      { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+      { log: () => {}, warn: (s) => warn.push(s) },
+    ),
+    1,
+  );
   assert.deepEqual(stored(ws.results), []);
-  assert.match(warn[0], /a\.json: would be stored as results\/2026\/2026-11-20-linux-x64-node-v22\.23\.3-aa45f544\.json, as would .*b\.json \(another run id\); neither is stored$/);
+  assert.match(
+    warn[0],
+    /a\.json: would be stored as results\/2026\/2026-11-20-linux-x64-node-v22\.23\.3-aa45f544\.json, as would .*b\.json \(another run id\); neither is stored$/,
+  );
 });
 
 test('defence in depth: the store builds no path from parts the schema does not allow, and writes nothing outside results/', () => {
   const ws = workspace();
   const store = openStore(ws.results, () => {});
   for (const make of [
-    (/** @type {any} */ d) => { d.environment.node = `v1.2.3/../../../../${ws.escape}`; },
-    (/** @type {any} */ d) => { d.environment.platform = '..'; },
-    (/** @type {any} */ d) => { d.environment.arch = '/etc'; },
-    (/** @type {any} */ d) => { d.run.id = '../../../../../../../../../../../../'; },
-    (/** @type {any} */ d) => { d.run.finishedAt = '../../../x/T03:17:00Z'; },
+    (/** @type {any} */ d) => {
+      d.environment.node = `v1.2.3/../../../../${ws.escape}`;
+    },
+    (/** @type {any} */ d) => {
+      d.environment.platform = '..';
+    },
+    (/** @type {any} */ d) => {
+      d.environment.arch = '/etc';
+    },
+    (/** @type {any} */ d) => {
+      d.run.id = '../../../../../../../../../../../../';
+    },
+    (/** @type {any} */ d) => {
+      d.run.finishedAt = '../../../x/T03:17:00Z';
+    },
   ]) {
     const d = structuredClone(VALID);
     make(d);
     assert.equal(fileFor(d), null);
-    assert.deepEqual(store.add(d), { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' });
+    assert.deepEqual(store.add(d), {
+      stored: false,
+      reason: '/run and /environment do not make a file name inside results/; not stored',
+    });
   }
   assert.equal(fs.existsSync(ws.results), false);
   assert.equal(inside('/r/results', '2026/x.json'), true);

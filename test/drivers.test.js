@@ -26,14 +26,25 @@ test('each generation pins exact versions of both packages, and only 13.x in the
   for (const g of GENERATIONS) {
     const p = JSON.parse(fs.readFileSync(path.join(ROOT, 'drivers', g.id, 'package.json'), 'utf8'));
     const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'drivers', g.id, 'package-lock.json'), 'utf8'));
-    assert.deepEqual(Object.keys(p.dependencies).sort(), DRIVERS.filter((d) => d.package).map((d) => d.package).sort());
+    assert.deepEqual(
+      Object.keys(p.dependencies).sort(),
+      DRIVERS.filter((d) => d.package)
+        .map((d) => d.package)
+        .sort(),
+    );
     for (const [name, version] of Object.entries(p.dependencies)) {
       assert.ok(semver.valid(version), `${g.id}: ${name}@${version} is not exact`);
       assert.equal(lock.packages[`node_modules/${name}`].version, version, `${g.id}: lockfile disagrees on ${name}`);
       assert.equal(semver.major(version) >= 13, g.id === 'napi10', `${g.id}: ${name}@${version}`);
     }
   }
-  assert.equal(GENERATIONS.find((g) => g.id === 'node18') && JSON.parse(fs.readFileSync(path.join(ROOT, 'drivers/node18/package.json'), 'utf8')).dependencies['better-sqlite3'], '11.10.0');
+  assert.equal(
+    GENERATIONS.find((g) => g.id === 'node18') &&
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'drivers/node18/package.json'), 'utf8')).dependencies[
+        'better-sqlite3'
+      ],
+    '11.10.0',
+  );
 });
 
 test('one tinybench for every Node: pinned to 4.1.0, whose engines include Node 18', () => {
@@ -58,14 +69,18 @@ test('the loaded drivers record version, SQLite version, compile options and the
     const { info } = /** @type {any} */ (loaded.get(name));
     assert.equal(info.status, 'ok', info.reason);
     assert.equal(info.generation, generationFor(process.version)?.id);
-    const installed = JSON.parse(fs.readFileSync(path.join(ROOT, 'drivers', info.generation, 'package.json'), 'utf8')).dependencies[name];
+    const installed = JSON.parse(fs.readFileSync(path.join(ROOT, 'drivers', info.generation, 'package.json'), 'utf8'))
+      .dependencies[name];
     assert.equal(info.version, installed);
     assert.match(info.sqlite, /^3\.\d+\.\d+$/);
     assert.ok(info.compileOptions.some((o) => o.startsWith('DEFAULT_CACHE_SIZE')));
     assert.ok(['built-from-source', 'bundled-prebuild', 'downloaded-prebuild'].includes(info.binary.origin));
     assert.ok(info.binary.file.includes(`node_modules/${name}/`), info.binary.file);
   }
-  assert.match(/** @type {any} */ (loaded.get('better-sqlite3-multiple-ciphers')).info.sqlite3mc, /SQLite3 Multiple Ciphers \d/);
+  assert.match(
+    /** @type {any} */ (loaded.get('better-sqlite3-multiple-ciphers')).info.sqlite3mc,
+    /SQLite3 Multiple Ciphers \d/,
+  );
 });
 
 test('binary origin is read from where the binary sits', () => {

@@ -13,7 +13,13 @@ const header = (/** @type {string} */ f) => fs.readFileSync(f).subarray(0, 16);
 
 /** Make a closed, seeded file with the production PRAGMAs. */
 function make(d, file, cipher, key = 'secret') {
-  const { conn } = openConfigured(d, file, { pragmas: production, cipher, key, tempdir: path.dirname(file), schema: SCHEMA });
+  const { conn } = openConfigured(d, file, {
+    pragmas: production,
+    cipher,
+    key,
+    tempdir: path.dirname(file),
+    schema: SCHEMA,
+  });
   conn.exec("INSERT INTO mailboxes (id, path, uidvalidity, uidnext) VALUES (1, 'INBOX', 1, 1)");
   conn.close();
 }
@@ -30,7 +36,11 @@ for (const cipher of CIPHERS.filter((c) => c.sqlite3mc)) {
       return;
     }
     assert.notDeepEqual(header(file), PLAIN_HEADER);
-    assert.deepEqual(proveEncryption(mc, file, cipher), { encrypted: true, plainHeader: false, keylessOpen: 'SQLITE_NOTADB' });
+    assert.deepEqual(proveEncryption(mc, file, cipher), {
+      encrypted: true,
+      plainHeader: false,
+      keylessOpen: 'SQLITE_NOTADB',
+    });
     // the right key still opens it
     const conn = mc.open(file);
     conn.exec(`PRAGMA cipher = '${cipher.sqlite3mc}'`);
@@ -70,6 +80,9 @@ test('a wrong key is refused as SQLITE_NOTADB too', async () => {
   const conn = mc.open(file);
   conn.exec("PRAGMA cipher = 'chacha20'");
   conn.exec("PRAGMA key = 'wrong'");
-  assert.throws(() => conn.prepare('SELECT count(*) FROM mailboxes').get(), (e) => sqliteCode(e) === 'SQLITE_NOTADB');
+  assert.throws(
+    () => conn.prepare('SELECT count(*) FROM mailboxes').get(),
+    (e) => sqliteCode(e) === 'SQLITE_NOTADB',
+  );
   conn.close();
 });

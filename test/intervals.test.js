@@ -9,7 +9,13 @@ import { createRandom } from '../lib/prng.js';
 
 test('two tight groups far apart are two modes, with their rates and shares', () => {
   const modes = modesOf([6000, 10600, 6050, 5980, 10500, 6020, 10650]);
-  assert.deepEqual(modes?.map((m) => [Math.round(m.rate), m.share.toFixed(3), m.rounds]), [[6010, '0.571', 4], [10600, '0.429', 3]]);
+  assert.deepEqual(
+    modes?.map((m) => [Math.round(m.rate), m.share.toFixed(3), m.rounds]),
+    [
+      [6010, '0.571', 4],
+      [10600, '0.429', 3],
+    ],
+  );
 });
 
 test('one group, one wild round, or a gap small against the spread are not modes', () => {
@@ -33,7 +39,7 @@ test('the interval: within-run and between-run parts combine in quadrature aroun
   assert.equal(intervalOf([100, 101], 2), null, 'two rounds give no spread to go by');
 });
 
-test('a bimodal case\'s interval spans both modes', () => {
+test("a bimodal case's interval spans both modes", () => {
   const i = /** @type {NonNullable<ReturnType<typeof intervalOf>>} */ (intervalOf([6000, 10600, 6050, 5980, 10500], 1));
   assert.ok(i.low < 5980 && i.high > 10600, `${i.low} … ${i.high}`);
   assert.equal(i.modes?.length, 2);
@@ -85,39 +91,87 @@ test('a paired comparison pairs rounds by block, and a shift of the machine that
   assert.equal(pairedChange(ref.slice(0, 2), slow.slice(0, 2)), null, 'two pairs are too few');
 });
 
-test('a run\'s analysis: the machine\'s movement from its blocks, intervals and modes, paired comparisons and the self-check', async () => {
+test("a run's analysis: the machine's movement from its blocks, intervals and modes, paired comparisons and the self-check", async () => {
   const { analyseRun } = await import('../bench/result/analysis.js');
   const drift = [1, 1.1, 0.92, 1.05, 0.97]; // the machine's level in each round: every case moves with it
   const jitter = [1.002, 0.998, 1.001, 0.999, 1];
   const mk = (/** @type {string} */ config, /** @type {string} */ cipher, /** @type {number[]} */ rounds) => ({
-    config, driver: 'better-sqlite3-multiple-ciphers', cipher, op: 'update', status: 'ok',
-    stats: { opsPerSec: { median: [...rounds].sort((a, b) => a - b)[2], mean: 1, rme: 1, rse: 1 }, rounds, slots: rounds.map((_, i) => `r${i}/update`) },
+    config,
+    driver: 'better-sqlite3-multiple-ciphers',
+    cipher,
+    op: 'update',
+    status: 'ok',
+    stats: {
+      opsPerSec: { median: [...rounds].sort((a, b) => a - b)[2], mean: 1, rme: 1, rse: 1 },
+      rounds,
+      slots: rounds.map((_, i) => `r${i}/update`),
+    },
   });
   const cases = [
-    mk('production', 'chacha20', drift.map((d, i) => 1000 * d * jitter[i])),
-    mk('production-twin', 'chacha20', drift.map((d, i) => 1000 * d * jitter[(i + 1) % 5])),
-    mk('memory-temp-storage', 'chacha20', drift.map((d, i) => 900 * d * jitter[(i + 2) % 5])),
-    mk('production', 'none', drift.map((d, i) => 2000 * d * jitter[(i + 3) % 5])),
+    mk(
+      'production',
+      'chacha20',
+      drift.map((d, i) => 1000 * d * jitter[i]),
+    ),
+    mk(
+      'production-twin',
+      'chacha20',
+      drift.map((d, i) => 1000 * d * jitter[(i + 1) % 5]),
+    ),
+    mk(
+      'memory-temp-storage',
+      'chacha20',
+      drift.map((d, i) => 900 * d * jitter[(i + 2) % 5]),
+    ),
+    mk(
+      'production',
+      'none',
+      drift.map((d, i) => 2000 * d * jitter[(i + 3) % 5]),
+    ),
     mk('cache-size-64mb', 'chacha20', [6000, 10600, 6050, 5980, 10500]),
   ];
   const r = analyseRun(cases);
   assert.ok(r.machine.update > 3 && r.machine.update < 10, `the blocks moved by ${r.machine.update}%`);
-  const find = (/** @type {string} */ id, /** @type {string} */ member) => r.comparisons.find((c) => c.id === id && c.member === member);
-  assert.equal(find('config', 'memory-temp-storage/better-sqlite3-multiple-ciphers/chacha20')?.verdict, 'slower', 'paired: the drift cancels and 10% shows');
-  assert.ok(Math.abs(/** @type {any} */ (find('config', 'memory-temp-storage/better-sqlite3-multiple-ciphers/chacha20')).change + 0.1) < 0.01);
+  const find = (/** @type {string} */ id, /** @type {string} */ member) =>
+    r.comparisons.find((c) => c.id === id && c.member === member);
+  assert.equal(
+    find('config', 'memory-temp-storage/better-sqlite3-multiple-ciphers/chacha20')?.verdict,
+    'slower',
+    'paired: the drift cancels and 10% shows',
+  );
+  assert.ok(
+    Math.abs(
+      /** @type {any} */ (find('config', 'memory-temp-storage/better-sqlite3-multiple-ciphers/chacha20')).change + 0.1,
+    ) < 0.01,
+  );
   assert.equal(find('cipher', 'production/better-sqlite3-multiple-ciphers/chacha20')?.verdict, 'slower');
   assert.deepEqual(r.selfCheck, { operations: 1, flagged: [], passed: true });
   const prod = r.cases[0].stats.opsPerSec;
-  assert.ok(prod.low < 1000 * 0.92 && prod.high > 1000 * 1.05, `the interval holds the machine's movement: ${prod.low} … ${prod.high}`);
+  assert.ok(
+    prod.low < 1000 * 0.92 && prod.high > 1000 * 1.05,
+    `the interval holds the machine's movement: ${prod.low} … ${prod.high}`,
+  );
   assert.equal(r.cases[4].stats.modes.length, 2, 'separated groups are modes');
   // unpaired, the same figures would say nothing: production's interval holds memory-temp-storage's median
   assert.ok(prod.low < r.cases[2].stats.opsPerSec.median);
   // a twin that differs fails the self-check; a quick run (one round) gives no comparison
-  const broken = analyseRun([cases[0], mk('production-twin', 'chacha20', drift.map((d, i) => 800 * d * jitter[i]))]);
+  const broken = analyseRun([
+    cases[0],
+    mk(
+      'production-twin',
+      'chacha20',
+      drift.map((d, i) => 800 * d * jitter[i]),
+    ),
+  ]);
   assert.equal(broken.selfCheck?.passed, false, 'one operation of one flagged is more than chance allows at 95%');
   assert.deepEqual(broken.selfCheck?.flagged, ['update']);
   const { allowedByChance } = await import('../bench/result/analysis.js');
   assert.deepEqual([1, 2, 8, 20].map(allowedByChance), [0, 1, 2, 3]);
-  const quick = analyseRun(cases.map((c) => ({ ...c, stats: { ...c.stats, rounds: c.stats.rounds.slice(0, 1), slots: c.stats.slots.slice(0, 1) } })));
+  const quick = analyseRun(
+    cases.map((c) => ({
+      ...c,
+      stats: { ...c.stats, rounds: c.stats.rounds.slice(0, 1), slots: c.stats.slots.slice(0, 1) },
+    })),
+  );
   assert.deepEqual([quick.comparisons.length, quick.selfCheck], [0, null]);
 });

@@ -56,7 +56,8 @@ if (fs.existsSync(workflows)) {
 }
 for (const tool of tools) {
   const r = spawnSync(tool.cmd, tool.args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.error) problems.push(`${tool.name}: could not run '${tool.cmd}' (${r.error.message}); install it (see .ci/run)`);
+  if (r.error)
+    problems.push(`${tool.name}: could not run '${tool.cmd}' (${r.error.message}); install it (see .ci/run)`);
   else if (r.status !== 0) problems.push(`${tool.name}: exit ${r.status}\n${(r.stdout + r.stderr).trim()}`);
   else console.log(`lint: ${tool.name} clean`);
 }

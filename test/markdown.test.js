@@ -64,9 +64,18 @@ test('code: a code span when the text allows one, else inert text', () => {
 });
 
 test('table: the same bytes as markdown-table, for every alignment', () => {
-  const rows = [['Case', 'Base', 'x', 'Verdict', 'n'], ['a', '1', '', 'no change', 'x'], ['longer key here', '12,345', '*', 'regression', ''], ['b', null, 'c']];
+  const rows = [
+    ['Case', 'Base', 'x', 'Verdict', 'n'],
+    ['a', '1', '', 'no change', 'x'],
+    ['longer key here', '12,345', '*', 'regression', ''],
+    ['b', null, 'c'],
+  ];
   for (const align of [[], ['l', 'r', 'c', 'l'], ['c', 'c', 'c', 'c', 'c'], ['r', 'l']]) {
-    assert.equal(table(rows, /** @type {any} */ (align)), markdownTable(/** @type {any} */ (rows), { align }), JSON.stringify(align));
+    assert.equal(
+      table(rows, /** @type {any} */ (align)),
+      markdownTable(/** @type {any} */ (rows), { align }),
+      JSON.stringify(align),
+    );
   }
   assert.equal(table([['a']], ['c']), markdownTable([['a']], { align: ['c'] }));
 });

@@ -5,7 +5,14 @@ import { Bench } from 'tinybench';
 import { CIPHERS } from '../bench/tables/ciphers.js';
 import { CONFIGS } from '../bench/tables/configs.js';
 import { openConfigured, scalar } from '../bench/engine/database.js';
-import { INSERT_MAILBOX, INSERT_MESSAGE, MAILBOXES, SCHEMA, generateMessages, messageParams } from '../bench/tables/mail.js';
+import {
+  INSERT_MAILBOX,
+  INSERT_MESSAGE,
+  MAILBOXES,
+  SCHEMA,
+  generateMessages,
+  messageParams,
+} from '../bench/tables/mail.js';
 import { combine, measure, tinybenchStats } from '../bench/engine/measure.js';
 import { medianRse } from '../lib/stats/spread.js';
 import { BATCH_ROWS, OPS } from '../bench/tables/ops.js';
@@ -20,13 +27,29 @@ async function seeded(driverName = 'better-sqlite3-multiple-ciphers', config = C
   const dir = scratch();
   const file = path.join(dir, 'ops.db');
   const cipher = CIPHERS.find((c) => c.name === (d.name === 'better-sqlite3-multiple-ciphers' ? 'chacha20' : 'none'));
-  const { conn } = openConfigured(d, file, { pragmas: config.pragmas, cipher: /** @type {any} */ (cipher), key: 'k', tempdir: dir, schema: SCHEMA });
+  const { conn } = openConfigured(d, file, {
+    pragmas: config.pragmas,
+    cipher: /** @type {any} */ (cipher),
+    key: 'k',
+    tempdir: dir,
+    schema: SCHEMA,
+  });
   MAILBOXES.forEach((p, i) => conn.prepare(INSERT_MAILBOX).run(i + 1, p, 1, 1));
   const insert = conn.prepare(INSERT_MESSAGE);
   conn.exec('BEGIN');
   generateMessages(7, SEEDED).forEach((m, i) => insert.run(...messageParams(m, i + 1)));
   conn.exec('COMMIT');
-  const ctx = { conn, file, pool: generateMessages(8, 16), random: createRandom(3), seeded: SEEDED, journalMode: 'wal', fresh: () => { throw new Error('not here'); } };
+  const ctx = {
+    conn,
+    file,
+    pool: generateMessages(8, 16),
+    random: createRandom(3),
+    seeded: SEEDED,
+    journalMode: 'wal',
+    fresh: () => {
+      throw new Error('not here');
+    },
+  };
   return { conn, ctx, dir };
 }
 
@@ -112,7 +135,18 @@ test('vacuum leaves no free pages and every message in place', async () => {
 test('measure: fast operations are batched, slow or unbatchable ones are not, before() runs untimed once per sample', () => {
   let befores = 0;
   let ran = 0;
-  const fast = measure({ run: (n) => { ran += n; }, before: (n) => { befores++; assert.ok(n >= 1); } }, BUDGET);
+  const fast = measure(
+    {
+      run: (n) => {
+        ran += n;
+      },
+      before: (n) => {
+        befores++;
+        assert.ok(n >= 1);
+      },
+    },
+    BUDGET,
+  );
   assert.ok(fast.opsPerSample > 1);
   assert.ok(fast.latencies.length >= BUDGET.minSamples);
   assert.ok(ran >= fast.latencies.length * fast.opsPerSample);
@@ -120,11 +154,17 @@ test('measure: fast operations are batched, slow or unbatchable ones are not, be
   const one = measure({ maxBatch: 1, run: () => {} }, BUDGET);
   assert.equal(one.opsPerSample, 1);
   for (const s of [combine([fast]), combine([one])]) {
-    assert.ok(s.opsPerSec.median > 0 && s.opsPerSec.mean > 0 && s.latencyMs.p99 >= s.latencyMs.median && s.latencyMs.sd >= 0 && s.rme >= 0);
+    assert.ok(
+      s.opsPerSec.median > 0 &&
+        s.opsPerSec.mean > 0 &&
+        s.latencyMs.p99 >= s.latencyMs.median &&
+        s.latencyMs.sd >= 0 &&
+        s.rme >= 0,
+    );
   }
 });
 
-test('combine: the statistics are tinybench\'s own for the pooled samples; the headline is the median of round medians', () => {
+test("combine: the statistics are tinybench's own for the pooled samples; the headline is the median of round medians", () => {
   const a = { opsPerSec: 1000, opsPerSample: 1, latencies: [1, 1.1, 0.9, 1.05, 0.95] };
   const b = { opsPerSec: 900, opsPerSample: 2, latencies: [1.2, 1.1, 1.15] };
   const c = { opsPerSec: 5000, opsPerSample: 1, latencies: [0.2, 0.21, 0.19] }; // a disturbed round
@@ -155,17 +195,23 @@ test('medianRse: 1.2533 · 1.4826 · MAD of the logs / √n, in %; one wild roun
   assert.ok(medianRse([...xs, ...xs, ...xs, ...xs]) < want / 1.9, 'four times the rounds, half the error');
   assert.equal(medianRse([5, 5, 5]), 0);
   assert.ok(Number.isNaN(medianRse([1, 2])));
-  assert.equal(combine([1000, 1010, 990].map((o) => ({ opsPerSec: o, opsPerSample: 1, latencies: [1 / o] }))).opsPerSec.rse, medianRse([1000, 1010, 990]));
+  assert.equal(
+    combine([1000, 1010, 990].map((o) => ({ opsPerSec: o, opsPerSample: 1, latencies: [1 / o] }))).opsPerSec.rse,
+    medianRse([1000, 1010, 990]),
+  );
   assert.equal(combine([{ opsPerSec: 1, opsPerSample: 1, latencies: [1] }]).opsPerSec.rse, undefined);
 });
 
 test('tinybenchStats gives exactly the statistics tinybench computed when it measured those samples', () => {
   const bench = new Bench({ time: 10, iterations: 20, warmup: false });
-  bench.add('t', () => { for (let i = 0; i < 1000; i++); });
+  bench.add('t', () => {
+    for (let i = 0; i < 1000; i++);
+  });
   bench.runSync();
   const measured = /** @type {any} */ (bench.tasks[0].result);
   const again = tinybenchStats([...measured.latency.samples]);
-  for (const k of ['mean', 'p50', 'p99', 'sd', 'rme', 'min', 'max']) assert.equal(again.latency[k], measured.latency[k], k);
+  for (const k of ['mean', 'p50', 'p99', 'sd', 'rme', 'min', 'max'])
+    assert.equal(again.latency[k], measured.latency[k], k);
   for (const k of ['mean', 'p50', 'rme']) assert.equal(again.throughput[k], measured.throughput[k], k);
   assert.equal(again.latency.samples.length, measured.latency.samples.length);
 });
@@ -175,8 +221,12 @@ test('measure never does work outside the samples it times: setup opens exactly 
   let open = 0;
   const task = {
     maxBatch: 1,
-    run: () => { opened.push(++open); },
-    after: () => { open--; },
+    run: () => {
+      opened.push(++open);
+    },
+    after: () => {
+      open--;
+    },
   };
   const round = measure(task, BUDGET);
   assert.equal(open, 0, 'a database opened outside a sample was never closed');

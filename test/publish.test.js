@@ -12,7 +12,11 @@ import { childEnv, scratch } from './helpers.js';
 import { ROOT } from '../lib/root.js';
 
 const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() }).trim();
+  execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() },
+  ).trim();
 
 /** The releases the documents are archived in: a folder, through the stand-in for gh. */
 function archiveStandIn(/** @type {string} */ dir) {
@@ -41,10 +45,31 @@ function cell(dir, name, doc) {
   const artifacts = path.join(dir, `${name}-artifacts`);
   fs.mkdirSync(path.join(artifacts, 'result-x'), { recursive: true });
   fs.writeFileSync(path.join(artifacts, 'result-x', 'r.json'), JSON.stringify(doc));
-  const run = () => assert.equal(aggregate({ artifacts, results: path.join(cwd, 'results'), readme: path.join(cwd, 'README.md') }, { log: () => {}, warn: () => {} }), 0);
+  const run = () =>
+    assert.equal(
+      aggregate(
+        { artifacts, results: path.join(cwd, 'results'), readme: path.join(cwd, 'README.md') },
+        { log: () => {}, warn: () => {} },
+      ),
+      0,
+    );
   run();
   const log = [];
-  return { cwd, go: () => publish({ artifacts, results: 'results', readme: 'README.md', remote: 'origin', branch: 'main', cwd, log: (s) => log.push(s), runAggregate: run }), log };
+  return {
+    cwd,
+    go: () =>
+      publish({
+        artifacts,
+        results: 'results',
+        readme: 'README.md',
+        remote: 'origin',
+        branch: 'main',
+        cwd,
+        log: (s) => log.push(s),
+        runAggregate: run,
+      }),
+    log,
+  };
 }
 
 test('two aggregate jobs racing both land: the rejected one retakes the remote, aggregates again and pushes; nothing is lost', () => {
@@ -53,12 +78,21 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
   assert.equal(a.go(), 'pushed');
   assert.equal(b.go(), 'pushed');
-  assert.ok(b.log.some((l) => /push 1 of 5 rejected \(! \[rejected\] HEAD -> main \((fetch first|non-fast-forward)\)\); taking origin\/main/.test(l)), b.log.join('\n'));
+  assert.ok(
+    b.log.some((l) =>
+      /push 1 of 5 rejected \(! \[rejected\] HEAD -> main \((fetch first|non-fast-forward)\)\); taking origin\/main/.test(
+        l,
+      ),
+    ),
+    b.log.join('\n'),
+  );
   const check = path.join(dir, 'check');
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'check'], dir);
   // the documents are not in git: the index lists both, the archive holds both, each once
   assert.ok(!fs.existsSync(path.join(check, 'results', '2026')), 'a document was committed');
-  const listed = JSON.parse(fs.readFileSync(path.join(check, 'results', 'index.json'), 'utf8')).entries.map((e) => e.file);
+  const listed = JSON.parse(fs.readFileSync(path.join(check, 'results', 'index.json'), 'utf8')).entries.map(
+    (e) => e.file,
+  );
   assert.equal(listed.length, 2, listed.join(' '));
   const assets = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).sort();
   assert.deepEqual(assets, listed.map((f) => `${path.basename(f)}.gz`).sort());
@@ -70,7 +104,15 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   for (const img of images) assert.ok(fs.existsSync(path.join(check, img)), `${img} not committed`);
   assert.ok(fs.existsSync(path.join(check, 'results', 'README.md')));
   const authors = git(['log', '--format=%an <%ae>|%s', 'main'], check).split('\n');
-  assert.equal(authors.filter((l) => l.startsWith('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|Benchmark results: 1 new document(s)')).length, 2, authors.join('\n'));
+  assert.equal(
+    authors.filter((l) =>
+      l.startsWith(
+        'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|Benchmark results: 1 new document(s)',
+      ),
+    ).length,
+    2,
+    authors.join('\n'),
+  );
 });
 
 test('no change, no commit', () => {
@@ -83,8 +125,25 @@ test('no change, no commit', () => {
 });
 
 test('the commit message names the run and the cells it adds', () => {
-  const msg = commitMessage(['results/2026/2026-11-21-linux-x64-node-v22.23.3-abcdef12.json', 'results/index.json', 'results/README.md', 'results/charts/linux-x64/x-123456-config.svg', 'results/charts/nights.jsonl'], { GITHUB_RUN_ID: '42', GITHUB_WORKFLOW: 'Benchmark', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' });
-  assert.equal(msg, 'Benchmark results: 1 new document(s) from run 42 of Benchmark\n\n- linux-x64-node-v22.23.3\n\nhttps://github.com/o/r/actions/runs/42\n');
+  const msg = commitMessage(
+    [
+      'results/2026/2026-11-21-linux-x64-node-v22.23.3-abcdef12.json',
+      'results/index.json',
+      'results/README.md',
+      'results/charts/linux-x64/x-123456-config.svg',
+      'results/charts/nights.jsonl',
+    ],
+    {
+      GITHUB_RUN_ID: '42',
+      GITHUB_WORKFLOW: 'Benchmark',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'o/r',
+    },
+  );
+  assert.equal(
+    msg,
+    'Benchmark results: 1 new document(s) from run 42 of Benchmark\n\n- linux-x64-node-v22.23.3\n\nhttps://github.com/o/r/actions/runs/42\n',
+  );
 });
 
 test('a rejected push is logged with the reason git gives, not the hint it ends with', () => {
@@ -105,10 +164,16 @@ To https://github.com/o/r
  ! [remote rejected] HEAD -> main (protected branch hook declined)
 error: failed to push some refs to 'https://github.com/o/r'
 `;
-  assert.equal(pushRejection(protectedBranch), '! [remote rejected] HEAD -> main (protected branch hook declined); remote: error: GH006: Protected branch update failed for refs/heads/main.');
+  assert.equal(
+    pushRejection(protectedBranch),
+    '! [remote rejected] HEAD -> main (protected branch hook declined); remote: error: GH006: Protected branch update failed for refs/heads/main.',
+  );
   const denied = `remote: Permission to o/r.git denied to github-actions[bot].
 fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 403
 `;
-  assert.equal(pushRejection(denied), "fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 403");
+  assert.equal(
+    pushRejection(denied),
+    "fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 403",
+  );
   assert.equal(pushRejection('hint: only advice\n'), 'no message');
 });

@@ -16,7 +16,8 @@ import { ROOT, scratch } from './helpers.js';
 
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 /** Every <img> of rendered HTML: its src and alt, as the browser would read them. */
-const images = (/** @type {string} */ h) => [...h.matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({ src: decodeURIComponent(m[1]), alt: m[2] }));
+const images = (/** @type {string} */ h) =>
+  [...h.matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({ src: decodeURIComponent(m[1]), alt: m[2] }));
 
 /**
  * Whether a text is one well-formed SVG document: a root <svg> in the SVG namespace with a size,
@@ -25,7 +26,8 @@ const images = (/** @type {string} */ h) => [...h.matchAll(/<img src="([^"]*)" a
  */
 function svgProblems(text) {
   const body = text.replace(/<!--[\s\S]*?-->/g, '').trim();
-  if (!/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* width="\d+" height="\d+"/.test(body)) return 'no <svg> root with the SVG namespace and a size';
+  if (!/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* width="\d+" height="\d+"/.test(body))
+    return 'no <svg> root with the SVG namespace and a size';
   if (!/<title>[^<]{20,}<\/title>/.test(body)) return 'no <title> saying what it shows';
   /** @type {string[]} */
   const open = [];
@@ -61,7 +63,14 @@ function nights(/** @type {string} */ dir, /** @type {number} */ n) {
   for (let i = 0; i < n; i++) {
     for (const platform of ['linux-x64', 'darwin-arm64']) {
       for (const node of ['v22.23.3', 'v24.21.0']) {
-        const doc = syntheticDoc({ platform, node, seed: i * 10 + node.length, scale: i === n - 1 && platform === 'linux-x64' ? 0.6 : 1, imageVersion: `2026110${Math.min(9, i)}.1`, finishedAt: new Date(Date.UTC(2026, 10, 1 + i, 3, 17)).toISOString() });
+        const doc = syntheticDoc({
+          platform,
+          node,
+          seed: i * 10 + node.length,
+          scale: i === n - 1 && platform === 'linux-x64' ? 0.6 : 1,
+          imageVersion: `2026110${Math.min(9, i)}.1`,
+          finishedAt: new Date(Date.UTC(2026, 10, 1 + i, 3, 17)).toISOString(),
+        });
         fs.mkdirSync(path.join(dir, `night-${i}`), { recursive: true });
         fs.writeFileSync(path.join(dir, `night-${i}`, `${platform}-${node}.json`), JSON.stringify(doc));
       }
@@ -71,7 +80,12 @@ function nights(/** @type {string} */ dir, /** @type {number} */ n) {
 
 function workspace() {
   const dir = scratch('readme-');
-  const ws = { dir, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  const ws = {
+    dir,
+    artifacts: path.join(dir, 'artifacts'),
+    results: path.join(dir, 'results'),
+    readme: path.join(dir, 'README.md'),
+  };
   fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   return ws;
 }
@@ -82,8 +96,20 @@ const run = (/** @type {ReturnType<typeof workspace>} */ ws) => {
   return log.join('\n');
 };
 /** Every chart under results/charts with its bytes and modification time. */
-const charts = (/** @type {string} */ results) => new Map(fs.readdirSync(path.join(results, 'charts'), { recursive: true }).map(String).filter((f) => f.endsWith('.svg'))
-  .map((f) => [f, { text: fs.readFileSync(path.join(results, 'charts', f), 'utf8'), mtime: fs.statSync(path.join(results, 'charts', f)).mtimeMs }]));
+const charts = (/** @type {string} */ results) =>
+  new Map(
+    fs
+      .readdirSync(path.join(results, 'charts'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.svg'))
+      .map((f) => [
+        f,
+        {
+          text: fs.readFileSync(path.join(results, 'charts', f), 'utf8'),
+          mtime: fs.statSync(path.join(results, 'charts', f)).mtimeMs,
+        },
+      ]),
+  );
 
 test('README.md and results/README.md, rendered as GFM: every image is a valid SVG in the tree, with alt text stating a finding', () => {
   const ws = workspace();
@@ -92,26 +118,42 @@ test('README.md and results/README.md, rendered as GFM: every image is a valid S
   const shown = checkImages(ws.readme, ws.dir);
   // per machine class: the PRAGMA chart, the encryption chart, a history chart per Node major
   assert.equal(shown.length, 2 * (2 + 2), shown.map((i) => i.src).join('\n'));
-  assert.ok(shown.some((i) => /largest (gain|loss)/.test(i.alt) && /within noise/.test(i.alt) && /A\/A twin/.test(i.alt)), 'the PRAGMA chart says what it found');
-  assert.ok(shown.some((i) => /cheapest .* costliest/.test(i.alt)), 'the encryption chart says what it found');
+  assert.ok(
+    shown.some((i) => /largest (gain|loss)/.test(i.alt) && /within noise/.test(i.alt) && /A\/A twin/.test(i.alt)),
+    'the PRAGMA chart says what it found',
+  );
+  assert.ok(
+    shown.some((i) => /cheapest .* costliest/.test(i.alt)),
+    'the encryption chart says what it found',
+  );
   // the slow last night is outside its band, said in the chart's alt text and listed with what changed
   const history = shown.filter((i) => /night\(s\) \d{4}-\d\d-\d\d to/.test(i.alt));
   assert.equal(history.length, 4);
-  assert.ok(history.some((i) => /outside the band, newest 2026-11-08/.test(i.alt)), history.map((i) => i.alt).join("\n"));
+  assert.ok(
+    history.some((i) => /outside the band, newest 2026-11-08/.test(i.alt)),
+    history.map((i) => i.alt).join('\n'),
+  );
   const readme = fs.readFileSync(ws.readme, 'utf8');
-  assert.match(readme, /^Outside the band .*: 2026-11-08, Node v2\d\.\d+\.\d+(, v2\d\.\d+\.\d+)?: .*slower; changed: runner image/m);
+  assert.match(
+    readme,
+    /^Outside the band .*: 2026-11-08, Node v2\d\.\d+\.\d+(, v2\d\.\d+\.\d+)?: .*slower; changed: runner image/m,
+  );
   // the long form links back and shows its charts too, and what changed that night in full
   const page = path.join(ws.results, 'README.md');
   assert.ok(checkImages(page, ws.dir).length >= 4);
   assert.match(fs.readFileSync(page, 'utf8'), /\[README\]\(\.\.\/README\.md#results\)/);
-  assert.match(fs.readFileSync(page, 'utf8'), /^- 2026-11-08, Node v2\d\.\d+\.\d+: .*below .*changed since the night before: runner image ubuntu24 20261106\.1 → ubuntu24 20261107\.1/m);
+  assert.match(
+    fs.readFileSync(page, 'utf8'),
+    /^- 2026-11-08, Node v2\d\.\d+\.\d+: .*below .*changed since the night before: runner image ubuntu24 20261106\.1 → ubuntu24 20261107\.1/m,
+  );
 });
 
-test('the repository\'s own README.md and results/README.md: every image resolves to a valid SVG in the tree', () => {
-  for (const file of [path.join(ROOT, 'README.md'), path.join(ROOT, 'results', 'README.md')]) if (fs.existsSync(file)) checkImages(file, ROOT);
+test("the repository's own README.md and results/README.md: every image resolves to a valid SVG in the tree", () => {
+  for (const file of [path.join(ROOT, 'README.md'), path.join(ROOT, 'results', 'README.md')])
+    if (fs.existsSync(file)) checkImages(file, ROOT);
 });
 
-test('charts are drawn the same byte for byte; an unchanged chart is not rewritten; a new night redraws only its machine class\'s charts', () => {
+test("charts are drawn the same byte for byte; an unchanged chart is not rewritten; a new night redraws only its machine class's charts", () => {
   const a = workspace();
   const b = workspace();
   nights(a.artifacts, 3);
@@ -120,18 +162,30 @@ test('charts are drawn the same byte for byte; an unchanged chart is not rewritt
   run(b);
   const first = charts(a.results);
   assert.ok(first.size >= 8);
-  assert.deepEqual([...first].map(([f, c]) => [f, c.text]), [...charts(b.results)].map(([f, c]) => [f, c.text]), 'two aggregates of the same documents drew different bytes');
+  assert.deepEqual(
+    [...first].map(([f, c]) => [f, c.text]),
+    [...charts(b.results)].map(([f, c]) => [f, c.text]),
+    'two aggregates of the same documents drew different bytes',
+  );
   assert.match(run(a), /charts: 0 drawn, \d+ unchanged, 0 removed/);
   assert.deepEqual(charts(a.results), first, 'a chart was rewritten');
   // a night on darwin only: linux charts untouched
-  const doc = syntheticDoc({ platform: 'darwin-arm64', node: 'v24.21.0', seed: 99, finishedAt: '2026-11-04T03:17:00.000Z' });
+  const doc = syntheticDoc({
+    platform: 'darwin-arm64',
+    node: 'v24.21.0',
+    seed: 99,
+    finishedAt: '2026-11-04T03:17:00.000Z',
+  });
   fs.writeFileSync(path.join(a.artifacts, 'late.json'), JSON.stringify(doc));
   assert.match(run(a), /1 stored/);
   const after = charts(a.results);
   for (const [f, c] of first) {
     if (f.startsWith('linux-x64/')) assert.deepEqual(after.get(f), c, `${f} rewritten though its data did not change`);
   }
-  assert.ok([...after].some(([f, c]) => f.startsWith('darwin-arm64/') && c.text !== first.get(f)?.text), 'no darwin chart redrawn');
+  assert.ok(
+    [...after].some(([f, c]) => f.startsWith('darwin-arm64/') && c.text !== first.get(f)?.text),
+    'no darwin chart redrawn',
+  );
 });
 
 test('a chart no section asks for any more is removed; a stray file that is no chart is left alone', () => {
@@ -147,7 +201,8 @@ test('a chart no section asks for any more is removed; a stray file that is no c
 });
 
 /** The README block of a workspace's README. */
-const blockOf = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim();
+const blockOf = (/** @type {string} */ readme) =>
+  readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim();
 const count = (/** @type {string} */ text, /** @type {string} */ s) => text.split(s).length - 1;
 
 test('the README block renders as written: every heading a heading, every table a table with its rows, every chart an image; blank lines only where GFM needs them', () => {
@@ -157,7 +212,12 @@ test('the README block renders as written: every heading a heading, every table 
   const block = blockOf(fs.readFileSync(ws.readme, 'utf8'));
   const lines = block.split('\n');
   const h = html(block);
-  for (const level of [3, 4, 5]) assert.equal(count(h, `<h${level}>`), lines.filter((l) => l.startsWith(`${'#'.repeat(level)} `)).length, `level ${level} headings`);
+  for (const level of [3, 4, 5])
+    assert.equal(
+      count(h, `<h${level}>`),
+      lines.filter((l) => l.startsWith(`${'#'.repeat(level)} `)).length,
+      `level ${level} headings`,
+    );
   // per machine class (2): its heading, the PRAGMA and the encryption sections
   assert.equal(count(h, '<h4>'), 2);
   assert.ok(count(h, '<h5>') >= 4);
@@ -170,14 +230,27 @@ test('the README block renders as written: every heading a heading, every table 
   lines.forEach((l, i) => {
     const next = lines[i + 1];
     if (l === '') {
-      assert.ok(next !== '' && !/^#{1,6} /.test(next) && !/^#{1,6} /.test(lines[i - 1]), `a blank line that is not needed, at line ${i + 1}: ${lines[i - 1]} / ${next}`);
+      assert.ok(
+        next !== '' && !/^#{1,6} /.test(next) && !/^#{1,6} /.test(lines[i - 1]),
+        `a blank line that is not needed, at line ${i + 1}: ${lines[i - 1]} / ${next}`,
+      );
     }
-    if (l.startsWith('|') && next !== undefined) assert.ok(next.startsWith('|') || next === '' || /^#{1,6} /.test(next), `no blank line after a table, at line ${i + 1}: ${next}`);
+    if (l.startsWith('|') && next !== undefined)
+      assert.ok(
+        next.startsWith('|') || next === '' || /^#{1,6} /.test(next),
+        `no blank line after a table, at line ${i + 1}: ${next}`,
+      );
   });
   // the PRAGMA section: heading, chart, table, nothing between them
-  assert.match(block, /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config-[0-9a-f]{6}\.svg\)\n\|Config\|/m);
+  assert.match(
+    block,
+    /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config-[0-9a-f]{6}\.svg\)\n\|Config\|/m,
+  );
   // the machine class's line: the newest run per Node major with its driver, the machines table linked
-  assert.match(block, /^#### linux-x64 · .*\n2 run\(s\) of this machine class; .*: v22\.23\.3 · \d+\.\d+\.\d+, v24\.21\.0 · \d+\.\d+\.\d+\. .*\[machines\]\(results\/README\.md#linux-x64--[^)]+\)\.$/m);
+  assert.match(
+    block,
+    /^#### linux-x64 · .*\n2 run\(s\) of this machine class; .*: v22\.23\.3 · \d+\.\d+\.\d+, v24\.21\.0 · \d+\.\d+\.\d+\. .*\[machines\]\(results\/README\.md#linux-x64--[^)]+\)\.$/m,
+  );
   // that link's anchor is the machine class's heading on results/README.md, which has the machines table
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   const fragment = /\[machines\]\(results\/README\.md(#linux-x64[^)]+)\)/.exec(block)?.[1];
@@ -187,7 +260,7 @@ test('the README block renders as written: every heading a heading, every table 
   assert.match(page.slice(page.indexOf(heading)), /^##### Machines: /m);
 });
 
-test('the README\'s compact forms stay within their budgets for one machine class; the long forms are on results/README.md', () => {
+test("the README's compact forms stay within their budgets for one machine class; the long forms are on results/README.md", () => {
   const ws = workspace();
   fs.mkdirSync(ws.artifacts);
   fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(syntheticDoc({ node: 'v22.23.3' })));
@@ -197,11 +270,15 @@ test('the README\'s compact forms stay within their budgets for one machine clas
   const driver = broken.drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3-multiple-ciphers');
   for (const k of ['version', 'sqlite', 'sqlite3mc', 'binary', 'compileOptions', 'generation']) delete driver[k];
   Object.assign(driver, { status: 'error', reason: 'the prebuilt binary did not load' });
-  for (const c of broken.cases.filter((/** @type {any} */ c) => c.driver === driver.name)) Object.assign(c, { status: 'error', reason: 'the driver did not load', stats: undefined });
+  for (const c of broken.cases.filter((/** @type {any} */ c) => c.driver === driver.name))
+    Object.assign(c, { status: 'error', reason: 'the driver did not load', stats: undefined });
   fs.writeFileSync(path.join(ws.artifacts, 'c.json'), JSON.stringify(broken));
   run(ws);
   const lines = blockOf(fs.readFileSync(ws.readme, 'utf8')).split('\n');
-  assert.match(lines.find((l) => l.startsWith('3 run(s)')) ?? '', /: v20\.20\.2 · error, v22\.23\.3 · 13\.0\.3, v24\.21\.0 · 13\.0\.3\. /);
+  assert.match(
+    lines.find((l) => l.startsWith('3 run(s)')) ?? '',
+    /: v20\.20\.2 · error, v22\.23\.3 · 13\.0\.3, v24\.21\.0 · 13\.0\.3\. /,
+  );
   const bytes = (/** @type {string[]} */ ls) => Buffer.byteLength(ls.join('\n'));
   /** The lines from the one starting with `from` to the next heading. */
   const part = (/** @type {RegExp} */ from) => {
@@ -210,11 +287,20 @@ test('the README\'s compact forms stay within their budgets for one machine clas
     const end = lines.findIndex((l, k) => k > i && /^#{1,6} /.test(l));
     return lines.slice(i, end < 0 ? lines.length : end);
   };
-  const preamble = lines.slice(0, lines.findIndex((l) => l.startsWith('### ')));
-  assert.ok(preamble.length <= 4 && bytes(preamble) <= 1300, `preamble: ${preamble.length} lines, ${bytes(preamble)} bytes`);
+  const preamble = lines.slice(
+    0,
+    lines.findIndex((l) => l.startsWith('### ')),
+  );
+  assert.ok(
+    preamble.length <= 4 && bytes(preamble) <= 1300,
+    `preamble: ${preamble.length} lines, ${bytes(preamble)} bytes`,
+  );
   const intro = part(/^#### /);
   // the machine heading, its line; the self-check line follows after a blank line
-  assert.ok(intro.length <= 4 && bytes(intro.slice(0, 2)) <= 500, `intro: ${intro.length} lines, ${bytes(intro.slice(0, 2))} bytes`);
+  assert.ok(
+    intro.length <= 4 && bytes(intro.slice(0, 2)) <= 500,
+    `intro: ${intro.length} lines, ${bytes(intro.slice(0, 2))} bytes`,
+  );
   const selfCheck = intro.filter((l) => l.startsWith('Comparisons below'));
   assert.equal(selfCheck.length, 1);
   assert.ok(bytes(selfCheck) <= 200, `self-check: ${bytes(selfCheck)} bytes`);
@@ -228,7 +314,7 @@ test('the README\'s compact forms stay within their budgets for one machine clas
   assert.match(page, /\*\*How to read these numbers\.\*\*/);
 });
 
-test('a failed self-check stays marked: bold capitals in the README\'s line, the twin\'s changes on results/README.md', () => {
+test("a failed self-check stays marked: bold capitals in the README's line, the twin's changes on results/README.md", () => {
   const ws = workspace();
   fs.mkdirSync(ws.artifacts);
   const doc = syntheticDoc({ node: 'v22.23.3' });
@@ -237,15 +323,56 @@ test('a failed self-check stays marked: bold capitals in the README\'s line, the
   run(ws);
   const block = blockOf(fs.readFileSync(ws.readme, 'utf8'));
   const line = block.split('\n').find((l) => l.startsWith('Comparisons below')) ?? '';
-  assert.match(line, /\*\*Self-check FAILED\*\* \(production measured twice\): 3 of 8 operations differ; the intervals understate the uncertainty\.$/);
+  assert.match(
+    line,
+    /\*\*Self-check FAILED\*\* \(production measured twice\): 3 of 8 operations differ; the intervals understate the uncertainty\.$/,
+  );
   assert.ok(Buffer.byteLength(line) <= 200, `${Buffer.byteLength(line)} bytes`);
   assert.match(html(block), /<strong>Self-check FAILED<\/strong>/);
-  assert.match(fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8'), /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): \*\*FAILED\*\*; they differ by Setup .*\. The comparisons are less certain than their intervals say\./);
+  assert.match(
+    fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8'),
+    /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): \*\*FAILED\*\*; they differ by Setup .*\. The comparisons are less certain than their intervals say\./,
+  );
 });
 
 test('tidy: no blank line next to a heading, one after a table before anything else, never two', () => {
-  assert.deepEqual(tidy(['', '### p', '', '#### m', 'line', '', '', '##### a', '', '![c](x.svg)\n|a|\n|-|\n|1|', 'after', '', '##### b', '|a|\n|-|\n|1|', '##### c', '']),
-    ['### p', '#### m', 'line', '##### a', '![c](x.svg)', '|a|', '|-|', '|1|', '', 'after', '##### b', '|a|', '|-|', '|1|', '##### c']);
+  assert.deepEqual(
+    tidy([
+      '',
+      '### p',
+      '',
+      '#### m',
+      'line',
+      '',
+      '',
+      '##### a',
+      '',
+      '![c](x.svg)\n|a|\n|-|\n|1|',
+      'after',
+      '',
+      '##### b',
+      '|a|\n|-|\n|1|',
+      '##### c',
+      '',
+    ]),
+    [
+      '### p',
+      '#### m',
+      'line',
+      '##### a',
+      '![c](x.svg)',
+      '|a|',
+      '|-|',
+      '|1|',
+      '',
+      'after',
+      '##### b',
+      '|a|',
+      '|-|',
+      '|1|',
+      '##### c',
+    ],
+  );
   // paragraphs a section keeps apart stay apart
   assert.deepEqual(tidy(['one', '', 'two', '', '- item']), ['one', '', 'two', '', '- item']);
 });

@@ -12,7 +12,9 @@ test('two documents of the same cases agree; a changed status, reading, proof, v
   assert.deepEqual(caseDifferences(a, timing), [], 'timings are not compared');
 
   const b = structuredClone(a);
-  const i = b.cases.findIndex((/** @type {any} */ c) => c.status === 'ok' && c.verified && Object.keys(c.verified).length);
+  const i = b.cases.findIndex(
+    (/** @type {any} */ c) => c.status === 'ok' && c.verified && Object.keys(c.verified).length,
+  );
   b.cases[i].status = 'error';
   b.cases[i].reason = 'boom';
   const [only] = caseDifferences(a, b);

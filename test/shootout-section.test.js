@@ -33,10 +33,23 @@ const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], 
 function section(doc, page = 'readme') {
   /** @type {{ name: string, spec: any, alt: string }[]} */
   const charts = [];
-  const entry = /** @type {any} */ ({ kind: 'shootout', file: `2026/${doc.run.finishedAt.slice(0, 10)}-linux-x64-shootout-${doc.run.id.slice(0, 8)}.json`, mode: doc.run.mode, finishedAt: doc.run.finishedAt });
+  const entry = /** @type {any} */ ({
+    kind: 'shootout',
+    file: `2026/${doc.run.finishedAt.slice(0, 10)}-linux-x64-shootout-${doc.run.id.slice(0, 8)}.json`,
+    mode: doc.run.mode,
+    finishedAt: doc.run.finishedAt,
+  });
   const lines = render({
-    platform: 'linux-x64', machine: 'linux-x64 · AMD EPYC · 2 cores · local', entries: [entry], load: () => doc, resultsLink: 'results', page,
-    chart: (name, spec, alt) => { charts.push({ name, spec, alt }); return `![${alt}](results/charts/linux-x64/m-${name}.svg)`; },
+    platform: 'linux-x64',
+    machine: 'linux-x64 · AMD EPYC · 2 cores · local',
+    entries: [entry],
+    load: () => doc,
+    resultsLink: 'results',
+    page,
+    chart: (name, spec, alt) => {
+      charts.push({ name, spec, alt });
+      return `![${alt}](results/charts/linux-x64/m-${name}.svg)`;
+    },
     nights: /** @type {any} */ ({}),
   });
   const md = lines.join('\n');
@@ -45,7 +58,10 @@ function section(doc, page = 'readme') {
 
 /** The README table's cells: header and rows, split at the pipes. */
 function tableOf(/** @type {string} */ md) {
-  const rows = md.split('\n').filter((l) => l.startsWith('| ')).map((l) => l.slice(2, -2).split(' | '));
+  const rows = md
+    .split('\n')
+    .filter((l) => l.startsWith('| '))
+    .map((l) => l.slice(2, -2).split(' | '));
   return { header: rows[0], body: rows.slice(2) };
 }
 
@@ -54,14 +70,20 @@ function everyNodeRan() {
   const d = structuredClone(REAL);
   const plan = planSides(['18.20.8', '20.20.2', '22.23.3', '24.21.0', '25.9.0']);
   d.sides = plan.map((p) => {
-    const like = structuredClone(REAL.sides.find((/** @type {any} */ s) => s.generation === p.generation && s.status === 'ok'));
+    const like = structuredClone(
+      REAL.sides.find((/** @type {any} */ s) => s.generation === p.generation && s.status === 'ok'),
+    );
     delete like.reason;
     return { ...like, label: p.label, node: `v${p.version}`, override: p.override, status: 'ok' };
   });
   d.reference = 'v24 12.x';
   d.comparisons = planComparisons(plan);
   const measured = [...new Set(REAL.rows.map((/** @type {any} */ r) => `${r.base}|${r.head}`))];
-  d.rows = d.comparisons.flatMap((/** @type {any} */ c, /** @type {number} */ i) => REAL.rows.filter((/** @type {any} */ r) => `${r.base}|${r.head}` === measured[i % measured.length]).map((/** @type {any} */ r) => ({ ...r, group: c.group, base: c.base, head: c.head })));
+  d.rows = d.comparisons.flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
+    REAL.rows
+      .filter((/** @type {any} */ r) => `${r.base}|${r.head}` === measured[i % measured.length])
+      .map((/** @type {any} */ r) => ({ ...r, group: c.group, base: c.base, head: c.head })),
+  );
   d.figures = [];
   d.run.id = 'a0000000-0000-4000-8000-000000000001';
   return d;
@@ -72,28 +94,60 @@ test('the real shootout in the README: heading, one line, the chart, one table, 
   assert.ok(s.lines.length <= LINES, `${s.lines.length} lines`);
   assert.ok(s.bytes <= BYTES, `${s.bytes} bytes`);
   assert.equal(s.lines[0], '##### Node versions on one machine');
-  assert.match(s.lines[1], /^Run of 2026-11-22 on this machine, 10 rounds: each Node against \*\*v22\*\* with the same driver release, better-sqlite3-multiple-ciphers, chacha20; Holm over 120 comparisons\./);
+  assert.match(
+    s.lines[1],
+    /^Run of 2026-11-22 on this machine, 10 rounds: each Node against \*\*v22\*\* with the same driver release, better-sqlite3-multiple-ciphers, chacha20; Holm over 120 comparisons\./,
+  );
   assert.match(s.lines[1], /v24 12\.x did not run\./);
   assert.match(s.lines[1], /\[Every driver, Node and driver versions, the document\]\(results\/README\.md\)/);
-  assert.match(s.lines[1], /No verdict, no evidence: ≈ interval holds 0, \(noisy\) not significant, \(<5%\) under the 5% that counts\./);
+  assert.match(
+    s.lines[1],
+    /No verdict, no evidence: ≈ interval holds 0, \(noisy\) not significant, \(<5%\) under the 5% that counts\./,
+  );
   assert.match(s.lines[2], /^!\[Against v22 12\.x: .*\]\(results\/charts\/linux-x64\/m-shootout\.svg\)$/);
   // rendered as GitHub does: the paragraph, the image, then the table (a table interrupts a paragraph)
   const h = html(s.md);
-  assert.match(h, /<h5>Node versions on one machine<\/h5>\n<p>Run of [^]*<img src="results\/charts\/linux-x64\/m-shootout\.svg"[^]*<\/p>\n<table>/);
+  assert.match(
+    h,
+    /<h5>Node versions on one machine<\/h5>\n<p>Run of [^]*<img src="results\/charts\/linux-x64\/m-shootout\.svg"[^]*<\/p>\n<table>/,
+  );
   const t = tableOf(s.md);
-  assert.deepEqual(t.header, ['Operation', 'v20 12.x', 'v24 13.x', 'v25 12.x', 'v25 13.x', 'v22 13.x vs 12.x (driver)', 'v25 13.x vs 12.x (driver)', 'v18 11.x (other driver)']);
-  assert.deepEqual(t.body.map((r) => r[0]), ['Setup', 'Insert', 'Insert batch', 'Select', 'Update', 'Delete', 'VACUUM', 'WAL checkpoint']);
+  assert.deepEqual(t.header, [
+    'Operation',
+    'v20 12.x',
+    'v24 13.x',
+    'v25 12.x',
+    'v25 13.x',
+    'v22 13.x vs 12.x (driver)',
+    'v25 13.x vs 12.x (driver)',
+    'v18 11.x (other driver)',
+  ]);
+  assert.deepEqual(
+    t.body.map((r) => r[0]),
+    ['Setup', 'Insert', 'Insert batch', 'Select', 'Update', 'Delete', 'VACUUM', 'WAL checkpoint'],
+  );
   // every cell has its ± (or n/a); a verdict word only where the verdict is one
   const view = shootoutView(REAL);
-  t.body.forEach((row, i) => row.slice(1).forEach((cell, j) => {
-    assert.match(cell, /±\d|^n\/a$/, cell);
-    const r = view.columns[j].rows.find((/** @type {any} */ x) => x.op === ['setup', 'insert', 'insert-batch', 'select', 'update', 'delete', 'vacuum', 'checkpoint'][i]);
-    if (r.verdict === 'faster' || r.verdict === 'slower') assert.match(cell, new RegExp(`^[-+]\\d.*%\u00a0±[\\d.]+ ${r.verdict}$`), cell);
-    else assert.match(cell, /^≈\u00a0±[\d.]+$|^[-+][\d.]+%\u00a0±[\d.]+ \((noisy|<5%)\)$/, `${cell} is '${r.verdict}'`);
-  }));
+  t.body.forEach((row, i) =>
+    row.slice(1).forEach((cell, j) => {
+      assert.match(cell, /±\d|^n\/a$/, cell);
+      const r = view.columns[j].rows.find(
+        (/** @type {any} */ x) =>
+          x.op === ['setup', 'insert', 'insert-batch', 'select', 'update', 'delete', 'vacuum', 'checkpoint'][i],
+      );
+      if (r.verdict === 'faster' || r.verdict === 'slower')
+        assert.match(cell, new RegExp(`^[-+]\\d.*%\u00a0±[\\d.]+ ${r.verdict}$`), cell);
+      else
+        assert.match(cell, /^≈\u00a0±[\d.]+$|^[-+][\d.]+%\u00a0±[\d.]+ \((noisy|<5%)\)$/, `${cell} is '${r.verdict}'`);
+    }),
+  );
   assert.equal(t.body[3][1], '-58%\u00a0±2 slower', 'v20 with 12.x is slower at Select than v22 with 12.x');
   assert.equal(t.body[3][6], '+8.6%\u00a0±2.3 faster', 'the driver upgrade on v25');
-  assert.equal(t.body[3][3], '-4.4%\u00a0±3.5 (noisy)', 'an interval that excludes 0 without the verdict claims no difference');
+  assert.equal(
+    t.body[3][3],
+    '-4.4%\u00a0±3.5 (noisy)',
+    'an interval that excludes 0 without the verdict claims no difference',
+  );
 });
 
 test('every Node of the matrix ran: nine compared sides stay within the budget', () => {
@@ -106,7 +160,7 @@ test('every Node of the matrix ran: nine compared sides stay within the budget',
   assert.ok(s.charts[0].alt.length <= 200, s.charts[0].alt);
 });
 
-test('the synthetic year\'s shootouts (bench/meta/synthetic.js) stay within the budget on every platform', () => {
+test("the synthetic year's shootouts (bench/meta/synthetic.js) stay within the budget on every platform", () => {
   for (const platform of SYNTHETIC_PLATFORMS) {
     const s = section(syntheticShootout({ platform }));
     assert.ok(s.lines.length <= LINES, `${platform}: ${s.lines.length} lines`);
@@ -116,7 +170,12 @@ test('the synthetic year\'s shootouts (bench/meta/synthetic.js) stay within the 
 });
 
 test('cells: the verdict follows a change only where it is one; otherwise ≈ or why there is none', () => {
-  const row = (/** @type {number[]} */ [change, low, high], /** @type {string} */ verdict) => ({ change, low, high, verdict });
+  const row = (/** @type {number[]} */ [change, low, high], /** @type {string} */ verdict) => ({
+    change,
+    low,
+    high,
+    verdict,
+  });
   assert.equal(shootoutCell(row([0.086, 0.063, 0.11], 'faster'), 5), '+8.6%\u00a0±2.4 faster');
   assert.equal(shootoutCell(row([-0.6, -0.62, -0.58], 'slower'), 5), '-60%\u00a0±2 slower');
   assert.equal(shootoutCell(row([0.012, -0.004, 0.028], 'no difference'), 5), '≈\u00a0±2.8');
@@ -136,17 +195,40 @@ test('the chart: a bar per compared side and operation within its interval, the 
   const bars = spec.data.values.filter((/** @type {any} */ v) => v.change !== undefined);
   const view = shootoutView(REAL);
   assert.equal(bars.length, view.columns.length * 8);
-  assert.equal(new Set(bars.map((/** @type {any} */ b) => `${b.member}|${b.op}`)).size, bars.length, 'one bar per side and operation');
+  assert.equal(
+    new Set(bars.map((/** @type {any} */ b) => `${b.member}|${b.op}`)).size,
+    bars.length,
+    'one bar per side and operation',
+  );
   for (const b of bars) assert.ok(b.low <= b.change && b.change <= b.high, JSON.stringify(b));
-  assert.deepEqual(spec.vconcat.flatMap((/** @type {any} */ r) => r.hconcat.map((/** @type {any} */ p) => p.title.text)), ['Setup', 'Insert', 'Insert batch', 'Select', 'Update', 'Delete', 'VACUUM', 'WAL checkpoint']);
+  assert.deepEqual(
+    spec.vconcat.flatMap((/** @type {any} */ r) => r.hconcat.map((/** @type {any} */ p) => p.title.text)),
+    ['Setup', 'Insert', 'Insert batch', 'Select', 'Update', 'Delete', 'VACUUM', 'WAL checkpoint'],
+  );
   // the groups named so a driver change is not read as a Node's
   const members = spec.vconcat[0].hconcat[0].layer[0].encoding.y.scale.domain;
-  assert.deepEqual(members, ['v20 12.x vs v22 12.x', 'v24 13.x vs v22 13.x', 'v25 12.x vs v22 12.x', 'v25 13.x vs v22 13.x', 'v22 13.x vs 12.x (driver)', 'v25 13.x vs 12.x (driver)', 'v18 11.x vs v22 12.x (other driver)', 'v24 12.x (did not run)']);
+  assert.deepEqual(members, [
+    'v20 12.x vs v22 12.x',
+    'v24 13.x vs v22 13.x',
+    'v25 12.x vs v22 12.x',
+    'v25 13.x vs v22 13.x',
+    'v22 13.x vs 12.x (driver)',
+    'v25 13.x vs 12.x (driver)',
+    'v18 11.x vs v22 12.x (other driver)',
+    'v24 12.x (did not run)',
+  ]);
   // v24 with 12.x aborted: a note in every panel, no bar
   assert.ok(!bars.some((/** @type {any} */ b) => b.member.startsWith('v24 12.x')));
-  assert.equal(spec.data.values.filter((/** @type {any} */ v) => v.note === 'did not run' && v.member === 'v24 12.x (did not run)').length, 8);
+  assert.equal(
+    spec.data.values.filter((/** @type {any} */ v) => v.note === 'did not run' && v.member === 'v24 12.x (did not run)')
+      .length,
+    8,
+  );
   // the finding in words: the clear differences, largest first, how many are noise, who did not run
-  assert.equal(alt, 'Against v22 12.x: slower: v18 11.x (other driver) Select −61%, v20 12.x Select −58%; faster: v25 13.x vs 12.x (driver) Select +8.6%; 4 no difference, 49 too noisy of 56; v24 12.x did not run.');
+  assert.equal(
+    alt,
+    'Against v22 12.x: slower: v18 11.x (other driver) Select −61%, v20 12.x Select −58%; faster: v25 13.x vs 12.x (driver) Select +8.6%; 4 no difference, 49 too noisy of 56; v24 12.x did not run.',
+  );
   // the results page draws the same chart (same name, same spec: drawn once) above the long tables
   const page = section(REAL, 'results');
   assert.deepEqual(page.charts, s.charts);
@@ -158,14 +240,30 @@ test('the chart: a bar per compared side and operation within its interval, the 
 test('crafted shootouts: a case not compared, a quick run, a machine with one Node, a machine where nothing was compared', () => {
   // a case not compared: n/a in the table, a note in the chart, no bar
   const gap = structuredClone(REAL);
-  const i = gap.rows.findIndex((/** @type {any} */ r) => r.head === 'v20 12.x' && r.op === 'select' && r.driver === 'better-sqlite3-multiple-ciphers');
-  Object.assign(gap.rows[i], { change: null, low: null, high: null, p: null, pAdjusted: null, sd: null, headOps: null, verdict: 'not compared', reason: 'the case failed on v20 12.x in round 3' });
+  const i = gap.rows.findIndex(
+    (/** @type {any} */ r) =>
+      r.head === 'v20 12.x' && r.op === 'select' && r.driver === 'better-sqlite3-multiple-ciphers',
+  );
+  Object.assign(gap.rows[i], {
+    change: null,
+    low: null,
+    high: null,
+    p: null,
+    pAdjusted: null,
+    sd: null,
+    headOps: null,
+    verdict: 'not compared',
+    reason: 'the case failed on v20 12.x in round 3',
+  });
   assert.deepEqual(shootoutDocumentProblems(gap), []);
   const g = section(gap);
   assert.equal(tableOf(g.md).body[3][1], 'n/a');
   const data = shootoutPoints(shootoutView(gap));
   assert.ok(!data.points.some((p) => p.member === 'v20 12.x vs v22 12.x' && p.op === 'Select'));
-  assert.deepEqual(data.notes.filter((n) => n.note === 'not compared'), [{ member: 'v20 12.x vs v22 12.x', op: 'Select', note: 'not compared' }]);
+  assert.deepEqual(
+    data.notes.filter((n) => n.note === 'not compared'),
+    [{ member: 'v20 12.x vs v22 12.x', op: 'Select', note: 'not compared' }],
+  );
   assert.match(g.md, /Holm over 119 comparisons/);
 
   // a quick run says so, in the line and in the chart
@@ -179,7 +277,9 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   // a machine with one Node (v22, both drivers): the driver upgrade alone, labelled as a driver change
   const one = structuredClone(REAL);
   one.sides = REAL.sides.filter((/** @type {any} */ s) => s.label.startsWith('v22 '));
-  one.comparisons = REAL.comparisons.filter((/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade');
+  one.comparisons = REAL.comparisons.filter(
+    (/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade',
+  );
   one.rows = REAL.rows.filter((/** @type {any} */ r) => r.head === 'v22 13.x' && r.group === 'driver-upgrade');
   one.figures = REAL.figures.filter((/** @type {any} */ f) => f.side.startsWith('v22 '));
   one.environment.node = 'v22.23.3';
@@ -203,14 +303,22 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
 
 test('the aggregate draws the shootout chart once: both pages show the same SVG, with the finding as its title', () => {
   const dir = scratch('shootout-section-');
-  const ws = { artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  const ws = {
+    artifacts: path.join(dir, 'artifacts'),
+    results: path.join(dir, 'results'),
+    readme: path.join(dir, 'README.md'),
+  };
   fs.mkdirSync(ws.artifacts);
   fs.writeFileSync(path.join(ws.artifacts, 'shootout.json'), JSON.stringify(REAL));
   fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   /** @type {string[]} */
   const log = [];
   assert.equal(aggregate(ws, { log: (l) => log.push(l), warn: () => {} }), 0);
-  const images = (/** @type {string} */ file) => [...html(fs.readFileSync(file, 'utf8')).matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({ file: path.resolve(path.dirname(file), decodeURIComponent(m[1])), alt: m[2] }));
+  const images = (/** @type {string} */ file) =>
+    [...html(fs.readFileSync(file, 'utf8')).matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({
+      file: path.resolve(path.dirname(file), decodeURIComponent(m[1])),
+      alt: m[2],
+    }));
   const [readme] = images(ws.readme);
   const [page] = images(path.join(ws.results, 'README.md'));
   assert.ok(readme && page, 'a chart on each page');
@@ -223,5 +331,9 @@ test('the aggregate draws the shootout chart once: both pages show the same SVG,
   assert.match(svg, />Select</);
   assert.match(svg, />did not run</);
   assert.match(svg, />change, % \(log scale\)</);
-  assert.deepEqual(fs.readdirSync(path.join(ws.results, 'charts', 'linux-x64')).filter((f) => /-shootout-[0-9a-f]{6}\.svg$/.test(f)).length, 1);
+  assert.deepEqual(
+    fs.readdirSync(path.join(ws.results, 'charts', 'linux-x64')).filter((f) => /-shootout-[0-9a-f]{6}\.svg$/.test(f))
+      .length,
+    1,
+  );
 });

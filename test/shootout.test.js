@@ -7,10 +7,24 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chosenGeneration, generationFor, GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/tables/drivers.js';
+import {
+  chosenGeneration,
+  generationFor,
+  GENERATION_ENV,
+  GENERATIONS,
+  GENERATION_LOADS,
+} from '../bench/tables/drivers.js';
 import { driversDir } from '../bench/engine/load-drivers.js';
 import { sideOrder } from '../bench/paired/interleave.js';
-import { CONSTANT_GENERATION, defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../bench/shootout/plan.js';
+import {
+  CONSTANT_GENERATION,
+  defaultFilters,
+  inScope,
+  planComparisons,
+  planSides,
+  referenceSide,
+  sideFilters,
+} from '../bench/shootout/plan.js';
 import { shootoutDocumentProblems, writeShootout } from '../bench/shootout/document.js';
 import { shootoutLines } from '../bench/shootout/report.js';
 import { ciArgs } from '../bench/shootout/ci.js';
@@ -19,19 +33,31 @@ import { openStore } from '../aggregate/store.js';
 import { render } from '../aggregate/sections/shootout.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
-const node = (/** @type {string} */ script, /** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ env = {}) => spawnSync(process.execPath, [path.join(ROOT, script), ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: childEnv(env) });
+const node = (/** @type {string} */ script, /** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ env = {}) =>
+  spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    env: childEnv(env),
+  });
 const MATRIX = ['18.20.8', '20.20.2', '22.23.3', '24.21.0', '25.9.0'];
 const major = process.versions.node.split('.')[0];
 
 test('plan: a 12.x side on every Node from 20, a second side with 13.x where it is the default, 11.x alone on 18', () => {
   const sides = planSides(MATRIX);
-  assert.deepEqual(sides.map((s) => s.label), ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 12.x', 'v24 13.x', 'v25 12.x', 'v25 13.x']);
+  assert.deepEqual(
+    sides.map((s) => s.label),
+    ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 12.x', 'v24 13.x', 'v25 12.x', 'v25 13.x'],
+  );
   for (const s of sides) {
     assert.equal(s.override, s.generation !== generationFor(s.version)?.id, s.label);
     assert.ok(fs.existsSync(path.join(ROOT, 'drivers', s.generation, 'package-lock.json')), s.generation);
   }
   // 13.x never on a Node below 22.14, whatever the plan
-  assert.deepEqual(planSides(['22.13.1', '20.20.2']).map((s) => s.generation), ['node20', 'node20']);
+  assert.deepEqual(
+    planSides(['22.13.1', '20.20.2']).map((s) => s.generation),
+    ['node20', 'node20'],
+  );
   assert.equal(referenceSide(sides).label, 'v24 12.x', 'the newest LTS present, with the constant driver');
   assert.equal(referenceSide(planSides(['20.20.2', '25.9.0'])).label, 'v20 12.x');
   assert.equal(referenceSide(planSides(['23.11.0', '25.9.0'])).label, 'v25 12.x', 'no LTS present: the newest');
@@ -40,7 +66,13 @@ test('plan: a 12.x side on every Node from 20, a second side with 13.x where it 
 test('plan: the comparisons keep the driver constant, the driver upgrade on the same Node, Node 18 labelled as a different driver', () => {
   const cs = planComparisons(planSides(MATRIX));
   const of = (/** @type {string} */ g) => cs.filter((c) => c.group === g).map((c) => `${c.head} vs ${c.base}`);
-  assert.deepEqual(of('same-driver'), ['v20 12.x vs v24 12.x', 'v22 12.x vs v24 12.x', 'v22 13.x vs v24 13.x', 'v25 12.x vs v24 12.x', 'v25 13.x vs v24 13.x']);
+  assert.deepEqual(of('same-driver'), [
+    'v20 12.x vs v24 12.x',
+    'v22 12.x vs v24 12.x',
+    'v22 13.x vs v24 13.x',
+    'v25 12.x vs v24 12.x',
+    'v25 13.x vs v24 13.x',
+  ]);
   assert.deepEqual(of('driver-upgrade'), ['v22 13.x vs v22 12.x', 'v24 13.x vs v24 12.x', 'v25 13.x vs v25 12.x']);
   assert.deepEqual(of('different-driver'), ['v18 11.x vs v24 12.x']);
   // the newest LTS cannot run 12.x (it aborts on Node 24.21.0): the newest LTS that can is the
@@ -48,27 +80,50 @@ test('plan: the comparisons keep the driver constant, the driver upgrade on the 
   const without = planSides(MATRIX).filter((s) => s.label !== 'v24 12.x');
   assert.equal(referenceSide(without).label, 'v22 12.x');
   const cw = planComparisons(without).map((c) => `${c.group}: ${c.head} vs ${c.base}`);
-  assert.ok(cw.includes('same-driver: v24 13.x vs v22 13.x') && cw.includes('same-driver: v20 12.x vs v22 12.x') && cw.includes('different-driver: v18 11.x vs v22 12.x'), cw.join('; '));
-  assert.ok(!cw.some((c) => c.includes('v20 12.x vs v22 13.x') || c.includes('v24 13.x vs v22 12.x')), 'never a Node compared across drivers unlabelled');
+  assert.ok(
+    cw.includes('same-driver: v24 13.x vs v22 13.x') &&
+      cw.includes('same-driver: v20 12.x vs v22 12.x') &&
+      cw.includes('different-driver: v18 11.x vs v22 12.x'),
+    cw.join('; '),
+  );
+  assert.ok(
+    !cw.some((c) => c.includes('v20 12.x vs v22 13.x') || c.includes('v24 13.x vs v22 12.x')),
+    'never a Node compared across drivers unlabelled',
+  );
   // a Node given twice: an A/A pair, the copy against the first
   const aa = planSides(['20.20.2', '20.20.2']);
-  assert.deepEqual(aa.map((s) => s.label), ['v20 12.x', 'v20 12.x (2)']);
+  assert.deepEqual(
+    aa.map((s) => s.label),
+    ['v20 12.x', 'v20 12.x (2)'],
+  );
   assert.deepEqual(planComparisons(aa), [{ group: 'same-node', base: 'v20 12.x', head: 'v20 12.x (2)' }]);
   // on a Node whose default is 13.x the copies are both 13.x: the default loads wherever the Node runs
   const aa24 = planSides(['24.21.0', '24.21.0']);
-  assert.deepEqual(aa24.map((s) => s.label), ['v24 13.x', 'v24 13.x (2)']);
+  assert.deepEqual(
+    aa24.map((s) => s.label),
+    ['v24 13.x', 'v24 13.x (2)'],
+  );
   assert.deepEqual(planComparisons(aa24), [{ group: 'same-node', base: 'v24 13.x', head: 'v24 13.x (2)' }]);
 });
 
 test('plan: a 13.x side measures only the drivers it changes; the default scope is production, the production cipher, and every timed op', () => {
   const sides = planSides(MATRIX);
   const filters = defaultFilters({});
-  assert.deepEqual(sideFilters(sides[3], sides, filters)?.driver, ['better-sqlite3-multiple-ciphers', 'better-sqlite3']);
+  assert.deepEqual(sideFilters(sides[3], sides, filters)?.driver, [
+    'better-sqlite3-multiple-ciphers',
+    'better-sqlite3',
+  ]);
   assert.deepEqual(sideFilters(sides[2], sides, filters), filters);
   assert.equal(sideFilters(sides[3], sides, { ...filters, driver: ['node:sqlite'] }), null);
   assert.ok(!filters.op.includes('size'));
-  assert.equal(inScope({ config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'chacha20', op: 'select' }, {}), true);
-  assert.equal(inScope({ config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'none', op: 'select' }, {}), false);
+  assert.equal(
+    inScope({ config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'chacha20', op: 'select' }, {}),
+    true,
+  );
+  assert.equal(
+    inScope({ config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'none', op: 'select' }, {}),
+    false,
+  );
   assert.equal(inScope({ config: 'production', driver: 'better-sqlite3', cipher: 'none', op: 'size' }, {}), false);
   assert.equal(inScope({ config: 'baseline', driver: 'better-sqlite3', cipher: 'none', op: 'select' }, {}), false);
 });
@@ -91,18 +146,39 @@ test('generation override: a generation outside its Node range, or unknown, is r
   const v = process.version;
   const def = generationFor(v);
   assert.deepEqual(chosenGeneration(v, undefined), { gen: def, override: false });
-  assert.match(/** @type {any} */ (chosenGeneration(v, 'napi11')).error, /^unknown driver generation 'napi11'; valid: node18, node20, napi10$/);
-  assert.match(/** @type {any} */ (chosenGeneration('20.20.2', 'napi10')).error, /does not run on Node 20\.20\.2; it needs \^22\.14\.0/);
+  assert.match(
+    /** @type {any} */ (chosenGeneration(v, 'napi11')).error,
+    /^unknown driver generation 'napi11'; valid: node18, node20, napi10$/,
+  );
+  assert.match(
+    /** @type {any} */ (chosenGeneration('20.20.2', 'napi10')).error,
+    /does not run on Node 20\.20\.2; it needs \^22\.14\.0/,
+  );
   assert.match(/** @type {any} */ (chosenGeneration('22.13.1', 'napi10')).error, /does not run on Node 22\.13\.1/);
   assert.match(/** @type {any} */ (chosenGeneration('24.21.0', 'node18')).error, /does not run/);
-  assert.deepEqual(chosenGeneration('24.21.0', 'node20'), { gen: GENERATIONS.find((g) => g.id === 'node20'), override: true });
-  assert.deepEqual(chosenGeneration('20.20.2', 'node20'), { gen: GENERATIONS.find((g) => g.id === 'node20'), override: false });
+  assert.deepEqual(chosenGeneration('24.21.0', 'node20'), {
+    gen: GENERATIONS.find((g) => g.id === 'node20'),
+    override: true,
+  });
+  assert.deepEqual(chosenGeneration('20.20.2', 'node20'), {
+    gen: GENERATIONS.find((g) => g.id === 'node20'),
+    override: false,
+  });
   // every default generation loads where it is the default
-  for (const g of GENERATIONS) for (const x of ['18.20.8', '20.20.2', '22.13.1', '22.14.0', '24.21.0', '25.9.0']) if (generationFor(x)?.id === g.id) assert.ok(!('error' in chosenGeneration(x, g.id)), `${g.id} on ${x}`);
+  for (const g of GENERATIONS)
+    for (const x of ['18.20.8', '20.20.2', '22.13.1', '22.14.0', '24.21.0', '25.9.0'])
+      if (generationFor(x)?.id === g.id) assert.ok(!('error' in chosenGeneration(x, g.id)), `${g.id} on ${x}`);
   assert.ok(GENERATION_LOADS.napi10 && !('error' in chosenGeneration('22.14.0', 'napi10')));
-  const base = path.join(process.env.SQLITE_BENCH_DRIVERS_DIR || path.join(ROOT, '.drivers'), `${process.platform}-${process.arch}-node-v24.21.0`);
+  const base = path.join(
+    process.env.SQLITE_BENCH_DRIVERS_DIR || path.join(ROOT, '.drivers'),
+    `${process.platform}-${process.arch}-node-v24.21.0`,
+  );
   assert.equal(driversDir('v24.21.0', ''), base);
-  assert.equal(driversDir('v24.21.0', 'napi10'), base, 'the default generation chosen explicitly: the default directory');
+  assert.equal(
+    driversDir('v24.21.0', 'napi10'),
+    base,
+    'the default generation chosen explicitly: the default directory',
+  );
   assert.equal(driversDir('v24.21.0', 'node20'), `${base}-gen-node20`);
 });
 
@@ -116,12 +192,21 @@ test('generation override: install-drivers refuses it with exit 2 and one line; 
   const r = node('bench/tools/install-drivers.js', ['--generation', refused]);
   assert.equal(r.status, 2, r.stderr);
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-  assert.match(r.stderr.trim(), new RegExp(`^install-drivers: --generation: driver generation ${refused} does not run on Node ${process.version.replace(/\./g, '\\.')}; it needs `));
+  assert.match(
+    r.stderr.trim(),
+    new RegExp(
+      `^install-drivers: --generation: driver generation ${refused} does not run on Node ${process.version.replace(/\./g, '\\.')}; it needs `,
+    ),
+  );
   const u = node('bench/tools/install-drivers.js', ['--generation', 'bogus']);
   assert.equal(u.status, 2);
   assert.match(u.stderr.trim(), /^install-drivers: unknown --generation 'bogus'; valid: node18, node20, napi10$/);
   // the engine under the refused generation: the native drivers report the refusal, nothing is loaded
-  const probe = node('bench/engine/server.js', ['--quick', '--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none', '--op', 'select'], { [GENERATION_ENV]: refused });
+  const probe = node(
+    'bench/engine/server.js',
+    ['--quick', '--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none', '--op', 'select'],
+    { [GENERATION_ENV]: refused },
+  );
   const ready = JSON.parse(probe.stdout.split('\n')[0]);
   const bs = ready.drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3');
   assert.equal(bs.status, 'error');
@@ -146,7 +231,14 @@ for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
 
 test('ci:shootout: every matrix Node from source into out/shootout; the workflow inputs narrow it as data', () => {
   assert.deepEqual(ciArgs({}), ['--from-source', '--out', 'out/shootout', '--node', '18,20,22,24,25']);
-  assert.deepEqual(ciArgs({ WANT_NODES: ' 22, 24', BENCH_QUICK: 'true' }), ['--from-source', '--out', 'out/shootout', '--node', '22,24', '--quick']);
+  assert.deepEqual(ciArgs({ WANT_NODES: ' 22, 24', BENCH_QUICK: 'true' }), [
+    '--from-source',
+    '--out',
+    'out/shootout',
+    '--node',
+    '22,24',
+    '--quick',
+  ]);
 });
 
 /** @type {any} */
@@ -154,16 +246,34 @@ let runDoc = null;
 const out = scratch('shootout-test-');
 
 test('end to end: the running Node as two sides (A/A), one operation, real SQLite: a valid document, a table on stdout, progress on stderr', () => {
-  const r = node('bench/shootout/cli.js', ['--node', `${major},${major}`, '--quick', '--rounds', '2', '--time', '5', '--op', 'select', '--out', out]);
+  const r = node('bench/shootout/cli.js', [
+    '--node',
+    `${major},${major}`,
+    '--quick',
+    '--rounds',
+    '2',
+    '--time',
+    '5',
+    '--op',
+    'select',
+    '--out',
+    out,
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const files = fs.readdirSync(out).filter((f) => f.endsWith('.json'));
   assert.equal(files.length, 1, files.join(' '));
-  assert.match(files[0], new RegExp(`^shootout-\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.json$`));
+  assert.match(
+    files[0],
+    new RegExp(`^shootout-\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.json$`),
+  );
   runDoc = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8'));
   assert.deepEqual(shootoutDocumentProblems(runDoc), []);
   assert.equal(runDoc.kind, 'sqlite-node-bench/shootout');
   assert.equal(runDoc.environment.node, process.version);
-  assert.deepEqual(runDoc.comparisons.map((/** @type {any} */ c) => c.group), ['same-node']);
+  assert.deepEqual(
+    runDoc.comparisons.map((/** @type {any} */ c) => c.group),
+    ['same-node'],
+  );
   const compared = runDoc.rows.filter((/** @type {any} */ x) => x.verdict !== 'not compared');
   assert.ok(compared.length >= 2, JSON.stringify(runDoc.rows));
   for (const row of runDoc.rows) {
@@ -173,11 +283,13 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     assert.ok(row.headOps > 0 && row.baseOps > 0);
   }
   // every side's figures: one per round, measured on real files
-  for (const f of runDoc.figures.filter((/** @type {any} */ x) => x.status === 'ok')) assert.equal(f.opsPerSec.length, 2);
+  for (const f of runDoc.figures.filter((/** @type {any} */ x) => x.status === 'ok'))
+    assert.equal(f.opsPerSec.length, 2);
   // figures are written with 6 significant digits, as the suite writes them (the rest is noise, and git stores it every night)
   const numbers = JSON.stringify([runDoc.rows, runDoc.figures]).match(/-?\d+\.\d+(e-?\d+)?/g) ?? [];
   assert.ok(numbers.length > 10, numbers.join(' '));
-  for (const x of numbers) assert.ok(Number(x) === Number(Number(x).toPrecision(6)), `${x} has more than 6 significant digits`);
+  for (const x of numbers)
+    assert.ok(Number(x) === Number(Number(x).toPrecision(6)), `${x} has more than 6 significant digits`);
   assert.match(r.stdout, /## Node versions on one machine/);
   assert.match(r.stdout, /Same Node twice \(A\/A\)/);
   assert.match(r.stderr, /round 2\/2: .* ETA/);
@@ -189,17 +301,84 @@ test('document checks: crafted bad shootout documents are refused, each with one
   const dir = scratch('shootout-bad-');
   /** @type {[string, (d: any) => void, RegExp][]} */
   const cases = [
-    ['kind', (d) => { d.kind = 'sqlite-node-bench/shootouts'; }, /^\/kind is not 'sqlite-node-bench\/result': not a result document \(nor 'sqlite-node-bench\/shootout'/],
-    ['version', (d) => { d.schemaVersion = 2; }, /^\/schemaVersion is 2; this aggregate reads shootout documents of version 1$/],
-    ['label', (d) => { d.sides[0].label = 'v24 12.x; rm -rf'; }, /^shootout document: \/sides\/0\/label must match pattern/],
-    ['reference', (d) => { d.reference = 'v99 12.x'; }, /^shootout document: \/reference 'v99 12\.x' is not a side/],
-    ['faster', (d) => { Object.assign(d.rows[0], { verdict: 'faster', low: -0.1, high: 0.1, change: 0 }); }, /^shootout document: \/rows\/0 is 'faster' but its interval reaches 0 or below/],
-    ['interval', (d) => { Object.assign(d.rows[0], { change: 0.5, low: -0.1, high: 0.1, verdict: 'too noisy' }); }, /\/rows\/0\/change is outside its interval/],
-    ['op', (d) => { d.rows[0].op = 'size'; d.rows[0].key = d.rows[0].key.replace(/select$/, 'size'); }, /\/rows\/0\/op 'size' is not timed/],
-    ['orphan', (d) => { d.rows[0].head = 'v18 11.x'; }, /\/rows\/0 belongs to no comparison/],
-    ['control', (d) => { d.environment.cpuModel = 'CPU\u202ex'; }, /\/environment\/cpuModel contains the Unicode bidirectional control U\+202E/],
-    ['date', (d) => { d.run.finishedAt = '2026-02-30T00:00:00Z'; }, /\/run\/finishedAt '2026-02-30T00:00:00Z' is not a real date/],
-    ['extra', (d) => { d.rows[0].note = 'x'; }, /must NOT have additional properties/],
+    [
+      'kind',
+      (d) => {
+        d.kind = 'sqlite-node-bench/shootouts';
+      },
+      /^\/kind is not 'sqlite-node-bench\/result': not a result document \(nor 'sqlite-node-bench\/shootout'/,
+    ],
+    [
+      'version',
+      (d) => {
+        d.schemaVersion = 2;
+      },
+      /^\/schemaVersion is 2; this aggregate reads shootout documents of version 1$/,
+    ],
+    [
+      'label',
+      (d) => {
+        d.sides[0].label = 'v24 12.x; rm -rf';
+      },
+      /^shootout document: \/sides\/0\/label must match pattern/,
+    ],
+    [
+      'reference',
+      (d) => {
+        d.reference = 'v99 12.x';
+      },
+      /^shootout document: \/reference 'v99 12\.x' is not a side/,
+    ],
+    [
+      'faster',
+      (d) => {
+        Object.assign(d.rows[0], { verdict: 'faster', low: -0.1, high: 0.1, change: 0 });
+      },
+      /^shootout document: \/rows\/0 is 'faster' but its interval reaches 0 or below/,
+    ],
+    [
+      'interval',
+      (d) => {
+        Object.assign(d.rows[0], { change: 0.5, low: -0.1, high: 0.1, verdict: 'too noisy' });
+      },
+      /\/rows\/0\/change is outside its interval/,
+    ],
+    [
+      'op',
+      (d) => {
+        d.rows[0].op = 'size';
+        d.rows[0].key = d.rows[0].key.replace(/select$/, 'size');
+      },
+      /\/rows\/0\/op 'size' is not timed/,
+    ],
+    [
+      'orphan',
+      (d) => {
+        d.rows[0].head = 'v18 11.x';
+      },
+      /\/rows\/0 belongs to no comparison/,
+    ],
+    [
+      'control',
+      (d) => {
+        d.environment.cpuModel = 'CPU\u202ex';
+      },
+      /\/environment\/cpuModel contains the Unicode bidirectional control U\+202E/,
+    ],
+    [
+      'date',
+      (d) => {
+        d.run.finishedAt = '2026-02-30T00:00:00Z';
+      },
+      /\/run\/finishedAt '2026-02-30T00:00:00Z' is not a real date/,
+    ],
+    [
+      'extra',
+      (d) => {
+        d.rows[0].note = 'x';
+      },
+      /must NOT have additional properties/,
+    ],
   ];
   for (const [name, mutate, pattern] of cases) {
     const d = structuredClone(runDoc);
@@ -209,7 +388,7 @@ test('document checks: crafted bad shootout documents are refused, each with one
     const r = readResult(file);
     assert.equal(r.ok, false, name);
     assert.match(/** @type {any} */ (r).reason, pattern, name);
-    assert.ok(!/** @type {any} */ (r).reason.includes('\n'), name);
+    assert.ok(!(/** @type {any} */ (r).reason.includes('\n')), name);
   }
   // the writer refuses what the reader would: nothing invalid is written
   const bad = structuredClone(runDoc);
@@ -225,8 +404,15 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const store = openStore(results, (l) => warnings.push(l));
   const added = store.add(runDoc);
   assert.equal(added.stored, true);
-  assert.match(/** @type {any} */ (added).file, new RegExp(`^\\d{4}/\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-shootout-[0-9a-f]{8}\\.json$`));
-  assert.deepEqual(store.add(runDoc), { stored: false, duplicate: true, reason: `already stored as results/${/** @type {any} */ (added).file}` });
+  assert.match(
+    /** @type {any} */ (added).file,
+    new RegExp(`^\\d{4}/\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-shootout-[0-9a-f]{8}\\.json$`),
+  );
+  assert.deepEqual(store.add(runDoc), {
+    stored: false,
+    duplicate: true,
+    reason: `already stored as results/${/** @type {any} */ (added).file}`,
+  });
   const changed = structuredClone(runDoc);
   changed.run.seconds += 1;
   assert.equal(store.add(changed).stored, false, 'append-only: the same run id is never overwritten');
@@ -243,7 +429,14 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   assert.equal(rebuilt.entries()[0].kind, 'shootout');
   assert.deepEqual(warnings, []);
   // results/README.md: the chart (aggregate/sections/shootout.js) above the long tables
-  const ctx = /** @type {any} */ ({ platform: process.platform, machine: 'm', page: 'results', load: rebuilt.load, resultsLink: 'results', chart: (/** @type {string} */ name) => `![alt](results/charts/m-${name}.svg)` });
+  const ctx = /** @type {any} */ ({
+    platform: process.platform,
+    machine: 'm',
+    page: 'results',
+    load: rebuilt.load,
+    resultsLink: 'results',
+    chart: (/** @type {string} */ name) => `![alt](results/charts/m-${name}.svg)`,
+  });
   const lines = render({ ...ctx, entries: rebuilt.entries() });
   const md = lines.join('\n');
   assert.match(md, /^##### Node versions on one machine$/m);
@@ -267,6 +460,14 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const r = node('aggregate/cli.js', ['--artifacts', artifacts, '--results', results, '--readme', readme]);
   const line = r.stderr.split('\n').find((l) => l.includes('bad-shootout.json'));
   assert.ok(line, r.stderr);
-  assert.match(line, /bad-shootout\.json: shootout document: \/rows\/0 is 'slower' but its interval reaches 0 or above/);
-  assert.ok(!fs.readdirSync(path.join(results, String(new Date(runDoc.run.finishedAt).getUTCFullYear()))).some((f) => f.includes('00000000')), 'not stored');
+  assert.match(
+    line,
+    /bad-shootout\.json: shootout document: \/rows\/0 is 'slower' but its interval reaches 0 or above/,
+  );
+  assert.ok(
+    !fs
+      .readdirSync(path.join(results, String(new Date(runDoc.run.finishedAt).getUTCFullYear())))
+      .some((f) => f.includes('00000000')),
+    'not stored',
+  );
 });

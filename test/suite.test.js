@@ -32,10 +32,13 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.deepEqual(validate(r.doc), []);
   assert.equal(r.doc.run.status, 'complete');
   assert.equal(r.doc.run.mode, 'quick');
-  const want = cases().map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
+  const want = cases()
+    .map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`)
+    .sort();
   const got = r.doc.cases.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
   assert.deepEqual(got, want);
-  for (const table of ['config', 'driver', 'cipher', 'op']) assert.deepEqual(new Set(r.doc.cases.map((c) => c[table])), new Set(TABLES[table]), table);
+  for (const table of ['config', 'driver', 'cipher', 'op'])
+    assert.deepEqual(new Set(r.doc.cases.map((c) => c[table])), new Set(TABLES[table]), table);
   for (const c of r.doc.cases) {
     if (c.status !== 'ok') assert.ok(c.reason, `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
     else assert.equal(typeof c.pragmas, 'object');
@@ -45,14 +48,20 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.deepEqual(new Set(r.doc.setups.map((s) => `${s.config}/${s.driver}/${s.cipher}`)), used);
   assert.equal(r.doc.setups.length, used.size);
   for (const s of r.doc.setups.filter((x) => x.status === 'ok')) {
-    assert.ok(s.pragmas.every((p) => p.applied), `${s.config}/${s.driver}/${s.cipher}`);
+    assert.ok(
+      s.pragmas.every((p) => p.applied),
+      `${s.config}/${s.driver}/${s.cipher}`,
+    );
     assert.equal(s.encryption.encrypted, s.cipher !== 'none');
     assert.equal(s.encryption.plainHeader, s.cipher === 'none');
     assert.equal(s.encryption.keylessOpen, s.cipher === 'none' ? 'ok' : 'SQLITE_NOTADB');
   }
   // the two packages always load on a supported Node; errors would be bugs
   const errors = r.doc.cases.filter((c) => c.status === 'error');
-  assert.deepEqual(errors.map((c) => `${c.config}/${c.cipher}/${c.op}: ${c.reason}`), []);
+  assert.deepEqual(
+    errors.map((c) => `${c.config}/${c.cipher}/${c.op}: ${c.reason}`),
+    [],
+  );
   for (const d of r.doc.drivers.filter((x) => x.name !== 'node:sqlite')) {
     assert.equal(d.status, 'ok', d.reason);
     assert.match(d.binary.sha256, /^[0-9a-f]{64}$/);
@@ -72,7 +81,9 @@ test('an interrupted run writes a valid document with the finished cases, and re
   const out = scratch('bench-out-');
   const { spawn } = await import('node:child_process');
   assert.deepEqual(entries(tmp), []);
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--quick', '--out', out], { env: childEnv({ TMPDIR: tmp }) });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--quick', '--out', out], {
+    env: childEnv({ TMPDIR: tmp }),
+  });
   let err = '';
   const code = await new Promise((resolve) => {
     child.stderr.on('data', (b) => {
@@ -107,7 +118,14 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   const drivers = await loadDrivers();
   const filters = { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'size'] };
   const run = async (/** @type {object} */ budget) => {
-    const r = await runSuite({ mode: 'full', filters, seed: 3, drivers, state: { interrupted: null }, budget: { time: 10, warmupTime: 2, ...budget } });
+    const r = await runSuite({
+      mode: 'full',
+      filters,
+      seed: 3,
+      drivers,
+      state: { interrupted: null },
+      budget: { time: 10, warmupTime: 2, ...budget },
+    });
     return { engines: r.engines, ...Object.fromEntries(r.cases.map((c) => [c.op, c])) };
   };
   const rounds = (/** @type {any} */ c) => c.stats.rounds.length;
@@ -117,7 +135,10 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   assert.equal(rounds(forced.update), 6);
   assert.equal(forced.size.status, 'ok', 'the size is read once, never in rounds');
   assert.equal(forced.select.stats.opsPerSec.rse >= 0, true);
-  assert.ok(forced.engines >= 6, `${forced.engines}: a new engine process for each of the 3 rounds and each extra pass (3 at least)`);
+  assert.ok(
+    forced.engines >= 6,
+    `${forced.engines}: a new engine process for each of the 3 rounds and each extra pass (3 at least)`,
+  );
   // every case is precise enough at once
   const easy = await run({ rounds: 3, maxRounds: 6, targetRse: 1000, deadlineSeconds: 600 });
   assert.deepEqual([rounds(easy.select), rounds(easy.update)], [3, 3]);
@@ -126,12 +147,22 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   const late = await run({ rounds: 3, maxRounds: 6, targetRse: 1e-9, deadlineSeconds: 1e-6 });
   assert.deepEqual([rounds(late.select), rounds(late.update)], [3, 3]);
   // a quick run is one round, however imprecise, and no extra pass
-  const quick = await runSuite({ mode: 'quick', filters, seed: 3, drivers, state: { interrupted: null }, budget: { time: 10, warmupTime: 2, targetRse: 1e-9 } });
-  assert.deepEqual(quick.cases.filter((c) => c.stats).map((c) => c.stats.rounds.length), [1, 1]);
+  const quick = await runSuite({
+    mode: 'quick',
+    filters,
+    seed: 3,
+    drivers,
+    state: { interrupted: null },
+    budget: { time: 10, warmupTime: 2, targetRse: 1e-9 },
+  });
+  assert.deepEqual(
+    quick.cases.filter((c) => c.stats).map((c) => c.stats.rounds.length),
+    [1, 1],
+  );
   assert.equal(quick.engines, 1);
 });
 
-test('an engine process that dies while it measures makes that case an error with the reason, the run goes on in a new one, and the dead engine\'s files are removed', async () => {
+test("an engine process that dies while it measures makes that case an error with the reason, the run goes on in a new one, and the dead engine's files are removed", async () => {
   const { loadDrivers } = await import('../bench/engine/load-drivers.js');
   const { runSuite } = await import('../bench/run/run-suite.js');
   const drivers = await loadDrivers();
@@ -146,7 +177,11 @@ test('an engine process that dies while it measures makes that case an error wit
   try {
     assert.deepEqual(entries(tmp), []);
     r = await runSuite({
-      mode: 'full', filters: { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'insert'] }, seed: 5, drivers, state: { interrupted: null },
+      mode: 'full',
+      filters: { config: ['production'], driver: ['better-sqlite3'], op: ['select', 'update', 'insert'] },
+      seed: 5,
+      drivers,
+      state: { interrupted: null },
       budget: { time: 10, warmupTime: 2, rounds: 2, maxRounds: 2 },
       onProgress: (p) => {
         if (p.done !== 1 || !p.current) return;
@@ -161,8 +196,11 @@ test('an engine process that dies while it measures makes that case an error wit
     else process.env.TMPDIR = saved;
   }
   assert.equal(seen.length, 1);
-  assert.ok(seen[0].some((d) => d.startsWith('sqlite-bench-engine-')) && seen[0].some((d) => d.startsWith('sqlite-bench-run-')), `the engine and the run work in the temp dir: ${seen[0]}`);
-  assert.deepEqual(entries(tmp), [], 'the killed engine\'s directory (and the run\'s) are removed');
+  assert.ok(
+    seen[0].some((d) => d.startsWith('sqlite-bench-engine-')) && seen[0].some((d) => d.startsWith('sqlite-bench-run-')),
+    `the engine and the run work in the temp dir: ${seen[0]}`,
+  );
+  assert.deepEqual(entries(tmp), [], "the killed engine's directory (and the run's) are removed");
   const byKey = Object.fromEntries(r.cases.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
   assert.equal(byKey[killed].status, 'error');
   assert.match(byKey[killed].reason, /engine process measuring it failed: engine server stopped \(signal SIGKILL\)/);
@@ -177,17 +215,45 @@ test('--keep-db keeps every database, each on disk with the header its cipher im
   const r = bench(['--quick', '--op', 'size', '--config', 'production', '--keep-db', keep]);
   assert.equal(r.status, 0, r.stderr);
   const dirs = fs.readdirSync(keep);
-  assert.equal(dirs.length, setups().filter((s) => s.config === 'production' && r.doc.drivers.find((d) => d.name === s.driver).status === 'ok').length);
+  assert.equal(
+    dirs.length,
+    setups().filter((s) => s.config === 'production' && r.doc.drivers.find((d) => d.name === s.driver).status === 'ok')
+      .length,
+  );
   for (const d of dirs) {
-    const head = fs.readFileSync(path.join(keep, d, 'template.db')).subarray(0, 16).toString('latin1');
+    const head = fs
+      .readFileSync(path.join(keep, d, 'template.db'))
+      .subarray(0, 16)
+      .toString('latin1');
     assert.equal(head === 'SQLite format 3\0', d.endsWith('__none'), d);
   }
 });
 
-test('--keep-db in a directory an earlier run used builds new templates, not that run\'s', () => {
+test("--keep-db in a directory an earlier run used builds new templates, not that run's", () => {
   const keep = scratch('bench-keep-');
-  const digest = () => Object.fromEntries(fs.readdirSync(keep).map((d) => [d, crypto.createHash('sha256').update(fs.readFileSync(path.join(keep, d, 'template.db'))).digest('hex')]));
-  const args = ['--quick', '--op', 'size', '--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'none', '--keep-db', keep];
+  const digest = () =>
+    Object.fromEntries(
+      fs.readdirSync(keep).map((d) => [
+        d,
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(keep, d, 'template.db')))
+          .digest('hex'),
+      ]),
+    );
+  const args = [
+    '--quick',
+    '--op',
+    'size',
+    '--config',
+    'production',
+    '--driver',
+    'better-sqlite3-multiple-ciphers',
+    '--cipher',
+    'none',
+    '--keep-db',
+    keep,
+  ];
   assert.equal(bench([...args, '--seed', '1']).status, 0);
   const first = digest();
   assert.equal(bench([...args, '--seed', '2']).status, 0);
@@ -204,7 +270,20 @@ test('the engines of a run build and prove each template once: a later engine co
   const saved = process.env.SQLITE_BENCH_KEY;
   process.env.SQLITE_BENCH_KEY = KEY; // a run gives all its engines one key
   try {
-    const engine = () => createSession({ mode: 'full', filters: { config: ['production'], driver: ['better-sqlite3-multiple-ciphers'], cipher: ['chacha20'], op: ['update'] }, seed: 3, drivers, templates, budget: { time: 10, warmupTime: 2, seedMessages: 300 } });
+    const engine = () =>
+      createSession({
+        mode: 'full',
+        filters: {
+          config: ['production'],
+          driver: ['better-sqlite3-multiple-ciphers'],
+          cipher: ['chacha20'],
+          op: ['update'],
+        },
+        seed: 3,
+        drivers,
+        templates,
+        budget: { time: 10, warmupTime: 2, seedMessages: 300 },
+      });
     const first = engine();
     const [c] = first.list;
     const a = /** @type {any} */ (first.runCase(c, first.budget));
@@ -219,7 +298,11 @@ test('the engines of a run build and prove each template once: a later engine co
     const b = /** @type {any} */ (second.runCase(c, second.budget));
     assert.ok(b.round, b.reason);
     const reused = fs.statSync(file);
-    assert.deepEqual([reused.ino, reused.mtimeMs], [built.ino, built.mtimeMs], 'the second engine rebuilt the template');
+    assert.deepEqual(
+      [reused.ino, reused.mtimeMs],
+      [built.ino, built.mtimeMs],
+      'the second engine rebuilt the template',
+    );
     assert.deepEqual(second.setups(), first.setups(), 'the proof and PRAGMA readings travel with the template');
     assert.equal(second.setups()[0].encryption.keylessOpen, 'SQLITE_NOTADB');
     const { temp_store_directory: tempdir, ...rest } = b.pragmas;
@@ -240,10 +323,14 @@ test('setups() runs every config but the experiment-only ones on the production 
   assert.equal(new Set(s).size, s.length);
   for (const c of DEFAULT_CONFIGS) assert.ok(s.includes(`${c}/better-sqlite3-multiple-ciphers/chacha20`));
   // the experiment-only configs run in their experiments' cases only (test/experiments.test.js)
-  for (const c of TABLES.config.filter((x) => !DEFAULT_CONFIGS.includes(x))) assert.ok(cases().some((k) => k.config === c) && !s.some((x) => x.startsWith(`${c}/`)), c);
+  for (const c of TABLES.config.filter((x) => !DEFAULT_CONFIGS.includes(x)))
+    assert.ok(cases().some((k) => k.config === c) && !s.some((x) => x.startsWith(`${c}/`)), c);
   for (const c of TABLES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));
   for (const d of TABLES.driver) assert.ok(s.includes(`production/${d}/none`));
-  assert.ok(!s.some((x) => /better-sqlite3\/(?!none)|node:sqlite\/(?!none)/.test(x)), 'a driver without encryption got a cipher');
+  assert.ok(
+    !s.some((x) => /better-sqlite3\/(?!none)|node:sqlite\/(?!none)/.test(x)),
+    'a driver without encryption got a cipher',
+  );
 });
 
 test('an engine server removes only the temp directory its client made for it, never one a user points at', async () => {

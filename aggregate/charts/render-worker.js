@@ -9,7 +9,14 @@
 // chart has to be drawn (or, with warm(), as soon as new documents make that certain). What vega
 // writes is made small and steady by tidy.js.
 import os from 'node:os';
-import { MessageChannel, Worker, isMainThread, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import {
+  MessageChannel,
+  Worker,
+  isMainThread,
+  parentPort,
+  receiveMessageOnPort,
+  workerData,
+} from 'node:worker_threads';
 import { vegaTextWidth } from './metrics.js';
 import { tidy } from './tidy.js';
 
@@ -25,7 +32,8 @@ const STALL_MS = 60_000;
  * and V8's garbage collector works on helper threads (a drawing thread keeps about 1.4 cores busy).
  * On a 2-core VM one drawing thread was as fast as two, with a quarter less CPU.
  */
-export const defaultThreads = () => Math.max(1, Math.min(MAX_THREADS, (os.availableParallelism?.() ?? os.cpus().length) - 1));
+export const defaultThreads = () =>
+  Math.max(1, Math.min(MAX_THREADS, (os.availableParallelism?.() ?? os.cpus().length) - 1));
 /**
  * A drawing thread's young generation: vega allocates short-lived objects by the million, and with
  * V8's default a thread spent about 15% of its time collecting them (0.6 of 3.9 s for a night's 32
@@ -44,7 +52,23 @@ const load = () => {
 };
 
 /** vega-lite's warnings (e.g. a scale property a log scale ignores) are about the spec, not this night's data: not printed. */
-const quiet = { level() { return this; }, info() { return this; }, debug() { return this; }, warn() { return this; }, error(/** @type {unknown[]} */ ...m) { throw new Error(m.join(' ')); } };
+const quiet = {
+  level() {
+    return this;
+  },
+  info() {
+    return this;
+  },
+  debug() {
+    return this;
+  },
+  warn() {
+    return this;
+  },
+  error(/** @type {unknown[]} */ ...m) {
+    throw new Error(m.join(' '));
+  },
+};
 
 /**
  * One vega-lite spec drawn as SVG, in this thread.
@@ -82,7 +106,11 @@ export function drawingPool(size = defaultThreads()) {
   /** One more thread (each loads vega: a thread per chart at most). */
   const start = () => {
     const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, port: port2, counter }, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { role: ROLE, port: port2, counter },
+      transferList: [port2],
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     worker.unref();
     port1.unref();
     threads.push({ worker, port: port1, load: 0 });
@@ -131,7 +159,9 @@ export function drawingPool(size = defaultThreads()) {
         if (Atomics.wait(counter, 0, seen, STALL_MS) === 'timed-out') {
           drain();
           if (!pending.size) return done;
-          throw new Error(`charts: no chart came back in ${STALL_MS / 1000} s (${pending.size} still drawing); a drawing thread is stuck or gone`);
+          throw new Error(
+            `charts: no chart came back in ${STALL_MS / 1000} s (${pending.size} still drawing); a drawing thread is stuck or gone`,
+          );
         }
       }
     },
@@ -157,7 +187,12 @@ function serve() {
     Atomics.notify(counter, 0);
   };
   parentPort?.on('message', ({ key, spec }) => {
-    queue = queue.then(() => svgOf(spec)).then((svg) => reply({ key, svg }), (err) => reply({ key, error: firstLine(err) }));
+    queue = queue
+      .then(() => svgOf(spec))
+      .then(
+        (svg) => reply({ key, svg }),
+        (err) => reply({ key, error: firstLine(err) }),
+      );
   });
 }
 

@@ -15,9 +15,16 @@ const PERCENT = "datum.value == 1 ? '0' : format((datum.value - 1) * 100, '+.2~r
 /** Where a ratio axis may put a tick: −99%, −90%, −50%, −20%, −10%, −5%, 0, +5%, +10%, +25%, +100%, +400%, +900%, +9900%. */
 const TICKS = [0.01, 0.1, 0.5, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.25, 2, 5, 10, 100];
 /** A point's change and its interval's bounds as the ratios drawn (r, rlo, rhi: 1 + change, at least 0.01). */
-const RATIOS = /** @type {const} */ ([['change', 'r'], ['low', 'rlo'], ['high', 'rhi']]).map(([field, as]) => ({ calculate: `max(0.01, 1 + datum.${field} / 100)`, as }));
+const RATIOS = /** @type {const} */ ([
+  ['change', 'r'],
+  ['low', 'rlo'],
+  ['high', 'rhi'],
+]).map(([field, as]) => ({ calculate: `max(0.01, 1 + datum.${field} / 100)`, as }));
 /** The x axis of a ratio panel: its ticks labelled as changes in %. */
-const ratioAxis = (/** @type {number[]} */ ticks) => ({ title: 'change, % (log scale)', axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true } });
+const ratioAxis = (/** @type {number[]} */ ticks) => ({
+  title: 'change, % (log scale)',
+  axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true },
+});
 /** A change in % as the ratio drawn (changes of −99% and below at −99%). */
 const ratio = (/** @type {number} */ pct) => Math.max(0.01, 1 + pct / 100);
 
@@ -57,21 +64,66 @@ const rowsOf = (xs, n) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i
 export function comparisonSpec(o) {
   const cols = Math.min(COLUMNS, o.ops.length);
   const width = Math.floor((WIDTH - LABELS - GAP * (cols - 1)) / cols);
-  const color = { field: 'verdict', type: 'nominal', scale: VERDICT, legend: { title: null, orient: 'top', direction: 'horizontal' } };
-  const yOffset = o.series ? { yOffset: { field: 'series', type: 'nominal', sort: o.series.domain, scale: { domain: o.series.domain, paddingOuter: 0.5 } } } : {};
-  const shape = o.series ? { shape: { field: 'series', type: 'nominal', scale: { domain: o.series.domain, range: ['circle', 'triangle-up', 'square'] }, legend: { title: o.series.title, orient: 'bottom', direction: 'horizontal' } } } : {};
+  const color = {
+    field: 'verdict',
+    type: 'nominal',
+    scale: VERDICT,
+    legend: { title: null, orient: 'top', direction: 'horizontal' },
+  };
+  const yOffset = o.series
+    ? {
+        yOffset: {
+          field: 'series',
+          type: 'nominal',
+          sort: o.series.domain,
+          scale: { domain: o.series.domain, paddingOuter: 0.5 },
+        },
+      }
+    : {};
+  const shape = o.series
+    ? {
+        shape: {
+          field: 'series',
+          type: 'nominal',
+          scale: { domain: o.series.domain, range: ['circle', 'triangle-up', 'square'] },
+          legend: { title: o.series.title, orient: 'bottom', direction: 'horizontal' },
+        },
+      }
+    : {};
   const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
     const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
-    const y = { field: 'member', type: 'nominal', sort: o.members, scale: { domain: o.members, paddingInner: 0.2, paddingOuter: 0.1 }, title: null, axis: i === 0 ? { labelLimit: 2 * LABELS } : null };
+    const y = {
+      field: 'member',
+      type: 'nominal',
+      sort: o.members,
+      scale: { domain: o.members, paddingInner: 0.2, paddingOuter: 0.1 },
+      title: null,
+      axis: i === 0 ? { labelLimit: 2 * LABELS } : null,
+    };
     return {
       title: { text: op, anchor: 'start', fontSize: 13 },
       width,
       height: o.members.length * (o.series ? 26 : 19),
       transform: [{ filter: { field: 'op', equal: op } }, ...RATIOS],
       layer: [
-        { mark: { type: 'rule', color: '#333', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale } } },
-        { mark: { type: 'rule', strokeWidth: 2.5, clip: true }, encoding: { y, ...yOffset, x: { field: 'rlo', type: 'quantitative', scale, ...ratioAxis(ticks) }, x2: { field: 'rhi' }, color } },
-        { mark: { type: 'point', filled: true, size: 55, opacity: 1 }, encoding: { y, ...yOffset, x: { field: 'r', type: 'quantitative', scale }, color, ...shape } },
+        {
+          mark: { type: 'rule', color: '#333', strokeWidth: 1 },
+          encoding: { x: { datum: 1, type: 'quantitative', scale } },
+        },
+        {
+          mark: { type: 'rule', strokeWidth: 2.5, clip: true },
+          encoding: {
+            y,
+            ...yOffset,
+            x: { field: 'rlo', type: 'quantitative', scale, ...ratioAxis(ticks) },
+            x2: { field: 'rhi' },
+            color,
+          },
+        },
+        {
+          mark: { type: 'point', filled: true, size: 55, opacity: 1 },
+          encoding: { y, ...yOffset, x: { field: 'r', type: 'quantitative', scale }, color, ...shape },
+        },
       ],
     };
   };
@@ -79,7 +131,12 @@ export function comparisonSpec(o) {
     title: { text: o.title, subtitle: o.subtitle },
     description: o.alt,
     data: { values: o.points },
-    vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'flush' })),
+    vconcat: rowsOf(o.ops, cols).map((row) => ({
+      hconcat: row.map(panel),
+      spacing: GAP,
+      align: 'none',
+      bounds: 'flush',
+    })),
     spacing: 20,
     resolve: { scale: { y: 'shared', color: 'shared', shape: 'shared', yOffset: 'shared' } },
   };
@@ -96,21 +153,43 @@ export function historySpec(o) {
   const cols = Math.min(COLUMNS, o.ops.length);
   const axis = 52; // px of a panel's y labels and title
   const width = Math.floor((WIDTH - axis * cols - GAP * (cols - 1)) / cols);
-  const x = { field: 'night', type: 'temporal', title: 'night (UTC)', scale: { domain: o.domain }, axis: { format: '%b %d', labelAngle: 0, tickCount: 3, labelOverlap: true, labelFontSize: 11, titleFontSize: 11 } };
+  const x = {
+    field: 'night',
+    type: 'temporal',
+    title: 'night (UTC)',
+    scale: { domain: o.domain },
+    axis: { format: '%b %d', labelAngle: 0, tickCount: 3, labelOverlap: true, labelFontSize: 11, titleFontSize: 11 },
+  };
   const panel = (/** @type {string} */ op) => {
     // the unit is in the panel's name, "Insert (ops/s)": the y axis says it too
-    const y = { type: 'quantitative', scale: { zero: false }, title: /\(([^)]+)\)$/.exec(op)?.[1] ?? null, axis: { tickCount: 4, format: '~s', titleFontSize: 11 } };
+    const y = {
+      type: 'quantitative',
+      scale: { zero: false },
+      title: /\(([^)]+)\)$/.exec(op)?.[1] ?? null,
+      axis: { tickCount: 4, format: '~s', titleFontSize: 11 },
+    };
     return {
-    title: { text: op, anchor: 'start', fontSize: 13 },
-    width,
-    height: 110,
-    transform: [{ filter: { field: 'op', equal: op } }],
-    layer: [
-      { transform: [{ filter: 'datum.bandLow != null' }], mark: { type: 'area', color: '#2da44e', opacity: 0.18 }, encoding: { x, y: { ...y, field: 'bandLow' }, y2: { field: 'bandHigh' } } },
-      { mark: { type: 'area', color: '#0969da', opacity: 0.25 }, encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' } } },
-      { mark: { type: 'line', color: '#0969da', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'value' } } },
-      { transform: [{ filter: 'datum.outside' }], mark: { type: 'point', filled: true, color: '#cf222e', size: 40, opacity: 1 }, encoding: { x, y: { ...y, field: 'value' } } },
-    ],
+      title: { text: op, anchor: 'start', fontSize: 13 },
+      width,
+      height: 110,
+      transform: [{ filter: { field: 'op', equal: op } }],
+      layer: [
+        {
+          transform: [{ filter: 'datum.bandLow != null' }],
+          mark: { type: 'area', color: '#2da44e', opacity: 0.18 },
+          encoding: { x, y: { ...y, field: 'bandLow' }, y2: { field: 'bandHigh' } },
+        },
+        {
+          mark: { type: 'area', color: '#0969da', opacity: 0.25 },
+          encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' } },
+        },
+        { mark: { type: 'line', color: '#0969da', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'value' } } },
+        {
+          transform: [{ filter: 'datum.outside' }],
+          mark: { type: 'point', filled: true, color: '#cf222e', size: 40, opacity: 1 },
+          encoding: { x, y: { ...y, field: 'value' } },
+        },
+      ],
     };
   };
   return {
@@ -118,7 +197,12 @@ export function historySpec(o) {
     description: o.alt,
     data: { values: o.points },
     // every panel has its own y axis: full bounds, so its labels never overlap the panel before
-    vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'full' })),
+    vconcat: rowsOf(o.ops, cols).map((row) => ({
+      hconcat: row.map(panel),
+      spacing: GAP,
+      align: 'none',
+      bounds: 'full',
+    })),
     spacing: 16,
   };
 }
@@ -138,11 +222,28 @@ export function shootoutSpec(o) {
   const verdicts = { domain: ['faster', 'slower', 'no difference', 'too noisy'], range: [...VERDICT.range, '#c5cdd6'] };
   const labels = Math.ceil(Math.max(60, ...o.members.map((m) => textWidth(m, 12))) + 12);
   const width = Math.floor((WIDTH - labels - GAP * (cols - 1)) / cols);
-  const color = { field: 'verdict', type: 'nominal', scale: verdicts, legend: { title: o.legend, orient: 'top', direction: 'horizontal' } };
+  const color = {
+    field: 'verdict',
+    type: 'nominal',
+    scale: verdicts,
+    legend: { title: o.legend, orient: 'top', direction: 'horizontal' },
+  };
   const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
     const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
-    const y = { field: 'member', type: 'nominal', sort: o.members, scale: { domain: o.members, paddingInner: 0.25, paddingOuter: 0.15 }, title: null, axis: i === 0 ? { labelLimit: labels } : null };
-    const x = (/** @type {string} */ field, /** @type {any} */ more = {}) => ({ field, type: 'quantitative', scale, ...more });
+    const y = {
+      field: 'member',
+      type: 'nominal',
+      sort: o.members,
+      scale: { domain: o.members, paddingInner: 0.25, paddingOuter: 0.15 },
+      title: null,
+      axis: i === 0 ? { labelLimit: labels } : null,
+    };
+    const x = (/** @type {string} */ field, /** @type {any} */ more = {}) => ({
+      field,
+      type: 'quantitative',
+      scale,
+      ...more,
+    });
     const bars = [{ filter: 'isValid(datum.change)' }];
     const [lo, hi] = scale.domain;
     const notes = o.notes.filter((n) => n.op === op).map((n) => textWidth(n.note, 11) + 8);
@@ -153,12 +254,31 @@ export function shootoutSpec(o) {
       height: o.members.length * 20,
       transform: [{ filter: { field: 'op', equal: op } }, ...RATIOS, { calculate: '1', as: 'one' }],
       layer: [
-        { transform: bars, mark: { type: 'bar', clip: true }, encoding: { y, x: x('r', ratioAxis(ticks)), x2: { field: 'one' }, color } },
-        { transform: bars, mark: { type: 'rule', color: '#24292f', strokeWidth: 1.3, clip: true }, encoding: { y, x: x('rlo'), x2: { field: 'rhi' } } },
-        ...['rlo', 'rhi'].map((f) => ({ transform: bars, mark: { type: 'tick', color: '#24292f', thickness: 1.3, size: 7, clip: true }, encoding: { y, x: x(f) } })),
-        { mark: { type: 'rule', color: '#333', strokeWidth: 1 }, encoding: { x: { datum: 1, type: 'quantitative', scale } } },
+        {
+          transform: bars,
+          mark: { type: 'bar', clip: true },
+          encoding: { y, x: x('r', ratioAxis(ticks)), x2: { field: 'one' }, color },
+        },
+        {
+          transform: bars,
+          mark: { type: 'rule', color: '#24292f', strokeWidth: 1.3, clip: true },
+          encoding: { y, x: x('rlo'), x2: { field: 'rhi' } },
+        },
+        ...['rlo', 'rhi'].map((f) => ({
+          transform: bars,
+          mark: { type: 'tick', color: '#24292f', thickness: 1.3, size: 7, clip: true },
+          encoding: { y, x: x(f) },
+        })),
+        {
+          mark: { type: 'rule', color: '#333', strokeWidth: 1 },
+          encoding: { x: { datum: 1, type: 'quantitative', scale } },
+        },
         // at the panel's edge with room for it left of 0, else at the other: not across the line at 0
-        { transform: [{ filter: 'isValid(datum.note)' }], mark: { type: 'text', align: left ? 'left' : 'right', fontSize: 11, fontStyle: 'italic', color: '#57606a' }, encoding: { y, x: { value: left ? 3 : width - 3 }, text: { field: 'note' } } },
+        {
+          transform: [{ filter: 'isValid(datum.note)' }],
+          mark: { type: 'text', align: left ? 'left' : 'right', fontSize: 11, fontStyle: 'italic', color: '#57606a' },
+          encoding: { y, x: { value: left ? 3 : width - 3 }, text: { field: 'note' } },
+        },
       ],
     };
   };
@@ -166,7 +286,12 @@ export function shootoutSpec(o) {
     title: { text: o.title, subtitle: o.subtitle },
     description: o.alt,
     data: { values: [...o.points, ...o.notes] },
-    vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds: 'flush' })),
+    vconcat: rowsOf(o.ops, cols).map((row) => ({
+      hconcat: row.map(panel),
+      spacing: GAP,
+      align: 'none',
+      bounds: 'flush',
+    })),
     spacing: 20,
     resolve: { scale: { y: 'shared', color: 'shared' } },
   };

@@ -24,9 +24,36 @@ const DROPPED = new Set(['class', 'role', 'aria-roledescription', 'aria-hidden',
 /** Attributes at their default value. @type {Record<string, string>} */
 const DEFAULTS = { opacity: '1', transform: 'translate(0,0)', 'stroke-miterlimit': '4' };
 /** Attributes that style an element (and its children): they go into the class. */
-const STYLE = new Set(['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap', 'stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'opacity', 'font-family', 'font-size', 'font-style', 'font-weight', 'text-anchor']);
+const STYLE = new Set([
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-miterlimit',
+  'stroke-dasharray',
+  'stroke-dashoffset',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-style',
+  'font-weight',
+  'text-anchor',
+]);
 /** What keeps strokes of one style from being drawn as one path: a fill (overlaps would fill once), transparency, caps or dashes. */
-const UNMERGED = new Set(['fill', 'fill-opacity', 'opacity', 'stroke-opacity', 'stroke-linecap', 'stroke-dasharray', 'transform', 'clip-path', 'id']);
+const UNMERGED = new Set([
+  'fill',
+  'fill-opacity',
+  'opacity',
+  'stroke-opacity',
+  'stroke-linecap',
+  'stroke-dasharray',
+  'transform',
+  'clip-path',
+  'id',
+]);
 /** Numbers as vega writes them. */
 const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi;
 /** A path's commands and numbers, one at a time. */
@@ -44,7 +71,8 @@ export function snap(/** @type {number} */ v) {
 }
 /** A size to a tenth of a pixel (a symbol's radius). */
 const tenth = (/** @type {number} */ v) => Math.round(v * 10) / 10 || 0;
-const numbers = (/** @type {string} */ s, /** @type {(v: number) => number} */ f) => s.replace(NUMBER, (n) => String(f(Number(n))));
+const numbers = (/** @type {string} */ s, /** @type {(v: number) => number} */ f) =>
+  s.replace(NUMBER, (n) => String(f(Number(n))));
 
 /**
  * The SVG as a tree. Throws on anything vega does not write (comments, CDATA, unbalanced tags).
@@ -67,7 +95,11 @@ export function parse(svg) {
       stack.pop();
     } else {
       /** @type {Element} */
-      const el = { name, attrs: new Map([...attrs.matchAll(/([\w:.-]+)="([^"]*)"/g)].map(([, k, v]) => [k, v])), children: [] };
+      const el = {
+        name,
+        attrs: new Map([...attrs.matchAll(/([\w:.-]+)="([^"]*)"/g)].map(([, k, v]) => [k, v])),
+        children: [],
+      };
       top.children.push(el);
       if (!empty) stack.push(el);
     }
@@ -80,10 +112,13 @@ export function parse(svg) {
 export function serialize(/** @type {Node} */ n) {
   if (typeof n === 'string') return n;
   const attrs = [...n.attrs].map(([k, v]) => ` ${k}="${v}"`).join('');
-  return n.children.length ? `<${n.name}${attrs}>${n.children.map(serialize).join('')}</${n.name}>` : `<${n.name}${attrs}/>`;
+  return n.children.length
+    ? `<${n.name}${attrs}>${n.children.map(serialize).join('')}</${n.name}>`
+    : `<${n.name}${attrs}/>`;
 }
 
-const elements = (/** @type {Element} */ el) => /** @type {Element[]} */ (el.children.filter((c) => typeof c !== 'string'));
+const elements = (/** @type {Element} */ el) =>
+  /** @type {Element[]} */ (el.children.filter((c) => typeof c !== 'string'));
 /** Every element under el, el first. */
 function* walk(/** @type {Element} */ el) {
   yield el;
@@ -131,7 +166,8 @@ export function subpaths(d, dx = 0, dy = 0) {
     args.push(Number(n));
     const rel = cmd === cmd.toLowerCase();
     const c = cmd.toUpperCase();
-    if (c === 'H' || c === 'V') point(c === 'H' ? args[0] + (rel ? x : dx) : x, c === 'V' ? args[0] + (rel ? y : dy) : y, false);
+    if (c === 'H' || c === 'V')
+      point(c === 'H' ? args[0] + (rel ? x : dx) : x, c === 'V' ? args[0] + (rel ? y : dy) : y, false);
     else if (args.length === 2) point(args[0] + (rel ? x : dx), args[1] + (rel ? y : dy), c === 'M');
     else continue;
     args.length = 0;
@@ -147,7 +183,8 @@ export function subpaths(d, dx = 0, dy = 0) {
  */
 export function straighten(pts) {
   const kept = [pts[0]];
-  const between = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ c) => (a <= b && b <= c) || (a >= b && b >= c);
+  const between = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ c) =>
+    (a <= b && b <= c) || (a >= b && b >= c);
   for (let i = 1; i < pts.length - 1; i++) {
     const [a, b, c] = [kept[kept.length - 1], pts[i], pts[i + 1]];
     const onRow = a[1] === b[1] && b[1] === c[1] && between(a[0], b[0], c[0]);
@@ -170,7 +207,11 @@ export function snapSubpath({ points, closed }) {
   const snapped = points.map((p) => p.map(snap));
   const [a, b, c, d] = points;
   const same = (/** @type {number} */ u, /** @type {number} */ v) => Math.abs(u - v) < 1e-6;
-  const rect = closed && points.length === 4 && ((same(a[1], b[1]) && same(b[0], c[0]) && same(c[1], d[1]) && same(d[0], a[0])) || (same(a[0], b[0]) && same(b[1], c[1]) && same(c[0], d[0]) && same(d[1], a[1])));
+  const rect =
+    closed &&
+    points.length === 4 &&
+    ((same(a[1], b[1]) && same(b[0], c[0]) && same(c[1], d[1]) && same(d[0], a[0])) ||
+      (same(a[0], b[0]) && same(b[1], c[1]) && same(c[0], d[0]) && same(d[1], a[1])));
   for (const axis of rect ? [0, 1] : []) {
     const size = c[axis] - a[axis];
     if (Math.abs(size) >= THIN) continue;
@@ -189,17 +230,19 @@ const join = (/** @type {number} */ a, /** @type {number} */ b) => `${a}${b < 0 
  * @param {{ points: number[][], closed: boolean }[]} subs points already rounded
  */
 export function pathOf(subs) {
-  return subs.map(({ points, closed }) => {
-    const [first, ...rest] = straighten(points);
-    let [x, y] = first;
-    let d = `M${join(x, y)}`;
-    for (const [nx, ny] of rest) {
-      const [dx, dy] = [tenth(nx - x), tenth(ny - y)]; // points are to a tenth at least: so are their differences
-      d += dy === 0 ? `h${dx}` : dx === 0 ? `v${dy}` : `l${join(dx, dy)}`;
-      [x, y] = [nx, ny];
-    }
-    return closed ? `${d}Z` : d;
-  }).join('');
+  return subs
+    .map(({ points, closed }) => {
+      const [first, ...rest] = straighten(points);
+      let [x, y] = first;
+      let d = `M${join(x, y)}`;
+      for (const [nx, ny] of rest) {
+        const [dx, dy] = [tenth(nx - x), tenth(ny - y)]; // points are to a tenth at least: so are their differences
+        d += dy === 0 ? `h${dx}` : dx === 0 ? `v${dy}` : `l${join(dx, dy)}`;
+        [x, y] = [nx, ny];
+      }
+      return closed ? `${d}Z` : d;
+    })
+    .join('');
 }
 
 /** Nothing drawn: an empty path, a hidden one, or one of a single point (vega's empty group backgrounds). */
@@ -210,7 +253,8 @@ function drawsNothing(/** @type {Element} */ el) {
 
 /** Pass: ARIA and CSS hooks, defaults, the font everyone has, and marks that draw nothing, gone. */
 function clean(/** @type {Element} */ el, /** @type {string} */ font) {
-  for (const [k, v] of [...el.attrs]) if (DROPPED.has(k) || DEFAULTS[k] === v || (k === 'font-family' && v === font)) el.attrs.delete(k);
+  for (const [k, v] of [...el.attrs])
+    if (DROPPED.has(k) || DEFAULTS[k] === v || (k === 'font-family' && v === font)) el.attrs.delete(k);
   el.children = el.children.filter((c) => typeof c === 'string' || !drawsNothing(c));
   for (const c of elements(el)) clean(c, font);
 }
@@ -229,7 +273,18 @@ function geometry(/** @type {Element} */ el) {
     const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((k) => Number(a.get(k) ?? 0));
     el.name = 'path';
     for (const k of ['transform', 'x1', 'y1', 'x2', 'y2']) a.delete(k);
-    a.set('d', pathOf([snapSubpath({ points: [[x1 + at[0], y1 + at[1]], [x2 + at[0], y2 + at[1]]], closed: false })]));
+    a.set(
+      'd',
+      pathOf([
+        snapSubpath({
+          points: [
+            [x1 + at[0], y1 + at[1]],
+            [x2 + at[0], y2 + at[1]],
+          ],
+          closed: false,
+        }),
+      ]),
+    );
   } else if (el.name === 'path' && at && STRAIGHT.test(a.get('d') ?? '')) {
     a.delete('transform');
     a.set('d', pathOf(subpaths(a.get('d') ?? '', at[0], at[1]).map(snapSubpath)));
@@ -243,7 +298,12 @@ function geometry(/** @type {Element} */ el) {
   } else if (el.name === 'rect') {
     const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(a.get(k) ?? 0));
     const [x0, y0, x1, y1] = [x, y, x + w, y + h].map(snap);
-    for (const [k, v] of /** @type {[string, number][]} */ ([['x', x0], ['y', y0], ['width', x1 - x0], ['height', y1 - y0]])) {
+    for (const [k, v] of /** @type {[string, number][]} */ ([
+      ['x', x0],
+      ['y', y0],
+      ['width', x1 - x0],
+      ['height', y1 - y0],
+    ])) {
       if (a.has(k) || v !== 0) a.set(k, String(v));
     }
     snapTranslate();
@@ -278,7 +338,13 @@ function merge(el, fill = 'black') {
   let run;
   for (const c of el.children) {
     if (typeof c !== 'string') merge(c, own);
-    const mergeable = typeof c !== 'string' && c.name === 'path' && own === 'none' && c.attrs.has('stroke') && ![...c.attrs.keys()].some((k) => UNMERGED.has(k)) && STRAIGHT.test(c.attrs.get('d') ?? '');
+    const mergeable =
+      typeof c !== 'string' &&
+      c.name === 'path' &&
+      own === 'none' &&
+      c.attrs.has('stroke') &&
+      ![...c.attrs.keys()].some((k) => UNMERGED.has(k)) &&
+      STRAIGHT.test(c.attrs.get('d') ?? '');
     if (!mergeable) {
       out.push(c);
       run = undefined;
@@ -339,15 +405,21 @@ function classes(root) {
     for (const [k] of style) el.attrs.delete(k);
   }
   const keys = [...new Set(keyOf.values())];
-  const hashes = keys.map((k) => [...crypto.createHash('sha256').update(k).digest('hex')].map((h) => LETTERS[parseInt(h, 16)]).join(''));
+  const hashes = keys.map((k) =>
+    [...crypto.createHash('sha256').update(k).digest('hex')].map((h) => LETTERS[parseInt(h, 16)]).join(''),
+  );
   let n = 3;
   while (new Set(hashes.map((h) => h.slice(0, n))).size < keys.length) n++;
   const names = new Map(keys.map((k, i) => [k, hashes[i].slice(0, n)]));
   for (const [el, key] of keyOf) el.attrs = new Map([['class', /** @type {string} */ (names.get(key))], ...el.attrs]);
-  return [...names].sort(([, a], [, b]) => (a < b ? -1 : 1)).map(([k, name]) => `.${name}{${k}}`).join('');
+  return [...names]
+    .sort(([, a], [, b]) => (a < b ? -1 : 1))
+    .map(([k, name]) => `.${name}{${k}}`)
+    .join('');
 }
 
-const escape = (/** @type {string} */ s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (/** @type {string} */ s) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * vega's SVG, tidied (see the passes above), with the font set once and the alt text as the

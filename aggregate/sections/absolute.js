@@ -17,7 +17,10 @@ export const COLUMNS = OPS.map((op) => ({ op: op.name, title: columnTitle(op), s
  * @param {{ config: string, driver: string, cipher: string }} s
  * @param {string} op
  */
-export const findCase = (doc, s, op) => doc.cases.find((/** @type {any} */ c) => c.config === s.config && c.driver === s.driver && c.cipher === s.cipher && c.op === op);
+export const findCase = (doc, s, op) =>
+  doc.cases.find(
+    (/** @type {any} */ c) => c.config === s.config && c.driver === s.driver && c.cipher === s.cipher && c.op === op,
+  );
 
 /** Rows a table can footnote: cells without a figure point to a numbered reason under the table. */
 function notes() {
@@ -42,20 +45,37 @@ function configTable(docs, s) {
   const t = [['Node', ...COLUMNS.map((c) => c.title), 'Driver']];
   for (const doc of docs) {
     const d = doc.drivers.find((/** @type {any} */ x) => x.name === s.driver);
-    t.push([inert(doc.environment.node), ...COLUMNS.map((col) => {
-      const f = figureText(findCase(doc, s, col.op), num);
-      return f.text ?? n.ref(/** @type {string} */ (f.reason));
-    }), d?.status === 'ok' ? inert(d.version) : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`)]);
+    t.push([
+      inert(doc.environment.node),
+      ...COLUMNS.map((col) => {
+        const f = figureText(findCase(doc, s, col.op), num);
+        return f.text ?? n.ref(/** @type {string} */ (f.reason));
+      }),
+      d?.status === 'ok'
+        ? inert(d.version)
+        : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`),
+    ]);
   }
   const { note } = describeChanges(/** @type {any} */ (CONFIGS.find((c) => c.name === s.config)));
   const title = `${configLabel(s.config)} — ${s.driver}${s.cipher === 'none' ? ', no encryption' : `, ${cipherLabel(s.cipher)}`}`;
-  return [`##### ${title}`, '', ...(note ? [`_${inert(note)}._`, ''] : []), table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r')), 'l']), ...(n.lines().length ? ['', ...n.lines()] : [])];
+  return [
+    `##### ${title}`,
+    '',
+    ...(note ? [`_${inert(note)}._`, ''] : []),
+    table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r')), 'l']),
+    ...(n.lines().length ? ['', ...n.lines()] : []),
+  ];
 }
 
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const docs = newestPerMajor(ctx.entries).map((e) => ctx.load(e));
   if (!docs.length) return [];
-  const shown = setups().filter((s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER));
-  return [`Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: median of the rounds with the wider side of its 95% interval.`, ...shown.flatMap((s) => ['', ...configTable(docs, s)])];
+  const shown = setups().filter(
+    (s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER),
+  );
+  return [
+    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: median of the rounds with the wider side of its 95% interval.`,
+    ...shown.flatMap((s) => ['', ...configTable(docs, s)]),
+  ];
 }

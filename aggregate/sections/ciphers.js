@@ -6,13 +6,24 @@ import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
-import { anchor, cipherLabel, COMPARED, comparisonPoints, comparisonRun, comparisonTable, compactTable, opLabel, signed } from './common.js';
+import {
+  anchor,
+  cipherLabel,
+  COMPARED,
+  comparisonPoints,
+  comparisonRun,
+  comparisonTable,
+  compactTable,
+  opLabel,
+  signed,
+} from './common.js';
 import { median } from '../../lib/stats/spread.js';
 
 const SERIES = ['against the same package, no key', 'against better-sqlite3, no encryption'];
 
 /** A cipher as a row: its name, marked when it is production's. */
-export const cipherTitle = (/** @type {string} */ c) => (c === 'none' ? 'no key (the package alone)' : `${cipherLabel(c)}${c === PRODUCTION_CIPHER ? ' (production)' : ''}`);
+export const cipherTitle = (/** @type {string} */ c) =>
+  c === 'none' ? 'no key (the package alone)' : `${cipherLabel(c)}${c === PRODUCTION_CIPHER ? ' (production)' : ''}`;
 const cipherRow = (/** @type {string} */ key) => cipherTitle(parseSetupKey(key).cipher);
 
 /**
@@ -21,7 +32,10 @@ const cipherRow = (/** @type {string} */ key) => cipherTitle(parseSetupKey(key).
  * @param {ReturnType<typeof comparisonPoints>} points the first series
  */
 function findings(points) {
-  const byMember = [...new Set(points.map((p) => p.member))].map((m) => ({ m, typical: median(points.filter((p) => p.member === m).map((p) => p.change)) }));
+  const byMember = [...new Set(points.map((p) => p.member))].map((m) => ({
+    m,
+    typical: median(points.filter((p) => p.member === m).map((p) => p.change)),
+  }));
   if (!byMember.length) return '';
   const sorted = [...byMember].sort((a, b) => b.typical - a.typical);
   const prod = byMember.find((x) => x.m === cipherTitle(PRODUCTION_CIPHER));
@@ -43,15 +57,22 @@ export function render(ctx) {
   // the run is named by the line above the PRAGMA heading (self-check.js) and in the chart's subtitle
   const alt = findings(first);
   const title = 'What encryption costs';
-  const chart = ctx.chart('cipher', comparisonSpec({
-    title,
-    subtitle: [`${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: ${PRODUCTION_DRIVER} with each cipher and the production PRAGMAs,`, 'change in ops/s (+ is faster) against two references without encryption, measured side by side (paired), with its 95% interval.'],
+  const chart = ctx.chart(
+    'cipher',
+    comparisonSpec({
+      title,
+      subtitle: [
+        `${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: ${PRODUCTION_DRIVER} with each cipher and the production PRAGMAs,`,
+        'change in ops/s (+ is faster) against two references without encryption, measured side by side (paired), with its 95% interval.',
+      ],
+      alt,
+      points,
+      members,
+      ops: COMPARED.map(opLabel),
+      series: { domain: SERIES, title: 'each cipher:' },
+    }),
     alt,
-    points,
-    members,
-    ops: COMPARED.map(opLabel),
-    series: { domain: SERIES, title: 'each cipher:' },
-  }), alt);
+  );
   const heading = `##### ${title}, against ${PRODUCTION_DRIVER} without a key`;
   if (ctx.page !== 'readme') return [heading, chart, '', comparisonTable(doc, 'cipher', cipherRow, 'Cipher')];
   // the note and the chart share a line (the chart is wider than what is left of it, so it shows

@@ -17,7 +17,9 @@ import { compactRatio, newestFirst, runName, table } from './common.js';
  * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }} ctx
  */
 export function claimsRun(ctx) {
-  const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result')).filter((e) => e.mode === 'full').map((e) => ctx.load(e));
+  const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
+    .filter((e) => e.mode === 'full')
+    .map((e) => ctx.load(e));
   return docs.find((d) => Array.isArray(d?.experiments) && d.experiments.length) ?? null;
 }
 
@@ -81,7 +83,9 @@ export function claimCell(experiment, doc) {
 function headers(machines) {
   return machines.map((m) => {
     if (machines.filter((x) => x.platform === m.platform).length < 2) return inert(m.platform);
-    const rest = m.machine.startsWith(m.platform) ? m.machine.slice(m.platform.length).replace(/^[\s·-]+/, '') : m.machine;
+    const rest = m.machine.startsWith(m.platform)
+      ? m.machine.slice(m.platform.length).replace(/^[\s·-]+/, '')
+      : m.machine;
     return `${inert(m.platform)} (${inert(rest, 30)})`;
   });
 }
@@ -98,9 +102,13 @@ export function renderBlockClaims(o) {
   const all = o.machines.map((m) => ({ ...m, doc: claimsRun(m) }));
   const checked = all.filter((m) => m.doc);
   if (!checked.length) return [];
-  const experiments = EXPERIMENTS.filter((x) => checked.some((m) => m.doc.experiments.some((/** @type {any} */ e) => e?.id === x.id)));
+  const experiments = EXPERIMENTS.filter((x) =>
+    checked.some((m) => m.doc.experiments.some((/** @type {any} */ e) => e?.id === x.id)),
+  );
   const without = all.filter((m) => !m.doc).map((m) => inert(m.machine));
-  const runs = checked.map((m, i) => `${headers(checked)[i]}: ${inert(m.doc.environment.node)}, ${m.doc.run.finishedAt.slice(0, 10)}`).join('; ');
+  const runs = checked
+    .map((m, i) => `${headers(checked)[i]}: ${inert(m.doc.environment.node)}, ${m.doc.run.finishedAt.slice(0, 10)}`)
+    .join('; ');
   const link = `${o.resultsLink}/README.md`;
   return [
     o.heading ?? '### Claims checked',
@@ -109,7 +117,13 @@ export function renderBlockClaims(o) {
       'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval ("≈ ±x": no change, within noise), in ops/s (time for a claim about time). ' +
       `The quotes, the checks and what is not measured: [${link}](${link}).` +
       (without.length ? ` No claims checked yet on ${without.join(', ')}.` : ''),
-    table([['#', 'Claim', ...headers(checked)], ...experiments.map((x) => [String(x.n), x.short, ...checked.map((m) => claimCell(x, m.doc))])], ['r', 'l', ...checked.map(() => /** @type {'l'} */ ('l'))]),
+    table(
+      [
+        ['#', 'Claim', ...headers(checked)],
+        ...experiments.map((x) => [String(x.n), x.short, ...checked.map((m) => claimCell(x, m.doc))]),
+      ],
+      ['r', 'l', ...checked.map(() => /** @type {'l'} */ ('l'))],
+    ),
   ];
 }
 
@@ -119,5 +133,8 @@ export function renderBlockClaims(o) {
  * @param {import('./index.js').BlockContext} ctx
  */
 export function renderBlock(ctx) {
-  return renderBlockClaims({ machines: ctx.classes.map((c) => ({ ...c, load: ctx.load })), resultsLink: ctx.resultsLink });
+  return renderBlockClaims({
+    machines: ctx.classes.map((c) => ({ ...c, load: ctx.load })),
+    resultsLink: ctx.resultsLink,
+  });
 }

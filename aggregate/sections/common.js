@@ -14,7 +14,10 @@ export const opLabel = (/** @type {string} */ op) => OPS.find((o) => o.name === 
 export const configLabel = (/** @type {string} */ c) => CONFIGS.find((x) => x.name === c)?.label ?? c;
 export const cipherLabel = (/** @type {string} */ c) => CIPHERS.find((x) => x.name === c)?.label ?? c;
 /** A config that equals production (describeChanges: SQLite's default) is "not a tuning". */
-export const notATuning = (/** @type {string} */ c) => Boolean(describeChanges(/** @type {any} */ (CONFIGS.find((x) => x.name === c) ?? { name: c, pragmas: [] })).equalsDefault);
+export const notATuning = (/** @type {string} */ c) =>
+  Boolean(
+    describeChanges(/** @type {any} */ (CONFIGS.find((x) => x.name === c) ?? { name: c, pragmas: [] })).equalsDefault,
+  );
 
 /** 3 significant figures, thousands separated. */
 export function num(/** @type {number} */ n) {
@@ -31,8 +34,12 @@ export function num(/** @type {number} */ n) {
  * @param {{ tight?: boolean }} [o]
  */
 export function table(rows, align = [], { tight = false } = {}) {
-  const line = tight ? (/** @type {string[]} */ cells) => `|${cells.join('|')}|` : (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
-  const rule = rows[0].map((_, i) => (tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' })[align[i] ?? ''] ?? (tight ? '-' : '---'));
+  const line = tight
+    ? (/** @type {string[]} */ cells) => `|${cells.join('|')}|`
+    : (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
+  const rule = rows[0].map(
+    (_, i) => (tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' })[align[i] ?? ''] ?? (tight ? '-' : '---'),
+  );
   return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -81,11 +88,15 @@ export function comparisonRun(ctx) {
  * @param {import('../store.js').Entry[]} entries of one machine class
  */
 export function newestFirst(entries) {
-  return newestPerMajor(entries).sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0) || semver.compare(b.node, a.node));
+  return newestPerMajor(entries).sort(
+    (a, b) =>
+      (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0) || semver.compare(b.node, a.node),
+  );
 }
 
 /** Where a run is named in a heading line: its Node and its date. */
-export const runName = (/** @type {any} */ doc) => `${inert(doc.environment.node)}, run of ${doc.run.finishedAt.slice(0, 10)}`;
+export const runName = (/** @type {any} */ doc) =>
+  `${inert(doc.environment.node)}, run of ${doc.run.finishedAt.slice(0, 10)}`;
 
 /** A setup key as a row label: config, driver, cipher. */
 export function setupLabel(/** @type {string} */ key) {
@@ -101,7 +112,10 @@ const ORDER = new Map(setups().map((s, i) => [setupKey(s), i]));
  * @param {any} doc
  * @param {string} id
  */
-export const grid = (doc, id) => comparisonGrid(doc.comparisons ?? [], id, COMPARED).sort((a, b) => (ORDER.get(a.member) ?? 1e9) - (ORDER.get(b.member) ?? 1e9));
+export const grid = (doc, id) =>
+  comparisonGrid(doc.comparisons ?? [], id, COMPARED).sort(
+    (a, b) => (ORDER.get(a.member) ?? 1e9) - (ORDER.get(b.member) ?? 1e9),
+  );
 
 /** A percentage with 2 significant figures below 10, whole above: 3.4, 14, 198. */
 const short = (/** @type {number} */ x) => (x < 10 ? Number(x.toPrecision(2)).toString() : String(Math.round(x)));
@@ -125,7 +139,8 @@ export const NBSP = '\u00a0';
 export function compactChange(c) {
   if (!c || ![c.change, c.low, c.high].every(Number.isFinite)) return 'n/a';
   const [change, low, high] = [c.change, c.low, c.high].map((x) => x * 100);
-  if (c.verdict === undefined ? low <= 0 && high >= 0 : c.verdict === 'within noise') return `≈${NBSP}±${short(Math.max(-low, high))}`;
+  if (c.verdict === undefined ? low <= 0 && high >= 0 : c.verdict === 'within noise')
+    return `≈${NBSP}±${short(Math.max(-low, high))}`;
   const margin = short(Math.max(change - low, high - change));
   const first = short(Math.abs(change));
   const rounded = Math.abs(change).toFixed(Math.min(decimals(first), decimals(margin)));
@@ -155,7 +170,10 @@ export function compactRatio(c) {
  */
 export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (c) => c) {
   const rows = grid(doc, id);
-  return table([[corner, ...COMPARED.map(opLabel)], ...rows.map((r) => [rowLabel(r.member), ...r.cells.map(cell)])], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))]);
+  return table(
+    [[corner, ...COMPARED.map(opLabel)], ...rows.map((r) => [rowLabel(r.member), ...r.cells.map(cell)])],
+    ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))],
+  );
 }
 
 /**
@@ -169,8 +187,13 @@ export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (
  */
 export function compactTable(doc, id, rowLabel, corner) {
   const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
-  const rows = grid(doc, id).map((r) => [rowLabel(r.member), ...COMPARED.map((op) => compactChange(mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op)))]);
-  return table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], { tight: true });
+  const rows = grid(doc, id).map((r) => [
+    rowLabel(r.member),
+    ...COMPARED.map((op) => compactChange(mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op))),
+  ]);
+  return table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], {
+    tight: true,
+  });
 }
 
 /**
@@ -179,7 +202,11 @@ export function compactTable(doc, id, rowLabel, corner) {
  * inert: the escapes inert() adds do not show, so they are no part of the fragment).
  * @param {string} text
  */
-export const anchor = (text) => `#${text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '').replace(/ /g, '-')}`;
+export const anchor = (text) =>
+  `#${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-')}`;
 
 /**
  * The comparisons of a run as chart data: change and interval in %, per member and operation.
@@ -188,11 +215,19 @@ export const anchor = (text) => `#${text.toLowerCase().replace(/[^\p{L}\p{M}\p{N
  * @param {(member: string) => string} label
  */
 export function comparisonPoints(doc, id, label) {
-  return (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id && COMPARED.includes(c.op)).map((/** @type {any} */ c) => ({
-    member: label(c.member), op: opLabel(c.op), change: pct(c.change), low: pct(c.low), high: pct(c.high), verdict: c.verdict,
-  }));
+  return (doc.comparisons ?? [])
+    .filter((/** @type {any} */ c) => c.id === id && COMPARED.includes(c.op))
+    .map((/** @type {any} */ c) => ({
+      member: label(c.member),
+      op: opLabel(c.op),
+      change: pct(c.change),
+      low: pct(c.low),
+      high: pct(c.high),
+      verdict: c.verdict,
+    }));
 }
 const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
 
 /** A signed percentage for prose: +12%, −3.4%. */
-export const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(1)}%`;
+export const signed = (/** @type {number} */ x) =>
+  `${x >= 0 ? '+' : '−'}${Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(1)}%`;

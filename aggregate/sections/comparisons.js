@@ -7,6 +7,9 @@ import { comparisonRun, comparisonTable, setupLabel } from './common.js';
 export function render(ctx) {
   const doc = comparisonRun(ctx);
   if (!doc?.comparisons?.length) return [];
-  return COMPARISONS.filter((c) => c.id !== 'self-check' && doc.comparisons.some((/** @type {any} */ x) => x.id === c.id))
-    .flatMap((c) => ['', `##### ${c.title}`, '', comparisonTable(doc, c.id, setupLabel)]).slice(1);
+  return COMPARISONS.filter(
+    (c) => c.id !== 'self-check' && doc.comparisons.some((/** @type {any} */ x) => x.id === c.id),
+  )
+    .flatMap((c) => ['', `##### ${c.title}`, '', comparisonTable(doc, c.id, setupLabel)])
+    .slice(1);
 }

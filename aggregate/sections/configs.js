@@ -7,7 +7,17 @@ import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/conf
 import { COMPARISONS } from '../../bench/tables/comparisons.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
-import { COMPARED, comparisonPoints, comparisonRun, comparisonTable, compactTable, configLabel, notATuning, opLabel, signed } from './common.js';
+import {
+  COMPARED,
+  comparisonPoints,
+  comparisonRun,
+  comparisonTable,
+  compactTable,
+  configLabel,
+  notATuning,
+  opLabel,
+  signed,
+} from './common.js';
 
 const TITLE = /** @type {any} */ (COMPARISONS.find((c) => c.id === 'config')).title;
 
@@ -15,7 +25,8 @@ const TITLE = /** @type {any} */ (COMPARISONS.find((c) => c.id === 'config')).ti
 export const configRow = (/** @type {string} */ key) => configTitle(parseSetupKey(key).config);
 
 /** A config as a README table row: as in the chart, the A/A twin in fewer words. */
-const shortRow = (/** @type {string} */ key) => (parseSetupKey(key).config === TWIN_CONFIG ? 'A/A twin' : configRow(key));
+const shortRow = (/** @type {string} */ key) =>
+  parseSetupKey(key).config === TWIN_CONFIG ? 'A/A twin' : configRow(key);
 
 /** A config's name, and what it is when it is no tuning. */
 export function configTitle(/** @type {string} */ config) {
@@ -36,7 +47,9 @@ export function findings(points, reference, run) {
   const worst = real.reduce((/** @type {any} */ a, p) => (!a || p.change < a.change ? p : a), null);
   const parts = [reference ? `Against ${reference}${run ? ` (${run})` : ''}: largest gain` : 'Largest gain'];
   parts[0] += best && best.change > 0 ? ` ${best.member}, ${best.op} ${signed(best.change)}` : ' none';
-  parts.push(`largest loss ${worst && worst.change < 0 ? `${worst.member}, ${worst.op} ${signed(worst.change)}` : 'none'}`);
+  parts.push(
+    `largest loss ${worst && worst.change < 0 ? `${worst.member}, ${worst.op} ${signed(worst.change)}` : 'none'}`,
+  );
   parts.push(`${points.length - real.length} of ${points.length} within noise`);
   return parts.join('; ');
 }
@@ -48,18 +61,27 @@ export function render(ctx) {
   const points = comparisonPoints(doc, 'config', configRow);
   if (!points.length) return [];
   const twin = points.filter((p) => p.member === configTitle(TWIN_CONFIG));
-  const members = CONFIGS.filter((c) => c.name !== PRODUCTION_CONFIG).map((c) => configTitle(c.name)).filter((m) => points.some((p) => p.member === m));
+  const members = CONFIGS.filter((c) => c.name !== PRODUCTION_CONFIG)
+    .map((c) => configTitle(c.name))
+    .filter((m) => points.some((p) => p.member === m));
   // the reference is named by the heading and the chart's title, the run by the line above the
   // heading (self-check.js) and the chart's subtitle
   const alt = `${findings(points)}; A/A twin: ${twin.filter((p) => p.verdict !== 'within noise').length} of ${twin.length} differ.`;
-  const chart = ctx.chart('config', comparisonSpec({
-    title: TITLE,
-    subtitle: [`${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: change in ops/s against production (+ is faster), measured side by side (paired),`, 'with its 95% interval. The A/A twin is production measured again: how far apart two identical configs land.'],
+  const chart = ctx.chart(
+    'config',
+    comparisonSpec({
+      title: TITLE,
+      subtitle: [
+        `${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: change in ops/s against production (+ is faster), measured side by side (paired),`,
+        'with its 95% interval. The A/A twin is production measured again: how far apart two identical configs land.',
+      ],
+      alt,
+      points,
+      members,
+      ops: COMPARED.map(opLabel),
+    }),
     alt,
-    points,
-    members,
-    ops: COMPARED.map(opLabel),
-  }), alt);
+  );
   // the README: the table right under the chart (a table may start after a paragraph's line)
   return ctx.page === 'readme'
     ? [`##### ${TITLE}`, chart, compactTable(doc, 'config', shortRow, 'Config')]

@@ -19,7 +19,16 @@ export function render(ctx) {
   if (!rows.length) return [];
   // the block leaves out what the machine class's heading already says (CPU, cores, image OS)
   const full = ctx.page === 'results';
-  const t = [['Node', 'Run (UTC)', 'Mode', ...(full ? ['CPU', 'Cores', 'Memory', 'OS'] : []), 'Runner image', ...DRIVERS.map((d) => d.name)]];
+  const t = [
+    [
+      'Node',
+      'Run (UTC)',
+      'Mode',
+      ...(full ? ['CPU', 'Cores', 'Memory', 'OS'] : []),
+      'Runner image',
+      ...DRIVERS.map((d) => d.name),
+    ],
+  ];
   for (const { entry, doc } of rows) {
     const e = doc.environment;
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
@@ -27,16 +36,27 @@ export function render(ctx) {
       inert(e.node),
       `[${inert(when(doc.run.finishedAt))}](${documentLink(ctx.resultsLink, entry.file)})`,
       `${doc.run.mode}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
-      ...(full ? [inert(e.cpuModel), String(e.cores), `${Math.round(e.memoryBytes / 2 ** 30)} GiB`, inert(`${e.platform} ${e.osRelease}`)] : []),
+      ...(full
+        ? [
+            inert(e.cpuModel),
+            String(e.cores),
+            `${Math.round(e.memoryBytes / 2 ** 30)} GiB`,
+            inert(`${e.platform} ${e.osRelease}`),
+          ]
+        : []),
       inert(image),
       ...DRIVERS.map((d) => driverCell(doc, d.name)),
     ]);
   }
-  return ['##### Machines: the newest run per Node major (each its own matrix cell, a different VM: not a comparison of Node versions)', table(t)];
+  return [
+    '##### Machines: the newest run per Node major (each its own matrix cell, a different VM: not a comparison of Node versions)',
+    table(t),
+  ];
 }
 
 /** How a run that is not a complete full run is marked where it is named. */
-const runMark = (/** @type {import('../store.js').Entry} */ e) => [e.mode === 'quick' ? 'quick' : '', e.status === 'interrupted' ? 'interrupted' : ''].filter(Boolean).join(', ');
+const runMark = (/** @type {import('../store.js').Entry} */ e) =>
+  [e.mode === 'quick' ? 'quick' : '', e.status === 'interrupted' ? 'interrupted' : ''].filter(Boolean).join(', ');
 
 /**
  * The README's line under a machine class's heading: how many runs it has, and the newest run per
@@ -49,7 +69,11 @@ export function summary(ctx) {
   const runs = newestPerMajor(ctx.entries).map((e) => {
     const version = ctx.nights.of(e).driver;
     // no version: the driver did not run; the status word, the reason is in the table
-    const driver = version ? inert(version) : inert(ctx.load(e).drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ?? 'not in this run');
+    const driver = version
+      ? inert(version)
+      : inert(
+          ctx.load(e).drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ?? 'not in this run',
+        );
     const mark = runMark(e);
     return `${inert(e.node)} · ${driver}${mark ? ` (${mark})` : ''}`;
   });

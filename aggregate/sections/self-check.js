@@ -18,7 +18,9 @@ function line(doc) {
   const sc = doc.selfCheck;
   if (!sc) return from;
   const differ = `${sc.flagged.length} of ${sc.operations} operations differ`;
-  return sc.passed ? `${from} Self-check (production measured twice): passed, ${differ}.` : `${from} **Self-check FAILED** (production measured twice): ${differ}; ${FAILED_SHORT}.`;
+  return sc.passed
+    ? `${from} Self-check (production measured twice): passed, ${differ}.`
+    : `${from} **Self-check FAILED** (production measured twice): ${differ}; ${FAILED_SHORT}.`;
 }
 
 /**
@@ -26,11 +28,16 @@ function line(doc) {
  * @param {any} doc
  */
 function long(doc) {
-  const out = [`Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0.`];
+  const out = [
+    `Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0.`,
+  ];
   const sc = doc.selfCheck;
   if (sc) {
     const aa = doc.comparisons.filter((/** @type {any} */ c) => c.id === 'self-check');
-    out.push('', `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'passed' : '**FAILED**'}; they differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ` ${FAILED[0].toUpperCase()}${FAILED.slice(1)}.`}`);
+    out.push(
+      '',
+      `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'passed' : '**FAILED**'}; they differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ` ${FAILED[0].toUpperCase()}${FAILED.slice(1)}.`}`,
+    );
   }
   return out;
 }
@@ -39,6 +46,9 @@ function long(doc) {
 export function render(ctx) {
   const doc = comparisonRun(ctx);
   if (!doc) return ['_No comparisons: quick runs are smoke tests (one round per case)._'];
-  if (!doc.comparisons?.length) return [`_No comparisons: the newest full run (${runName(doc)}) has none (documents from before paired comparisons, or too few rounds)._`];
+  if (!doc.comparisons?.length)
+    return [
+      `_No comparisons: the newest full run (${runName(doc)}) has none (documents from before paired comparisons, or too few rounds)._`,
+    ];
   return ctx.page === 'readme' ? [line(doc)] : long(doc);
 }

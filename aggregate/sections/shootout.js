@@ -26,8 +26,13 @@ const TITLE = 'Node versions on one machine';
 export function newestShootout(entries) {
   const shootouts = entries.filter((e) => e.kind === 'shootout');
   const better = (/** @type {import('../store.js').Entry} */ a, /** @type {import('../store.js').Entry} */ b) =>
-    Number(a.mode === 'full') - Number(b.mode === 'full') || (a.finishedAt > b.finishedAt ? 1 : a.finishedAt < b.finishedAt ? -1 : 0) || (a.file > b.file ? 1 : a.file < b.file ? -1 : 0);
-  return shootouts.reduce((/** @type {import('../store.js').Entry | null} */ best, e) => (!best || better(e, best) > 0 ? e : best), null);
+    Number(a.mode === 'full') - Number(b.mode === 'full') ||
+    (a.finishedAt > b.finishedAt ? 1 : a.finishedAt < b.finishedAt ? -1 : 0) ||
+    (a.file > b.file ? 1 : a.file < b.file ? -1 : 0);
+  return shootouts.reduce(
+    (/** @type {import('../store.js').Entry | null} */ best, e) => (!best || better(e, best) > 0 ? e : best),
+    null,
+  );
 }
 
 /** @typedef {{ group: string, base: string, head: string }} Comparison */
@@ -39,14 +44,21 @@ export function newestShootout(entries) {
  */
 const NAMES = {
   'same-driver': { name: (c) => `${c.head} vs ${c.base}`, short: (c) => c.head },
-  'driver-upgrade': { name: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)`, short: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)` },
-  'different-driver': { name: (c) => `${c.head} vs ${c.base} (other driver)`, short: (c) => `${c.head} (other driver)` },
+  'driver-upgrade': {
+    name: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)`,
+    short: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)`,
+  },
+  'different-driver': {
+    name: (c) => `${c.head} vs ${c.base} (other driver)`,
+    short: (c) => `${c.head} (other driver)`,
+  },
   'same-node': { name: (c) => `${c.head} vs ${c.base} (A/A)`, short: (c) => `${c.head} (A/A)` },
 };
 const nameOf = (/** @type {Comparison} */ c) => NAMES[c.group] ?? NAMES['same-driver'];
 
 /** A row of production's driver and cipher with the production PRAGMAs: the README's and the chart's. */
-const production = (/** @type {any} */ r) => r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER && r.config === PRODUCTION_CONFIG;
+const production = (/** @type {any} */ r) =>
+  r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER && r.config === PRODUCTION_CONFIG;
 
 /**
  * A shootout as the chart and the README table show it: the compared sides (columns) in the
@@ -60,9 +72,15 @@ export function shootoutView(doc) {
   const rows = doc.rows.filter(production);
   const columns = [...doc.comparisons]
     .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
-    .map((/** @type {Comparison} */ c) => ({ name: nameOf(c).name(c), short: nameOf(c).short(c), rows: rows.filter((/** @type {any} */ r) => r.group === c.group && r.base === c.base && r.head === c.head) }))
+    .map((/** @type {Comparison} */ c) => ({
+      name: nameOf(c).name(c),
+      short: nameOf(c).short(c),
+      rows: rows.filter((/** @type {any} */ r) => r.group === c.group && r.base === c.base && r.head === c.head),
+    }))
     .filter((c) => c.rows.length);
-  const failed = /** @type {string[]} */ (doc.sides.filter((/** @type {any} */ s) => s.status !== 'ok').map((/** @type {any} */ s) => s.label));
+  const failed = /** @type {string[]} */ (
+    doc.sides.filter((/** @type {any} */ s) => s.status !== 'ok').map((/** @type {any} */ s) => s.label)
+  );
   const ops = COMPARED.filter((op) => rows.some((/** @type {any} */ r) => r.op === op));
   return { columns, failed, ops };
 }
@@ -83,7 +101,9 @@ const MARKS = /** @type {Record<string, (threshold: number) => string>} */ ({
  * @param {number} threshold in %, the smallest change that counts
  */
 export function shootoutCell(r, threshold) {
-  const text = compactChange(r && r.verdict !== 'not compared' ? { change: r.change, low: r.low, high: r.high } : undefined);
+  const text = compactChange(
+    r && r.verdict !== 'not compared' ? { change: r.change, low: r.low, high: r.high } : undefined,
+  );
   if (text === 'n/a' || text.startsWith('≈')) return text;
   const mark = MARKS[r.verdict]?.(threshold);
   return mark ? `${text} ${mark}` : text;
@@ -99,13 +119,36 @@ const ALT = 200;
  * @param {ReturnType<typeof shootoutView>} view
  */
 export function shootoutPoints(view) {
-  const compared = (/** @type {any} */ r) => r.verdict !== 'not compared' && [r.change, r.low, r.high].every(Number.isFinite);
-  const points = view.columns.flatMap((c) => c.rows.filter(compared).map((/** @type {any} */ r) => ({ member: c.name, op: opLabel(r.op), change: pct(r.change), low: pct(r.low), high: pct(r.high), verdict: /** @type {string} */ (r.verdict), who: c.short })));
+  const compared = (/** @type {any} */ r) =>
+    r.verdict !== 'not compared' && [r.change, r.low, r.high].every(Number.isFinite);
+  const points = view.columns.flatMap((c) =>
+    c.rows
+      .filter(compared)
+      .map((/** @type {any} */ r) => ({
+        member: c.name,
+        op: opLabel(r.op),
+        change: pct(r.change),
+        low: pct(r.low),
+        high: pct(r.high),
+        verdict: /** @type {string} */ (r.verdict),
+        who: c.short,
+      })),
+  );
   const notes = [
-    ...view.columns.flatMap((c) => c.rows.filter((/** @type {any} */ r) => !compared(r)).map((/** @type {any} */ r) => ({ member: c.name, op: opLabel(r.op), note: 'not compared' }))),
-    ...view.failed.flatMap((label) => view.ops.map((op) => ({ member: `${label} (${DID_NOT_RUN})`, op: opLabel(op), note: DID_NOT_RUN }))),
+    ...view.columns.flatMap((c) =>
+      c.rows
+        .filter((/** @type {any} */ r) => !compared(r))
+        .map((/** @type {any} */ r) => ({ member: c.name, op: opLabel(r.op), note: 'not compared' })),
+    ),
+    ...view.failed.flatMap((label) =>
+      view.ops.map((op) => ({ member: `${label} (${DID_NOT_RUN})`, op: opLabel(op), note: DID_NOT_RUN })),
+    ),
   ];
-  return { points, notes, members: [...view.columns.map((c) => c.name), ...view.failed.map((l) => `${l} (${DID_NOT_RUN})`)] };
+  return {
+    points,
+    notes,
+    members: [...view.columns.map((c) => c.name), ...view.failed.map((l) => `${l} (${DID_NOT_RUN})`)],
+  };
 }
 
 /**
@@ -119,14 +162,20 @@ export function shootoutFindings(points, failed, reference) {
   const size = (/** @type {{ change: number }} */ p) => Math.abs(Math.log(Math.max(0.01, 1 + p.change / 100)));
   const clear = (/** @type {string} */ verdict, /** @type {number} */ n) => {
     const xs = points.filter((p) => p.verdict === verdict).sort((a, b) => size(b) - size(a));
-    return xs.length ? `${verdict}: ${xs.slice(0, n).map((p) => `${p.who} ${p.op} ${signed(p.change)}`).join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}` : '';
+    return xs.length
+      ? `${verdict}: ${xs
+          .slice(0, n)
+          .map((p) => `${p.who} ${p.op} ${signed(p.change)}`)
+          .join(', ')}${xs.length > n ? ` and ${xs.length - n} more` : ''}`
+      : '';
   };
   const count = (/** @type {string} */ verdict) => points.filter((p) => p.verdict === verdict).length;
-  const say = (/** @type {number} */ n) => [
-    `Against ${reference}: ${[clear('slower', n), clear('faster', n)].filter(Boolean).join('; ') || 'no clear difference'}`,
-    `${count('no difference')} no difference, ${count('too noisy')} too noisy of ${points.length}`,
-    ...(failed.length ? [`${failed.join(', ')} did not run`] : []),
-  ].join('; ') + '.';
+  const say = (/** @type {number} */ n) =>
+    [
+      `Against ${reference}: ${[clear('slower', n), clear('faster', n)].filter(Boolean).join('; ') || 'no clear difference'}`,
+      `${count('no difference')} no difference, ${count('too noisy')} too noisy of ${points.length}`,
+      ...(failed.length ? [`${failed.join(', ')} did not run`] : []),
+    ].join('; ') + '.';
   // the two largest each way, or the largest when that reads too long
   return say(2).length <= ALT ? say(2) : say(1);
 }
@@ -177,13 +226,31 @@ function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
     `Run of ${inert(doc.run.finishedAt.slice(0, 10))} on this machine, ${doc.run.rounds} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(doc.reference.replace(/ .*/, ''))}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
-    view.columns.length ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.` : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
+    view.columns.length
+      ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`
+      : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     `[Every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md).`,
   ].join(' ');
   if (!chart) return [`##### ${TITLE}`, line];
-  const rows = view.ops.map((op) => [opLabel(op), ...view.columns.map((c) => shootoutCell(c.rows.find((/** @type {any} */ r) => r.op === op), threshold))]);
-  return [`##### ${TITLE}`, line, chart, table([['Operation', ...view.columns.map((c) => inert(c.short))], ...rows], ['l', ...view.columns.map(() => /** @type {'r'} */ ('r'))])];
+  const rows = view.ops.map((op) => [
+    opLabel(op),
+    ...view.columns.map((c) =>
+      shootoutCell(
+        c.rows.find((/** @type {any} */ r) => r.op === op),
+        threshold,
+      ),
+    ),
+  ]);
+  return [
+    `##### ${TITLE}`,
+    line,
+    chart,
+    table(
+      [['Operation', ...view.columns.map((c) => inert(c.short))], ...rows],
+      ['l', ...view.columns.map(() => /** @type {'r'} */ ('r'))],
+    ),
+  ];
 }
 
 /** @param {import('./index.js').SectionContext} ctx */

@@ -18,12 +18,15 @@ import { compactChange, compactRatio, newestFirst, runName, table } from './comm
  * @returns {any | null}
  */
 export function workloadRun(ctx) {
-  const withWorkloads = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result')).map((e) => ({ e, doc: ctx.load(e) })).filter((x) => x.doc?.workloads?.cases?.length);
+  const withWorkloads = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
+    .map((e) => ({ e, doc: ctx.load(e) }))
+    .filter((x) => x.doc?.workloads?.cases?.length);
   return (withWorkloads.find((x) => x.doc.run.mode === 'full') ?? withWorkloads[0])?.doc ?? null;
 }
 
 /** Production's setup: its driver and cipher, its busy_timeout. */
-const production = (/** @type {any} */ s) => s.driver === PRODUCTION_DRIVER && s.cipher === PRODUCTION_CIPHER && s.busyTimeout !== 0;
+const production = (/** @type {any} */ s) =>
+  s.driver === PRODUCTION_DRIVER && s.cipher === PRODUCTION_CIPHER && s.busyTimeout !== 0;
 
 /**
  * Concurrency in one line: per workload of production's setup, the paired change WAL against DELETE
@@ -32,13 +35,21 @@ const production = (/** @type {any} */ s) => s.driver === PRODUCTION_DRIVER && s
  * @returns {string | null}
  */
 export function concurrencyLine(w) {
-  const cases = w.cases.filter((/** @type {any} */ c) => c.kind === 'concurrency' && c.setup.journal === 'WAL' && production(c.setup));
-  const parts = cases.map((/** @type {any} */ c) => {
-    const figures = ['reads', 'writes'].map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.figure === f) })).filter((x) => x.cmp);
-    if (!figures.length) return null;
-    const shape = c.setup.writer ? `writer + ${c.setup.readers} reader${c.setup.readers > 1 ? 's' : ''}` : `${c.setup.readers} readers alone`;
-    return `${shape}: ${figures.map((x) => `${x.f} ${compactRatio(x.cmp)}`).join(', ')}`;
-  }).filter(Boolean);
+  const cases = w.cases.filter(
+    (/** @type {any} */ c) => c.kind === 'concurrency' && c.setup.journal === 'WAL' && production(c.setup),
+  );
+  const parts = cases
+    .map((/** @type {any} */ c) => {
+      const figures = ['reads', 'writes']
+        .map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.figure === f) }))
+        .filter((x) => x.cmp);
+      if (!figures.length) return null;
+      const shape = c.setup.writer
+        ? `writer + ${c.setup.readers} reader${c.setup.readers > 1 ? 's' : ''}`
+        : `${c.setup.readers} readers alone`;
+      return `${shape}: ${figures.map((x) => `${x.f} ${compactRatio(x.cmp)}`).join(', ')}`;
+    })
+    .filter(Boolean);
   return parts.length ? `- WAL against DELETE, paired by round: ${parts.join('; ')}.` : null;
 }
 
@@ -77,8 +88,12 @@ export function growthOf(sizes, g) {
  * @returns {string | null}
  */
 export function scaleLine(w) {
-  const sizes = w.cases.filter((/** @type {any} */ c) => c.kind === 'scale' && c.status === 'ok' && production(c.setup)).sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
-  const parts = GROWING.map((g) => ({ g, c: growthOf(sizes, g) })).filter((x) => x.c).map((x) => `${x.g.label} ${compactRatio(/** @type {any} */ (x.c))}`);
+  const sizes = w.cases
+    .filter((/** @type {any} */ c) => c.kind === 'scale' && c.status === 'ok' && production(c.setup))
+    .sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
+  const parts = GROWING.map((g) => ({ g, c: growthOf(sizes, g) }))
+    .filter((x) => x.c)
+    .map((x) => `${x.g.label} ${compactRatio(/** @type {any} */ (x.c))}`);
   if (!parts.length) return null;
   return `- Scale, ${num(sizes[0].setup.messages)} to ${num(sizes[sizes.length - 1].setup.messages)} messages: growth per 10× messages of the time per operation, bounds from both sizes' 95% intervals: ${parts.join(', ')}.`;
 }
@@ -91,10 +106,18 @@ export function scaleLine(w) {
 function readmeForm(doc, resultsLink) {
   const w = doc.workloads;
   const link = `[${resultsLink}/README.md](${resultsLink}/README.md)`;
-  if (w.mode === 'quick') return ['##### Concurrency and scale', `From ${runName(doc)}, a quick run: one round per workload, a smoke test without ±, so no figures here (the tables: ${link}).`];
+  if (w.mode === 'quick')
+    return [
+      '##### Concurrency and scale',
+      `From ${runName(doc)}, a quick run: one round per workload, a smoke test without ±, so no figures here (the tables: ${link}).`,
+    ];
   const lines = [concurrencyLine(w), scaleLine(w)].filter((l) => l !== null);
   if (!lines.length) return [];
-  return ['##### Concurrency and scale', `From ${runName(doc)}, production's setup (all setups, the figures: ${link}):`, ...lines];
+  return [
+    '##### Concurrency and scale',
+    `From ${runName(doc)}, production's setup (all setups, the figures: ${link}):`,
+    ...lines,
+  ];
 }
 
 /** @param {import('./index.js').SectionContext} ctx */
@@ -105,16 +128,25 @@ export function render(ctx) {
   const w = doc.workloads;
   const out = ['##### Concurrency and scale', ''];
   const quick = w.mode === 'quick' ? ' A quick run: one round, a smoke test without ±.' : '';
-  out.push(`From ${runName(doc)}: ${w.budget.rounds} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`, '');
+  out.push(
+    `From ${runName(doc)}: ${w.budget.rounds} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`,
+    '',
+  );
   const journal = journalRows(w, inert);
   if (journal.length > 1) {
-    out.push(`Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`, '');
+    out.push(
+      `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`,
+      '',
+    );
     out.push(table(journal, ['l', ...journal[0].slice(1).map(() => 'r')]), '');
     out.push(table(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
   }
   const scale = scaleRows(w, inert);
   if (scale.length > 1) {
-    out.push(`Scale: the production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`, '');
+    out.push(
+      `Scale: the production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`,
+      '',
+    );
     out.push(table(scale, ['l', ...scale[0].slice(1).map(() => 'r')]), '');
   }
   const notRun = notRunLines(w, inert);

@@ -11,7 +11,12 @@ import { summarize } from '../result/summary.js';
 function main(/** @type {string[]} */ argv) {
   parseStrict(argv, {});
   const out = path.resolve(process.env.BENCH_OUT || 'out');
-  const args = [path.join(ROOT, 'bench', 'cli.js'), '--out', out, ...(process.env.BENCH_QUICK === 'true' ? ['--quick'] : [])];
+  const args = [
+    path.join(ROOT, 'bench', 'cli.js'),
+    '--out',
+    out,
+    ...(process.env.BENCH_QUICK === 'true' ? ['--quick'] : []),
+  ];
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
   const files = fs.existsSync(out) ? fs.readdirSync(out).filter((f) => f.endsWith('.json')) : [];
   if (process.env.GITHUB_STEP_SUMMARY) {

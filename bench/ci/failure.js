@@ -10,7 +10,15 @@ import path from 'node:path';
 import { environment } from '../result/environment.js';
 import { command, parseStrict } from '../../lib/command.js';
 import { DRIVERS } from '../tables/drivers.js';
-import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, resultFileName, writeResult } from '../result/document.js';
+import {
+  METHOD,
+  SCHEMA_VERSION,
+  TINYBENCH_VERSION,
+  currentCommit,
+  newRunId,
+  resultFileName,
+  writeResult,
+} from '../result/document.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { configNotes } from '../tables/configs.js';
 import { cases } from '../tables/suite.js';
@@ -26,7 +34,18 @@ export function failureDocument(reason, { mode = 'full', now = new Date() } = {}
   return {
     schemaVersion: SCHEMA_VERSION,
     kind: 'sqlite-node-bench/result',
-    run: { id: newRunId(), startedAt: at, finishedAt: at, status: 'complete', mode, commit: currentCommit(), seed: 1, budget: BUDGETS[mode], filters: {}, order: [] },
+    run: {
+      id: newRunId(),
+      startedAt: at,
+      finishedAt: at,
+      status: 'complete',
+      mode,
+      commit: currentCommit(),
+      seed: 1,
+      budget: BUDGETS[mode],
+      filters: {},
+      order: [],
+    },
     environment: environment(),
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
     drivers: DRIVERS.map((d) => ({ name: d.name, status: 'error', reason: why })),
@@ -39,7 +58,9 @@ export function failureDocument(reason, { mode = 'full', now = new Date() } = {}
 function main(/** @type {string[]} */ argv) {
   parseStrict(argv, {});
   const out = path.resolve(process.env.BENCH_OUT || 'out');
-  const reason = (process.env.FAILED_STEP || 'the job failed before the benchmark ran').replace(/\s+/g, ' ').slice(0, 300);
+  const reason = (process.env.FAILED_STEP || 'the job failed before the benchmark ran')
+    .replace(/\s+/g, ' ')
+    .slice(0, 300);
   const doc = failureDocument(reason, { mode: process.env.BENCH_QUICK === 'true' ? 'quick' : 'full' });
   if (fs.existsSync(path.join(out, resultFileName(doc)))) {
     console.log(`ci:failure: ${path.join(out, resultFileName(doc))} exists; the bench wrote its own document`);

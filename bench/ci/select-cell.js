@@ -11,7 +11,11 @@ import { command, parseStrict } from '../../lib/command.js';
  * @param {{ node: string, runner: string, wantNodes?: string, wantRunners?: string }} o
  */
 export function wanted({ node, runner, wantNodes = '', wantRunners = '' }) {
-  const list = (/** @type {string} */ s) => s.split(/[\s,]+/).map((x) => x.trim().replace(/^v/, '')).filter(Boolean);
+  const list = (/** @type {string} */ s) =>
+    s
+      .split(/[\s,]+/)
+      .map((x) => x.trim().replace(/^v/, ''))
+      .filter(Boolean);
   const nodes = list(wantNodes);
   const runners = list(wantRunners);
   return (nodes.length === 0 || nodes.includes(String(node))) && (runners.length === 0 || runners.includes(runner));
@@ -20,7 +24,12 @@ export function wanted({ node, runner, wantNodes = '', wantRunners = '' }) {
 function main(/** @type {string[]} */ argv) {
   parseStrict(argv, {});
   const e = process.env;
-  const run = wanted({ node: e.CELL_NODE ?? '', runner: e.CELL_RUNNER ?? '', wantNodes: e.WANT_NODES, wantRunners: e.WANT_RUNNERS });
+  const run = wanted({
+    node: e.CELL_NODE ?? '',
+    runner: e.CELL_RUNNER ?? '',
+    wantNodes: e.WANT_NODES,
+    wantRunners: e.WANT_RUNNERS,
+  });
   console.log(`cell node ${e.CELL_NODE} on ${e.CELL_RUNNER}: ${run ? 'requested' : 'not requested, skipping'}`);
   if (e.GITHUB_OUTPUT) fs.appendFileSync(e.GITHUB_OUTPUT, `run=${run}\n`);
 }

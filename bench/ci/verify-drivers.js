@@ -23,9 +23,14 @@ export function verify(drivers) {
       continue;
     }
     const file = path.resolve(ROOT, info.binary.file);
-    if (info.binary.origin !== 'built-from-source') problems.push(`${info.name}: loaded a ${info.binary.origin} (${info.binary.file}), not the binary built here`);
-    if (!file.startsWith(dir + path.sep)) problems.push(`${info.name}: loaded ${info.binary.file}, outside ${path.relative(ROOT, dir)} (the install for ${process.version})`);
-    if (!file.split(path.sep).join('/').includes('/build/Release/')) problems.push(`${info.name}: loaded ${info.binary.file}, not node-gyp's build/Release`);
+    if (info.binary.origin !== 'built-from-source')
+      problems.push(`${info.name}: loaded a ${info.binary.origin} (${info.binary.file}), not the binary built here`);
+    if (!file.startsWith(dir + path.sep))
+      problems.push(
+        `${info.name}: loaded ${info.binary.file}, outside ${path.relative(ROOT, dir)} (the install for ${process.version})`,
+      );
+    if (!file.split(path.sep).join('/').includes('/build/Release/'))
+      problems.push(`${info.name}: loaded ${info.binary.file}, not node-gyp's build/Release`);
     if (!fs.existsSync(file)) {
       problems.push(`${info.name}: ${info.binary.file} does not exist`);
       continue;
@@ -33,7 +38,8 @@ export function verify(drivers) {
     const head = fs.readFileSync(file).subarray(0, 20);
     const machine = head.readUInt16LE(18);
     const expected = { x64: 0x3e, arm64: 0xb7 }[process.arch];
-    if (head.subarray(0, 4).toString('latin1') === '\x7fELF' && expected && machine !== expected) problems.push(`${info.name}: ${info.binary.file} is not an ${process.arch} ELF binary`);
+    if (head.subarray(0, 4).toString('latin1') === '\x7fELF' && expected && machine !== expected)
+      problems.push(`${info.name}: ${info.binary.file} is not an ${process.arch} ELF binary`);
   }
   return problems;
 }
@@ -42,7 +48,9 @@ async function main(/** @type {string[]} */ argv) {
   parseStrict(argv, {});
   const drivers = await loadDrivers();
   for (const { info } of drivers.values()) {
-    console.log(`${info.name}: ${info.status === 'ok' ? `${info.version}, ${info.binary?.origin}, ${info.binary?.file}${info.binary?.sha256 ? `, sha256 ${info.binary.sha256.slice(0, 12)}…` : ''}` : `${info.status}: ${info.reason}`}`);
+    console.log(
+      `${info.name}: ${info.status === 'ok' ? `${info.version}, ${info.binary?.origin}, ${info.binary?.file}${info.binary?.sha256 ? `, sha256 ${info.binary.sha256.slice(0, 12)}…` : ''}` : `${info.status}: ${info.reason}`}`,
+    );
   }
   const problems = verify(drivers);
   for (const p of problems) console.error(`ci:verify-drivers: ${p}`);

@@ -37,15 +37,25 @@ const QUICK_ROUNDS = 3;
 export function benchArgsOf(argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
   const measurable = EXPERIMENTS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
-  const given = (/** @type {string[]} */ (v.experiment ?? [])).flatMap((s) => s.split(',')).map((s) => s.trim());
-  for (const n of given) if (!measurable.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${measurable.join(', ')}`);
+  const given = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  for (const n of given)
+    if (!measurable.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${measurable.join(', ')}`);
   const chosen = EXPERIMENTS.filter((e) => (given.length ? given : measurable).includes(e.id));
   // the suite's cases of the chosen claims; a claim measured by a workload brings its WAL and DELETE rows
   const suite = chosen.filter((e) => casesOf(e).length).map((e) => e.id);
-  const workloads = [...new Set(chosen.flatMap((e) => e.checks.flatMap((c) => (c.workload ? [`wal-${c.workload.pair}`, `delete-${c.workload.pair}`] : []))))];
-  const workloadArgs = 'workload' in BENCH_OPTIONS ? ['--workload', workloads.length ? workloads.join(',') : 'none'] : [];
+  const workloads = [
+    ...new Set(
+      chosen.flatMap((e) =>
+        e.checks.flatMap((c) => (c.workload ? [`wal-${c.workload.pair}`, `delete-${c.workload.pair}`] : [])),
+      ),
+    ),
+  ];
+  const workloadArgs =
+    'workload' in BENCH_OPTIONS ? ['--workload', workloads.length ? workloads.join(',') : 'none'] : [];
   // with no suite case chosen, one case read once (production's file size) instead of the whole suite
-  const only = suite.length ? suite.flatMap((n) => ['--experiment', n]) : ['--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'chacha20', '--op', 'size'];
+  const only = suite.length
+    ? suite.flatMap((n) => ['--experiment', n])
+    : ['--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'chacha20', '--op', 'size'];
   const rounds = numberFlag('rounds', v.rounds, 3, 100) ?? (v.quick ? QUICK_ROUNDS : undefined);
   numberFlag('time', v.time, 1, 600_000);
   numberFlag('seed', v.seed, 0, 4294967295);
@@ -54,9 +64,11 @@ export function benchArgsOf(argv) {
     ...only,
     ...(rounds ? ['--rounds', String(rounds)] : []),
     ...(v.time ? ['--time', v.time] : []),
-    '--seed', String(v.seed),
+    '--seed',
+    String(v.seed),
     ...workloadArgs,
-    '--out', path.resolve(String(v.out)),
+    '--out',
+    path.resolve(String(v.out)),
   ];
   return { args, help: Boolean(v.help), out: path.resolve(String(v.out)) };
 }
@@ -64,21 +76,31 @@ export function benchArgsOf(argv) {
 async function main(/** @type {string[]} */ argv) {
   const { args, help } = benchArgsOf(argv);
   if (help) {
-    console.log('usage: npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick]');
+    console.log(
+      'usage: npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick]',
+    );
     return;
   }
   const started = Date.now();
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'cli.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'cli.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const wrote = /^wrote (.+?\.json)/m.exec(r.stdout ?? '');
   if (!wrote) throw new CommandError(`the bench wrote no document (exit ${r.status ?? r.signal})`);
   const file = path.resolve(wrote[1]);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
   const rows = claimRows(doc);
-  console.log(`Claims of ${SOURCE.publisher}, "${SOURCE.title}" (${SOURCE.url}), checked on this machine: ${doc.environment.node ? `Node ${doc.environment.node}` : ''}, ${doc.run.mode} run, ${doc.run.budget.rounds} rounds per case${doc.run.budget.maxRounds > doc.run.budget.rounds ? ` (up to ${doc.run.budget.maxRounds})` : ''}, ${Math.round((Date.now() - started) / 1000)} s.`);
+  console.log(
+    `Claims of ${SOURCE.publisher}, "${SOURCE.title}" (${SOURCE.url}), checked on this machine: ${doc.environment.node ? `Node ${doc.environment.node}` : ''}, ${doc.run.mode} run, ${doc.run.budget.rounds} rounds per case${doc.run.budget.maxRounds > doc.run.budget.rounds ? ` (up to ${doc.run.budget.maxRounds})` : ''}, ${Math.round((Date.now() - started) / 1000)} s.`,
+  );
   console.log('');
   console.log(markdownTable(claimCells(rows, { text: (s, max) => plain(s, max) })));
   console.log('');
-  console.log('Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/stats/comparison.js); verdicts: docs/claims.md.');
+  console.log(
+    'Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/stats/comparison.js); verdicts: docs/claims.md.',
+  );
   console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
   if (r.status !== 0) console.error(`claims: the bench exited ${r.status ?? r.signal}; see its output above`);
   return r.status ?? 1;

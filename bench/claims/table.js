@@ -16,7 +16,8 @@ import { OPS } from '../tables/ops.js';
  * @property {string | null} reason why it is not measured (from the document: shown inert)
  */
 
-const pct = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100) >= 100 ? Math.round(Math.abs(x * 100)) : Math.abs(x * 100).toFixed(1)}%`;
+const pct = (/** @type {number} */ x) =>
+  `${x >= 0 ? '+' : '−'}${Math.abs(x * 100) >= 100 ? Math.round(Math.abs(x * 100)) : Math.abs(x * 100).toFixed(1)}%`;
 /** A change in ops/s as a change in time: time goes as 1 / ops/s. */
 const asTime = (/** @type {number} */ r) => 1 / (1 + r) - 1;
 
@@ -40,7 +41,8 @@ export function claimedText(check) {
   if (c.kind === 'none') return 'no claim (context)';
   if (c.kind === 'minimal') return `within ±${+(c.bound * 100).toFixed(1)}%`;
   const unit = check.metric === 'time' ? ' time' : ' ops/s';
-  if (c.kind === 'direction') return check.metric === 'time' ? (c.sign > 0 ? 'less time' : 'more time') : c.sign > 0 ? 'faster' : 'slower';
+  if (c.kind === 'direction')
+    return check.metric === 'time' ? (c.sign > 0 ? 'less time' : 'more time') : c.sign > 0 ? 'faster' : 'slower';
   const m = metricChange(check.metric, { change: c.low, low: c.low, high: c.high });
   return c.low === c.high ? `${pct(m.change)}${unit}` : `${pct(m.low)} to ${pct(m.high)}${unit}`;
 }
@@ -52,7 +54,9 @@ export function claimedText(check) {
 export function claimRows(doc) {
   /** @type {ClaimRow[]} */
   const rows = [];
-  const found = new Map((Array.isArray(doc?.experiments) ? doc.experiments : []).map((/** @type {any} */ e) => [e?.id, e]));
+  const found = new Map(
+    (Array.isArray(doc?.experiments) ? doc.experiments : []).map((/** @type {any} */ e) => [e?.id, e]),
+  );
   for (const experiment of EXPERIMENTS) {
     const got = found.get(experiment.id);
     if (!got) continue;
@@ -60,13 +64,23 @@ export function claimRows(doc) {
       const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
       const op = OPS.find((o) => o.name === check.op);
       const says = `${check.says}${op ? ` (${op.label})` : ''}`;
-      const base = { experiment, first: !rows.some((x) => x.experiment === experiment), says, claimed: claimedText(check) };
+      const base = {
+        experiment,
+        first: !rows.some((x) => x.experiment === experiment),
+        says,
+        claimed: claimedText(check),
+      };
       if (!r || r.verdict === 'not measured' || typeof r.change !== 'number') {
         rows.push({ ...base, measured: null, verdict: 'not measured', reason: r?.reason ?? 'not in this document' });
         return;
       }
       const m = metricChange(check.metric, r);
-      rows.push({ ...base, measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${r.pairs} pairs`, verdict: String(r.verdict), reason: null });
+      rows.push({
+        ...base,
+        measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${r.pairs} pairs`,
+        verdict: String(r.verdict),
+        reason: null,
+      });
     });
   }
   return rows;

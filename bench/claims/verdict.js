@@ -14,13 +14,23 @@
 
 /** @typedef {'holds' | 'smaller than claimed' | 'larger than claimed' | 'opposite' | 'within noise' | 'context'} Verdict */
 
-export const VERDICTS = /** @type {const} */ (['holds', 'smaller than claimed', 'larger than claimed', 'opposite', 'within noise', 'context']);
+export const VERDICTS = /** @type {const} */ ([
+  'holds',
+  'smaller than claimed',
+  'larger than claimed',
+  'opposite',
+  'within noise',
+  'context',
+]);
 
 /** How each kind of claim is judged: the rule the claims table states. */
 export const RULES = {
-  change: 'holds: our 95% interval excludes 0 and meets the claimed change; smaller/larger than claimed: the interval lies between 0 and the claim / beyond it (an interval that holds 0 but not the claim: smaller); opposite: it lies on the other side of 0; within noise: it holds both 0 and the claim',
-  direction: 'holds: our 95% interval lies wholly on the claimed side of 0; opposite: wholly on the other side; within noise: it holds 0',
-  minimal: 'holds: our 95% interval lies within ±{bound}; larger than claimed: wholly above +{bound}; opposite: wholly below −{bound} (a loss); within noise: it reaches beyond ±{bound} but holds values inside',
+  change:
+    'holds: our 95% interval excludes 0 and meets the claimed change; smaller/larger than claimed: the interval lies between 0 and the claim / beyond it (an interval that holds 0 but not the claim: smaller); opposite: it lies on the other side of 0; within noise: it holds both 0 and the claim',
+  direction:
+    'holds: our 95% interval lies wholly on the claimed side of 0; opposite: wholly on the other side; within noise: it holds 0',
+  minimal:
+    'holds: our 95% interval lies within ±{bound}; larger than claimed: wholly above +{bound}; opposite: wholly below −{bound} (a loss); within noise: it reaches beyond ±{bound} but holds values inside',
   none: 'no claim: measured beside the others for context',
 };
 
@@ -41,7 +51,13 @@ export function verdictOf(claim, measured) {
     return 'within noise';
   }
   const sign = claim.kind === 'direction' ? claim.sign : Math.sign(claim.low);
-  if (claim.kind === 'change' && (!(claim.low <= claim.high) || claim.low === 0 || claim.high === 0 || Math.sign(claim.low) !== Math.sign(claim.high))) {
+  if (
+    claim.kind === 'change' &&
+    (!(claim.low <= claim.high) ||
+      claim.low === 0 ||
+      claim.high === 0 ||
+      Math.sign(claim.low) !== Math.sign(claim.high))
+  ) {
     throw new Error(`bad claimed change [${claim.low}, ${claim.high}]: one sign, never 0`);
   }
   // the interval on the claim's side: positive is the claimed direction
@@ -59,4 +75,5 @@ export function verdictOf(claim, measured) {
  * The rule a claim is judged by, in words.
  * @param {Claim} claim
  */
-export const ruleText = (claim) => RULES[claim.kind].replaceAll('{bound}', claim.kind === 'minimal' ? `${+(claim.bound * 100).toFixed(1)}%` : '');
+export const ruleText = (claim) =>
+  RULES[claim.kind].replaceAll('{bound}', claim.kind === 'minimal' ? `${+(claim.bound * 100).toFixed(1)}%` : '');

@@ -5,7 +5,17 @@
 /** @type {Record<'quick'|'full', RunBudget>} */
 export const BUDGETS = {
   quick: { time: 40, warmupTime: 10, minSamples: 3, minSampleMs: 0.02, rounds: 1, seedMessages: 800 },
-  full: { time: 200, warmupTime: 50, minSamples: 2, minSampleMs: 0.02, rounds: 5, maxRounds: 25, targetRse: 1, deadlineSeconds: 570, seedMessages: 2000 },
+  full: {
+    time: 200,
+    warmupTime: 50,
+    minSamples: 2,
+    minSampleMs: 0.02,
+    rounds: 5,
+    maxRounds: 25,
+    targetRse: 1,
+    deadlineSeconds: 570,
+    seedMessages: 2000,
+  },
 };
 
 /** What an engine server's --budget may set: the measuring parts of a budget (see server-args.js). */
@@ -17,5 +27,8 @@ export const BUDGET_KEYS = /** @type {const} */ (['time', 'warmupTime', 'minSamp
  * @returns {RunBudget}
  */
 export const budgetOf = (o) => ({
-  ...BUDGETS[o.mode], ...o.budget, ...(o.time ? { time: o.time } : {}), ...(o.slowdown ? { slowdown: o.slowdown } : {}),
+  ...BUDGETS[o.mode],
+  ...o.budget,
+  ...(o.time ? { time: o.time } : {}),
+  ...(o.slowdown ? { slowdown: o.slowdown } : {}),
 });

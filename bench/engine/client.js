@@ -45,7 +45,10 @@ export function serverOf(dir) {
  */
 export async function startEngine(args, o = {}) {
   const dir = o.dir ?? ROOT;
-  const fail = o.fail ?? ((what, stderr) => new Error(`engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`));
+  const fail =
+    o.fail ??
+    ((what, stderr) =>
+      new Error(`engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`));
   const server = serverOf(dir);
   if (!server) throw fail('not found', `${dir} has none of ${SERVER_PATHS.join(', ')}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-engine-'));
@@ -59,7 +62,11 @@ export async function startEngine(args, o = {}) {
   /** @type {import('node:child_process').ChildProcessWithoutNullStreams} */
   let child;
   try {
-    child = spawn(o.node ?? process.execPath, [server, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...(o.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp, [ENGINE_TMP_ENV]: tmp } });
+    child = spawn(o.node ?? process.execPath, [server, ...args], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...(o.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp, [ENGINE_TMP_ENV]: tmp },
+    });
   } catch (err) {
     removeTmp();
     throw err;
@@ -67,7 +74,9 @@ export async function startEngine(args, o = {}) {
   child.once('exit', removeTmp);
   child.once('error', removeTmp); // it could not be started: no exit follows
   let stderr = '';
-  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
   child.stdin.on('error', () => {}); // a server that died is reported by the next read
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const read = async () => {
@@ -96,11 +105,12 @@ export async function startEngine(args, o = {}) {
       if (r.key !== key) throw fail(`answered for ${r.key} when asked for ${key}`, stderr);
       return r;
     },
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-      child.once('exit', resolve);
-      child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+        child.once('exit', resolve);
+        child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
+      }),
     kill: () => child.kill('SIGTERM'),
   };
 }

@@ -76,7 +76,8 @@ export function applyKey(conn, cipher, key) {
   conn.exec(`PRAGMA cipher = '${cipher.sqlite3mc}'`);
   conn.exec(`PRAGMA key = '${key.replaceAll("'", "''")}'`);
   const got = scalar(conn, 'PRAGMA cipher');
-  if (got !== cipher.sqlite3mc) throw new Error(`cipher '${cipher.name}' did not apply: PRAGMA cipher reads back ${JSON.stringify(got)}`);
+  if (got !== cipher.sqlite3mc)
+    throw new Error(`cipher '${cipher.name}' did not apply: PRAGMA cipher reads back ${JSON.stringify(got)}`);
 }
 
 /**
@@ -99,7 +100,15 @@ export function applyPragmas(conn, pragmas, { tempdir, check = true }) {
     return { name, value, action, before };
   });
   const out = readings.map(({ name, value, action, before }) => {
-    if (action) return { name, requested: value, before: null, after: null, applied: true, note: 'action: ran, nothing to read back' };
+    if (action)
+      return {
+        name,
+        requested: value,
+        before: null,
+        after: null,
+        applied: true,
+        note: 'action: ran, nothing to read back',
+      };
     const after = readPragma(conn, name);
     const wanted = normalise(name, value);
     /** @type {PragmaReading} */
@@ -109,7 +118,9 @@ export function applyPragmas(conn, pragmas, { tempdir, check = true }) {
   });
   const failed = out.filter((r) => !r.applied);
   if (check && failed.length) {
-    const what = failed.map((r) => `${r.name}=${r.requested} reads back ${r.after === null ? 'nothing' : r.after}`).join('; ');
+    const what = failed
+      .map((r) => `${r.name}=${r.requested} reads back ${r.after === null ? 'nothing' : r.after}`)
+      .join('; ');
     throw Object.assign(new Error(`PRAGMA did not apply: ${what}`), { pragmas: out });
   }
   return out;
@@ -163,10 +174,14 @@ export function proveEncryption(driver, file, cipher) {
   const encrypted = cipher.sqlite3mc !== null;
   const proof = { encrypted, plainHeader, keylessOpen };
   if (encrypted && (plainHeader || keylessOpen !== 'SQLITE_NOTADB')) {
-    throw new Error(`cipher '${cipher.name}' is not encrypting: header ${plainHeader ? 'is' : 'is not'} 'SQLite format 3', keyless open gives ${keylessOpen}`);
+    throw new Error(
+      `cipher '${cipher.name}' is not encrypting: header ${plainHeader ? 'is' : 'is not'} 'SQLite format 3', keyless open gives ${keylessOpen}`,
+    );
   }
   if (!encrypted && (!plainHeader || keylessOpen !== 'ok')) {
-    throw new Error(`unencrypted database is unreadable: header ${plainHeader ? 'is' : 'is not'} 'SQLite format 3', keyless open gives ${keylessOpen}`);
+    throw new Error(
+      `unencrypted database is unreadable: header ${plainHeader ? 'is' : 'is not'} 'SQLite format 3', keyless open gives ${keylessOpen}`,
+    );
   }
   return proof;
 }

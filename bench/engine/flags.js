@@ -40,16 +40,22 @@ export function tableFilters(v) {
   /** @type {Record<string, string[]>} */
   const filters = {};
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-    const names = (/** @type {string[] | undefined} */ (v[table]) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+    const names = /** @type {string[] | undefined} */ ((v[table]) ?? [])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim());
     for (const n of names) {
-      if (!TABLES[table].includes(n)) throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
+      if (!TABLES[table].includes(n))
+        throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
     }
     if (names.length) filters[table] = [...new Set(names)];
   }
   // --experiment NAME: only the cases of these experiments (bench/tables/experiments.js)
-  const experiments = (/** @type {string[] | undefined} */ (v.experiment) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  const experiments = /** @type {string[] | undefined} */ ((v.experiment) ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim());
   const known = EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => e.id);
-  for (const n of experiments) if (!known.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${known.join(', ')}`);
+  for (const n of experiments)
+    if (!known.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${known.join(', ')}`);
   if (experiments.length) filters.experiment = [...new Set(experiments)];
   return filters;
 }
@@ -61,7 +67,12 @@ export function tableFilters(v) {
 export function parseFlags(argv, options = OPTIONS) {
   const v = /** @type {any} */ (parseStrict(argv, options));
   const filters = tableFilters(v);
-  const int = (/** @type {string} */ flag, /** @type {string | undefined} */ s, /** @type {number} */ min, /** @type {number} */ max) => numberFlag(flag, s, min, max);
+  const int = (
+    /** @type {string} */ flag,
+    /** @type {string | undefined} */ s,
+    /** @type {number} */ min,
+    /** @type {number} */ max,
+  ) => numberFlag(flag, s, min, max);
   return {
     quick: Boolean(v.quick),
     list: Boolean(v.list),
@@ -87,7 +98,9 @@ export function parseFlags(argv, options = OPTIONS) {
  */
 export function workloadFilter(given) {
   const names = (given ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
-  for (const n of names) if (!WORKLOAD_NAMES.includes(n)) throw new UsageError(`unknown --workload '${n}'; valid: ${WORKLOAD_NAMES.join(', ')}`);
+  for (const n of names)
+    if (!WORKLOAD_NAMES.includes(n))
+      throw new UsageError(`unknown --workload '${n}'; valid: ${WORKLOAD_NAMES.join(', ')}`);
   return names.length ? [...new Set(names)] : undefined;
 }
 
@@ -104,8 +117,17 @@ function budgetFlag(s) {
   } catch {
     b = null;
   }
-  const bad = !b || typeof b !== 'object' || Array.isArray(b) || Object.entries(b).some(([k, x]) => !BUDGET_KEYS.includes(/** @type {any} */ (k)) || typeof x !== 'number' || !(x > 0));
-  if (bad) throw new UsageError(`bad --budget '${s}'; valid: a JSON object of positive numbers with keys from ${BUDGET_KEYS.join(', ')}`);
+  const bad =
+    !b ||
+    typeof b !== 'object' ||
+    Array.isArray(b) ||
+    Object.entries(b).some(
+      ([k, x]) => !BUDGET_KEYS.includes(/** @type {any} */ (k)) || typeof x !== 'number' || !(x > 0),
+    );
+  if (bad)
+    throw new UsageError(
+      `bad --budget '${s}'; valid: a JSON object of positive numbers with keys from ${BUDGET_KEYS.join(', ')}`,
+    );
   return b;
 }
 
@@ -116,7 +138,8 @@ function budgetFlag(s) {
  */
 function slowdown(s) {
   if (s === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(s) || Number(s) <= 0 || Number(s) > 90) throw new UsageError(`bad --slowdown '${s}'; valid: a percentage above 0 and at most 90 (calibration only)`);
+  if (!/^\d+(\.\d+)?$/.test(s) || Number(s) <= 0 || Number(s) > 90)
+    throw new UsageError(`bad --slowdown '${s}'; valid: a percentage above 0 and at most 90 (calibration only)`);
   return Number(s) / 100;
 }
 

@@ -9,7 +9,6 @@ import { DRIVERS, GENERATION_ENV, builtinUnavailable, chosenGeneration } from '.
 import { scalar } from './database.js';
 import { ROOT } from '../../lib/root.js';
 
-
 /**
  * Where the drivers for one Node build live: one directory per platform, arch and exact version,
  * so several Node versions can share a checkout. A generation other than the Node's default
@@ -20,7 +19,10 @@ import { ROOT } from '../../lib/root.js';
 export function driversDir(version = process.version, generation = process.env[GENERATION_ENV]) {
   const chosen = chosenGeneration(version, generation || undefined);
   const suffix = 'gen' in chosen && chosen.override ? `-gen-${chosen.gen.id}` : '';
-  return path.join(process.env.SQLITE_BENCH_DRIVERS_DIR || path.join(ROOT, '.drivers'), `${process.platform}-${process.arch}-node-${version}${suffix}`);
+  return path.join(
+    process.env.SQLITE_BENCH_DRIVERS_DIR || path.join(ROOT, '.drivers'),
+    `${process.platform}-${process.arch}-node-${version}${suffix}`,
+  );
 }
 
 /**
@@ -59,11 +61,22 @@ async function loadOne(driver, scratch) {
   if (unavailable) return { info: { name: driver.name, status: 'skipped', reason: unavailable } };
   if (driver.api === 'node:sqlite') {
     const { DatabaseSync } = await import('node:sqlite');
-    return { info: { name: driver.name, status: 'ok', version: process.version, binary: { file: process.execPath, origin: 'built-into-node' } }, open: (file) => new DatabaseSync(file) };
+    return {
+      info: {
+        name: driver.name,
+        status: 'ok',
+        version: process.version,
+        binary: { file: process.execPath, origin: 'built-into-node' },
+      },
+      open: (file) => new DatabaseSync(file),
+    };
   }
   const chosen = chosenGeneration(process.version, process.env[GENERATION_ENV] || undefined);
   // a generation refused for this Node is never loaded (13.x below Node 22.14 segfaults)
-  if ('error' in chosen) return { info: { name: driver.name, status: process.env[GENERATION_ENV] ? 'error' : 'skipped', reason: chosen.error } };
+  if ('error' in chosen)
+    return {
+      info: { name: driver.name, status: process.env[GENERATION_ENV] ? 'error' : 'skipped', reason: chosen.error },
+    };
   const gen = chosen.gen;
   const dir = driversDir();
   const pkgName = /** @type {string} */ (driver.package);
@@ -72,7 +85,14 @@ async function loadOne(driver, scratch) {
   try {
     pkgJson = require.resolve(`${pkgName}/package.json`);
   } catch {
-    return { info: { name: driver.name, status: 'error', generation: gen.id, reason: `not installed for ${process.version} in ${path.relative(ROOT, dir) || dir}: run 'npm install' (or 'npm run drivers') with this Node` } };
+    return {
+      info: {
+        name: driver.name,
+        status: 'error',
+        generation: gen.id,
+        reason: `not installed for ${process.version} in ${path.relative(ROOT, dir) || dir}: run 'npm install' (or 'npm run drivers') with this Node`,
+      },
+    };
   }
   const pkgDir = path.dirname(pkgJson);
   const version = JSON.parse(fs.readFileSync(pkgJson, 'utf8')).version;
@@ -84,7 +104,9 @@ async function loadOne(driver, scratch) {
   const open = (/** @type {string} */ file) => new Database(file, options);
   const probe = path.join(scratch, `${pkgName}-probe.db`);
   open(probe).close(); // loads the native binary
-  const file = Object.keys(require.cache).find((k) => !before.has(k) && k.endsWith('.node') && k.startsWith(pkgDir + path.sep));
+  const file = Object.keys(require.cache).find(
+    (k) => !before.has(k) && k.endsWith('.node') && k.startsWith(pkgDir + path.sep),
+  );
   return {
     info: {
       name: driver.name,
@@ -92,7 +114,11 @@ async function loadOne(driver, scratch) {
       version,
       generation: gen.id,
       binary: file
-        ? { file: path.relative(ROOT, file), origin: binaryOrigin(pkgDir, file), sha256: crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex') }
+        ? {
+            file: path.relative(ROOT, file),
+            origin: binaryOrigin(pkgDir, file),
+            sha256: crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'),
+          }
         : undefined,
     },
     open,
@@ -112,9 +138,19 @@ export async function loadDrivers() {
       try {
         loaded = await loadOne(driver, scratch);
       } catch (err) {
-        loaded = { info: { name: driver.name, status: /** @type {const} */ ('error'), reason: `failed to load: ${String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0]}` } };
+        loaded = {
+          info: {
+            name: driver.name,
+            status: /** @type {const} */ ('error'),
+            reason: `failed to load: ${String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0]}`,
+          },
+        };
       }
-      if (loaded.open) Object.assign(loaded.info, describeSqlite(loaded.open, path.join(scratch, `${driver.name.replace(/\W/g, '_')}.db`)));
+      if (loaded.open)
+        Object.assign(
+          loaded.info,
+          describeSqlite(loaded.open, path.join(scratch, `${driver.name.replace(/\W/g, '_')}.db`)),
+        );
       out.set(driver.name, loaded);
     }
   } finally {
@@ -133,7 +169,10 @@ function describeSqlite(open, file) {
     /** @type {{ sqlite: string, sqlite3mc?: string, compileOptions: string[] }} */
     const d = {
       sqlite: String(scalar(conn, 'SELECT sqlite_version()')),
-      compileOptions: conn.prepare('PRAGMA compile_options').all().map((r) => String(Object.values(r)[0])),
+      compileOptions: conn
+        .prepare('PRAGMA compile_options')
+        .all()
+        .map((r) => String(Object.values(r)[0])),
     };
     try {
       d.sqlite3mc = String(scalar(conn, 'SELECT sqlite3mc_version()'));

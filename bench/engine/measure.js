@@ -84,10 +84,16 @@ function runBench(task, batch, opts, slowdown = 0) {
   // tinybench calls a task once when it is added, to see whether it is async: that call must not
   // do the work (it would open a database that is never closed, or write a row nobody counts).
   let armed = false;
-  bench.add('task', () => { if (armed) run(batch); }, {
-    beforeEach: task.before ? () => task.before?.(batch) : undefined,
-    afterEach: task.after,
-  });
+  bench.add(
+    'task',
+    () => {
+      if (armed) run(batch);
+    },
+    {
+      beforeEach: task.before ? () => task.before?.(batch) : undefined,
+      afterEach: task.after,
+    },
+  );
   armed = true;
   bench.runSync();
   const result = /** @type {any} */ (bench.tasks[0].result);
@@ -140,7 +146,12 @@ export function combine(rounds) {
   const medians = rounds.map((x) => x.opsPerSec);
   const rse = medianRse(medians);
   return {
-    opsPerSec: { median: median(medians), mean: r.throughput.mean, rme: r.throughput.rme, ...(Number.isNaN(rse) ? {} : { rse }) },
+    opsPerSec: {
+      median: median(medians),
+      mean: r.throughput.mean,
+      rme: r.throughput.rme,
+      ...(Number.isNaN(rse) ? {} : { rse }),
+    },
     latencyMs: { median: lat.p50, mean: lat.mean, p99: lat.p99, min: lat.min, max: lat.max, sd: lat.sd },
     rme: lat.rme,
     samples: lat.samples.length,

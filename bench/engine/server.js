@@ -26,12 +26,15 @@ import { ENGINE_TMP_ENV, PROTOCOL } from './protocol.js';
 import { createSession } from './session.js';
 import { caseKey } from '../tables/suite.js';
 
-
 /**
  * The engine's flags, and two the run gives its servers: --budget (the measuring budget) and
  * --templates DIR (templates shared by the run's engines: see templates.js).
  */
-export const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ ('string') }, templates: { type: /** @type {const} */ ('string') } };
+export const SERVE_OPTIONS = {
+  ...OPTIONS,
+  budget: { type: /** @type {const} */ ('string') },
+  templates: { type: /** @type {const} */ ('string') },
+};
 
 /**
  * The temp directory the client made for this server (its TMPDIR), or null: only a directory that
@@ -39,7 +42,8 @@ export const SERVE_OPTIONS = { ...OPTIONS, budget: { type: /** @type {const} */ 
  */
 export function ownTempDir(env = process.env) {
   const dir = env[ENGINE_TMP_ENV];
-  if (!dir || path.resolve(dir) !== path.resolve(os.tmpdir()) || !path.basename(dir).startsWith('sqlite-bench-engine-')) return null;
+  if (!dir || path.resolve(dir) !== path.resolve(os.tmpdir()) || !path.basename(dir).startsWith('sqlite-bench-engine-'))
+    return null;
   return path.resolve(dir);
 }
 
@@ -55,15 +59,37 @@ async function main(/** @type {string[]} */ argv) {
     session?.dispose();
     if (own) fs.rmSync(own, { recursive: true, force: true, maxRetries: 3 });
   };
-  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => { close(); process.exit(sig === 'SIGINT' ? 130 : 143); });
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+    process.on(sig, () => {
+      close();
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
   try {
     const drivers = await loadDrivers();
-    const s = createSession({ mode: flags.quick ? 'quick' : 'full', filters: flags.filters, seed: flags.seed, time: flags.time, slowdown: flags.slowdown, keepDb: flags.keepDb, budget: flags.budget, templates: flags.templates, drivers });
+    const s = createSession({
+      mode: flags.quick ? 'quick' : 'full',
+      filters: flags.filters,
+      seed: flags.seed,
+      time: flags.time,
+      slowdown: flags.slowdown,
+      keepDb: flags.keepDb,
+      budget: flags.budget,
+      templates: flags.templates,
+      drivers,
+    });
     session = s;
     const send = (/** @type {any} */ msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
     const byKey = new Map(s.list.map((c) => [caseKey(c), c]));
     s.warm();
-    send({ ready: true, protocol: PROTOCOL, workdir: s.workdir, budget: s.budget, cases: [...byKey.keys()], environment: environment(), drivers: [...drivers.values()].map((d) => d.info) });
+    send({
+      ready: true,
+      protocol: PROTOCOL,
+      workdir: s.workdir,
+      budget: s.budget,
+      cases: [...byKey.keys()],
+      environment: environment(),
+      drivers: [...drivers.values()].map((d) => d.info),
+    });
     const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of lines) {
       if (!line.trim()) continue;
@@ -81,7 +107,11 @@ async function main(/** @type {string[]} */ argv) {
       }
       const c = byKey.get(cmd.measure);
       if (!c) {
-        send({ key: cmd.measure, status: 'error', reason: `no such case in this run; valid: the keys of the ready message` });
+        send({
+          key: cmd.measure,
+          status: 'error',
+          reason: `no such case in this run; valid: the keys of the ready message`,
+        });
         continue;
       }
       const r = /** @type {any} */ (s.runCase(c, s.budget));

@@ -78,7 +78,15 @@ export function createSession(o) {
   fs.mkdirSync(workdir, { recursive: true });
   const pool = generateMessages(o.seed + 1, POOL);
   const { list } = shuffledCases(o);
-  const templates = createTemplates({ drivers: o.drivers, workdir, shared: o.templates ? path.resolve(o.templates) : undefined, key, hide, seed: o.seed, seedMessages: budget.seedMessages });
+  const templates = createTemplates({
+    drivers: o.drivers,
+    workdir,
+    shared: o.templates ? path.resolve(o.templates) : undefined,
+    key,
+    hide,
+    seed: o.seed,
+    seedMessages: budget.seedMessages,
+  });
 
   /**
    * Measure one round of one case on a fresh copy of its template.
@@ -108,16 +116,40 @@ export function createSession(o) {
       }
       const fresh = () => {
         const f = path.join(t.dir, `setup-${made++}.db`);
-        const opened = openConfigured(loaded, f, { pragmas: t.config.pragmas, cipher: t.cipher, key, tempdir: t.tempdir, schema: schemaOf(t.config) });
-        return { conn: opened.conn, dispose: () => { opened.conn.close(); removeDb(f); } };
+        const opened = openConfigured(loaded, f, {
+          pragmas: t.config.pragmas,
+          cipher: t.cipher,
+          key,
+          tempdir: t.tempdir,
+          schema: schemaOf(t.config),
+        });
+        return {
+          conn: opened.conn,
+          dispose: () => {
+            opened.conn.close();
+            removeDb(f);
+          },
+        };
       };
-      const ctx = { conn: /** @type {any} */ (conn), file, pool, random: createRandom(o.seed ^ 0x5eed), seeded: budget.seedMessages, journalMode: t.journalMode, fresh };
+      const ctx = {
+        conn: /** @type {any} */ (conn),
+        file,
+        pool,
+        random: createRandom(o.seed ^ 0x5eed),
+        seeded: budget.seedMessages,
+        journalMode: t.journalMode,
+        fresh,
+      };
       const task = /** @type {NonNullable<typeof op.task>} */ (op.task)(ctx);
       collectGarbage(); // each round starts from a clean heap
       const round = measure(task, b);
       return { round, verified: task.verify?.() ?? {}, pragmas: effective(pragmas) };
     } catch (err) {
-      return { ...base, status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]) };
+      return {
+        ...base,
+        status: 'error',
+        reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]),
+      };
     } finally {
       conn?.close();
       if (!o.keepDb) removeDb(file);
@@ -136,13 +168,14 @@ export function createSession(o) {
   };
 
   /** One entry per (config, driver, cipher) used so far: the full PRAGMA readings and the proof. */
-  const setups = () => templates.all().map((t) => ({
-    ...t.setup,
-    status: t.status,
-    ...(t.reason ? { reason: t.reason } : {}),
-    ...(t.pragmas ? { pragmas: t.pragmas } : {}),
-    ...(t.encryption ? { encryption: t.encryption } : {}),
-  }));
+  const setups = () =>
+    templates.all().map((t) => ({
+      ...t.setup,
+      status: t.status,
+      ...(t.reason ? { reason: t.reason } : {}),
+      ...(t.pragmas ? { pragmas: t.pragmas } : {}),
+      ...(t.encryption ? { encryption: t.encryption } : {}),
+    }));
 
   const dispose = () => {
     templates.dispose();

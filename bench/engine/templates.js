@@ -11,7 +11,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS } from '../tables/configs.js';
-import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, generateMessages, messageParams, schemaOf } from '../tables/mail.js';
+import {
+  MAILBOXES,
+  INSERT_MAILBOX,
+  INSERT_MESSAGE,
+  generateMessages,
+  messageParams,
+  schemaOf,
+} from '../tables/mail.js';
 import { setupDir } from '../tables/suite.js';
 import { openConfigured, proveEncryption, readPragma, scalar } from './database.js';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -71,8 +78,20 @@ export function createTemplates(o) {
   let shm = null;
 
   /** Build, seed and prove a new template file; what it found, for the stamp. */
-  const build = (/** @type {{ name: string, open: (file: string) => import('./database.js').Conn }} */ loaded, /** @type {string} */ file, /** @type {import('../tables/configs.js').Config} */ config, /** @type {import('../tables/ciphers.js').Cipher} */ cipher, /** @type {string} */ tempdir) => {
-    const { conn, pragmas } = openConfigured(loaded, file, { pragmas: config.pragmas, cipher, key: o.key, tempdir, schema: schemaOf(config) });
+  const build = (
+    /** @type {{ name: string, open: (file: string) => import('./database.js').Conn }} */ loaded,
+    /** @type {string} */ file,
+    /** @type {import('../tables/configs.js').Config} */ config,
+    /** @type {import('../tables/ciphers.js').Cipher} */ cipher,
+    /** @type {string} */ tempdir,
+  ) => {
+    const { conn, pragmas } = openConfigured(loaded, file, {
+      pragmas: config.pragmas,
+      cipher,
+      key: o.key,
+      tempdir,
+      schema: schemaOf(config),
+    });
     try {
       const addMailbox = conn.prepare(INSERT_MAILBOX);
       MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
@@ -109,13 +128,28 @@ export function createTemplates(o) {
     const stamp = path.join(path.dirname(file), STAMP);
     let t;
     if (!driver?.open) {
-      t = { status: driver?.info.status === 'error' ? 'error' : 'skipped', reason: driver?.info.reason ?? `driver ${s.driver} not loaded` };
+      t = {
+        status: driver?.info.status === 'error' ? 'error' : 'skipped',
+        reason: driver?.info.reason ?? `driver ${s.driver} not loaded`,
+      };
     } else if (onShm && !shm) {
-      t = { status: 'skipped', reason: `config ${s.config} puts its temp files on ${SHM}, which this machine (${process.platform}) does not have` };
+      t = {
+        status: 'skipped',
+        reason: `config ${s.config} puts its temp files on ${SHM}, which this machine (${process.platform}) does not have`,
+      };
     } else if (o.shared && fs.existsSync(stamp)) {
       fs.mkdirSync(tempdir, { recursive: true });
       fs.mkdirSync(dir, { recursive: true }); // with its temp files on /dev/shm, not its parent
-      t = { status: 'ok', file, dir, tempdir, config, cipher, open: driver.open, ...JSON.parse(fs.readFileSync(stamp, 'utf8')) };
+      t = {
+        status: 'ok',
+        file,
+        dir,
+        tempdir,
+        config,
+        cipher,
+        open: driver.open,
+        ...JSON.parse(fs.readFileSync(stamp, 'utf8')),
+      };
     } else {
       fs.mkdirSync(tempdir, { recursive: true });
       fs.mkdirSync(dir, { recursive: true }); // with its temp files on /dev/shm, not its parent
@@ -130,7 +164,11 @@ export function createTemplates(o) {
         const unknownCipher = /Cipher '.*' unknown/i.test(String(e?.message));
         t = {
           status: unknownCipher ? 'skipped' : 'error',
-          reason: o.hide(unknownCipher ? `cipher not supported by this SQLite3MC build: ${e.message}` : String(e?.message ?? e).split('\n')[0]),
+          reason: o.hide(
+            unknownCipher
+              ? `cipher not supported by this SQLite3MC build: ${e.message}`
+              : String(e?.message ?? e).split('\n')[0],
+          ),
           pragmas: e?.pragmas,
         };
       }

@@ -28,17 +28,36 @@ import { packAsset } from '../../aggregate/assets.js';
 import { command, numberFlag, parseStrict } from '../../lib/command.js';
 
 /** Each Node major's patch release before and after the night it is upgraded (40 nights before the end). */
-const NODES = [['v18.20.7', 'v18.20.8'], ['v20.20.1', 'v20.20.2'], ['v22.23.2', 'v22.23.3'], ['v24.20.0', 'v24.21.0'], ['v25.8.0', 'v25.9.0']];
+const NODES = [
+  ['v18.20.7', 'v18.20.8'],
+  ['v20.20.1', 'v20.20.2'],
+  ['v22.23.2', 'v22.23.3'],
+  ['v24.20.0', 'v24.21.0'],
+  ['v25.8.0', 'v25.9.0'],
+];
 const START_DAY = Date.UTC(2026, 0, 1, 3, 17);
 const DAY = 86_400_000;
 
 /** How the report names each part of the night's commit (COMMIT_PARTS). */
 const PART_NAMES = /** @type {Record<string, string>} */ ({
-  resultDocuments: 'result documents', shootoutDocuments: 'shootout documents', readme: 'README.md', resultsPage: 'results/README.md', index: 'results/index.json', charts: 'charts', other: 'other',
+  resultDocuments: 'result documents',
+  shootoutDocuments: 'shootout documents',
+  readme: 'README.md',
+  resultsPage: 'results/README.md',
+  index: 'results/index.json',
+  charts: 'charts',
+  other: 'other',
 });
 
 /** The bounds the issue sets. */
-export const BOUNDS = { blockLines: 300, blockBytes: 40 * 1024, readmeLines: 500, chartBytes: 2 * 1024 * 1024, nightlySeconds: 5, nightAddedBytes: 200 * 1024 };
+export const BOUNDS = {
+  blockLines: 300,
+  blockBytes: 40 * 1024,
+  readmeLines: 500,
+  chartBytes: 2 * 1024 * 1024,
+  nightlySeconds: 5,
+  nightAddedBytes: 200 * 1024,
+};
 
 /** A night's documents per platform: one result document per Node major, and one shootout. */
 export const PER_NIGHT = { results: SYNTHETIC_PLATFORMS.length * NODES.length, shootouts: SYNTHETIC_PLATFORMS.length };
@@ -53,11 +72,19 @@ export function night(n, nights) {
   const day = new Date(START_DAY + n * DAY);
   const week = new Date(START_DAY + (n - (n % 7)) * DAY).toISOString().slice(0, 10).replace(/-/g, '');
   // every 29th night one platform's VMs are slow, every 41st fast: nights outside the band
-  const scale = (/** @type {number} */ i) => (n % 29 === 28 && i === n % 4 ? 0.7 : n % 41 === 40 && i === (n + 1) % 4 ? 1.3 : 1);
+  const scale = (/** @type {number} */ i) =>
+    n % 29 === 28 && i === n % 4 ? 0.7 : n % 41 === 40 && i === (n + 1) % 4 ? 1.3 : 1;
   const nodes = NODES.map(([before, after]) => (n >= nights - 40 ? after : before));
-  const common = (/** @type {number} */ i) => ({ platform: SYNTHETIC_PLATFORMS[i], finishedAt: day.toISOString(), imageVersion: `${week}.1`, scale: scale(i) });
+  const common = (/** @type {number} */ i) => ({
+    platform: SYNTHETIC_PLATFORMS[i],
+    finishedAt: day.toISOString(),
+    imageVersion: `${week}.1`,
+    scale: scale(i),
+  });
   return [
-    ...SYNTHETIC_PLATFORMS.flatMap((_, i) => nodes.map((node, k) => syntheticDoc({ ...common(i), node, seed: n * 100 + i * 10 + k }))),
+    ...SYNTHETIC_PLATFORMS.flatMap((_, i) =>
+      nodes.map((node, k) => syntheticDoc({ ...common(i), node, seed: n * 100 + i * 10 + k })),
+    ),
     ...SYNTHETIC_PLATFORMS.map((_, i) => syntheticShootout({ ...common(i), nodes, seed: n * 100 + 50 + i })),
   ];
 }
@@ -65,7 +92,9 @@ export function night(n, nights) {
 /** The artifact a document arrives as: one folder per matrix cell or shootout, as the workflow downloads them. */
 export function artifactOf(/** @type {any} */ doc) {
   const { platform, arch, node } = doc.environment;
-  return doc.kind === 'sqlite-node-bench/shootout' ? path.join(`shootout-${platform}-${arch}`, 'shootout.json') : path.join(`result-${platform}-${arch}-${node}`, 'result.json');
+  return doc.kind === 'sqlite-node-bench/shootout'
+    ? path.join(`shootout-${platform}-${arch}`, 'shootout.json')
+    : path.join(`result-${platform}-${arch}-${node}`, 'result.json');
 }
 
 /**
@@ -87,7 +116,13 @@ const partOf = (/** @type {string} */ f) => /** @type {string} */ (COMMIT_PARTS.
 /** Every file under dir with its bytes (absent dir: none). */
 function files(/** @type {string} */ dir) {
   if (!fs.existsSync(dir)) return new Map();
-  return new Map(fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f))]));
+  return new Map(
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+      .map((f) => [f, fs.readFileSync(path.join(dir, f))]),
+  );
 }
 
 /**
@@ -100,12 +135,18 @@ export function buildYear(o) {
   fs.writeFileSync(readme, replaceBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), ''));
   const aggregate = (/** @type {string} */ artifacts) => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', artifacts, '--results', results, '--readme', readme], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', artifacts, '--results', results, '--readme', readme],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     const ms = performance.now() - t0;
     if (r.status !== 0) throw new Error(`aggregate exited ${r.status}: ${r.stderr.slice(0, 500)}`);
     return { ms, log: r.stdout.trim() };
   };
-  o.log?.(`year: writing ${o.nights} nights × ${SYNTHETIC_PLATFORMS.length} platforms × (${NODES.length} Node majors + a shootout) = ${o.nights * (PER_NIGHT.results + PER_NIGHT.shootouts)} documents`);
+  o.log?.(
+    `year: writing ${o.nights} nights × ${SYNTHETIC_PLATFORMS.length} platforms × (${NODES.length} Node majors + a shootout) = ${o.nights * (PER_NIGHT.results + PER_NIGHT.shootouts)} documents`,
+  );
   const history = path.join(o.dir, 'history');
   let bytes = 0;
   for (let n = 0; n < o.nights; n++) {
@@ -131,7 +172,21 @@ export function buildYear(o) {
  */
 function gitRepo(dir) {
   const git = (/** @type {string[]} */ args, /** @type {string} */ input = '') => {
-    const r = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'init.defaultBranch=main', '-c', 'gc.auto=0', ...args], { cwd: dir, input, maxBuffer: 1024 * 1024 * 1024 });
+    const r = spawnSync(
+      'git',
+      [
+        '-c',
+        'user.name=bench',
+        '-c',
+        'user.email=bench@example.com',
+        '-c',
+        'init.defaultBranch=main',
+        '-c',
+        'gc.auto=0',
+        ...args,
+      ],
+      { cwd: dir, input, maxBuffer: 1024 * 1024 * 1024 },
+    );
     if (r.status !== 0) throw new Error(`git ${args[0]}: ${r.stderr.toString().trim()}`);
     return r.stdout;
   };
@@ -151,16 +206,29 @@ function gitRepo(dir) {
       }
       git(['add', '-A']);
       git(['commit', '-q', '--allow-empty', '-m', 'night']);
-      pushed += git(['pack-objects', '--revs', '--thin', '--stdout', '-q'], commits++ ? 'HEAD\n^HEAD~1\n' : 'HEAD\n').length;
+      pushed += git(
+        ['pack-objects', '--revs', '--thin', '--stdout', '-q'],
+        commits++ ? 'HEAD\n^HEAD~1\n' : 'HEAD\n',
+      ).length;
       git(['gc', '-q']);
       const pack = path.join(dir, '.git', 'objects', 'pack');
-      return { packed: fs.readdirSync(pack).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + fs.statSync(path.join(pack, f)).size, 0), pushed };
+      return {
+        packed: fs
+          .readdirSync(pack)
+          .filter((f) => f.endsWith('.pack'))
+          .reduce((n, f) => n + fs.statSync(path.join(pack, f)).size, 0),
+        pushed,
+      };
     },
   };
 }
 
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { nights: { type: 'string', default: '183' }, out: { type: 'string', default: 'out/meta' }, keep: { type: 'boolean', default: false } });
+  const values = parseStrict(argv, {
+    nights: { type: 'string', default: '183' },
+    out: { type: 'string', default: 'out/meta' },
+    keep: { type: 'boolean', default: false },
+  });
   const nights = /** @type {number} */ (numberFlag('nights', values.nights, 1, 3660));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-year-'));
   try {
@@ -171,13 +239,17 @@ function main(/** @type {string[]} */ argv) {
     const rebuild = aggregate(path.join(year.history, 'night-0'));
     const tonight = path.join(dir, 'tonight');
     for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
-    const before = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]));
+    const before = new Map(
+      [...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]),
+    );
     const git = gitRepo(path.join(dir, 'git'));
     const isDoc = (/** @type {string} */ f) => /^results\/\d{4}\//.test(f);
     // the repository before tonight: every derived file; the documents are not in git (.gitignore)
     const packedBefore = git.commit(new Map([...before].filter(([f]) => !isDoc(f))));
     const nightly = aggregate(tonight);
-    const after = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]));
+    const after = new Map(
+      [...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]),
+    );
     const again = aggregate(tonight);
     // one timing on a shared machine moves by a second: the nightly step is the median of three
     // nights (tonight's, measured above for what it commits, and the two after it)
@@ -197,17 +269,32 @@ function main(/** @type {string[]} */ argv) {
     let last = packedBefore;
     for (const [part] of COMMIT_PARTS) {
       const mine = added.filter(([f]) => partOf(f) === part);
-      const sizes = { files: mine.length, bytes: mine.reduce((n, [, b]) => n + b.length, 0), deflatedBytes: mine.reduce((n, [, b]) => n + deflated(b), 0) };
+      const sizes = {
+        files: mine.length,
+        bytes: mine.reduce((n, [, b]) => n + b.length, 0),
+        deflatedBytes: mine.reduce((n, [, b]) => n + deflated(b), 0),
+      };
       if (mine.some(([f]) => isDoc(f))) {
         // a document goes to the archive (a release asset, gzipped), not into git
-        nightParts[part] = { ...sizes, archivedBytes: mine.reduce((n, [, b]) => n + packAsset(b.toString('utf8')).length, 0), packedBytes: 0, pushedBytes: 0 };
+        nightParts[part] = {
+          ...sizes,
+          archivedBytes: mine.reduce((n, [, b]) => n + packAsset(b.toString('utf8')).length, 0),
+          packedBytes: 0,
+          pushedBytes: 0,
+        };
         continue;
       }
       const next = git.commit(new Map(mine));
-      nightParts[part] = { ...sizes, archivedBytes: 0, packedBytes: next.packed - last.packed, pushedBytes: next.pushed - last.pushed };
+      nightParts[part] = {
+        ...sizes,
+        archivedBytes: 0,
+        packedBytes: next.packed - last.packed,
+        pushedBytes: next.pushed - last.pushed,
+      };
       last = next;
     }
-    const sum = (/** @type {'packedBytes' | 'pushedBytes' | 'archivedBytes'} */ k) => Object.values(nightParts).reduce((n, x) => n + x[k], 0);
+    const sum = (/** @type {'packedBytes' | 'pushedBytes' | 'archivedBytes'} */ k) =>
+      Object.values(nightParts).reduce((n, x) => n + x[k], 0);
     const text = fs.readFileSync(readme, 'utf8');
     const block = text.slice(text.indexOf(START), text.indexOf(END) + END.length);
     const charts = [...after].filter(([f]) => f.endsWith('.svg'));
@@ -236,7 +323,9 @@ function main(/** @type {string[]} */ argv) {
       nightChartsRewritten: added.filter(([f]) => f.endsWith('.svg')).length,
       nightAddedBytes: added.reduce((n, [, b]) => n + b.length, 0),
       nightAddedDeflatedBytes: added.reduce((n, [, b]) => n + deflated(b), 0),
-      nightAddedDeflatedBytesWithoutDocuments: added.filter(([f]) => !isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
+      nightAddedDeflatedBytesWithoutDocuments: added
+        .filter(([f]) => !isDoc(f))
+        .reduce((n, [, b]) => n + deflated(b), 0),
       nightAddedDeflatedBytesOfDocuments: added.filter(([f]) => isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
       nightAddedPackedBytes: sum('packedBytes'),
       nightPushedBytes: sum('pushedBytes'),
@@ -248,26 +337,50 @@ function main(/** @type {string[]} */ argv) {
     };
     const kib = (/** @type {number} */ b) => `${(b / 1024).toFixed(0)} KiB`;
     const mark = (/** @type {boolean} */ ok) => (ok ? 'within' : 'OVER');
-    console.log(`Aggregate over a synthetic year: ${report.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`);
-    console.log(`- nightly run (${PER_NIGHT.results + PER_NIGHT.shootouts} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${report.nightlySeconds.toFixed(2)} s, the median of 3 nights (${report.nightlySecondsEach.map((x) => x.toFixed(2)).join(', ')} s) (${mark(report.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`);
+    console.log(
+      `Aggregate over a synthetic year: ${report.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`,
+    );
+    console.log(
+      `- nightly run (${PER_NIGHT.results + PER_NIGHT.shootouts} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${report.nightlySeconds.toFixed(2)} s, the median of 3 nights (${report.nightlySecondsEach.map((x) => x.toFixed(2)).join(', ')} s) (${mark(report.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`,
+    );
     console.log(`- the same night again (nothing new, nothing written): ${report.noChangeSeconds.toFixed(2)} s`);
-    console.log(`- cold: storing the whole year from artifacts: ${report.coldStoreSeconds.toFixed(1)} s; rebuilding a lost index: ${report.indexRebuildSeconds.toFixed(1)} s`);
-    console.log(`- README block: ${report.readmeBlockLines} lines (${mark(report.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(report.readmeBlockBytes)} (${mark(report.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${report.readmeBlockTables} tables, ${report.readmeBlockImages} charts; whole README ${report.readmeLines} lines (${mark(report.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`);
+    console.log(
+      `- cold: storing the whole year from artifacts: ${report.coldStoreSeconds.toFixed(1)} s; rebuilding a lost index: ${report.indexRebuildSeconds.toFixed(1)} s`,
+    );
+    console.log(
+      `- README block: ${report.readmeBlockLines} lines (${mark(report.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(report.readmeBlockBytes)} (${mark(report.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${report.readmeBlockTables} tables, ${report.readmeBlockImages} charts; whole README ${report.readmeLines} lines (${mark(report.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`,
+    );
     console.log(`- results/README.md: ${report.resultsPageLines} lines, ${kib(report.resultsPageBytes)}`);
-    console.log(`- charts: ${report.charts} SVG files, ${kib(report.chartBytes)} together (${mark(report.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`);
-    console.log(`- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${report.nightFilesChanged - PER_NIGHT.results - PER_NIGHT.shootouts} files new or changed (${report.nightChartsRewritten} charts), ` +
-      `${kib(report.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
-      `as git push sends it (a thin pack): ${kib(report.nightPushedBytes)}`);
-    console.log(`- the night's ${PER_NIGHT.results + PER_NIGHT.shootouts} documents, archived as release assets (gzipped JSON, not in git): ${kib(report.nightArchivedBytes)}`);
+    console.log(
+      `- charts: ${report.charts} SVG files, ${kib(report.chartBytes)} together (${mark(report.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`,
+    );
+    console.log(
+      `- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${report.nightFilesChanged - PER_NIGHT.results - PER_NIGHT.shootouts} files new or changed (${report.nightChartsRewritten} charts), ` +
+        `${kib(report.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
+        `as git push sends it (a thin pack): ${kib(report.nightPushedBytes)}`,
+    );
+    console.log(
+      `- the night's ${PER_NIGHT.results + PER_NIGHT.shootouts} documents, archived as release assets (gzipped JSON, not in git): ${kib(report.nightArchivedBytes)}`,
+    );
     console.log('- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):');
-    for (const [part, x] of Object.entries(nightParts)) console.log(`  - ${PART_NAMES[part] ?? part}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.archivedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`);
-    console.log(`- this machine: ${report.cores} cores, load average ${report.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`);
+    for (const [part, x] of Object.entries(nightParts))
+      console.log(
+        `  - ${PART_NAMES[part] ?? part}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.archivedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`,
+      );
+    console.log(
+      `- this machine: ${report.cores} cores, load average ${report.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`,
+    );
     console.log(`\n${nightly.log}`);
     const file = path.resolve(values.out, 'aggregate-year.json');
     writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), file)}`);
-    const ok = report.nightlySeconds <= BOUNDS.nightlySeconds && report.readmeBlockLines <= BOUNDS.blockLines && report.readmeBlockBytes <= BOUNDS.blockBytes &&
-      report.readmeLines <= BOUNDS.readmeLines && report.chartBytes < BOUNDS.chartBytes && report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes;
+    const ok =
+      report.nightlySeconds <= BOUNDS.nightlySeconds &&
+      report.readmeBlockLines <= BOUNDS.blockLines &&
+      report.readmeBlockBytes <= BOUNDS.blockBytes &&
+      report.readmeLines <= BOUNDS.readmeLines &&
+      report.chartBytes < BOUNDS.chartBytes &&
+      report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes;
     return ok ? 0 : 1;
   } finally {
     if (values.keep) console.error(`kept ${dir}`);

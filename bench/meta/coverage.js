@@ -8,10 +8,15 @@ import { quantile } from '../../lib/stats/spread.js';
 import { caseKey } from '../tables/suite.js';
 
 /** The earlier ±: 1.96 × rse, symmetric (what documents carried before the interval). */
-const earlier = (/** @type {any} */ o) => ({ median: o.median, low: o.median * (1 - (1.96 * o.rse) / 100), high: o.median * (1 + (1.96 * o.rse) / 100) });
+const earlier = (/** @type {any} */ o) => ({
+  median: o.median,
+  low: o.median * (1 - (1.96 * o.rse) / 100),
+  high: o.median * (1 + (1.96 * o.rse) / 100),
+});
 const now = (/** @type {any} */ o) => ({ median: o.median, low: o.low, high: o.high });
 /** The wider side of an interval, as a fraction of the median. */
-const width = (/** @type {{ median: number, low: number, high: number }} */ x) => Math.max(x.high / x.median - 1, 1 - x.low / x.median);
+const width = (/** @type {{ median: number, low: number, high: number }} */ x) =>
+  Math.max(x.high / x.median - 1, 1 - x.low / x.median);
 
 /**
  * @param {any[]} docs result documents of repeat runs, in run order
@@ -31,7 +36,15 @@ export function coverage(docs) {
   const byOp = {};
   for (const figures of byCase.values()) {
     const op = figures[0].op;
-    const t = (byOp[op] ??= { pairs: 0, landed: 0, landedEarlier: 0, widths: [], widthsEarlier: [], modes: 0, figures: 0 });
+    const t = (byOp[op] ??= {
+      pairs: 0,
+      landed: 0,
+      landedEarlier: 0,
+      widths: [],
+      widthsEarlier: [],
+      modes: 0,
+      figures: 0,
+    });
     for (const f of figures) {
       t.widths.push(width(now(f.o)));
       t.widthsEarlier.push(width(earlier(f.o)));
@@ -58,7 +71,14 @@ export function coverage(docs) {
   }));
   const sum = (/** @type {(r: typeof rows[number]) => number} */ f) => rows.reduce((a, r) => a + f(r), 0);
   const pairs = sum((r) => r.pairs);
-  return { byOp: rows, all: { pairs, coverage: sum((r) => r.coverage * r.pairs) / pairs, coverageEarlier: sum((r) => r.coverageEarlier * r.pairs) / pairs } };
+  return {
+    byOp: rows,
+    all: {
+      pairs,
+      coverage: sum((r) => r.coverage * r.pairs) / pairs,
+      coverageEarlier: sum((r) => r.coverageEarlier * r.pairs) / pairs,
+    },
+  };
 }
 
 /**
@@ -70,7 +90,11 @@ export function selfChecks(docs) {
   const aa = docs.flatMap((d) => (d.comparisons ?? []).filter((/** @type {any} */ c) => c.id === 'self-check'));
   return {
     comparisons: aa.length,
-    flagged: aa.filter((c) => c.verdict !== 'within noise').map((c) => `${c.op} ${(c.change * 100).toFixed(1)}% [${(c.low * 100).toFixed(1)}, ${(c.high * 100).toFixed(1)}]`),
+    flagged: aa
+      .filter((c) => c.verdict !== 'within noise')
+      .map(
+        (c) => `${c.op} ${(c.change * 100).toFixed(1)}% [${(c.low * 100).toFixed(1)}, ${(c.high * 100).toFixed(1)}]`,
+      ),
     runsFailed: docs.filter((d) => d.selfCheck && !d.selfCheck.passed).length,
   };
 }

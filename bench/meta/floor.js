@@ -46,7 +46,8 @@ export function parseFloorFlags(argv) {
   const v = /** @type {Record<string, string>} */ (parseStrict(argv, OPTIONS));
   const rounds = v.rounds.split(',').map((s) => s.trim());
   const bad = rounds.find((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 100_000);
-  if (bad !== undefined) throw new UsageError(`bad --rounds '${v.rounds}'; valid: whole numbers from 1 to 100000, comma-separated`);
+  if (bad !== undefined)
+    throw new UsageError(`bad --rounds '${v.rounds}'; valid: whole numbers from 1 to 100000, comma-separated`);
   return {
     runs: /** @type {number} */ (numberFlag('runs', v.runs, 2, 100)),
     seconds: /** @type {number} */ (numberFlag('seconds', v.seconds, 0.1, 3600, false)),
@@ -80,19 +81,21 @@ export function sampleRun({ seconds, window, probes }) {
 export function floorOf(runs, { rounds, draws, random }) {
   const spreads = runs.map((xs) => Math.expm1(logSpread(xs)));
   const fewest = Math.min(...runs.map((xs) => xs.length));
-  const byRounds = rounds.filter((r) => r <= fewest).map((r) => {
-    const cvs = [];
-    for (let d = 0; d < draws; d++) {
-      cvs.push(cv(runs.map((xs) => median(pick(random, xs, r)))));
-    }
-    return {
-      rounds: r,
-      cvMedian: quantile(cvs, 0.5),
-      cvP90: quantile(cvs, 0.9),
-      over1: cvs.filter((x) => x > 0.01).length / draws,
-      over3: cvs.filter((x) => x > 0.03).length / draws,
-    };
-  });
+  const byRounds = rounds
+    .filter((r) => r <= fewest)
+    .map((r) => {
+      const cvs = [];
+      for (let d = 0; d < draws; d++) {
+        cvs.push(cv(runs.map((xs) => median(pick(random, xs, r)))));
+      }
+      return {
+        rounds: r,
+        cvMedian: quantile(cvs, 0.5),
+        cvP90: quantile(cvs, 0.9),
+        over1: cvs.filter((x) => x > 0.01).length / draws,
+        over3: cvs.filter((x) => x > 0.03).length / draws,
+      };
+    });
   const runMedians = runs.map(median);
   return { windowsPerRun: fewest, windowSpread: median(spreads), runMedians, runCv: cv(runMedians), byRounds };
 }
@@ -119,7 +122,9 @@ function main(/** @type {string[]} */ argv) {
   const probes = openProbes();
   try {
     for (let i = 1; i <= o.runs; i++) {
-      console.error(`floor: run ${i} of ${o.runs}, ${o.seconds} s of ${o.window} ms windows (fsync, checkpoint, CPU, in turn)`);
+      console.error(
+        `floor: run ${i} of ${o.runs}, ${o.seconds} s of ${o.window} ms windows (fsync, checkpoint, CPU, in turn)`,
+      );
       const r = sampleRun({ seconds: o.seconds, window: o.window, probes });
       for (const p of PROBES) series[p].push(r[p].map(sig));
     }
@@ -127,20 +132,55 @@ function main(/** @type {string[]} */ argv) {
     probes.close();
   }
   const random = createRandom(o.seed);
-  const floors = Object.fromEntries(PROBES.map((p) => [p, floorOf(series[p], { rounds: o.rounds, draws: o.draws, random })]));
-  const label = { fsync: 'fsync (4 KiB rewrite + fdatasync)', checkpoint: 'checkpoint (log append, 2 fdatasync, truncate)', cpu: 'CPU (SHA-256 of 64 KiB)', memory: 'memory (dependent random reads over 128 MiB)' };
+  const floors = Object.fromEntries(
+    PROBES.map((p) => [p, floorOf(series[p], { rounds: o.rounds, draws: o.draws, random })]),
+  );
+  const label = {
+    fsync: 'fsync (4 KiB rewrite + fdatasync)',
+    checkpoint: 'checkpoint (log append, 2 fdatasync, truncate)',
+    cpu: 'CPU (SHA-256 of 64 KiB)',
+    memory: 'memory (dependent random reads over 128 MiB)',
+  };
   const shown = floors.fsync.byRounds.map((b) => b.rounds);
-  console.log(`Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`);
-  console.log(markdownTable([
-    ['Probe', 'Windows per run', 'Spread of the windows in a run', 'CV of the run medians (all windows)', ...shown.map((r) => `CV, ${r} rounds: median, p90 (share of draws > 1%, > 3%)`)],
-    ...PROBES.map((p) => {
-      const f = floors[p];
-      return [label[p], String(f.windowsPerRun), percent(f.windowSpread, 2), percent(f.runCv, 2), ...f.byRounds.map((b) => `${percent(b.cvMedian, 2)}, ${percent(b.cvP90, 2)} (${percent(b.over1, 2)}, ${percent(b.over3, 2)})`)];
-    }),
-  ], { align: ['l', 'r', 'r', 'r', ...shown.map(() => 'r')] }));
-  for (const p of PROBES) console.log(`\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`);
+  console.log(
+    `Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        [
+          'Probe',
+          'Windows per run',
+          'Spread of the windows in a run',
+          'CV of the run medians (all windows)',
+          ...shown.map((r) => `CV, ${r} rounds: median, p90 (share of draws > 1%, > 3%)`),
+        ],
+        ...PROBES.map((p) => {
+          const f = floors[p];
+          return [
+            label[p],
+            String(f.windowsPerRun),
+            percent(f.windowSpread, 2),
+            percent(f.runCv, 2),
+            ...f.byRounds.map(
+              (b) =>
+                `${percent(b.cvMedian, 2)}, ${percent(b.cvP90, 2)} (${percent(b.over1, 2)}, ${percent(b.over3, 2)})`,
+            ),
+          ];
+        }),
+      ],
+      { align: ['l', 'r', 'r', 'r', ...shown.map(() => 'r')] },
+    ),
+  );
+  for (const p of PROBES)
+    console.log(
+      `\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`,
+    );
   const file = path.resolve(o.out, 'floor.json');
-  writeFileAtomic(file, `${JSON.stringify({ node: process.version, started: started.toISOString(), ended: new Date().toISOString(), ...o, probes: floors, series })}\n`);
+  writeFileAtomic(
+    file,
+    `${JSON.stringify({ node: process.version, started: started.toISOString(), ended: new Date().toISOString(), ...o, probes: floors, series })}\n`,
+  );
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
 }
 

@@ -29,7 +29,10 @@ function bare(/** @type {() => unknown} */ fn, ms) {
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { rounds: { type: 'string', default: '7' }, out: { type: 'string', default: 'out/meta' } });
+  const values = parseStrict(argv, {
+    rounds: { type: 'string', default: '7' },
+    out: { type: 'string', default: 'out/meta' },
+  });
   const rounds = /** @type {number} */ (numberFlag('rounds', values.rounds, 1, 1000));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-overhead-'));
   const rows = [];
@@ -47,19 +50,51 @@ async function main(/** @type {string[]} */ argv) {
       bare(fn, 200); // warm
       for (let r = 0; r < rounds; r++) {
         b.push(bare(fn, budget.time));
-        h.push(measure({ run: (n) => { for (let i = 0; i < n; i++) fn(); } }, budget).opsPerSec);
-        h1.push(measure({ maxBatch: 1, run: () => { fn(); } }, budget).opsPerSec);
+        h.push(
+          measure(
+            {
+              run: (n) => {
+                for (let i = 0; i < n; i++) fn();
+              },
+            },
+            budget,
+          ).opsPerSec,
+        );
+        h1.push(
+          measure(
+            {
+              maxBatch: 1,
+              run: () => {
+                fn();
+              },
+            },
+            budget,
+          ).opsPerSec,
+        );
       }
       conn.close();
       const r = { driver: name, bare: median(b), harness: median(h), unbatched: median(h1) };
       results.push({ ...r, ratio: r.harness / r.bare, unbatchedRatio: r.unbatched / r.bare, rounds });
-      rows.push([name, Math.round(r.bare).toLocaleString('en-US'), Math.round(r.harness).toLocaleString('en-US'), `${((r.harness / r.bare) * 100).toFixed(1)}%`, `${((r.unbatched / r.bare) * 100).toFixed(1)}%`]);
+      rows.push([
+        name,
+        Math.round(r.bare).toLocaleString('en-US'),
+        Math.round(r.harness).toLocaleString('en-US'),
+        `${((r.harness / r.bare) * 100).toFixed(1)}%`,
+        `${((r.unbatched / r.bare) * 100).toFixed(1)}%`,
+      ]);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n`);
-  console.log(markdownTable([['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'], ...rows], { align: ['l', 'r', 'r', 'r', 'r'] }));
+  console.log(
+    `Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n`,
+  );
+  console.log(
+    markdownTable(
+      [['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'], ...rows],
+      { align: ['l', 'r', 'r', 'r', 'r'] },
+    ),
+  );
   const file = path.resolve(values.out, 'overhead.json');
   writeFileAtomic(file, `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);

@@ -53,7 +53,9 @@ function main(/** @type {string[]} */ argv) {
     const out = path.join(base, `run-${i}`);
     console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...passthrough], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...passthrough], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     walls.push((Date.now() - t0) / 1000);
     if (r.status !== 0 && r.status !== 1) throw new CommandError(`run ${i} exited ${r.status}`);
     const [file] = fs.readdirSync(out);
@@ -87,7 +89,11 @@ function main(/** @type {string[]} */ argv) {
   const ops = [...new Set(cvs.map((c) => c.op))];
   // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
-  const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => quantile(complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1), 0.5);
+  const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) =>
+    quantile(
+      complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1),
+      0.5,
+    );
   const machine = docs.map((_, i) => ({
     io: complete.length ? shiftOf(i, 'io') : NaN,
     cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
@@ -104,40 +110,106 @@ function main(/** @type {string[]} */ argv) {
     spent,
     machine,
     probeCv: { fsync: probeCv('fsyncPerSec'), cpu: probeCv('cpuPerSec') },
-    cvMedian: quantile(cvs.map((c) => c.cv), 0.5),
-    cvP90: quantile(cvs.map((c) => c.cv), 0.9),
-    byOp: Object.fromEntries(ops.map((op) => {
-      const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
-      return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
-    })),
+    cvMedian: quantile(
+      cvs.map((c) => c.cv),
+      0.5,
+    ),
+    cvP90: quantile(
+      cvs.map((c) => c.cv),
+      0.9,
+    ),
+    byOp: Object.fromEntries(
+      ops.map((op) => {
+        const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
+        return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
+      }),
+    ),
     worst: [...cvs].sort((a, b) => b.cv - a.cv).slice(0, 10),
     coverage: coverage(docs),
     selfCheck: selfChecks(docs),
   };
-  console.log(`Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`);
-  console.log(markdownTable([
-    ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
-    ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), percent(s.median, 2), percent(s.p90, 2), percent(s.max, 2)]),
-    ['**all**', String(cvs.length), percent(summary.cvMedian, 2), percent(summary.cvP90, 2), percent(Math.max(...cvs.map((c) => c.cv)), 2)],
-  ], { align: ['l', 'r', 'r', 'r', 'r'] }));
+  console.log(
+    `Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
+        ...Object.entries(summary.byOp).map(([op, s]) => [
+          op,
+          String(s.cases),
+          percent(s.median, 2),
+          percent(s.p90, 2),
+          percent(s.max, 2),
+        ]),
+        [
+          '**all**',
+          String(cvs.length),
+          percent(summary.cvMedian, 2),
+          percent(summary.cvP90, 2),
+          percent(Math.max(...cvs.map((c) => c.cv)), 2),
+        ],
+      ],
+      { align: ['l', 'r', 'r', 'r', 'r'] },
+    ),
+  );
   console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
-  console.log(`rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`);
-  console.log(`\nEach run against the machine (shift: median over the run's cases of their distance from their mean over the runs; probes before → after the run):\n`);
-  console.log(markdownTable([
-    ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
-    ...machine.map((m, i) => [String(i + 1), percent(m.io, 2), percent(m.cpu, 2), m.fsyncPerSec.map((x) => x.toFixed(0)).join(' → '), m.cpuPerSec.map((x) => x.toFixed(0)).join(' → ')]),
-  ], { align: ['r', 'r', 'r', 'r', 'r'] }));
-  console.log(`CV across runs of the probes: fsync ${percent(summary.probeCv.fsync, 2)}, CPU ${percent(summary.probeCv.cpu, 2)}\n`);
-  console.log(`worst cases: ${summary.worst.slice(0, 5).map((w) => `${w.case} ${percent(w.cv, 2)}`).join('; ')}`);
+  console.log(
+    `rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`,
+  );
+  console.log(
+    `\nEach run against the machine (shift: median over the run's cases of their distance from their mean over the runs; probes before → after the run):\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
+        ...machine.map((m, i) => [
+          String(i + 1),
+          percent(m.io, 2),
+          percent(m.cpu, 2),
+          m.fsyncPerSec.map((x) => x.toFixed(0)).join(' → '),
+          m.cpuPerSec.map((x) => x.toFixed(0)).join(' → '),
+        ]),
+      ],
+      { align: ['r', 'r', 'r', 'r', 'r'] },
+    ),
+  );
+  console.log(
+    `CV across runs of the probes: fsync ${percent(summary.probeCv.fsync, 2)}, CPU ${percent(summary.probeCv.cpu, 2)}\n`,
+  );
+  console.log(
+    `worst cases: ${summary.worst
+      .slice(0, 5)
+      .map((w) => `${w.case} ${percent(w.cv, 2)}`)
+      .join('; ')}`,
+  );
   const cov = summary.coverage;
-  console.log(`\nCoverage: for each pair of runs, the later median within the two figures' combined 95% intervals (target ≥ 93%); the earlier ± was 1.96 × rse:\n`);
-  console.log(markdownTable([
-    ['Operation', 'Pairs', 'Coverage', 'Coverage, earlier ±', 'Median ±', 'Median earlier ±', 'Figures with modes'],
-    ...cov.byOp.map((r) => [r.op, String(r.pairs), percent(r.coverage), percent(r.coverageEarlier), percent(r.widthMedian), percent(r.widthMedianEarlier), `${r.withModes} of ${r.figures}`]),
-    ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
-  ], { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'] }));
+  console.log(
+    `\nCoverage: for each pair of runs, the later median within the two figures' combined 95% intervals (target ≥ 93%); the earlier ± was 1.96 × rse:\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        ['Operation', 'Pairs', 'Coverage', 'Coverage, earlier ±', 'Median ±', 'Median earlier ±', 'Figures with modes'],
+        ...cov.byOp.map((r) => [
+          r.op,
+          String(r.pairs),
+          percent(r.coverage),
+          percent(r.coverageEarlier),
+          percent(r.widthMedian),
+          percent(r.widthMedianEarlier),
+          `${r.withModes} of ${r.figures}`,
+        ]),
+        ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
+      ],
+      { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'] },
+    ),
+  );
   const aa = summary.selfCheck;
-  console.log(`\nA/A self-check: ${aa.flagged.length} of ${aa.comparisons} comparisons flagged (target ≤ 1 in 20)${aa.flagged.length ? `: ${aa.flagged.join('; ')}` : ''}; ${aa.runsFailed} of ${runs} runs failed it\n`);
+  console.log(
+    `\nA/A self-check: ${aa.flagged.length} of ${aa.comparisons} comparisons flagged (target ≤ 1 in 20)${aa.flagged.length ? `: ${aa.flagged.join('; ')}` : ''}; ${aa.runsFailed} of ${runs} runs failed it\n`,
+  );
   const file = path.resolve(values.out, 'precision.json');
   writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -62,11 +62,13 @@ export function openProbes(dir = os.tmpdir()) {
     checkpoint: () => {
       fs.writeSync(log, pages, 0, pages.length, 0);
       fs.fdatasyncSync(log);
-      fs.writeSync(fd, pages, 0, pages.length, (j++ % (256 / CHECKPOINT_PAGES | 0)) * pages.length);
+      fs.writeSync(fd, pages, 0, pages.length, (j++ % ((256 / CHECKPOINT_PAGES) | 0)) * pages.length);
       fs.fdatasyncSync(fd);
       fs.ftruncateSync(log, 0);
     },
-    cpu: () => { crypto.createHash('sha256').update(block).digest(); },
+    cpu: () => {
+      crypto.createHash('sha256').update(block).digest();
+    },
     memory,
     close: () => {
       fs.closeSync(fd);
@@ -109,7 +111,11 @@ function memoryChase() {
 export function probeMachine({ ms = 3000, dir } = {}) {
   const p = openProbes(dir);
   try {
-    return { fsyncPerSec: typicalRate(p.fsync, ms), cpuPerSec: typicalRate(p.cpu, ms), memoryPerSec: typicalRate(p.memory, ms) };
+    return {
+      fsyncPerSec: typicalRate(p.fsync, ms),
+      cpuPerSec: typicalRate(p.cpu, ms),
+      memoryPerSec: typicalRate(p.memory, ms),
+    };
   } finally {
     p.close();
   }

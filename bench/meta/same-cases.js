@@ -14,8 +14,17 @@ import { caseKey, setupKey } from '../tables/suite.js';
 /** A temp directory path differs per run: compare what follows it. */
 const TEMP_DIR = /^.*[/\\]sqlite-bench-[^/\\]+[/\\]/;
 const normalised = (/** @type {unknown} */ v) => (typeof v === 'string' ? v.replace(TEMP_DIR, '<tmp>/') : v);
-const pragmaText = (/** @type {Record<string, unknown> | undefined} */ p) => JSON.stringify(Object.entries(p ?? {}).map(([k, v]) => [k, normalised(v)]));
-const readingsText = (/** @type {any[] | undefined} */ r) => JSON.stringify((r ?? []).map((x) => ({ ...x, requested: normalised(x.requested), before: normalised(x.before), after: normalised(x.after) })));
+const pragmaText = (/** @type {Record<string, unknown> | undefined} */ p) =>
+  JSON.stringify(Object.entries(p ?? {}).map(([k, v]) => [k, normalised(v)]));
+const readingsText = (/** @type {any[] | undefined} */ r) =>
+  JSON.stringify(
+    (r ?? []).map((x) => ({
+      ...x,
+      requested: normalised(x.requested),
+      before: normalised(x.before),
+      after: normalised(x.after),
+    })),
+  );
 
 /**
  * The differences between two result documents in what they measured; empty when none.
@@ -33,12 +42,25 @@ export function caseDifferences(a, b) {
   for (const [k, x] of ca) {
     const y = cb.get(k);
     if (!y) continue;
-    if (x.status !== y.status || (x.reason ?? '') !== (y.reason ?? '')) out.push(`${k}: ${x.status}${x.reason ? ` (${x.reason})` : ''} vs ${y.status}${y.reason ? ` (${y.reason})` : ''}`);
-    if (pragmaText(x.pragmas) !== pragmaText(y.pragmas)) out.push(`${k}: PRAGMA readings differ: ${pragmaText(x.pragmas)} vs ${pragmaText(y.pragmas)}`);
-    const [vx, vy] = [Object.keys(x.verified ?? {}).sort().join(','), Object.keys(y.verified ?? {}).sort().join(',')];
+    if (x.status !== y.status || (x.reason ?? '') !== (y.reason ?? ''))
+      out.push(
+        `${k}: ${x.status}${x.reason ? ` (${x.reason})` : ''} vs ${y.status}${y.reason ? ` (${y.reason})` : ''}`,
+      );
+    if (pragmaText(x.pragmas) !== pragmaText(y.pragmas))
+      out.push(`${k}: PRAGMA readings differ: ${pragmaText(x.pragmas)} vs ${pragmaText(y.pragmas)}`);
+    const [vx, vy] = [
+      Object.keys(x.verified ?? {})
+        .sort()
+        .join(','),
+      Object.keys(y.verified ?? {})
+        .sort()
+        .join(','),
+    ];
     if (vx !== vy) out.push(`${k}: verified ${vx || 'nothing'} vs ${vy || 'nothing'}`);
-    for (const [name, n] of Object.entries({ ...x.verified, ...y.verified })) if (!(Number(n) > 0)) out.push(`${k}: verified ${name} = ${n}`);
-    if (x.size && JSON.stringify(x.size) !== JSON.stringify(y.size)) out.push(`${k}: size ${JSON.stringify(x.size)} vs ${JSON.stringify(y.size)}`);
+    for (const [name, n] of Object.entries({ ...x.verified, ...y.verified }))
+      if (!(Number(n) > 0)) out.push(`${k}: verified ${name} = ${n}`);
+    if (x.size && JSON.stringify(x.size) !== JSON.stringify(y.size))
+      out.push(`${k}: size ${JSON.stringify(x.size)} vs ${JSON.stringify(y.size)}`);
   }
   const [sa, sb] = [byKey(a.setups, setupKey), byKey(b.setups, setupKey)];
   for (const k of new Set([...sa.keys(), ...sb.keys()])) {
@@ -47,10 +69,12 @@ export function caseDifferences(a, b) {
     else {
       if (x.status !== y.status) out.push(`setup ${k}: ${x.status} vs ${y.status}`);
       if (readingsText(x.pragmas) !== readingsText(y.pragmas)) out.push(`setup ${k}: PRAGMA readings differ`);
-      if (JSON.stringify(x.encryption) !== JSON.stringify(y.encryption)) out.push(`setup ${k}: encryption proof ${JSON.stringify(x.encryption)} vs ${JSON.stringify(y.encryption)}`);
+      if (JSON.stringify(x.encryption) !== JSON.stringify(y.encryption))
+        out.push(`setup ${k}: encryption proof ${JSON.stringify(x.encryption)} vs ${JSON.stringify(y.encryption)}`);
     }
   }
-  if (JSON.stringify(a.run.order) !== JSON.stringify(b.run.order)) out.push('the case order differs (same seed and filters give the same order)');
+  if (JSON.stringify(a.run.order) !== JSON.stringify(b.run.order))
+    out.push('the case order differs (same seed and filters give the same order)');
   return out;
 }
 
@@ -58,17 +82,22 @@ const read = (/** @type {string} */ file) => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`${file}: not a readable JSON result document (${/** @type {Error} */ (err).message.split('\n')[0]})`);
+    throw new UsageError(
+      `${file}: not a readable JSON result document (${/** @type {Error} */ (err).message.split('\n')[0]})`,
+    );
   }
 };
 
 command('same-cases', import.meta.url, (argv) => {
-  if (argv.length !== 2 || argv.some((x) => x.startsWith('-'))) throw new UsageError('usage: npm run meta:same-cases -- BEFORE.json AFTER.json');
+  if (argv.length !== 2 || argv.some((x) => x.startsWith('-')))
+    throw new UsageError('usage: npm run meta:same-cases -- BEFORE.json AFTER.json');
   const [a, b] = argv.map(read);
   const diffs = caseDifferences(a, b);
   if (diffs.length) {
     for (const d of diffs) console.error(d);
     throw new CommandError(`${diffs.length} difference(s) in what was measured`);
   }
-  console.log(`same cases (${a.cases.length}), statuses, reasons, PRAGMA readings, encryption proofs, verified kinds and case order`);
+  console.log(
+    `same cases (${a.cases.length}), statuses, reasons, PRAGMA readings, encryption proofs, verified kinds and case order`,
+  );
 });

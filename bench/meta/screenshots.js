@@ -44,12 +44,16 @@ code { background: #eff1f3; border-radius: 6px; padding: .2em .4em; font-size: 8
  */
 function html(md, dir) {
   // each image gets its size from the SVG, so the layout does not move while images load
-  const body = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true })
-    .replace(/<img src="([^"]*)"/g, (tag, src) => {
+  const body = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true }).replace(
+    /<img src="([^"]*)"/g,
+    (tag, src) => {
       const svg = path.resolve(dir, decodeURIComponent(src));
-      const size = fs.existsSync(svg) ? /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(fs.readFileSync(svg, 'utf8')) : null;
+      const size = fs.existsSync(svg)
+        ? /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(fs.readFileSync(svg, 'utf8'))
+        : null;
       return `${tag}${size ? ` width="${size[1]}" height="${size[2]}"` : ''}`;
-    });
+    },
+  );
   const base = pathToFileURL(`${dir}${path.sep}`).href;
   return `<!doctype html><meta charset="utf-8"><base href="${base}"><style>${CSS}</style><main>${body}</main>`;
 }
@@ -68,7 +72,10 @@ export function pagesOf(file) {
     if (!/!\[[^\]]*\]\([^)]*\.svg\)/.test(l)) return; // a chart, also one after a line of text
     let from = i;
     while (from > 0 && i - from < 12 && !/^#{1,6} /.test(lines[from])) from--;
-    shots.push({ name: `chart-${String(shots.length).padStart(2, '0')}`, html: html(lines.slice(from, i + 24).join('\n'), dir) });
+    shots.push({
+      name: `chart-${String(shots.length).padStart(2, '0')}`,
+      html: html(lines.slice(from, i + 24).join('\n'), dir),
+    });
   });
   return shots;
 }
@@ -80,18 +87,45 @@ export function pagesOf(file) {
  */
 function shoot(chromium, page, png) {
   const url = pathToFileURL(page).href;
-  const r = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--allow-file-access-from-files', '--virtual-time-budget=10000', `--window-size=${WINDOW.join(',')}`, `--screenshot=${png}`, url], { encoding: 'utf8', timeout: 60_000 });
-  if (r.error || !fs.existsSync(png)) throw new CommandError(`chromium made no screenshot of ${url}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`);
+  const r = spawnSync(
+    chromium,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--hide-scrollbars',
+      '--allow-file-access-from-files',
+      '--virtual-time-budget=10000',
+      `--window-size=${WINDOW.join(',')}`,
+      `--screenshot=${png}`,
+      url,
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  if (r.error || !fs.existsSync(png))
+    throw new CommandError(
+      `chromium made no screenshot of ${url}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`,
+    );
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { nights: { type: 'string', default: '100' }, real: { type: 'string', multiple: true }, out: { type: 'string', default: 'out/screenshots' } });
+  const values = parseStrict(argv, {
+    nights: { type: 'string', default: '100' },
+    real: { type: 'string', multiple: true },
+    out: { type: 'string', default: 'out/screenshots' },
+  });
   for (const dir of values.real ?? []) {
-    if (!fs.existsSync(path.join(dir, 'README.md')) || !fs.existsSync(path.join(dir, 'results', 'README.md'))) throw new UsageError(`--real ${dir}: not an aggregated folder (it needs README.md and results/README.md: the --readme and --results of npm run aggregate, e.g. out/matrix after npm run matrix)`);
+    if (!fs.existsSync(path.join(dir, 'README.md')) || !fs.existsSync(path.join(dir, 'results', 'README.md')))
+      throw new UsageError(
+        `--real ${dir}: not an aggregated folder (it needs README.md and results/README.md: the --readme and --results of npm run aggregate, e.g. out/matrix after npm run matrix)`,
+      );
   }
   const nights = /** @type {number} */ (numberFlag('nights', values.nights, 0, 3660));
   const chromium = process.env.CHROMIUM || 'chromium';
-  if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0) throw new CommandError(`no '${chromium}': install Debian's chromium (apt-get install -y chromium), or set CHROMIUM`);
+  if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0)
+    throw new CommandError(
+      `no '${chromium}': install Debian's chromium (apt-get install -y chromium), or set CHROMIUM`,
+    );
   const out = path.resolve(values.out);
   fs.rmSync(out, { recursive: true, force: true });
   /** @type {{ name: string, readme: string, results: string }[]} */
@@ -107,14 +141,29 @@ async function main(/** @type {string[]} */ argv) {
       fs.copyFileSync(path.join(year.results, 'README.md'), path.join(keep, 'results', 'README.md'));
       fs.cpSync(path.join(year.results, 'charts'), path.join(keep, 'results', 'charts'), { recursive: true });
       fs.rmSync(tmp, { recursive: true, force: true });
-      sources.push({ name: `synthetic-${nights}-nights`, readme: path.join(keep, 'README.md'), results: path.join(keep, 'results') });
+      sources.push({
+        name: `synthetic-${nights}-nights`,
+        readme: path.join(keep, 'README.md'),
+        results: path.join(keep, 'results'),
+      });
     }
-    if (fs.existsSync(path.join(ROOT, 'results', 'README.md'))) sources.push({ name: 'repository', readme: path.join(ROOT, 'README.md'), results: path.join(ROOT, 'results') });
-    const real = values.real ?? (fs.existsSync(path.join(ROOT, 'out/matrix/README.md')) ? [path.join(ROOT, 'out/matrix')] : []);
-    for (const dir of real) sources.push({ name: `real-${path.basename(path.resolve(dir))}`, readme: path.join(dir, 'README.md'), results: path.join(dir, 'results') });
-    if (!sources.length) throw new CommandError('nothing to show: --nights 0 and no results (run npm run matrix, or pass --real DIR)');
+    if (fs.existsSync(path.join(ROOT, 'results', 'README.md')))
+      sources.push({ name: 'repository', readme: path.join(ROOT, 'README.md'), results: path.join(ROOT, 'results') });
+    const real =
+      values.real ?? (fs.existsSync(path.join(ROOT, 'out/matrix/README.md')) ? [path.join(ROOT, 'out/matrix')] : []);
+    for (const dir of real)
+      sources.push({
+        name: `real-${path.basename(path.resolve(dir))}`,
+        readme: path.join(dir, 'README.md'),
+        results: path.join(dir, 'results'),
+      });
+    if (!sources.length)
+      throw new CommandError('nothing to show: --nights 0 and no results (run npm run matrix, or pass --real DIR)');
     for (const s of sources) {
-      for (const [page, file] of [['README', s.readme], ['results-README', path.join(s.results, 'README.md')]]) {
+      for (const [page, file] of [
+        ['README', s.readme],
+        ['results-README', path.join(s.results, 'README.md')],
+      ]) {
         if (!fs.existsSync(file)) continue;
         const shots = pagesOf(file);
         for (const shot of shots) {
@@ -122,7 +171,9 @@ async function main(/** @type {string[]} */ argv) {
           writeFileAtomic(htmlFile, shot.html);
           shoot(chromium, htmlFile, path.join(out, s.name, `${page}-${shot.name}.png`));
         }
-        console.log(`${path.relative(process.cwd(), path.join(out, s.name))}: ${page} ${shots.length} screenshot(s) at ${WINDOW.join('×')}`);
+        console.log(
+          `${path.relative(process.cwd(), path.join(out, s.name))}: ${page} ${shots.length} screenshot(s) at ${WINDOW.join('×')}`,
+        );
       }
     }
   } finally {

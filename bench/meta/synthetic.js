@@ -25,14 +25,47 @@ import { analyseWorkloads } from '../workloads/analysis.js';
 import { WORKLOAD_BUDGETS } from '../workloads/budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
 import { analyseShootout, figures } from '../shootout/analyse.js';
-import { KIND as SHOOTOUT_KIND, SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION, driverOf, machine } from '../shootout/document.js';
+import {
+  KIND as SHOOTOUT_KIND,
+  SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
+  driverOf,
+  machine,
+} from '../shootout/document.js';
 import { parseFlags as shootoutFlags, shootoutRun } from '../shootout/cli.js';
 
 const MACHINES = {
-  'linux-x64': { platform: 'linux', arch: 'x64', cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, imageOs: 'ubuntu24', osRelease: '6.11.0-1018-azure' },
-  'linux-arm64': { platform: 'linux', arch: 'arm64', cpuModel: 'Neoverse-N2', cores: 4, imageOs: 'ubuntu24', osRelease: '6.11.0-1018-azure' },
-  'darwin-arm64': { platform: 'darwin', arch: 'arm64', cpuModel: 'Apple M1 (Virtual)', cores: 3, imageOs: 'macos15', osRelease: '24.6.0' },
-  'darwin-x64': { platform: 'darwin', arch: 'x64', cpuModel: 'Intel(R) Core(TM) i7-8700B CPU @ 3.20GHz', cores: 4, imageOs: 'macos15', osRelease: '24.6.0' },
+  'linux-x64': {
+    platform: 'linux',
+    arch: 'x64',
+    cpuModel: 'AMD EPYC 7763 64-Core Processor',
+    cores: 4,
+    imageOs: 'ubuntu24',
+    osRelease: '6.11.0-1018-azure',
+  },
+  'linux-arm64': {
+    platform: 'linux',
+    arch: 'arm64',
+    cpuModel: 'Neoverse-N2',
+    cores: 4,
+    imageOs: 'ubuntu24',
+    osRelease: '6.11.0-1018-azure',
+  },
+  'darwin-arm64': {
+    platform: 'darwin',
+    arch: 'arm64',
+    cpuModel: 'Apple M1 (Virtual)',
+    cores: 3,
+    imageOs: 'macos15',
+    osRelease: '24.6.0',
+  },
+  'darwin-x64': {
+    platform: 'darwin',
+    arch: 'x64',
+    cpuModel: 'Intel(R) Core(TM) i7-8700B CPU @ 3.20GHz',
+    cores: 4,
+    imageOs: 'macos15',
+    osRelease: '24.6.0',
+  },
 };
 export const SYNTHETIC_PLATFORMS = Object.keys(MACHINES);
 
@@ -46,23 +79,99 @@ const NODE_BUILDS = /** @type {Record<number, { v8: string, napi: string, module
 });
 
 /** Per driver generation, what its two packages report (drivers/<id>/, as a real run loads them). */
-const GENERATION_RELEASES = /** @type {Record<string, Record<string, { version: string, sqlite: string, sqlite3mc?: string, origin: string }>>} */ ({
-  napi10: {
-    'better-sqlite3-multiple-ciphers': { version: '13.0.3', sqlite: '3.53.4', sqlite3mc: 'SQLite3 Multiple Ciphers 2.4.0', origin: 'bundled-prebuild' },
-    'better-sqlite3': { version: '13.2.0', sqlite: '3.54.1', origin: 'bundled-prebuild' },
-  },
-  node20: {
-    'better-sqlite3-multiple-ciphers': { version: '12.11.1', sqlite: '3.53.2', sqlite3mc: 'SQLite3 Multiple Ciphers 2.3.5', origin: 'built-from-source' },
-    'better-sqlite3': { version: '12.11.1', sqlite: '3.53.2', origin: 'built-from-source' },
-  },
-  node18: {
-    'better-sqlite3-multiple-ciphers': { version: '11.10.0', sqlite: '3.49.2', sqlite3mc: 'SQLite3 Multiple Ciphers 2.1.1', origin: 'built-from-source' },
-    'better-sqlite3': { version: '11.10.0', sqlite: '3.49.2', origin: 'built-from-source' },
-  },
-});
+const GENERATION_RELEASES =
+  /** @type {Record<string, Record<string, { version: string, sqlite: string, sqlite3mc?: string, origin: string }>>} */ ({
+    napi10: {
+      'better-sqlite3-multiple-ciphers': {
+        version: '13.0.3',
+        sqlite: '3.53.4',
+        sqlite3mc: 'SQLite3 Multiple Ciphers 2.4.0',
+        origin: 'bundled-prebuild',
+      },
+      'better-sqlite3': { version: '13.2.0', sqlite: '3.54.1', origin: 'bundled-prebuild' },
+    },
+    node20: {
+      'better-sqlite3-multiple-ciphers': {
+        version: '12.11.1',
+        sqlite: '3.53.2',
+        sqlite3mc: 'SQLite3 Multiple Ciphers 2.3.5',
+        origin: 'built-from-source',
+      },
+      'better-sqlite3': { version: '12.11.1', sqlite: '3.53.2', origin: 'built-from-source' },
+    },
+    node18: {
+      'better-sqlite3-multiple-ciphers': {
+        version: '11.10.0',
+        sqlite: '3.49.2',
+        sqlite3mc: 'SQLite3 Multiple Ciphers 2.1.1',
+        origin: 'built-from-source',
+      },
+      'better-sqlite3': { version: '11.10.0', sqlite: '3.49.2', origin: 'built-from-source' },
+    },
+  });
 
 /** A build's compile options, as a real driver lists them (about 60; their bytes are in every document). */
-const COMPILE_OPTIONS = ['ATOMIC_INTRINSICS=1', 'COMPILER=gcc-12.2.0', 'DEFAULT_AUTOVACUUM', 'DEFAULT_CACHE_SIZE=-16000', 'DEFAULT_FILE_FORMAT=4', 'DEFAULT_FOREIGN_KEYS', 'DEFAULT_JOURNAL_SIZE_LIMIT=-1', 'DEFAULT_MEMSTATUS=0', 'DEFAULT_MMAP_SIZE=0', 'DEFAULT_PAGE_SIZE=4096', 'DEFAULT_PCACHE_INITSZ=20', 'DEFAULT_RECURSIVE_TRIGGERS', 'DEFAULT_SECTOR_SIZE=4096', 'DEFAULT_SYNCHRONOUS=2', 'DEFAULT_WAL_AUTOCHECKPOINT=1000', 'DEFAULT_WAL_SYNCHRONOUS=1', 'DEFAULT_WORKER_THREADS=0', 'DIRECT_OVERFLOW_READ', 'DQS=0', 'ENABLE_COLUMN_METADATA', 'ENABLE_DBSTAT_VTAB', 'ENABLE_FTS3', 'ENABLE_FTS3_PARENTHESIS', 'ENABLE_FTS4', 'ENABLE_FTS5', 'ENABLE_GEOPOLY', 'ENABLE_MATH_FUNCTIONS', 'ENABLE_PERCENTILE', 'ENABLE_RTREE', 'ENABLE_STAT4', 'ENABLE_UPDATE_DELETE_LIMIT', 'LIKE_DOESNT_MATCH_BLOBS', 'MALLOC_SOFT_LIMIT=1024', 'MAX_ATTACHED=10', 'MAX_COLUMN=2000', 'MAX_COMPOUND_SELECT=500', 'MAX_DEFAULT_PAGE_SIZE=8192', 'MAX_EXPR_DEPTH=1000', 'MAX_FUNCTION_ARG=1000', 'MAX_LENGTH=1000000000', 'MAX_LIKE_PATTERN_LENGTH=50000', 'MAX_MMAP_SIZE=0x7fff0000', 'MAX_PAGE_COUNT=0xfffffffe', 'MAX_PAGE_SIZE=65536', 'MAX_SQL_LENGTH=1000000000', 'MAX_TRIGGER_DEPTH=1000', 'MAX_VARIABLE_NUMBER=32766', 'MAX_VDBE_OP=250000000', 'MAX_WORKER_THREADS=8', 'MUTEX_PTHREADS', 'OMIT_DEPRECATED', 'OMIT_PROGRESS_CALLBACK', 'OMIT_SHARED_CACHE', 'OMIT_TCL_VARIABLE', 'SOUNDEX', 'SYSTEM_MALLOC', 'TEMP_STORE=1', 'THREADSAFE=2', 'USE_URI'];
+const COMPILE_OPTIONS = [
+  'ATOMIC_INTRINSICS=1',
+  'COMPILER=gcc-12.2.0',
+  'DEFAULT_AUTOVACUUM',
+  'DEFAULT_CACHE_SIZE=-16000',
+  'DEFAULT_FILE_FORMAT=4',
+  'DEFAULT_FOREIGN_KEYS',
+  'DEFAULT_JOURNAL_SIZE_LIMIT=-1',
+  'DEFAULT_MEMSTATUS=0',
+  'DEFAULT_MMAP_SIZE=0',
+  'DEFAULT_PAGE_SIZE=4096',
+  'DEFAULT_PCACHE_INITSZ=20',
+  'DEFAULT_RECURSIVE_TRIGGERS',
+  'DEFAULT_SECTOR_SIZE=4096',
+  'DEFAULT_SYNCHRONOUS=2',
+  'DEFAULT_WAL_AUTOCHECKPOINT=1000',
+  'DEFAULT_WAL_SYNCHRONOUS=1',
+  'DEFAULT_WORKER_THREADS=0',
+  'DIRECT_OVERFLOW_READ',
+  'DQS=0',
+  'ENABLE_COLUMN_METADATA',
+  'ENABLE_DBSTAT_VTAB',
+  'ENABLE_FTS3',
+  'ENABLE_FTS3_PARENTHESIS',
+  'ENABLE_FTS4',
+  'ENABLE_FTS5',
+  'ENABLE_GEOPOLY',
+  'ENABLE_MATH_FUNCTIONS',
+  'ENABLE_PERCENTILE',
+  'ENABLE_RTREE',
+  'ENABLE_STAT4',
+  'ENABLE_UPDATE_DELETE_LIMIT',
+  'LIKE_DOESNT_MATCH_BLOBS',
+  'MALLOC_SOFT_LIMIT=1024',
+  'MAX_ATTACHED=10',
+  'MAX_COLUMN=2000',
+  'MAX_COMPOUND_SELECT=500',
+  'MAX_DEFAULT_PAGE_SIZE=8192',
+  'MAX_EXPR_DEPTH=1000',
+  'MAX_FUNCTION_ARG=1000',
+  'MAX_LENGTH=1000000000',
+  'MAX_LIKE_PATTERN_LENGTH=50000',
+  'MAX_MMAP_SIZE=0x7fff0000',
+  'MAX_PAGE_COUNT=0xfffffffe',
+  'MAX_PAGE_SIZE=65536',
+  'MAX_SQL_LENGTH=1000000000',
+  'MAX_TRIGGER_DEPTH=1000',
+  'MAX_VARIABLE_NUMBER=32766',
+  'MAX_VDBE_OP=250000000',
+  'MAX_WORKER_THREADS=8',
+  'MUTEX_PTHREADS',
+  'OMIT_DEPRECATED',
+  'OMIT_PROGRESS_CALLBACK',
+  'OMIT_SHARED_CACHE',
+  'OMIT_TCL_VARIABLE',
+  'SOUNDEX',
+  'SYSTEM_MALLOC',
+  'TEMP_STORE=1',
+  'THREADSAFE=2',
+  'USE_URI',
+];
 
 /**
  * What SQLite reads back for a PRAGMA: its value on a fresh connection (`before`), and the value a
@@ -92,7 +201,11 @@ const idFrom = (/** @type {string} */ s) => {
 };
 
 /** A mkdtemp suffix (6 letters and digits), seeded: a real run's temp directories differ every night. */
-const tempSuffix = (/** @type {() => number} */ random) => Array.from({ length: 6 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)]).join('');
+const tempSuffix = (/** @type {() => number} */ random) =>
+  Array.from(
+    { length: 6 },
+    () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)],
+  ).join('');
 
 /**
  * Every PRAGMA of a list applied and read back, as applyPragmas (bench/engine/database.js) reports it.
@@ -103,7 +216,8 @@ const tempSuffix = (/** @type {() => number} */ random) => Array.from({ length: 
 function readings(pragmas, tempdir, driver) {
   return pragmas.map(([name, raw]) => {
     const requested = raw === '{tempdir}' ? tempdir : raw;
-    if (name === 'optimize') return { name, requested, before: null, after: null, applied: true, note: 'action: ran, nothing to read back' };
+    if (name === 'optimize')
+      return { name, requested, before: null, after: null, applied: true, note: 'action: ran, nothing to read back' };
     const r = READBACK[name] ?? { before: null };
     // better-sqlite3 is built without SQLITE_SECURE_DELETE
     const before = name === 'secure_delete' && driver !== PRODUCTION_DRIVER ? 0 : r.before;
@@ -112,7 +226,8 @@ function readings(pragmas, tempdir, driver) {
 }
 
 /** The effective values a case records (bench/engine/session.js): read back, or true for an action. */
-const effective = (/** @type {ReturnType<typeof readings>} */ r) => Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
+const effective = (/** @type {ReturnType<typeof readings>} */ r) =>
+  Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
 
 /** The machine of a platform, or a one-line error naming the valid ones. */
 function machineFor(/** @type {string} */ platform) {
@@ -130,9 +245,25 @@ function machineFor(/** @type {string} */ platform) {
 function environmentOf(m, node, imageVersion) {
   const b = NODE_BUILDS[semver.major(node)] ?? NODE_BUILDS[22];
   return {
-    node, v8: b.v8, napi: b.napi, modules: b.modules, platform: m.platform, arch: m.arch, osRelease: m.osRelease, osVersion: null,
-    cpuModel: m.cpuModel, cores: m.cores, memoryBytes: 16 * 2 ** 30,
-    ci: { provider: 'github-actions', runnerOs: m.platform === 'linux' ? 'Linux' : 'macOS', runnerArch: m.arch.toUpperCase(), imageOs: m.imageOs, imageVersion, runId: '1' },
+    node,
+    v8: b.v8,
+    napi: b.napi,
+    modules: b.modules,
+    platform: m.platform,
+    arch: m.arch,
+    osRelease: m.osRelease,
+    osVersion: null,
+    cpuModel: m.cpuModel,
+    cores: m.cores,
+    memoryBytes: 16 * 2 ** 30,
+    ci: {
+      provider: 'github-actions',
+      runnerOs: m.platform === 'linux' ? 'Linux' : 'macOS',
+      runnerArch: m.arch.toUpperCase(),
+      imageOs: m.imageOs,
+      imageVersion,
+      runId: '1',
+    },
   };
 }
 
@@ -144,31 +275,85 @@ function environmentOf(m, node, imageVersion) {
  */
 function driversOf(node, generation, driverVersion) {
   const releases = GENERATION_RELEASES[generation] ?? GENERATION_RELEASES.napi10;
-  const own = /** @type {any[]} */ (DRIVERS.filter((d) => d.package).map((d) => {
-    const r = releases[d.name];
-    const version = d.name === PRODUCTION_DRIVER && driverVersion ? driverVersion : r.version;
-    const file = `.drivers/${generation}/node_modules/${d.name}/build/Release/better_sqlite3.node`;
-    const sha256 = crypto.createHash('sha256').update(`${d.name}@${version}`).digest('hex');
-    return { name: d.name, status: 'ok', version, generation, binary: { file, origin: r.origin, sha256 }, sqlite: r.sqlite, compileOptions: COMPILE_OPTIONS, ...(r.sqlite3mc ? { sqlite3mc: r.sqlite3mc } : {}) };
-  }));
+  const own = /** @type {any[]} */ (
+    DRIVERS.filter((d) => d.package).map((d) => {
+      const r = releases[d.name];
+      const version = d.name === PRODUCTION_DRIVER && driverVersion ? driverVersion : r.version;
+      const file = `.drivers/${generation}/node_modules/${d.name}/build/Release/better_sqlite3.node`;
+      const sha256 = crypto.createHash('sha256').update(`${d.name}@${version}`).digest('hex');
+      return {
+        name: d.name,
+        status: 'ok',
+        version,
+        generation,
+        binary: { file, origin: r.origin, sha256 },
+        sqlite: r.sqlite,
+        compileOptions: COMPILE_OPTIONS,
+        ...(r.sqlite3mc ? { sqlite3mc: r.sqlite3mc } : {}),
+      };
+    })
+  );
   const builtIn = /** @type {import('../tables/drivers.js').Driver} */ (DRIVERS.find((d) => d.node));
   const has = semver.satisfies(node, /** @type {string} */ (builtIn.node));
-  return [...own, has
-    ? { name: builtIn.name, status: 'ok', version: node, sqlite: NODE_BUILDS[semver.major(node)]?.sqlite || '3.51.3', binary: { file: '/usr/bin/node', origin: 'built-into-node' }, compileOptions: [] }
-    : { name: builtIn.name, status: 'skipped', reason: `${builtIn.name} needs Node ${builtIn.node} without a flag; this is ${node}` }];
+  return [
+    ...own,
+    has
+      ? {
+          name: builtIn.name,
+          status: 'ok',
+          version: node,
+          sqlite: NODE_BUILDS[semver.major(node)]?.sqlite || '3.51.3',
+          binary: { file: '/usr/bin/node', origin: 'built-into-node' },
+          compileOptions: [],
+        }
+      : {
+          name: builtIn.name,
+          status: 'skipped',
+          reason: `${builtIn.name} needs Node ${builtIn.node} without a flag; this is ${node}`,
+        },
+  ];
 }
 
 /** Configs that measure production again: the A/A twin, and a config whose change is SQLite's default. */
-const SAME_AS_PRODUCTION = new Set([TWIN_CONFIG, ...configNotes().filter((c) => c.equalsDefault).map((c) => c.name)]);
+const SAME_AS_PRODUCTION = new Set([
+  TWIN_CONFIG,
+  ...configNotes()
+    .filter((c) => c.equalsDefault)
+    .map((c) => c.name),
+]);
 
 /** Each timed operation's ops/s on a typical runner (production, encrypted); size has none. */
-const OP_RATES = /** @type {Record<string, number>} */ ({ setup: 40, insert: 8000, 'insert-batch': 320, select: 7700, update: 38000, delete: 6000, vacuum: 12, checkpoint: 650 });
+const OP_RATES = /** @type {Record<string, number>} */ ({
+  setup: 40,
+  insert: 8000,
+  'insert-batch': 320,
+  select: 7700,
+  update: 38000,
+  delete: 6000,
+  vacuum: 12,
+  checkpoint: 650,
+});
 /** Each timed operation's spread between rounds (a fraction; each case draws its own around it): how many extra rounds it needs. */
-const OP_NOISE = /** @type {Record<string, number>} */ ({ setup: 0.04, insert: 0.012, 'insert-batch': 0.03, select: 0.008, update: 0.01, delete: 0.014, vacuum: 0.035, checkpoint: 0.035 });
+const OP_NOISE = /** @type {Record<string, number>} */ ({
+  setup: 0.04,
+  insert: 0.012,
+  'insert-batch': 0.03,
+  select: 0.008,
+  update: 0.01,
+  delete: 0.014,
+  vacuum: 0.035,
+  checkpoint: 0.035,
+});
 /** What each operation's task counts (its verify(): bench/tables/ops.js), from the operations it ran. */
 const VERIFIED = /** @type {Record<string, (n: number) => Record<string, number>>} */ ({
-  setup: (n) => ({ databases: n }), insert: (n) => ({ inserted: n }), 'insert-batch': (n) => ({ inserted: n * 100 }), select: (n) => ({ rowsRead: n * 50 }),
-  update: (n) => ({ updated: n }), delete: (n) => ({ deleted: n, replaced: n }), vacuum: (n) => ({ vacuums: n }), checkpoint: (n) => ({ checkpoints: n, walBytesCheckpointed: n * 81_932 }),
+  setup: (n) => ({ databases: n }),
+  insert: (n) => ({ inserted: n }),
+  'insert-batch': (n) => ({ inserted: n * 100 }),
+  select: (n) => ({ rowsRead: n * 50 }),
+  update: (n) => ({ updated: n }),
+  delete: (n) => ({ deleted: n, replaced: n }),
+  vacuum: (n) => ({ vacuums: n }),
+  checkpoint: (n) => ({ checkpoints: n, walBytesCheckpointed: n * 81_932 }),
 });
 /** Passes of extra rounds a full run's deadline leaves room for (a real cell reaches about p24). */
 const MAX_PASSES = 24;
@@ -184,7 +369,12 @@ const MAX_PASSES = 24;
  * @returns {Map<string, { rounds: number[], slots: string[] }>}
  */
 function measureRounds(timed, budget, random) {
-  const byKey = new Map(timed.map((t) => [caseKey(t.c), { ...t, rounds: /** @type {number[]} */ ([]), slots: /** @type {string[]} */ ([]) }]));
+  const byKey = new Map(
+    timed.map((t) => [
+      caseKey(t.c),
+      { ...t, rounds: /** @type {number[]} */ ([]), slots: /** @type {string[]} */ ([]) },
+    ]),
+  );
   const measureOne = (/** @type {any} */ t, /** @type {string} */ slot, /** @type {number} */ level) => {
     t.rounds.push(t.ops * level * (1 + t.noise * Math.sqrt(12) * (random() - 0.5)));
     t.slots.push(`${slot}/${t.c.op}`);
@@ -225,14 +415,33 @@ function statsOf(op, m, budget, random) {
   const lat = 1000 / med;
   const opsPerSample = Math.max(1, Math.ceil((budget.minSampleMs * med) / 1000));
   const totalMs = m.rounds.length * Math.max(budget.time, budget.minSamples * lat) * (1 + 0.5 * random());
-  const samples = Math.max(budget.minSamples * m.rounds.length, Math.round(((totalMs / 1000) * med * (0.3 + 0.6 * random())) / opsPerSample));
+  const samples = Math.max(
+    budget.minSamples * m.rounds.length,
+    Math.round(((totalMs / 1000) * med * (0.3 + 0.6 * random())) / opsPerSample),
+  );
   const rme = 0.2 + 2 * random();
-  const stats = rounded(/** @type {any} */ ({
-    opsPerSec: { median: med, mean: med * (0.85 + 0.3 * random()), rme, ...(Number.isNaN(rse) ? {} : { rse }) },
-    latencyMs: { median: lat, mean: lat * (1 + random()), p99: lat * (2 + 5 * random()), min: lat * (0.6 + 0.3 * random()), max: lat * (20 + 800 * random()), sd: lat * (0.3 + 20 * random()) },
-    rme: rme * (1 + 10 * random()), samples, opsPerSample, rounds: m.rounds, totalMs,
-  }));
-  return { stats: { ...stats, slots: m.slots }, verified: VERIFIED[op]?.(samples * opsPerSample) ?? { operations: samples * opsPerSample } };
+  const stats = rounded(
+    /** @type {any} */ ({
+      opsPerSec: { median: med, mean: med * (0.85 + 0.3 * random()), rme, ...(Number.isNaN(rse) ? {} : { rse }) },
+      latencyMs: {
+        median: lat,
+        mean: lat * (1 + random()),
+        p99: lat * (2 + 5 * random()),
+        min: lat * (0.6 + 0.3 * random()),
+        max: lat * (20 + 800 * random()),
+        sd: lat * (0.3 + 20 * random()),
+      },
+      rme: rme * (1 + 10 * random()),
+      samples,
+      opsPerSample,
+      rounds: m.rounds,
+      totalMs,
+    }),
+  );
+  return {
+    stats: { ...stats, slots: m.slots },
+    verified: VERIFIED[op]?.(samples * opsPerSample) ?? { operations: samples * opsPerSample },
+  };
 }
 
 /**
@@ -254,29 +463,65 @@ export function syntheticDoc(p = {}) {
   const reasonOf = (/** @type {string} */ d) => /** @type {any} */ (drivers.find((x) => x.name === d)).reason;
   const engineDir = `/tmp/sqlite-bench-engine-${tempSuffix(random)}/sqlite-bench-${tempSuffix(random)}`;
   const tempdirOf = (/** @type {import('../tables/suite.js').Setup} */ s) => `${engineDir}/${setupDir(s)}/tmp`;
-  const pragmasOf = (/** @type {import('../tables/suite.js').Setup} */ s) => readings(CONFIGS.find((c) => c.name === s.config)?.pragmas ?? [], tempdirOf(s), s.driver);
+  const pragmasOf = (/** @type {import('../tables/suite.js').Setup} */ s) =>
+    readings(CONFIGS.find((c) => c.name === s.config)?.pragmas ?? [], tempdirOf(s), s.driver);
   const list = cases();
-  const skipped = (/** @type {import('../tables/suite.js').Case} */ c) => (!ok(c.driver) ? reasonOf(c.driver) : c.op === 'checkpoint' && c.config === 'baseline' ? 'journal_mode is delete, not wal: there is no WAL to checkpoint' : null);
+  const skipped = (/** @type {import('../tables/suite.js').Case} */ c) =>
+    !ok(c.driver)
+      ? reasonOf(c.driver)
+      : c.op === 'checkpoint' && c.config === 'baseline'
+        ? 'journal_mode is delete, not wal: there is no WAL to checkpoint'
+        : null;
   /** @type {Map<string, number>} */
   const truth = new Map();
-  const timed = list.filter((c) => !skipped(c) && c.op !== 'size').map((c) => {
-    // the A/A twin (and a config that sets SQLite's default) is production measured again: the same true figure
-    const key = caseKey({ ...c, config: SAME_AS_PRODUCTION.has(c.config) ? PRODUCTION_CONFIG : c.config });
-    if (!truth.has(key)) truth.set(key, (OP_RATES[c.op] ?? 1000) * (p.scale ?? 1) * (0.9 + 0.2 * random()) * (c.cipher === 'none' ? 2 : 1));
-    return { c, ops: /** @type {number} */ (truth.get(key)), noise: (OP_NOISE[c.op] ?? 0.02) * Math.exp(2 * (random() - 0.5)) };
-  });
+  const timed = list
+    .filter((c) => !skipped(c) && c.op !== 'size')
+    .map((c) => {
+      // the A/A twin (and a config that sets SQLite's default) is production measured again: the same true figure
+      const key = caseKey({ ...c, config: SAME_AS_PRODUCTION.has(c.config) ? PRODUCTION_CONFIG : c.config });
+      if (!truth.has(key))
+        truth.set(
+          key,
+          (OP_RATES[c.op] ?? 1000) * (p.scale ?? 1) * (0.9 + 0.2 * random()) * (c.cipher === 'none' ? 2 : 1),
+        );
+      return {
+        c,
+        ops: /** @type {number} */ (truth.get(key)),
+        noise: (OP_NOISE[c.op] ?? 0.02) * Math.exp(2 * (random() - 0.5)),
+      };
+    });
   const measured = measureRounds(timed, budget, random);
   const docCases = list.map((c) => {
     const why = skipped(c);
     if (why) return { ...c, status: 'skipped', reason: why };
     const pragmas = effective(pragmasOf(c));
-    if (c.op === 'size') return { ...c, status: 'ok', pragmas, size: { mainBytes: 6_800_000 + 4096 * Math.round(random() * 10), walBytes: c.config === 'baseline' ? 0 : 6_900_000, pageSize: 4096, pageCount: 1700, freelistCount: 0, messages: 2000 } };
-    return { ...c, status: 'ok', ...statsOf(c.op, /** @type {any} */ (measured.get(caseKey(c))), budget, random), pragmas };
+    if (c.op === 'size')
+      return {
+        ...c,
+        status: 'ok',
+        pragmas,
+        size: {
+          mainBytes: 6_800_000 + 4096 * Math.round(random() * 10),
+          walBytes: c.config === 'baseline' ? 0 : 6_900_000,
+          pageSize: 4096,
+          pageCount: 1700,
+          freelistCount: 0,
+          messages: 2000,
+        },
+      };
+    return {
+      ...c,
+      status: 'ok',
+      ...statsOf(c.op, /** @type {any} */ (measured.get(caseKey(c))), budget, random),
+      pragmas,
+    };
   });
   // temp_store_directory is the process's: each setup reads back the one the setup before it set
   let lastTempdir = /** @type {string | null} */ (null);
   // the setups the run prepared: every (config, driver, cipher) of its cases, the experiments' too
-  const runSetups = [...new Map(list.map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }])).values()];
+  const runSetups = [
+    ...new Map(list.map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }])).values(),
+  ];
   const docSetups = runSetups.map((s) => {
     if (!ok(s.driver)) return { ...s, status: 'skipped', reason: reasonOf(s.driver) };
     const cipher = /** @type {any} */ (CIPHERS.find((c) => c.name === s.cipher));
@@ -317,23 +562,34 @@ export function syntheticDoc(p = {}) {
 }
 
 /** The on-disk proof of a database's encryption (bench/engine/database.js). */
-const encryptionOf = (/** @type {{ sqlite3mc: unknown }} */ cipher) => ({ encrypted: Boolean(cipher.sqlite3mc), plainHeader: !cipher.sqlite3mc, keylessOpen: cipher.sqlite3mc ? 'SQLITE_NOTADB' : 'ok' });
+const encryptionOf = (/** @type {{ sqlite3mc: unknown }} */ cipher) => ({
+  encrypted: Boolean(cipher.sqlite3mc),
+  plainHeader: !cipher.sqlite3mc,
+  keylessOpen: cipher.sqlite3mc ? 'SQLITE_NOTADB' : 'ok',
+});
 
 /**
  * A concurrency round's figures (bench/workloads/concurrency.js summarise) on a typical runner,
  * production's setup, 2,000 messages: per reader reads/s, the writer's writes/s, latencies in ms.
  * Keyed by journal mode, and by what changes them most: no writer, or busy_timeout 0.
  */
-const CONCURRENCY = /** @type {Record<string, { reads: number, writes?: number, readP50: number, readP99: number, writeP50?: number, writeP99?: number }>} */ ({
-  WAL: { reads: 2300, writes: 2700, readP50: 0.1, readP99: 6, writeP50: 0.09, writeP99: 7 },
-  DELETE: { reads: 10, writes: 900, readP50: 2, readP99: 900, writeP50: 0.85, writeP99: 4 },
-  'WAL readers only': { reads: 4300, readP50: 0.075, readP99: 8 },
-  'DELETE readers only': { reads: 4350, readP50: 0.08, readP99: 8 },
-  'DELETE busy 0': { reads: 4700, writes: 29, readP50: 0.08, readP99: 4, writeP50: 15, writeP99: 215 },
-});
+const CONCURRENCY =
+  /** @type {Record<string, { reads: number, writes?: number, readP50: number, readP99: number, writeP50?: number, writeP99?: number }>} */ ({
+    WAL: { reads: 2300, writes: 2700, readP50: 0.1, readP99: 6, writeP50: 0.09, writeP99: 7 },
+    DELETE: { reads: 10, writes: 900, readP50: 2, readP99: 900, writeP50: 0.85, writeP99: 4 },
+    'WAL readers only': { reads: 4300, readP50: 0.075, readP99: 8 },
+    'DELETE readers only': { reads: 4350, readP50: 0.08, readP99: 8 },
+    'DELETE busy 0': { reads: 4700, writes: 29, readP50: 0.08, readP99: 4, writeP50: 15, writeP99: 215 },
+  });
 
 /** Scale at 2,000 messages on a typical runner: each operation's ops/s and how it changes per tenfold. */
-const SCALE_RATES = /** @type {Record<string, [number, number]>} */ ({ select: [13600, 0.99], update: [60000, 0.8], checkpoint: [990, 0.92], insert: [13300, 1], delete: [10400, 0.88] });
+const SCALE_RATES = /** @type {Record<string, [number, number]>} */ ({
+  select: [13600, 0.99],
+  update: [60000, 0.8],
+  checkpoint: [990, 0.92],
+  insert: [13300, 1],
+  delete: [10400, 0.88],
+});
 
 /**
  * One concurrency round as its process reports it.
@@ -341,17 +597,34 @@ const SCALE_RATES = /** @type {Record<string, [number, number]>} */ ({ select: [
  * @param {{ random: () => number, level: number, durationMs: number, pragmas: Record<string, unknown> }} o
  */
 function concurrencyRound(w, o) {
-  const t = CONCURRENCY[`${w.journal}${!w.writer ? ' readers only' : w.busy === 0 && w.journal === 'DELETE' ? ' busy 0' : ''}`] ?? CONCURRENCY[w.journal];
+  const t =
+    CONCURRENCY[
+      `${w.journal}${!w.writer ? ' readers only' : w.busy === 0 && w.journal === 'DELETE' ? ' busy 0' : ''}`
+    ] ?? CONCURRENCY[w.journal];
   const speed = (w.cipher === 'none' ? 1.7 : 1) * o.level;
   const vary = (/** @type {number} */ x, /** @type {number} */ by) => x * (1 + by * (o.random() - 0.5));
   const perReader = Array.from({ length: w.readers }, () => vary(t.reads * speed, 0.3));
   const readsPerSec = perReader.reduce((a, b) => a + b, 0);
-  const writer = w.writer && t.writes ? { writesPerSec: vary(t.writes * speed, 0.3), writeP50Ms: vary(/** @type {number} */ (t.writeP50), 0.4), writeP99Ms: vary(/** @type {number} */ (t.writeP99), 1) } : null;
+  const writer =
+    w.writer && t.writes
+      ? {
+          writesPerSec: vary(t.writes * speed, 0.3),
+          writeP50Ms: vary(/** @type {number} */ (t.writeP50), 0.4),
+          writeP99Ms: vary(/** @type {number} */ (t.writeP99), 1),
+        }
+      : null;
   const reads = Math.round((readsPerSec * o.durationMs) / 1000);
   const writes = writer ? Math.round((writer.writesPerSec * o.durationMs) / 1000) : 0;
   return {
-    readers: w.readers, readsPerSec, perReader, readP50Ms: vary(t.readP50, 0.4), readP99Ms: vary(t.readP99, 1), ...(writer ?? {}),
-    busy: { reads: 0, writes: 0 }, pragmas: o.pragmas, verified: { reads, rowsRead: reads * 50, writes, writesCounted: writes },
+    readers: w.readers,
+    readsPerSec,
+    perReader,
+    readP50Ms: vary(t.readP50, 0.4),
+    readP99Ms: vary(t.readP99, 1),
+    ...(writer ?? {}),
+    busy: { reads: 0, writes: 0 },
+    pragmas: o.pragmas,
+    verified: { reads, rowsRead: reads * 50, writes, writesCounted: writes },
   };
 }
 
@@ -363,16 +636,33 @@ function concurrencyRound(w, o) {
 function scaleRound(messages, o) {
   const tenfolds = Math.log10(messages / 2000);
   const vary = (/** @type {number} */ x, /** @type {number} */ by) => x * (1 + by * (o.random() - 0.5));
-  const rates = Object.fromEntries(Object.entries(SCALE_RATES).map(([op, [rate, per]]) => [op, vary(rate * per ** tenfolds * o.level, 0.1)]));
+  const rates = Object.fromEntries(
+    Object.entries(SCALE_RATES).map(([op, [rate, per]]) => [op, vary(rate * per ** tenfolds * o.level, 0.1)]),
+  );
   const mainBytes = 3416 * messages;
   const n = (/** @type {number} */ rate) => Math.round(rate * 0.2);
   return {
-    rates, vacuumMs: vary(110 * 9.5 ** tenfolds / o.level, 0.1), checkpointMs: vary(3.35 * 8.5 ** tenfolds / o.level, 0.2),
-    rssBeforeBytes: Math.round(vary(63_400_000, 0.01)), rssPeakBytes: Math.round(vary(78_000_000 * 1.12 ** tenfolds, 0.01)),
-    files: { before: { mainBytes, walBytes: 4152 }, walAfterVacuumBytes: mainBytes + 27704, after: { mainBytes: mainBytes - 16384, walBytes: 0 } },
+    rates,
+    vacuumMs: vary((110 * 9.5 ** tenfolds) / o.level, 0.1),
+    checkpointMs: vary((3.35 * 8.5 ** tenfolds) / o.level, 0.2),
+    rssBeforeBytes: Math.round(vary(63_400_000, 0.01)),
+    rssPeakBytes: Math.round(vary(78_000_000 * 1.12 ** tenfolds, 0.01)),
+    files: {
+      before: { mainBytes, walBytes: 4152 },
+      walAfterVacuumBytes: mainBytes + 27704,
+      after: { mainBytes: mainBytes - 16384, walBytes: 0 },
+    },
     verified: {
-      'select.rowsRead': n(rates.select) * 50, 'update.updated': n(rates.update), 'checkpoint.checkpoints': n(rates.checkpoint), 'checkpoint.walBytesCheckpointed': n(rates.checkpoint) * 104_320,
-      'insert.inserted': n(rates.insert), insertedRemoved: n(rates.insert), 'delete.deleted': n(rates.delete), 'delete.replaced': n(rates.delete), vacuums: 1, messagesVacuumed: messages,
+      'select.rowsRead': n(rates.select) * 50,
+      'update.updated': n(rates.update),
+      'checkpoint.checkpoints': n(rates.checkpoint),
+      'checkpoint.walBytesCheckpointed': n(rates.checkpoint) * 104_320,
+      'insert.inserted': n(rates.insert),
+      insertedRemoved: n(rates.insert),
+      'delete.deleted': n(rates.delete),
+      'delete.replaced': n(rates.delete),
+      vacuums: 1,
+      messagesVacuumed: messages,
     },
     pragmas: o.pragmas,
   };
@@ -387,11 +677,16 @@ function scaleRound(messages, o) {
 function syntheticWorkloads(o) {
   const budget = WORKLOAD_BUDGETS[o.mode];
   const quick = o.mode === 'quick';
-  const selected = selectWorkloads({ quick }).filter((w) => w.kind === 'concurrency' || (quick ? w.quickMessages > 0 : true));
+  const selected = selectWorkloads({ quick }).filter(
+    (w) => w.kind === 'concurrency' || (quick ? w.quickMessages > 0 : true),
+  );
   const dir = `/tmp/sqlite-bench-workloads-${tempSuffix(o.random)}`;
   let seq = 0;
   const tempdir = () => `${dir}/p${seq++}/tmp`;
-  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) => (w.kind === 'concurrency' ? workloadPragmas(w) : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas);
+  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) =>
+    w.kind === 'concurrency'
+      ? workloadPragmas(w)
+      : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
   const levels = Array.from({ length: budget.rounds }, () => o.scale * (1 + 0.04 * (o.random() - 0.5)));
   /** @type {import('../workloads/analysis.js').Measured[]} */
   const measured = selected.map((w) => {
@@ -399,7 +694,9 @@ function syntheticWorkloads(o) {
     if (!o.ok(w.driver)) return { w, status: 'skipped', reason: o.reasonOf(w.driver), messages, rounds: [], slots: [] };
     const rounds = levels.map((level) => {
       const pragmas = effective(readings(pragmasOf(w), tempdir(), w.driver));
-      return w.kind === 'concurrency' ? concurrencyRound(w, { random: o.random, level, durationMs: budget.durationMs, pragmas }) : scaleRound(messages, { random: o.random, level, pragmas });
+      return w.kind === 'concurrency'
+        ? concurrencyRound(w, { random: o.random, level, durationMs: budget.durationMs, pragmas })
+        : scaleRound(messages, { random: o.random, level, pragmas });
     });
     return { w, status: 'ok', messages, rounds, slots: levels.map((_, i) => `r${i}/${w.kind}`) };
   });
@@ -407,13 +704,45 @@ function syntheticWorkloads(o) {
   const templates = new Map();
   for (const m of measured.filter((x) => x.status === 'ok')) {
     const w = m.w;
-    const id = (w.kind === 'concurrency' ? `c-${w.journal}-${w.driver}-${w.cipher}-${m.messages}` : `s-${w.driver}-${w.cipher}-${m.messages}`).replace(/[^a-z0-9-]/gi, '_');
+    const id = (
+      w.kind === 'concurrency'
+        ? `c-${w.journal}-${w.driver}-${w.cipher}-${m.messages}`
+        : `s-${w.driver}-${w.cipher}-${m.messages}`
+    ).replace(/[^a-z0-9-]/gi, '_');
     if (templates.has(id)) continue;
-    const pragmas = readings(w.kind === 'concurrency' ? workloadPragmas({ ...w, busy: 'configured' }) : pragmasOf(w), tempdir(), w.driver);
+    const pragmas = readings(
+      w.kind === 'concurrency' ? workloadPragmas({ ...w, busy: 'configured' }) : pragmasOf(w),
+      tempdir(),
+      w.driver,
+    );
     const mainBytes = 3416 * m.messages;
-    templates.set(id, { id, messages: m.messages, ...(w.kind === 'concurrency' ? { journal: w.journal } : {}), driver: w.driver, cipher: w.cipher, status: 'ok', pragmas, encryption: encryptionOf(/** @type {any} */ (CIPHERS.find((c) => c.name === w.cipher))), size: { mainBytes, walBytes: 0, pageSize: 4096, pageCount: mainBytes / 4096, freelistCount: 0, messages: m.messages } });
+    templates.set(id, {
+      id,
+      messages: m.messages,
+      ...(w.kind === 'concurrency' ? { journal: w.journal } : {}),
+      driver: w.driver,
+      cipher: w.cipher,
+      status: 'ok',
+      pragmas,
+      encryption: encryptionOf(/** @type {any} */ (CIPHERS.find((c) => c.name === w.cipher))),
+      size: {
+        mainBytes,
+        walBytes: 0,
+        pageSize: 4096,
+        pageCount: mainBytes / 4096,
+        freelistCount: 0,
+        messages: m.messages,
+      },
+    });
   }
-  return { mode: o.mode, selection: [quick ? 'quick' : 'default'], budget, seconds: Math.round((quick ? 20 : 240) * (1 + 0.1 * o.random()) * 10) / 10, templates: [...templates.values()], ...analyseWorkloads(measured) };
+  return {
+    mode: o.mode,
+    selection: [quick ? 'quick' : 'default'],
+    budget,
+    seconds: Math.round((quick ? 20 : 240) * (1 + 0.1 * o.random()) * 10) / 10,
+    templates: [...templates.values()],
+    ...analyseWorkloads(measured),
+  };
 }
 
 /** Each Node major's speed against Node 22, and each driver generation's against 12.x (the shootout's truth). */
@@ -421,10 +750,14 @@ const NODE_SPEED = /** @type {Record<number, number>} */ ({ 18: 0.95, 20: 0.98, 
 const GENERATION_SPEED = /** @type {Record<string, number>} */ ({ node18: 0.97, node20: 1, napi10: 1.01 });
 
 /** Sides a real shootout cannot run, and why (12.x aborts on Node 24 when a database closes). */
-const FAILING_SIDES = [{
-  major: 24, generation: 'node20',
-  reason: (/** @type {string} */ version) => `engine server under Node v${version} (node20) stopped (signal SIGABRT): node[2695]: void node::RemoveEnvironmentCleanupHook(v8::Isolate*, CleanupHook, void*) at ../src/api/hooks.cc:142 | Assertion failed: (env) != nullptr | Database::~Database() [better-sqlite3-multiple-ciphers]`,
-}];
+const FAILING_SIDES = [
+  {
+    major: 24,
+    generation: 'node20',
+    reason: (/** @type {string} */ version) =>
+      `engine server under Node v${version} (node20) stopped (signal SIGABRT): node[2695]: void node::RemoveEnvironmentCleanupHook(v8::Isolate*, CleanupHook, void*) at ../src/api/hooks.cc:142 | Assertion failed: (env) != nullptr | Database::~Database() [better-sqlite3-multiple-ciphers]`,
+  },
+];
 
 /**
  * A shootout document (bench/shootout/shootout.schema.json) for one machine and night: every Node
@@ -436,59 +769,111 @@ const FAILING_SIDES = [{
 export function syntheticShootout(p = {}) {
   const m = machineFor(p.platform ?? 'linux-x64');
   const f = shootoutFlags([]);
-  const versions = (p.nodes ?? ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0']).map((v) => v.replace(/^v/, ''));
+  const versions = (p.nodes ?? ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0']).map((v) =>
+    v.replace(/^v/, ''),
+  );
   const finishedAt = p.finishedAt ?? '2026-11-20T03:17:00.000Z';
   const random = createRandom(((p.seed ?? 1) ^ 0x5400) >>> 0);
   const seconds = Math.round(400_000 + 100_000 * random()) / 1000;
   const plans = planSides(versions);
-  const failure = (/** @type {import('../shootout/plan.js').SidePlan} */ s) => FAILING_SIDES.find((x) => x.major === s.major && x.generation === s.generation)?.reason(s.version);
+  const failure = (/** @type {import('../shootout/plan.js').SidePlan} */ s) =>
+    FAILING_SIDES.find((x) => x.major === s.major && x.generation === s.generation)?.reason(s.version);
   const ok = plans.filter((s) => !failure(s));
   const comparisons = planComparisons(ok);
   const ref = referenceSide(ok);
   const filters = defaultFilters({});
   /** a side's drivers, as its engine server loads them */
-  const sideDrivers = (/** @type {import('../shootout/plan.js').SidePlan} */ s) => driversOf(`v${s.version}`, s.generation);
+  const sideDrivers = (/** @type {import('../shootout/plan.js').SidePlan} */ s) =>
+    driversOf(`v${s.version}`, s.generation);
   /** per side, the in-scope cases its server runs: its filters narrow a 13.x side to the drivers 13.x changes */
-  const sideCases = new Map(ok.map((s) => {
-    const sf = /** @type {Record<string, string[]>} */ (sideFilters(s, plans, filters));
-    return [s.label, cases().filter((c) => inScope(c, {}) && sf.driver.includes(c.driver))];
-  }));
+  const sideCases = new Map(
+    ok.map((s) => {
+      const sf = /** @type {Record<string, string[]>} */ (sideFilters(s, plans, filters));
+      return [s.label, cases().filter((c) => inScope(c, {}) && sf.driver.includes(c.driver))];
+    }),
+  );
   /** @type {Map<string, number>} */
   const truth = new Map();
-  const trueRate = (/** @type {import('../shootout/plan.js').SidePlan} */ s, /** @type {import('../tables/suite.js').Case} */ c) => {
+  const trueRate = (
+    /** @type {import('../shootout/plan.js').SidePlan} */ s,
+    /** @type {import('../tables/suite.js').Case} */ c,
+  ) => {
     const key = `${s.major}|${s.generation}|${caseKey(c)}`;
-    if (!truth.has(key)) truth.set(key, (OP_RATES[c.op] ?? 1000) * (c.cipher === 'none' ? 2 : 1) * (NODE_SPEED[s.major] ?? 1) * (GENERATION_SPEED[s.generation] ?? 1) * (0.97 + 0.06 * random()) * (p.scale ?? 1));
+    if (!truth.has(key))
+      truth.set(
+        key,
+        (OP_RATES[c.op] ?? 1000) *
+          (c.cipher === 'none' ? 2 : 1) *
+          (NODE_SPEED[s.major] ?? 1) *
+          (GENERATION_SPEED[s.generation] ?? 1) *
+          (0.97 + 0.06 * random()) *
+          (p.scale ?? 1),
+      );
     return /** @type {number} */ (truth.get(key));
   };
   const rounds = Array.from({ length: f.rounds }, () => {
     const level = 1 + 0.04 * (random() - 0.5);
-    return Object.fromEntries(ok.map((s) => {
-      const drivers = sideDrivers(s);
-      return [s.label, {
-        cases: /** @type {any[]} */ (sideCases.get(s.label)).map((c) => {
-          const d = /** @type {any} */ (drivers.find((x) => x.name === c.driver));
-          if (d.status !== 'ok') return { ...c, status: d.status, reason: d.reason };
-          return { ...c, status: 'ok', stats: { opsPerSec: { median: trueRate(s, c) * level * (1 + 0.08 * (random() - 0.5)) } } };
-        }),
-      }];
-    }));
+    return Object.fromEntries(
+      ok.map((s) => {
+        const drivers = sideDrivers(s);
+        return [
+          s.label,
+          {
+            cases: /** @type {any[]} */ (sideCases.get(s.label)).map((c) => {
+              const d = /** @type {any} */ (drivers.find((x) => x.name === c.driver));
+              if (d.status !== 'ok') return { ...c, status: d.status, reason: d.reason };
+              return {
+                ...c,
+                status: 'ok',
+                stats: { opsPerSec: { median: trueRate(s, c) * level * (1 + 0.08 * (random() - 0.5)) } },
+              };
+            }),
+          },
+        ];
+      }),
+    );
   });
-  const listed = Object.fromEntries(ok.map((s) => [s.label, /** @type {any[]} */ (sideCases.get(s.label)).filter((c) => sideDrivers(s).find((d) => d.name === c.driver)?.status === 'ok').map(caseKey)]));
+  const listed = Object.fromEntries(
+    ok.map((s) => [
+      s.label,
+      /** @type {any[]} */ (sideCases.get(s.label))
+        .filter((c) => sideDrivers(s).find((d) => d.name === c.driver)?.status === 'ok')
+        .map(caseKey),
+    ]),
+  );
   const refEnv = environmentOf(m, `v${ref.version}`, p.imageVersion ?? '20261115.1');
   return {
     schemaVersion: SHOOTOUT_SCHEMA_VERSION,
     kind: SHOOTOUT_KIND,
-    run: shootoutRun(f, filters, { id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`), startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(), finishedAt, seconds, commit: null }),
+    run: shootoutRun(f, filters, {
+      id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`),
+      startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(),
+      finishedAt,
+      seconds,
+      commit: null,
+    }),
     environment: machine(refEnv),
     reference: ref.label,
     sides: plans.map((s) => {
       const why = failure(s);
       const b = NODE_BUILDS[s.major];
-      return { label: s.label, node: `v${s.version}`, generation: s.generation, line: s.line, override: s.override, status: why ? 'failed' : 'ok', drivers: why ? [] : sideDrivers(s).map(driverOf), ...(why ? { reason: why } : {}), ...(b && !why ? { v8: b.v8 } : {}) };
+      return {
+        label: s.label,
+        node: `v${s.version}`,
+        generation: s.generation,
+        line: s.line,
+        override: s.override,
+        status: why ? 'failed' : 'ok',
+        drivers: why ? [] : sideDrivers(s).map(driverOf),
+        ...(why ? { reason: why } : {}),
+        ...(b && !why ? { v8: b.v8 } : {}),
+      };
     }),
     comparisons,
     rows: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
-    figures: figures(rounds, ok.map((s) => s.label)),
+    figures: figures(
+      rounds,
+      ok.map((s) => s.label),
+    ),
   };
 }
-

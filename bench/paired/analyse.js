@@ -41,7 +41,14 @@ export function collect(rounds) {
     for (const key of new Set([...b.keys(), ...h.keys()])) {
       const cb = b.get(key);
       const ch = h.get(key);
-      const s = series.get(key) ?? { key, op: (cb ?? ch).op, unit: measuredValue(cb)?.unit ?? measuredValue(ch)?.unit ?? 'ops/s', base: [], head: [], problems: [] };
+      const s = series.get(key) ?? {
+        key,
+        op: (cb ?? ch).op,
+        unit: measuredValue(cb)?.unit ?? measuredValue(ch)?.unit ?? 'ops/s',
+        base: [],
+        head: [],
+        problems: [],
+      };
       series.set(key, s);
       const fb = measuredValue(cb);
       const fh = measuredValue(ch);
@@ -49,7 +56,10 @@ export function collect(rounds) {
         s.base.push(fb.value);
         s.head.push(fh.value);
       } else {
-        for (const [side, c] of /** @type {const} */ ([['base', cb], ['head', ch]])) {
+        for (const [side, c] of /** @type {const} */ ([
+          ['base', cb],
+          ['head', ch],
+        ])) {
           const why = !c ? 'has no such case' : c.status !== 'ok' ? `${c.status}: ${c.reason}` : null;
           if (why && !s.problems.includes(`${side} ${why}`)) s.problems.push(`${side} ${why}`);
         }
@@ -89,7 +99,22 @@ export function analyse(series, o) {
   /** @type {{ row: Row }[]} */
   const tested = [];
   for (const s of series) {
-    const row = /** @type {Row} */ ({ key: s.key, op: s.op, unit: s.unit, pairs: s.base.length, base: null, head: null, change: null, low: null, high: null, p: null, pAdjusted: null, significant: false, sd: null, verdict: 'not compared' });
+    const row = /** @type {Row} */ ({
+      key: s.key,
+      op: s.op,
+      unit: s.unit,
+      pairs: s.base.length,
+      base: null,
+      head: null,
+      change: null,
+      low: null,
+      high: null,
+      p: null,
+      pAdjusted: null,
+      significant: false,
+      sd: null,
+      verdict: 'not compared',
+    });
     rows.push(row);
     if (s.problems.length) {
       row.reason = s.problems.join('; ');

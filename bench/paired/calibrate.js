@@ -25,7 +25,18 @@ import { SideError } from './interleave.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
-const compact = (/** @type {import('./analyse.js').Row} */ r) => ({ key: r.key, op: r.op, change: r.change, p: r.p, pAdjusted: r.pAdjusted, significant: r.significant, low: r.low, high: r.high, sd: r.sd, verdict: r.verdict });
+const compact = (/** @type {import('./analyse.js').Row} */ r) => ({
+  key: r.key,
+  op: r.op,
+  change: r.change,
+  p: r.p,
+  pAdjusted: r.pAdjusted,
+  significant: r.significant,
+  low: r.low,
+  high: r.high,
+  sd: r.sd,
+  verdict: r.verdict,
+});
 
 /**
  * What a calibration is asked for (the compare's and the shootout's flags).
@@ -56,15 +67,32 @@ export async function calibrate(f, prepare, log) {
   const runs = [];
   /** @type {any} */
   let environment = null;
-  const state = () => ({ kind: 'sqlite-node-bench/calibration', version: 1, checkout: { given: A.given, commit: A.commit }, runs: f.runs, rounds: f.rounds, slowdown: f.slowdown / 100, threshold: f.threshold, alpha: f.alpha, family: f.family, engine: f.engine, environment, seconds: (Date.now() - t0) / 1000, done: runs });
+  const state = () => ({
+    kind: 'sqlite-node-bench/calibration',
+    version: 1,
+    checkout: { given: A.given, commit: A.commit },
+    runs: f.runs,
+    rounds: f.rounds,
+    slowdown: f.slowdown / 100,
+    threshold: f.threshold,
+    alpha: f.alpha,
+    family: f.family,
+    engine: f.engine,
+    environment,
+    seconds: (Date.now() - t0) / 1000,
+    done: runs,
+  });
   try {
     for (let r = 0; r < f.runs; r++) {
       const args = [...f.engine, '--seed', String(f.seed + r)];
-      const res = await interleave([
-        { side: { ...A, label: 'A' }, args },
-        { side: { ...A, label: 'B' }, args },
-        { side: { ...A, label: 'S' }, args: [...args, '--slowdown', String(f.slowdown)] },
-      ], { rounds: f.rounds, seed: f.seed + r, log: () => {}, only: f.only });
+      const res = await interleave(
+        [
+          { side: { ...A, label: 'A' }, args },
+          { side: { ...A, label: 'B' }, args },
+          { side: { ...A, label: 'S' }, args: [...args, '--slowdown', String(f.slowdown)] },
+        ],
+        { rounds: f.rounds, seed: f.seed + r, log: () => {}, only: f.only },
+      );
       environment ??= res.ready.A.environment;
       const opts = { threshold: f.threshold, alpha: f.alpha };
       const aa = analyse(collect(res.rounds.map((x) => ({ base: x.A, head: x.B }))), opts);
@@ -74,7 +102,9 @@ export async function calibrate(f, prepare, log) {
       const flagged = aa.filter((x) => x.verdict === 'regression').length;
       const found = det.filter((x) => x.verdict === 'regression').length;
       const timed = det.filter((x) => x.p !== null).length;
-      log(`calibration run ${r + 1}/${f.runs}: A/A ${flagged} regression(s); ${f.slowdown}% slowdown flagged in ${found} of ${timed} timed cases; ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+      log(
+        `calibration run ${r + 1}/${f.runs}: A/A ${flagged} regression(s); ${f.slowdown}% slowdown flagged in ${found} of ${timed} timed cases; ${((Date.now() - t0) / 60000).toFixed(1)} min`,
+      );
     }
   } finally {
     cleanup();
@@ -91,7 +121,11 @@ export async function calibrate(f, prepare, log) {
 export function calibrationSummary(c) {
   const runs = c.done;
   const n = runs.length;
-  const timedKeys = [...new Set(runs.flatMap((r) => r.aa.filter((/** @type {any} */ x) => x.p !== null).map((/** @type {any} */ x) => x.key)))];
+  const timedKeys = [
+    ...new Set(
+      runs.flatMap((r) => r.aa.filter((/** @type {any} */ x) => x.p !== null).map((/** @type {any} */ x) => x.key)),
+    ),
+  ];
   const N = timedKeys.length;
   const family = Math.max(N, c.family ?? N); // the timed cases of the PR check
   const lone = c.alpha / family; // what one regression among them must clear
@@ -100,7 +134,9 @@ export function calibrationSummary(c) {
 
   const aaAny = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.verdict === 'regression')).length;
   const aaSig = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.significant)).length;
-  const ps = runs.flatMap((r) => r.aa.filter((/** @type {any} */ x) => x.p !== null).map((/** @type {any} */ x) => x.p));
+  const ps = runs.flatMap((r) =>
+    r.aa.filter((/** @type {any} */ x) => x.p !== null).map((/** @type {any} */ x) => x.p),
+  );
   const below = (/** @type {number} */ a) => ps.filter((p) => p < a).length / ps.length;
   const detAny = runs.filter((r) => r.slowed.some((/** @type {any} */ x) => x.verdict === 'regression')).length;
 
@@ -150,10 +186,22 @@ export function calibrationSummary(c) {
     `- **Detection of a ${c.slowdown * 100}% slowdown** (every timed case slowed): ${detAny} of ${n} compares flagged; per case, ${at95} of ${N} cases were flagged in ≥ 95% of the compares (median rate ${percent(median(perCase.map((x) => x.rate)), 0)}). Counting a case only when it would be flagged alone (p < α/${family}): ${lone95} of ${N}.`,
     `- **Smallest slowdown detected 95% of the time** (alone, p < α/${family}, with ${c.rounds} rounds; from each case's A/A noise and the noncentral t): CPU-bound median ${percent(median(perCase.filter((x) => x.bound === 'cpu').map((x) => x.mde)))}, I/O-bound median ${percent(median(perCase.filter((x) => x.bound === 'io').map((x) => x.mde)))}; per operation below.`,
     '',
-    markdownTable([
-      ['Op', 'Bound', 'Cases', `Flagged ≥95%: together / alone`, 'Noise of one pair (sd)', `Smallest slowdown detected (95%, ${c.rounds} rounds)`, 'Rounds needed for 10%', 'Rounds needed for the goal'],
-      ...byOp,
-    ], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'] }),
+    markdownTable(
+      [
+        [
+          'Op',
+          'Bound',
+          'Cases',
+          `Flagged ≥95%: together / alone`,
+          'Noise of one pair (sd)',
+          `Smallest slowdown detected (95%, ${c.rounds} rounds)`,
+          'Rounds needed for 10%',
+          'Rounds needed for the goal',
+        ],
+        ...byOp,
+      ],
+      { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'] },
+    ),
     '',
   ].join('\n');
   return { md, aaAny, aaSig, detAny, at95, lone95, N, perCase, n };

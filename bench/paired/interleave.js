@@ -28,9 +28,18 @@ export class SideError extends CommandError {}
  * @param {string[]} args engine flags
  */
 export async function startServer(side, args) {
-  const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new SideError(`${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`);
+  const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
+    new SideError(
+      `${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`,
+    );
   const engine = await startEngine(args, { dir: side.dir, fail, node: side.node, env: side.env });
-  return { side, ready: engine.ready, measure: (/** @type {string} */ key) => engine.measure(key), stop: engine.stop, kill: engine.kill };
+  return {
+    side,
+    ready: engine.ready,
+    measure: (/** @type {string} */ key) => engine.measure(key),
+    stop: engine.stop,
+    kill: engine.kill,
+  };
 }
 
 /** A server's reply as a result-document case, for `collect`. */
@@ -38,7 +47,8 @@ export function asCase(/** @type {string} */ key, /** @type {any} */ r) {
   const { config, driver, cipher, op } = parseCaseKey(key);
   if (!r) return null;
   if (r.status !== 'ok') return { config, driver, cipher, op, status: r.status, reason: r.reason };
-  if (r.bytes !== undefined) return { config, driver, cipher, op, status: 'ok', size: { mainBytes: r.bytes, walBytes: 0 } };
+  if (r.bytes !== undefined)
+    return { config, driver, cipher, op, status: 'ok', size: { mainBytes: r.bytes, walBytes: 0 } };
   return { config, driver, cipher, op, status: 'ok', stats: { opsPerSec: { median: r.opsPerSec } } };
 }
 
@@ -97,7 +107,9 @@ export async function interleave(specs, o) {
       servers = [];
       out.push(round);
       const done = (Date.now() - t0) / 1000;
-      o.log(`round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${(done / 60).toFixed(1)} min, ETA ${((done / (r + 1)) * (o.rounds - r - 1) / 60).toFixed(1)} min`);
+      o.log(
+        `round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${(done / 60).toFixed(1)} min, ETA ${(((done / (r + 1)) * (o.rounds - r - 1)) / 60).toFixed(1)} min`,
+      );
     }
     return { rounds: out, ready };
   } catch (err) {

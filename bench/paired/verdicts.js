@@ -2,7 +2,13 @@
 // them without installing anything.
 
 /** Every verdict, in the order the report ranks them. */
-export const VERDICTS = /** @type {const} */ (['regression', 'improvement', 'too noisy to tell', 'not compared', 'no change']);
+export const VERDICTS = /** @type {const} */ ([
+  'regression',
+  'improvement',
+  'too noisy to tell',
+  'not compared',
+  'no change',
+]);
 
 /**
  * How many rows have each verdict.

@@ -30,7 +30,11 @@ export function analyseRun(cases) {
   const timed = cases.filter((c) => c.status === 'ok' && c.stats?.slots);
   const levels = machineLevels(timed.map((c) => ({ op: c.op, rounds: c.stats.rounds, slots: c.stats.slots })));
   /** @type {Record<string, number>} */
-  const machine = Object.fromEntries(Object.entries(levels).filter(([, l]) => Number.isFinite(l.sd)).map(([op, l]) => [op, sig(l.sd)]));
+  const machine = Object.fromEntries(
+    Object.entries(levels)
+      .filter(([, l]) => Number.isFinite(l.sd))
+      .map(([op, l]) => [op, sig(l.sd)]),
+  );
   const withIntervals = cases.map((c) => {
     if (!timed.includes(c)) return c;
     const i = intervalOf(c.stats.rounds, machine[c.op] ?? UNMEASURED);
@@ -46,7 +50,13 @@ export function analyseRun(cases) {
 }
 
 /** A case's rounds with their blocks, for pairing; null when it has none. */
-const roundsOf = (/** @type {any} */ c) => (c?.status === 'ok' && c.stats?.slots ? c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({ slot: c.stats.slots[i], opsPerSec: x })) : null);
+const roundsOf = (/** @type {any} */ c) =>
+  c?.status === 'ok' && c.stats?.slots
+    ? c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({
+        slot: c.stats.slots[i],
+        opsPerSec: x,
+      }))
+    : null;
 
 /**
  * Every comparison of the table, on every timed operation, where both cases have paired rounds.
@@ -55,16 +65,36 @@ const roundsOf = (/** @type {any} */ c) => (c?.status === 'ok' && c.stats?.slots
 function compareAll(cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
   // the experiment-only variants are compared in the experiments, not in the comparisons' tables
-  const setups = [...new Map(cases.filter((c) => DEFAULT_CONFIGS.includes(c.config)).map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }])).values()];
+  const setups = [
+    ...new Map(
+      cases
+        .filter((c) => DEFAULT_CONFIGS.includes(c.config))
+        .map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }]),
+    ).values(),
+  ];
   const rounds = roundsOf;
   const out = [];
   for (const cmp of COMPARISONS) {
     for (const member of membersOf(cmp, setups)) {
       for (const op of OPS.filter((o) => o.kind === 'timed')) {
-        const [a, b] = [rounds(byKey.get(caseKey({ ...cmp.reference, op: op.name }))), rounds(byKey.get(caseKey({ ...member, op: op.name })))];
+        const [a, b] = [
+          rounds(byKey.get(caseKey({ ...cmp.reference, op: op.name }))),
+          rounds(byKey.get(caseKey({ ...member, op: op.name }))),
+        ];
         const change = a && b ? pairedChange(a, b) : null;
         if (!change) continue;
-        out.push({ id: cmp.id, reference: setupKey(cmp.reference), member: setupKey(member), op: op.name, pairs: change.pairs, change: sig(change.change), low: sig(change.low), high: sig(change.high), p: sig(change.p), verdict: change.verdict });
+        out.push({
+          id: cmp.id,
+          reference: setupKey(cmp.reference),
+          member: setupKey(member),
+          op: op.name,
+          pairs: change.pairs,
+          change: sig(change.change),
+          low: sig(change.low),
+          high: sig(change.high),
+          p: sig(change.p),
+          verdict: change.verdict,
+        });
       }
     }
   }
@@ -86,7 +116,11 @@ export function allowedByChance(k) {
   return k;
 }
 
-const binomial = (/** @type {number} */ n, /** @type {number} */ m) => { let r = 1; for (let i = 1; i <= m; i++) r = (r * (n - m + i)) / i; return r; };
+const binomial = (/** @type {number} */ n, /** @type {number} */ m) => {
+  let r = 1;
+  for (let i = 1; i <= m; i++) r = (r * (n - m + i)) / i;
+  return r;
+};
 
 /**
  * The A/A self-check: identical configs measured as two cases must not differ. It fails when
@@ -113,29 +147,79 @@ export function experimentsOf(cases) {
   for (const e of EXPERIMENTS) {
     const measured = new Map(measuredChecks(e).map((m) => [m.index, m]));
     // a claim is in a run when both sides of one of its checks are (measured or with a reason)
-    if (![...measured.values()].some((m) => byKey.has(caseKey({ ...m.reference, op: m.op })) && byKey.has(caseKey({ ...m.member, op: m.op })))) continue;
+    if (
+      ![...measured.values()].some(
+        (m) => byKey.has(caseKey({ ...m.reference, op: m.op })) && byKey.has(caseKey({ ...m.member, op: m.op })),
+      )
+    )
+      continue;
     const checks = e.checks.map((check, index) => {
       const m = measured.get(index);
       if (!m) return { index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) };
-      const [ref, member] = [byKey.get(caseKey({ ...m.reference, op: m.op })), byKey.get(caseKey({ ...m.member, op: m.op }))];
-      const base = { index, metric: check.metric, reference: setupKey(m.reference), member: setupKey(m.member), op: m.op, claim: m.claim };
-      const missing = [[ref, m.reference], [member, m.member]].find(([c]) => !c || c.status !== 'ok');
+      const [ref, member] = [
+        byKey.get(caseKey({ ...m.reference, op: m.op })),
+        byKey.get(caseKey({ ...m.member, op: m.op })),
+      ];
+      const base = {
+        index,
+        metric: check.metric,
+        reference: setupKey(m.reference),
+        member: setupKey(m.member),
+        op: m.op,
+        claim: m.claim,
+      };
+      const missing = [
+        [ref, m.reference],
+        [member, m.member],
+      ].find(([c]) => !c || c.status !== 'ok');
       if (missing) {
         const [c, s] = missing;
-        return { ...base, verdict: 'not measured', reason: (c ? `${setupKey(s)}/${m.op} ${c.status}: ${c.reason}` : `${setupKey(s)}/${m.op} is not in this run`).slice(0, 400) };
+        return {
+          ...base,
+          verdict: 'not measured',
+          reason: (c
+            ? `${setupKey(s)}/${m.op} ${c.status}: ${c.reason}`
+            : `${setupKey(s)}/${m.op} is not in this run`
+          ).slice(0, 400),
+        };
       }
       const a = roundsOf(ref);
       const b = roundsOf(member);
       const change = a && b ? pairedChange(a, b) : null;
-      if (!change) return { ...base, verdict: 'not measured', reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)' };
-      return { ...base, pairs: change.pairs, change: sig(change.change), low: sig(change.low), high: sig(change.high), p: sig(change.p), verdict: verdictOf(m.claim, change) };
+      if (!change)
+        return {
+          ...base,
+          verdict: 'not measured',
+          reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)',
+        };
+      return {
+        ...base,
+        pairs: change.pairs,
+        change: sig(change.change),
+        low: sig(change.low),
+        high: sig(change.high),
+        p: sig(change.p),
+        verdict: verdictOf(m.claim, change),
+      };
     });
     out.push({ id: e.id, checks });
   }
   // a claim none of whose parts can be measured here is listed, with why, beside those that are
   const unmeasurable = EXPERIMENTS.filter((e) => !measuredChecks(e).length);
-  const listed = out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map((check, index) => ({ index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) })) })) : [];
-  return [...out, ...listed].sort((a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id));
+  const listed = out.length
+    ? unmeasurable.map((e) => ({
+        id: e.id,
+        checks: e.checks.map((check, index) => ({
+          index,
+          metric: check.metric,
+          verdict: 'not measured',
+          reason: String(check.notMeasured),
+        })),
+      }))
+    : [];
+  return [...out, ...listed].sort(
+    (a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id),
+  );
 }
 
 /**
@@ -146,7 +230,8 @@ export function experimentsOf(cases) {
  * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`
  */
 export function withWorkloadChecks(experiments, workloads) {
-  const found = (/** @type {{ pair: string, figure: string }} */ w) => (workloads?.comparisons ?? []).find((c) => c?.id === 'journal' && c.pair === w.pair && c.figure === w.figure);
+  const found = (/** @type {{ pair: string, figure: string }} */ w) =>
+    (workloads?.comparisons ?? []).find((c) => c?.id === 'journal' && c.pair === w.pair && c.figure === w.figure);
   const out = experiments.map((e) => ({ ...e, checks: [...e.checks] }));
   for (const e of EXPERIMENTS) {
     const checks = e.checks.map((check, index) => ({ check, index })).filter((x) => x.check.workload && x.check.claim);
@@ -154,14 +239,33 @@ export function withWorkloadChecks(experiments, workloads) {
     let row = out.find((x) => x.id === e.id);
     if (!row) {
       if (!checks.some((x) => found(/** @type {any} */ (x.check.workload)))) continue;
-      row = { id: e.id, checks: e.checks.map((check, index) => ({ index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) })) };
+      row = {
+        id: e.id,
+        checks: e.checks.map((check, index) => ({
+          index,
+          metric: check.metric,
+          verdict: 'not measured',
+          reason: String(check.notMeasured),
+        })),
+      };
       out.push(row);
     }
     for (const { check, index } of checks) {
       const c = found(/** @type {any} */ (check.workload));
       if (!c || !(typeof c.change === 'number' && c.low <= c.high)) continue;
       const claim = /** @type {import('../claims/verdict.js').Claim} */ (check.claim);
-      row.checks[index] = { index, metric: check.metric, workload: `${c.reference}/${c.member}/${c.figure}`.slice(0, 200), claim, pairs: c.pairs, change: c.change, low: c.low, high: c.high, p: c.p, verdict: verdictOf(claim, c) };
+      row.checks[index] = {
+        index,
+        metric: check.metric,
+        workload: `${c.reference}/${c.member}/${c.figure}`.slice(0, 200),
+        claim,
+        pairs: c.pairs,
+        change: c.change,
+        low: c.low,
+        high: c.high,
+        p: c.p,
+        verdict: verdictOf(claim, c),
+      };
     }
   }
   return out.sort((a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id));

@@ -13,16 +13,20 @@ export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
 export const SCHEMA_VERSION = Math.max(...SCHEMA.properties.schemaVersion.enum);
 /** Every version the schema validates. */
 export const SCHEMA_VERSIONS = /** @type {number[]} */ (SCHEMA.properties.schemaVersion.enum);
-export const TINYBENCH_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'tinybench', 'package.json'), 'utf8')).version;
+export const TINYBENCH_VERSION = JSON.parse(
+  fs.readFileSync(path.join(ROOT, 'node_modules', 'tinybench', 'package.json'), 'utf8'),
+).version;
 
 export const METHOD =
   'tinybench runSync, per case `rounds` rounds spread across the run in reshuffled order, each on a fresh copy after a full GC: ' +
   'warm-up, then samples until the time budget and the minimum sample count are both met; operations under minSampleMs are ' +
-  'batched opsPerSample to a sample. ops/s median = median of the rounds\' median ops/s; every other statistic is tinybench\'s ' +
+  "batched opsPerSample to a sample. ops/s median = median of the rounds' median ops/s; every other statistic is tinybench's " +
   'over the pooled per-operation samples; rme = 95% relative margin of error of the mean';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
-const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(SCHEMA);
+const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
+  SCHEMA,
+);
 
 /**
  * @param {unknown} doc
@@ -30,14 +34,21 @@ const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: f
  */
 export function validate(doc) {
   if (validator(doc)) return [];
-  return (validator.errors ?? []).map((/** @type {any} */ e) => `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
+  return (validator.errors ?? []).map(
+    (/** @type {any} */ e) =>
+      `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`,
+  );
 }
 
 /** The commit being measured: CI's, else the checkout's, else null. */
 export function currentCommit() {
   if (process.env.GITHUB_SHA) return process.env.GITHUB_SHA;
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || null
+    );
   } catch {
     return null;
   }
@@ -61,7 +72,10 @@ export function resultFileName(doc) {
  */
 export function writeResult(doc, dir) {
   const problems = validate(doc);
-  if (problems.length) throw new Error(`result document does not match ${path.relative(ROOT, SCHEMA_FILE)}: ${problems.slice(0, 5).join('; ')}`);
+  if (problems.length)
+    throw new Error(
+      `result document does not match ${path.relative(ROOT, SCHEMA_FILE)}: ${problems.slice(0, 5).join('; ')}`,
+    );
   const file = path.join(dir, resultFileName(doc));
   writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
   return file;

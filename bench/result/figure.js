@@ -22,7 +22,10 @@ export function figureText(c, num) {
   const s = c.stats;
   const unit = show === 'ms' ? ' ms' : '';
   const value = (/** @type {number} */ opsPerSec) => (show === 'ms' ? 1000 / opsPerSec : opsPerSec);
-  if (s.modes) return { text: `modes ${s.modes.map((/** @type {any} */ m) => `${num(value(m.rate))}${unit} (${share(m.share)})`).join(' / ')}` };
+  if (s.modes)
+    return {
+      text: `modes ${s.modes.map((/** @type {any} */ m) => `${num(value(m.rate))}${unit} (${share(m.share)})`).join(' / ')}`,
+    };
   return { text: `${num(show === 'ms' ? s.latencyMs.median : s.opsPerSec.median)}${unit} ${pm(headlineMargin(s))}` };
 }
 
@@ -47,5 +50,8 @@ export function changeText(c) {
  */
 export function comparisonGrid(comparisons, id, ops) {
   const rows = comparisons.filter((c) => c.id === id);
-  return [...new Set(rows.map((c) => c.member))].map((member) => ({ member, cells: ops.map((op) => changeText(rows.find((c) => c.member === member && c.op === op))) }));
+  return [...new Set(rows.map((c) => c.member))].map((member) => ({
+    member,
+    cells: ops.map((op) => changeText(rows.find((c) => c.member === member && c.op === op))),
+  }));
 }

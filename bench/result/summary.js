@@ -8,7 +8,8 @@ import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/tables.js';
 
-const rateText = (/** @type {number} */ n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const rateText = (/** @type {number} */ n) =>
+  n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 
 /**
  * One cell: the case's figure, or its status.
@@ -33,7 +34,12 @@ export function summarize(doc) {
     rows.get(k)?.byOp.set(c.op, c);
   }
   const order = (/** @type {string} */ config) => CONFIGS.findIndex((x) => x.name === config);
-  const sorted = [...rows.values()].sort((a, b) => order(a.setup.config) - order(b.setup.config) || a.setup.driver.localeCompare(b.setup.driver) || a.setup.cipher.localeCompare(b.setup.cipher));
+  const sorted = [...rows.values()].sort(
+    (a, b) =>
+      order(a.setup.config) - order(b.setup.config) ||
+      a.setup.driver.localeCompare(b.setup.driver) ||
+      a.setup.cipher.localeCompare(b.setup.cipher),
+  );
   const notes = new Map(doc.configs.map((/** @type {any} */ c) => [c.name, c]));
   const table = [
     ['Config', 'Driver', 'Cipher', ...ops.map(columnTitle)],
@@ -61,15 +67,25 @@ export function summarize(doc) {
       const r = `${c.status}: ${c.reason}`;
       byReason.set(r, [...(byReason.get(r) ?? []), caseKey(c)]);
     }
-    for (const [reason, which] of byReason) lines.push(`- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`);
+    for (const [reason, which] of byReason)
+      lines.push(
+        `- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`,
+      );
   }
   lines.push('', ...comparisonLines(doc));
   if (doc.workloads) lines.push('', ...workloadLines(doc.workloads));
-  lines.push('', doc.run.mode === 'quick'
-    ? 'QUICK RUN: a smoke test of one round per case. Its ± is tinybench’s margin over one round’s samples, not where a repeat would land, and nothing is compared.'
-    : 'Figures: median ops/s (setup and VACUUM: ms) ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.');
+  lines.push(
+    '',
+    doc.run.mode === 'quick'
+      ? 'QUICK RUN: a smoke test of one round per case. Its ± is tinybench’s margin over one round’s samples, not where a repeat would land, and nothing is compared.'
+      : 'Figures: median ops/s (setup and VACUUM: ms) ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.',
+  );
   const slow = doc.run.budget?.slowdown;
-  if (slow) lines.unshift(`CALIBRATION RUN: every timed task was slowed by ${+(slow * 100).toFixed(3)}% on purpose (--slowdown); these are not real figures.`, '');
+  if (slow)
+    lines.unshift(
+      `CALIBRATION RUN: every timed task was slowed by ${+(slow * 100).toFixed(3)}% on purpose (--slowdown); these are not real figures.`,
+      '',
+    );
   return lines.join('\n');
 }
 
@@ -80,18 +96,33 @@ export function summarize(doc) {
  */
 function comparisonLines(doc) {
   const all = doc.comparisons ?? [];
-  if (!all.length) return [doc.run.mode === 'quick' ? 'Comparisons: none in a quick run.' : 'Comparisons: none (fewer than 3 paired rounds).'];
+  if (!all.length)
+    return [
+      doc.run.mode === 'quick'
+        ? 'Comparisons: none in a quick run.'
+        : 'Comparisons: none (fewer than 3 paired rounds).',
+    ];
   const lines = [];
   if (doc.selfCheck) {
     const aa = all.filter((/** @type {any} */ c) => c.id === 'self-check');
-    lines.push(`Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${doc.selfCheck.flagged.join(', ')}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${c.op} ${changeText(c)}`).join(', ')}`, '');
+    lines.push(
+      `Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${doc.selfCheck.flagged.join(', ')}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${c.op} ${changeText(c)}`).join(', ')}`,
+      '',
+    );
   }
   for (const cmp of COMPARISONS.filter((x) => x.id !== 'self-check')) {
     const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
     if (!rows.length) continue;
     const ops = [...new Set(rows.map((/** @type {any} */ c) => c.op))];
     const grid = comparisonGrid(all, cmp.id, ops);
-    lines.push(`${cmp.title} (${setupKey(cmp.reference)}):`, '', markdownTable([['Compared', ...ops], ...grid.map((r) => [r.member, ...r.cells])], { align: ['l', ...ops.map(() => 'r')] }), '');
+    lines.push(
+      `${cmp.title} (${setupKey(cmp.reference)}):`,
+      '',
+      markdownTable([['Compared', ...ops], ...grid.map((r) => [r.member, ...r.cells])], {
+        align: ['l', ...ops.map(() => 'r')],
+      }),
+      '',
+    );
   }
   return lines;
 }
@@ -103,14 +134,28 @@ function comparisonLines(doc) {
  */
 export function workloadLines(w) {
   const same = (/** @type {string} */ x) => x;
-  const lines = [`Workloads (${w.seconds} s; ${w.budget.rounds} round${w.budget.rounds > 1 ? 's' : ''} of ${w.budget.durationMs} ms per concurrency workload, each in fresh processes):`, ''];
+  const lines = [
+    `Workloads (${w.seconds} s; ${w.budget.rounds} round${w.budget.rounds > 1 ? 's' : ''} of ${w.budget.durationMs} ms per concurrency workload, each in fresh processes):`,
+    '',
+  ];
   const journal = journalRows(w, same);
   if (journal.length > 1) {
-    lines.push('Concurrency, each connection its own worker thread on one database: WAL against DELETE (rollback journal), other PRAGMAs production\'s; "WAL vs DELETE" is the paired change in the same rounds.', '', markdownTable(journal, { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] }), '');
+    lines.push(
+      'Concurrency, each connection its own worker thread on one database: WAL against DELETE (rollback journal), other PRAGMAs production\'s; "WAL vs DELETE" is the paired change in the same rounds.',
+      '',
+      markdownTable(journal, { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] }),
+      '',
+    );
     lines.push(markdownTable(latencyRows(w, same), { align: ['l', 'r', 'r', 'r', 'r'] }), '');
   }
   const scale = scaleRows(w, same);
-  if (scale.length > 1) lines.push('Scale, production config, each size its own template; cost per 10× messages: how the time per operation (or ms, MB) grows, from the fit over the sizes.', '', markdownTable(scale, { align: ['l', ...scale[0].slice(1).map(() => 'r')] }), '');
+  if (scale.length > 1)
+    lines.push(
+      'Scale, production config, each size its own template; cost per 10× messages: how the time per operation (or ms, MB) grows, from the fit over the sizes.',
+      '',
+      markdownTable(scale, { align: ['l', ...scale[0].slice(1).map(() => 'r')] }),
+      '',
+    );
   const notRun = notRunLines(w, same);
   if (notRun.length) lines.push('Workloads not measured:', ...notRun);
   return lines;

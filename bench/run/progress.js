@@ -22,9 +22,13 @@ export function createProgress(stream = process.stderr, now = Date.now) {
     const t = now();
     const elapsed = t - start;
     const eta = p.done > 0 ? clock((elapsed / p.done) * (p.total - p.done)) : '--:--';
-    const what = p.current ? `${p.current.config} · ${p.current.driver} · ${p.current.cipher} · ${p.current.op}` : 'done';
+    const what = p.current
+      ? `${p.current.config} · ${p.current.driver} · ${p.current.cipher} · ${p.current.op}`
+      : 'done';
     // extra rounds go on while cases are imprecise, but never past the deadline
-    const when = p.extra ? `extra pass ${p.extra.pass}, at most ${clock(Math.max(0, p.extra.deadline - t))} left` : `ETA ${eta}`;
+    const when = p.extra
+      ? `extra pass ${p.extra.pass}, at most ${clock(Math.max(0, p.extra.deadline - t))} left`
+      : `ETA ${eta}`;
     const line = `[${String(p.done + (p.current ? 1 : 0)).padStart(String(p.total).length)}/${p.total}] ${clock(elapsed)} elapsed, ${when}  ${what}`;
     if (tty) stream.write(`\r\x1b[K${line}${p.current ? '' : '\n'}`);
     else stream.write(`${line}\n`);

@@ -80,7 +80,11 @@ export async function runSuite(o) {
     }
   };
   /** One round of one case, by the current engine (started if there is none); false when interrupted. */
-  const measureOne = async (/** @type {import('../tables/suite.js').Case} */ c, /** @type {number} */ pass, /** @type {string} */ slot) => {
+  const measureOne = async (
+    /** @type {import('../tables/suite.js').Case} */ c,
+    /** @type {number} */ pass,
+    /** @type {string} */ slot,
+  ) => {
     await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
     if (o.state.interrupted) return false;
     const k = caseKey(c);
@@ -97,7 +101,14 @@ export async function runSuite(o) {
       engine = null;
       await new Promise((res) => setTimeout(res, 100)); // a Ctrl-C reaches the engine and this process alike
       if (o.state.interrupted) return false;
-      r = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'error', reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}` };
+      r = {
+        config: c.config,
+        driver: c.driver,
+        cipher: c.cipher,
+        op: c.op,
+        status: 'error',
+        reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`,
+      };
     }
     const { key: _, ...entry } = r;
     if (!entry.round) {
@@ -108,7 +119,8 @@ export async function runSuite(o) {
     const m = measured.get(k) ?? { rounds: [], slots: [], verified: {}, pragmas: entry.pragmas };
     m.rounds.push(entry.round);
     m.slots.push(slot);
-    for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified))) m.verified[name] = (m.verified[name] ?? 0) + n;
+    for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified)))
+      m.verified[name] = (m.verified[name] ?? 0) + n;
     measured.set(k, m);
     return true;
   };
@@ -138,14 +150,22 @@ export async function runSuite(o) {
     extra: for (let pass = 1; !o.state.interrupted && Date.now() < deadline; pass++) {
       // the imprecise cases, least precise first, and the references they are compared with (in
       // the same block, so the extra rounds pair up too), in blocks as a round
-      const chosen = nextPass(list.flatMap((c) => { const rse = imprecision(c); return rse ? [{ c, rse }] : []; }));
+      const chosen = nextPass(
+        list.flatMap((c) => {
+          const rse = imprecision(c);
+          return rse ? [{ c, rse }] : [];
+        }),
+      );
       if (!chosen.length) break;
       const keys = new Set(chosen.map(caseKey));
       for (const r of chosen.flatMap(referencesOf)) {
         const m = measured.get(caseKey(r));
         if (m && m.rounds.length < maxRounds) keys.add(caseKey(r));
       }
-      const pending = roundOrder(random, list.filter((c) => keys.has(caseKey(c))));
+      const pending = roundOrder(
+        random,
+        list.filter((c) => keys.has(caseKey(c))),
+      );
       total = step + pending.length;
       for (const c of pending) {
         if (Date.now() >= deadline) break extra;
@@ -164,7 +184,18 @@ export async function runSuite(o) {
     if (done.has(k)) return [done.get(k)];
     const m = measured.get(k);
     if (!m) return [];
-    return [{ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op, status: 'ok', stats: { ...rounded(combine(m.rounds)), slots: m.slots }, verified: m.verified, pragmas: m.pragmas }];
+    return [
+      {
+        config: c.config,
+        driver: c.driver,
+        cipher: c.cipher,
+        op: c.op,
+        status: 'ok',
+        stats: { ...rounded(combine(m.rounds)), slots: m.slots },
+        verified: m.verified,
+        pragmas: m.pragmas,
+      },
+    ];
   });
   return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines };
 }
@@ -175,6 +206,14 @@ export async function runSuite(o) {
  * @returns {import('../engine/measure.js').Stats}
  */
 export function rounded(s) {
-  const map = (/** @type {Record<string, number>} */ o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, sig(v)]));
-  return { ...s, opsPerSec: /** @type {any} */ (map(s.opsPerSec)), latencyMs: /** @type {any} */ (map(s.latencyMs)), rme: sig(s.rme), rounds: s.rounds.map(sig), totalMs: sig(s.totalMs) };
+  const map = (/** @type {Record<string, number>} */ o) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, sig(v)]));
+  return {
+    ...s,
+    opsPerSec: /** @type {any} */ (map(s.opsPerSec)),
+    latencyMs: /** @type {any} */ (map(s.latencyMs)),
+    rme: sig(s.rme),
+    rounds: s.rounds.map(sig),
+    totalMs: sig(s.totalMs),
+  };
 }

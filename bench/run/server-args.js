@@ -9,15 +9,19 @@ import { BUDGET_KEYS } from '../engine/budgets.js';
  * @param {string} templates
  */
 export function serverArgs(o, templates) {
-  const measuring = Object.fromEntries(Object.entries(o.budget ?? {}).filter(([k]) => /** @type {readonly string[]} */ (BUDGET_KEYS).includes(k)));
+  const measuring = Object.fromEntries(
+    Object.entries(o.budget ?? {}).filter(([k]) => /** @type {readonly string[]} */ (BUDGET_KEYS).includes(k)),
+  );
   return [
     ...(o.mode === 'quick' ? ['--quick'] : []),
-    '--seed', String(o.seed),
+    '--seed',
+    String(o.seed),
     ...filterArgs(o.filters),
     ...(o.time ? ['--time', String(o.time)] : []),
     ...(o.slowdown ? ['--slowdown', String(o.slowdown * 100)] : []),
     ...(o.keepDb ? ['--keep-db', o.keepDb] : []),
-    '--templates', templates,
+    '--templates',
+    templates,
     ...(Object.keys(measuring).length ? ['--budget', JSON.stringify(measuring)] : []),
   ];
 }

@@ -20,7 +20,13 @@ export const VERDICT_WORDS = /** @type {const} */ ({
   'not compared': 'not compared',
 });
 
-export const SHOOTOUT_VERDICTS = /** @type {const} */ (['faster', 'slower', 'no difference', 'too noisy', 'not compared']);
+export const SHOOTOUT_VERDICTS = /** @type {const} */ ([
+  'faster',
+  'slower',
+  'no difference',
+  'too noisy',
+  'not compared',
+]);
 
 /**
  * @typedef {object} ShootoutRow
@@ -56,19 +62,45 @@ export function analyseShootout(rounds, comparisons, listed, o) {
   const empty = { cases: [] };
   const parts = comparisons.map((c) => {
     const both = new Set((listed[c.base] ?? []).filter((k) => (listed[c.head] ?? []).includes(k)));
-    const series = collect(rounds.map((r) => ({ base: r[c.base] ?? empty, head: r[c.head] ?? empty }))).filter((s) => both.has(s.key) && s.unit === 'ops/s');
+    const series = collect(rounds.map((r) => ({ base: r[c.base] ?? empty, head: r[c.head] ?? empty }))).filter(
+      (s) => both.has(s.key) && s.unit === 'ops/s',
+    );
     return { c, series };
   });
-  const rows = analyse(parts.flatMap((p) => p.series), o);
+  const rows = analyse(
+    parts.flatMap((p) => p.series),
+    o,
+  );
   let i = 0;
-  return parts.flatMap(({ c, series }) => series.map(() => {
-    const r = rows[i++];
-    const { config, driver, cipher, op } = parseCaseKey(r.key);
-    /** @type {ShootoutRow} */
-    const row = { group: c.group, base: c.base, head: c.head, key: r.key, config, driver, cipher, op, pairs: r.pairs, baseOps: sig6(r.base), headOps: sig6(r.head), change: sig6(r.change), low: sig6(r.low), high: sig6(r.high), p: sig6(r.p), pAdjusted: sig6(r.pAdjusted), sd: sig6(r.sd), verdict: VERDICT_WORDS[r.verdict] };
-    if (r.reason) row.reason = r.reason;
-    return row;
-  }));
+  return parts.flatMap(({ c, series }) =>
+    series.map(() => {
+      const r = rows[i++];
+      const { config, driver, cipher, op } = parseCaseKey(r.key);
+      /** @type {ShootoutRow} */
+      const row = {
+        group: c.group,
+        base: c.base,
+        head: c.head,
+        key: r.key,
+        config,
+        driver,
+        cipher,
+        op,
+        pairs: r.pairs,
+        baseOps: sig6(r.base),
+        headOps: sig6(r.head),
+        change: sig6(r.change),
+        low: sig6(r.low),
+        high: sig6(r.high),
+        p: sig6(r.p),
+        pAdjusted: sig6(r.pAdjusted),
+        sd: sig6(r.sd),
+        verdict: VERDICT_WORDS[r.verdict],
+      };
+      if (r.reason) row.reason = r.reason;
+      return row;
+    }),
+  );
 }
 
 /**
@@ -80,12 +112,25 @@ export function figures(rounds, labels) {
   /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }[]} */
   const out = [];
   for (const side of labels) {
-    const keys = [...new Set(rounds.flatMap((r) => (r[side]?.cases ?? []).map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`)))].sort();
+    const keys = [
+      ...new Set(
+        rounds.flatMap((r) =>
+          (r[side]?.cases ?? []).map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`),
+        ),
+      ),
+    ].sort();
     for (const key of keys) {
-      const cs = rounds.map((r) => (r[side]?.cases ?? []).find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key));
+      const cs = rounds.map((r) =>
+        (r[side]?.cases ?? []).find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key),
+      );
       const bad = cs.find((c) => c && c.status !== 'ok');
       /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }} */
-      const f = { side, key, opsPerSec: cs.map((c) => (c?.status === 'ok' && c.stats ? sig6(c.stats.opsPerSec.median) : null)), status: bad ? bad.status : 'ok' };
+      const f = {
+        side,
+        key,
+        opsPerSec: cs.map((c) => (c?.status === 'ok' && c.stats ? sig6(c.stats.opsPerSec.median) : null)),
+        status: bad ? bad.status : 'ok',
+      };
       if (bad?.reason) f.reason = String(bad.reason).slice(0, 500);
       out.push(f);
     }

@@ -20,7 +20,14 @@ import { calibrate } from '../paired/calibrate.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { DEFAULTS } from './cli.js';
-import { CONSTANT_GENERATION, GENERATION_DRIVERS, defaultFilters, inScope, planComparisons, planSides } from './plan.js';
+import {
+  CONSTANT_GENERATION,
+  GENERATION_DRIVERS,
+  defaultFilters,
+  inScope,
+  planComparisons,
+  planSides,
+} from './plan.js';
 import { installSide, resolveNode, sideEnv } from './nodes.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -49,7 +56,13 @@ export function shootoutFamily(filters) {
   const scoped = selectCases(defaultFilters(filters)).filter((c) => inScope(c, filters));
   const of = (/** @type {string} */ label) => {
     const s = /** @type {import('./plan.js').SidePlan} */ (sides.find((x) => x.label === label));
-    return scoped.filter((c) => (c.driver === 'node:sqlite' ? s.major >= 22 && s.generation === CONSTANT_GENERATION : s.generation === CONSTANT_GENERATION || GENERATION_DRIVERS.includes(c.driver))).map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
+    return scoped
+      .filter((c) =>
+        c.driver === 'node:sqlite'
+          ? s.major >= 22 && s.generation === CONSTANT_GENERATION
+          : s.generation === CONSTANT_GENERATION || GENERATION_DRIVERS.includes(c.driver),
+      )
+      .map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
   };
   return planComparisons(sides).reduce((n, c) => n + of(c.head).filter((k) => of(c.base).includes(k)).length, 0);
 }
@@ -57,12 +70,15 @@ export function shootoutFamily(filters) {
 async function main(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   if (v.help) {
-    console.log('usage: npm run meta:shootout -- [--node 24] [--runs N] [--rounds N] [--time MS] [--slowdown PCT] [--threshold PCT] [--alpha A] [--seed N] [--out DIR] [--quick] [engine filters]');
+    console.log(
+      'usage: npm run meta:shootout -- [--node 24] [--runs N] [--rounds N] [--time MS] [--slowdown PCT] [--threshold PCT] [--alpha A] [--seed N] [--out DIR] [--quick] [engine filters]',
+    );
     return 0;
   }
   const filters = tableFilters(v);
   const quick = Boolean(v.quick);
-  if (v.node !== undefined && !/^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/.test(v.node)) throw new UsageError(`bad --node '${v.node}'; valid: one Node major or exact version, e.g. 24`);
+  if (v.node !== undefined && !/^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/.test(v.node))
+    throw new UsageError(`bad --node '${v.node}'; valid: one Node major or exact version, e.g. 24`);
   const time = numberFlag('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
   const f = {
     out: path.resolve(String(v.out)),
@@ -83,12 +99,24 @@ async function main(/** @type {string[]} */ argv) {
   Object.assign(side, { generation: plan.generation, override: plan.override });
   const inst = installSide(build, side, { fromSource: false });
   if (!inst.ok) throw new Error(inst.reason);
-  const A = { label: 'base', dir: ROOT, given: `Node v${build.version} (${plan.line})`, commit: null, worktree: false, node: build.exec, env: sideEnv(build, side) };
-  log(`${f.runs} run(s) of ${f.rounds} rounds, Node v${build.version} with ${plan.line} as A, B and S (${f.slowdown}% slowdown); family ${f.family} tests`);
+  const A = {
+    label: 'base',
+    dir: ROOT,
+    given: `Node v${build.version} (${plan.line})`,
+    commit: null,
+    worktree: false,
+    node: build.exec,
+    env: sideEnv(build, side),
+  };
+  log(
+    `${f.runs} run(s) of ${f.rounds} rounds, Node v${build.version} with ${plan.line} as A, B and S (${f.slowdown}% slowdown); family ${f.family} tests`,
+  );
   const summary = await calibrate(/** @type {any} */ (f), () => ({ sides: [A], cleanup: () => {} }), log);
   // the shootout flags both directions: an A/A "faster" is as false an alarm as a "slower"
   const state = JSON.parse(fs.readFileSync(path.join(f.out, 'calibrate.json'), 'utf8'));
-  const either = state.done.filter((/** @type {any} */ r) => r.aa.some((/** @type {any} */ x) => x.verdict === 'regression' || x.verdict === 'improvement')).length;
+  const either = state.done.filter((/** @type {any} */ r) =>
+    r.aa.some((/** @type {any} */ x) => x.verdict === 'regression' || x.verdict === 'improvement'),
+  ).length;
   const md = `${summary.md.replace('## Compare calibration', '## Shootout calibration')}\n- **A/A flagged either way** (faster or slower; the shootout's false alarms): ${either} of ${summary.n} runs. Target: at most 1 of 20.\n`;
   writeFileAtomic(path.join(f.out, 'calibrate.md'), md);
   console.log(md);

@@ -10,8 +10,18 @@ import { main } from './cli.js';
 
 /** The shootout's flags for the nightly job. */
 export function ciArgs(env = process.env) {
-  const nodes = (env.WANT_NODES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return ['--from-source', '--out', 'out/shootout', '--node', (nodes.length ? nodes : MATRIX_NODES).join(','), ...(env.BENCH_QUICK === 'true' ? ['--quick'] : [])];
+  const nodes = (env.WANT_NODES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return [
+    '--from-source',
+    '--out',
+    'out/shootout',
+    '--node',
+    (nodes.length ? nodes : MATRIX_NODES).join(','),
+    ...(env.BENCH_QUICK === 'true' ? ['--quick'] : []),
+  ];
 }
 
 command('ci:shootout', import.meta.url, () => main(ciArgs()));

@@ -48,7 +48,8 @@ export const OPTIONS = /** @type {const} */ ({
 /** Rounds and ms per measurement (the compare's budget per case); --quick is a smoke run. */
 export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
 
-export const METHOD = 'interleaved: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round, each case measured on every side back to back in an order rotating by round and case; per case the log ratio of a side to its base side in the same round, trimmed paired t-test, Holm over every comparison of the run, 95% intervals';
+export const METHOD =
+  'interleaved: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round, each case measured on every side back to back in an order rotating by round and case; per case the log ratio of a side to its base side in the same round, trimmed paired t-test, Holm over every comparison of the run, 95% intervals';
 
 /**
  * A shootout document's `run`: what the flags asked for, and when and how long it ran. The nightly
@@ -85,13 +86,21 @@ export function parseFlags(argv) {
   const v = parseStrict(argv, OPTIONS);
   const filters = tableFilters(v);
   const quick = Boolean(v.quick);
-  const nodes = (v.node ?? [MATRIX_NODES.join(',')]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const nodes = (v.node ?? [MATRIX_NODES.join(',')])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of nodes) {
-    if (!NODE_SPEC.test(n)) throw new UsageError(`bad --node '${n}'; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25 or 22.14.0`);
+    if (!NODE_SPEC.test(n))
+      throw new UsageError(
+        `bad --node '${n}'; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25 or 22.14.0`,
+      );
     const version = /^\d+$/.test(n.replace(/^v/, '')) ? `${n.replace(/^v/, '')}.99.99` : n.replace(/^v/, '');
-    if (semver.lt(version, '18.0.0')) throw new UsageError(`bad --node '${n}'; valid: Node 18 or newer (the drivers support 18-25)`);
+    if (semver.lt(version, '18.0.0'))
+      throw new UsageError(`bad --node '${n}'; valid: Node 18 or newer (the drivers support 18-25)`);
   }
-  if (!nodes.length) throw new UsageError('--node is empty; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25');
+  if (!nodes.length)
+    throw new UsageError('--node is empty; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25');
   const time = numberFlag('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
   return {
     nodes,
@@ -114,9 +123,17 @@ export function parseFlags(argv) {
  * @param {string} stderr
  */
 export function crashReason(stderr) {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  const fatal = lines.filter((l) => /Assertion failed|FATAL ERROR|Error:|Segmentation fault/.test(l) || /^#\s+\S/.test(l)).map((l) => l.replace(/^#\s+/, ''));
-  const driverFrames = lines.filter((l) => /\.node\]$/.test(l)).map((l) => l.replace(/^\d+:\s+0x[0-9a-f]+\s+/, '').replace(/\[\S*\/node_modules\/([^/]+)\/\S*\]$/, '[$1]')).slice(0, 1);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const fatal = lines
+    .filter((l) => /Assertion failed|FATAL ERROR|Error:|Segmentation fault/.test(l) || /^#\s+\S/.test(l))
+    .map((l) => l.replace(/^#\s+/, ''));
+  const driverFrames = lines
+    .filter((l) => /\.node\]$/.test(l))
+    .map((l) => l.replace(/^\d+:\s+0x[0-9a-f]+\s+/, '').replace(/\[\S*\/node_modules\/([^/]+)\/\S*\]$/, '[$1]'))
+    .slice(0, 1);
   const picked = [...new Set([...fatal, ...driverFrames])];
   return (picked.length ? picked : lines.slice(-2)).join(' | ').slice(0, 800) || 'no message';
 }
@@ -135,15 +152,30 @@ export async function prepareSides(f, log) {
   /** @type {any[]} */
   const prepared = [];
   for (const side of sides) {
-    const build = /** @type {import('./nodes.js').NodeBuild} */ (builds.find((b) => b.build.version === side.version)?.build);
+    const build = /** @type {import('./nodes.js').NodeBuild} */ (
+      builds.find((b) => b.build.version === side.version)?.build
+    );
     const sf = sideFilters(side, sides, filters);
-    const entry = { plan: side, build, env: sideEnv(build, side), args: sf ? [...base, ...filterArgs(sf)] : [], status: 'ok', reason: /** @type {string | undefined} */ (undefined), ready: /** @type {any} */ (null) };
+    const entry = {
+      plan: side,
+      build,
+      env: sideEnv(build, side),
+      args: sf ? [...base, ...filterArgs(sf)] : [],
+      status: 'ok',
+      reason: /** @type {string | undefined} */ (undefined),
+      ready: /** @type {any} */ (null),
+    };
     prepared.push(entry);
     if (!sf) {
-      Object.assign(entry, { status: 'failed', reason: `the filters leave no driver that ${side.line} changes (${side.line} runs better-sqlite3-multiple-ciphers and better-sqlite3)` });
+      Object.assign(entry, {
+        status: 'failed',
+        reason: `the filters leave no driver that ${side.line} changes (${side.line} runs better-sqlite3-multiple-ciphers and better-sqlite3)`,
+      });
       continue;
     }
-    log(`${side.label}: Node v${side.version}, driver generation ${side.generation}${side.override ? ' (beside the default)' : ''}: installing drivers (cached after the first time)`);
+    log(
+      `${side.label}: Node v${side.version}, driver generation ${side.generation}${side.override ? ' (beside the default)' : ''}: installing drivers (cached after the first time)`,
+    );
     const inst = installSide(build, side, { fromSource: f.fromSource });
     if (!inst.ok) {
       Object.assign(entry, { status: 'failed', reason: inst.reason });
@@ -151,7 +183,8 @@ export async function prepareSides(f, log) {
       continue;
     }
     try {
-      const fail = (/** @type {string} */ what, /** @type {string} */ stderr) => new SideError(`engine server under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
+      const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
+        new SideError(`engine server under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
       const e = await startEngine(entry.args, { dir: ROOT, node: build.exec, env: entry.env, fail });
       entry.ready = e.ready;
       await e.stop();
@@ -175,50 +208,99 @@ export async function shootout(f, log) {
   const t0 = Date.now();
   const { prepared, filters } = await prepareSides(f, log);
   const ok = prepared.filter((p) => p.status === 'ok');
-  if (ok.length < 2) throw new SideError(`only ${ok.length} side(s) could run; a shootout needs two: ${prepared.filter((p) => p.status !== 'ok').map((p) => `${p.plan.label}: ${p.reason}`).join('; ') || 'give at least two Nodes, or one Node twice'}`);
+  if (ok.length < 2)
+    throw new SideError(
+      `only ${ok.length} side(s) could run; a shootout needs two: ${
+        prepared
+          .filter((p) => p.status !== 'ok')
+          .map((p) => `${p.plan.label}: ${p.reason}`)
+          .join('; ') || 'give at least two Nodes, or one Node twice'
+      }`,
+    );
   const okPlans = ok.map((p) => p.plan);
   const comparisons = planComparisons(okPlans);
   const ref = referenceSide(okPlans);
   const only = (/** @type {string} */ key) => inScope(parseCaseKey(key), f.filters);
   const t1 = Date.now();
   let last = 0;
-  const res = await interleave(ok.map((p) => ({ side: { label: p.plan.label, dir: ROOT, given: `Node v${p.plan.version}`, commit: null, worktree: false, node: p.build.exec, env: p.env }, args: p.args })), {
-    rounds: f.rounds,
-    seed: f.seed,
-    only,
-    log,
-    progress: ({ round, cases, of }) => {
-      if (Date.now() - last < 15_000) return;
-      last = Date.now();
-      const done = (round + cases / of) / f.rounds;
-      const elapsed = (Date.now() - t1) / 1000;
-      log(`round ${round + 1}/${f.rounds}, case ${cases}/${of}: ${(elapsed / 60).toFixed(1)} min, ETA ${((elapsed / done - elapsed) / 60).toFixed(1)} min`);
+  const res = await interleave(
+    ok.map((p) => ({
+      side: {
+        label: p.plan.label,
+        dir: ROOT,
+        given: `Node v${p.plan.version}`,
+        commit: null,
+        worktree: false,
+        node: p.build.exec,
+        env: p.env,
+      },
+      args: p.args,
+    })),
+    {
+      rounds: f.rounds,
+      seed: f.seed,
+      only,
+      log,
+      progress: ({ round, cases, of }) => {
+        if (Date.now() - last < 15_000) return;
+        last = Date.now();
+        const done = (round + cases / of) / f.rounds;
+        const elapsed = (Date.now() - t1) / 1000;
+        log(
+          `round ${round + 1}/${f.rounds}, case ${cases}/${of}: ${(elapsed / 60).toFixed(1)} min, ETA ${((elapsed / done - elapsed) / 60).toFixed(1)} min`,
+        );
+      },
     },
-  });
+  );
   /** @type {Record<string, string[]>} */
   // a case a side skipped in every round (node:sqlite before Node 22.13) is not one of its cases:
   // the side's line says why; a case that errs stays, and its row says why it was not compared
-  const skipped = (/** @type {string} */ label, /** @type {string} */ key) => res.rounds.every((r) => r[label]?.cases.some((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key && c.status === 'skipped'));
-  const listed = Object.fromEntries(Object.entries(res.ready).map(([label, r]) => [label, r.cases.filter((/** @type {string} */ k) => only(k) && !skipped(label, k))]));
+  const skipped = (/** @type {string} */ label, /** @type {string} */ key) =>
+    res.rounds.every((r) =>
+      r[label]?.cases.some((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key && c.status === 'skipped'),
+    );
+  const listed = Object.fromEntries(
+    Object.entries(res.ready).map(([label, r]) => [
+      label,
+      r.cases.filter((/** @type {string} */ k) => only(k) && !skipped(label, k)),
+    ]),
+  );
   const rows = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
   const refReady = res.ready[ref.label];
   return {
     schemaVersion: SCHEMA_VERSION,
     kind: KIND,
-    run: shootoutRun(f, filters, { id: newRunId(), startedAt, finishedAt: new Date().toISOString(), seconds: (Date.now() - t0) / 1000, commit: currentCommit() }),
+    run: shootoutRun(f, filters, {
+      id: newRunId(),
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      seconds: (Date.now() - t0) / 1000,
+      commit: currentCommit(),
+    }),
     environment: machine(refReady.environment),
     reference: ref.label,
     sides: prepared.map((p) => {
       const ready = res.ready[p.plan.label] ?? p.ready;
       /** @type {any} */
-      const s = { label: p.plan.label, node: `v${p.plan.version}`, generation: p.plan.generation, line: p.plan.line, override: p.plan.override, status: p.status, drivers: (ready?.drivers ?? []).map(driverOf) };
+      const s = {
+        label: p.plan.label,
+        node: `v${p.plan.version}`,
+        generation: p.plan.generation,
+        line: p.plan.line,
+        override: p.plan.override,
+        status: p.status,
+        drivers: (ready?.drivers ?? []).map(driverOf),
+      };
       if (p.reason) s.reason = p.reason;
       if (ready?.environment?.v8) s.v8 = ready.environment.v8;
       return s;
     }),
     comparisons,
     rows,
-    figures: figures(res.rounds, ok.map((p) => p.plan.label)),
+    figures: figures(
+      res.rounds,
+      ok.map((p) => p.plan.label),
+    ),
   };
 }
 
@@ -229,7 +311,9 @@ export async function shootout(f, log) {
 export async function main(argv) {
   const f = parseFlags(argv);
   if (f.help) {
-    console.log('usage: npm run shootout -- [--node 18,20,22,24,25] [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--threshold PCT] [--alpha A] [--from-source] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…');
+    console.log(
+      'usage: npm run shootout -- [--node 18,20,22,24,25] [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--threshold PCT] [--alpha A] [--from-source] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…',
+    );
     return 0;
   }
   const log = (/** @type {string} */ line) => process.stderr.write(`shootout: ${line}\n`);

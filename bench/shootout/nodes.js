@@ -20,8 +20,16 @@ import { ROOT } from '../../lib/root.js';
 /** The newest cached Node of a major, or null. */
 function cachedOf(/** @type {number} */ major) {
   const prefix = `${process.platform}-${process.arch}-v`;
-  const versions = fs.existsSync(NODE_CACHE) ? fs.readdirSync(NODE_CACHE).filter((d) => d.startsWith(prefix) && fs.existsSync(path.join(NODE_CACHE, d, 'bin', 'node'))).map((d) => d.slice(prefix.length)) : [];
-  return semver.maxSatisfying(versions.filter((v) => semver.valid(v)), `${major}.x`);
+  const versions = fs.existsSync(NODE_CACHE)
+    ? fs
+        .readdirSync(NODE_CACHE)
+        .filter((d) => d.startsWith(prefix) && fs.existsSync(path.join(NODE_CACHE, d, 'bin', 'node')))
+        .map((d) => d.slice(prefix.length))
+    : [];
+  return semver.maxSatisfying(
+    versions.filter((v) => semver.valid(v)),
+    `${major}.x`,
+  );
 }
 
 /**
@@ -34,14 +42,18 @@ function cachedOf(/** @type {number} */ major) {
 export function resolveNode(spec, log) {
   const want = spec.replace(/^v/, '');
   const running = process.version.slice(1);
-  if (want === running || want === String(semver.major(running))) return { version: running, exec: process.execPath, dir: null };
+  if (want === running || want === String(semver.major(running)))
+    return { version: running, exec: process.execPath, dir: null };
   let version = want;
   if (/^\d+$/.test(want)) {
     try {
       version = resolveNodeVersion(want);
     } catch (err) {
       const cached = cachedOf(Number(want));
-      if (!cached) throw new Error(`Node ${want}: cannot find its newest release (${String(/** @type {Error} */ (err).message).split('\n')[0]}) and none is cached in ${path.relative(ROOT, NODE_CACHE)}`);
+      if (!cached)
+        throw new Error(
+          `Node ${want}: cannot find its newest release (${String(/** @type {Error} */ (err).message).split('\n')[0]}) and none is cached in ${path.relative(ROOT, NODE_CACHE)}`,
+        );
       log(`Node ${want}: the registry did not answer; using the newest cached, v${cached}`);
       version = cached;
     }
@@ -72,16 +84,28 @@ export function sideEnv(node, side) {
  * @returns {{ ok: true } | { ok: false, reason: string }}
  */
 export function installSide(node, side, o) {
-  const r = spawnSync(node.exec, [path.join(ROOT, 'bench', 'tools', 'install-drivers.js'), ...(o.fromSource ? ['--from-source'] : [])], {
-    cwd: ROOT,
-    env: sideEnv(node, side),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    node.exec,
+    [path.join(ROOT, 'bench', 'tools', 'install-drivers.js'), ...(o.fromSource ? ['--from-source'] : [])],
+    {
+      cwd: ROOT,
+      env: sideEnv(node, side),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (out.trim()) process.stderr.write(out.endsWith('\n') ? out : `${out}\n`);
   if (r.status === 0) return { ok: true };
-  const last = out.trim().split('\n').filter((l) => !/^npm (notice|warn)/i.test(l)).slice(-2).join(' | ');
-  return { ok: false, reason: `driver install for Node v${node.version} (${side.generation}) failed (${r.status === null ? `signal ${r.signal}` : `exit ${r.status}`}): ${last || 'no message'}` };
+  const last = out
+    .trim()
+    .split('\n')
+    .filter((l) => !/^npm (notice|warn)/i.test(l))
+    .slice(-2)
+    .join(' | ');
+  return {
+    ok: false,
+    reason: `driver install for Node v${node.version} (${side.generation}) failed (${r.status === null ? `signal ${r.signal}` : `exit ${r.status}`}): ${last || 'no message'}`,
+  };
 }

@@ -92,7 +92,15 @@ export function planSides(versions) {
     const gens = repeated ? (def ? [def] : generationsOf(version).slice(0, 1)) : generationsOf(version);
     for (const generation of gens) {
       const line = DRIVER_LINE[generation] ?? generation;
-      sides.push({ label: `v${major} ${line}${copy > 1 ? ` (${copy})` : ''}`, major, version, generation, line, override: generation !== def, copy });
+      sides.push({
+        label: `v${major} ${line}${copy > 1 ? ` (${copy})` : ''}`,
+        major,
+        version,
+        generation,
+        line,
+        override: generation !== def,
+        copy,
+      });
     }
   }
   return sides;
@@ -144,7 +152,8 @@ export function planComparisons(sides) {
     // the reference Node with this side's driver: the Node effect with that driver held constant
     const refSame = sides.find((x) => x.version === ref.version && x.copy === 1 && x.generation === s.generation);
     if (refSame && refSame !== s) out.push({ group: 'same-driver', base: refSame.label, head: s.label });
-    if (s.generation !== CONSTANT_GENERATION && constant) out.push({ group: 'driver-upgrade', base: constant.label, head: s.label });
+    if (s.generation !== CONSTANT_GENERATION && constant)
+      out.push({ group: 'driver-upgrade', base: constant.label, head: s.label });
     if (!refSame && !constant) out.push({ group: 'different-driver', base: ref.label, head: s.label });
   }
   return out;
@@ -161,7 +170,9 @@ export const GENERATION_DRIVERS = ['better-sqlite3-multiple-ciphers', 'better-sq
  * @returns {Record<string, string[]> | null}
  */
 export function sideFilters(side, sides, filters) {
-  const hasConstant = sides.some((x) => x.version === side.version && x.copy === side.copy && x.generation === CONSTANT_GENERATION);
+  const hasConstant = sides.some(
+    (x) => x.version === side.version && x.copy === side.copy && x.generation === CONSTANT_GENERATION,
+  );
   if (side.generation === CONSTANT_GENERATION || !hasConstant) return filters;
   const driver = filters.driver.filter((d) => GENERATION_DRIVERS.includes(d));
   return driver.length ? { ...filters, driver } : null;
@@ -176,7 +187,9 @@ export function sideFilters(side, sides, filters) {
 export function inScope(c, filters) {
   if (!TIMED_OPS.includes(c.op)) return false;
   if (filters.driver || filters.cipher) return true;
-  return DEFAULT_SCOPE.some((s) => s.driver === c.driver && s.cipher === c.cipher && (filters.config ? true : s.config === c.config));
+  return DEFAULT_SCOPE.some(
+    (s) => s.driver === c.driver && s.cipher === c.cipher && (filters.config ? true : s.config === c.config),
+  );
 }
 
 /** The default filters when none are given: the scope's configs, drivers and ciphers. */

@@ -8,7 +8,8 @@ import { GROUPS } from './plan.js';
 import { OPS } from '../tables/ops.js';
 
 const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
-const rate = (/** @type {number | null} */ n) => (n === null ? '' : n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const rate = (/** @type {number | null} */ n) =>
+  n === null ? '' : n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
 
 /** One cell: the change, its 95% interval, the verdict. */
@@ -21,16 +22,31 @@ export function cell(/** @type {any} */ r) {
 /** The machine line: platform, CPU, cores, runner image. */
 export function machineLine(/** @type {any} */ doc) {
   const e = doc.environment;
-  const image = e.ci?.imageOs ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}` : e.ci ? `, ${e.ci.provider}` : ', not CI';
+  const image = e.ci?.imageOs
+    ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}`
+    : e.ci
+      ? `, ${e.ci.provider}`
+      : ', not CI';
   return `${inert(`${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${image}`)}`;
 }
 
 /** One line per side: its Node patch version and the drivers it loaded, or why it did not run. */
 export function sideLines(/** @type {any} */ doc) {
   return doc.sides.map((/** @type {any} */ s) => {
-    if (s.status !== 'ok') return `- ${inert(s.label)}: Node ${inert(s.node)}: **did not run**: ${inert(s.reason ?? '', 300)}`;
-    const ds = s.drivers.filter((/** @type {any} */ d) => d.name !== 'node:sqlite' || s.generation === doc.sides.find((/** @type {any} */ x) => x.label === doc.reference)?.generation);
-    const text = ds.map((/** @type {any} */ d) => (d.status === 'ok' ? `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})` : `${d.name} ${d.status}: ${d.reason ?? ''}`)).join('; ');
+    if (s.status !== 'ok')
+      return `- ${inert(s.label)}: Node ${inert(s.node)}: **did not run**: ${inert(s.reason ?? '', 300)}`;
+    const ds = s.drivers.filter(
+      (/** @type {any} */ d) =>
+        d.name !== 'node:sqlite' ||
+        s.generation === doc.sides.find((/** @type {any} */ x) => x.label === doc.reference)?.generation,
+    );
+    const text = ds
+      .map((/** @type {any} */ d) =>
+        d.status === 'ok'
+          ? `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`
+          : `${d.name} ${d.status}: ${d.reason ?? ''}`,
+      )
+      .join('; ');
     return `- ${inert(s.label)}: Node ${inert(s.node)}${s.override ? ' (12.x installed beside the default 13.x)' : ''}: ${inert(text, 600)}`;
   });
 }
@@ -62,14 +78,29 @@ export function shootoutLines(doc, o = {}) {
     for (const base of perBase) {
       const rows = inGroup.filter((/** @type {any} */ r) => base === null || r.base === base);
       const heads = [...new Set(rows.map((/** @type {any} */ r) => r.head))];
-      const cases = [...new Map(rows.map((/** @type {any} */ r) => [r.key, r])).values()]
-        .sort((a, b) => a.driver.localeCompare(b.driver) || a.cipher.localeCompare(b.cipher) || a.config.localeCompare(b.config) || opOrder(a.op) - opOrder(b.op));
+      const cases = [...new Map(rows.map((/** @type {any} */ r) => [r.key, r])).values()].sort(
+        (a, b) =>
+          a.driver.localeCompare(b.driver) ||
+          a.cipher.localeCompare(b.cipher) ||
+          a.config.localeCompare(b.config) ||
+          opOrder(a.op) - opOrder(b.op),
+      );
       const configs = new Set(cases.map((c) => c.config));
       if (base !== null && perBase.length > 1) lines.push(`Against ${inert(base)}:`, '');
-      const header = [configs.size > 1 ? 'Config · driver · cipher' : 'Driver · cipher', 'Operation', ...(base !== null ? [`${inert(base)} ops/s`] : []), ...heads.map((h) => (base === null ? `${inert(h)} vs ${inert(rows.find((/** @type {any} */ r) => r.head === h).base)}` : inert(h)))];
+      const header = [
+        configs.size > 1 ? 'Config · driver · cipher' : 'Driver · cipher',
+        'Operation',
+        ...(base !== null ? [`${inert(base)} ops/s`] : []),
+        ...heads.map((h) =>
+          base === null ? `${inert(h)} vs ${inert(rows.find((/** @type {any} */ r) => r.head === h).base)}` : inert(h),
+        ),
+      ];
       const body = cases.map((c) => {
         const of = (/** @type {string} */ h) => rows.find((/** @type {any} */ r) => r.head === h && r.key === c.key);
-        const baseOps = base !== null ? rows.find((/** @type {any} */ r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null : null;
+        const baseOps =
+          base !== null
+            ? (rows.find((/** @type {any} */ r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null)
+            : null;
         return [
           inert(`${configs.size > 1 ? `${c.config} · ` : ''}${c.driver} · ${c.cipher}`),
           inert(OPS.find((x) => x.name === c.op)?.label ?? c.op),
@@ -77,7 +108,18 @@ export function shootoutLines(doc, o = {}) {
           ...heads.map((h) => cell(of(h))),
         ];
       });
-      lines.push(...(o.table ?? table)([header, ...body], ['l', 'l', ...(base !== null ? /** @type {const} */ (['r']) : []), ...heads.map(() => /** @type {const} */ ('r'))]).split('\n'), '');
+      lines.push(
+        ...(o.table ?? table)(
+          [header, ...body],
+          [
+            'l',
+            'l',
+            ...(base !== null ? /** @type {const} */ (['r']) : []),
+            ...heads.map(() => /** @type {const} */ ('r')),
+          ],
+        ).split('\n'),
+        '',
+      );
     }
   }
   lines.push('Nodes and drivers:', '', ...sideLines(doc), '');

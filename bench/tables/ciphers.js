@@ -11,11 +11,26 @@
 
 /** @type {Cipher[]} */
 export const CIPHERS = [
-  { name: 'chacha20', label: 'ChaCha20-Poly1305', sqlite3mc: 'chacha20', description: 'sqleet: ChaCha20 with Poly1305 MAC (production cipher)' },
+  {
+    name: 'chacha20',
+    label: 'ChaCha20-Poly1305',
+    sqlite3mc: 'chacha20',
+    description: 'sqleet: ChaCha20 with Poly1305 MAC (production cipher)',
+  },
   { name: 'aes128cbc', label: 'AES-128-CBC', sqlite3mc: 'aes128cbc', description: 'wxSQLite3 AES 128-bit CBC, no MAC' },
   { name: 'aes256cbc', label: 'AES-256-CBC', sqlite3mc: 'aes256cbc', description: 'wxSQLite3 AES 256-bit CBC, no MAC' },
-  { name: 'sqlcipher', label: 'SQLCipher', sqlite3mc: 'sqlcipher', description: 'SQLCipher: AES-256-CBC with HMAC-SHA512, version 4 defaults' },
-  { name: 'rc4', label: 'RC4', sqlite3mc: 'rc4', description: 'System.Data.SQLite RC4: broken, for compatibility only' },
+  {
+    name: 'sqlcipher',
+    label: 'SQLCipher',
+    sqlite3mc: 'sqlcipher',
+    description: 'SQLCipher: AES-256-CBC with HMAC-SHA512, version 4 defaults',
+  },
+  {
+    name: 'rc4',
+    label: 'RC4',
+    sqlite3mc: 'rc4',
+    description: 'System.Data.SQLite RC4: broken, for compatibility only',
+  },
   { name: 'ascon128', label: 'Ascon-128', sqlite3mc: 'ascon128', description: 'Ascon-128 AEAD' },
   { name: 'aegis', label: 'AEGIS', sqlite3mc: 'aegis', description: 'AEGIS AEAD (SQLite3MC 2.0+)' },
   { name: 'none', label: 'no encryption', sqlite3mc: null, description: 'no key: plain SQLite file' },

@@ -55,8 +55,15 @@ export const COMPARISONS = [
  */
 export function membersOf(cmp, have) {
   const pick = (/** @type {string[] | '*'} */ sel, /** @type {string} */ v) => sel === '*' || sel.includes(v);
-  const same = (/** @type {import('./suite.js').Setup} */ s) => s.config === cmp.reference.config && s.driver === cmp.reference.driver && s.cipher === cmp.reference.cipher;
-  return have.filter((s) => !same(s) && pick(cmp.members.configs, s.config) && pick(cmp.members.drivers, s.driver) && pick(cmp.members.ciphers, s.cipher));
+  const same = (/** @type {import('./suite.js').Setup} */ s) =>
+    s.config === cmp.reference.config && s.driver === cmp.reference.driver && s.cipher === cmp.reference.cipher;
+  return have.filter(
+    (s) =>
+      !same(s) &&
+      pick(cmp.members.configs, s.config) &&
+      pick(cmp.members.drivers, s.driver) &&
+      pick(cmp.members.ciphers, s.cipher),
+  );
 }
 
 /**
@@ -66,5 +73,8 @@ export function membersOf(cmp, have) {
  * @returns {import('./suite.js').Case[]}
  */
 export function referencesOf(c) {
-  return [...COMPARISONS.filter((cmp) => membersOf(cmp, [c]).length).map((cmp) => ({ ...cmp.reference, op: c.op })), ...experimentReferencesOf(c)];
+  return [
+    ...COMPARISONS.filter((cmp) => membersOf(cmp, [c]).length).map((cmp) => ({ ...cmp.reference, op: c.op })),
+    ...experimentReferencesOf(c),
+  ];
 }

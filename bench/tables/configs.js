@@ -40,7 +40,9 @@ const PRODUCTION = [
  * @returns {PragmaSetting[]}
  */
 function production(changes, drop = /** @type {string[]} */ ([])) {
-  const out = PRODUCTION.filter(([n]) => !drop.includes(n)).map(([n, v]) => /** @type {PragmaSetting} */ ([n, n in changes ? changes[n] : v]));
+  const out = PRODUCTION.filter(([n]) => !drop.includes(n)).map(
+    ([n, v]) => /** @type {PragmaSetting} */ ([n, n in changes ? changes[n] : v]),
+  );
   const at = out.findIndex(([n]) => n === 'optimize');
   const added = Object.entries(changes).filter(([n]) => !PRODUCTION.some(([p]) => p === n));
   out.splice(at, 0, ...added.map(([n, v]) => /** @type {PragmaSetting} */ ([n, v])));
@@ -52,30 +54,156 @@ const MMAP_256MB = { mmap_size: 268435456 };
 
 /** @type {Config[]} */
 export const CONFIGS = [
-  { name: 'production', label: 'Forward Email Production', pragmas: PRODUCTION, description: 'the production PRAGMAs: WAL, secure_delete, auto_vacuum=FULL, synchronous=NORMAL, temp files on disk beside the database' },
-  { name: 'production-twin', label: 'Production (A/A twin)', pragmas: PRODUCTION, description: 'the production PRAGMAs again, measured as a case of its own: the self-check that two identical configs measured side by side show no difference' },
-  { name: 'wal-autocheckpoint-1000', label: 'WAL Autocheckpoint 1000', pragmas: production({ wal_autocheckpoint: 1000 }), description: 'wal_autocheckpoint=1000' },
-  { name: 'memory-temp-storage', label: 'Memory Temp Storage', pragmas: production({ temp_store: 2 }), description: 'temp_store=2 (MEMORY)' },
-  { name: 'cache-size-64mb', label: 'Cache Size 64MB', pragmas: production(CACHE_64MB), description: 'cache_size=-64000' },
+  {
+    name: 'production',
+    label: 'Forward Email Production',
+    pragmas: PRODUCTION,
+    description:
+      'the production PRAGMAs: WAL, secure_delete, auto_vacuum=FULL, synchronous=NORMAL, temp files on disk beside the database',
+  },
+  {
+    name: 'production-twin',
+    label: 'Production (A/A twin)',
+    pragmas: PRODUCTION,
+    description:
+      'the production PRAGMAs again, measured as a case of its own: the self-check that two identical configs measured side by side show no difference',
+  },
+  {
+    name: 'wal-autocheckpoint-1000',
+    label: 'WAL Autocheckpoint 1000',
+    pragmas: production({ wal_autocheckpoint: 1000 }),
+    description: 'wal_autocheckpoint=1000',
+  },
+  {
+    name: 'memory-temp-storage',
+    label: 'Memory Temp Storage',
+    pragmas: production({ temp_store: 2 }),
+    description: 'temp_store=2 (MEMORY)',
+  },
+  {
+    name: 'cache-size-64mb',
+    label: 'Cache Size 64MB',
+    pragmas: production(CACHE_64MB),
+    description: 'cache_size=-64000',
+  },
   { name: 'mmap-256mb', label: 'MMAP 256MB', pragmas: production(MMAP_256MB), description: 'mmap_size=268435456' },
-  { name: 'synchronous-off', label: 'Synchronous OFF (Unsafe)', pragmas: production({ synchronous: 'OFF' }), description: 'synchronous=OFF: a crash or power loss can corrupt the database' },
-  { name: 'synchronous-extra', label: 'Synchronous EXTRA (Safe)', pragmas: production({ synchronous: 'EXTRA' }), description: 'synchronous=EXTRA' },
-  { name: 'incremental-vacuum', label: 'Incremental Vacuum', pragmas: production({ auto_vacuum: 'INCREMENTAL' }), description: 'auto_vacuum=INCREMENTAL' },
-  { name: 'no-auto-vacuum', label: 'No Auto Vacuum', pragmas: production({ auto_vacuum: 'NONE' }), description: 'auto_vacuum=NONE' },
-  { name: 'analysis-limit-1000', label: 'Analysis Limit 1000', pragmas: production({ analysis_limit: 1000 }), description: 'analysis_limit=1000 (bounds the work of optimize/ANALYZE)' },
-  { name: 'busy-timeout-60s', label: 'Busy Timeout 60s', pragmas: production({ busy_timeout: 60000 }), description: 'busy_timeout=60000 (only matters under lock contention, which a single connection never meets)' },
-  { name: 'cache-mmap', label: 'Cache + MMAP', pragmas: production({ ...CACHE_64MB, ...MMAP_256MB }), description: 'cache_size=-64000 and mmap_size=268435456' },
-  { name: 'all-optimizations', label: 'All Optimizations', pragmas: production({ temp_store: 2, ...CACHE_64MB, ...MMAP_256MB, analysis_limit: 1000 }), description: 'every safe single change together: temp_store=2, cache_size=-64000, mmap_size=268435456, analysis_limit=1000 (not synchronous=OFF)' },
-  { name: 'baseline', label: 'Baseline', pragmas: [], description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)" },
+  {
+    name: 'synchronous-off',
+    label: 'Synchronous OFF (Unsafe)',
+    pragmas: production({ synchronous: 'OFF' }),
+    description: 'synchronous=OFF: a crash or power loss can corrupt the database',
+  },
+  {
+    name: 'synchronous-extra',
+    label: 'Synchronous EXTRA (Safe)',
+    pragmas: production({ synchronous: 'EXTRA' }),
+    description: 'synchronous=EXTRA',
+  },
+  {
+    name: 'incremental-vacuum',
+    label: 'Incremental Vacuum',
+    pragmas: production({ auto_vacuum: 'INCREMENTAL' }),
+    description: 'auto_vacuum=INCREMENTAL',
+  },
+  {
+    name: 'no-auto-vacuum',
+    label: 'No Auto Vacuum',
+    pragmas: production({ auto_vacuum: 'NONE' }),
+    description: 'auto_vacuum=NONE',
+  },
+  {
+    name: 'analysis-limit-1000',
+    label: 'Analysis Limit 1000',
+    pragmas: production({ analysis_limit: 1000 }),
+    description: 'analysis_limit=1000 (bounds the work of optimize/ANALYZE)',
+  },
+  {
+    name: 'busy-timeout-60s',
+    label: 'Busy Timeout 60s',
+    pragmas: production({ busy_timeout: 60000 }),
+    description: 'busy_timeout=60000 (only matters under lock contention, which a single connection never meets)',
+  },
+  {
+    name: 'cache-mmap',
+    label: 'Cache + MMAP',
+    pragmas: production({ ...CACHE_64MB, ...MMAP_256MB }),
+    description: 'cache_size=-64000 and mmap_size=268435456',
+  },
+  {
+    name: 'all-optimizations',
+    label: 'All Optimizations',
+    pragmas: production({ temp_store: 2, ...CACHE_64MB, ...MMAP_256MB, analysis_limit: 1000 }),
+    description:
+      'every safe single change together: temp_store=2, cache_size=-64000, mmap_size=268435456, analysis_limit=1000 (not synchronous=OFF)',
+  },
+  {
+    name: 'baseline',
+    label: 'Baseline',
+    pragmas: [],
+    description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)",
+  },
   // Experiment-only variants (bench/tables/experiments.js): each measured only on the operations of the claims it tests.
-  { name: 'wal-autocheckpoint-0', label: 'WAL Autocheckpoint 0', pragmas: production({ wal_autocheckpoint: 0 }), description: 'wal_autocheckpoint=0: no automatic checkpoint, the WAL grows until one is run', experiment: true },
-  { name: 'wal-autocheckpoint-10000', label: 'WAL Autocheckpoint 10000', pragmas: production({ wal_autocheckpoint: 10000 }), description: 'wal_autocheckpoint=10000', experiment: true },
-  { name: 'synchronous-full', label: 'Synchronous FULL', pragmas: production({ synchronous: 'FULL' }), description: 'synchronous=FULL in WAL mode: every commit syncs the WAL', experiment: true },
-  { name: 'secure-delete-off', label: 'Secure Delete OFF', pragmas: production({ secure_delete: 'OFF' }), description: 'secure_delete=OFF: deleted content is not overwritten', experiment: true },
-  { name: 'shm-temp-storage', label: 'Temp Files on /dev/shm', pragmas: PRODUCTION, tempdir: 'shm', description: 'the production PRAGMAs with `{tempdir}` on /dev/shm (RAM) instead of beside the database (skipped where there is no /dev/shm)', experiment: true },
-  { name: 'default-temp-storage', label: 'Default Temp Storage', pragmas: production({ temp_store_directory: '' }, ['temp_store']), description: "production without temp_store and with temp_store_directory='' (SQLite's default directory; the setting is process-wide, so it is reset, not left unset): SQLite's default temp files", experiment: true },
-  { name: 'analysis-limit-400', label: 'Analysis Limit 400', pragmas: production({ analysis_limit: 400 }), description: 'analysis_limit=400', experiment: true },
-  { name: 'blob-first', label: 'BLOB First', pragmas: PRODUCTION, schema: 'blob-first', description: 'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/tables/mail.js)', experiment: true },
+  {
+    name: 'wal-autocheckpoint-0',
+    label: 'WAL Autocheckpoint 0',
+    pragmas: production({ wal_autocheckpoint: 0 }),
+    description: 'wal_autocheckpoint=0: no automatic checkpoint, the WAL grows until one is run',
+    experiment: true,
+  },
+  {
+    name: 'wal-autocheckpoint-10000',
+    label: 'WAL Autocheckpoint 10000',
+    pragmas: production({ wal_autocheckpoint: 10000 }),
+    description: 'wal_autocheckpoint=10000',
+    experiment: true,
+  },
+  {
+    name: 'synchronous-full',
+    label: 'Synchronous FULL',
+    pragmas: production({ synchronous: 'FULL' }),
+    description: 'synchronous=FULL in WAL mode: every commit syncs the WAL',
+    experiment: true,
+  },
+  {
+    name: 'secure-delete-off',
+    label: 'Secure Delete OFF',
+    pragmas: production({ secure_delete: 'OFF' }),
+    description: 'secure_delete=OFF: deleted content is not overwritten',
+    experiment: true,
+  },
+  {
+    name: 'shm-temp-storage',
+    label: 'Temp Files on /dev/shm',
+    pragmas: PRODUCTION,
+    tempdir: 'shm',
+    description:
+      'the production PRAGMAs with `{tempdir}` on /dev/shm (RAM) instead of beside the database (skipped where there is no /dev/shm)',
+    experiment: true,
+  },
+  {
+    name: 'default-temp-storage',
+    label: 'Default Temp Storage',
+    pragmas: production({ temp_store_directory: '' }, ['temp_store']),
+    description:
+      "production without temp_store and with temp_store_directory='' (SQLite's default directory; the setting is process-wide, so it is reset, not left unset): SQLite's default temp files",
+    experiment: true,
+  },
+  {
+    name: 'analysis-limit-400',
+    label: 'Analysis Limit 400',
+    pragmas: production({ analysis_limit: 400 }),
+    description: 'analysis_limit=400',
+    experiment: true,
+  },
+  {
+    name: 'blob-first',
+    label: 'BLOB First',
+    pragmas: PRODUCTION,
+    schema: 'blob-first',
+    description:
+      'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/tables/mail.js)',
+    experiment: true,
+  },
 ];
 
 /** The configs of the per-config tables and the config comparison: every one but the experiment-only variants. */
@@ -95,14 +223,26 @@ export const TWIN_CONFIG = 'production-twin';
 export function describeChanges(config) {
   const base = new Map(PRODUCTION);
   const changes = config.pragmas.filter(([n, v]) => !base.has(n) || String(base.get(n)) !== String(v));
-  const unset = config.pragmas.length ? PRODUCTION.filter(([n]) => !config.pragmas.some(([p]) => p === n)).map(([n]) => n) : [];
+  const unset = config.pragmas.length
+    ? PRODUCTION.filter(([n]) => !config.pragmas.some(([p]) => p === n)).map(([n]) => n)
+    : [];
   const other = [
     ...(unset.length ? [`without ${unset.join(', ')} (SQLite's defaults)`] : []),
     ...(config.schema && config.schema !== 'blob-last' ? [`schema '${config.schema}' instead of 'blob-last'`] : []),
     ...(config.tempdir === 'shm' ? ['{tempdir} on /dev/shm (RAM) instead of beside the database'] : []),
   ];
-  if (other.length) return { changes, equalsDefault: false, note: `differs from ${CONFIGS[0].label} ${other.length && changes.length ? 'also ' : ''}in: ${other.join('; ')}` };
-  if (config.name === PRODUCTION_CONFIG || config.name === TWIN_CONFIG || config.pragmas.length === 0 || changes.length === 0) {
+  if (other.length)
+    return {
+      changes,
+      equalsDefault: false,
+      note: `differs from ${CONFIGS[0].label} ${other.length && changes.length ? 'also ' : ''}in: ${other.join('; ')}`,
+    };
+  if (
+    config.name === PRODUCTION_CONFIG ||
+    config.name === TWIN_CONFIG ||
+    config.pragmas.length === 0 ||
+    changes.length === 0
+  ) {
     return { changes, equalsDefault: false, note: null };
   }
   const equalsDefault = changes.every(([n, v]) => !base.has(n) && normalise(n, v) === PRAGMAS[n].sqliteDefault);

@@ -13,9 +13,27 @@ import semver from 'semver';
 
 /** @type {Driver[]} */
 export const DRIVERS = [
-  { name: 'better-sqlite3-multiple-ciphers', api: 'better-sqlite3', encryption: true, package: 'better-sqlite3-multiple-ciphers', description: 'better-sqlite3 with SQLite3 Multiple Ciphers (the production driver)' },
-  { name: 'better-sqlite3', api: 'better-sqlite3', encryption: false, package: 'better-sqlite3', description: 'better-sqlite3, no encryption' },
-  { name: 'node:sqlite', api: 'node:sqlite', encryption: false, node: '^22.13.0 || >=23.4.0', description: "Node's built-in SQLite (unflagged from 22.13 / 23.4)" },
+  {
+    name: 'better-sqlite3-multiple-ciphers',
+    api: 'better-sqlite3',
+    encryption: true,
+    package: 'better-sqlite3-multiple-ciphers',
+    description: 'better-sqlite3 with SQLite3 Multiple Ciphers (the production driver)',
+  },
+  {
+    name: 'better-sqlite3',
+    api: 'better-sqlite3',
+    encryption: false,
+    package: 'better-sqlite3',
+    description: 'better-sqlite3, no encryption',
+  },
+  {
+    name: 'node:sqlite',
+    api: 'node:sqlite',
+    encryption: false,
+    node: '^22.13.0 || >=23.4.0',
+    description: "Node's built-in SQLite (unflagged from 22.13 / 23.4)",
+  },
 ];
 
 export const PRODUCTION_DRIVER = 'better-sqlite3-multiple-ciphers';
@@ -31,8 +49,16 @@ export const MATRIX_NODES = [18, 20, 22, 24, 25];
  * @type {{ id: string, node: string, why: string }[]}
  */
 export const GENERATIONS = [
-  { id: 'node18', node: '>=18.0.0 <20.0.0', why: 'better-sqlite3 12 dropped Node 18; 11.10.0 is the last release for it' },
-  { id: 'node20', node: '>=20.0.0 <22.14.0 || >=23.0.0 <23.6.0', why: '12.x: prebuilt per ABI, supports Node 20-26 (13.x needs N-API 10: Node 22.14+ / 23.6+)' },
+  {
+    id: 'node18',
+    node: '>=18.0.0 <20.0.0',
+    why: 'better-sqlite3 12 dropped Node 18; 11.10.0 is the last release for it',
+  },
+  {
+    id: 'node20',
+    node: '>=20.0.0 <22.14.0 || >=23.0.0 <23.6.0',
+    why: '12.x: prebuilt per ABI, supports Node 20-26 (13.x needs N-API 10: Node 22.14+ / 23.6+)',
+  },
   { id: 'napi10', node: '^22.14.0 || >=23.6.0', why: '13.x: N-API, one binary for every Node that has N-API 10' },
 ];
 
@@ -69,10 +95,18 @@ export const GENERATION_ENV = 'SQLITE_BENCH_GENERATION';
  */
 export function chosenGeneration(nodeVersion, id) {
   const def = generationFor(nodeVersion);
-  if (!id) return def ? { gen: def, override: false } : { error: `no driver generation supports Node ${nodeVersion}; supported: ${GENERATIONS.map((g) => g.node).join(' | ')}` };
+  if (!id)
+    return def
+      ? { gen: def, override: false }
+      : {
+          error: `no driver generation supports Node ${nodeVersion}; supported: ${GENERATIONS.map((g) => g.node).join(' | ')}`,
+        };
   const gen = GENERATIONS.find((g) => g.id === id);
   if (!gen) return { error: `unknown driver generation '${id}'; valid: ${GENERATIONS.map((g) => g.id).join(', ')}` };
-  if (!semver.satisfies(nodeVersion, GENERATION_LOADS[gen.id], { includePrerelease: true })) return { error: `driver generation ${id} does not run on Node ${nodeVersion}; it needs ${GENERATION_LOADS[gen.id]}` };
+  if (!semver.satisfies(nodeVersion, GENERATION_LOADS[gen.id], { includePrerelease: true }))
+    return {
+      error: `driver generation ${id} does not run on Node ${nodeVersion}; it needs ${GENERATION_LOADS[gen.id]}`,
+    };
   return { gen, override: gen.id !== def?.id };
 }
 

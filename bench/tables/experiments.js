@@ -53,44 +53,90 @@ export const MINIMAL = 0.05;
 
 const ratio = (/** @type {number} */ before, /** @type {number} */ after) => after / before - 1;
 /** A claimed change in ops/s from rates (ops/s before and after). */
-const rates = (/** @type {number} */ before, /** @type {number} */ after) => /** @type {const} */ ({ kind: 'change', low: ratio(before, after), high: ratio(before, after) });
+const rates = (/** @type {number} */ before, /** @type {number} */ after) =>
+  /** @type {const} */ ({ kind: 'change', low: ratio(before, after), high: ratio(before, after) });
 /** A claimed change in ops/s from times (seconds before and after): ops/s goes as 1/time. */
 const times = (/** @type {number} */ before, /** @type {number} */ after) => rates(1 / before, 1 / after);
 const by = (/** @type {number} */ x) => /** @type {const} */ ({ kind: 'change', low: x, high: x });
 const SLOWER = /** @type {const} */ ({ kind: 'direction', sign: -1 });
 const NONE = /** @type {const} */ ({ kind: 'none' });
-const WORKLOAD = 'pending: needs the concurrency workload (bench/workloads/): this run has no paired WAL-against-DELETE comparison of it; every operation of the suite runs on one connection';
-const RAM = 'peak RSS is not measured: an engine process measures many cases, one after another, so its peak is not one case\'s';
+const WORKLOAD =
+  'pending: needs the concurrency workload (bench/workloads/): this run has no paired WAL-against-DELETE comparison of it; every operation of the suite runs on one connection';
+const RAM =
+  "peak RSS is not measured: an engine process measures many cases, one after another, so its peak is not one case's";
 
 /** @type {Experiment[]} */
 export const EXPERIMENTS = [
   {
-    id: 'wal-autocheckpoint-1000', n: 1, short: 'wal_autocheckpoint=1000: 12% faster',
-    quote: '`wal_autocheckpoint=1000` … Our benchmarks show 12% performance gain (inserts 10,548 → 11,800/s, selects +5%, updates +33%)',
+    id: 'wal-autocheckpoint-1000',
+    n: 1,
+    short: 'wal_autocheckpoint=1000: 12% faster',
+    quote:
+      '`wal_autocheckpoint=1000` … Our benchmarks show 12% performance gain (inserts 10,548 → 11,800/s, selects +5%, updates +33%)',
     subject: ['wal_autocheckpoint'],
     reference: {},
     checks: [
-      { says: 'inserts 10,548 → 11,800/s', metric: 'ops/s', member: { config: 'wal-autocheckpoint-1000' }, op: 'insert', claim: rates(10548, 11800) },
-      { says: 'selects +5%', metric: 'ops/s', member: { config: 'wal-autocheckpoint-1000' }, op: 'select', claim: by(0.05) },
-      { says: 'updates +33%', metric: 'ops/s', member: { config: 'wal-autocheckpoint-1000' }, op: 'update', claim: by(0.33) },
+      {
+        says: 'inserts 10,548 → 11,800/s',
+        metric: 'ops/s',
+        member: { config: 'wal-autocheckpoint-1000' },
+        op: 'insert',
+        claim: rates(10548, 11800),
+      },
+      {
+        says: 'selects +5%',
+        metric: 'ops/s',
+        member: { config: 'wal-autocheckpoint-1000' },
+        op: 'select',
+        claim: by(0.05),
+      },
+      {
+        says: 'updates +33%',
+        metric: 'ops/s',
+        member: { config: 'wal-autocheckpoint-1000' },
+        op: 'update',
+        claim: by(0.33),
+      },
     ],
     holds: 'the claimed change is inside our 95% interval, which excludes 0',
     note: "1000 is SQLite's default: production, which leaves wal_autocheckpoint unset, already runs with it, so the expected change is none",
   },
   {
-    id: 'wal-autocheckpoint-0', n: 2, short: 'wal_autocheckpoint=0: 13% slower inserts',
+    id: 'wal-autocheckpoint-0',
+    n: 2,
+    short: 'wal_autocheckpoint=0: 13% slower inserts',
     quote: '`wal_autocheckpoint=0`: 9,200 inserts/sec (WAL grows too large), against 10,548 by default',
     subject: ['wal_autocheckpoint'],
     reference: {},
     checks: [
-      { says: 'inserts 10,548 → 9,200/s', metric: 'ops/s', member: { config: 'wal-autocheckpoint-0' }, op: 'insert', claim: rates(10548, 9200) },
-      { says: 'not in the write-up: 10000, for the shape of the curve', metric: 'ops/s', member: { config: 'wal-autocheckpoint-10000' }, op: 'insert', claim: NONE },
-      { says: 'WAL grows too large', metric: 'file size', member: { config: 'wal-autocheckpoint-0' }, notMeasured: 'the size operation reads the files once after seeding, not as inserts grow the WAL; no operation measures the WAL over a run of inserts' },
+      {
+        says: 'inserts 10,548 → 9,200/s',
+        metric: 'ops/s',
+        member: { config: 'wal-autocheckpoint-0' },
+        op: 'insert',
+        claim: rates(10548, 9200),
+      },
+      {
+        says: 'not in the write-up: 10000, for the shape of the curve',
+        metric: 'ops/s',
+        member: { config: 'wal-autocheckpoint-10000' },
+        op: 'insert',
+        claim: NONE,
+      },
+      {
+        says: 'WAL grows too large',
+        metric: 'file size',
+        member: { config: 'wal-autocheckpoint-0' },
+        notMeasured:
+          'the size operation reads the files once after seeding, not as inserts grow the WAL; no operation measures the WAL over a run of inserts',
+      },
     ],
     holds: 'the claimed change is inside our 95% interval, which excludes 0',
   },
   {
-    id: 'synchronous-normal', n: 3, short: 'synchronous=NORMAL: 3x faster than FULL',
+    id: 'synchronous-normal',
+    n: 3,
+    short: 'synchronous=NORMAL: 3x faster than FULL',
     quote: '`synchronous=NORMAL`: 3x faster than FULL',
     subject: ['synchronous'],
     reference: { config: 'synchronous-full' },
@@ -98,10 +144,13 @@ export const EXPERIMENTS = [
       { says: '3x faster inserts', metric: 'ops/s', member: {}, op: 'insert', claim: by(2) },
       { says: '3x faster updates', metric: 'ops/s', member: {}, op: 'update', claim: by(2) },
     ],
-    holds: 'NORMAL (production) against FULL, both in WAL mode: the claimed +200% is inside our 95% interval, which excludes 0',
+    holds:
+      'NORMAL (production) against FULL, both in WAL mode: the claimed +200% is inside our 95% interval, which excludes 0',
   },
   {
-    id: 'secure-delete', n: 4, short: 'secure_delete=ON: 5% slower',
+    id: 'secure-delete',
+    n: 4,
+    short: 'secure_delete=ON: 5% slower',
     quote: '`secure_delete=ON`: Security vs 5% performance cost',
     subject: ['secure_delete'],
     reference: { config: 'secure-delete-off' },
@@ -112,95 +161,232 @@ export const EXPERIMENTS = [
     holds: 'ON (production) against OFF: the claimed −5% is inside our 95% interval, which excludes 0',
   },
   {
-    id: 'auto-vacuum', n: 5, short: 'auto_vacuum=FULL: 5% write overhead; NONE fastest',
+    id: 'auto-vacuum',
+    n: 5,
+    short: 'auto_vacuum=FULL: 5% write overhead; NONE fastest',
     quote: '`auto_vacuum=FULL`: Immediate space reclamation, 5% write overhead; NONE: Fastest writes',
     subject: ['auto_vacuum'],
     reference: { config: 'no-auto-vacuum' },
     checks: [
       { says: 'FULL: 5% write overhead (inserts)', metric: 'ops/s', member: {}, op: 'insert', claim: by(-0.05) },
       { says: 'FULL: 5% write overhead (deletes)', metric: 'ops/s', member: {}, op: 'delete', claim: by(-0.05) },
-      { says: 'NONE: fastest writes (INCREMENTAL slower, inserts)', metric: 'ops/s', member: { config: 'incremental-vacuum' }, op: 'insert', claim: SLOWER },
-      { says: 'NONE: fastest writes (INCREMENTAL slower, deletes)', metric: 'ops/s', member: { config: 'incremental-vacuum' }, op: 'delete', claim: SLOWER },
-      { says: 'FULL: immediate space reclamation', metric: 'file size', member: {}, notMeasured: 'no operation reads the file size after deletes: the size operation reads it once, after seeding' },
+      {
+        says: 'NONE: fastest writes (INCREMENTAL slower, inserts)',
+        metric: 'ops/s',
+        member: { config: 'incremental-vacuum' },
+        op: 'insert',
+        claim: SLOWER,
+      },
+      {
+        says: 'NONE: fastest writes (INCREMENTAL slower, deletes)',
+        metric: 'ops/s',
+        member: { config: 'incremental-vacuum' },
+        op: 'delete',
+        claim: SLOWER,
+      },
+      {
+        says: 'FULL: immediate space reclamation',
+        metric: 'file size',
+        member: {},
+        notMeasured: 'no operation reads the file size after deletes: the size operation reads it once, after seeding',
+      },
     ],
-    holds: 'against NONE: FULL (production) is within our 95% interval of −5%, which excludes 0; "fastest writes": the other mode is slower, its interval wholly below 0',
+    holds:
+      'against NONE: FULL (production) is within our 95% interval of −5%, which excludes 0; "fastest writes": the other mode is slower, its interval wholly below 0',
   },
   {
-    id: 'temp-storage', n: 6, short: 'VACUUM temp files: /dev/shm 0.8 s vs /tmp 2.3 s vs default 4.1 s',
-    quote: 'Temp storage for VACUUM: `/tmp` (disk) 2.3 s and 50 MB; `/dev/shm` (RAM) 0.8 s and 2GB+; default 4.1 s; a 10GB SQLite file can consume 10+ GB of RAM during VACUUM (temp_store=MEMORY)',
+    id: 'temp-storage',
+    n: 6,
+    short: 'VACUUM temp files: /dev/shm 0.8 s vs /tmp 2.3 s vs default 4.1 s',
+    quote:
+      'Temp storage for VACUUM: `/tmp` (disk) 2.3 s and 50 MB; `/dev/shm` (RAM) 0.8 s and 2GB+; default 4.1 s; a 10GB SQLite file can consume 10+ GB of RAM during VACUUM (temp_store=MEMORY)',
     subject: ['tempdir', 'temp_store', 'temp_store_directory'],
     reference: {},
     checks: [
-      { says: 'VACUUM 2.3 s → 0.8 s with temp files on /dev/shm', metric: 'time', member: { config: 'shm-temp-storage' }, op: 'vacuum', claim: times(2.3, 0.8) },
-      { says: 'VACUUM 2.3 s → 4.1 s with the default temp storage', metric: 'time', member: { config: 'default-temp-storage' }, op: 'vacuum', claim: times(2.3, 4.1) },
-      { says: 'not timed in the write-up: temp_store=MEMORY', metric: 'time', member: { config: 'memory-temp-storage' }, op: 'vacuum', claim: NONE },
-      { says: '/tmp 50 MB, /dev/shm 2GB+ of RAM', metric: 'peak RSS', member: { config: 'shm-temp-storage' }, notMeasured: RAM },
-      { says: 'a 10GB file can consume 10+ GB of RAM during VACUUM with temp_store=MEMORY', metric: 'peak RSS', member: { config: 'memory-temp-storage' }, notMeasured: `${RAM}; and the seeded database is about 7 MB (2,000 messages in a full run: its size case), not 10 GB` },
+      {
+        says: 'VACUUM 2.3 s → 0.8 s with temp files on /dev/shm',
+        metric: 'time',
+        member: { config: 'shm-temp-storage' },
+        op: 'vacuum',
+        claim: times(2.3, 0.8),
+      },
+      {
+        says: 'VACUUM 2.3 s → 4.1 s with the default temp storage',
+        metric: 'time',
+        member: { config: 'default-temp-storage' },
+        op: 'vacuum',
+        claim: times(2.3, 4.1),
+      },
+      {
+        says: 'not timed in the write-up: temp_store=MEMORY',
+        metric: 'time',
+        member: { config: 'memory-temp-storage' },
+        op: 'vacuum',
+        claim: NONE,
+      },
+      {
+        says: '/tmp 50 MB, /dev/shm 2GB+ of RAM',
+        metric: 'peak RSS',
+        member: { config: 'shm-temp-storage' },
+        notMeasured: RAM,
+      },
+      {
+        says: 'a 10GB file can consume 10+ GB of RAM during VACUUM with temp_store=MEMORY',
+        metric: 'peak RSS',
+        member: { config: 'memory-temp-storage' },
+        notMeasured: `${RAM}; and the seeded database is about 7 MB (2,000 messages in a full run: its size case), not 10 GB`,
+      },
     ],
     holds: 'the claimed change in VACUUM time is inside our 95% interval, which excludes 0',
     note: 'production keeps its temp files on disk beside the database: the write-up\'s "/tmp (disk)"; VACUUM is of the seeded database, about 7 MB (2,000 messages in a full run: see its size case), not 10 GB',
   },
   {
-    id: 'cipher', n: 7, short: 'ChaCha20 6% slower than AES-256; ~18% under unencrypted',
-    quote: 'ChaCha20 ~10,500 inserts/sec, AES-256 ~11,200, unencrypted ~12,800: The 6% performance cost of ChaCha20 vs AES (elsewhere the same project states 70–75% encryption overhead on inserts)',
+    id: 'cipher',
+    n: 7,
+    short: 'ChaCha20 6% slower than AES-256; ~18% under unencrypted',
+    quote:
+      'ChaCha20 ~10,500 inserts/sec, AES-256 ~11,200, unencrypted ~12,800: The 6% performance cost of ChaCha20 vs AES (elsewhere the same project states 70–75% encryption overhead on inserts)',
     subject: ['cipher'],
     reference: { cipher: 'aes256cbc' },
     checks: [
-      { says: 'ChaCha20 vs AES-256: 11,200 → 10,500 inserts/s', metric: 'ops/s', member: {}, op: 'insert', claim: rates(11200, 10500) },
-      { says: 'ChaCha20 vs unencrypted: 12,800 → 10,500 inserts/s', metric: 'ops/s', reference: { cipher: 'none' }, member: {}, op: 'insert', claim: rates(12800, 10500) },
-      { says: 'AES-256 vs unencrypted: 12,800 → 11,200 inserts/s', metric: 'ops/s', reference: { cipher: 'none' }, member: { cipher: 'aes256cbc' }, op: 'insert', claim: rates(12800, 11200) },
-      { says: 'elsewhere: 70–75% encryption overhead on inserts', metric: 'ops/s', reference: { cipher: 'none' }, member: {}, op: 'insert', claim: { kind: 'change', low: -0.75, high: -0.70 } },
+      {
+        says: 'ChaCha20 vs AES-256: 11,200 → 10,500 inserts/s',
+        metric: 'ops/s',
+        member: {},
+        op: 'insert',
+        claim: rates(11200, 10500),
+      },
+      {
+        says: 'ChaCha20 vs unencrypted: 12,800 → 10,500 inserts/s',
+        metric: 'ops/s',
+        reference: { cipher: 'none' },
+        member: {},
+        op: 'insert',
+        claim: rates(12800, 10500),
+      },
+      {
+        says: 'AES-256 vs unencrypted: 12,800 → 11,200 inserts/s',
+        metric: 'ops/s',
+        reference: { cipher: 'none' },
+        member: { cipher: 'aes256cbc' },
+        op: 'insert',
+        claim: rates(12800, 11200),
+      },
+      {
+        says: 'elsewhere: 70–75% encryption overhead on inserts',
+        metric: 'ops/s',
+        reference: { cipher: 'none' },
+        member: {},
+        op: 'insert',
+        claim: { kind: 'change', low: -0.75, high: -0.7 },
+      },
     ],
     holds: 'the claimed change is inside our 95% interval, which excludes 0 (a range: the interval meets it)',
     note: 'all with the production PRAGMAs on better-sqlite3-multiple-ciphers; "unencrypted" is the same driver without a key',
   },
   {
-    id: 'cache-size', n: 8, short: 'cache_size=-64000: 8% faster reads',
+    id: 'cache-size',
+    n: 8,
+    short: 'cache_size=-64000: 8% faster reads',
     quote: '`cache_size=-64000`: 8% improvement for read-heavy workloads',
     subject: ['cache_size'],
     reference: {},
-    checks: [{ says: '8% faster reads', metric: 'ops/s', member: { config: 'cache-size-64mb' }, op: 'select', claim: by(0.08) }],
+    checks: [
+      {
+        says: '8% faster reads',
+        metric: 'ops/s',
+        member: { config: 'cache-size-64mb' },
+        op: 'select',
+        claim: by(0.08),
+      },
+    ],
     holds: 'the claimed +8% is inside our 95% interval, which excludes 0',
   },
   {
-    id: 'mmap', n: 9, short: 'mmap_size=268435456: minimal gains',
+    id: 'mmap',
+    n: 9,
+    short: 'mmap_size=268435456: minimal gains',
     quote: '`mmap_size=268435456`: Minimal gains',
     subject: ['mmap_size'],
     reference: {},
-    checks: [{ says: 'minimal gains on reads', metric: 'ops/s', member: { config: 'mmap-256mb' }, op: 'select', claim: { kind: 'minimal', bound: MINIMAL } }],
+    checks: [
+      {
+        says: 'minimal gains on reads',
+        metric: 'ops/s',
+        member: { config: 'mmap-256mb' },
+        op: 'select',
+        claim: { kind: 'minimal', bound: MINIMAL },
+      },
+    ],
     holds: `"minimal": our 95% interval lies within ±${MINIMAL * 100}%`,
   },
   {
-    id: 'analysis-limit', n: 10, short: 'analysis_limit 400; higher values slow query planning',
+    id: 'analysis-limit',
+    n: 10,
+    short: 'analysis_limit 400; higher values slow query planning',
     quote: '`analysis_limit`: they run 400; Higher values slow down query planning',
     subject: ['analysis_limit'],
     reference: { config: 'analysis-limit-400' },
     checks: [
-      { says: 'higher (1000): slower', metric: 'ops/s', member: { config: 'analysis-limit-1000' }, op: 'select', claim: SLOWER },
+      {
+        says: 'higher (1000): slower',
+        metric: 'ops/s',
+        member: { config: 'analysis-limit-1000' },
+        op: 'select',
+        claim: SLOWER,
+      },
       { says: 'higher (0, no limit: production): slower', metric: 'ops/s', member: {}, op: 'select', claim: SLOWER },
     ],
     holds: 'against 400, a higher limit makes the planned select slower: its 95% interval lies wholly below 0',
     note: 'planning itself happens in prepare(), which no operation times; what is measured is the select the plan runs, after optimize has analysed the table under each limit',
   },
   {
-    id: 'blob-last', n: 11, short: 'BLOB columns last',
-    quote: 'Always put BLOB columns at the end of your table definition (D. Richard Hipp: small columns after a BLOB make SQLite walk the BLOB\'s overflow pages)',
+    id: 'blob-last',
+    n: 11,
+    short: 'BLOB columns last',
+    quote:
+      "Always put BLOB columns at the end of your table definition (D. Richard Hipp: small columns after a BLOB make SQLite walk the BLOB's overflow pages)",
     subject: ['schema'],
     reference: {},
-    checks: [{ says: 'BLOB first: reading the small columns is slower', metric: 'ops/s', member: { config: 'blob-first' }, op: 'select', claim: SLOWER }],
+    checks: [
+      {
+        says: 'BLOB first: reading the small columns is slower',
+        metric: 'ops/s',
+        member: { config: 'blob-first' },
+        op: 'select',
+        claim: SLOWER,
+      },
+    ],
     holds: 'with the BLOB first, the select of small columns is slower: its 95% interval lies wholly below 0',
   },
   {
-    id: 'wal-concurrency', n: 12, short: 'journal_mode=WAL: +40% concurrent',
+    id: 'wal-concurrency',
+    n: 12,
+    short: 'journal_mode=WAL: +40% concurrent',
     quote: '`journal_mode=WAL`: +40% concurrent performance',
     subject: ['journal_mode'],
     reference: {},
     checks: [
-      { says: '+40%: writes of 1 writer beside 2 readers', metric: 'ops/s', workload: { pair: 'w1r2', figure: 'writes' }, claim: by(0.4), pending: true, notMeasured: WORKLOAD },
-      { says: '+40%: reads of 2 readers beside 1 writer', metric: 'ops/s', workload: { pair: 'w1r2', figure: 'reads' }, claim: by(0.4), pending: true, notMeasured: WORKLOAD },
+      {
+        says: '+40%: writes of 1 writer beside 2 readers',
+        metric: 'ops/s',
+        workload: { pair: 'w1r2', figure: 'writes' },
+        claim: by(0.4),
+        pending: true,
+        notMeasured: WORKLOAD,
+      },
+      {
+        says: '+40%: reads of 2 readers beside 1 writer',
+        metric: 'ops/s',
+        workload: { pair: 'w1r2', figure: 'reads' },
+        claim: by(0.4),
+        pending: true,
+        notMeasured: WORKLOAD,
+      },
     ],
-    holds: 'WAL against DELETE, 1 writer and 2 readers on the production setup (the concurrency workload, paired by round): the claimed +40% is inside our 95% interval, which excludes 0',
-    note: 'every operation of the suite runs on one connection; WAL\'s gain is readers not blocking the writer, which only the concurrency workload measures',
+    holds:
+      'WAL against DELETE, 1 writer and 2 readers on the production setup (the concurrency workload, paired by round): the claimed +40% is inside our 95% interval, which excludes 0',
+    note: "every operation of the suite runs on one connection; WAL's gain is readers not blocking the writer, which only the concurrency workload measures",
   },
 ];
 
@@ -209,13 +395,31 @@ export const EXPERIMENTS = [
  * @param {Variant} v
  * @returns {import('./suite.js').Setup}
  */
-export const setupOf = (v) => ({ config: v.config ?? PRODUCTION_CONFIG, driver: v.driver ?? PRODUCTION_DRIVER, cipher: v.cipher ?? PRODUCTION_CIPHER });
+export const setupOf = (v) => ({
+  config: v.config ?? PRODUCTION_CONFIG,
+  driver: v.driver ?? PRODUCTION_DRIVER,
+  cipher: v.cipher ?? PRODUCTION_CIPHER,
+});
 
 /**
  * The measured checks of an experiment, each with its reference and member as setups.
  * @param {Experiment} e
  */
-export const measuredChecks = (e) => e.checks.flatMap((c, i) => (c.op && c.member && c.claim && !c.notMeasured ? [{ index: i, check: c, op: c.op, claim: c.claim, reference: setupOf(c.reference ?? e.reference), member: setupOf(c.member) }] : []));
+export const measuredChecks = (e) =>
+  e.checks.flatMap((c, i) =>
+    c.op && c.member && c.claim && !c.notMeasured
+      ? [
+          {
+            index: i,
+            check: c,
+            op: c.op,
+            claim: c.claim,
+            reference: setupOf(c.reference ?? e.reference),
+            member: setupOf(c.member),
+          },
+        ]
+      : [],
+  );
 
 /**
  * The cases an experiment measures (setup and operation), without duplicates.
@@ -224,7 +428,8 @@ export const measuredChecks = (e) => e.checks.flatMap((c, i) => (c.op && c.membe
  */
 export function casesOf(e) {
   const out = new Map();
-  for (const m of measuredChecks(e)) for (const s of [m.reference, m.member]) out.set(`${s.config}/${s.driver}/${s.cipher}/${m.op}`, { ...s, op: m.op });
+  for (const m of measuredChecks(e))
+    for (const s of [m.reference, m.member]) out.set(`${s.config}/${s.driver}/${s.cipher}/${m.op}`, { ...s, op: m.op });
   return [...out.values()];
 }
 
@@ -235,8 +440,13 @@ export function casesOf(e) {
  * @returns {import('./suite.js').Case[]}
  */
 export function experimentReferencesOf(c) {
-  const same = (/** @type {import('./suite.js').Setup} */ s) => s.config === c.config && s.driver === c.driver && s.cipher === c.cipher;
-  return EXPERIMENTS.flatMap((e) => measuredChecks(e).filter((m) => m.op === c.op && same(m.member)).map((m) => ({ ...m.reference, op: c.op })));
+  const same = (/** @type {import('./suite.js').Setup} */ s) =>
+    s.config === c.config && s.driver === c.driver && s.cipher === c.cipher;
+  return EXPERIMENTS.flatMap((e) =>
+    measuredChecks(e)
+      .filter((m) => m.op === c.op && same(m.member))
+      .map((m) => ({ ...m.reference, op: c.op })),
+  );
 }
 
 /**
@@ -254,8 +464,13 @@ export function differences(a, b, { configs = CONFIGS } = {}) {
   const out = new Set();
   const ma = new Map(ca.pragmas);
   const mb = new Map(cb.pragmas);
-  for (const n of new Set([...ma.keys(), ...mb.keys()])) if (!ma.has(n) || !mb.has(n) || String(ma.get(n)) !== String(mb.get(n))) out.add(n);
-  const order = (/** @type {[string, unknown][]} */ p) => p.map(([n]) => n).filter((n) => !out.has(n)).join(',');
+  for (const n of new Set([...ma.keys(), ...mb.keys()]))
+    if (!ma.has(n) || !mb.has(n) || String(ma.get(n)) !== String(mb.get(n))) out.add(n);
+  const order = (/** @type {[string, unknown][]} */ p) =>
+    p
+      .map(([n]) => n)
+      .filter((n) => !out.has(n))
+      .join(',');
   if (order(ca.pragmas) !== order(cb.pragmas)) out.add('PRAGMA order');
   if ((ca.schema ?? 'blob-last') !== (cb.schema ?? 'blob-last')) out.add('schema');
   if ((ca.tempdir ?? 'beside') !== (cb.tempdir ?? 'beside')) out.add('tempdir');
@@ -282,21 +497,28 @@ export function validateExperiments(rows, tables = {}) {
     const bad = (/** @type {string} */ s) => problems.push(`${at}: ${s}`);
     if (!e || typeof e !== 'object') return bad('not an object');
     if (typeof e.id !== 'string' || !/^[a-z0-9-]{1,40}$/.test(e.id)) bad('id must be a slug of a-z, 0-9 and -');
-    else if (ids.has(e.id)) bad('id repeats an earlier experiment\'s');
+    else if (ids.has(e.id)) bad("id repeats an earlier experiment's");
     ids.add(e.id);
-    for (const f of ['short', 'quote', 'holds']) if (typeof e[f] !== 'string' || !e[f].trim()) bad(`${f} must be a non-empty string`);
-    if (!Array.isArray(e.subject) || !e.subject.length || e.subject.some((/** @type {unknown} */ s) => typeof s !== 'string')) bad('subject must be a non-empty list of what the variants differ in');
+    for (const f of ['short', 'quote', 'holds'])
+      if (typeof e[f] !== 'string' || !e[f].trim()) bad(`${f} must be a non-empty string`);
+    if (
+      !Array.isArray(e.subject) ||
+      !e.subject.length ||
+      e.subject.some((/** @type {unknown} */ s) => typeof s !== 'string')
+    )
+      bad('subject must be a non-empty list of what the variants differ in');
     if (!Array.isArray(e.checks) || !e.checks.length) return bad('checks must be a non-empty list');
     const variant = (/** @type {any} */ v, /** @type {string} */ where) => {
-      if (!v || typeof v !== 'object') return bad(`${where} must be an object of config, driver, cipher`), null;
+      if (!v || typeof v !== 'object') return (bad(`${where} must be an object of config, driver, cipher`), null);
       const extra = Object.keys(v).filter((k) => !['config', 'driver', 'cipher'].includes(k));
-      if (extra.length) return bad(`${where} has ${extra.join(', ')}; valid: config, driver, cipher`), null;
+      if (extra.length) return (bad(`${where} has ${extra.join(', ')}; valid: config, driver, cipher`), null);
       const s = setupOf(v);
-      if (!configs.some((c) => c.name === s.config)) return bad(`${where}: unknown config '${s.config}'`), null;
+      if (!configs.some((c) => c.name === s.config)) return (bad(`${where}: unknown config '${s.config}'`), null);
       const d = DRIVERS.find((x) => x.name === s.driver);
-      if (!d) return bad(`${where}: unknown driver '${s.driver}'`), null;
-      if (!CIPHERS.some((c) => c.name === s.cipher)) return bad(`${where}: unknown cipher '${s.cipher}'`), null;
-      if (!d.encryption && s.cipher !== 'none') return bad(`${where}: driver ${s.driver} has no encryption, so no cipher '${s.cipher}'`), null;
+      if (!d) return (bad(`${where}: unknown driver '${s.driver}'`), null);
+      if (!CIPHERS.some((c) => c.name === s.cipher)) return (bad(`${where}: unknown cipher '${s.cipher}'`), null);
+      if (!d.encryption && s.cipher !== 'none')
+        return (bad(`${where}: driver ${s.driver} has no encryption, so no cipher '${s.cipher}'`), null);
       return s;
     };
     const reference = variant(e.reference, 'reference');
@@ -309,39 +531,56 @@ export function validateExperiments(rows, tables = {}) {
       if (!METRICS.includes(c.metric)) bad(`${where}: unknown metric '${c.metric}'; valid: ${METRICS.join(', ')}`);
       if (c.workload !== undefined) {
         const w = c.workload;
-        if (!w || typeof w.pair !== 'string' || !['reads', 'writes'].includes(w.figure)) bad(`${where}: workload must be { pair, figure: 'reads' | 'writes' }`);
-        else if (!WORKLOADS.some((x) => x.kind === 'concurrency' && x.pair === w.pair)) bad(`${where}: no concurrency pair '${w.pair}' in bench/tables/workloads.js`);
-        if (c.op !== undefined || c.member !== undefined) bad(`${where}: a workload check has no op or member: the workload pairs WAL with DELETE`);
-        if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim()) bad(`${where}: a workload check says in notMeasured why a run without the workload has no verdict`);
-        if (!subject.has('journal_mode')) bad(`${where}: a workload check compares journal modes: its subject is journal_mode`);
+        if (!w || typeof w.pair !== 'string' || !['reads', 'writes'].includes(w.figure))
+          bad(`${where}: workload must be { pair, figure: 'reads' | 'writes' }`);
+        else if (!WORKLOADS.some((x) => x.kind === 'concurrency' && x.pair === w.pair))
+          bad(`${where}: no concurrency pair '${w.pair}' in bench/tables/workloads.js`);
+        if (c.op !== undefined || c.member !== undefined)
+          bad(`${where}: a workload check has no op or member: the workload pairs WAL with DELETE`);
+        if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim())
+          bad(`${where}: a workload check says in notMeasured why a run without the workload has no verdict`);
+        if (!subject.has('journal_mode'))
+          bad(`${where}: a workload check compares journal modes: its subject is journal_mode`);
         const claimProblem = claimCheck(c.claim);
         if (claimProblem) bad(`${where}: ${claimProblem}`);
         varied.add('journal_mode');
         return;
       }
       if (c.notMeasured !== undefined) {
-        if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim()) bad(`${where}: notMeasured must be the reason, a non-empty string`);
-        if (c.op !== undefined || c.claim !== undefined) bad(`${where}: a check that is not measured has no op or claim`);
+        if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim())
+          bad(`${where}: notMeasured must be the reason, a non-empty string`);
+        if (c.op !== undefined || c.claim !== undefined)
+          bad(`${where}: a check that is not measured has no op or claim`);
         return;
       }
       if (c.pending) bad(`${where}: pending needs a notMeasured reason`);
       const op = OPS.find((o) => o.name === c.op);
       if (!op) return bad(`${where}: unknown op '${c.op}'; valid: ${OPS.map((o) => o.name).join(', ')}`);
-      if (op.kind !== 'timed') return bad(`${where}: op '${c.op}' is not timed; a measured check is a paired comparison of timed rounds`);
-      if (c.metric !== 'ops/s' && c.metric !== 'time') bad(`${where}: metric '${c.metric}' is not measured by a timed operation; say why in notMeasured`);
+      if (op.kind !== 'timed')
+        return bad(`${where}: op '${c.op}' is not timed; a measured check is a paired comparison of timed rounds`);
+      if (c.metric !== 'ops/s' && c.metric !== 'time')
+        bad(`${where}: metric '${c.metric}' is not measured by a timed operation; say why in notMeasured`);
       const claimProblem = claimCheck(c.claim);
       if (claimProblem) bad(`${where}: ${claimProblem}`);
       const ref = c.reference === undefined ? reference : variant(c.reference, `${where} reference`);
       const member = variant(c.member, `${where} member`);
       if (!ref || !member) return;
       const diff = differences(ref, member, { configs });
-      if (!diff.length) return bad(`${where}: member and reference are the same setup (${ref.config}/${ref.driver}/${ref.cipher}): nothing to compare`);
+      if (!diff.length)
+        return bad(
+          `${where}: member and reference are the same setup (${ref.config}/${ref.driver}/${ref.cipher}): nothing to compare`,
+        );
       const outside = diff.filter((d) => !subject.has(d));
-      if (outside.length) bad(`${where}: ${member.config}/${member.driver}/${member.cipher} differs from ${ref.config}/${ref.driver}/${ref.cipher} in ${outside.join(', ')}, beyond the subject (${[...subject].join(', ')})`);
+      if (outside.length)
+        bad(
+          `${where}: ${member.config}/${member.driver}/${member.cipher} differs from ${ref.config}/${ref.driver}/${ref.cipher} in ${outside.join(', ')}, beyond the subject (${[...subject].join(', ')})`,
+        );
       for (const d of diff) varied.add(d);
     });
     const unused = [...subject].filter((s) => !varied.has(s));
-    const measured = e.checks.some((/** @type {any} */ c) => c && (c.notMeasured === undefined || c.workload !== undefined));
+    const measured = e.checks.some(
+      (/** @type {any} */ c) => c && (c.notMeasured === undefined || c.workload !== undefined),
+    );
     if (measured && unused.length) bad(`subject lists ${unused.join(', ')}, in which no check's variants differ`);
   });
   return problems;
@@ -353,12 +592,20 @@ export function validateExperiments(rows, tables = {}) {
  */
 function claimCheck(claim) {
   const c = /** @type {any} */ (claim);
-  if (!c || typeof c !== 'object') return "claim must be an object { kind: 'change' | 'direction' | 'minimal' | 'none', … }";
+  if (!c || typeof c !== 'object')
+    return "claim must be an object { kind: 'change' | 'direction' | 'minimal' | 'none', … }";
   if (c.kind === 'none') return null;
-  if (c.kind === 'direction') return c.sign === 1 || c.sign === -1 ? null : 'a direction claim has sign 1 (faster) or -1 (slower)';
-  if (c.kind === 'minimal') return typeof c.bound === 'number' && c.bound > 0 && c.bound < 1 ? null : 'a minimal claim has a bound between 0 and 1';
+  if (c.kind === 'direction')
+    return c.sign === 1 || c.sign === -1 ? null : 'a direction claim has sign 1 (faster) or -1 (slower)';
+  if (c.kind === 'minimal')
+    return typeof c.bound === 'number' && c.bound > 0 && c.bound < 1
+      ? null
+      : 'a minimal claim has a bound between 0 and 1';
   if (c.kind === 'change') {
-    const ok = [c.low, c.high].every((x) => typeof x === 'number' && Number.isFinite(x) && x > -1 && x !== 0) && c.low <= c.high && Math.sign(c.low) === Math.sign(c.high);
+    const ok =
+      [c.low, c.high].every((x) => typeof x === 'number' && Number.isFinite(x) && x > -1 && x !== 0) &&
+      c.low <= c.high &&
+      Math.sign(c.low) === Math.sign(c.high);
     return ok ? null : 'a change claim has low <= high, both above -1, of one sign, never 0';
   }
   return `unknown claim kind '${c.kind}'; valid: change, direction, minimal, none`;

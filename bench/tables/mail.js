@@ -34,7 +34,10 @@ CREATE INDEX messages_message_id ON messages(message_id);
  * the BLOB, so reading one walks the BLOB's overflow pages (claim 11 of bench/tables/experiments.js).
  * The same columns, indexes and data; only the order of the columns differs.
  */
-export const SCHEMA_BLOB_FIRST = SCHEMA.replace(',\n  raw BLOB NOT NULL\n);', '\n);').replace('id INTEGER PRIMARY KEY,\n  mailbox', 'id INTEGER PRIMARY KEY,\n  raw BLOB NOT NULL,\n  mailbox');
+export const SCHEMA_BLOB_FIRST = SCHEMA.replace(',\n  raw BLOB NOT NULL\n);', '\n);').replace(
+  'id INTEGER PRIMARY KEY,\n  mailbox',
+  'id INTEGER PRIMARY KEY,\n  raw BLOB NOT NULL,\n  mailbox',
+);
 
 /** The schemas a config may use (configs.js `schema`), by name; every config but one uses 'blob-last'. */
 export const SCHEMAS = { 'blob-last': SCHEMA, 'blob-first': SCHEMA_BLOB_FIRST };
@@ -53,7 +56,10 @@ export const INSERT_MAILBOX = 'INSERT INTO mailboxes (id, path, uidvalidity, uid
 export const INSERT_MESSAGE =
   'INSERT INTO messages (mailbox, uid, modseq, date, flags, size, message_id, subject, from_addr, to_addr, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
-const WORDS = 'invoice meeting report update release patch review lunch travel offer order ticket build deploy schema cipher backup quota weekly notes agenda draft'.split(' ');
+const WORDS =
+  'invoice meeting report update release patch review lunch travel offer order ticket build deploy schema cipher backup quota weekly notes agenda draft'.split(
+    ' ',
+  );
 const FLAGS = ['[]', '["\\\\Seen"]', '["\\\\Seen","\\\\Answered"]', '["\\\\Flagged"]', '["\\\\Seen","\\\\Flagged"]'];
 const START = Date.UTC(2025, 0, 1);
 
@@ -108,5 +114,17 @@ export function generateMessages(seed, count) {
  * @param {number} uid
  */
 export function messageParams(m, uid) {
-  return [m.mailbox, uid, uid, m.date + uid, m.flags, m.raw.length, `${uid}.${m.messageId}`, m.subject, m.from, m.to, m.raw];
+  return [
+    m.mailbox,
+    uid,
+    uid,
+    m.date + uid,
+    m.flags,
+    m.raw.length,
+    `${uid}.${m.messageId}`,
+    m.subject,
+    m.from,
+    m.to,
+    m.raw,
+  ];
 }

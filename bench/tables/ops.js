@@ -65,12 +65,19 @@ function expectCount(conn, expected) {
  * A column heading for an operation's figure, by how it is shown.
  * @param {Op} op
  */
-export const columnTitle = (op) => (op.show === 'bytes' ? 'DB + WAL (MB)' : op.show === 'ms' ? `${op.label} (ms)` : `${op.label}/s`);
+export const columnTitle = (op) =>
+  op.show === 'bytes' ? 'DB + WAL (MB)' : op.show === 'ms' ? `${op.label} (ms)` : `${op.label}/s`;
 
 /** @type {Op[]} */
 export const OPS = [
   {
-    name: 'setup', label: 'Setup', kind: 'timed', show: 'ms', rows: 0, bound: 'io', needsSeed: false,
+    name: 'setup',
+    label: 'Setup',
+    kind: 'timed',
+    show: 'ms',
+    rows: 0,
+    bound: 'io',
+    needsSeed: false,
     unit: 'open + key + PRAGMAs + schema on a new file',
     task: (ctx) => {
       /** @type {{ conn: import('../engine/database.js').Conn, dispose: () => void } | null} */
@@ -91,7 +98,12 @@ export const OPS = [
     },
   },
   {
-    name: 'insert', label: 'Insert', kind: 'timed', show: 'ops', rows: 1, bound: 'io',
+    name: 'insert',
+    label: 'Insert',
+    kind: 'timed',
+    show: 'ops',
+    rows: 1,
+    bound: 'io',
     unit: 'one message, in its own (autocommit) transaction',
     task: (ctx) => {
       const insert = inserter(ctx);
@@ -109,7 +121,12 @@ export const OPS = [
     },
   },
   {
-    name: 'insert-batch', label: 'Insert batch', kind: 'timed', show: 'ops', rows: BATCH_ROWS, bound: 'io',
+    name: 'insert-batch',
+    label: 'Insert batch',
+    kind: 'timed',
+    show: 'ops',
+    rows: BATCH_ROWS,
+    bound: 'io',
     unit: `${BATCH_ROWS} messages in one transaction`,
     task: (ctx) => {
       const insert = inserter(ctx);
@@ -133,7 +150,12 @@ export const OPS = [
     },
   },
   {
-    name: 'select', label: 'Select', kind: 'timed', show: 'ops', rows: SELECT_LIMIT, bound: 'cpu',
+    name: 'select',
+    label: 'Select',
+    kind: 'timed',
+    show: 'ops',
+    rows: SELECT_LIMIT,
+    bound: 'cpu',
     unit: `a mailbox's newest ${SELECT_LIMIT} messages by date, via the index`,
     task: (ctx) => {
       const stmt = ctx.conn.prepare(SELECT_SQL);
@@ -147,7 +169,8 @@ export const OPS = [
         run: (n) => {
           for (let i = 0; i < n; i++) {
             const got = stmt.all(1 + (mailbox++ % MAILBOXES.length));
-            if (got.length !== SELECT_LIMIT) throw new Error(`select returned ${got.length} rows, expected ${SELECT_LIMIT}`);
+            if (got.length !== SELECT_LIMIT)
+              throw new Error(`select returned ${got.length} rows, expected ${SELECT_LIMIT}`);
             rows += got.length;
           }
         },
@@ -156,7 +179,12 @@ export const OPS = [
     },
   },
   {
-    name: 'update', label: 'Update', kind: 'timed', show: 'ops', rows: 1, bound: 'cpu',
+    name: 'update',
+    label: 'Update',
+    kind: 'timed',
+    show: 'ops',
+    rows: 1,
+    bound: 'cpu',
     unit: "one message's flags, by primary key",
     task: (ctx) => {
       const stmt = ctx.conn.prepare('UPDATE messages SET flags = ?, modseq = modseq + 1 WHERE id = ?');
@@ -165,7 +193,8 @@ export const OPS = [
         run: (n) => {
           for (let i = 0; i < n; i++) {
             const id = 1 + randomInt(ctx.random, ctx.seeded);
-            if (Number(stmt.run(updated % 2 ? '["\\\\Seen"]' : '["\\\\Seen","\\\\Flagged"]', id).changes) !== 1) throw new Error(`update of message ${id} changed no row`);
+            if (Number(stmt.run(updated % 2 ? '["\\\\Seen"]' : '["\\\\Seen","\\\\Flagged"]', id).changes) !== 1)
+              throw new Error(`update of message ${id} changed no row`);
             updated++;
           }
         },
@@ -174,7 +203,12 @@ export const OPS = [
     },
   },
   {
-    name: 'delete', label: 'Delete', kind: 'timed', show: 'ops', rows: 1, bound: 'cpu',
+    name: 'delete',
+    label: 'Delete',
+    kind: 'timed',
+    show: 'ops',
+    rows: 1,
+    bound: 'cpu',
     unit: 'one existing message, by primary key',
     task: (ctx) => {
       // Victims are existing messages at random; each sample's deletions are replaced (untimed)
@@ -210,7 +244,12 @@ export const OPS = [
     },
   },
   {
-    name: 'vacuum', label: 'VACUUM', kind: 'timed', show: 'ms', rows: 0, bound: 'io',
+    name: 'vacuum',
+    label: 'VACUUM',
+    kind: 'timed',
+    show: 'ms',
+    rows: 0,
+    bound: 'io',
     unit: 'VACUUM of the seeded database',
     task: (ctx) => {
       let runs = 0;
@@ -230,9 +269,15 @@ export const OPS = [
     },
   },
   {
-    name: 'checkpoint', label: 'WAL checkpoint', kind: 'timed', show: 'ops', rows: 0, bound: 'io',
+    name: 'checkpoint',
+    label: 'WAL checkpoint',
+    kind: 'timed',
+    show: 'ops',
+    rows: 0,
+    bound: 'io',
     unit: 'wal_checkpoint(TRUNCATE) after 20 updates in one transaction',
-    skip: ({ journalMode }) => (journalMode === 'wal' ? null : `journal_mode is ${journalMode}, not wal: there is no WAL to checkpoint`),
+    skip: ({ journalMode }) =>
+      journalMode === 'wal' ? null : `journal_mode is ${journalMode}, not wal: there is no WAL to checkpoint`,
     task: (ctx) => {
       // With TRUNCATE, SQLite reports 0 frames once the WAL is gone, so the proof is on disk:
       // the WAL has frames before each checkpoint and is empty after it.
@@ -260,7 +305,8 @@ export const OPS = [
         },
         after: () => {
           const size = fs.statSync(wal).size;
-          if (Number(last?.busy) !== 0 || size !== 0) throw new Error(`checkpoint did not complete: ${JSON.stringify(last)}, WAL ${size} bytes after`);
+          if (Number(last?.busy) !== 0 || size !== 0)
+            throw new Error(`checkpoint did not complete: ${JSON.stringify(last)}, WAL ${size} bytes after`);
           checkpoints++;
         },
         verify: () => ({ checkpoints, walBytesCheckpointed: walBytes }),
@@ -268,7 +314,11 @@ export const OPS = [
     },
   },
   {
-    name: 'size', label: 'DB size', kind: 'size', show: 'bytes', rows: 0,
+    name: 'size',
+    label: 'DB size',
+    kind: 'size',
+    show: 'bytes',
+    rows: 0,
     unit: 'bytes of the main file and the WAL after seeding',
   },
 ];

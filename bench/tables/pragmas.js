@@ -11,26 +11,29 @@
  * @property {string} [note] why the PRAGMA is special
  */
 
-const onOff = { kind: 'enum', values: { OFF: 0, ON: 1, FALSE: 0, TRUE: 1, NO: 0, YES: 1, '0': 0, '1': 1 } };
+const onOff = { kind: 'enum', values: { OFF: 0, ON: 1, FALSE: 0, TRUE: 1, NO: 0, YES: 1, 0: 0, 1: 1 } };
 
 /** @type {Record<string, PragmaSpec>} */
 export const PRAGMAS = {
   auto_vacuum: {
-    type: { kind: 'enum', values: { NONE: 0, FULL: 1, INCREMENTAL: 2, '0': 0, '1': 1, '2': 2 } },
+    type: { kind: 'enum', values: { NONE: 0, FULL: 1, INCREMENTAL: 2, 0: 0, 1: 1, 2: 2 } },
     sqliteDefault: 0,
     note: 'only takes effect on an empty database: set it before journal_mode=WAL and before any table',
   },
   journal_mode: {
-    type: { kind: 'enum', values: { DELETE: 'delete', TRUNCATE: 'truncate', PERSIST: 'persist', MEMORY: 'memory', WAL: 'wal', OFF: 'off' } },
+    type: {
+      kind: 'enum',
+      values: { DELETE: 'delete', TRUNCATE: 'truncate', PERSIST: 'persist', MEMORY: 'memory', WAL: 'wal', OFF: 'off' },
+    },
     sqliteDefault: 'delete',
   },
   secure_delete: {
-    type: { kind: 'enum', values: { ...onOff.values, FAST: 2, '2': 2 } },
+    type: { kind: 'enum', values: { ...onOff.values, FAST: 2, 2: 2 } },
     sqliteDefault: 0,
   },
   busy_timeout: { type: { kind: 'int' }, column: 'timeout', sqliteDefault: 0 },
   synchronous: {
-    type: { kind: 'enum', values: { OFF: 0, NORMAL: 1, FULL: 2, EXTRA: 3, '0': 0, '1': 1, '2': 2, '3': 3 } },
+    type: { kind: 'enum', values: { OFF: 0, NORMAL: 1, FULL: 2, EXTRA: 3, 0: 0, 1: 1, 2: 2, 3: 3 } },
     sqliteDefault: 2,
   },
   foreign_keys: { type: onOff, sqliteDefault: 0 },
@@ -40,7 +43,7 @@ export const PRAGMAS = {
     note: 'an action, not a setting: nothing to read back; recorded as run',
   },
   temp_store: {
-    type: { kind: 'enum', values: { DEFAULT: 0, FILE: 1, MEMORY: 2, '0': 0, '1': 1, '2': 2 } },
+    type: { kind: 'enum', values: { DEFAULT: 0, FILE: 1, MEMORY: 2, 0: 0, 1: 1, 2: 2 } },
     sqliteDefault: 0,
   },
   temp_store_directory: {

@@ -30,7 +30,8 @@ export const caseKey = (/** @type {Case} */ c) => `${c.config}/${c.driver}/${c.c
 export const setupKey = (/** @type {Setup} */ s) => `${s.config}/${s.driver}/${s.cipher}`;
 
 /** A setup's directory name (--keep-db shows it): config__driver__cipher, each part with every character but letters, digits and '-' as '_'. */
-export const setupDir = (/** @type {Setup} */ s) => [s.config, s.driver, s.cipher].map((x) => x.replace(/[^a-z0-9-]/gi, '_')).join('__');
+export const setupDir = (/** @type {Setup} */ s) =>
+  [s.config, s.driver, s.cipher].map((x) => x.replace(/[^a-z0-9-]/gi, '_')).join('__');
 
 /**
  * The case a key names (the inverse of caseKey; no table name contains '/').
@@ -57,7 +58,8 @@ export const parseSetupKey = (key) => {
  * engine processes, and the compare to both sides' engines.
  * @param {Partial<Record<string, string[]>>} filters
  */
-export const filterArgs = (filters) => Object.entries(filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n]));
+export const filterArgs = (filters) =>
+  Object.entries(filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n]));
 
 export const TABLES = {
   config: CONFIGS.map((c) => c.name),
@@ -114,9 +116,16 @@ export function experimentCases(ids) {
  * @returns {Case[]}
  */
 export function cases(filters = {}) {
-  const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) => !f || f.length === 0 || f.includes(v);
+  const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) =>
+    !f || f.length === 0 || f.includes(v);
   const all = filters.experiment?.length
     ? experimentCases(filters.experiment)
     : [...setups().flatMap((s) => TABLES.op.map((op) => ({ ...s, op }))), ...experimentCases()];
-  return all.filter((c) => keep(filters.config, c.config) && keep(filters.driver, c.driver) && keep(filters.cipher, c.cipher) && keep(filters.op, c.op));
+  return all.filter(
+    (c) =>
+      keep(filters.config, c.config) &&
+      keep(filters.driver, c.driver) &&
+      keep(filters.cipher, c.cipher) &&
+      keep(filters.op, c.op),
+  );
 }

@@ -53,7 +53,11 @@ const SETUPS = [
   { driver: 'node:sqlite', cipher: 'none' },
 ];
 
-const SHORT = /** @type {Record<string, string>} */ ({ [PRODUCTION_DRIVER]: 'bs3mc', 'better-sqlite3': 'bs3', 'node:sqlite': 'nodesqlite' });
+const SHORT = /** @type {Record<string, string>} */ ({
+  [PRODUCTION_DRIVER]: 'bs3mc',
+  'better-sqlite3': 'bs3',
+  'node:sqlite': 'nodesqlite',
+});
 
 /**
  * A concurrency row's name: journal, shape, then what differs from production (cipher, driver,
@@ -95,7 +99,14 @@ function concurrencyRows() {
         for (const journal of /** @type {const} */ (['WAL', 'DELETE'])) {
           const w = { ...shape, ...s, busy, journal };
           const def = isDefault(w);
-          out.push({ name: `${journal.toLowerCase()}-${pair}`, kind: 'concurrency', ...w, pair, default: def, quick: def && pair === 'w1r2' });
+          out.push({
+            name: `${journal.toLowerCase()}-${pair}`,
+            kind: 'concurrency',
+            ...w,
+            pair,
+            default: def,
+            quick: def && pair === 'w1r2',
+          });
         }
       }
     }
@@ -144,7 +155,9 @@ export const WORKLOAD_NAMES = [...Object.keys(WORKLOAD_GROUPS), ...WORKLOADS.map
  */
 export function selectWorkloads(o) {
   const names = o.names?.length ? o.names : [o.quick ? 'quick' : 'default'];
-  const chosen = WORKLOADS.filter((w) => names.some((n) => (n === 'quick' ? w.quick : WORKLOAD_GROUPS[n] ? WORKLOAD_GROUPS[n](w) : w.name === n)));
+  const chosen = WORKLOADS.filter((w) =>
+    names.some((n) => (n === 'quick' ? w.quick : WORKLOAD_GROUPS[n] ? WORKLOAD_GROUPS[n](w) : w.name === n)),
+  );
   const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) => !f?.length || f.includes(v);
   return chosen.filter((w) => keep(o.driver, w.driver) && keep(o.cipher, w.cipher));
 }
@@ -156,17 +169,25 @@ export function selectWorkloads(o) {
  * @returns {[string, number | string][]}
  */
 export function workloadPragmas(w) {
-  const production = /** @type {import('./configs.js').Config} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
-  return production.map(([n, v]) => /** @type {[string, number | string]} */ ([n, n === 'journal_mode' ? w.journal : n === 'busy_timeout' && w.busy === 0 ? 0 : v]));
+  const production = /** @type {import('./configs.js').Config} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG))
+    .pragmas;
+  return production.map(
+    ([n, v]) =>
+      /** @type {[string, number | string]} */ ([
+        n,
+        n === 'journal_mode' ? w.journal : n === 'busy_timeout' && w.busy === 0 ? 0 : v,
+      ]),
+  );
 }
 
 /** Plain text for `npm run bench -- --list`. */
 export function workloadListText() {
   const out = ['workloads (--workload; groups: default, all, none, concurrency, scale; default rows marked *):'];
   for (const w of WORKLOADS) {
-    const what = w.kind === 'concurrency'
-      ? `${w.writer ? '1 writer + ' : ''}${w.readers} reader${w.readers > 1 ? 's' : ''}${w.writer ? '' : ' only (control)'}, journal_mode=${w.journal}, ${w.driver}, ${w.cipher}, busy_timeout ${w.busy === 0 ? 0 : 'as configured'}`
-      : `production at ${w.messages.toLocaleString('en-US')} messages (--quick: ${w.quickMessages ? w.quickMessages.toLocaleString('en-US') : 'not run'}), ${w.driver}, ${w.cipher}`;
+    const what =
+      w.kind === 'concurrency'
+        ? `${w.writer ? '1 writer + ' : ''}${w.readers} reader${w.readers > 1 ? 's' : ''}${w.writer ? '' : ' only (control)'}, journal_mode=${w.journal}, ${w.driver}, ${w.cipher}, busy_timeout ${w.busy === 0 ? 0 : 'as configured'}`
+        : `production at ${w.messages.toLocaleString('en-US')} messages (--quick: ${w.quickMessages ? w.quickMessages.toLocaleString('en-US') : 'not run'}), ${w.driver}, ${w.cipher}`;
     out.push(`  ${w.default ? '*' : ' '} ${w.name.padEnd(26)} ${what}`);
   }
   return out.join('\n');

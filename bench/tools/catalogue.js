@@ -17,7 +17,8 @@ import { EXPERIMENTS, casesOf, measuredChecks } from '../tables/experiments.js';
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
 
-const settings = (/** @type {[string, string|number][]} */ p) => (p.length ? p.map(([n, v]) => `${n}=${v}`).join(', ') : '(none)');
+const settings = (/** @type {[string, string|number][]} */ p) =>
+  p.length ? p.map(([n, v]) => `${n}=${v}`).join(', ') : '(none)';
 
 /** Plain text for `npm run bench -- --list`. */
 export function listText() {
@@ -29,13 +30,17 @@ export function listText() {
   out.push('drivers (--driver):', ...DRIVERS.map((d) => `  ${d.name.padEnd(32)} ${d.description}`));
   out.push('ciphers (--cipher):', ...CIPHERS.map((c) => `  ${c.name.padEnd(10)} ${c.label}: ${c.description}`));
   out.push('ops (--op):', ...OPS.map((o) => `  ${o.name.padEnd(13)} ${o.label}: ${o.unit}`));
-  out.push('experiments (--experiment; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):', ...EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`));
+  out.push(
+    'experiments (--experiment; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):',
+    ...EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
+  );
   return out.join('\n');
 }
 
 /** Markdown for the README. */
 export function catalogueMarkdown() {
-  const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) => (x === '*' ? `every ${all}${all === 'config' ? ' but the experiment-only ones' : ''}` : x.join(', '));
+  const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) =>
+    x === '*' ? `every ${all}${all === 'config' ? ' but the experiment-only ones' : ''}` : x.join(', ');
   return [
     '### Configurations',
     '',
@@ -43,8 +48,17 @@ export function catalogueMarkdown() {
       ['Config (`--config`)', 'Name', 'PRAGMAs (after cipher and key)', 'Note'],
       ...CONFIGS.map((c) => {
         const { changes, note } = describeChanges(c);
-        const what = c.name === PRODUCTION_CONFIG || !c.pragmas.length ? settings(c.pragmas) : changes.length ? `production, with ${settings(changes)}` : 'production';
-        const only = c.experiment ? `experiment only: claim ${EXPERIMENTS.filter((e) => casesOf(e).some((x) => x.config === c.name)).map((e) => e.n).join(', ')}` : '';
+        const what =
+          c.name === PRODUCTION_CONFIG || !c.pragmas.length
+            ? settings(c.pragmas)
+            : changes.length
+              ? `production, with ${settings(changes)}`
+              : 'production';
+        const only = c.experiment
+          ? `experiment only: claim ${EXPERIMENTS.filter((e) => casesOf(e).some((x) => x.config === c.name))
+              .map((e) => e.n)
+              .join(', ')}`
+          : '';
         return [`\`${c.name}\``, c.label, what, [note, only].filter(Boolean).join('; ')];
       }),
     ]),
@@ -53,21 +67,33 @@ export function catalogueMarkdown() {
     '',
     '### Ciphers',
     '',
-    markdownTable([['Cipher (`--cipher`)', 'Name', 'What it is'], ...CIPHERS.map((c) => [`\`${c.name}\``, c.label, c.description])]),
+    markdownTable([
+      ['Cipher (`--cipher`)', 'Name', 'What it is'],
+      ...CIPHERS.map((c) => [`\`${c.name}\``, c.label, c.description]),
+    ]),
     '',
     '### Drivers',
     '',
     markdownTable([['Driver (`--driver`)', 'What it is'], ...DRIVERS.map((d) => [`\`${d.name}\``, d.description])]),
     '',
-    markdownTable([['Driver release set', 'For Node', 'Why'], ...GENERATIONS.map((g) => [`\`drivers/${g.id}\``, `\`${g.node}\``, g.why])]),
+    markdownTable([
+      ['Driver release set', 'For Node', 'Why'],
+      ...GENERATIONS.map((g) => [`\`drivers/${g.id}\``, `\`${g.node}\``, g.why]),
+    ]),
     '',
     '### Operations',
     '',
-    markdownTable([['Operation (`--op`)', 'Name', 'One operation is'], ...OPS.map((o) => [`\`${o.name}\``, o.label, o.unit])]),
+    markdownTable([
+      ['Operation (`--op`)', 'Name', 'One operation is'],
+      ...OPS.map((o) => [`\`${o.name}\``, o.label, o.unit]),
+    ]),
     '',
     '### Which combinations run',
     '',
-    ...RULES.map((r) => `- configs: ${rule(r.configs, 'config')}; drivers: ${rule(r.drivers, 'driver')}; ciphers: ${rule(r.ciphers, 'cipher')} (a driver without encryption runs only \`none\`)`),
+    ...RULES.map(
+      (r) =>
+        `- configs: ${rule(r.configs, 'config')}; drivers: ${rule(r.drivers, 'driver')}; ciphers: ${rule(r.ciphers, 'cipher')} (a driver without encryption runs only \`none\`)`,
+    ),
     '- each on every operation; the experiments below add their own cases: the experiment-only configs, on the operations of their claims',
     '',
     '### Claims checked (experiments)',
@@ -79,9 +105,25 @@ export function catalogueMarkdown() {
       ...EXPERIMENTS.map((e) => {
         const m = measuredChecks(e);
         const key = (/** @type {{ config: string, driver: string, cipher: string }} */ x) => `${x.config}/${x.cipher}`;
-        const refs = [...new Set([...m.map((x) => key(x.reference)), ...e.checks.flatMap((c) => (c.workload ? [`workload delete-${c.workload.pair}`] : []))])];
-        const compared = [...new Set([...m.map((x) => `${key(x.member)} (${x.op})`), ...e.checks.flatMap((c) => (c.workload ? [`workload wal-${c.workload.pair} (${c.workload.figure})`] : []))])];
-        return [`${e.n}. ${e.short}`, m.length || refs.length ? `\`${e.id}\`` : `${e.id} (not measured)`, e.subject.join(', '), refs.join(', ') || '—', compared.join(', ') || '—'];
+        const refs = [
+          ...new Set([
+            ...m.map((x) => key(x.reference)),
+            ...e.checks.flatMap((c) => (c.workload ? [`workload delete-${c.workload.pair}`] : [])),
+          ]),
+        ];
+        const compared = [
+          ...new Set([
+            ...m.map((x) => `${key(x.member)} (${x.op})`),
+            ...e.checks.flatMap((c) => (c.workload ? [`workload wal-${c.workload.pair} (${c.workload.figure})`] : [])),
+          ]),
+        ];
+        return [
+          `${e.n}. ${e.short}`,
+          m.length || refs.length ? `\`${e.id}\`` : `${e.id} (not measured)`,
+          e.subject.join(', '),
+          refs.join(', ') || '—',
+          compared.join(', ') || '—',
+        ];
       }),
     ]),
   ].join('\n');

@@ -59,11 +59,18 @@ export function install({ fromSource = false, generation = process.env[GENERATIO
   const want = {
     generation: gen.id,
     node: process.version,
-    lock: crypto.createHash('sha256').update(lock).update(fs.readFileSync(path.join(src, 'package.json'))).digest('hex'),
+    lock: crypto
+      .createHash('sha256')
+      .update(lock)
+      .update(fs.readFileSync(path.join(src, 'package.json')))
+      .digest('hex'),
     fromSource,
   };
   const markFile = path.join(dest, MARK);
-  if (fs.existsSync(markFile) && JSON.stringify(JSON.parse(fs.readFileSync(markFile, 'utf8'))) === JSON.stringify(want)) {
+  if (
+    fs.existsSync(markFile) &&
+    JSON.stringify(JSON.parse(fs.readFileSync(markFile, 'utf8'))) === JSON.stringify(want)
+  ) {
     console.error(`drivers: ${gen.id} for Node ${process.version} already installed in ${path.relative(ROOT, dest)}`);
     return dest;
   }
@@ -71,7 +78,9 @@ export function install({ fromSource = false, generation = process.env[GENERATIO
   fs.mkdirSync(dest, { recursive: true });
   fs.copyFileSync(path.join(src, 'package.json'), path.join(dest, 'package.json'));
   fs.copyFileSync(path.join(src, 'package-lock.json'), path.join(dest, 'package-lock.json'));
-  console.error(`drivers: installing ${gen.id} for Node ${process.version} into ${path.relative(ROOT, dest)} (${gen.why}); ${fromSource ? 'compiling each from source: about a minute per driver' : 'each package\'s prebuilt binary where it bundles one or can download one for this Node, else compiled here (about a minute per driver)'}`);
+  console.error(
+    `drivers: installing ${gen.id} for Node ${process.version} into ${path.relative(ROOT, dest)} (${gen.why}); ${fromSource ? 'compiling each from source: about a minute per driver' : "each package's prebuilt binary where it bundles one or can download one for this Node, else compiled here (about a minute per driver)"}`,
+  );
   const env = fromSource ? { npm_config_build_from_source: 'true' } : {};
   npm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], dest, env);
   if (fromSource) {
@@ -99,15 +108,24 @@ export const ORIGIN_TEXT = {
 export function installedLines(drivers) {
   return [...drivers.values()].flatMap(({ info }) => {
     if (info.status === 'skipped' || info.binary?.origin === 'built-into-node') return [];
-    if (info.status !== 'ok' || !info.binary) return [`drivers: ${info.name} does not load: ${info.reason ?? 'no binary recorded'}`];
-    return [`drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[/** @type {keyof typeof ORIGIN_TEXT} */ (info.binary.origin)] ?? info.binary.origin} (${info.binary.file})`];
+    if (info.status !== 'ok' || !info.binary)
+      return [`drivers: ${info.name} does not load: ${info.reason ?? 'no binary recorded'}`];
+    return [
+      `drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[/** @type {keyof typeof ORIGIN_TEXT} */ (info.binary.origin)] ?? info.binary.origin} (${info.binary.file})`,
+    ];
   });
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { 'from-source': { type: 'boolean', default: false }, generation: { type: 'string' } });
+  const values = parseStrict(argv, {
+    'from-source': { type: 'boolean', default: false },
+    generation: { type: 'string' },
+  });
   const generation = values.generation ?? (process.env[GENERATION_ENV] || undefined);
-  if (values.generation !== undefined && !GENERATIONS.some((g) => g.id === values.generation)) throw new UsageError(`unknown --generation '${values.generation}'; valid: ${GENERATIONS.map((g) => g.id).join(', ')}`);
+  if (values.generation !== undefined && !GENERATIONS.some((g) => g.id === values.generation))
+    throw new UsageError(
+      `unknown --generation '${values.generation}'; valid: ${GENERATIONS.map((g) => g.id).join(', ')}`,
+    );
   const chosen = chosenGeneration(process.version, generation);
   if ('error' in chosen) throw new UsageError(`--generation: ${chosen.error}`);
   install({ fromSource: values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1', generation });

@@ -18,7 +18,6 @@ import { ROOT } from '../../lib/root.js';
 import { fetchNode, nodeEnv, resolveNodeVersion, runUnder } from './other-node.js';
 import { END, START } from '../../lib/markers.js';
 
-
 /** The bench's flags that every run gets (--quick too); the runs' --out is the matrix's. */
 const OPTIONS = /** @type {const} */ ({
   node: { type: 'string', default: MATRIX_NODES.join(',') },
@@ -29,9 +28,15 @@ const OPTIONS = /** @type {const} */ ({
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
-  const specs = String(values.node).split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = String(values.node)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
-  if (!specs.length || bad.length) throw new UsageError(`bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`);
+  if (!specs.length || bad.length)
+    throw new UsageError(
+      `bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
+    );
   const passthrough = benchArgs(values);
   parseFlags(passthrough); // the bench's flags, checked here before any Node is fetched and built for
   const out = path.resolve(String(values.out));
@@ -43,7 +48,10 @@ function main(/** @type {string[]} */ argv) {
     const t0 = Date.now();
     const eta = i ? `, ETA ${clock(((Date.now() - start) / i) * (specs.length - i))}` : '';
     let version = spec;
-    const cell = path.join(artifacts, `result-${process.platform}-${process.arch}-node${spec.replace(/^v/, '').split('.')[0]}`);
+    const cell = path.join(
+      artifacts,
+      `result-${process.platform}-${process.arch}-node${spec.replace(/^v/, '').split('.')[0]}`,
+    );
     try {
       version = resolveNodeVersion(spec);
       console.error(`\nmatrix: [${i + 1}/${specs.length}] Node v${version}: fetching and building the drivers${eta}`);
@@ -54,7 +62,10 @@ function main(/** @type {string[]} */ argv) {
       const wrote = fs.existsSync(cell) && fs.readdirSync(cell).some((f) => f.endsWith('.json'));
       if (r.status !== 0 && !(r.stage === 'run' && r.status === 1 && wrote)) {
         const reason = `${r.stage === 'install' ? 'the driver install/build' : 'the benchmark'} failed under Node v${version} (exit ${r.status})`;
-        spawnSync(path.join(dir, 'bin', 'node'), [path.join(ROOT, 'bench/ci/failure.js')], { stdio: 'inherit', env: { ...nodeEnv(dir), BENCH_OUT: cell, FAILED_STEP: reason, BENCH_QUICK: String(Boolean(values.quick)) } });
+        spawnSync(path.join(dir, 'bin', 'node'), [path.join(ROOT, 'bench/ci/failure.js')], {
+          stdio: 'inherit',
+          env: { ...nodeEnv(dir), BENCH_OUT: cell, FAILED_STEP: reason, BENCH_QUICK: String(Boolean(values.quick)) },
+        });
         outcome.push(`v${version}: FAILED: ${reason}`);
       } else {
         outcome.push(`v${version}: ok${r.status === 1 ? ' (some cases failed; see the README)' : ''}`);
@@ -65,8 +76,24 @@ function main(/** @type {string[]} */ argv) {
     console.error(`matrix: [${i + 1}/${specs.length}] ${outcome.at(-1)} in ${clock(Date.now() - t0)}`);
   }
   const readme = path.join(out, 'README.md');
-  if (!fs.existsSync(readme)) fs.writeFileSync(readme, `# Local matrix on ${process.platform}-${process.arch}\n\nWritten by \`npm run matrix\`.\n\n${START}\n${END}\n`);
-  const agg = spawnSync(process.execPath, [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', artifacts, '--results', path.join(out, 'results'), '--readme', readme], { stdio: 'inherit' });
+  if (!fs.existsSync(readme))
+    fs.writeFileSync(
+      readme,
+      `# Local matrix on ${process.platform}-${process.arch}\n\nWritten by \`npm run matrix\`.\n\n${START}\n${END}\n`,
+    );
+  const agg = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'aggregate/cli.js'),
+      '--artifacts',
+      artifacts,
+      '--results',
+      path.join(out, 'results'),
+      '--readme',
+      readme,
+    ],
+    { stdio: 'inherit' },
+  );
   console.log(`\nmatrix: ${specs.length} Node version(s) in ${clock(Date.now() - start)}`);
   for (const o of outcome) console.log(`  ${o}`);
   console.log(`  README: ${path.relative(process.cwd(), readme)}`);

@@ -28,7 +28,11 @@ export const NPM_CACHE = path.join(ROOT, '.cache', 'npm');
 function resolveVersion(pkg, spec) {
   const { cmd, pre } = npmCommand();
   const want = spec.replace(/^v/, '');
-  const out = execFileSync(cmd, [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(
+    cmd,
+    [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const parsed = JSON.parse(out || 'null');
   const versions = Array.isArray(parsed) ? parsed : parsed ? [parsed] : [];
   // npm lists the matching versions unsorted: take the highest, not the last
@@ -57,7 +61,14 @@ function fetchPackage(spec, dir, must) {
   try {
     console.error(`node: fetching ${spec} from the npm registry`);
     const { cmd, pre } = npmCommand();
-    const tgz = execFileSync(cmd, [...pre, 'pack', spec, '--silent'], { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1);
+    const tgz = execFileSync(cmd, [...pre, 'pack', spec, '--silent'], {
+      cwd: tmp,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+      .trim()
+      .split('\n')
+      .at(-1);
     execFileSync('tar', ['xzf', String(tgz)], { cwd: tmp });
     const missing = must.filter((f) => !fs.existsSync(path.join(tmp, 'package', f)));
     if (missing.length) throw new Error(`${spec} has no ${missing.join(' or ')}`);
@@ -74,17 +85,25 @@ function fetchPackage(spec, dir, must) {
  * @param {string} version exact, e.g. 18.20.8
  */
 export function fetchNode(version) {
-  return fetchPackage(`node-${process.platform}-${process.arch}@${version}`, path.join(NODE_CACHE, `${process.platform}-${process.arch}-v${version}`), ['bin/node', 'include/node']);
+  return fetchPackage(
+    `node-${process.platform}-${process.arch}@${version}`,
+    path.join(NODE_CACHE, `${process.platform}-${process.arch}-v${version}`),
+    ['bin/node', 'include/node'],
+  );
 }
 
 /**
  * The npm major each Node release line ships (node-<platform>-<arch> carries no npm): 10 up to
  * Node 22, 11 from Node 24.
  */
-export const BUNDLED_NPM = [{ node: '>=24.0.0', npm: '11' }, { node: '*', npm: '10' }];
+export const BUNDLED_NPM = [
+  { node: '>=24.0.0', npm: '11' },
+  { node: '*', npm: '10' },
+];
 
 /** The npm major a Node version ships with. */
-export const npmMajorFor = (/** @type {string} */ nodeVersion) => /** @type {{ npm: string }} */ (BUNDLED_NPM.find((b) => semver.satisfies(nodeVersion, b.node))).npm;
+export const npmMajorFor = (/** @type {string} */ nodeVersion) =>
+  /** @type {{ npm: string }} */ (BUNDLED_NPM.find((b) => semver.satisfies(nodeVersion, b.node))).npm;
 
 /**
  * Fetch the newest npm of the major that Node version ships with into the cache (once).
@@ -93,7 +112,10 @@ export const npmMajorFor = (/** @type {string} */ nodeVersion) => /** @type {{ n
  */
 export function fetchNpm(nodeVersion) {
   const version = resolveVersion('npm', npmMajorFor(nodeVersion));
-  const dir = fetchPackage(`npm@${version}`, path.join(NPM_CACHE, `npm-v${version}`), ['bin/npm-cli.js', 'node_modules']);
+  const dir = fetchPackage(`npm@${version}`, path.join(NPM_CACHE, `npm-v${version}`), [
+    'bin/npm-cli.js',
+    'node_modules',
+  ]);
   return { version, cli: path.join(dir, 'bin', 'npm-cli.js') };
 }
 
@@ -122,7 +144,11 @@ export function nodeEnv(nodeDir) {
 export function runUnder(nodeDir, script, args, { fromSource = false, extraEnv = {} } = {}) {
   const node = path.join(nodeDir, 'bin', 'node');
   const env = { ...nodeEnv(nodeDir), ...extraEnv };
-  const install = spawnSync(node, [path.join(ROOT, 'bench', 'tools', 'install-drivers.js'), ...(fromSource ? ['--from-source'] : [])], { stdio: 'inherit', env, cwd: ROOT });
+  const install = spawnSync(
+    node,
+    [path.join(ROOT, 'bench', 'tools', 'install-drivers.js'), ...(fromSource ? ['--from-source'] : [])],
+    { stdio: 'inherit', env, cwd: ROOT },
+  );
   if (install.status !== 0) return { status: install.status ?? 1, stage: 'install' };
   const r = spawnSync(node, [path.join(ROOT, script), ...args], { stdio: 'inherit', env, cwd: ROOT });
   return { status: r.status ?? 1, stage: 'run' };
@@ -130,7 +156,8 @@ export function runUnder(nodeDir, script, args, { fromSource = false, extraEnv =
 
 function main(/** @type {string[]} */ argv) {
   const [spec, ...rest] = argv;
-  if (!spec || !/^v?\d+(\.\d+\.\d+)?$/.test(spec)) throw new UsageError("give a Node version or major first, e.g. 'npm run bench:node -- 18.20.8 --quick'");
+  if (!spec || !/^v?\d+(\.\d+\.\d+)?$/.test(spec))
+    throw new UsageError("give a Node version or major first, e.g. 'npm run bench:node -- 18.20.8 --quick'");
   parseFlags(rest); // the bench's flags, checked here before a Node is fetched and built for
   const version = resolveNodeVersion(spec);
   const dir = fetchNode(version);

@@ -42,7 +42,8 @@ const OPTIONS = /** @type {const} */ ({
 export function testCounts(output) {
   /** @type {Record<string, number>} */
   const counts = {};
-  for (const [, name, n] of output.matchAll(/^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo) (\d+)\s*$/gm)) counts[name] = Number(n);
+  for (const [, name, n] of output.matchAll(/^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo) (\d+)\s*$/gm))
+    counts[name] = Number(n);
   return counts;
 }
 
@@ -75,7 +76,12 @@ let current = null;
 function run(cmd, args, o) {
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, {
+      cwd: o.cwd,
+      env: o.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     current = child;
     let output = '';
     let stdout = '';
@@ -91,7 +97,12 @@ function run(cmd, args, o) {
     child.on('error', (err) => take(Buffer.from(`${err.message}\n`)));
     child.on('close', (code, signal) => {
       current = null;
-      resolve({ status: code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1), output, stdout, seconds: (Date.now() - t0) / 1000 });
+      resolve({
+        status: code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1),
+        output,
+        stdout,
+        seconds: (Date.now() - t0) / 1000,
+      });
     });
   });
 }
@@ -103,8 +114,15 @@ function run(cmd, args, o) {
  * @param {string} binDir holds the `npm` that runs that npm with that Node
  */
 function userEnv(nodeDir, binDir) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE'));
-  return { ...env, PATH: [binDir, path.join(nodeDir, 'bin'), process.env.PATH].join(path.delimiter), npm_config_nodedir: nodeDir, npm_config_update_notifier: 'false' };
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE'),
+  );
+  return {
+    ...env,
+    PATH: [binDir, path.join(nodeDir, 'bin'), process.env.PATH].join(path.delimiter),
+    npm_config_nodedir: nodeDir,
+    npm_config_update_notifier: 'false',
+  };
 }
 
 /** Prints each driver the copy loads, as JSON: name, status, version, binary origin and file. */
@@ -146,7 +164,11 @@ async function testNode(spec, o) {
     const copy = path.join(o.work, `node-v${version}`);
     const bin = path.join(o.work, `bin-v${version}`);
     fs.mkdirSync(bin, { recursive: true });
-    fs.writeFileSync(path.join(bin, 'npm'), `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(npm.cli)} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'npm'),
+      `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(npm.cli)} "$@"\n`,
+      { mode: 0o755 },
+    );
     const log = path.join(o.out, `node-v${version}.log`);
     fs.mkdirSync(o.out, { recursive: true });
     fs.writeFileSync(log, '');
@@ -170,10 +192,16 @@ async function testNode(spec, o) {
       const t = await run('npm', ['test'], { cwd: copy, env, log });
       report.test = { status: t.status, seconds: t.seconds, counts: testCounts(t.output) };
     }
-    report.ok = install.status === 0 && report.test?.status === 0 && (report.test.counts.fail ?? 1) === 0 && (report.test.counts.pass ?? 0) > 0;
+    report.ok =
+      install.status === 0 &&
+      report.test?.status === 0 &&
+      (report.test.counts.fail ?? 1) === 0 &&
+      (report.test.counts.pass ?? 0) > 0;
     if (!report.ok) {
       const tail = fs.readFileSync(log, 'utf8').split('\n').slice(-60).join('\n');
-      console.error(`${tail}\ntest:nodes: ${o.label} Node v${version} FAILED (${report.install?.status !== 0 ? 'npm install' : 'npm test'}); the whole output is in ${log}`);
+      console.error(
+        `${tail}\ntest:nodes: ${o.label} Node v${version} FAILED (${report.install?.status !== 0 ? 'npm install' : 'npm test'}); the whole output is in ${log}`,
+      );
     } else say(`Node v${version}: ${report.test?.counts.pass} passed`);
   } catch (err) {
     report.error = firstLine(err);
@@ -190,20 +218,30 @@ export function table(/** @type {NodeReport[]} */ reports) {
     ...reports.map((r) => [
       r.node ? `v${r.node}` : r.spec,
       r.npm ?? '',
-      r.ok ? 'ok' : `FAILED${r.error ? `: ${r.error}` : r.install && r.install.status !== 0 ? ': npm install' : ': npm test'}`,
+      r.ok
+        ? 'ok'
+        : `FAILED${r.error ? `: ${r.error}` : r.install && r.install.status !== 0 ? ': npm install' : ': npm test'}`,
       r.test ? `${r.test.counts.pass ?? '?'} / ${r.test.counts.fail ?? '?'}` : '',
       secs(r.install),
       secs(r.test),
-      (r.drivers ?? []).map((d) => `${d.name} ${d.status === 'ok' ? `${d.version}, ${d.origin}` : d.status}`).join('; '),
+      (r.drivers ?? [])
+        .map((d) => `${d.name} ${d.status === 'ok' ? `${d.version}, ${d.origin}` : d.status}`)
+        .join('; '),
     ]),
   ]);
 }
 
 async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
-  const specs = String(values.node).split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = String(values.node)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
-  if (!specs.length || bad.length) throw new UsageError(`bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`);
+  if (!specs.length || bad.length)
+    throw new UsageError(
+      `bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
+    );
   const out = path.resolve(String(values.out));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-nodes-'));
   const cleanup = () => {
@@ -239,16 +277,39 @@ async function main(/** @type {string[]} */ argv) {
       if (fs.lstatSync(from).isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), to);
       else fs.copyFileSync(from, to); // with its mode
     }
-    const git = (/** @type {string[]} */ args) => run('git', ['-c', 'user.name=test-nodes', '-c', 'user.email=test-nodes@localhost', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: snapshot });
-    for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'test:nodes: the working tree']]) {
+    const git = (/** @type {string[]} */ args) =>
+      run(
+        'git',
+        [
+          '-c',
+          'user.name=test-nodes',
+          '-c',
+          'user.email=test-nodes@localhost',
+          '-c',
+          'commit.gpgsign=false',
+          '-c',
+          'init.defaultBranch=main',
+          ...args,
+        ],
+        { cwd: snapshot },
+      );
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+      ['commit', '-q', '-m', 'test:nodes: the working tree'],
+    ]) {
       const r = await git(args);
       if (r.status !== 0) throw new Error(`git ${args[0]} in the snapshot failed: ${r.output.trim()}`);
     }
     console.error(`test:nodes: ${files.length} files of this working tree, for Node ${specs.join(', ')}`);
     /** @type {NodeReport[]} */
     const reports = [];
-    for (const [i, spec] of specs.entries()) reports.push(await testNode(spec, { snapshot, work, out, label: `[${i + 1}/${specs.length}]` }));
-    writeFileAtomic(path.join(out, 'report.json'), `${JSON.stringify({ kind: 'sqlite-node-bench/test-nodes', platform: process.platform, arch: process.arch, finishedAt: new Date().toISOString(), nodes: reports }, null, 2)}\n`);
+    for (const [i, spec] of specs.entries())
+      reports.push(await testNode(spec, { snapshot, work, out, label: `[${i + 1}/${specs.length}]` }));
+    writeFileAtomic(
+      path.join(out, 'report.json'),
+      `${JSON.stringify({ kind: 'sqlite-node-bench/test-nodes', platform: process.platform, arch: process.arch, finishedAt: new Date().toISOString(), nodes: reports }, null, 2)}\n`,
+    );
     console.log(table(reports));
     console.log(`\nreport: ${path.relative(process.cwd(), path.join(out, 'report.json'))}`);
     return reports.every((r) => r.ok) ? 0 : 1;

@@ -25,7 +25,11 @@ export const FIGURES = {
     { id: 'writeP99', unit: 'ms', of: (r) => r.writeP99Ms },
   ],
   scale: [
-    ...['select', 'update', 'checkpoint', 'insert', 'delete'].map((op) => ({ id: op, unit: /** @type {const} */ ('per s'), of: (/** @type {any} */ r) => r.rates?.[op] })),
+    ...['select', 'update', 'checkpoint', 'insert', 'delete'].map((op) => ({
+      id: op,
+      unit: /** @type {const} */ ('per s'),
+      of: (/** @type {any} */ r) => r.rates?.[op],
+    })),
     { id: 'vacuum', unit: 'ms', of: (r) => r.vacuumMs },
     { id: 'vacuumCheckpoint', unit: 'ms', of: (r) => r.checkpointMs },
     { id: 'vacuumPeakRss', unit: 'bytes', of: (r) => r.rssPeakBytes },
@@ -62,7 +66,9 @@ export function figureOf(values, between) {
  */
 export function analyseWorkloads(measured) {
   const series = (/** @type {Measured} */ m, /** @type {typeof FIGURES.scale[number]} */ f) => {
-    const pairs = m.rounds.map((r, i) => ({ v: f.of(r), slot: m.slots[i] })).filter((x) => typeof x.v === 'number' && Number.isFinite(x.v));
+    const pairs = m.rounds
+      .map((r, i) => ({ v: f.of(r), slot: m.slots[i] }))
+      .filter((x) => typeof x.v === 'number' && Number.isFinite(x.v));
     return { values: pairs.map((x) => /** @type {number} */ (x.v)), slots: pairs.map((x) => x.slot) };
   };
   const ok = measured.filter((m) => m.status === 'ok' && m.rounds.length);
@@ -70,7 +76,13 @@ export function analyseWorkloads(measured) {
   const machine = {};
   for (const kind of /** @type {const} */ (['concurrency', 'scale'])) {
     for (const f of FIGURES[kind]) {
-      const cases = ok.filter((m) => m.w.kind === kind).map((m) => { const s = series(m, f); return { op: f.id, rounds: s.values, slots: s.slots }; }).filter((c) => c.rounds.every((x) => x > 0));
+      const cases = ok
+        .filter((m) => m.w.kind === kind)
+        .map((m) => {
+          const s = series(m, f);
+          return { op: f.id, rounds: s.values, slots: s.slots };
+        })
+        .filter((c) => c.rounds.every((x) => x > 0));
       const sd = machineLevels(cases)[f.id]?.sd;
       if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(/** @type {number} */ (sd));
     }
@@ -87,11 +99,20 @@ export function analyseWorkloads(measured) {
  */
 function caseOf(m, series, machine) {
   const w = m.w;
-  const setup = w.kind === 'concurrency'
-    ? { journal: w.journal, readers: w.readers, writer: w.writer, driver: w.driver, cipher: w.cipher, busyTimeout: w.busy === 0 ? 0 : 'configured' }
-    : { messages: m.messages, config: w.config, driver: w.driver, cipher: w.cipher };
+  const setup =
+    w.kind === 'concurrency'
+      ? {
+          journal: w.journal,
+          readers: w.readers,
+          writer: w.writer,
+          driver: w.driver,
+          cipher: w.cipher,
+          busyTimeout: w.busy === 0 ? 0 : 'configured',
+        }
+      : { messages: m.messages, config: w.config, driver: w.driver, cipher: w.cipher };
   const base = { name: w.name, kind: w.kind, setup, status: m.status, ...(m.reason ? { reason: m.reason } : {}) };
-  if (m.status !== 'ok' || !m.rounds.length) return { ...base, ...(m.status === 'ok' ? { status: 'error', reason: 'no round finished' } : {}) };
+  if (m.status !== 'ok' || !m.rounds.length)
+    return { ...base, ...(m.status === 'ok' ? { status: 'error', reason: 'no round finished' } : {}) };
   /** @type {Record<string, any>} */
   const figures = {};
   for (const f of FIGURES[w.kind]) {
@@ -100,14 +121,19 @@ function caseOf(m, series, machine) {
   }
   /** @type {Record<string, number>} */
   const verified = {};
-  for (const r of m.rounds) for (const [k, v] of Object.entries(r.verified ?? {})) verified[k] = (verified[k] ?? 0) + Number(v);
+  for (const r of m.rounds)
+    for (const [k, v] of Object.entries(r.verified ?? {})) verified[k] = (verified[k] ?? 0) + Number(v);
   const last = m.rounds[m.rounds.length - 1];
-  const extra = w.kind === 'concurrency'
-    ? {
-      perReader: Array.from({ length: w.readers }, (_, i) => sig(median(m.rounds.map((r) => r.perReader[i])))),
-      busy: { reads: m.rounds.reduce((a, r) => a + r.busy.reads, 0), writes: m.rounds.reduce((a, r) => a + r.busy.writes, 0) },
-    }
-    : { files: last.files };
+  const extra =
+    w.kind === 'concurrency'
+      ? {
+          perReader: Array.from({ length: w.readers }, (_, i) => sig(median(m.rounds.map((r) => r.perReader[i])))),
+          busy: {
+            reads: m.rounds.reduce((a, r) => a + r.busy.reads, 0),
+            writes: m.rounds.reduce((a, r) => a + r.busy.writes, 0),
+          },
+        }
+      : { files: last.files };
   return { ...base, rounds: m.rounds.length, slots: m.slots, figures, ...extra, verified, pragmas: last.pragmas };
 }
 
@@ -126,10 +152,25 @@ function journalComparisons(measured) {
     if (!del) continue;
     for (const id of PAIRED_FIGURES) {
       const f = /** @type {any} */ (FIGURES.concurrency.find((x) => x.id === id));
-      const rounds = (/** @type {Measured} */ m) => m.rounds.map((r, i) => ({ slot: m.slots[i], opsPerSec: f.of(r) })).filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
+      const rounds = (/** @type {Measured} */ m) =>
+        m.rounds
+          .map((r, i) => ({ slot: m.slots[i], opsPerSec: f.of(r) }))
+          .filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
       const change = pairedChange(rounds(del), rounds(wal));
       if (!change) continue;
-      out.push({ id: 'journal', pair: w.pair, reference: del.w.name, member: wal.w.name, figure: id, pairs: change.pairs, change: sig(change.change), low: sig(change.low), high: sig(change.high), p: sig(change.p), verdict: change.verdict });
+      out.push({
+        id: 'journal',
+        pair: w.pair,
+        reference: del.w.name,
+        member: wal.w.name,
+        figure: id,
+        pairs: change.pairs,
+        change: sig(change.change),
+        low: sig(change.low),
+        high: sig(change.high),
+        p: sig(change.p),
+        verdict: change.verdict,
+      });
     }
   }
   return out;
@@ -142,7 +183,9 @@ function journalComparisons(measured) {
  * @param {any[]} cases the document's workload cases
  */
 export function growthOf(cases) {
-  const scale = cases.filter((c) => c.kind === 'scale' && c.status === 'ok').sort((a, b) => a.setup.messages - b.setup.messages);
+  const scale = cases
+    .filter((c) => c.kind === 'scale' && c.status === 'ok')
+    .sort((a, b) => a.setup.messages - b.setup.messages);
   if (scale.length < 2) return [];
   const costOf = (/** @type {any} */ c, /** @type {string} */ id, /** @type {string} */ unit) => {
     const f = c.figures[id];
@@ -152,15 +195,33 @@ export function growthOf(cases) {
   };
   const out = [];
   for (const f of [...FIGURES.scale, { id: 'fileBytes', unit: 'bytes' }]) {
-    const points = scale.map((c) => ({ n: c.setup.messages, cost: costOf(c, f.id, f.unit) })).filter((p) => p.cost !== null);
+    const points = scale
+      .map((c) => ({ n: c.setup.messages, cost: costOf(c, f.id, f.unit) }))
+      .filter((p) => p.cost !== null);
     if (points.length < 2) continue;
     const xs = points.map((p) => Math.log10(p.n));
     const ys = points.map((p) => Math.log(/** @type {number} */ (p.cost)));
     const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
     const my = ys.reduce((a, b) => a + b, 0) / ys.length;
     const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-    const steps = points.slice(1).map((p, i) => ({ from: points[i].n, to: p.n, perTenfold: sig(((/** @type {number} */ (p.cost)) / /** @type {number} */ (points[i].cost)) ** (1 / Math.log10(p.n / points[i].n))) }));
-    out.push({ figure: f.id, cost: f.unit === 'per s' ? 'ms per operation' : f.unit, sizes: points.map((p) => p.n), costs: points.map((p) => sig(/** @type {number} */ (p.cost))), perTenfold: sig(Math.exp(slope)), steps });
+    const steps = points
+      .slice(1)
+      .map((p, i) => ({
+        from: points[i].n,
+        to: p.n,
+        perTenfold: sig(
+          (/** @type {number} */ (p.cost) / /** @type {number} */ (points[i].cost)) **
+            (1 / Math.log10(p.n / points[i].n)),
+        ),
+      }));
+    out.push({
+      figure: f.id,
+      cost: f.unit === 'per s' ? 'ms per operation' : f.unit,
+      sizes: points.map((p) => p.n),
+      costs: points.map((p) => sig(/** @type {number} */ (p.cost))),
+      perTenfold: sig(Math.exp(slope)),
+      steps,
+    });
   }
   return out;
 }

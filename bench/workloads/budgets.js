@@ -12,8 +12,18 @@ import { BUDGETS } from '../engine/budgets.js';
 
 /** @type {Record<'quick' | 'full', WorkloadBudget>} */
 export const WORKLOAD_BUDGETS = {
-  quick: { rounds: 1, durationMs: 250, seedMessages: BUDGETS.quick.seedMessages, ops: { ...pick(BUDGETS.quick), rounds: 1 } },
-  full: { rounds: 5, durationMs: 1000, seedMessages: BUDGETS.full.seedMessages, ops: { ...pick(BUDGETS.full), rounds: 5 } },
+  quick: {
+    rounds: 1,
+    durationMs: 250,
+    seedMessages: BUDGETS.quick.seedMessages,
+    ops: { ...pick(BUDGETS.quick), rounds: 1 },
+  },
+  full: {
+    rounds: 5,
+    durationMs: 1000,
+    seedMessages: BUDGETS.full.seedMessages,
+    ops: { ...pick(BUDGETS.full), rounds: 5 },
+  },
 };
 
 /** @param {import('../engine/measure.js').Budget} b */

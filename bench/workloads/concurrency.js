@@ -53,22 +53,50 @@ const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms)
 export async function runConcurrency(o) {
   const barrier = createBarrier();
   const main = mainSide(barrier);
-  const roles = [...(o.writer ? [/** @type {const} */ ('writer')] : []), ...Array.from({ length: o.readers }, () => /** @type {const} */ ('reader'))];
+  const roles = [
+    ...(o.writer ? [/** @type {const} */ ('writer')] : []),
+    ...Array.from({ length: o.readers }, () => /** @type {const} */ ('reader')),
+  ];
   /** @type {{ name: string, worker: Worker, result?: WorkerResult, aborted?: boolean, error?: string, exited: boolean }[]} */
   const slots = roles.map((role, index) => {
     const name = role === 'writer' ? 'writer' : `reader ${index - (o.writer ? 1 : 0) + 1}`;
     const f = o.fault;
-    const fault = f && f.role === role && f.index === index - (role === 'reader' && o.writer ? 1 : 0) ? { kind: f.kind, after: f.after } : undefined;
+    const fault =
+      f && f.role === role && f.index === index - (role === 'reader' && o.writer ? 1 : 0)
+        ? { kind: f.kind, after: f.after }
+        : undefined;
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
-      workerData: { role, index, file: o.file, driver: o.driver, cipher: o.cipher, key: o.key, pragmas: o.pragmas, tempdir: o.tempdir, durationMs: o.durationMs, seed: o.seed, barrier, fault },
+      workerData: {
+        role,
+        index,
+        file: o.file,
+        driver: o.driver,
+        cipher: o.cipher,
+        key: o.key,
+        pragmas: o.pragmas,
+        tempdir: o.tempdir,
+        durationMs: o.durationMs,
+        seed: o.seed,
+        barrier,
+        fault,
+      },
     });
-    const slot = { name, worker, exited: false, /** @type {WorkerResult | undefined} */ result: undefined, aborted: false, /** @type {string | undefined} */ error: undefined };
+    const slot = {
+      name,
+      worker,
+      exited: false,
+      /** @type {WorkerResult | undefined} */ result: undefined,
+      aborted: false,
+      /** @type {string | undefined} */ error: undefined,
+    };
     worker.on('message', (m) => {
       if (m.error) slot.error = m.error;
       else if (m.aborted) slot.aborted = true;
       else slot.result = m;
     });
-    worker.on('error', (err) => { slot.error ??= String(err?.message ?? err).split('\n')[0]; });
+    worker.on('error', (err) => {
+      slot.error ??= String(err?.message ?? err).split('\n')[0];
+    });
     worker.on('exit', (code) => {
       slot.exited = true;
       if (!slot.result && !slot.aborted && !slot.error) slot.error = `exited with code ${code} without a result`;
@@ -90,7 +118,10 @@ export async function runConcurrency(o) {
     while (main.arrived() < slots.length) {
       const f = failed();
       if (f) throw new Error(`${f.name} failed before the start: ${f.error}`);
-      if (Date.now() > setupUntil) throw new Error(`${slots.length - main.arrived()} worker(s) not ready ${SETUP_LIMIT_MS / 1000} s after they were started`);
+      if (Date.now() > setupUntil)
+        throw new Error(
+          `${slots.length - main.arrived()} worker(s) not ready ${SETUP_LIMIT_MS / 1000} s after they were started`,
+        );
       await sleep(2);
     }
     o.beforeStart?.();
@@ -101,7 +132,9 @@ export async function runConcurrency(o) {
       if (f) throw new Error(`${f.name} failed: ${f.error}`);
       if (Date.now() > stopUntil) {
         const hung = slots.filter((s) => !s.exited).map((s) => s.name);
-        throw new Error(`${hung.join(', ')} did not stop within ${(o.stopGraceMs ?? STOP_GRACE_MS) / 1000} s of the deadline (hung)`);
+        throw new Error(
+          `${hung.join(', ')} did not stop within ${(o.stopGraceMs ?? STOP_GRACE_MS) / 1000} s of the deadline (hung)`,
+        );
       }
       await sleep(5);
     }
@@ -127,11 +160,16 @@ function verify(o, results) {
   try {
     applyKey(conn, o.cipher, o.key);
     const count = Number(scalar(conn, 'SELECT count(*) FROM messages'));
-    if (count !== o.seeded + writes) throw new Error(`the database holds ${count} messages; expected ${o.seeded} seeded + ${writes} written`);
+    if (count !== o.seeded + writes)
+      throw new Error(`the database holds ${count} messages; expected ${o.seeded} seeded + ${writes} written`);
   } finally {
     conn.close();
   }
-  for (const r of results) if (r.arrivedAtStart !== results.length) throw new Error(`${r.role} ${r.index} started with ${r.arrivedAtStart} of ${results.length} workers at the barrier`);
+  for (const r of results)
+    if (r.arrivedAtStart !== results.length)
+      throw new Error(
+        `${r.role} ${r.index} started with ${r.arrivedAtStart} of ${results.length} workers at the barrier`,
+      );
   return { reads, rowsRead: reads * 50, writes, writesCounted: writes };
 }
 
@@ -146,7 +184,10 @@ export function summarise(results, readers) {
   const rate = (/** @type {WorkerResult} */ r) => (r.ops / r.elapsedMs) * 1000;
   const perReader = rs.map(rate);
   // quantiles over readers: each reader's own, then their median (readers run the same loop)
-  const mid = (/** @type {number[]} */ xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+  const mid = (/** @type {number[]} */ xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
   const readP50 = rs.map((r) => r.p50Ms).filter((x) => x !== null);
   const readP99 = rs.map((r) => r.p99Ms).filter((x) => x !== null);
   return {

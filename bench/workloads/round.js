@@ -40,7 +40,8 @@ import { buildTemplate } from './template.js';
  */
 
 /** The effective PRAGMA values, as the suite records them (session.js effective). */
-const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) => Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
+const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) =>
+  Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
 
 /**
  * @param {RoundSpec} spec
@@ -56,15 +57,34 @@ export async function runRound(spec, key) {
   if (spec.kind === 'build') {
     const file = /** @type {string} */ (spec.template);
     removeDb(file);
-    return buildTemplate({ name: spec.driver, open: loaded.open }, file, { pragmas: spec.pragmas, cipher, key, tempdir, messages: /** @type {number} */ (spec.messages), seed: spec.seed });
+    return buildTemplate({ name: spec.driver, open: loaded.open }, file, {
+      pragmas: spec.pragmas,
+      cipher,
+      key,
+      tempdir,
+      messages: /** @type {number} */ (spec.messages),
+      seed: spec.seed,
+    });
   }
   const file = path.join(spec.workdir, 'round.db');
   fs.copyFileSync(/** @type {string} */ (spec.template), file);
   try {
     if (spec.kind === 'concurrency') {
       return await runConcurrency({
-        file, driver: spec.driver, cipher, key, pragmas: spec.pragmas, tempdir, readers: /** @type {number} */ (spec.readers), writer: Boolean(spec.writer),
-        durationMs: /** @type {number} */ (spec.durationMs), seed: spec.seed, seeded: /** @type {number} */ (spec.seeded), open: loaded.open, fault: spec.fault, stopGraceMs: spec.stopGraceMs,
+        file,
+        driver: spec.driver,
+        cipher,
+        key,
+        pragmas: spec.pragmas,
+        tempdir,
+        readers: /** @type {number} */ (spec.readers),
+        writer: Boolean(spec.writer),
+        durationMs: /** @type {number} */ (spec.durationMs),
+        seed: spec.seed,
+        seeded: /** @type {number} */ (spec.seeded),
+        open: loaded.open,
+        fault: spec.fault,
+        stopGraceMs: spec.stopGraceMs,
       });
     }
     const conn = loaded.open(file);
@@ -74,7 +94,17 @@ export async function runRound(spec, key) {
       const seeded = /** @type {number} */ (spec.seeded);
       if (spec.kind === 'scale-ops') {
         const journalMode = String(readPragma(conn, 'journal_mode'));
-        return { pragmas, ...runScaleOps({ conn, file, seeded, seed: spec.seed, journalMode, budget: /** @type {any} */ (spec.budget) }) };
+        return {
+          pragmas,
+          ...runScaleOps({
+            conn,
+            file,
+            seeded,
+            seed: spec.seed,
+            journalMode,
+            budget: /** @type {any} */ (spec.budget),
+          }),
+        };
       }
       return { pragmas, ...runScaleVacuum({ conn, file, seeded }) };
     } finally {
@@ -92,7 +122,11 @@ async function main(/** @type {string[]} */ argv) {
   if (!key) throw new Error(`${KEY_ENV} is not set`);
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
   const cleanup = () => fs.rmSync(spec.workdir, { recursive: true, force: true, maxRetries: 3 });
-  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => { cleanup(); process.exit(sig === 'SIGINT' ? 130 : 143); });
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+    process.on(sig, () => {
+      cleanup();
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
   let out;
   try {
     out = { status: 'ok', ...(await runRound(spec, key)) };

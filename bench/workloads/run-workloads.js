@@ -29,11 +29,15 @@ import { runRoundProcess, running } from './spawn.js';
  */
 
 /** The production PRAGMAs. */
-const PRODUCTION = /** @type {import('../tables/configs.js').Config} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
+const PRODUCTION = /** @type {import('../tables/configs.js').Config} */ (
+  CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)
+).pragmas;
 
 /** A template's identity: what it is built with (busy_timeout is a connection's, not the file's). */
 const templateId = (/** @type {import('../tables/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
-  w.kind === 'concurrency' ? `c-${w.journal}-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_') : `s-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_');
+  w.kind === 'concurrency'
+    ? `c-${w.journal}-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_')
+    : `s-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_');
 
 /**
  * @param {WorkloadRunOptions} o
@@ -42,21 +46,39 @@ export async function runWorkloads(o) {
   const started = Date.now();
   const budget = { ...WORKLOAD_BUDGETS[o.mode], ...o.budget };
   const quick = o.mode === 'quick';
-  const selected = selectWorkloads({ names: o.names, quick, driver: o.filters.driver, cipher: o.filters.cipher })
-    .filter((w) => w.kind === 'concurrency' || (quick ? w.quickMessages > 0 : true));
+  const selected = selectWorkloads({
+    names: o.names,
+    quick,
+    driver: o.filters.driver,
+    cipher: o.filters.cipher,
+  }).filter((w) => w.kind === 'concurrency' || (quick ? w.quickMessages > 0 : true));
   const random = createRandom((o.seed ^ 0x0017) >>> 0);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-workloads-'));
   const env = { ...process.env, [KEY_ENV]: sessionKey() };
   let seq = 0;
   const workdir = () => path.join(dir, `p${seq++}`);
   /** @type {import('./analysis.js').Measured[]} */
-  const measured = selected.map((w) => ({ w, status: 'ok', messages: w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages, rounds: [], slots: [] }));
+  const measured = selected.map((w) => ({
+    w,
+    status: 'ok',
+    messages: w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages,
+    rounds: [],
+    slots: [],
+  }));
   /** @type {Map<string, any>} */
   const templates = new Map();
-  const processes = measured.reduce((a, m) => a + (m.w.kind === 'scale' ? 2 : 1), 0) * budget.rounds + new Set(measured.map((m) => templateId(m.w, m.messages))).size;
+  const processes =
+    measured.reduce((a, m) => a + (m.w.kind === 'scale' ? 2 : 1), 0) * budget.rounds +
+    new Set(measured.map((m) => templateId(m.w, m.messages))).size;
   let done = 0;
-  const progress = (/** @type {import('./analysis.js').Measured} */ m, /** @type {string} */ what) => o.onProgress?.({ done: done++, total: processes, current: { config: `workload ${m.w.name}`, driver: m.w.driver, cipher: m.w.cipher, op: what } });
-  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) => (w.kind === 'concurrency' ? workloadPragmas(w) : PRODUCTION);
+  const progress = (/** @type {import('./analysis.js').Measured} */ m, /** @type {string} */ what) =>
+    o.onProgress?.({
+      done: done++,
+      total: processes,
+      current: { config: `workload ${m.w.name}`, driver: m.w.driver, cipher: m.w.cipher, op: what },
+    });
+  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) =>
+    w.kind === 'concurrency' ? workloadPragmas(w) : PRODUCTION;
 
   /** The template of a workload, built on first use; null (and the workload an error) when it cannot be. */
   const templateOf = async (/** @type {import('./analysis.js').Measured} */ m) => {
@@ -68,8 +90,28 @@ export async function runWorkloads(o) {
       const w = m.w;
       // the template carries the file's PRAGMAs; busy_timeout is set by each connection that uses it
       const pragmas = w.kind === 'concurrency' ? workloadPragmas({ ...w, busy: 'configured' }) : PRODUCTION;
-      const r = await runRoundProcess({ kind: 'build', driver: w.driver, cipher: w.cipher, pragmas, seed: o.seed, workdir: workdir(), template: file, messages: m.messages }, { env, limitMs: PROCESS_LIMIT_MS.build });
-      templates.set(id, { id, file, messages: m.messages, ...(w.kind === 'concurrency' ? { journal: w.journal } : {}), driver: w.driver, cipher: w.cipher, ...r });
+      const r = await runRoundProcess(
+        {
+          kind: 'build',
+          driver: w.driver,
+          cipher: w.cipher,
+          pragmas,
+          seed: o.seed,
+          workdir: workdir(),
+          template: file,
+          messages: m.messages,
+        },
+        { env, limitMs: PROCESS_LIMIT_MS.build },
+      );
+      templates.set(id, {
+        id,
+        file,
+        messages: m.messages,
+        ...(w.kind === 'concurrency' ? { journal: w.journal } : {}),
+        driver: w.driver,
+        cipher: w.cipher,
+        ...r,
+      });
     }
     const t = templates.get(id);
     if (t.status !== 'ok') {
@@ -91,20 +133,43 @@ export async function runWorkloads(o) {
     }
     const t = await templateOf(m);
     if (!t || o.state.interrupted) return;
-    const common = { driver: m.w.driver, cipher: m.w.cipher, pragmas: pragmasOf(m.w), seed: o.seed, template: t.file, seeded: m.messages };
+    const common = {
+      driver: m.w.driver,
+      cipher: m.w.cipher,
+      pragmas: pragmasOf(m.w),
+      seed: o.seed,
+      template: t.file,
+      seeded: m.messages,
+    };
     /** @type {any} */
     let r;
     if (m.w.kind === 'concurrency') {
       progress(m, `round ${round + 1}`);
-      r = await runRoundProcess({ kind: 'concurrency', ...common, workdir: workdir(), readers: m.w.readers, writer: m.w.writer, durationMs: budget.durationMs }, { env, limitMs: PROCESS_LIMIT_MS.concurrency });
+      r = await runRoundProcess(
+        {
+          kind: 'concurrency',
+          ...common,
+          workdir: workdir(),
+          readers: m.w.readers,
+          writer: m.w.writer,
+          durationMs: budget.durationMs,
+        },
+        { env, limitMs: PROCESS_LIMIT_MS.concurrency },
+      );
     } else {
       progress(m, `round ${round + 1}: operations`);
-      const ops = await runRoundProcess({ kind: 'scale-ops', ...common, workdir: workdir(), budget: budget.ops }, { env, limitMs: PROCESS_LIMIT_MS['scale-ops'] });
+      const ops = await runRoundProcess(
+        { kind: 'scale-ops', ...common, workdir: workdir(), budget: budget.ops },
+        { env, limitMs: PROCESS_LIMIT_MS['scale-ops'] },
+      );
       if (ops.status !== 'ok' || o.state.interrupted) {
         r = ops;
       } else {
         progress(m, `round ${round + 1}: VACUUM`);
-        const vac = await runRoundProcess({ kind: 'scale-vacuum', ...common, workdir: workdir() }, { env, limitMs: PROCESS_LIMIT_MS['scale-vacuum'] });
+        const vac = await runRoundProcess(
+          { kind: 'scale-vacuum', ...common, workdir: workdir() },
+          { env, limitMs: PROCESS_LIMIT_MS['scale-vacuum'] },
+        );
         r = vac.status === 'ok' ? { ...ops, ...vac, verified: { ...ops.verified, ...vac.verified } } : vac;
       }
     }
@@ -119,7 +184,9 @@ export async function runWorkloads(o) {
   };
 
   // a signal to this process alone (not its group) still stops the round processes, which clean up
-  const stop = () => { for (const child of running) child.kill('SIGTERM'); };
+  const stop = () => {
+    for (const child of running) child.kill('SIGTERM');
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
@@ -141,7 +208,18 @@ export async function runWorkloads(o) {
     selection: o.names ?? [quick ? 'quick' : 'default'],
     budget,
     seconds: Math.round((Date.now() - started) / 100) / 10,
-    templates: [...templates.values()].map(({ file: _, status, reason, id, messages, journal, driver, cipher, pragmas, encryption, size }) => ({ id, messages, ...(journal ? { journal } : {}), driver, cipher, status, ...(reason ? { reason } : {}), ...(status === 'ok' ? { pragmas, encryption, size } : {}) })),
+    templates: [...templates.values()].map(
+      ({ file: _, status, reason, id, messages, journal, driver, cipher, pragmas, encryption, size }) => ({
+        id,
+        messages,
+        ...(journal ? { journal } : {}),
+        driver,
+        cipher,
+        status,
+        ...(reason ? { reason } : {}),
+        ...(status === 'ok' ? { pragmas, encryption, size } : {}),
+      }),
+    ),
     ...analysed,
   };
 }
@@ -159,5 +237,7 @@ export function roundOrder(random, measured) {
     const b = m.w.kind === 'concurrency' ? `c:${m.w.pair}` : 'scale';
     blocks.set(b, [...(blocks.get(b) ?? []), m]);
   }
-  return shuffle(random, [...blocks.keys()]).flatMap((b) => shuffle(random, /** @type {import('./analysis.js').Measured[]} */ (blocks.get(b))));
+  return shuffle(random, [...blocks.keys()]).flatMap((b) =>
+    shuffle(random, /** @type {import('./analysis.js').Measured[]} */ (blocks.get(b))),
+  );
 }

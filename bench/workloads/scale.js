@@ -46,11 +46,19 @@ export function runScaleOps(o) {
       const gone = Number(o.conn.prepare('DELETE FROM messages WHERE uid >= ?').run(1_000_000).changes);
       verified.insertedRemoved = gone;
       const count = Number(scalar(o.conn, 'SELECT count(*) FROM messages'));
-      if (count !== o.seeded) throw new Error(`after removing the inserted rows ${count} messages remain, expected ${o.seeded}`);
+      if (count !== o.seeded)
+        throw new Error(`after removing the inserted rows ${count} messages remain, expected ${o.seeded}`);
     }
     const task = /** @type {NonNullable<typeof op.task>} */ (op.task)({
-      conn: o.conn, file: o.file, pool, random, seeded: o.seeded, journalMode: o.journalMode,
-      fresh: () => { throw new Error('not used at scale'); },
+      conn: o.conn,
+      file: o.file,
+      pool,
+      random,
+      seeded: o.seeded,
+      journalMode: o.journalMode,
+      fresh: () => {
+        throw new Error('not used at scale');
+      },
     });
     const round = measure(task, o.budget);
     rates[name] = round.opsPerSec;

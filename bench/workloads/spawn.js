@@ -17,14 +17,24 @@ export const running = new Set();
  */
 export function runRoundProcess(spec, o) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [ROUND, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'], env: o.env });
+    const child = spawn(process.execPath, [ROUND, JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: o.env,
+    });
     running.add(child);
     let out = '';
     let err = '';
     let killed = false;
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err = (err + d).slice(-2000); });
-    const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, o.limitMs);
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err = (err + d).slice(-2000);
+    });
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, o.limitMs);
     const done = (/** @type {any} */ r) => {
       clearTimeout(timer);
       running.delete(child);
@@ -40,9 +50,16 @@ export function runRoundProcess(spec, o) {
       } catch {
         // not its line: reported below
       }
-      if (killed) return done({ status: 'error', reason: `the round process did not finish within ${Math.round(o.limitMs / 1000)} s and was killed` });
+      if (killed)
+        return done({
+          status: 'error',
+          reason: `the round process did not finish within ${Math.round(o.limitMs / 1000)} s and was killed`,
+        });
       const tail = err.trim().split('\n').slice(-2).join(' | ');
-      done({ status: 'error', reason: `the round process ended (${signal ? `signal ${signal}` : `exit ${code}`}) without a result${tail ? `: ${tail}` : ''}` });
+      done({
+        status: 'error',
+        reason: `the round process ended (${signal ? `signal ${signal}` : `exit ${code}`}) without a result${tail ? `: ${tail}` : ''}`,
+      });
     });
   });
 }

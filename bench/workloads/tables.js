@@ -34,8 +34,10 @@ export function pairedCell(c) {
   return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 
-const shapeOf = (/** @type {any} */ s) => `${s.writer ? '1 writer + ' : ''}${s.readers} reader${s.readers > 1 ? 's' : ''}${s.writer ? '' : ' (no writer)'}`;
-const setupOf = (/** @type {any} */ s, /** @type {Text} */ text) => `${text(String(s.driver))}, ${text(String(s.cipher))}${s.busyTimeout === 0 ? ', busy_timeout 0' : ''}`;
+const shapeOf = (/** @type {any} */ s) =>
+  `${s.writer ? '1 writer + ' : ''}${s.readers} reader${s.readers > 1 ? 's' : ''}${s.writer ? '' : ' (no writer)'}`;
+const setupOf = (/** @type {any} */ s, /** @type {Text} */ text) =>
+  `${text(String(s.driver))}, ${text(String(s.cipher))}${s.busyTimeout === 0 ? ', busy_timeout 0' : ''}`;
 
 /**
  * Concurrency, WAL against DELETE: a row per pair (shape and setup), production's setup first.
@@ -55,14 +57,39 @@ export function journalRows(workloads, text, keep = () => true) {
     else p.del = c;
     pairs.set(key(c.setup), p);
   }
-  const cmp = (/** @type {any} */ c, /** @type {string} */ figure) => workloads.comparisons.find((/** @type {any} */ x) => x.member === c?.name && x.figure === figure);
-  const cell = (/** @type {any} */ c, /** @type {string} */ figure) => (c?.status === 'ok' ? figureCell(c.figures[figure]) : c ? text(c.status) : '–');
+  const cmp = (/** @type {any} */ c, /** @type {string} */ figure) =>
+    workloads.comparisons.find((/** @type {any} */ x) => x.member === c?.name && x.figure === figure);
+  const cell = (/** @type {any} */ c, /** @type {string} */ figure) =>
+    c?.status === 'ok' ? figureCell(c.figures[figure]) : c ? text(c.status) : '–';
   const busy = (/** @type {any} */ c) => (c?.status === 'ok' ? `${c.busy.reads} / ${c.busy.writes}` : '–');
   const rows = [...pairs.values()].map(({ wal, del }) => {
     const s = (wal ?? del).setup;
-    return [shapeOf(s), setupOf(s, text), cell(wal, 'reads'), cell(del, 'reads'), pairedCell(cmp(wal, 'reads')), s.writer ? cell(wal, 'writes') : '–', s.writer ? cell(del, 'writes') : '–', s.writer ? pairedCell(cmp(wal, 'writes')) : '–', `${busy(wal)} · ${busy(del)}`];
+    return [
+      shapeOf(s),
+      setupOf(s, text),
+      cell(wal, 'reads'),
+      cell(del, 'reads'),
+      pairedCell(cmp(wal, 'reads')),
+      s.writer ? cell(wal, 'writes') : '–',
+      s.writer ? cell(del, 'writes') : '–',
+      s.writer ? pairedCell(cmp(wal, 'writes')) : '–',
+      `${busy(wal)} · ${busy(del)}`,
+    ];
   });
-  return [['Workload', 'Setup', 'Reads/s WAL', 'Reads/s DELETE', 'WAL vs DELETE', 'Writes/s WAL', 'Writes/s DELETE', 'WAL vs DELETE', 'SQLITE_BUSY reads / writes: WAL · DELETE'], ...rows];
+  return [
+    [
+      'Workload',
+      'Setup',
+      'Reads/s WAL',
+      'Reads/s DELETE',
+      'WAL vs DELETE',
+      'Writes/s WAL',
+      'Writes/s DELETE',
+      'WAL vs DELETE',
+      'SQLITE_BUSY reads / writes: WAL · DELETE',
+    ],
+    ...rows,
+  ];
 }
 
 /**
@@ -71,12 +98,19 @@ export function journalRows(workloads, text, keep = () => true) {
  * @param {Text} text
  */
 export function latencyRows(workloads, text) {
-  const rows = workloads.cases.filter((/** @type {any} */ c) => c.kind === 'concurrency' && c.status === 'ok').map((/** @type {any} */ c) => [
-    text(c.name), figureCell(c.figures.readsPerReader), c.perReader.map(num).join(' / '),
-    `${figureCell(c.figures.readP50)} / ${figureCell(c.figures.readP99)}`,
-    c.figures.writeP50 ? `${figureCell(c.figures.writeP50)} / ${figureCell(c.figures.writeP99)}` : '–',
-  ]);
-  return [['Workload', 'Reads/s per reader', 'Each reader (median of rounds)', 'Read p50 / p99 (ms)', 'Write p50 / p99 (ms)'], ...rows];
+  const rows = workloads.cases
+    .filter((/** @type {any} */ c) => c.kind === 'concurrency' && c.status === 'ok')
+    .map((/** @type {any} */ c) => [
+      text(c.name),
+      figureCell(c.figures.readsPerReader),
+      c.perReader.map(num).join(' / '),
+      `${figureCell(c.figures.readP50)} / ${figureCell(c.figures.readP99)}`,
+      c.figures.writeP50 ? `${figureCell(c.figures.writeP50)} / ${figureCell(c.figures.writeP99)}` : '–',
+    ]);
+  return [
+    ['Workload', 'Reads/s per reader', 'Each reader (median of rounds)', 'Read p50 / p99 (ms)', 'Write p50 / p99 (ms)'],
+    ...rows,
+  ];
 }
 
 /** Scale figures as rows: label and how a value is shown. */
@@ -99,9 +133,15 @@ const SCALE_ROWS = [
  * @returns {string[][]} header row first; only the header when no size was measured
  */
 export function scaleRows(workloads, text) {
-  const cases = workloads.cases.filter((/** @type {any} */ c) => c.kind === 'scale').sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
+  const cases = workloads.cases
+    .filter((/** @type {any} */ c) => c.kind === 'scale')
+    .sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
   if (!cases.length) return [['Figure']];
-  const header = ['Figure', ...cases.map((/** @type {any} */ c) => `${num(c.setup.messages)} messages`), 'Cost per 10× messages'];
+  const header = [
+    'Figure',
+    ...cases.map((/** @type {any} */ c) => `${num(c.setup.messages)} messages`),
+    'Cost per 10× messages',
+  ];
   const rows = SCALE_ROWS.map((r) => {
     const cells = cases.map((/** @type {any} */ c) => {
       if (c.status !== 'ok') return text(c.status);
@@ -120,5 +160,7 @@ export function scaleRows(workloads, text) {
  * @param {Text} text
  */
 export function notRunLines(workloads, text) {
-  return workloads.cases.filter((/** @type {any} */ c) => c.status !== 'ok').map((/** @type {any} */ c) => `- ${text(c.name)}: ${text(c.status)}: ${text(String(c.reason))}`);
+  return workloads.cases
+    .filter((/** @type {any} */ c) => c.status !== 'ok')
+    .map((/** @type {any} */ c) => `- ${text(c.name)}: ${text(c.status)}: ${text(String(c.reason))}`);
 }

@@ -37,7 +37,13 @@ export function* messageChunks(seed, count) {
  * @param {{ pragmas: [string, number | string][], cipher: { name: string, sqlite3mc: string | null }, key: string, tempdir: string, messages: number, seed: number }} o
  */
 export function buildTemplate(driver, file, o) {
-  const { conn, pragmas } = openConfigured(driver, file, { pragmas: o.pragmas, cipher: o.cipher, key: o.key, tempdir: o.tempdir, schema: SCHEMA });
+  const { conn, pragmas } = openConfigured(driver, file, {
+    pragmas: o.pragmas,
+    cipher: o.cipher,
+    key: o.key,
+    tempdir: o.tempdir,
+    schema: SCHEMA,
+  });
   let closed = false;
   try {
     const addMailbox = conn.prepare(INSERT_MAILBOX);
@@ -58,7 +64,12 @@ export function buildTemplate(driver, file, o) {
     const size = sizeFacts(conn, file, count);
     conn.close(); // the last connection: the WAL is checkpointed into the file and removed
     closed = true;
-    return { pragmas, size: { ...size, mainBytes: sizeOf(file), walBytes: sizeOf(`${file}-wal`) }, journalMode, encryption: proveEncryption(driver, file, o.cipher) };
+    return {
+      pragmas,
+      size: { ...size, mainBytes: sizeOf(file), walBytes: sizeOf(`${file}-wal`) },
+      journalMode,
+      encryption: proveEncryption(driver, file, o.cipher),
+    };
   } finally {
     if (!closed) conn.close();
   }

@@ -42,7 +42,9 @@ try {
 } catch (err) {
   // said as a message: an error thrown across the thread boundary can lose its message (SqliteError)
   const e = /** @type {any} */ (err);
-  parentPort?.postMessage({ error: `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${String(e?.message ?? e).split('\n')[0]}` });
+  parentPort?.postMessage({
+    error: `${typeof e?.code === 'string' ? `${e.code}: ` : ''}${String(e?.message ?? e).split('\n')[0]}`,
+  });
 } finally {
   conn?.close();
 }
@@ -66,7 +68,13 @@ async function work() {
     if (side.arriveAndWait()) {
       const arrivedAtStart = side.arrived();
       const result = loop(op);
-      parentPort?.postMessage({ role: d.role, index: d.index, arrivedAtStart, pragmas: Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)])), ...result });
+      parentPort?.postMessage({
+        role: d.role,
+        index: d.index,
+        arrivedAtStart,
+        pragmas: Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)])),
+        ...result,
+      });
     } else {
       parentPort?.postMessage({ aborted: true });
     }

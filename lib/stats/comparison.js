@@ -26,7 +26,10 @@ export function pairedChange(reference, member) {
   const bySlot = new Map(reference.map((r) => [r.slot, r.opsPerSec]));
   const pairs = member.filter((m) => bySlot.has(m.slot));
   if (pairs.length < MIN_PAIRS) return null;
-  const t = pairedLogTest(pairs.map((m) => /** @type {number} */ (bySlot.get(m.slot))), pairs.map((m) => m.opsPerSec));
+  const t = pairedLogTest(
+    pairs.map((m) => /** @type {number} */ (bySlot.get(m.slot))),
+    pairs.map((m) => m.opsPerSec),
+  );
   const verdict = t.low > 0 ? 'faster' : t.high < 0 ? 'slower' : 'within noise';
   return { pairs: t.n, change: t.change, low: t.low, high: t.high, p: t.p, verdict };
 }

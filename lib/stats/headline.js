@@ -9,6 +9,7 @@
  */
 export function headlineMargin(stats) {
   const o = stats.opsPerSec;
-  if (typeof o.low === 'number' && typeof o.high === 'number') return 100 * Math.max(o.high / o.median - 1, 1 - o.low / o.median);
+  if (typeof o.low === 'number' && typeof o.high === 'number')
+    return 100 * Math.max(o.high / o.median - 1, 1 - o.low / o.median);
   return typeof o.rse === 'number' ? 1.96 * o.rse : o.rme;
 }

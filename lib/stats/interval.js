@@ -14,7 +14,6 @@ import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import { median, medianRse } from './spread.js';
 import { modesOf } from './modes.js';
 
-
 /**
  * @typedef {object} Interval
  * @property {number} low lower end of the 95% interval (ops/s)

@@ -22,10 +22,13 @@ export function machineLevels(cases) {
   /** @type {Record<string, { levels: Record<string, number>, sd: number }>} */
   const out = {};
   for (const [op, slots] of byOp) {
-    const levels = Object.fromEntries([...slots].filter(([, xs]) => xs.length >= 3).map(([slot, xs]) => [slot, median(xs)]));
+    const levels = Object.fromEntries(
+      [...slots].filter(([, xs]) => xs.length >= 3).map(([slot, xs]) => [slot, median(xs)]),
+    );
     const ls = Object.values(levels);
     const m = mean(ls);
-    const sd = ls.length >= 3 ? 100 * Math.expm1(Math.sqrt(ls.reduce((a, x) => a + (x - m) ** 2, 0) / (ls.length - 1))) : NaN;
+    const sd =
+      ls.length >= 3 ? 100 * Math.expm1(Math.sqrt(ls.reduce((a, x) => a + (x - m) ** 2, 0) / (ls.length - 1))) : NaN;
     out[op] = { levels, sd };
   }
   return out;

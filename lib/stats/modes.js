@@ -10,7 +10,6 @@ export const GAP_TO_SPREAD = 4;
 /** Each group has at least this many rounds (a single wild round is an outlier, not a mode). */
 export const MIN_ROUNDS = 2;
 
-
 /**
  * @typedef {object} Mode
  * @property {number} rate the median of the group's rounds (ops/s)

@@ -44,14 +44,19 @@ export const TRIM = 0.2;
 export function pairedLogTest(base, head, o = {}) {
   const trim = o.trim ?? TRIM;
   const level = o.level ?? 0.95;
-  if (base.length !== head.length) throw new Error(`pairedLogTest: ${base.length} base figures but ${head.length} head figures`);
+  if (base.length !== head.length)
+    throw new Error(`pairedLogTest: ${base.length} base figures but ${head.length} head figures`);
   const n = base.length;
   const g = Math.floor(trim * n);
-  if (n - 2 * g < 2) throw new Error(`pairedLogTest: needs at least ${2 * g + 2} pairs to trim ${g} at each end, got ${n}`);
-  const d = base.map((b, i) => {
-    if (!(b > 0) || !(head[i] > 0)) throw new Error(`pairedLogTest: pair ${i} is not two positive figures (${b}, ${head[i]})`);
-    return Math.log(head[i] / b);
-  }).sort((a, b) => a - b);
+  if (n - 2 * g < 2)
+    throw new Error(`pairedLogTest: needs at least ${2 * g + 2} pairs to trim ${g} at each end, got ${n}`);
+  const d = base
+    .map((b, i) => {
+      if (!(b > 0) || !(head[i] > 0))
+        throw new Error(`pairedLogTest: pair ${i} is not two positive figures (${b}, ${head[i]})`);
+      return Math.log(head[i] / b);
+    })
+    .sort((a, b) => a - b);
   const kept = d.slice(g, n - g);
   const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
   const w = d.map((x, i) => (i < g ? d[g] : i >= n - g ? d[n - g - 1] : x));
@@ -60,9 +65,20 @@ export function pairedLogTest(base, head, o = {}) {
   const { se, df } = design(sd, n, trim);
   const half = tquantile(1 - (1 - level) / 2, df) * se;
   let p;
-  if (se === 0) p = mean === 0 ? 1 : 0; // every kept pair gave the same ratio: no noise to test against
+  if (se === 0)
+    p = mean === 0 ? 1 : 0; // every kept pair gave the same ratio: no noise to test against
   else p = Math.min(1, 2 * tcdf(-Math.abs(mean / se), df));
-  return { n, trimmed: g, df, change: Math.expm1(mean), low: Math.expm1(mean - half), high: Math.expm1(mean + half), p, sd, se };
+  return {
+    n,
+    trimmed: g,
+    df,
+    change: Math.expm1(mean),
+    low: Math.expm1(mean - half),
+    high: Math.expm1(mean + half),
+    p,
+    sd,
+    se,
+  };
 }
 
 /**
