@@ -12,11 +12,11 @@ const files = fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
 /** @type {Record<string, any>} */
 const wf = Object.fromEntries(files.map((f) => [f, parse(fs.readFileSync(path.join(dir, f), 'utf8'))]));
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-// the verified pins live beside the repo in this workplace (not on GitHub, where the format is still checked)
-const pinsFile = path.join(ROOT, '..', 'shared', 'action-pins.md');
-const pins = fs.existsSync(pinsFile) ? fs.readFileSync(pinsFile, 'utf8') : null;
+// the verified pins, beside the workflows: a row per action, tag and commit (how one is added: its header)
+const pinsFile = path.join(ROOT, '.github', 'action-pins.md');
 const bench = wf['benchmark.yml'];
 const steps = (/** @type {any} */ job) => job.steps ?? [];
+/** @returns {string[]} */
 const triggers = (/** @type {any} */ w) =>
   typeof w.on === 'string' ? [w.on] : Array.isArray(w.on) ? w.on : Object.keys(w.on);
 
@@ -86,6 +86,7 @@ test('the aggregate job needs the matrix, runs after failures but not after canc
   assert.match(agg.if, /github\.event_name != 'pull_request'/);
   assert.equal(agg.concurrency['cancel-in-progress'], false);
   assert.ok(agg.concurrency.group);
+  /** @type {string[]} */
   const runs = steps(agg)
     .map((/** @type {any} */ s) => s.run)
     .filter(Boolean);
@@ -154,7 +155,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   // the CI wrapper: every matrix Node, compiled from source, written where the upload looks
   assert.match(
     fs.readFileSync(path.join(ROOT, 'bench', 'shootout', 'ci.js'), 'utf8'),
-    /'--from-source', '--out', 'out\/shootout'/,
+    /'--from-source',\s*'--out',\s*'out\/shootout'/,
   );
 });
 
@@ -192,19 +193,39 @@ test('checkouts do not keep credentials, except in the one job that pushes', () 
   }
 });
 
-test('actions are pinned to full commit SHAs, with the version in a comment, matching the verified pins', () => {
+/**
+ * The rows of a pins table: `| owner/action | tag | 40-hex commit | … |`, as `owner/action@commit # tag`.
+ * @param {string} text
+ */
+const pinRows = (text) =>
+  new Set(
+    [...text.matchAll(/^\|\s*([\w.-]+\/[\w.-]+)\s*\|\s*(\S+)\s*\|\s*([0-9a-f]{40})\s*\|/gm)].map(
+      ([, action, tag, sha]) => `${action}@${sha} # ${tag}`,
+    ),
+  );
+
+test('actions are pinned to full commit SHAs, with the version in a comment, each a row of .github/action-pins.md', () => {
+  assert.ok(fs.existsSync(pinsFile), '.github/action-pins.md is missing: the pins cannot be checked');
+  const pins = pinRows(fs.readFileSync(pinsFile, 'utf8'));
+  assert.ok(pins.size > 0, '.github/action-pins.md has no row | action | tag | commit |');
+  let checked = 0;
   for (const file of files) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const [, action, sha, tag] of text.matchAll(/uses:\s*([\w-]+\/[\w-]+)@(\S+)(?:\s*#\s*(\S+))?/g)) {
-      assert.match(sha, /^[0-9a-f]{40}$/, `${file}: ${action}@${sha}`);
-      assert.ok(tag, `${file}: ${action} has no version comment`);
-      if (pins)
-        assert.ok(
-          pins.includes(`| ${action} | ${tag} | ${sha} |`),
-          `${file}: ${action}@${sha} # ${tag} is not in shared/action-pins.md`,
-        );
-    }
+    const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (!/^\s*(-\s+)?uses:/.test(line)) return;
+      const m = /^\s*(?:-\s+)?uses:\s*([\w.-]+\/[\w.-]+)@(\S+)(?:\s+#\s*(\S+))?\s*$/.exec(line);
+      assert.ok(m, `${file}:${i + 1}: '${line.trim()}' is not owner/action@commit # tag`);
+      const [, action, sha, tag] = m;
+      assert.match(sha, /^[0-9a-f]{40}$/, `${file}:${i + 1}: ${action}@${sha} is not a full commit SHA`);
+      assert.ok(tag, `${file}:${i + 1}: ${action} has no version comment`);
+      assert.ok(
+        pins.has(`${action}@${sha} # ${tag}`),
+        `${file}:${i + 1}: ${action}@${sha} # ${tag} is not a row of .github/action-pins.md`,
+      );
+      checked++;
+    });
   }
+  assert.ok(checked > 0, 'no uses: found in the workflows');
 });
 
 test('workflows are wiring: every run step is one npm script that package.json has', () => {
@@ -229,6 +250,7 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
   const runs = all.flatMap((j) => steps(j).map((/** @type {any} */ s) => s.run)).filter(Boolean);
   assert.ok(runs.includes('npm test') && runs.includes('npm run lint'));
   for (const j of all) {
+    /** @type {string[]} */
     const runners = j.strategy.matrix.runner;
     assert.ok(runners.some((r) => r.startsWith('ubuntu-')) && runners.some((r) => r.startsWith('macos-')));
   }
