@@ -2,6 +2,7 @@
 // Markdown renderer (micromark with GFM), every image they show an SVG in the tree with a title and
 // alt text; charts drawn the same byte for byte, and not rewritten when their data did not change.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -12,7 +13,7 @@ import { tidy } from '../aggregate/render.js';
 import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { ROOT, scratch } from './helpers.js';
+import { childEnv, ROOT, scratch } from './helpers.js';
 
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 /** Every <img> of rendered HTML: its src and alt, as the browser would read them. */
@@ -40,12 +41,14 @@ function svgProblems(text) {
 }
 
 /**
- * Every image of a Markdown file: resolves inside root to a valid SVG, with alt text.
+ * Every image of a Markdown file (or of the part of it given as text): resolves inside root to a
+ * valid SVG, with alt text.
  * @param {string} file
  * @param {string} root
+ * @param {string} [text]
  */
-function checkImages(file, root) {
-  const shown = images(html(fs.readFileSync(file, 'utf8')));
+function checkImages(file, root, text = fs.readFileSync(file, 'utf8')) {
+  const shown = images(html(text));
   for (const img of shown) {
     assert.doesNotMatch(img.src, /^[a-z]+:|^\//i, `${file}: ${img.src} is not a relative path`);
     const target = path.resolve(path.dirname(file), img.src);
@@ -90,6 +93,7 @@ function workspace() {
   return ws;
 }
 const run = (/** @type {ReturnType<typeof workspace>} */ ws) => {
+  /** @type {string[]} */
   const log = [];
   const code = aggregate(ws, { log: (s) => log.push(s), warn: () => {} });
   assert.equal(code, 0);
@@ -148,7 +152,53 @@ test('README.md and results/README.md, rendered as GFM: every image is a valid S
   );
 });
 
-test("the repository's own README.md and results/README.md: every image resolves to a valid SVG in the tree", () => {
+test("the repository's README.md with its block rendered by `node aggregate/cli.js`: every image a valid SVG, and there are some", () => {
+  // a clone's README block is empty (the nightly job fills it), so the block is rendered here, from the
+  // real shootout document and synthetic runs of two Node majors, into a copy of README.md, by the
+  // command the workflow runs (`npm run aggregate`)
+  const dir = scratch('readme-repo-');
+  const artifacts = path.join(dir, 'artifacts');
+  fs.mkdirSync(path.join(artifacts, 'shootout'), { recursive: true });
+  fs.copyFileSync(
+    path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json'),
+    path.join(artifacts, 'shootout', 'shootout.json'),
+  );
+  for (const node of ['v22.23.3', 'v24.21.0']) {
+    fs.mkdirSync(path.join(artifacts, node));
+    fs.writeFileSync(path.join(artifacts, node, 'result.json'), JSON.stringify(syntheticDoc({ node })));
+  }
+  const own = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const [before, after] = [own.slice(0, own.indexOf(START)), own.slice(own.indexOf(END) + END.length)];
+  fs.writeFileSync(path.join(dir, 'README.md'), `${before}${START}\n${END}${after}`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'aggregate', 'cli.js'),
+      '--artifacts',
+      artifacts,
+      '--results',
+      path.join(dir, 'results'),
+      '--readme',
+      path.join(dir, 'README.md'),
+    ],
+    { encoding: 'utf8', env: childEnv() },
+  );
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+  const block = readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
+  const shown = checkImages(path.join(dir, 'README.md'), dir, block);
+  assert.ok(shown.length > 0, 'no image of the block checked');
+  // the PRAGMA and encryption charts of the synthetic runs' machine class, the shootout's chart of its own
+  for (const kind of ['config', 'cipher', 'shootout'])
+    assert.ok(
+      shown.some((i) => i.src.includes(`-${kind}-`)),
+      `no ${kind} chart in the block: ${shown.map((i) => i.src).join(', ')}`,
+    );
+  assert.ok(
+    checkImages(path.join(dir, 'results', 'README.md'), dir).length > 0,
+    'no image of results/README.md checked',
+  );
+  // the repository's own pages as they are (a block a nightly wrote, images outside it), in the tree
   for (const file of [path.join(ROOT, 'README.md'), path.join(ROOT, 'results', 'README.md')])
     if (fs.existsSync(file)) checkImages(file, ROOT);
 });
