@@ -3,14 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CONFIGS, DEFAULT_CONFIGS, describeChanges } from '../bench/tables/configs.js';
-import {
-  EXPERIMENTS,
-  SOURCE,
-  casesOf,
-  differences,
-  experimentReferencesOf,
-  validateExperiments,
-} from '../bench/tables/experiments.js';
+import { EXPERIMENTS, SOURCE, casesOf, experimentReferencesOf } from '../bench/tables/experiments.js';
+import { differences, validateExperiments } from '../bench/claims/experiments.js';
 import { caseKey, cases, setups } from '../bench/tables/suite.js';
 import { referencesOf } from '../bench/tables/comparisons.js';
 import { SCHEMA_BLOB_FIRST, schemaOf } from '../bench/tables/mail.js';
