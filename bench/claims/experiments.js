@@ -1,13 +1,14 @@
 // The logic of the experiments table (bench/tables/experiments.js), kept out of the table: its
 // validation (every problem of a row, one line each; a check's variants may differ only in the
 // experiment's subject), what two setups differ in, and the words of a check's rule and verdicts.
-// test/experiments.test.js holds the table to it.
+// Loading this module checks the table: a bad row throws one line naming it. The engine's flags
+// (bench/engine/flags.js) load it, so a bad row stops every run, as test/experiments.test.js does.
 import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS } from '../tables/configs.js';
 import { DRIVERS } from '../tables/drivers.js';
 import { OPS } from '../tables/ops.js';
 import { WORKLOADS } from '../tables/workloads.js';
-import { METRICS, setupOf } from '../tables/experiments.js';
+import { EXPERIMENTS, METRICS, setupOf } from '../tables/experiments.js';
 import { VERDICTS, ruleText } from './verdict.js';
 
 /**
@@ -178,3 +179,6 @@ export const ruleOf = (/** @type {import('../tables/experiments.js').Check} */ c
 
 /** Verdicts a check can have in a document: the rule's, or "not measured". */
 export const CHECK_VERDICTS = [...VERDICTS, 'not measured'];
+
+const problems = validateExperiments(EXPERIMENTS);
+if (problems.length) throw new Error(`bench/tables/experiments.js: ${problems.join('; ')}`);
