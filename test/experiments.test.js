@@ -132,6 +132,7 @@ test('differences() sees values, PRAGMAs set in one only, their order, schema, t
 });
 
 test('bad rows are refused with one line each, naming the row and the field', () => {
+  /** @type {[(e: any) => void, RegExp][]} */
   const cases = [
     [
       (/** @type {any} */ e) => {
@@ -378,7 +379,7 @@ test('temp files on /dev/shm: a session puts the temp directory there, reads it 
   const drivers = await loadDrivers();
   const s = createSession({
     mode: 'full',
-    filters: { experiment: ['temp-storage'], config: ['shm-temp-storage'] },
+    filters: /** @type {any} */ ({ experiment: ['temp-storage'], config: ['shm-temp-storage'] }),
     seed: 5,
     drivers,
     budget: { time: 5, warmupTime: 2, seedMessages: 100 },
