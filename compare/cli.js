@@ -11,7 +11,7 @@ import path from 'node:path';
 import { ROOT } from '../lib/root.js';
 import { FILTER_OPTIONS, tableFilters } from '../bench/engine/flags.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { UsageError, command, numberFlag, parseStrict } from '../lib/command.js';
+import { UsageError, command, logger, numberFlag, parseStrict, printMarkdown, printUsage } from '../lib/command.js';
 import { OPS } from '../bench/tables/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
 import { analyse, collect, tally } from '../bench/paired/analyse.js';
@@ -19,6 +19,9 @@ import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';
 import { report } from './report.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
+
+const USAGE =
+  'usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]';
 
 export const OPTIONS = /** @type {const} */ ({
   base: { type: 'string' },
@@ -204,22 +207,15 @@ export async function compare(f, log) {
 
 async function main(/** @type {string[]} */ argv) {
   const f = parseFlags(argv);
-  if (f.help) {
-    console.log(
-      'usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]',
-    );
-    return 0;
-  }
-  const log = (/** @type {string} */ line) => process.stderr.write(`compare: ${line}\n`);
+  if (f.help) return printUsage(USAGE);
+  const log = logger('compare');
   if (f.calibrate) {
     const { md } = await calibrate(f, (labels) => prepare(f, labels, log), log);
-    console.log(md);
-    if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
+    printMarkdown(md);
     return 0;
   }
   const { rows, md } = await compare(f, log);
-  console.log(md);
-  if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
+  printMarkdown(md);
   console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
   return rows.some((r) => r.verdict === 'regression') ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 // interrupted by SIGINT/SIGTERM exits 130/143 as the shell would. Errors are one line on stderr,
 // prefixed with the command's name; DEBUG=1 adds the stack of an unexpected error.
 // Built-ins only: the PR comment job runs it without installing anything.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -59,6 +60,31 @@ export function numberFlag(flag, s, min, max, integer = true) {
       `bad --${flag} '${s}'; valid: ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
     );
   return Number(s);
+}
+
+/**
+ * The usage of a command, for --help: on stdout, and exit 0.
+ * @param {string} text
+ */
+export function printUsage(text) {
+  console.log(text);
+  return 0;
+}
+
+/**
+ * A command's log: each line on stderr, prefixed with the command's name as its errors are, so that
+ * stdout holds only what the command reports.
+ * @param {string} name e.g. 'compare'
+ */
+export const logger = (name) => (/** @type {string} */ line) => process.stderr.write(`${name}: ${line}\n`);
+
+/**
+ * A command's Markdown report: on stdout, and in a GitHub Actions job appended to the job's summary.
+ * @param {string} md
+ */
+export function printMarkdown(md) {
+  console.log(md);
+  if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
 }
 
 /**

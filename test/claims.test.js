@@ -108,7 +108,7 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   const got = experimentsOf(cases);
   const by = (/** @type {string} */ id) => got.find((e) => e.id === id);
   assert.equal(by('cache-size')?.checks[0].verdict, 'holds');
-  assert.equal(by('cache-size')?.checks[0].pairs, 6);
+  assert.equal(/** @type {any} */ (by('cache-size')?.checks[0])?.pairs, 6);
   assert.equal(by('mmap')?.checks[0].verdict, 'larger than claimed');
   assert.match(
     String(by('blob-last')?.checks[0].reason),
@@ -242,14 +242,14 @@ test("the claims section: on results/README.md each check linked to its source w
     reason: '[click](https://evil.example) | <b>x</b>',
   };
   const doc = docWith(experiments);
-  const entry = {
+  const entry = /** @type {import('../aggregate/store.js').Entry} */ ({
     kind: 'result',
     mode: 'full',
     status: 'complete',
     node: '22.0.0',
     finishedAt: doc.run.finishedAt,
     file: 'a.json',
-  };
+  });
   doc.environment = { node: '22.0.0' };
   const lines = render(
     /** @type {any} */ ({

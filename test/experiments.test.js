@@ -3,14 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CONFIGS, DEFAULT_CONFIGS, describeChanges } from '../bench/tables/configs.js';
-import {
-  EXPERIMENTS,
-  SOURCE,
-  casesOf,
-  differences,
-  experimentReferencesOf,
-  validateExperiments,
-} from '../bench/tables/experiments.js';
+import { EXPERIMENTS, SOURCE, casesOf, experimentReferencesOf } from '../bench/tables/experiments.js';
+import { differences, validateExperiments } from '../bench/claims/experiments.js';
 import { caseKey, cases, setups } from '../bench/tables/suite.js';
 import { referencesOf } from '../bench/tables/comparisons.js';
 import { SCHEMA_BLOB_FIRST, schemaOf } from '../bench/tables/mail.js';
@@ -138,6 +132,7 @@ test('differences() sees values, PRAGMAs set in one only, their order, schema, t
 });
 
 test('bad rows are refused with one line each, naming the row and the field', () => {
+  /** @type {[(e: any) => void, RegExp][]} */
   const cases = [
     [
       (/** @type {any} */ e) => {
@@ -384,7 +379,7 @@ test('temp files on /dev/shm: a session puts the temp directory there, reads it 
   const drivers = await loadDrivers();
   const s = createSession({
     mode: 'full',
-    filters: { experiment: ['temp-storage'], config: ['shm-temp-storage'] },
+    filters: /** @type {any} */ ({ experiment: ['temp-storage'], config: ['shm-temp-storage'] }),
     seed: 5,
     drivers,
     budget: { time: 5, warmupTime: 2, seedMessages: 100 },

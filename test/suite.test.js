@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
@@ -12,7 +11,11 @@ import { ROOT, childEnv, entries, scratch } from './helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
 
-/** Run the bench CLI; TMPDIR points into a scratch dir so leftovers can be seen. */
+/**
+ * Run the bench CLI; TMPDIR points into a scratch dir so leftovers can be seen.
+ * @param {string[]} args
+ * @param {{ tmp?: string }} [o]
+ */
 function bench(args, { tmp = scratch('bench-tmp-') } = {}) {
   const out = scratch('bench-out-');
   const before = entries(tmp);
@@ -21,6 +24,7 @@ function bench(args, { tmp = scratch('bench-tmp-') } = {}) {
     env: childEnv({ SQLITE_BENCH_KEY: KEY, TMPDIR: tmp }),
   });
   const files = fs.readdirSync(out);
+  /** @type {any} */
   const doc = files.length ? JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) : null;
   return { ...r, doc, files, tmp, before, raw: files.length ? fs.readFileSync(path.join(out, files[0]), 'utf8') : '' };
 }
@@ -35,21 +39,21 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   const want = cases()
     .map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`)
     .sort();
-  const got = r.doc.cases.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
+  const got = r.doc.cases.map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
   assert.deepEqual(got, want);
-  for (const table of ['config', 'driver', 'cipher', 'op'])
-    assert.deepEqual(new Set(r.doc.cases.map((c) => c[table])), new Set(TABLES[table]), table);
+  for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op']))
+    assert.deepEqual(new Set(r.doc.cases.map((/** @type {any} */ c) => c[table])), new Set(TABLES[table]), table);
   for (const c of r.doc.cases) {
     if (c.status !== 'ok') assert.ok(c.reason, `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
     else assert.equal(typeof c.pragmas, 'object');
   }
   // every setup used is there once, with every PRAGMA applied and encryption proven either way
-  const used = new Set(r.doc.cases.map((c) => `${c.config}/${c.driver}/${c.cipher}`));
-  assert.deepEqual(new Set(r.doc.setups.map((s) => `${s.config}/${s.driver}/${s.cipher}`)), used);
+  const used = new Set(r.doc.cases.map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}`));
+  assert.deepEqual(new Set(r.doc.setups.map((/** @type {any} */ s) => `${s.config}/${s.driver}/${s.cipher}`)), used);
   assert.equal(r.doc.setups.length, used.size);
-  for (const s of r.doc.setups.filter((x) => x.status === 'ok')) {
+  for (const s of r.doc.setups.filter((/** @type {any} */ x) => x.status === 'ok')) {
     assert.ok(
-      s.pragmas.every((p) => p.applied),
+      s.pragmas.every((/** @type {any} */ p) => p.applied),
       `${s.config}/${s.driver}/${s.cipher}`,
     );
     assert.equal(s.encryption.encrypted, s.cipher !== 'none');
@@ -57,17 +61,17 @@ test('the quick suite writes one schema-valid document covering every case, ok o
     assert.equal(s.encryption.keylessOpen, s.cipher === 'none' ? 'ok' : 'SQLITE_NOTADB');
   }
   // the two packages always load on a supported Node; errors would be bugs
-  const errors = r.doc.cases.filter((c) => c.status === 'error');
+  const errors = r.doc.cases.filter((/** @type {any} */ c) => c.status === 'error');
   assert.deepEqual(
-    errors.map((c) => `${c.config}/${c.cipher}/${c.op}: ${c.reason}`),
+    errors.map((/** @type {any} */ c) => `${c.config}/${c.cipher}/${c.op}: ${c.reason}`),
     [],
   );
-  for (const d of r.doc.drivers.filter((x) => x.name !== 'node:sqlite')) {
+  for (const d of r.doc.drivers.filter((/** @type {any} */ x) => x.name !== 'node:sqlite')) {
     assert.equal(d.status, 'ok', d.reason);
     assert.match(d.binary.sha256, /^[0-9a-f]{64}$/);
     assert.ok(fs.existsSync(path.join(ROOT, d.binary.file)), d.binary.file);
   }
-  const sqlite = r.doc.drivers.find((x) => x.name === 'node:sqlite');
+  const sqlite = r.doc.drivers.find((/** @type {any} */ x) => x.name === 'node:sqlite');
   assert.equal(sqlite.status === 'ok', semver.satisfies(process.version, '^22.13.0 || >=23.4.0'), sqlite.reason);
   for (const text of [r.raw, r.stdout, r.stderr]) assert.ok(!text.includes(KEY), 'the key appears in the output');
   assert.deepEqual(r.before, []);
@@ -126,7 +130,7 @@ test('a full run measures each round in a new engine process, gives imprecise ca
       state: { interrupted: null },
       budget: { time: 10, warmupTime: 2, ...budget },
     });
-    return { engines: r.engines, ...Object.fromEntries(r.cases.map((c) => [c.op, c])) };
+    return { engines: r.engines, ...Object.fromEntries(/** @type {any[]} */ (r.cases).map((c) => [c.op, c])) };
   };
   const rounds = (/** @type {any} */ c) => c.stats.rounds.length;
   // no case can reach a precision of 0: each gets extra rounds up to maxRounds
@@ -156,7 +160,7 @@ test('a full run measures each round in a new engine process, gives imprecise ca
     budget: { time: 10, warmupTime: 2, targetRse: 1e-9 },
   });
   assert.deepEqual(
-    quick.cases.filter((c) => c.stats).map((c) => c.stats.rounds.length),
+    /** @type {any[]} */ (quick.cases).filter((c) => c.stats).map((c) => c.stats.rounds.length),
     [1, 1],
   );
   assert.equal(quick.engines, 1);
@@ -201,10 +205,11 @@ test("an engine process that dies while it measures makes that case an error wit
     `the engine and the run work in the temp dir: ${seen[0]}`,
   );
   assert.deepEqual(entries(tmp), [], "the killed engine's directory (and the run's) are removed");
-  const byKey = Object.fromEntries(r.cases.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
+  const cs = /** @type {any[]} */ (r.cases);
+  const byKey = Object.fromEntries(cs.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
   assert.equal(byKey[killed].status, 'error');
   assert.match(byKey[killed].reason, /engine process measuring it failed: engine server stopped \(signal SIGKILL\)/);
-  const others = r.cases.filter((c) => c !== byKey[killed]);
+  const others = cs.filter((c) => c !== byKey[killed]);
   assert.equal(others.length, 2);
   for (const c of others) assert.equal(c.stats.rounds.length, 2, `${c.op} was measured in both rounds`);
   assert.equal(r.engines, 3, 'round 1 in two engines (one killed), round 2 in one');
@@ -217,8 +222,10 @@ test('--keep-db keeps every database, each on disk with the header its cipher im
   const dirs = fs.readdirSync(keep);
   assert.equal(
     dirs.length,
-    setups().filter((s) => s.config === 'production' && r.doc.drivers.find((d) => d.name === s.driver).status === 'ok')
-      .length,
+    setups().filter(
+      (s) =>
+        s.config === 'production' && r.doc.drivers.find((/** @type {any} */ d) => d.name === s.driver).status === 'ok',
+    ).length,
   );
   for (const d of dirs) {
     const head = fs

@@ -3,14 +3,7 @@
 // verdict. Changes are in ops/s, member / reference − 1; a claim about time is turned into one
 // about ops/s by bench/tables/experiments.js (faster = fewer ms = more ops/s).
 
-/**
- * What a claim says about the change in ops/s from the reference to the member.
- * - change: by a number (low = high) or a range of numbers, all of one sign, never 0
- * - direction: faster (+1) or slower (−1), no number ("Higher values slow down query planning")
- * - minimal: a gain, if any, of at most `bound` ("Minimal gains")
- * - none: no claim; measured for context (shown, never judged)
- * @typedef {{ kind: 'change', low: number, high: number } | { kind: 'direction', sign: 1 | -1 } | { kind: 'minimal', bound: number } | { kind: 'none' }} Claim
- */
+/** @typedef {import('../tables/experiments.js').Claim} Claim what the table's check claims (kinds: change, direction, minimal, none) */
 
 /** @typedef {'holds' | 'smaller than claimed' | 'larger than claimed' | 'opposite' | 'within noise' | 'context'} Verdict */
 

@@ -2,20 +2,13 @@
 // back, and prove on disk that encryption is (or is not) there.
 import fs from 'node:fs';
 import { PRAGMAS, normalise, pragmaSql } from '../tables/pragmas.js';
+import { scalar } from '../../lib/sqlite.js';
 
-/**
- * @typedef {object} Stmt
- * @property {(...params: unknown[]) => { changes: number|bigint }} run
- * @property {(...params: unknown[]) => Record<string, unknown>[]} all
- * @property {(...params: unknown[]) => Record<string, unknown> | undefined} get
- */
-/**
- * @typedef {object} Conn the part of better-sqlite3 and node:sqlite the benchmark uses; both
- *   drivers provide it as it is, so measured calls go straight to the driver
- * @property {(sql: string) => void} exec
- * @property {(sql: string) => Stmt} prepare
- * @property {() => void} close
- */
+// the driver's types and scalar() live in lib/sqlite.js, for the tables' operations too
+export { scalar };
+
+/** @typedef {import('../../lib/sqlite.js').Stmt} Stmt */
+/** @typedef {import('../../lib/sqlite.js').Conn} Conn */
 /**
  * @typedef {object} LoadedDriver
  * @property {string} name
@@ -34,16 +27,6 @@ import { PRAGMAS, normalise, pragmaSql } from '../tables/pragmas.js';
 export const PLAIN_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /**
- * The first column of the first row of a query.
- * @param {Conn} conn
- * @param {string} sql
- */
-export function scalar(conn, sql) {
-  const row = conn.prepare(sql).get();
-  return row === undefined ? undefined : Object.values(row)[0];
-}
-
-/**
  * The value a PRAGMA reads back as, normalised for comparison; null when the build does not
  * know the PRAGMA (then it answers with no row at all).
  * @param {Conn} conn
@@ -56,7 +39,10 @@ export function readPragma(conn, name) {
   return normalise(name, col in row ? row[col] : Object.values(row)[0]);
 }
 
-/** SQLite's result code name of an error from either driver, e.g. SQLITE_NOTADB. */
+/**
+ * SQLite's result code name of an error from either driver, e.g. SQLITE_NOTADB.
+ * @param {unknown} err
+ */
 export function sqliteCode(err) {
   const e = /** @type {any} */ (err);
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_')) return e.code;

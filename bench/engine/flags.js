@@ -4,6 +4,7 @@ import path from 'node:path';
 import { UsageError, numberFlag, parseStrict } from '../../lib/command.js';
 import { TABLES } from '../tables/suite.js';
 import { EXPERIMENTS, casesOf } from '../tables/experiments.js';
+import '../claims/experiments.js'; // checks the experiments table: a bad row stops every run
 import { BUDGET_KEYS } from './budgets.js';
 import { WORKLOAD_NAMES } from '../tables/workloads.js';
 
@@ -40,9 +41,7 @@ export function tableFilters(v) {
   /** @type {Record<string, string[]>} */
   const filters = {};
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-    const names = /** @type {string[] | undefined} */ ((v[table]) ?? [])
-      .flatMap((s) => s.split(','))
-      .map((s) => s.trim());
+    const names = /** @type {string[]} */ (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
     for (const n of names) {
       if (!TABLES[table].includes(n))
         throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
@@ -50,9 +49,7 @@ export function tableFilters(v) {
     if (names.length) filters[table] = [...new Set(names)];
   }
   // --experiment NAME: only the cases of these experiments (bench/tables/experiments.js)
-  const experiments = /** @type {string[] | undefined} */ ((v.experiment) ?? [])
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim());
+  const experiments = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   const known = EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => e.id);
   for (const n of experiments)
     if (!known.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${known.join(', ')}`);

@@ -31,7 +31,8 @@ import {
   driverOf,
   machine,
 } from '../shootout/document.js';
-import { parseFlags as shootoutFlags, shootoutRun } from '../shootout/cli.js';
+import { parseFlags as shootoutFlags } from '../shootout/cli.js';
+import { shootoutRun } from '../shootout/run.js';
 
 const MACHINES = {
   'linux-x64': {

@@ -3,12 +3,11 @@
 // the operations the claim is about. Both sides are cases of the same run, measured in the same
 // blocks (bench/run/order.js), so each check is a paired comparison (bench/result/analysis.js), and
 // its verdict is bench/claims/verdict.js's. A part of a claim this suite cannot measure says why.
-import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG } from './configs.js';
-import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
-import { OPS } from './ops.js';
-import { WORKLOADS } from './workloads.js';
-import { VERDICTS, ruleText } from '../claims/verdict.js';
+// The rules a row must keep are bench/claims/experiments.js's (validateExperiments), which checks
+// this table when loaded; the table itself is data, and the small queries the suite needs of it.
+import { PRODUCTION_CIPHER } from './ciphers.js';
+import { PRODUCTION_CONFIG } from './configs.js';
+import { PRODUCTION_DRIVER } from './drivers.js';
 
 /** Where every claim below is quoted from. */
 export const SOURCE = {
@@ -23,6 +22,15 @@ export const METRICS = /** @type {const} */ (['ops/s', 'time', 'peak RSS', 'file
 /** "Minimal": a change of at most this much either way. */
 export const MINIMAL = 0.05;
 
+/**
+ * What a claim says about the change in ops/s from the reference to the member (a claim about time
+ * is written as one about ops/s: faster = fewer ms = more ops/s); bench/claims/verdict.js judges it.
+ * - change: by a number (low = high) or a range of numbers, all of one sign, never 0
+ * - direction: faster (+1) or slower (−1), no number ("Higher values slow down query planning")
+ * - minimal: a gain, if any, of at most `bound` ("Minimal gains")
+ * - none: no claim; measured for context (shown, never judged)
+ * @typedef {{ kind: 'change', low: number, high: number } | { kind: 'direction', sign: 1 | -1 } | { kind: 'minimal', bound: number } | { kind: 'none' }} Claim
+ */
 /** @typedef {{ config?: string, driver?: string, cipher?: string }} Variant a setup, as changes from production (config, driver, cipher) */
 /**
  * @typedef {object} Check one thing a claim says, and how it is measured
@@ -31,7 +39,7 @@ export const MINIMAL = 0.05;
  * @property {Variant} [member] the variant compared with the reference
  * @property {Variant} [reference] this check's own reference, where it is not the experiment's
  * @property {string} [op] the operation (bench/tables/ops.js) both are measured on
- * @property {import('../claims/verdict.js').Claim} [claim] the claimed change in ops/s, member / reference − 1
+ * @property {Claim} [claim] the claimed change in ops/s, member / reference − 1
  * @property {string} [notMeasured] why this suite cannot measure it: its verdict is "not measured"
  * @property {boolean} [pending] not measured yet, for a reason that will go away (a workload being built)
  * @property {{ pair: string, figure: 'reads' | 'writes' }} [workload] measured by a workload instead of
@@ -51,6 +59,7 @@ export const MINIMAL = 0.05;
  * @property {string} [note] what a reader should know to read the verdict
  */
 
+// Shorthands the rows below write their claims in: each builds a Claim from the write-up's figures.
 const ratio = (/** @type {number} */ before, /** @type {number} */ after) => after / before - 1;
 /** A claimed change in ops/s from rates (ops/s before and after). */
 const rates = (/** @type {number} */ before, /** @type {number} */ after) =>
@@ -448,174 +457,3 @@ export function experimentReferencesOf(c) {
       .map((m) => ({ ...m.reference, op: c.op })),
   );
 }
-
-/**
- * What two setups differ in: PRAGMA names (a value changed, set in one only, or the order of the
- * rest), 'cipher', 'driver', 'schema', 'tempdir'. Unknown names are reported as such.
- * @param {import('./suite.js').Setup} a
- * @param {import('./suite.js').Setup} b
- * @param {{ configs?: import('./configs.js').Config[] }} [tables]
- * @returns {string[]}
- */
-export function differences(a, b, { configs = CONFIGS } = {}) {
-  const ca = configs.find((c) => c.name === a.config);
-  const cb = configs.find((c) => c.name === b.config);
-  if (!ca || !cb) return [`unknown config '${!ca ? a.config : b.config}'`];
-  const out = new Set();
-  const ma = new Map(ca.pragmas);
-  const mb = new Map(cb.pragmas);
-  for (const n of new Set([...ma.keys(), ...mb.keys()]))
-    if (!ma.has(n) || !mb.has(n) || String(ma.get(n)) !== String(mb.get(n))) out.add(n);
-  const order = (/** @type {[string, unknown][]} */ p) =>
-    p
-      .map(([n]) => n)
-      .filter((n) => !out.has(n))
-      .join(',');
-  if (order(ca.pragmas) !== order(cb.pragmas)) out.add('PRAGMA order');
-  if ((ca.schema ?? 'blob-last') !== (cb.schema ?? 'blob-last')) out.add('schema');
-  if ((ca.tempdir ?? 'beside') !== (cb.tempdir ?? 'beside')) out.add('tempdir');
-  if (a.cipher !== b.cipher) out.add('cipher');
-  if (a.driver !== b.driver) out.add('driver');
-  return [...out];
-}
-
-/**
- * Every problem of an experiment table, one line each: bad rows, and any check whose variants
- * differ in more than the experiment's subject (or in nothing).
- * @param {unknown[]} rows
- * @param {{ configs?: import('./configs.js').Config[] }} [tables] configs to check against (tests)
- * @returns {string[]}
- */
-export function validateExperiments(rows, tables = {}) {
-  const configs = tables.configs ?? CONFIGS;
-  /** @type {string[]} */
-  const problems = [];
-  const ids = new Set();
-  rows.forEach((row, i) => {
-    const e = /** @type {any} */ (row);
-    const at = `experiment ${i + 1}${typeof e?.id === 'string' ? ` '${e.id}'` : ''}`;
-    const bad = (/** @type {string} */ s) => problems.push(`${at}: ${s}`);
-    if (!e || typeof e !== 'object') return bad('not an object');
-    if (typeof e.id !== 'string' || !/^[a-z0-9-]{1,40}$/.test(e.id)) bad('id must be a slug of a-z, 0-9 and -');
-    else if (ids.has(e.id)) bad("id repeats an earlier experiment's");
-    ids.add(e.id);
-    for (const f of ['short', 'quote', 'holds'])
-      if (typeof e[f] !== 'string' || !e[f].trim()) bad(`${f} must be a non-empty string`);
-    if (
-      !Array.isArray(e.subject) ||
-      !e.subject.length ||
-      e.subject.some((/** @type {unknown} */ s) => typeof s !== 'string')
-    )
-      bad('subject must be a non-empty list of what the variants differ in');
-    if (!Array.isArray(e.checks) || !e.checks.length) return bad('checks must be a non-empty list');
-    const variant = (/** @type {any} */ v, /** @type {string} */ where) => {
-      if (!v || typeof v !== 'object') return (bad(`${where} must be an object of config, driver, cipher`), null);
-      const extra = Object.keys(v).filter((k) => !['config', 'driver', 'cipher'].includes(k));
-      if (extra.length) return (bad(`${where} has ${extra.join(', ')}; valid: config, driver, cipher`), null);
-      const s = setupOf(v);
-      if (!configs.some((c) => c.name === s.config)) return (bad(`${where}: unknown config '${s.config}'`), null);
-      const d = DRIVERS.find((x) => x.name === s.driver);
-      if (!d) return (bad(`${where}: unknown driver '${s.driver}'`), null);
-      if (!CIPHERS.some((c) => c.name === s.cipher)) return (bad(`${where}: unknown cipher '${s.cipher}'`), null);
-      if (!d.encryption && s.cipher !== 'none')
-        return (bad(`${where}: driver ${s.driver} has no encryption, so no cipher '${s.cipher}'`), null);
-      return s;
-    };
-    const reference = variant(e.reference, 'reference');
-    const subject = new Set(Array.isArray(e.subject) ? e.subject : []);
-    const varied = new Set();
-    e.checks.forEach((/** @type {any} */ c, /** @type {number} */ j) => {
-      const where = `check ${j + 1}`;
-      if (!c || typeof c !== 'object') return bad(`${where}: not an object`);
-      if (typeof c.says !== 'string' || !c.says.trim()) bad(`${where}: says must be a non-empty string`);
-      if (!METRICS.includes(c.metric)) bad(`${where}: unknown metric '${c.metric}'; valid: ${METRICS.join(', ')}`);
-      if (c.workload !== undefined) {
-        const w = c.workload;
-        if (!w || typeof w.pair !== 'string' || !['reads', 'writes'].includes(w.figure))
-          bad(`${where}: workload must be { pair, figure: 'reads' | 'writes' }`);
-        else if (!WORKLOADS.some((x) => x.kind === 'concurrency' && x.pair === w.pair))
-          bad(`${where}: no concurrency pair '${w.pair}' in bench/tables/workloads.js`);
-        if (c.op !== undefined || c.member !== undefined)
-          bad(`${where}: a workload check has no op or member: the workload pairs WAL with DELETE`);
-        if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim())
-          bad(`${where}: a workload check says in notMeasured why a run without the workload has no verdict`);
-        if (!subject.has('journal_mode'))
-          bad(`${where}: a workload check compares journal modes: its subject is journal_mode`);
-        const claimProblem = claimCheck(c.claim);
-        if (claimProblem) bad(`${where}: ${claimProblem}`);
-        varied.add('journal_mode');
-        return;
-      }
-      if (c.notMeasured !== undefined) {
-        if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim())
-          bad(`${where}: notMeasured must be the reason, a non-empty string`);
-        if (c.op !== undefined || c.claim !== undefined)
-          bad(`${where}: a check that is not measured has no op or claim`);
-        return;
-      }
-      if (c.pending) bad(`${where}: pending needs a notMeasured reason`);
-      const op = OPS.find((o) => o.name === c.op);
-      if (!op) return bad(`${where}: unknown op '${c.op}'; valid: ${OPS.map((o) => o.name).join(', ')}`);
-      if (op.kind !== 'timed')
-        return bad(`${where}: op '${c.op}' is not timed; a measured check is a paired comparison of timed rounds`);
-      if (c.metric !== 'ops/s' && c.metric !== 'time')
-        bad(`${where}: metric '${c.metric}' is not measured by a timed operation; say why in notMeasured`);
-      const claimProblem = claimCheck(c.claim);
-      if (claimProblem) bad(`${where}: ${claimProblem}`);
-      const ref = c.reference === undefined ? reference : variant(c.reference, `${where} reference`);
-      const member = variant(c.member, `${where} member`);
-      if (!ref || !member) return;
-      const diff = differences(ref, member, { configs });
-      if (!diff.length)
-        return bad(
-          `${where}: member and reference are the same setup (${ref.config}/${ref.driver}/${ref.cipher}): nothing to compare`,
-        );
-      const outside = diff.filter((d) => !subject.has(d));
-      if (outside.length)
-        bad(
-          `${where}: ${member.config}/${member.driver}/${member.cipher} differs from ${ref.config}/${ref.driver}/${ref.cipher} in ${outside.join(', ')}, beyond the subject (${[...subject].join(', ')})`,
-        );
-      for (const d of diff) varied.add(d);
-    });
-    const unused = [...subject].filter((s) => !varied.has(s));
-    const measured = e.checks.some(
-      (/** @type {any} */ c) => c && (c.notMeasured === undefined || c.workload !== undefined),
-    );
-    if (measured && unused.length) bad(`subject lists ${unused.join(', ')}, in which no check's variants differ`);
-  });
-  return problems;
-}
-
-/**
- * @param {unknown} claim
- * @returns {string | null}
- */
-function claimCheck(claim) {
-  const c = /** @type {any} */ (claim);
-  if (!c || typeof c !== 'object')
-    return "claim must be an object { kind: 'change' | 'direction' | 'minimal' | 'none', … }";
-  if (c.kind === 'none') return null;
-  if (c.kind === 'direction')
-    return c.sign === 1 || c.sign === -1 ? null : 'a direction claim has sign 1 (faster) or -1 (slower)';
-  if (c.kind === 'minimal')
-    return typeof c.bound === 'number' && c.bound > 0 && c.bound < 1
-      ? null
-      : 'a minimal claim has a bound between 0 and 1';
-  if (c.kind === 'change') {
-    const ok =
-      [c.low, c.high].every((x) => typeof x === 'number' && Number.isFinite(x) && x > -1 && x !== 0) &&
-      c.low <= c.high &&
-      Math.sign(c.low) === Math.sign(c.high);
-    return ok ? null : 'a change claim has low <= high, both above -1, of one sign, never 0';
-  }
-  return `unknown claim kind '${c.kind}'; valid: change, direction, minimal, none`;
-}
-
-/** The rule a check's verdict follows, in words (bench/claims/verdict.js). */
-export const ruleOf = (/** @type {Check} */ c) => (c.claim ? ruleText(c.claim) : `not measured: ${c.notMeasured}`);
-
-/** Verdicts a check can have in a document: the rule's, or "not measured". */
-export const CHECK_VERDICTS = [...VERDICTS, 'not measured'];
-
-const problems = validateExperiments(EXPERIMENTS);
-if (problems.length) throw new Error(`bench/tables/experiments.js: ${problems.join('; ')}`);

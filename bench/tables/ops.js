@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { INSERT_MESSAGE, MAILBOXES, messageParams } from './mail.js';
 import { randomInt } from '../../lib/prng.js';
-import { scalar } from '../engine/database.js';
+import { scalar } from '../../lib/sqlite.js';
 
 export const BATCH_ROWS = 100;
 export const SELECT_LIMIT = 50;
@@ -12,13 +12,13 @@ export const SELECT_SQL = `SELECT id, uid, date, flags, size, subject, from_addr
 
 /**
  * @typedef {object} OpContext
- * @property {import('../engine/database.js').Conn} conn an open, configured, seeded database
+ * @property {import('../../lib/sqlite.js').Conn} conn an open, configured, seeded database
  * @property {string} file its path
  * @property {import('./mail.js').Message[]} pool messages to insert, reused with fresh uids
  * @property {() => number} random
  * @property {number} seeded how many messages the database was seeded with
  * @property {string} journalMode what journal_mode reads back as
- * @property {() => { conn: import('../engine/database.js').Conn, dispose: () => void }} fresh for setup: open, key, PRAGMAs and schema on a new file
+ * @property {() => { conn: import('../../lib/sqlite.js').Conn, dispose: () => void }} fresh for setup: open, key, PRAGMAs and schema on a new file
  */
 /**
  * @typedef {object} Op
@@ -33,8 +33,17 @@ export const SELECT_SQL = `SELECT id, uid, date, flags, size, subject, from_addr
  *   grows, rewrites or syncs files. Used to group the compare's calibration.
  * @property {boolean} [needsSeed] false: runs on fresh files, not the seeded copy
  * @property {(ctx: { journalMode: string }) => string | null} [skip] a reason not to run
- * @property {(ctx: OpContext) => import('../engine/measure.js').Task & { verify?: () => Record<string, number> }} [task] verify
- *   throws when the database is not as the operations claim, and returns counts that add up across rounds
+ * @property {(ctx: OpContext) => OpTask} [task]
+ */
+/**
+ * @typedef {object} OpTask what an operation gives the engine to measure (bench/engine/measure.js
+ *   `Task`: tsc checks that it is one where the engine measures it), and its check
+ * @property {(n: number) => void} run the timed work: n operations
+ * @property {(n: number) => void} [before] untimed preparation for the next n operations
+ * @property {() => void} [after] untimed clean-up after each sample
+ * @property {number} [maxBatch] the most operations one sample may hold (1: never batch)
+ * @property {() => Record<string, number>} [verify] throws when the database is not as the operations
+ *   claim, and returns counts that add up across rounds
  */
 
 /**
@@ -52,7 +61,7 @@ function inserter(ctx) {
 }
 
 /**
- * @param {import('../engine/database.js').Conn} conn
+ * @param {import('../../lib/sqlite.js').Conn} conn
  * @param {number} expected
  */
 function expectCount(conn, expected) {
@@ -80,7 +89,7 @@ export const OPS = [
     needsSeed: false,
     unit: 'open + key + PRAGMAs + schema on a new file',
     task: (ctx) => {
-      /** @type {{ conn: import('../engine/database.js').Conn, dispose: () => void } | null} */
+      /** @type {{ conn: import('../../lib/sqlite.js').Conn, dispose: () => void } | null} */
       let opened = null;
       let n = 0;
       return {

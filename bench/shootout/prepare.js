@@ -1,0 +1,106 @@
+// The shootout's sides, from its flags: every Node given fetched (bench/shootout/nodes.js), the sides
+// planned (bench/shootout/plan.js: a Node's constant driver generation, and its default beside it),
+// each side's drivers installed against its own Node's headers (cached), and each side's engine
+// server started once to see it loads. A side that cannot run is kept with its reason and left out
+// of the measuring (bench/shootout/run.js).
+import { startEngine } from '../engine/client.js';
+import { SideError } from '../paired/interleave.js';
+import { filterArgs } from '../tables/suite.js';
+import { ROOT } from '../../lib/root.js';
+import { defaultFilters, planSides, sideFilters } from './plan.js';
+import { installSide, resolveNode, sideEnv } from './nodes.js';
+
+/**
+ * @typedef {object} PreparedSide
+ * @property {import('./plan.js').SidePlan} plan
+ * @property {import('./nodes.js').NodeBuild} build
+ * @property {NodeJS.ProcessEnv} env its engine server's environment (the driver generation)
+ * @property {string[]} args its engine server's flags; empty when the filters leave it nothing
+ * @property {'ok' | 'failed'} status
+ * @property {string | undefined} reason why it failed
+ * @property {any} ready its server's ready message, from the probe (null when it did not start)
+ */
+
+/**
+ * What a server's stderr says about why it stopped: Node's fatal-error lines (a failed assertion)
+ * and the frames in a native driver, else its last two lines.
+ * @param {string} stderr
+ */
+export function crashReason(stderr) {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const fatal = lines
+    .filter((l) => /Assertion failed|FATAL ERROR|Error:|Segmentation fault/.test(l) || /^#\s+\S/.test(l))
+    .map((l) => l.replace(/^#\s+/, ''));
+  const driverFrames = lines
+    .filter((l) => /\.node\]$/.test(l))
+    .map((l) => l.replace(/^\d+:\s+0x[0-9a-f]+\s+/, '').replace(/\[\S*\/node_modules\/([^/]+)\/\S*\]$/, '[$1]'))
+    .slice(0, 1);
+  const picked = [...new Set([...fatal, ...driverFrames])];
+  return (picked.length ? picked : lines.slice(-2)).join(' | ').slice(0, 800) || 'no message';
+}
+
+/**
+ * Fetch the Nodes, install each side's drivers, start each side's server once to see it loads.
+ * A side whose install or server fails is kept with its reason and left out of the measuring.
+ * @param {{ nodes: string[], filters: Record<string, string[]>, time: number, seed: number, fromSource: boolean }} f
+ *   the shootout's flags (bench/shootout/cli.js parseFlags)
+ * @param {(line: string) => void} log
+ * @returns {Promise<{ prepared: PreparedSide[], filters: Record<string, string[]> }>} filters: the engine's (defaultFilters)
+ */
+export async function prepareSides(f, log) {
+  const builds = f.nodes.map((n) => ({ spec: n, build: resolveNode(n, log) }));
+  const sides = planSides(builds.map((b) => b.build.version));
+  const filters = defaultFilters(f.filters);
+  const base = ['--quick', '--time', String(f.time), '--seed', String(f.seed)];
+  /** @type {PreparedSide[]} */
+  const prepared = [];
+  for (const side of sides) {
+    const build = /** @type {import('./nodes.js').NodeBuild} */ (
+      builds.find((b) => b.build.version === side.version)?.build
+    );
+    const sf = sideFilters(side, sides, filters);
+    /** @type {PreparedSide} */
+    const entry = {
+      plan: side,
+      build,
+      env: sideEnv(build, side),
+      args: sf ? [...base, ...filterArgs(sf)] : [],
+      status: 'ok',
+      reason: undefined,
+      ready: null,
+    };
+    prepared.push(entry);
+    if (!sf) {
+      Object.assign(entry, {
+        status: 'failed',
+        reason: `the filters leave no driver that ${side.line} changes (${side.line} runs better-sqlite3-multiple-ciphers and better-sqlite3)`,
+      });
+      continue;
+    }
+    log(
+      `${side.label}: Node v${side.version}, driver generation ${side.generation}${side.override ? ' (beside the default)' : ''}: installing drivers (cached after the first time)`,
+    );
+    const inst = installSide(build, side, { fromSource: f.fromSource });
+    if (!inst.ok) {
+      Object.assign(entry, { status: 'failed', reason: inst.reason });
+      log(`${side.label}: ${inst.reason}; the run goes on without it`);
+      continue;
+    }
+    try {
+      const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
+        new SideError(`engine server under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
+      const e = await startEngine(entry.args, { dir: ROOT, node: build.exec, env: entry.env, fail });
+      entry.ready = e.ready;
+      await e.stop();
+      const bad = e.ready.drivers.filter((/** @type {any} */ d) => d.status === 'error');
+      for (const d of bad) log(`${side.label}: ${d.name} does not load: ${d.reason}`);
+    } catch (err) {
+      Object.assign(entry, { status: 'failed', reason: String(/** @type {Error} */ (err).message).slice(0, 900) });
+      log(`${side.label}: ${entry.reason}; the run goes on without it`);
+    }
+  }
+  return { prepared, filters };
+}

@@ -1,0 +1,154 @@
+// The shootout's measuring and its document: the sides that prepared (bench/shootout/prepare.js)
+// measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
+// cases in a new order each round, the Nodes of a case back to back in a rotating order), progress
+// with an ETA on stderr, and the document (bench/shootout/shootout.schema.json) with the compare's
+// statistics (bench/shootout/analyse.js), not yet written.
+import { interleave, SideError } from '../paired/interleave.js';
+import { currentCommit } from '../result/document.js';
+import { parseCaseKey, filterArgs } from '../tables/suite.js';
+import { ROOT } from '../../lib/root.js';
+import { inScope, planComparisons, referenceSide } from './plan.js';
+import { analyseShootout, figures } from './analyse.js';
+import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js';
+
+/** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
+
+export const METHOD =
+  'interleaved: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round, each case measured on every side back to back in an order rotating by round and case; per case the log ratio of a side to its base side in the same round, trimmed paired t-test, Holm over every comparison of the run, 95% intervals';
+
+/**
+ * A shootout document's `run`: what the flags asked for, and when and how long it ran. The nightly
+ * document and the synthetic year's (bench/meta/synthetic.js) are built by this one function.
+ * @param {ShootoutFlags} f
+ * @param {Record<string, string[]>} filters the engine's filters (defaultFilters)
+ * @param {{ id: string, startedAt: string, finishedAt: string, seconds: number, commit: string | null }} r
+ */
+export function shootoutRun(f, filters, r) {
+  return {
+    id: r.id,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    status: 'complete',
+    mode: f.quick ? 'quick' : 'full',
+    rounds: f.rounds,
+    timeMs: f.time,
+    seed: f.seed,
+    threshold: f.threshold,
+    alpha: f.alpha,
+    seconds: r.seconds,
+    method: METHOD,
+    engine: ['--quick', '--time', String(f.time), '--seed', String(f.seed), ...filterArgs(filters)],
+    commit: r.commit,
+  };
+}
+
+/**
+ * The progress of an interleaved run as a line on the log, at most every 15 s: round, case, the
+ * minutes so far and the ETA, from the share of the rounds' cases done.
+ * @param {number} rounds
+ * @param {(line: string) => void} log
+ * @returns {(done: { round: number, cases: number, of: number }) => void}
+ */
+function progressLog(rounds, log) {
+  const t1 = Date.now();
+  let last = 0;
+  return ({ round, cases, of }) => {
+    if (Date.now() - last < 15_000) return;
+    last = Date.now();
+    const done = (round + cases / of) / rounds;
+    const elapsed = (Date.now() - t1) / 1000;
+    log(
+      `round ${round + 1}/${rounds}, case ${cases}/${of}: ${(elapsed / 60).toFixed(1)} min, ETA ${((elapsed / done - elapsed) / 60).toFixed(1)} min`,
+    );
+  };
+}
+
+/**
+ * Measure the sides that prepared, interleaved, and make the document (not yet written). Fewer than
+ * two sides that can run is a failed run (SideError).
+ * @param {ShootoutFlags} f
+ * @param {{ prepared: import('./prepare.js').PreparedSide[], filters: Record<string, string[]> }} p prepareSides
+ * @param {{ startedAt: string, t0: number }} started when the shootout started (before preparing)
+ * @param {(line: string) => void} log
+ */
+export async function runShootout(f, { prepared, filters }, started, log) {
+  const ok = prepared.filter((p) => p.status === 'ok');
+  if (ok.length < 2)
+    throw new SideError(
+      `only ${ok.length} side(s) could run; a shootout needs two: ${
+        prepared
+          .filter((p) => p.status !== 'ok')
+          .map((p) => `${p.plan.label}: ${p.reason}`)
+          .join('; ') || 'give at least two Nodes, or one Node twice'
+      }`,
+    );
+  const okPlans = ok.map((p) => p.plan);
+  const comparisons = planComparisons(okPlans);
+  const ref = referenceSide(okPlans);
+  const only = (/** @type {string} */ key) => inScope(parseCaseKey(key), f.filters);
+  const res = await interleave(
+    ok.map((p) => ({
+      side: {
+        label: p.plan.label,
+        dir: ROOT,
+        given: `Node v${p.plan.version}`,
+        commit: null,
+        worktree: false,
+        node: p.build.exec,
+        env: p.env,
+      },
+      args: p.args,
+    })),
+    { rounds: f.rounds, seed: f.seed, only, log, progress: progressLog(f.rounds, log) },
+  );
+  // a case a side skipped in every round (node:sqlite before Node 22.13) is not one of its cases:
+  // the side's line says why; a case that errs stays, and its row says why it was not compared
+  const skipped = (/** @type {string} */ label, /** @type {string} */ key) =>
+    res.rounds.every((r) =>
+      r[label]?.cases.some((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key && c.status === 'skipped'),
+    );
+  /** @type {Record<string, string[]>} */
+  const listed = Object.fromEntries(
+    Object.entries(res.ready).map(([label, r]) => [
+      label,
+      r.cases.filter((/** @type {string} */ k) => only(k) && !skipped(label, k)),
+    ]),
+  );
+  const rows = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
+  const refReady = res.ready[ref.label];
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    kind: KIND,
+    run: shootoutRun(f, filters, {
+      id: newRunId(),
+      startedAt: started.startedAt,
+      finishedAt: new Date().toISOString(),
+      seconds: (Date.now() - started.t0) / 1000,
+      commit: currentCommit(),
+    }),
+    environment: machine(refReady.environment),
+    reference: ref.label,
+    sides: prepared.map((p) => {
+      const ready = res.ready[p.plan.label] ?? p.ready;
+      /** @type {any} */
+      const s = {
+        label: p.plan.label,
+        node: `v${p.plan.version}`,
+        generation: p.plan.generation,
+        line: p.plan.line,
+        override: p.plan.override,
+        status: p.status,
+        drivers: (ready?.drivers ?? []).map(driverOf),
+      };
+      if (p.reason) s.reason = p.reason;
+      if (ready?.environment?.v8) s.v8 = ready.environment.v8;
+      return s;
+    }),
+    comparisons,
+    rows,
+    figures: figures(
+      res.rounds,
+      ok.map((p) => p.plan.label),
+    ),
+  };
+}

@@ -1,0 +1,27 @@
+// The part of the SQLite drivers the benchmark uses (better-sqlite3 and node:sqlite both provide it
+// as it is, so measured calls go straight to the driver), and the one query helper on it. Imports
+// nothing: the tables (bench/tables/ops.js) use it as the engine (bench/engine/database.js) does.
+
+/**
+ * @typedef {object} Stmt
+ * @property {(...params: unknown[]) => { changes: number|bigint, lastInsertRowid: number|bigint }} run
+ * @property {(...params: unknown[]) => Record<string, unknown>[]} all
+ * @property {(...params: unknown[]) => Record<string, unknown> | undefined} get
+ */
+/**
+ * @typedef {object} Conn the part of better-sqlite3 and node:sqlite the benchmark uses; both
+ *   drivers provide it as it is, so measured calls go straight to the driver
+ * @property {(sql: string) => void} exec
+ * @property {(sql: string) => Stmt} prepare
+ * @property {() => void} close
+ */
+
+/**
+ * The first column of the first row of a query.
+ * @param {Conn} conn
+ * @param {string} sql
+ */
+export function scalar(conn, sql) {
+  const row = conn.prepare(sql).get();
+  return row === undefined ? undefined : Object.values(row)[0];
+}
