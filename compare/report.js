@@ -18,7 +18,7 @@ import { VERDICTS, tally } from '../bench/paired/verdicts.js';
  * @property {number} seconds
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
- * @property {import('../bench/paired/analyse.js').Row[]} rows
+ * @property {import('../bench/paired/analysis.js').Row[]} rows
  */
 
 /** The longest case key, reason and environment line shown. */
@@ -52,7 +52,7 @@ const side = (/** @type {string} */ label, /** @type {{ given: string, commit: s
   `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
- * @param {import('../bench/paired/analyse.js').Row[]} rows
+ * @param {import('../bench/paired/analysis.js').Row[]} rows
  */
 export function table(rows) {
   const sorted = [...rows].sort(
@@ -99,7 +99,7 @@ export function report(c) {
   ];
   const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
-  const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analyse.js').Row[]} */ rows) => {
+  const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analysis.js').Row[]} */ rows) => {
     if (rows.length)
       lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
   };

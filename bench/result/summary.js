@@ -6,7 +6,7 @@ import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
 import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
-import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/tables.js';
+import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
 
 const rateText = (/** @type {number} */ n) =>
   n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);

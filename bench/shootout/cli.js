@@ -8,7 +8,7 @@
 // Node in one interleaved run (bench/paired/interleave.js: new engine servers every round, the cases in
 // a new order each round, the Nodes of a case back to back in a rotating order). The driver is held
 // constant where it can be (12.x on Node 20-25), and the Node's default 13.x is measured beside it
-// where it loads (bench/shootout/plan.js). Statistics as the compare's (bench/shootout/analyse.js).
+// where it loads (bench/shootout/plan.js). Statistics as the compare's (bench/shootout/analysis.js).
 // Progress with an ETA on stderr, the tables on stdout, the document (bench/shootout/
 // shootout.schema.json) written atomically to --out.
 //
@@ -27,7 +27,7 @@ import { ROOT } from '../../lib/root.js';
 import { SideError } from '../paired/interleave.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from './plan.js';
 import { installSide, resolveNode, sideEnv } from './nodes.js';
-import { analyseShootout, figures } from './analyse.js';
+import { analyseShootout, figures } from './analysis.js';
 import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId, writeShootout } from './document.js';
 import { shootoutLines } from './report.js';
 

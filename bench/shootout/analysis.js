@@ -1,9 +1,9 @@
 // From the shootout's rounds to one row per comparison and case: the compare's statistics
-// (bench/paired/analyse.js): per round, each side's ops/s median; per case, the log ratio of the head
+// (bench/paired/analysis.js): per round, each side's ops/s median; per case, the log ratio of the head
 // side to its base side measured back to back in the same round; the trimmed paired test; Holm
 // over every comparison of the run together; 95% intervals. The compare's verdicts are named for
 // Nodes: faster, slower, no difference, too noisy.
-import { analyse, collect } from '../paired/analyse.js';
+import { analyse, collect } from '../paired/analysis.js';
 import { parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
 

@@ -1,7 +1,8 @@
-// The workloads of a result document as tables, one rule for the summary (bench/result/summary.js)
-// and the README (aggregate/sections/workloads.js): concurrency as WAL against DELETE per shape,
-// with every figure's ± and the paired change; scale as each figure per size and its growth per
-// 10× more messages. Rows are arrays of cells; `text` makes a string from the document safe to show.
+// The workloads of a result document as Markdown table rows, one rule for the summary
+// (bench/result/summary.js) and the README (aggregate/sections/workloads.js): concurrency as WAL
+// against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
+// size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
+// the document safe to show.
 import { changeText } from '../result/figure.js';
 
 /** @typedef {(s: string) => string} Text */
