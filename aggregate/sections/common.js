@@ -6,7 +6,7 @@ import { CONFIGS, describeChanges } from '../../bench/tables/configs.js';
 import { OPS } from '../../bench/tables/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/tables/suite.js';
 import { comparisonGrid } from '../../bench/result/figure.js';
-import { inert } from '../../lib/markdown.js';
+import { inert, table as markdownTable } from '../../lib/markdown.js';
 
 /** Operations compared in ops/s: every timed one, in table order. */
 export const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
@@ -26,22 +26,13 @@ export function num(/** @type {number} */ n) {
 }
 
 /**
- * A GFM table without padding: renders as lib/markdown.js table() does, in fewer bytes (the README
- * block has a byte budget; cells are written as given). `tight`: not even a space beside a pipe,
- * "|a|b|" (the README's wide tables: 18 bytes a row fewer with 9 columns); renders the same.
+ * The README's tables: lib/markdown.js table, unpadded (the README block has a byte budget);
+ * `tight` for the wide ones.
  * @param {string[][]} rows the first is the header
  * @param {('l'|'r'|'')[]} [align]
  * @param {{ tight?: boolean }} [o]
  */
-export function table(rows, align = [], { tight = false } = {}) {
-  const line = tight
-    ? (/** @type {string[]} */ cells) => `|${cells.join('|')}|`
-    : (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
-  const rule = rows[0].map(
-    (_, i) => (tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' })[align[i] ?? ''] ?? (tight ? '-' : '---'),
-  );
-  return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
-}
+export const table = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
 
 /** The longest reason shown (a failed cell's reason is up to about 310 characters). */
 export const REASON_MAX = 320;

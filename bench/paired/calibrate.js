@@ -13,7 +13,7 @@
 // first step, α / N: the figures use that (Bonferroni) level, the worst case.
 import fs from 'node:fs';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { median } from '../../lib/stats/spread.js';
@@ -200,7 +200,7 @@ export function calibrationSummary(c) {
         ],
         ...byOp,
       ],
-      { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'] },
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
   ].join('\n');

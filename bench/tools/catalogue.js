@@ -2,7 +2,7 @@
 // (between the CATALOGUE markers; `npm run catalogue` rewrites it, a test checks it is current).
 import fs from 'node:fs';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../tables/configs.js';
 import { DRIVERS, GENERATIONS } from '../tables/drivers.js';

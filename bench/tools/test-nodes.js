@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { UsageError, command, firstLine, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
