@@ -4,6 +4,7 @@
 // case keys, reasons) goes through lib/markdown.js and renders as itself; numbers are written by
 // this code. Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
+import { megabytes, rate, signedPercent } from '../lib/format.js';
 import { VERDICTS, tally } from '../bench/paired/verdicts.js';
 
 /**
@@ -26,11 +27,9 @@ const MAX = { key: 120, reason: 320, line: 800 };
 
 const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
   if (n === null) return '';
-  if (unit === 'bytes') return `${(n / 1e6).toFixed(2)} MB`;
-  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+  return unit === 'bytes' ? megabytes(n) : rate(n);
 };
-const signedPercent = (/** @type {number | null} */ x) =>
-  x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : signedPercent(x));
 const rank = (/** @type {string} */ verdict) => VERDICTS.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
@@ -65,14 +64,14 @@ export function table(rows) {
         inert(r.key, MAX.key),
         valueText(r.base, r.unit),
         valueText(r.head, r.unit),
-        signedPercent(r.change),
+        changeCell(r.change),
         r.unit === 'bytes'
           ? r.change === null
             ? ''
             : 'exact'
           : r.low === null
             ? ''
-            : `${signedPercent(r.low)} … ${signedPercent(r.high)}`,
+            : `${changeCell(r.low)} … ${changeCell(r.high)}`,
         r.significant ? '*' : '',
         r.verdict === 'not compared' ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),

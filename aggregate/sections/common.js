@@ -7,6 +7,7 @@ import { OPS } from '../../bench/tables/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/tables/suite.js';
 import { comparisonGrid } from '../../bench/result/figure.js';
 import { inert, table as markdownTable } from '../../lib/markdown.js';
+import { num, sign, signedPoints } from '../../lib/format.js';
 
 /** Operations compared in ops/s: every timed one, in table order. */
 export const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
@@ -18,12 +19,6 @@ export const notATuning = (/** @type {string} */ c) =>
   Boolean(
     describeChanges(/** @type {any} */ (CONFIGS.find((x) => x.name === c) ?? { name: c, pragmas: [] })).equalsDefault,
   );
-
-/** 3 significant figures, thousands separated. */
-export function num(/** @type {number} */ n) {
-  if (n >= 1000) return Math.round(Number(n.toPrecision(3))).toLocaleString('en-US');
-  return String(Number(n.toPrecision(3)));
-}
 
 /**
  * The README's tables: lib/markdown.js table, unpadded (the README block has a byte budget);
@@ -137,7 +132,7 @@ export function compactChange(c) {
   const rounded = Math.abs(change).toFixed(Math.min(decimals(first), decimals(margin)));
   // never round a difference to 0: then the change keeps its own 2 figures
   const shown = Number(rounded) === 0 ? first : String(Number(rounded));
-  return `${change >= 0 ? '+' : '-'}${shown}%${NBSP}±${margin}`;
+  return `${sign(change, '-')}${shown}%${NBSP}±${margin}`; // '-', not U+2212: the block's byte budget
 }
 
 /**
@@ -219,6 +214,5 @@ export function comparisonPoints(doc, id, label) {
 }
 const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
 
-/** A signed percentage for prose: +12%, −3.4%. */
-export const signed = (/** @type {number} */ x) =>
-  `${x >= 0 ? '+' : '−'}${Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(1)}%`;
+/** A signed percentage for prose, whole from 10%: +12%, −3.4% (x in percent). */
+export const signed = (/** @type {number} */ x) => signedPoints(x, 10);

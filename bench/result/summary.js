@@ -1,6 +1,7 @@
 // The readable summary of a result document: one row per (config, driver, cipher), one column
 // per operation, each figure with its ±; then every case that did not run, with why.
 import { table as markdownTable } from '../../lib/markdown.js';
+import { rate } from '../../lib/format.js';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
@@ -8,16 +9,13 @@ import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
 
-const rateText = (/** @type {number} */ n) =>
-  n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-
 /**
  * One cell: the case's figure, or its status.
  * @param {any} c
  */
 export function cell(c) {
   if (!c) return '';
-  return figureText(c, rateText).text ?? c.status;
+  return figureText(c, rate).text ?? c.status;
 }
 
 /**
