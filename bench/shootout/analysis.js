@@ -4,7 +4,7 @@
 // over every comparison of the run together; 95% intervals. The compare's verdicts are named for
 // Nodes: faster, slower, no difference, too noisy.
 import { analyse, collect } from '../paired/analysis.js';
-import { parseCaseKey } from '../tables/suite.js';
+import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
 
 /** Figures are written with 6 significant digits, as the suite writes them (lib/format.js sig): the
@@ -112,17 +112,9 @@ export function figures(rounds, labels) {
   /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }[]} */
   const out = [];
   for (const side of labels) {
-    const keys = [
-      ...new Set(
-        rounds.flatMap((r) =>
-          (r[side]?.cases ?? []).map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`),
-        ),
-      ),
-    ].sort();
+    const keys = [...new Set(rounds.flatMap((r) => (r[side]?.cases ?? []).map(caseKey)))].sort();
     for (const key of keys) {
-      const cs = rounds.map((r) =>
-        (r[side]?.cases ?? []).find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key),
-      );
+      const cs = rounds.map((r) => (r[side]?.cases ?? []).find((/** @type {any} */ c) => caseKey(c) === key));
       const bad = cs.find((c) => c && c.status !== 'ok');
       /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }} */
       const f = {
