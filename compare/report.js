@@ -5,7 +5,7 @@
 // this code. Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { megabytes, rate, signedPercent } from '../lib/format.js';
-import { VERDICTS, tally } from '../bench/paired/verdicts.js';
+import { COMPARE_VERDICTS, tally } from '../bench/paired/verdicts.js';
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
@@ -30,7 +30,7 @@ const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) =
   return unit === 'bytes' ? megabytes(n) : rate(n);
 };
 const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : signedPercent(x));
-const rank = (/** @type {string} */ verdict) => VERDICTS.indexOf(/** @type {any} */ (verdict));
+const rank = (/** @type {string} */ verdict) => COMPARE_VERDICTS.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
 export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {

@@ -2,6 +2,7 @@
 // and its 95% interval (lib/stats/comparison.js `pairedChange`). Pure: the same inputs give the same
 // verdict. Changes are in ops/s, member / reference − 1; a claim about time is turned into one
 // about ops/s by bench/tables/experiments.js (faster = fewer ms = more ops/s).
+import { CLAIM_WORDS } from '../../lib/verdicts.js';
 
 /**
  * What a claim says about the change in ops/s from the reference to the member.
@@ -12,16 +13,9 @@
  * @typedef {{ kind: 'change', low: number, high: number } | { kind: 'direction', sign: 1 | -1 } | { kind: 'minimal', bound: number } | { kind: 'none' }} Claim
  */
 
-/** @typedef {'holds' | 'smaller than claimed' | 'larger than claimed' | 'opposite' | 'within noise' | 'context'} Verdict */
+/** @typedef {import('../../lib/verdicts.js').ClaimVerdict} Verdict */
 
-export const VERDICTS = /** @type {const} */ ([
-  'holds',
-  'smaller than claimed',
-  'larger than claimed',
-  'opposite',
-  'within noise',
-  'context',
-]);
+export const VERDICTS = /** @type {Verdict[]} */ (Object.values(CLAIM_WORDS));
 
 /** How each kind of claim is judged: the rule the claims table states. */
 export const RULES = {

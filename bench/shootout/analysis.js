@@ -6,27 +6,22 @@
 import { analyse, collect } from '../paired/analysis.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
+import { COMPARE_WORDS, SHOOTOUT_WORDS } from '../../lib/verdicts.js';
 
 /** Figures are written with 6 significant digits, as the suite writes them (lib/format.js sig): the
  * digits beyond are noise, and they would make every night's document larger in git. Null stays null. */
 const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite(x) ? x : sig(x));
 
-/** The compare's verdict → the shootout's word for the head side against its base. */
-export const VERDICT_WORDS = /** @type {const} */ ({
-  improvement: 'faster',
-  regression: 'slower',
-  'no change': 'no difference',
-  'too noisy to tell': 'too noisy',
-  'not compared': 'not compared',
-});
+/** @typedef {import('../../lib/verdicts.js').ShootoutVerdict} ShootoutVerdict */
 
-export const SHOOTOUT_VERDICTS = /** @type {const} */ ([
-  'faster',
-  'slower',
-  'no difference',
-  'too noisy',
-  'not compared',
-]);
+/** The compare's verdict → the shootout's word for the head side against its base (lib/verdicts.js). */
+export const VERDICT_WORDS = /** @type {Record<string, ShootoutVerdict>} */ (
+  Object.fromEntries(
+    Object.entries(COMPARE_WORDS).map(([k, w]) => [w, SHOOTOUT_WORDS[/** @type {keyof typeof SHOOTOUT_WORDS} */ (k)]]),
+  )
+);
+
+export const SHOOTOUT_VERDICTS = /** @type {ShootoutVerdict[]} */ (Object.values(SHOOTOUT_WORDS));
 
 /**
  * @typedef {object} ShootoutRow
@@ -47,7 +42,7 @@ export const SHOOTOUT_VERDICTS = /** @type {const} */ ([
  * @property {number | null} p
  * @property {number | null} pAdjusted Holm over every comparison and case of the run
  * @property {number | null} sd noise of one pair's log ratio
- * @property {typeof SHOOTOUT_VERDICTS[number]} verdict
+ * @property {ShootoutVerdict} verdict
  * @property {string} [reason] why not compared
  */
 
