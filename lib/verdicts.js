@@ -49,6 +49,9 @@ export const CLAIM_WORDS = /** @type {const} */ ({
   context: 'context',
 });
 
+/** The claims' word for a check the run could not measure, with why (their *not compared*). */
+export const NOT_MEASURED = 'not measured';
+
 /** @typedef {typeof COMPARE_WORDS[keyof typeof COMPARE_WORDS]} CompareVerdict */
 /** @typedef {typeof RESULT_WORDS[keyof typeof RESULT_WORDS]} ResultVerdict */
 /** @typedef {typeof SHOOTOUT_WORDS[keyof typeof SHOOTOUT_WORDS]} ShootoutVerdict */

@@ -4,6 +4,7 @@
 // compare's paired test (paired.js: log ratios, 20%-trimmed t-test, 95% interval).
 import { pairedLogTest } from './paired.js';
 import { RESULT_WORDS } from '../verdicts.js';
+import { sig } from '../format.js';
 
 /** Fewer pairs than this give no comparison (the trimmed test needs 2 after trimming, and df ≥ 2). */
 export const MIN_PAIRS = 3;
@@ -34,3 +35,16 @@ export function pairedChange(reference, member) {
   const verdict = t.low > 0 ? RESULT_WORDS.faster : t.high < 0 ? RESULT_WORDS.slower : RESULT_WORDS.unclear;
   return { pairs: t.n, change: t.change, low: t.low, high: t.high, p: t.p, verdict };
 }
+
+/**
+ * A paired change as a document stores it: its figures to 6 significant digits (lib/format.js sig).
+ * @param {PairedChange} c
+ */
+export const storedChange = (c) => ({
+  pairs: c.pairs,
+  change: sig(c.change),
+  low: sig(c.low),
+  high: sig(c.high),
+  p: sig(c.p),
+  verdict: c.verdict,
+});
