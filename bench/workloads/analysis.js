@@ -203,8 +203,7 @@ export function growthOf(cases) {
       from: points[i].n,
       to: p.n,
       perTenfold: sig(
-        /** @type {number} */ ((p.cost) / /** @type {number} */ (points[i].cost)) **
-          (1 / Math.log10(p.n / points[i].n)),
+        /** @type {number} */ (p.cost / /** @type {number} */ (points[i].cost)) ** (1 / Math.log10(p.n / points[i].n)),
       ),
     }));
     out.push({
