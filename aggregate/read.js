@@ -2,7 +2,6 @@
 // field; nothing is thrown for a bad file, so one bad artifact never stops the rest.
 import fs from 'node:fs';
 import path from 'node:path';
-import semver from 'semver';
 import { SCHEMA_VERSIONS, validate } from '../bench/result/document.js';
 import {
   KIND as SHOOTOUT_KIND,
@@ -13,6 +12,7 @@ import {
 import { OPS } from '../bench/tables/ops.js';
 import { TABLES, caseKey } from '../bench/tables/suite.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
+import { runProblems } from '../lib/schema.js';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -88,12 +88,6 @@ export function textProblems(doc) {
   return problems;
 }
 
-/** Whether an ISO UTC timestamp names a real instant (the schema checks only its shape: 2026-02-30 passes it). */
-const realDate = (/** @type {string} */ s) => {
-  const t = Date.parse(s);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 19) === s.slice(0, 19);
-};
-
 /**
  * A case that ran carries the figure its operation is shown by: a size, or timing statistics.
  * @param {any} c
@@ -136,12 +130,7 @@ export function semanticProblems(doc) {
     problems.push(
       `/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`,
     );
-  for (const f of /** @type {const} */ (['startedAt', 'finishedAt']))
-    if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
-  if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt))
-    problems.push('/run/finishedAt is before /run/startedAt');
-  if (!semver.valid(doc.environment.node))
-    problems.push(`/environment/node '${shown(doc.environment.node)}' is not a semantic version`);
+  problems.push(...runProblems(doc, shown));
   return problems;
 }
 

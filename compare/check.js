@@ -2,7 +2,7 @@
 // field report.js reads is checked for its type before anything is rendered (the strings are then
 // escaped by the report); a file that is not this shape is refused, naming the field.
 // Built-ins only (the comment job installs nothing).
-import { VERDICTS } from '../bench/paired/verdicts.js';
+import { COMPARE_VERDICTS } from '../bench/paired/verdicts.js';
 
 /** At most this many rows: a whole suite is a few hundred. */
 export const MAX_ROWS = 10_000;
@@ -23,7 +23,7 @@ const SIDE = { given: [str, 'a string'], commit: [(/** @type {any} */ v) => v ==
 const ROW = {
   key: [str, 'a string'],
   unit: [(/** @type {any} */ v) => v === 'ops/s' || v === 'bytes', "'ops/s' or 'bytes'"],
-  verdict: [(/** @type {any} */ v) => VERDICTS.includes(v), `one of ${VERDICTS.join(', ')}`],
+  verdict: [(/** @type {any} */ v) => COMPARE_VERDICTS.includes(v), `one of ${COMPARE_VERDICTS.join(', ')}`],
   significant: [(/** @type {any} */ v) => typeof v === 'boolean', 'true or false'],
   reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
   ...Object.fromEntries(

@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../lib/files.js';
 import { UsageError, command, logger, numberFlag, parseStrict, printMarkdown, printUsage } from '../lib/command.js';
 import { OPS } from '../bench/tables/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
-import { analyse, collect, tally } from '../bench/paired/analyse.js';
+import { analyse, collect, tally } from '../bench/paired/analysis.js';
 import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';
 import { report } from './report.js';

@@ -4,7 +4,8 @@
 // case keys, reasons) goes through lib/markdown.js and renders as itself; numbers are written by
 // this code. Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
-import { VERDICTS, tally } from '../bench/paired/verdicts.js';
+import { megabytes, rate, signedPercent } from '../lib/format.js';
+import { COMPARE_VERDICTS, tally } from '../bench/paired/verdicts.js';
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
@@ -18,7 +19,7 @@ import { VERDICTS, tally } from '../bench/paired/verdicts.js';
  * @property {number} seconds
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
- * @property {import('../bench/paired/analyse.js').Row[]} rows
+ * @property {import('../bench/paired/analysis.js').Row[]} rows
  */
 
 /** The longest case key, reason and environment line shown. */
@@ -26,12 +27,10 @@ const MAX = { key: 120, reason: 320, line: 800 };
 
 const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
   if (n === null) return '';
-  if (unit === 'bytes') return `${(n / 1e6).toFixed(2)} MB`;
-  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+  return unit === 'bytes' ? megabytes(n) : rate(n);
 };
-const signedPercent = (/** @type {number | null} */ x) =>
-  x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
-const rank = (/** @type {string} */ verdict) => VERDICTS.indexOf(/** @type {any} */ (verdict));
+const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : signedPercent(x));
+const rank = (/** @type {string} */ verdict) => COMPARE_VERDICTS.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
 export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
@@ -52,7 +51,7 @@ const side = (/** @type {string} */ label, /** @type {{ given: string, commit: s
   `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
- * @param {import('../bench/paired/analyse.js').Row[]} rows
+ * @param {import('../bench/paired/analysis.js').Row[]} rows
  */
 export function table(rows) {
   const sorted = [...rows].sort(
@@ -65,14 +64,14 @@ export function table(rows) {
         inert(r.key, MAX.key),
         valueText(r.base, r.unit),
         valueText(r.head, r.unit),
-        signedPercent(r.change),
+        changeCell(r.change),
         r.unit === 'bytes'
           ? r.change === null
             ? ''
             : 'exact'
           : r.low === null
             ? ''
-            : `${signedPercent(r.low)} … ${signedPercent(r.high)}`,
+            : `${changeCell(r.low)} … ${changeCell(r.high)}`,
         r.significant ? '*' : '',
         r.verdict === 'not compared' ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),
@@ -99,7 +98,7 @@ export function report(c) {
   ];
   const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
-  const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analyse.js').Row[]} */ rows) => {
+  const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analysis.js').Row[]} */ rows) => {
     if (rows.length)
       lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
   };

@@ -7,7 +7,8 @@ import { OPS, columnTitle } from '../../bench/tables/ops.js';
 import { setups } from '../../bench/tables/suite.js';
 import { figureText } from '../../bench/result/figure.js';
 import { inert } from '../../lib/markdown.js';
-import { cipherLabel, configLabel, newestPerMajor, num, REASON_MAX, table } from './common.js';
+import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
+import { num } from '../../lib/format.js';
 
 /** Operations in the per-config tables, in table order. */
 export const COLUMNS = OPS.map((op) => ({ op: op.name, title: columnTitle(op), show: op.show }));

@@ -6,7 +6,8 @@ import { CONFIGS, describeChanges } from '../../bench/tables/configs.js';
 import { OPS } from '../../bench/tables/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/tables/suite.js';
 import { comparisonGrid } from '../../bench/result/figure.js';
-import { inert } from '../../lib/markdown.js';
+import { inert, table as markdownTable } from '../../lib/markdown.js';
+import { num, sign, signedPoints } from '../../lib/format.js';
 
 /** Operations compared in ops/s: every timed one, in table order. */
 export const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
@@ -19,29 +20,14 @@ export const notATuning = (/** @type {string} */ c) =>
     describeChanges(/** @type {any} */ (CONFIGS.find((x) => x.name === c) ?? { name: c, pragmas: [] })).equalsDefault,
   );
 
-/** 3 significant figures, thousands separated. */
-export function num(/** @type {number} */ n) {
-  if (n >= 1000) return Math.round(Number(n.toPrecision(3))).toLocaleString('en-US');
-  return String(Number(n.toPrecision(3)));
-}
-
 /**
- * A GFM table without padding: renders as lib/markdown.js table() does, in fewer bytes (the README
- * block has a byte budget; cells are written as given). `tight`: not even a space beside a pipe,
- * "|a|b|" (the README's wide tables: 18 bytes a row fewer with 9 columns); renders the same.
+ * The README's tables: lib/markdown.js table, unpadded (the README block has a byte budget);
+ * `tight` for the wide ones.
  * @param {string[][]} rows the first is the header
  * @param {('l'|'r'|'')[]} [align]
  * @param {{ tight?: boolean }} [o]
  */
-export function table(rows, align = [], { tight = false } = {}) {
-  const line = tight
-    ? (/** @type {string[]} */ cells) => `|${cells.join('|')}|`
-    : (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
-  const rule = rows[0].map(
-    (_, i) => (tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' })[align[i] ?? ''] ?? (tight ? '-' : '---'),
-  );
-  return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
-}
+export const table = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
 
 /** The longest reason shown (a failed cell's reason is up to about 310 characters). */
 export const REASON_MAX = 320;
@@ -146,7 +132,7 @@ export function compactChange(c) {
   const rounded = Math.abs(change).toFixed(Math.min(decimals(first), decimals(margin)));
   // never round a difference to 0: then the change keeps its own 2 figures
   const shown = Number(rounded) === 0 ? first : String(Number(rounded));
-  return `${change >= 0 ? '+' : '-'}${shown}%${NBSP}±${margin}`;
+  return `${sign(change, '-')}${shown}%${NBSP}±${margin}`; // '-', not U+2212: the block's byte budget
 }
 
 /**
@@ -228,6 +214,5 @@ export function comparisonPoints(doc, id, label) {
 }
 const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
 
-/** A signed percentage for prose: +12%, −3.4%. */
-export const signed = (/** @type {number} */ x) =>
-  `${x >= 0 ? '+' : '−'}${Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(1)}%`;
+/** A signed percentage for prose, whole from 10%: +12%, −3.4% (x in percent). */
+export const signed = (/** @type {number} */ x) => signedPoints(x, 10);

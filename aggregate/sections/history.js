@@ -9,7 +9,8 @@ import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { historySpec } from '../charts/specs.js';
 import { inert } from '../../lib/markdown.js';
 import { logSpread, median } from '../../lib/stats/spread.js';
-import { COMPARED, num, opLabel } from './common.js';
+import { COMPARED, opLabel } from './common.js';
+import { num } from '../../lib/format.js';
 
 const WEEK = 7 * 86_400_000;
 

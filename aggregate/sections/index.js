@@ -52,15 +52,27 @@ import * as selfCheck from './self-check.js';
 import * as shootout from './shootout.js';
 import * as workloads from './workloads.js';
 
-/** The README block, per machine class. @type {Section[]} */
-export const README_SECTIONS = [
-  { name: 'shootout', kinds: ['shootout'], module: shootout },
-  { name: 'self-check', kinds: ['result'], module: selfCheck },
-  { name: 'configs', kinds: ['result'], module: configs },
-  { name: 'ciphers', kinds: ['result'], module: ciphers },
-  { name: 'workloads', kinds: ['result'], module: workloads },
-  { name: 'history', kinds: ['result'], module: history },
-];
+/**
+ * Every section of one machine class, once: its module and the kinds of store entries it is given.
+ * @satisfies {Record<string, Omit<Section, 'name'>>}
+ */
+const SECTIONS = {
+  environment: { kinds: ['result'], module: environment },
+  shootout: { kinds: ['shootout'], module: shootout },
+  'self-check': { kinds: ['result'], module: selfCheck },
+  configs: { kinds: ['result'], module: configs },
+  ciphers: { kinds: ['result'], module: ciphers },
+  comparisons: { kinds: ['result'], module: comparisons },
+  claims: { kinds: ['result'], module: claims },
+  workloads: { kinds: ['result'], module: workloads },
+  history: { kinds: ['result'], module: history },
+  absolute: { kinds: ['result'], module: absolute },
+};
+/** The sections named, in that order. @returns {Section[]} */
+const inOrder = (/** @type {(keyof typeof SECTIONS)[]} */ names) => names.map((name) => ({ name, ...SECTIONS[name] }));
+
+/** The README block, per machine class. */
+export const README_SECTIONS = inOrder(['shootout', 'self-check', 'configs', 'ciphers', 'workloads', 'history']);
 
 /**
  * The README block, once for the whole block (after the platforms). The machines each figure comes
@@ -72,14 +84,14 @@ export const README_BLOCK_SECTIONS = [
   { name: 'claims', kinds: ['result'], module: { render: claims.renderBlock } },
 ];
 
-/** results/README.md, per machine class. @type {Section[]} */
-export const PAGE_SECTIONS = [
-  { name: 'environment', kinds: ['result'], module: environment },
-  { name: 'shootout', kinds: ['shootout'], module: shootout },
-  { name: 'self-check', kinds: ['result'], module: selfCheck },
-  { name: 'comparisons', kinds: ['result'], module: comparisons },
-  { name: 'claims', kinds: ['result'], module: claims },
-  { name: 'workloads', kinds: ['result'], module: workloads },
-  { name: 'history', kinds: ['result'], module: history },
-  { name: 'absolute', kinds: ['result'], module: absolute },
-];
+/** results/README.md, per machine class. */
+export const PAGE_SECTIONS = inOrder([
+  'environment',
+  'shootout',
+  'self-check',
+  'comparisons',
+  'claims',
+  'workloads',
+  'history',
+  'absolute',
+]);

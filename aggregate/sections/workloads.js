@@ -8,7 +8,8 @@
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { journalRows, latencyRows, notRunLines, num, scaleRows } from '../../bench/workloads/tables.js';
+import { journalRows, latencyRows, notRunLines, scaleRows } from '../../bench/workloads/markdown.js';
+import { num } from '../../lib/format.js';
 import { compactChange, compactRatio, newestFirst, runName, table } from './common.js';
 
 /**

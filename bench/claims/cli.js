@@ -9,10 +9,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
 import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
-import { plain } from '../../lib/markdown.js';
+import { plain, table as markdownTable } from '../../lib/markdown.js';
 import { EXPERIMENTS, SOURCE, casesOf } from '../tables/experiments.js';
 import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
 import { claimCells, claimRows } from './table.js';

@@ -2,19 +2,13 @@
 // and its 95% interval (lib/stats/comparison.js `pairedChange`). Pure: the same inputs give the same
 // verdict. Changes are in ops/s, member / reference − 1; a claim about time is turned into one
 // about ops/s by bench/tables/experiments.js (faster = fewer ms = more ops/s).
+import { CLAIM_WORDS } from '../../lib/verdicts.js';
 
 /** @typedef {import('../tables/experiments.js').Claim} Claim what the table's check claims (kinds: change, direction, minimal, none) */
 
-/** @typedef {'holds' | 'smaller than claimed' | 'larger than claimed' | 'opposite' | 'within noise' | 'context'} Verdict */
+/** @typedef {import('../../lib/verdicts.js').ClaimVerdict} Verdict */
 
-export const VERDICTS = /** @type {const} */ ([
-  'holds',
-  'smaller than claimed',
-  'larger than claimed',
-  'opposite',
-  'within noise',
-  'context',
-]);
+export const VERDICTS = /** @type {Verdict[]} */ (Object.values(CLAIM_WORDS));
 
 /** How each kind of claim is judged: the rule the claims table states. */
 export const RULES = {

@@ -15,7 +15,7 @@
 // A case of the suite that waits on the disk can be no more repeatable than the disk's own work
 // measured the same way: the probes are its floor.
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { sig, percent } from '../../lib/format.js';
@@ -169,7 +169,7 @@ function main(/** @type {string[]} */ argv) {
           ];
         }),
       ],
-      { align: ['l', 'r', 'r', 'r', ...shown.map(() => 'r')] },
+      ['l', 'r', 'r', 'r', ...shown.map(() => /** @type {const} */ ('r'))],
     ),
   );
   for (const p of PROBES)

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { measure } from '../engine/measure.js';
@@ -92,7 +92,7 @@ async function main(/** @type {string[]} */ argv) {
   console.log(
     markdownTable(
       [['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'], ...rows],
-      { align: ['l', 'r', 'r', 'r', 'r'] },
+      ['l', 'r', 'r', 'r', 'r'],
     ),
   );
   const file = path.resolve(values.out, 'overhead.json');

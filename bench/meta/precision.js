@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { ROOT } from '../../lib/root.js';
@@ -150,7 +150,7 @@ function main(/** @type {string[]} */ argv) {
           percent(Math.max(...cvs.map((c) => c.cv)), 2),
         ],
       ],
-      { align: ['l', 'r', 'r', 'r', 'r'] },
+      ['l', 'r', 'r', 'r', 'r'],
     ),
   );
   console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
@@ -172,7 +172,7 @@ function main(/** @type {string[]} */ argv) {
           m.cpuPerSec.map((x) => x.toFixed(0)).join(' → '),
         ]),
       ],
-      { align: ['r', 'r', 'r', 'r', 'r'] },
+      ['r', 'r', 'r', 'r', 'r'],
     ),
   );
   console.log(
@@ -203,7 +203,7 @@ function main(/** @type {string[]} */ argv) {
         ]),
         ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
       ],
-      { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'] },
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   );
   const aa = summary.selfCheck;

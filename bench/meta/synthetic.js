@@ -24,7 +24,7 @@ import { referencesOf } from '../tables/comparisons.js';
 import { analyseWorkloads } from '../workloads/analysis.js';
 import { WORKLOAD_BUDGETS } from '../workloads/budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
-import { analyseShootout, figures } from '../shootout/analyse.js';
+import { analyseShootout, figures } from '../shootout/analysis.js';
 import {
   KIND as SHOOTOUT_KIND,
   SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
@@ -763,7 +763,7 @@ const FAILING_SIDES = [
 /**
  * A shootout document (bench/shootout/shootout.schema.json) for one machine and night: every Node
  * of the matrix with its driver generations (bench/shootout/plan.js), seeded per-round figures,
- * rows and figures from the shootout's own analysis (bench/shootout/analyse.js).
+ * rows and figures from the shootout's own analysis (bench/shootout/analysis.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
  *   nodes: the exact versions (default: the matrix's newest)
  */

@@ -13,19 +13,19 @@
 // first step, α / N: the figures use that (Bonferroni) level, the worst case.
 import fs from 'node:fs';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { median } from '../../lib/stats/spread.js';
 import { OPS } from '../tables/ops.js';
-import { analyse, collect } from './analyse.js';
+import { analyse, collect } from './analysis.js';
 import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';
 import { SideError } from './interleave.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
-const compact = (/** @type {import('./analyse.js').Row} */ r) => ({
+const compact = (/** @type {import('./analysis.js').Row} */ r) => ({
   key: r.key,
   op: r.op,
   change: r.change,
@@ -200,7 +200,7 @@ export function calibrationSummary(c) {
         ],
         ...byOp,
       ],
-      { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'] },
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
   ].join('\n');

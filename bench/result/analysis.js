@@ -14,10 +14,11 @@ import { EXPERIMENTS, measuredChecks } from '../tables/experiments.js';
 import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { pairedChange } from '../../lib/stats/comparison.js';
+import { pairedChange, storedChange } from '../../lib/stats/comparison.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { sig } from '../../lib/format.js';
+import { NOT_MEASURED, RESULT_WORDS } from '../../lib/verdicts.js';
 
 /** Used as the between-run term where the machine's movement could not be measured (fewer than 3 blocks). */
 const UNMEASURED = 0;
@@ -88,12 +89,7 @@ function compareAll(cases) {
           reference: setupKey(cmp.reference),
           member: setupKey(member),
           op: op.name,
-          pairs: change.pairs,
-          change: sig(change.change),
-          low: sig(change.low),
-          high: sig(change.high),
-          p: sig(change.p),
-          verdict: change.verdict,
+          ...storedChange(change),
         });
       }
     }
@@ -130,9 +126,21 @@ const binomial = (/** @type {number} */ n, /** @type {number} */ m) => {
 function selfCheckOf(comparisons) {
   const aa = comparisons.filter((c) => c.id === 'self-check');
   if (!aa.length) return null;
-  const flagged = aa.filter((c) => c.verdict !== 'within noise').map((c) => c.op);
+  const flagged = aa.filter((c) => c.verdict !== RESULT_WORDS.unclear).map((c) => c.op);
   return { operations: aa.length, flagged, passed: flagged.length <= allowedByChance(aa.length) };
 }
+
+/**
+ * A check of a claim the run does not measure, with the table's reason why.
+ * @param {import('../tables/experiments.js').Check} check
+ * @param {number} index
+ */
+const notMeasured = (check, index) => ({
+  index,
+  metric: check.metric,
+  verdict: NOT_MEASURED,
+  reason: String(check.notMeasured),
+});
 
 /**
  * Every experiment's checks (bench/tables/experiments.js) in a run: each measured check paired by
@@ -155,7 +163,8 @@ export function experimentsOf(cases) {
       continue;
     const checks = e.checks.map((check, index) => {
       const m = measured.get(index);
-      if (!m) return { index, metric: check.metric, verdict: 'not measured', reason: String(check.notMeasured) };
+      // notMeasured(check, index), written out: so the checks' inferred type keeps `reason` on every member
+      if (!m) return { index, metric: check.metric, verdict: NOT_MEASURED, reason: String(check.notMeasured) };
       const [ref, member] = [
         byKey.get(caseKey({ ...m.reference, op: m.op })),
         byKey.get(caseKey({ ...m.member, op: m.op })),
@@ -176,7 +185,7 @@ export function experimentsOf(cases) {
         const [c, s] = missing;
         return {
           ...base,
-          verdict: 'not measured',
+          verdict: NOT_MEASURED,
           reason: (c
             ? `${setupKey(s)}/${m.op} ${c.status}: ${c.reason}`
             : `${setupKey(s)}/${m.op} is not in this run`
@@ -189,16 +198,12 @@ export function experimentsOf(cases) {
       if (!change)
         return {
           ...base,
-          verdict: 'not measured',
+          verdict: NOT_MEASURED,
           reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)',
         };
       return {
         ...base,
-        pairs: change.pairs,
-        change: sig(change.change),
-        low: sig(change.low),
-        high: sig(change.high),
-        p: sig(change.p),
+        ...storedChange(change),
         verdict: verdictOf(m.claim, change),
       };
     });
@@ -206,17 +211,7 @@ export function experimentsOf(cases) {
   }
   // a claim none of whose parts can be measured here is listed, with why, beside those that are
   const unmeasurable = EXPERIMENTS.filter((e) => !measuredChecks(e).length);
-  const listed = out.length
-    ? unmeasurable.map((e) => ({
-        id: e.id,
-        checks: e.checks.map((check, index) => ({
-          index,
-          metric: check.metric,
-          verdict: 'not measured',
-          reason: String(check.notMeasured),
-        })),
-      }))
-    : [];
+  const listed = out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map(notMeasured) })) : [];
   return [...out, ...listed].sort(
     (a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id),
   );
@@ -239,15 +234,7 @@ export function withWorkloadChecks(experiments, workloads) {
     let row = out.find((x) => x.id === e.id);
     if (!row) {
       if (!checks.some((x) => found(/** @type {any} */ (x.check.workload)))) continue;
-      row = {
-        id: e.id,
-        checks: e.checks.map((check, index) => ({
-          index,
-          metric: check.metric,
-          verdict: 'not measured',
-          reason: String(check.notMeasured),
-        })),
-      };
+      row = { id: e.id, checks: e.checks.map(notMeasured) };
       out.push(row);
     }
     for (const { check, index } of checks) {

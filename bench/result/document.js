@@ -3,12 +3,13 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
+import { loadSchema } from '../../lib/schema.js';
 
 export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'result.schema.json');
-export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+const schema = loadSchema(SCHEMA_FILE);
+export const SCHEMA = schema.schema;
 /** The version this code writes: the newest the schema knows (it also validates older documents: the aggregate reads them). */
 export const SCHEMA_VERSION = Math.max(...SCHEMA.properties.schemaVersion.enum);
 /** Every version the schema validates. */
@@ -23,22 +24,8 @@ export const METHOD =
   "batched opsPerSample to a sample. ops/s median = median of the rounds' median ops/s; every other statistic is tinybench's " +
   'over the pooled per-operation samples; rme = 95% relative margin of error of the mean';
 
-const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
-const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
-  SCHEMA,
-);
-
-/**
- * @param {unknown} doc
- * @returns {string[]} problems, each naming the field; empty when valid
- */
-export function validate(doc) {
-  if (validator(doc)) return [];
-  return (validator.errors ?? []).map(
-    (/** @type {any} */ e) =>
-      `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`,
-  );
-}
+/** A document's problems against the schema, each naming the field; empty when valid. */
+export const validate = schema.validate;
 
 /** The commit being measured: CI's, else the checkout's, else null. */
 export function currentCommit() {

@@ -3,6 +3,7 @@
 // file size. And a paired comparison as text.
 import { OPS } from '../tables/ops.js';
 import { headlineMargin } from '../../lib/stats/headline.js';
+import { megabytes, signedPercent } from '../../lib/format.js';
 
 /** @typedef {(n: number) => string} NumberText */
 
@@ -18,7 +19,7 @@ export function figureText(c, num) {
   if (!c) return { text: null, reason: 'not in this run' };
   if (c.status !== 'ok') return { text: null, reason: `${c.status}: ${c.reason}` };
   const show = OPS.find((o) => o.name === c.op)?.show;
-  if (show === 'bytes') return { text: `${((c.size.mainBytes + c.size.walBytes) / 1e6).toFixed(2)} MB` };
+  if (show === 'bytes') return { text: megabytes(c.size.mainBytes + c.size.walBytes) };
   const s = c.stats;
   const unit = show === 'ms' ? ' ms' : '';
   const value = (/** @type {number} */ opsPerSec) => (show === 'ms' ? 1000 / opsPerSec : opsPerSec);
@@ -36,7 +37,7 @@ export function figureText(c, num) {
  */
 export function changeText(c) {
   if (!c) return 'n/a';
-  const p = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+  const p = signedPercent;
   return `${c.verdict === 'within noise' ? '≈ ' : ''}${p(c.change)} [${p(c.low)}, ${p(c.high)}]`;
 }
 

@@ -1,15 +1,13 @@
 // The readable summary of a result document: one row per (config, driver, cipher), one column
 // per operation, each figure with its ±; then every case that did not run, with why.
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
+import { rate } from '../../lib/format.js';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
 import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
-import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/tables.js';
-
-const rateText = (/** @type {number} */ n) =>
-  n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
 
 /**
  * One cell: the case's figure, or its status.
@@ -17,7 +15,7 @@ const rateText = (/** @type {number} */ n) =>
  */
 export function cell(c) {
   if (!c) return '';
-  return figureText(c, rateText).text ?? c.status;
+  return figureText(c, rate).text ?? c.status;
 }
 
 /**
@@ -49,7 +47,7 @@ export function summarize(doc) {
       return [label, driver, cipher, ...ops.map((op) => cell(byOp.get(op.name)))];
     }),
   ];
-  const lines = [markdownTable(table, { align: ['l', 'l', 'l', ...ops.map(() => 'r')] })];
+  const lines = [markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))])];
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
       ? `- ${d.name} ${d.version}: SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''}, binary ${d.binary?.origin}`
@@ -118,9 +116,10 @@ function comparisonLines(doc) {
     lines.push(
       `${cmp.title} (${setupKey(cmp.reference)}):`,
       '',
-      markdownTable([['Compared', ...ops], ...grid.map((r) => [r.member, ...r.cells])], {
-        align: ['l', ...ops.map(() => 'r')],
-      }),
+      markdownTable(
+        [['Compared', ...ops], ...grid.map((r) => [r.member, ...r.cells])],
+        ['l', ...ops.map(() => /** @type {const} */ ('r'))],
+      ),
       '',
     );
   }
@@ -143,17 +142,17 @@ export function workloadLines(w) {
     lines.push(
       'Concurrency, each connection its own worker thread on one database: WAL against DELETE (rollback journal), other PRAGMAs production\'s; "WAL vs DELETE" is the paired change in the same rounds.',
       '',
-      markdownTable(journal, { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] }),
+      markdownTable(journal, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
       '',
     );
-    lines.push(markdownTable(latencyRows(w, same), { align: ['l', 'r', 'r', 'r', 'r'] }), '');
+    lines.push(markdownTable(latencyRows(w, same), ['l', 'r', 'r', 'r', 'r']), '');
   }
   const scale = scaleRows(w, same);
   if (scale.length > 1)
     lines.push(
       'Scale, production config, each size its own template; cost per 10× messages: how the time per operation (or ms, MB) grows, from the fit over the sizes.',
       '',
-      markdownTable(scale, { align: ['l', ...scale[0].slice(1).map(() => 'r')] }),
+      markdownTable(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]),
       '',
     );
   const notRun = notRunLines(w, same);

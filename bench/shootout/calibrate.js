@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
-import { filterArgs, parseCaseKey, cases as selectCases } from '../tables/suite.js';
+import { caseKey, filterArgs, parseCaseKey, cases as selectCases } from '../tables/suite.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { calibrate } from '../paired/calibrate.js';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -62,7 +62,7 @@ export function shootoutFamily(filters) {
           ? s.major >= 22 && s.generation === CONSTANT_GENERATION
           : s.generation === CONSTANT_GENERATION || GENERATION_DRIVERS.includes(c.driver),
       )
-      .map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
+      .map(caseKey);
   };
   return planComparisons(sides).reduce((n, c) => n + of(c.head).filter((k) => of(c.base).includes(k)).length, 0);
 }

@@ -1,41 +1,23 @@
 // The shootout document: assemble it, check it against its own schema (shootout.schema.json) and
 // what a schema cannot say, write it atomically. The aggregate reads it with the same checks.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import semver from 'semver';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
+import { loadSchema, runProblems } from '../../lib/schema.js';
 import { TABLES, caseKey } from '../tables/suite.js';
 import { OPS } from '../tables/ops.js';
 
 export const KIND = 'sqlite-node-bench/shootout';
 export const SCHEMA_FILE = path.join(ROOT, 'bench', 'shootout', 'shootout.schema.json');
-export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+const schema = loadSchema(SCHEMA_FILE);
+export const SCHEMA = schema.schema;
 export const SCHEMA_VERSION = SCHEMA.properties.schemaVersion.const;
 
-const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
-const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
-  SCHEMA,
-);
+/** A document's problems against the schema, each naming the field; empty when valid. */
+export const validateShootout = schema.validate;
 
-/**
- * @param {unknown} doc
- * @returns {string[]} problems, each naming the field; empty when valid
- */
-export function validateShootout(doc) {
-  if (validator(doc)) return [];
-  return (validator.errors ?? []).map(
-    (/** @type {any} */ e) =>
-      `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`,
-  );
-}
-
-const realDate = (/** @type {string} */ s) => {
-  const t = Date.parse(s);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 19) === s.slice(0, 19);
-};
 const finite = (/** @type {unknown} */ x) => x === null || Number.isFinite(x);
 
 /**
@@ -96,12 +78,7 @@ export function shootoutProblems(doc) {
   doc.figures.forEach((/** @type {any} */ f, /** @type {number} */ i) => {
     if (!labels.has(f.side)) problems.push(`/figures/${i}/side '${f.side}' is not a side`);
   });
-  for (const f of /** @type {const} */ (['startedAt', 'finishedAt']))
-    if (!realDate(doc.run[f])) problems.push(`/run/${f} '${String(doc.run[f]).slice(0, 40)}' is not a real date`);
-  if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt))
-    problems.push('/run/finishedAt is before /run/startedAt');
-  if (!semver.valid(doc.environment.node))
-    problems.push(`/environment/node '${String(doc.environment.node).slice(0, 40)}' is not a semantic version`);
+  problems.push(...runProblems(doc, (v) => String(v).slice(0, 40)));
   return problems;
 }
 

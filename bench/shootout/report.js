@@ -4,19 +4,18 @@
 // Node, each cell the change against the group's base side with its 95% interval and the verdict.
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
+import { rate, signedPercent } from '../../lib/format.js';
 import { GROUPS } from './plan.js';
 import { OPS } from '../tables/ops.js';
 
-const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
-const rate = (/** @type {number | null} */ n) =>
-  n === null ? '' : n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+const baseRate = (/** @type {number | null} */ n) => (n === null ? '' : rate(n));
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
 
 /** One cell: the change, its 95% interval, the verdict. */
 export function cell(/** @type {any} */ r) {
   if (!r) return '';
   if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
-  return `${signed(r.change)} (${signed(r.low)} … ${signed(r.high)}) ${r.verdict}`;
+  return `${signedPercent(r.change)} (${signedPercent(r.low)} … ${signedPercent(r.high)}) ${r.verdict}`;
 }
 
 /** The machine line: platform, CPU, cores, runner image. */
@@ -104,7 +103,7 @@ export function shootoutLines(doc, o = {}) {
         return [
           inert(`${configs.size > 1 ? `${c.config} · ` : ''}${c.driver} · ${c.cipher}`),
           inert(OPS.find((x) => x.name === c.op)?.label ?? c.op),
-          ...(base !== null ? [rate(baseOps)] : []),
+          ...(base !== null ? [baseRate(baseOps)] : []),
           ...heads.map((h) => cell(of(h))),
         ];
       });

@@ -2,13 +2,13 @@
 // measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
 // cases in a new order each round, the Nodes of a case back to back in a rotating order), progress
 // with an ETA on stderr, and the document (bench/shootout/shootout.schema.json) with the compare's
-// statistics (bench/shootout/analyse.js), not yet written.
+// statistics (bench/shootout/analysis.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
 import { currentCommit } from '../result/document.js';
 import { parseCaseKey, filterArgs } from '../tables/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
-import { analyseShootout, figures } from './analyse.js';
+import { analyseShootout, figures } from './analysis.js';
 import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */

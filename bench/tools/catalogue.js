@@ -2,7 +2,7 @@
 // (between the CATALOGUE markers; `npm run catalogue` rewrites it, a test checks it is current).
 import fs from 'node:fs';
 import path from 'node:path';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../tables/configs.js';
 import { DRIVERS, GENERATIONS } from '../tables/drivers.js';
@@ -37,6 +37,16 @@ export function listText() {
   return out.join('\n');
 }
 
+/**
+ * A table of one of bench/tables/: a row per entry, its name (what a flag takes) as code first.
+ * @template {{ name: string }} T
+ * @param {string[]} header
+ * @param {readonly T[]} entries
+ * @param {(entry: T) => string[]} rest the other cells of an entry's row
+ */
+const namedTable = (header, entries, rest) =>
+  markdownTable([header, ...entries.map((x) => [`\`${x.name}\``, ...rest(x)])]);
+
 /** Markdown for the README. */
 export function catalogueMarkdown() {
   const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) =>
@@ -44,37 +54,31 @@ export function catalogueMarkdown() {
   return [
     '### Configurations',
     '',
-    markdownTable([
-      ['Config (`--config`)', 'Name', 'PRAGMAs (after cipher and key)', 'Note'],
-      ...CONFIGS.map((c) => {
-        const { changes, note } = describeChanges(c);
-        const what =
-          c.name === PRODUCTION_CONFIG || !c.pragmas.length
-            ? settings(c.pragmas)
-            : changes.length
-              ? `production, with ${settings(changes)}`
-              : 'production';
-        const only = c.experiment
-          ? `experiment only: claim ${EXPERIMENTS.filter((e) => casesOf(e).some((x) => x.config === c.name))
-              .map((e) => e.n)
-              .join(', ')}`
-          : '';
-        return [`\`${c.name}\``, c.label, what, [note, only].filter(Boolean).join('; ')];
-      }),
-    ]),
+    namedTable(['Config (`--config`)', 'Name', 'PRAGMAs (after cipher and key)', 'Note'], CONFIGS, (c) => {
+      const { changes, note } = describeChanges(c);
+      const what =
+        c.name === PRODUCTION_CONFIG || !c.pragmas.length
+          ? settings(c.pragmas)
+          : changes.length
+            ? `production, with ${settings(changes)}`
+            : 'production';
+      const only = c.experiment
+        ? `experiment only: claim ${EXPERIMENTS.filter((e) => casesOf(e).some((x) => x.config === c.name))
+            .map((e) => e.n)
+            .join(', ')}`
+        : '';
+      return [c.label, what, [note, only].filter(Boolean).join('; ')];
+    }),
     '',
     'In the order applied. `{tempdir}` is a directory beside the database file (on `/dev/shm` for `shm-temp-storage`). Every PRAGMA is read back after setup; one that did not take fails its case.',
     '',
     '### Ciphers',
     '',
-    markdownTable([
-      ['Cipher (`--cipher`)', 'Name', 'What it is'],
-      ...CIPHERS.map((c) => [`\`${c.name}\``, c.label, c.description]),
-    ]),
+    namedTable(['Cipher (`--cipher`)', 'Name', 'What it is'], CIPHERS, (c) => [c.label, c.description]),
     '',
     '### Drivers',
     '',
-    markdownTable([['Driver (`--driver`)', 'What it is'], ...DRIVERS.map((d) => [`\`${d.name}\``, d.description])]),
+    namedTable(['Driver (`--driver`)', 'What it is'], DRIVERS, (d) => [d.description]),
     '',
     markdownTable([
       ['Driver release set', 'For Node', 'Why'],
@@ -83,10 +87,7 @@ export function catalogueMarkdown() {
     '',
     '### Operations',
     '',
-    markdownTable([
-      ['Operation (`--op`)', 'Name', 'One operation is'],
-      ...OPS.map((o) => [`\`${o.name}\``, o.label, o.unit]),
-    ]),
+    namedTable(['Operation (`--op`)', 'Name', 'One operation is'], OPS, (o) => [o.label, o.unit]),
     '',
     '### Which combinations run',
     '',

@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { clock } from '../../lib/format.js';
-import { UsageError, command, parseStrict } from '../../lib/command.js';
+import { command, parseStrict } from '../../lib/command.js';
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { ROOT } from '../../lib/root.js';
-import { fetchNode, nodeEnv, resolveNodeVersion, runUnder } from './other-node.js';
+import { fetchNode, nodeEnv, nodeSpecs, resolveNodeVersion, runUnder } from './other-node.js';
 import { END, START } from '../../lib/markers.js';
 
 /** The bench's flags that every run gets (--quick too); the runs' --out is the matrix's. */
@@ -28,15 +28,7 @@ const OPTIONS = /** @type {const} */ ({
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
-  const specs = String(values.node)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
-  if (!specs.length || bad.length)
-    throw new UsageError(
-      `bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
-    );
+  const specs = nodeSpecs(values.node);
   const passthrough = benchArgs(values);
   parseFlags(passthrough); // the bench's flags, checked here before any Node is fetched and built for
   const out = path.resolve(String(values.out));

@@ -16,6 +16,7 @@ import { UsageError, command } from '../../lib/command.js';
 import { parseFlags } from '../engine/flags.js';
 import { npmCommand } from './install-drivers.js';
 import { ROOT } from '../../lib/root.js';
+import { MATRIX_NODES } from '../tables/drivers.js';
 
 export const NODE_CACHE = path.join(ROOT, '.cache', 'node');
 export const NPM_CACHE = path.join(ROOT, '.cache', 'npm');
@@ -39,6 +40,24 @@ function resolveVersion(pkg, spec) {
   const best = semver.maxSatisfying(versions, '*');
   if (!best) throw new Error(`no ${pkg} release matches '${spec}'`);
   return best;
+}
+
+/**
+ * The --node flag of npm run matrix and npm run test:nodes: Node majors or versions, comma-separated.
+ * @param {unknown} value
+ * @returns {string[]} the versions or majors, in the order given
+ */
+export function nodeSpecs(value) {
+  const specs = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
+  if (!specs.length || bad.length)
+    throw new UsageError(
+      `bad --node '${value}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
+    );
+  return specs;
 }
 
 /**

@@ -21,12 +21,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { markdownTable } from 'markdown-table';
+import { table as markdownTable } from '../../lib/markdown.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
-import { UsageError, command, firstLine, parseStrict } from '../../lib/command.js';
+import { command, firstLine, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
-import { fetchNode, fetchNpm, resolveNodeVersion } from './other-node.js';
+import { fetchNode, fetchNpm, nodeSpecs, resolveNodeVersion } from './other-node.js';
 
 const OPTIONS = /** @type {const} */ ({
   node: { type: 'string', default: MATRIX_NODES.join(',') },
@@ -233,15 +233,7 @@ export function table(/** @type {NodeReport[]} */ reports) {
 
 async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
-  const specs = String(values.node)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
-  if (!specs.length || bad.length)
-    throw new UsageError(
-      `bad --node '${values.node}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
-    );
+  const specs = nodeSpecs(values.node);
   const out = path.resolve(String(values.out));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-nodes-'));
   const cleanup = () => {

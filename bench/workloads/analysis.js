@@ -3,7 +3,7 @@
 // between-run part is the machine's movement measured on the workloads' own rounds
 // (lib/stats/levels.js); WAL against DELETE paired by round (lib/stats/comparison.js); and how each
 // scale figure grows per 10× more messages.
-import { pairedChange } from '../../lib/stats/comparison.js';
+import { pairedChange, storedChange } from '../../lib/stats/comparison.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { median } from '../../lib/stats/spread.js';
@@ -164,12 +164,7 @@ function journalComparisons(measured) {
         reference: del.w.name,
         member: wal.w.name,
         figure: id,
-        pairs: change.pairs,
-        change: sig(change.change),
-        low: sig(change.low),
-        high: sig(change.high),
-        p: sig(change.p),
-        verdict: change.verdict,
+        ...storedChange(change),
       });
     }
   }
@@ -204,16 +199,13 @@ export function growthOf(cases) {
     const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
     const my = ys.reduce((a, b) => a + b, 0) / ys.length;
     const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-    const steps = points
-      .slice(1)
-      .map((p, i) => ({
-        from: points[i].n,
-        to: p.n,
-        perTenfold: sig(
-          (/** @type {number} */ (p.cost) / /** @type {number} */ (points[i].cost)) **
-            (1 / Math.log10(p.n / points[i].n)),
-        ),
-      }));
+    const steps = points.slice(1).map((p, i) => ({
+      from: points[i].n,
+      to: p.n,
+      perTenfold: sig(
+        /** @type {number} */ (p.cost / /** @type {number} */ (points[i].cost)) ** (1 / Math.log10(p.n / points[i].n)),
+      ),
+    }));
     out.push({
       figure: f.id,
       cost: f.unit === 'per s' ? 'ms per operation' : f.unit,

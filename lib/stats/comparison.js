@@ -3,6 +3,8 @@
 // Only rounds where both were measured in the same block pair up; the pairs go through the
 // compare's paired test (paired.js: log ratios, 20%-trimmed t-test, 95% interval).
 import { pairedLogTest } from './paired.js';
+import { RESULT_WORDS } from '../verdicts.js';
+import { sig } from '../format.js';
 
 /** Fewer pairs than this give no comparison (the trimmed test needs 2 after trimming, and df ≥ 2). */
 export const MIN_PAIRS = 3;
@@ -14,7 +16,7 @@ export const MIN_PAIRS = 3;
  * @property {number} low lower end of its 95% interval
  * @property {number} high upper end
  * @property {number} p two-sided p-value of "no difference"
- * @property {'faster' | 'slower' | 'within noise'} verdict faster/slower when the interval excludes 0
+ * @property {import('../verdicts.js').ResultVerdict} verdict faster/slower when the interval excludes 0
  */
 
 /**
@@ -30,6 +32,19 @@ export function pairedChange(reference, member) {
     pairs.map((m) => /** @type {number} */ (bySlot.get(m.slot))),
     pairs.map((m) => m.opsPerSec),
   );
-  const verdict = t.low > 0 ? 'faster' : t.high < 0 ? 'slower' : 'within noise';
+  const verdict = t.low > 0 ? RESULT_WORDS.faster : t.high < 0 ? RESULT_WORDS.slower : RESULT_WORDS.unclear;
   return { pairs: t.n, change: t.change, low: t.low, high: t.high, p: t.p, verdict };
 }
+
+/**
+ * A paired change as a document stores it: its figures to 6 significant digits (lib/format.js sig).
+ * @param {PairedChange} c
+ */
+export const storedChange = (c) => ({
+  pairs: c.pairs,
+  change: sig(c.change),
+  low: sig(c.low),
+  high: sig(c.high),
+  p: sig(c.p),
+  verdict: c.verdict,
+});

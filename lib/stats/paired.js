@@ -10,6 +10,7 @@ import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
 import gammaln from '@stdlib/math-base-special-gammaln';
+import { COMPARE_WORDS } from '../verdicts.js';
 
 /**
  * The share of pairs trimmed from each end: 20%, Wilcox's usual choice. On a shared 2-core VM
@@ -99,7 +100,7 @@ export function holm(p) {
   return out;
 }
 
-/** @typedef {'regression' | 'improvement' | 'no change' | 'too noisy to tell'} Verdict */
+/** @typedef {Exclude<import('../verdicts.js').CompareVerdict, 'not compared'>} Verdict */
 
 /**
  * The verdict of one case, from its interval and its corrected significance.
@@ -114,10 +115,10 @@ export function holm(p) {
  * @returns {Verdict}
  */
 export function verdict(t, significant, threshold) {
-  if (significant && t.high < 0 && t.low <= -threshold) return 'regression';
-  if (significant && t.low > 0 && t.high >= threshold) return 'improvement';
-  if (t.low > -threshold && t.high < threshold) return 'no change';
-  return 'too noisy to tell';
+  if (significant && t.high < 0 && t.low <= -threshold) return COMPARE_WORDS.slower;
+  if (significant && t.low > 0 && t.high >= threshold) return COMPARE_WORDS.faster;
+  if (t.low > -threshold && t.high < threshold) return COMPARE_WORDS.same;
+  return COMPARE_WORDS.unclear;
 }
 
 /**

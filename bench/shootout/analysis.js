@@ -1,32 +1,27 @@
 // From the shootout's rounds to one row per comparison and case: the compare's statistics
-// (bench/paired/analyse.js): per round, each side's ops/s median; per case, the log ratio of the head
+// (bench/paired/analysis.js): per round, each side's ops/s median; per case, the log ratio of the head
 // side to its base side measured back to back in the same round; the trimmed paired test; Holm
 // over every comparison of the run together; 95% intervals. The compare's verdicts are named for
 // Nodes: faster, slower, no difference, too noisy.
-import { analyse, collect } from '../paired/analyse.js';
-import { parseCaseKey } from '../tables/suite.js';
+import { analyse, collect } from '../paired/analysis.js';
+import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
+import { COMPARE_WORDS, SHOOTOUT_WORDS } from '../../lib/verdicts.js';
 
 /** Figures are written with 6 significant digits, as the suite writes them (lib/format.js sig): the
  * digits beyond are noise, and they would make every night's document larger in git. Null stays null. */
 const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite(x) ? x : sig(x));
 
-/** The compare's verdict → the shootout's word for the head side against its base. */
-export const VERDICT_WORDS = /** @type {const} */ ({
-  improvement: 'faster',
-  regression: 'slower',
-  'no change': 'no difference',
-  'too noisy to tell': 'too noisy',
-  'not compared': 'not compared',
-});
+/** @typedef {import('../../lib/verdicts.js').ShootoutVerdict} ShootoutVerdict */
 
-export const SHOOTOUT_VERDICTS = /** @type {const} */ ([
-  'faster',
-  'slower',
-  'no difference',
-  'too noisy',
-  'not compared',
-]);
+/** The compare's verdict → the shootout's word for the head side against its base (lib/verdicts.js). */
+export const VERDICT_WORDS = /** @type {Record<string, ShootoutVerdict>} */ (
+  Object.fromEntries(
+    Object.entries(COMPARE_WORDS).map(([k, w]) => [w, SHOOTOUT_WORDS[/** @type {keyof typeof SHOOTOUT_WORDS} */ (k)]]),
+  )
+);
+
+export const SHOOTOUT_VERDICTS = /** @type {ShootoutVerdict[]} */ (Object.values(SHOOTOUT_WORDS));
 
 /**
  * @typedef {object} ShootoutRow
@@ -47,7 +42,7 @@ export const SHOOTOUT_VERDICTS = /** @type {const} */ ([
  * @property {number | null} p
  * @property {number | null} pAdjusted Holm over every comparison and case of the run
  * @property {number | null} sd noise of one pair's log ratio
- * @property {typeof SHOOTOUT_VERDICTS[number]} verdict
+ * @property {ShootoutVerdict} verdict
  * @property {string} [reason] why not compared
  */
 
@@ -112,17 +107,9 @@ export function figures(rounds, labels) {
   /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }[]} */
   const out = [];
   for (const side of labels) {
-    const keys = [
-      ...new Set(
-        rounds.flatMap((r) =>
-          (r[side]?.cases ?? []).map((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`),
-        ),
-      ),
-    ].sort();
+    const keys = [...new Set(rounds.flatMap((r) => (r[side]?.cases ?? []).map(caseKey)))].sort();
     for (const key of keys) {
-      const cs = rounds.map((r) =>
-        (r[side]?.cases ?? []).find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key),
-      );
+      const cs = rounds.map((r) => (r[side]?.cases ?? []).find((/** @type {any} */ c) => caseKey(c) === key));
       const bad = cs.find((c) => c && c.status !== 'ok');
       /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }} */
       const f = {

@@ -1,16 +1,12 @@
-// The workloads of a result document as tables, one rule for the summary (bench/result/summary.js)
-// and the README (aggregate/sections/workloads.js): concurrency as WAL against DELETE per shape,
-// with every figure's ± and the paired change; scale as each figure per size and its growth per
-// 10× more messages. Rows are arrays of cells; `text` makes a string from the document safe to show.
+// The workloads of a result document as Markdown table rows, one rule for the summary
+// (bench/result/summary.js) and the README (aggregate/sections/workloads.js): concurrency as WAL
+// against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
+// size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
+// the document safe to show.
 import { changeText } from '../result/figure.js';
+import { num } from '../../lib/format.js';
 
 /** @typedef {(s: string) => string} Text */
-
-/** 3 significant figures, thousands separated. */
-export function num(/** @type {number} */ n) {
-  if (n >= 1000) return Math.round(Number(n.toPrecision(3))).toLocaleString('en-US');
-  return String(Number(n.toPrecision(3)));
-}
 
 /**
  * A figure: its median and the wider side of its 95% interval (none: one round, no ±).
