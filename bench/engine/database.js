@@ -3,11 +3,12 @@
 import fs from 'node:fs';
 import { PRAGMAS, normalise, pragmaSql } from '../tables/pragmas.js';
 
+/** @typedef {null | number | bigint | string | Uint8Array} SqlValue a value both drivers bind to a `?` */
 /**
  * @typedef {object} Stmt
- * @property {(...params: unknown[]) => { changes: number|bigint }} run
- * @property {(...params: unknown[]) => Record<string, unknown>[]} all
- * @property {(...params: unknown[]) => Record<string, unknown> | undefined} get
+ * @property {(...params: SqlValue[]) => { changes: number|bigint }} run
+ * @property {(...params: SqlValue[]) => Record<string, unknown>[]} all
+ * @property {(...params: SqlValue[]) => Record<string, unknown> | undefined} get
  */
 /**
  * @typedef {object} Conn the part of better-sqlite3 and node:sqlite the benchmark uses; both
@@ -56,7 +57,10 @@ export function readPragma(conn, name) {
   return normalise(name, col in row ? row[col] : Object.values(row)[0]);
 }
 
-/** SQLite's result code name of an error from either driver, e.g. SQLITE_NOTADB. */
+/**
+ * SQLite's result code name of an error from either driver, e.g. SQLITE_NOTADB.
+ * @param {unknown} err
+ */
 export function sqliteCode(err) {
   const e = /** @type {any} */ (err);
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_')) return e.code;
