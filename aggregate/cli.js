@@ -89,6 +89,7 @@ function storeAll(planned, store) {
   const refused = [];
   for (const d of planned) {
     const again = reread(d);
+    /** @type {ReturnType<typeof store.add>} */
     const added = again
       ? store.add(again.doc, again.text)
       : { stored: false, reason: 'changed after it was checked; not stored' };

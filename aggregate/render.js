@@ -90,17 +90,13 @@ function loader(store) {
  * @param {import('./store.js').Entry[]} entries
  */
 export function classesOf(entries) {
-  return [...new Set(entries.map((e) => e.platform))]
-    .sort()
-    .flatMap((platform) =>
-      [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))]
-        .sort()
-        .map((machine) => ({
-          platform,
-          machine,
-          entries: entries.filter((e) => e.platform === platform && e.machine === machine),
-        })),
-    );
+  return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
+    [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort().map((machine) => ({
+      platform,
+      machine,
+      entries: entries.filter((e) => e.platform === platform && e.machine === machine),
+    })),
+  );
 }
 
 /** The entries a section is given: of the kinds its row names (an entry without kind is a result). */
@@ -181,7 +177,7 @@ export function renderBlock(store, o) {
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
     summary({
       machine: c.machine,
-      entries: c.entries.filter((e) => /** @type {any} */ ((e).kind ?? 'result') === 'result'),
+      entries: c.entries.filter((e) => /** @type {any} */ (e.kind ?? 'result') === 'result'),
       load,
       resultsLink: o.resultsLink,
       nights: o.nights,

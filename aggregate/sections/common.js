@@ -37,9 +37,11 @@ export function table(rows, align = [], { tight = false } = {}) {
   const line = tight
     ? (/** @type {string[]} */ cells) => `|${cells.join('|')}|`
     : (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
-  const rule = rows[0].map(
-    (_, i) => (tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' })[align[i] ?? ''] ?? (tight ? '-' : '---'),
-  );
+  const marks = tight ? { l: ':-', r: '-:' } : { l: ':--', r: '--:' };
+  const rule = rows[0].map((_, i) => {
+    const a = align[i];
+    return (a ? marks[a] : undefined) ?? (tight ? '-' : '---');
+  });
   return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -213,6 +215,7 @@ export const anchor = (text) =>
  * @param {any} doc
  * @param {string} id
  * @param {(member: string) => string} label
+ * @returns {{ member: string, op: string, change: number, low: number, high: number, verdict: string }[]}
  */
 export function comparisonPoints(doc, id, label) {
   return (doc.comparisons ?? [])

@@ -9,7 +9,7 @@ import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { journalRows, latencyRows, notRunLines, num, scaleRows } from '../../bench/workloads/tables.js';
-import { compactChange, compactRatio, newestFirst, runName, table } from './common.js';
+import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -138,7 +138,7 @@ export function render(ctx) {
       `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`,
       '',
     );
-    out.push(table(journal, ['l', ...journal[0].slice(1).map(() => 'r')]), '');
+    out.push(table(journal, ['l', ...journal[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
     out.push(table(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
   }
   const scale = scaleRows(w, inert);
@@ -147,7 +147,7 @@ export function render(ctx) {
       `Scale: the production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`,
       '',
     );
-    out.push(table(scale, ['l', ...scale[0].slice(1).map(() => 'r')]), '');
+    out.push(table(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
   }
   const notRun = notRunLines(w, inert);
   if (notRun.length) out.push('Not measured:', ...notRun, '');
