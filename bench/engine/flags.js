@@ -40,9 +40,7 @@ export function tableFilters(v) {
   /** @type {Record<string, string[]>} */
   const filters = {};
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-    const names = /** @type {string[] | undefined} */ ((v[table]) ?? [])
-      .flatMap((s) => s.split(','))
-      .map((s) => s.trim());
+    const names = /** @type {string[]} */ (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
     for (const n of names) {
       if (!TABLES[table].includes(n))
         throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
@@ -50,9 +48,7 @@ export function tableFilters(v) {
     if (names.length) filters[table] = [...new Set(names)];
   }
   // --experiment NAME: only the cases of these experiments (bench/tables/experiments.js)
-  const experiments = /** @type {string[] | undefined} */ ((v.experiment) ?? [])
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim());
+  const experiments = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   const known = EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => e.id);
   for (const n of experiments)
     if (!known.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${known.join(', ')}`);

@@ -110,7 +110,7 @@ export function createSession(o) {
     try {
       if (op.needsSeed !== false) {
         fs.copyFileSync(t.file, file);
-        conn = t.open(file);
+        conn = /** @type {import('./database.js').Conn} */ (t.open(file)); // a template is untyped (any)
         applyKey(conn, t.cipher, key);
         pragmas = applyPragmas(conn, t.config.pragmas, { tempdir: t.tempdir });
       }

@@ -23,11 +23,15 @@ import { createRandom, randomInt } from '../../lib/prng.js';
 import { openProbes, typicalRate } from './probe.js';
 import { cv, quantile, median, logSpread } from '../../lib/stats/spread.js';
 
-/** @typedef {'fsync' | 'checkpoint' | 'cpu'} Probe */
+/** @typedef {(typeof PROBES)[number]} Probe */
 export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
 
-/** An empty list per probe. */
-const perProbe = () => /** @type {Record<Probe, number[]>} */ (Object.fromEntries(PROBES.map((p) => [p, []])));
+/**
+ * An empty list per probe.
+ * @template T
+ * @returns {Record<Probe, T[]>}
+ */
+const perProbe = () => ({ fsync: [], checkpoint: [], cpu: [], memory: [] });
 
 const OPTIONS = /** @type {const} */ ({
   runs: { type: 'string', default: '5' },
@@ -65,6 +69,7 @@ export function parseFloorFlags(argv) {
  * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
  */
 export function sampleRun({ seconds, window, probes }) {
+  /** @type {Record<Probe, number[]>} */
   const rates = perProbe();
   const until = performance.now() + seconds * 1000;
   do {
@@ -118,7 +123,8 @@ function pick(random, xs, k) {
 function main(/** @type {string[]} */ argv) {
   const o = parseFloorFlags(argv);
   const started = new Date();
-  const series = /** @type {Record<Probe, number[][]>} */ (perProbe());
+  /** @type {Record<Probe, number[][]>} */
+  const series = perProbe();
   const probes = openProbes();
   try {
     for (let i = 1; i <= o.runs; i++) {

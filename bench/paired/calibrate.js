@@ -11,7 +11,6 @@
 // the time with these rounds, and the rounds it would need for 10% and for the goal (5% on
 // I/O-bound operations, 3% on CPU-bound ones). A regression in one case alone must clear Holm's
 // first step, α / N: the figures use that (Bonferroni) level, the worst case.
-import fs from 'node:fs';
 import path from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -21,7 +20,6 @@ import { OPS } from '../tables/ops.js';
 import { analyse, collect } from './analyse.js';
 import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';
-import { SideError } from './interleave.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
@@ -119,6 +117,7 @@ export async function calibrate(f, prepare, log) {
  * @param {any} c a calibration state (calibrate.json)
  */
 export function calibrationSummary(c) {
+  /** @type {any[]} */
   const runs = c.done;
   const n = runs.length;
   const timedKeys = [
