@@ -43,7 +43,7 @@ import { serverArgs } from './server-args.js';
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
  * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
  * @param {RunOptions} o
- * @returns {Promise<{ cases: object[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number }>}
+ * @returns {Promise<{ cases: any[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number }>}
  */
 export async function runSuite(o) {
   const started = Date.now();
