@@ -108,7 +108,9 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   const got = experimentsOf(cases);
   const by = (/** @type {string} */ id) => got.find((e) => e.id === id);
   assert.equal(by('cache-size')?.checks[0].verdict, 'holds');
-  assert.equal(by('cache-size')?.checks[0].pairs, 6);
+  const measured = by('cache-size')?.checks[0];
+  assert.ok(measured && 'pairs' in measured, 'cache-size was measured');
+  assert.equal(measured.pairs, 6);
   assert.equal(by('mmap')?.checks[0].verdict, 'larger than claimed');
   assert.match(
     String(by('blob-last')?.checks[0].reason),
@@ -242,6 +244,7 @@ test("the claims section: on results/README.md each check linked to its source w
     reason: '[click](https://evil.example) | <b>x</b>',
   };
   const doc = docWith(experiments);
+  /** @type {import('../aggregate/store.js').Entry} */
   const entry = {
     kind: 'result',
     mode: 'full',
@@ -249,6 +252,10 @@ test("the claims section: on results/README.md each check linked to its source w
     node: '22.0.0',
     finishedAt: doc.run.finishedAt,
     file: 'a.json',
+    id: doc.run.id,
+    sha256: '0'.repeat(64),
+    platform: 'linux',
+    machine: 'm',
   };
   doc.environment = { node: '22.0.0' };
   const lines = render(

@@ -138,6 +138,7 @@ test('differences() sees values, PRAGMAs set in one only, their order, schema, t
 });
 
 test('bad rows are refused with one line each, naming the row and the field', () => {
+  /** @type {[(e: any) => void, RegExp][]} a change to a valid row, and the problem it must give */
   const cases = [
     [
       (/** @type {any} */ e) => {
@@ -249,7 +250,7 @@ test('bad rows are refused with one line each, naming the row and the field', ()
     ],
   ];
   for (const [change, re] of cases) {
-    const p = problemsOf(/** @type {any} */ (change));
+    const p = problemsOf(change);
     assert.ok(p.length >= 1, String(re));
     assert.ok(
       p.some((x) => re.test(x)),

@@ -54,7 +54,8 @@ async function seeded(driverName = 'better-sqlite3-multiple-ciphers', config = C
 }
 
 const op = (/** @type {string} */ name) => /** @type {any} */ (OPS.find((o) => o.name === name));
-const count = (conn) => Number(scalar(conn, 'SELECT count(*) FROM messages'));
+const count = (/** @type {import('../bench/engine/database.js').Conn} */ conn) =>
+  Number(scalar(conn, 'SELECT count(*) FROM messages'));
 
 test('delete deletes existing rows: the count after equals seeded + replacements - deletions', async () => {
   const { conn, ctx } = await seeded();

@@ -17,7 +17,6 @@ import {
 import { driversDir } from '../bench/engine/load-drivers.js';
 import { sideOrder } from '../bench/paired/interleave.js';
 import {
-  CONSTANT_GENERATION,
   defaultFilters,
   inScope,
   planComparisons,

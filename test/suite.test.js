@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
@@ -12,7 +11,16 @@ import { ROOT, childEnv, entries, scratch } from './helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
 
-/** Run the bench CLI; TMPDIR points into a scratch dir so leftovers can be seen. */
+/**
+ * @typedef {{ run: any, cases: any[], setups: any[], drivers: any[] }} Written the parts of the
+ *   document the bench wrote that the tests read (validate() checks the whole of it)
+ */
+
+/**
+ * Run the bench CLI; TMPDIR points into a scratch dir so leftovers can be seen.
+ * @param {string[]} args
+ * @param {{ tmp?: string }} [o]
+ */
 function bench(args, { tmp = scratch('bench-tmp-') } = {}) {
   const out = scratch('bench-out-');
   const before = entries(tmp);
@@ -21,6 +29,7 @@ function bench(args, { tmp = scratch('bench-tmp-') } = {}) {
     env: childEnv({ SQLITE_BENCH_KEY: KEY, TMPDIR: tmp }),
   });
   const files = fs.readdirSync(out);
+  /** @type {Written | null} */
   const doc = files.length ? JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8')) : null;
   return { ...r, doc, files, tmp, before, raw: files.length ? fs.readFileSync(path.join(out, files[0]), 'utf8') : '' };
 }
@@ -29,6 +38,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   const r = bench(['--quick']);
   assert.ok(r.status === 0 || r.status === 1, r.stderr);
   assert.deepEqual(r.files, [`${process.platform}-${process.arch}-node-${process.version}.json`]);
+  assert.ok(r.doc);
   assert.deepEqual(validate(r.doc), []);
   assert.equal(r.doc.run.status, 'complete');
   assert.equal(r.doc.run.mode, 'quick');
@@ -37,7 +47,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
     .sort();
   const got = r.doc.cases.map((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`).sort();
   assert.deepEqual(got, want);
-  for (const table of ['config', 'driver', 'cipher', 'op'])
+  for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op']))
     assert.deepEqual(new Set(r.doc.cases.map((c) => c[table])), new Set(TABLES[table]), table);
   for (const c of r.doc.cases) {
     if (c.status !== 'ok') assert.ok(c.reason, `${c.config}/${c.driver}/${c.cipher}/${c.op}`);
@@ -49,7 +59,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.equal(r.doc.setups.length, used.size);
   for (const s of r.doc.setups.filter((x) => x.status === 'ok')) {
     assert.ok(
-      s.pragmas.every((p) => p.applied),
+      s.pragmas.every((/** @type {{ applied: boolean }} */ p) => p.applied),
       `${s.config}/${s.driver}/${s.cipher}`,
     );
     assert.equal(s.encryption.encrypted, s.cipher !== 'none');
@@ -106,6 +116,7 @@ test('the case order is shuffled by the seed, so no config is always first', () 
   const firsts = new Set();
   for (let seed = 1; seed <= 8; seed++) {
     const r = bench(['--quick', '--seed', String(seed), '--op', 'size']);
+    assert.ok(r.doc, r.stderr);
     firsts.add(r.doc.run.order[0].split('/').slice(0, 3).join('/'));
     assert.equal(r.doc.run.seed, seed);
   }
@@ -214,10 +225,12 @@ test('--keep-db keeps every database, each on disk with the header its cipher im
   const keep = scratch('bench-keep-');
   const r = bench(['--quick', '--op', 'size', '--config', 'production', '--keep-db', keep]);
   assert.equal(r.status, 0, r.stderr);
+  const { doc } = r;
+  assert.ok(doc);
   const dirs = fs.readdirSync(keep);
   assert.equal(
     dirs.length,
-    setups().filter((s) => s.config === 'production' && r.doc.drivers.find((d) => d.name === s.driver).status === 'ok')
+    setups().filter((s) => s.config === 'production' && doc.drivers.find((d) => d.name === s.driver).status === 'ok')
       .length,
   );
   for (const d of dirs) {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { applyKey, applyPragmas } from '../bench/engine/database.js';
+import { applyKey } from '../bench/engine/database.js';
 import { CIPHERS } from '../bench/tables/ciphers.js';
 import { WORKLOADS, WORKLOAD_NAMES, selectWorkloads, workloadPragmas } from '../bench/tables/workloads.js';
 import { runConcurrency } from '../bench/workloads/concurrency.js';
