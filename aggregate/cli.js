@@ -146,7 +146,7 @@ function writePages(o, readmeText, store, charts) {
   const nightsChanged = nights.save();
   const pageFile = path.join(o.results, 'README.md');
   const pageChanged = page !== null && (!fs.existsSync(pageFile) || fs.readFileSync(pageFile, 'utf8') !== page);
-  if (pageChanged) writeFileAtomic(pageFile, /** @type {string} */ (page));
+  if (pageChanged) writeFileAtomic(pageFile, page);
   const readmeChanged = next !== readmeText;
   if (readmeChanged) writeFileAtomic(o.readme, next);
   return { readmeChanged, pageChanged, nightsChanged, drawn };

@@ -65,7 +65,7 @@ function fixture(dir, how, machine) {
     name: 'better-sqlite3-multiple-ciphers',
     status: 'ok',
     version: '0.0.0',
-    binary: { file, origin: /** @type {any} */ (binaryOrigin(pkgDir, file)) },
+    binary: { file, origin: binaryOrigin(pkgDir, file) },
   };
   return info;
 }

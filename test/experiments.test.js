@@ -41,7 +41,7 @@ const good = () => ({
 
 /** The problems of one crafted row. */
 const problemsOf = (/** @type {(e: any) => void} */ change) => {
-  const e = /** @type {any} */ (good());
+  const e = good();
   change(e);
   return validateExperiments([e]);
 };

@@ -71,11 +71,7 @@ test('table: the same bytes as markdown-table, for every alignment', () => {
     ['b', null, 'c'],
   ];
   for (const align of [[], ['l', 'r', 'c', 'l'], ['c', 'c', 'c', 'c', 'c'], ['r', 'l']]) {
-    assert.equal(
-      table(rows, /** @type {any} */ (align)),
-      markdownTable(/** @type {any} */ (rows), { align }),
-      JSON.stringify(align),
-    );
+    assert.equal(table(rows, /** @type {any} */ (align)), markdownTable(rows, { align }), JSON.stringify(align));
   }
   assert.equal(table([['a']], ['c']), markdownTable([['a']], { align: ['c'] }));
 });

@@ -20,6 +20,7 @@ import { ROOT, childEnv, driver, drivers, entries, scratch } from './helpers.js'
 
 const KEY = 'test-key-17';
 const CHACHA = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'chacha20'));
+// a cast, not only a type: template()'s cipher defaults to CHACHA, so undefined would pass silently
 const NONE = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'none'));
 const row = (/** @type {string} */ name) =>
   /** @type {import('../bench/tables/workloads.js').ConcurrencyWorkload} */ (WORKLOADS.find((w) => w.name === name));

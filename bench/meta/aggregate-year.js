@@ -111,7 +111,7 @@ export const COMMIT_PARTS = [
   ['charts', (f) => f.startsWith('results/charts/')],
   ['other', () => true],
 ];
-const partOf = (/** @type {string} */ f) => /** @type {string} */ (COMMIT_PARTS.find(([, is]) => is(f))?.[0]);
+const partOf = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))?.[0];
 
 /**
  * Every file under dir with its bytes (absent dir: none).
@@ -233,7 +233,7 @@ function main(/** @type {string[]} */ argv) {
     out: { type: 'string', default: 'out/meta' },
     keep: { type: 'boolean', default: false },
   });
-  const nights = /** @type {number} */ (numberFlag('nights', values.nights, 1, 3660));
+  const nights = numberFlag('nights', values.nights, 1, 3660);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-year-'));
   try {
     const year = buildYear({ dir, nights, log: (s) => console.error(s) });

@@ -47,18 +47,18 @@ const OPTIONS = /** @type {const} */ ({
  * @param {string[]} argv
  */
 export function parseFloorFlags(argv) {
-  const v = /** @type {Record<string, string>} */ (parseStrict(argv, OPTIONS));
+  const v = parseStrict(argv, OPTIONS);
   const rounds = v.rounds.split(',').map((s) => s.trim());
   const bad = rounds.find((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 100_000);
   if (bad !== undefined)
     throw new UsageError(`bad --rounds '${v.rounds}'; valid: whole numbers from 1 to 100000, comma-separated`);
   return {
-    runs: /** @type {number} */ (numberFlag('runs', v.runs, 2, 100)),
-    seconds: /** @type {number} */ (numberFlag('seconds', v.seconds, 0.1, 3600, false)),
-    window: /** @type {number} */ (numberFlag('window', v.window, 5, 10_000)),
+    runs: numberFlag('runs', v.runs, 2, 100),
+    seconds: numberFlag('seconds', v.seconds, 0.1, 3600, false),
+    window: numberFlag('window', v.window, 5, 10_000),
     rounds: [...new Set(rounds.map(Number))],
-    draws: /** @type {number} */ (numberFlag('draws', v.draws, 10, 1_000_000)),
-    seed: /** @type {number} */ (numberFlag('seed', v.seed, 0, 4294967295)),
+    draws: numberFlag('draws', v.draws, 10, 1_000_000),
+    seed: numberFlag('seed', v.seed, 0, 4294967295),
     out: v.out,
   };
 }

@@ -37,7 +37,7 @@ async function main(/** @type {string[]} */ argv) {
     rounds: { type: 'string', default: '7' },
     out: { type: 'string', default: 'out/meta' },
   });
-  const rounds = /** @type {number} */ (numberFlag('rounds', values.rounds, 1, 1000));
+  const rounds = numberFlag('rounds', values.rounds, 1, 1000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-overhead-'));
   const rows = [];
   const results = [];

@@ -154,7 +154,7 @@ export function calibrationSummary(c) {
       sd,
       mde: detectable(sd, c.rounds, lone),
       need10: pairsNeeded(sd, 0.1, lone),
-      needGoal: pairsNeeded(sd, GOAL[/** @type {'io'|'cpu'} */ (bound)], lone),
+      needGoal: pairsNeeded(sd, GOAL[bound], lone),
     };
   });
   const at95 = perCase.filter((x) => x.rate >= 0.95).length;
@@ -172,7 +172,7 @@ export function calibrationSummary(c) {
       `${percent(median(xs.map((x) => x.sd)))} (max ${percent(Math.max(...xs.map((x) => x.sd)))})`,
       `${percent(median(mdes))} (max ${percent(Math.max(...mdes))})`,
       `${fmtN(median(xs.map((x) => x.need10)))} (max ${fmtN(Math.max(...xs.map((x) => x.need10)))})`,
-      `${percent(GOAL[/** @type {'io'|'cpu'} */ (o.bound ?? 'cpu')], 0)}: ${fmtN(median(xs.map((x) => x.needGoal)))} (max ${fmtN(Math.max(...xs.map((x) => x.needGoal)))})`,
+      `${percent(GOAL[o.bound ?? 'cpu'], 0)}: ${fmtN(median(xs.map((x) => x.needGoal)))} (max ${fmtN(Math.max(...xs.map((x) => x.needGoal)))})`,
     ];
   });
   const e = c.environment;

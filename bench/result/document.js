@@ -23,7 +23,7 @@ export const METHOD =
   "batched opsPerSample to a sample. ops/s median = median of the rounds' median ops/s; every other statistic is tinybench's " +
   'over the pooled per-operation samples; rme = 95% relative margin of error of the mean';
 
-const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
   SCHEMA,
 );

@@ -15,7 +15,7 @@ export const SCHEMA_FILE = path.join(ROOT, 'bench', 'shootout', 'shootout.schema
 export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
 export const SCHEMA_VERSION = SCHEMA.properties.schemaVersion.const;
 
-const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
   SCHEMA,
 );

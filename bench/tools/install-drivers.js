@@ -112,7 +112,7 @@ export function installedLines(drivers) {
     if (info.status !== 'ok' || !info.binary)
       return [`drivers: ${info.name} does not load: ${info.reason ?? 'no binary recorded'}`];
     return [
-      `drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[/** @type {keyof typeof ORIGIN_TEXT} */ (info.binary.origin)] ?? info.binary.origin} (${info.binary.file})`,
+      `drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[info.binary.origin] ?? info.binary.origin} (${info.binary.file})`,
     ];
   });
 }

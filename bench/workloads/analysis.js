@@ -84,7 +84,7 @@ export function analyseWorkloads(measured) {
         })
         .filter((c) => c.rounds.every((x) => x > 0));
       const sd = machineLevels(cases)[f.id]?.sd;
-      if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(/** @type {number} */ (sd));
+      if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(sd);
     }
   }
   const cases = measured.map((m) => caseOf(m, series, machine));
@@ -215,7 +215,7 @@ export function growthOf(cases) {
       figure: f.id,
       cost: f.unit === 'per s' ? 'ms per operation' : f.unit,
       sizes: points.map((p) => p.n),
-      costs: points.map((p) => sig(/** @type {number} */ (p.cost))),
+      costs: points.map((p) => sig(p.cost)),
       perTenfold: sig(Math.exp(slope)),
       steps,
     });

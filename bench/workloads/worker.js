@@ -63,7 +63,7 @@ async function work() {
     } finally {
       side.passTurn();
     }
-    const c = /** @type {import('../engine/database.js').Conn} */ (conn);
+    const c = conn;
     const op = d.role === 'reader' ? reader(c) : writer(c);
     if (side.arriveAndWait()) {
       const arrivedAtStart = side.arrived();
