@@ -89,6 +89,7 @@ function storeAll(planned, store) {
   const refused = [];
   for (const d of planned) {
     const again = reread(d);
+    /** @type {ReturnType<typeof store.add>} */
     const added = again
       ? store.add(again.doc, again.text)
       : { stored: false, reason: 'changed after it was checked; not stored' };
@@ -145,7 +146,7 @@ function writePages(o, readmeText, store, charts) {
   const nightsChanged = nights.save();
   const pageFile = path.join(o.results, 'README.md');
   const pageChanged = page !== null && (!fs.existsSync(pageFile) || fs.readFileSync(pageFile, 'utf8') !== page);
-  if (pageChanged) writeFileAtomic(pageFile, /** @type {string} */ (page));
+  if (pageChanged) writeFileAtomic(pageFile, page);
   const readmeChanged = next !== readmeText;
   if (readmeChanged) writeFileAtomic(o.readme, next);
   return { readmeChanged, pageChanged, nightsChanged, drawn };

@@ -101,7 +101,7 @@ export function classesOf(entries) {
 
 /** The entries a section is given: of the kinds its row names (an entry without kind is a result). */
 const ofKinds = (/** @type {{ kinds?: string[] }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
-  s.kinds ? entries.filter((e) => s.kinds?.includes(/** @type {any} */ (e).kind ?? 'result')) : entries;
+  s.kinds ? entries.filter((e) => s.kinds?.includes(e.kind ?? 'result')) : entries;
 
 /**
  * The per-machine sections of one page: each section's lines as an element of its own (blank
@@ -177,7 +177,7 @@ export function renderBlock(store, o) {
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
     summary({
       machine: c.machine,
-      entries: c.entries.filter((e) => /** @type {any} */ (e.kind ?? 'result') === 'result'),
+      entries: c.entries.filter((e) => (e.kind ?? 'result') === 'result'),
       load,
       resultsLink: o.resultsLink,
       nights: o.nights,

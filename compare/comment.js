@@ -95,6 +95,7 @@ export function commentBody(md, meta) {
  * @param {string} url
  * @param {string} token
  * @param {any} [body]
+ * @returns {Promise<any>} GitHub's JSON answer, read by its documented fields
  */
 async function gh(method, url, token, body) {
   const res = await fetch(url, {

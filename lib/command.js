@@ -45,7 +45,26 @@ export function parseStrict(argv, options) {
 }
 
 /**
- * A numeric flag in [min, max], or undefined when absent.
+ * A numeric flag in [min, max] (a flag with a default is never absent)...
+ * @overload
+ * @param {string} flag
+ * @param {string} s
+ * @param {number} min
+ * @param {number} max
+ * @param {boolean} [integer]
+ * @returns {number}
+ */
+/**
+ * ...or undefined when absent.
+ * @overload
+ * @param {string} flag
+ * @param {string | undefined} s
+ * @param {number} min
+ * @param {number} max
+ * @param {boolean} [integer]
+ * @returns {number | undefined}
+ */
+/**
  * @param {string} flag
  * @param {string | undefined} s
  * @param {number} min

@@ -6,6 +6,7 @@
 // Built-ins only (no imports at all): the PR comment job runs it without installing anything.
 
 /** C0 and C1 controls, DEL, and the Unicode line and paragraph separators. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** Unicode bidirectional controls: the marks, embeddings, overrides and isolates. */
 export const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -78,7 +79,11 @@ export function table(rows, align = [], { padded = true, tight = false } = {}) {
   if (tight || !padded) return unpadded(rows, align, tight);
   const columns = [...Array(rows.reduce((n, r) => Math.max(n, r.length), 0)).keys()];
   const text = rows.map((r) => columns.map((i) => (r[i] === null || r[i] === undefined ? '' : String(r[i]))));
-  const marks = columns.map((i) => ({ l: [':', ''], r: ['', ':'], c: [':', ':'] })[align[i] ?? ''] ?? ['', '']);
+  const ends = { l: [':', ''], r: ['', ':'], c: [':', ':'] };
+  const marks = columns.map((i) => {
+    const a = align[i];
+    return (a ? ends[a] : undefined) ?? ['', ''];
+  });
   const widest = columns.map((i) => text.reduce((n, r) => Math.max(n, r[i].length), 0));
   const rule = columns.map(
     (i) =>

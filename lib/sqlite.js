@@ -2,11 +2,12 @@
 // as it is, so measured calls go straight to the driver), and the one query helper on it. Imports
 // nothing: the tables (bench/tables/ops.js) use it as the engine (bench/engine/database.js) does.
 
+/** @typedef {null | number | bigint | string | Uint8Array} SqlValue a value both drivers bind to a `?` */
 /**
  * @typedef {object} Stmt
- * @property {(...params: unknown[]) => { changes: number|bigint, lastInsertRowid: number|bigint }} run
- * @property {(...params: unknown[]) => Record<string, unknown>[]} all
- * @property {(...params: unknown[]) => Record<string, unknown> | undefined} get
+ * @property {(...params: SqlValue[]) => { changes: number|bigint, lastInsertRowid: number|bigint }} run
+ * @property {(...params: SqlValue[]) => Record<string, unknown>[]} all
+ * @property {(...params: SqlValue[]) => Record<string, unknown> | undefined} get
  */
 /**
  * @typedef {object} Conn the part of better-sqlite3 and node:sqlite the benchmark uses; both

@@ -103,7 +103,7 @@ export function archive(o) {
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, { results: { type: 'string', default: 'results' } });
-  archive({ results: /** @type {string} */ (values.results), log: (s) => console.log(s) });
+  archive({ results: values.results, log: (s) => console.log(s) });
   return 0;
 }
 

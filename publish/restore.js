@@ -58,7 +58,7 @@ function main(/** @type {string[]} */ argv) {
     results: { type: 'string', default: 'results' },
     all: { type: 'boolean', default: false },
   });
-  restore({ results: /** @type {string} */ (values.results), all: Boolean(values.all), log: (s) => console.log(s) });
+  restore({ results: values.results, all: Boolean(values.all), log: (s) => console.log(s) });
   return 0;
 }
 

@@ -30,8 +30,11 @@ const put = (/** @type {string} */ file, /** @type {any} */ content) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
 };
+/** @param {{ artifacts: string, results: string, readme: string }} ws */
 function run(ws) {
+  /** @type {string[]} */
   const log = [];
+  /** @type {string[]} */
   const warn = [];
   const code = aggregate(
     { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
@@ -39,7 +42,10 @@ function run(ws) {
   );
   return { code, log: log.join('\n'), warn };
 }
-/** Every file under a directory with its bytes, for byte-for-byte comparisons. */
+/**
+ * Every file under a directory with its bytes, for byte-for-byte comparisons.
+ * @param {string} dir
+ */
 function snapshot(dir) {
   if (!fs.existsSync(dir)) return {};
   return Object.fromEntries(
@@ -348,12 +354,14 @@ const bad = {
   'negative.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":-5'),
   'absurd.json': () => JSON.stringify(syntheticDoc()).replace(/"median":[0-9.e+-]+/, '"median":1e15'),
   'no-version.json': () => {
+    /** @type {any} a document made invalid */
     const d = syntheticDoc();
     delete d.schemaVersion;
     return d;
   },
   'wrong-version.json': () => ({ ...syntheticDoc(), schemaVersion: 3 }),
   'missing-field.json': () => {
+    /** @type {any} a document made invalid */
     const d = syntheticDoc();
     delete d.run.finishedAt;
     return d;
@@ -440,7 +448,7 @@ test('no valid document: exit 1, nothing stored; a README that cannot be written
     { encoding: 'utf8', env: childEnv() },
   );
   assert.equal(cli.status, 1);
-  assert.match(cli.stderr.trim().split('\n').at(-1), /^aggregate: /);
+  assert.match(cli.stderr.trim().split('\n').at(-1) ?? '', /^aggregate: /);
   assert.equal(fs.readFileSync(ws2.readme, 'utf8'), README);
 });
 

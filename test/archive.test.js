@@ -16,10 +16,12 @@ import { END, START } from '../lib/markers.js';
 import { ROOT, scratch } from './helpers.js';
 
 process.env.SQLITE_BENCH_GH = path.join(ROOT, 'test', 'fixtures', 'fake-gh.js');
-/** This test's releases: a folder the stand-in keeps them in, and its log of calls. */
+/** This test's releases: a folder the stand-in keeps them in, and its log of calls (returned). */
 function releases(/** @type {string} */ dir) {
   process.env.FAKE_GH_STORE = path.join(dir, 'releases');
-  process.env.FAKE_GH_LOG = path.join(dir, 'gh.log');
+  const log = path.join(dir, 'gh.log');
+  process.env.FAKE_GH_LOG = log;
+  return log;
 }
 
 /** A workspace: its releases (the stand-in's store), results/ and a README with the markers. */
@@ -101,7 +103,7 @@ test('a document is archived under its month, gzipped, named after its file; the
 
 test('a clone that holds only what git holds, restored, renders the same pages and charts as one that holds every document', () => {
   const dir = scratch('archive-');
-  releases(dir);
+  const ghLog = releases(dir);
   const laptop = workspace(dir, 'laptop');
   for (const n of [0, 1, 2]) assert.equal(run(laptop, night(dir, n)).code, 0);
   const first = archive({ results: laptop.results });
@@ -115,9 +117,9 @@ test('a clone that holds only what git holds, restored, renders the same pages a
       .sort(),
   );
   // archiving again uploads nothing and replaces nothing
-  fs.writeFileSync(process.env.FAKE_GH_LOG, '');
+  fs.writeFileSync(ghLog, '');
   assert.deepEqual(archive({ results: laptop.results }).uploaded, []);
-  assert.doesNotMatch(fs.readFileSync(process.env.FAKE_GH_LOG, 'utf8'), /^upload/m);
+  assert.doesNotMatch(fs.readFileSync(ghLog, 'utf8'), /^upload/m);
 
   // the clone: no document; aggregating without restoring refuses, naming the file and the fix, and writes no page
   const bare = workspace(dir, 'bare');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { chartFile, chartWriter, slug } from '../aggregate/charts/writer.js';
 import { comparisonSpec, historySpec } from '../aggregate/charts/specs.js';
-import { parse, pathOf, serialize, snap, straighten, subpaths, tidy } from '../aggregate/charts/tidy.js';
+import { parse, pathOf, snap, straighten, subpaths, tidy } from '../aggregate/charts/tidy.js';
 import { TEMP_FILE } from '../lib/files.js';
 import { textWidth } from '../aggregate/charts/metrics.js';
 import { scratch } from './helpers.js';
@@ -204,6 +204,7 @@ test('a chart that cannot be drawn is named in one line, and no chart is written
   assert.throws(
     () => w.flush(),
     (err) => {
+      assert.ok(err instanceof Error);
       assert.match(err.message, /^charts: \S*m-1\.svg could not be drawn: .+; no chart written$/);
       assert.doesNotMatch(err.message, /\n/);
       return true;

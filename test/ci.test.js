@@ -65,7 +65,7 @@ function fixture(dir, how, machine) {
     name: 'better-sqlite3-multiple-ciphers',
     status: 'ok',
     version: '0.0.0',
-    binary: { file, origin: /** @type {any} */ (binaryOrigin(pkgDir, file)) },
+    binary: { file, origin: binaryOrigin(pkgDir, file) },
   };
   return info;
 }
@@ -152,17 +152,19 @@ test('ci:verify-drivers on the drivers installed for this Node: it passes exactl
   for (const { info } of loaded.values()) {
     if (info.status === 'skipped' || info.binary?.origin === 'built-into-node') continue;
     assert.equal(info.status, 'ok', info.reason);
+    const binary = info.binary;
+    assert.ok(binary, `${info.name}: no binary recorded`);
     const pkgDir = path.join(driversDir(), 'node_modules', info.name);
     assert.equal(
-      info.binary.origin,
-      binaryOrigin(pkgDir, path.resolve(ROOT, info.binary.file)),
+      binary.origin,
+      binaryOrigin(pkgDir, path.resolve(ROOT, binary.file)),
       `${info.name}: the origin recorded is the one on disk`,
     );
     const refused = problems.filter((p) => p.startsWith(`${info.name}: `));
-    if (info.binary.origin === 'built-from-source') assert.deepEqual(refused, []);
+    if (binary.origin === 'built-from-source') assert.deepEqual(refused, []);
     else
       assert.ok(
-        refused.some((p) => p.includes(`loaded a ${info.binary.origin}`)),
+        refused.some((p) => p.includes(`loaded a ${binary.origin}`)),
         refused.join('\n'),
       );
   }

@@ -341,7 +341,7 @@ test('npm run claims refuses an unknown experiment with one line naming the vali
   });
   assert.equal(b.status, 2);
   assert.match(b.stderr, /^claims: bad --rounds '2'; valid: a whole number from 3 to 100$/m);
-  assert.ok(measuredChecks(/** @type {any} */ (EXPERIMENTS[0])).length > 0);
+  assert.ok(measuredChecks(EXPERIMENTS[0]).length > 0);
 });
 
 test('npm run claims -- --quick checks the chosen claims end to end on real files and prints a verdict for each check', () => {

@@ -66,7 +66,7 @@ test("a run's engine servers get flags that parse back to exactly what the run m
   assert.equal(back.quick, false);
   assert.deepEqual(back.filters, o.filters);
   assert.deepEqual([back.seed, back.time, back.keepDb, back.templates], [77, 120, o.keepDb, '/tmp/shared-templates']);
-  assert.ok(Math.abs(back.slowdown - 0.05) < 1e-12, String(back.slowdown));
+  assert.ok(Math.abs(Number(back.slowdown) - 0.05) < 1e-12, String(back.slowdown));
   // only what measures a round goes to an engine; the run keeps the rounds and the deadline
   assert.deepEqual(back.budget, { warmupTime: 7, seedMessages: 300 });
   const quick = parseFlags(

@@ -130,7 +130,7 @@ test('creates the comment when there is none, with the marker, the report render
     );
     assert.match(
       body,
-      /^\| production\/better-sqlite3\/none\/select \| 1,000 \| 1,010 \|  \+1\.0% \| −2\.0% … \+4\.0% \|      \| no change \|$/m,
+      /^\| production\/better-sqlite3\/none\/select \| 1,000 \| 1,010 \| {2}\+1\.0% \| −2\.0% … \+4\.0% \| {6}\| no change \|$/m,
     );
     assert.match(body, /\[The run\]\(https:\/\/example\/run\/1\): success\.\n$/);
     assert.ok(!body.includes('someone') && !body.includes('<img'), "the artifact's compare.md is not posted");

@@ -178,7 +178,7 @@ test('--slowdown: recorded in the document, announced in the summary, refused by
   const read = readResult(file);
   assert.equal(read.ok, false);
   assert.match(
-    /** @type {any} */ (read).reason,
+    read.reason,
     /\/run\/budget\/slowdown is 0\.1: a calibration run with a synthetic slowdown, not a result/,
   );
   const bad = node('bench/cli.js', ['--slowdown', '0']);

@@ -409,7 +409,8 @@ test('aggregate over the valid document and every crafted one: the valid one sto
 
   // the valid document is stored, and so is each valid document with Markdown in its strings; nothing else
   const files = stored(ws.results);
-  assert.ok(files.includes(fileFor(VALID)?.split('/').join(path.sep)), files.join(' '));
+  const valid = fileFor(VALID);
+  assert.ok(valid && files.includes(valid.split('/').join(path.sep)), files.join(' '));
   assert.equal(files.length, 1 + shown.length, files.join('\n'));
   // every refused file: exactly one line, naming it, the field and the reason
   assert.equal(warn.length, refused.length, warn.join('\n'));
@@ -418,6 +419,7 @@ test('aggregate over the valid document and every crafted one: the valid one sto
     assert.equal(lines.length, 1, `${r.name}: ${lines.length} lines`);
     assert.match(lines[0], r.expect, r.name);
     assert.ok(
+      // eslint-disable-next-line no-control-regex -- a printable line is one without control characters
       !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(lines[0]),
       `${r.name}: one printable line`,
     );

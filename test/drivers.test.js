@@ -73,7 +73,7 @@ test('the loaded drivers record version, SQLite version, compile options and the
       .dependencies[name];
     assert.equal(info.version, installed);
     assert.match(info.sqlite, /^3\.\d+\.\d+$/);
-    assert.ok(info.compileOptions.some((o) => o.startsWith('DEFAULT_CACHE_SIZE')));
+    assert.ok(info.compileOptions.some((/** @type {string} */ o) => o.startsWith('DEFAULT_CACHE_SIZE')));
     assert.ok(['built-from-source', 'bundled-prebuild', 'downloaded-prebuild'].includes(info.binary.origin));
     assert.ok(info.binary.file.includes(`node_modules/${name}/`), info.binary.file);
   }

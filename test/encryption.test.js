@@ -11,7 +11,12 @@ import { driver, scratch } from './helpers.js';
 const production = CONFIGS[0].pragmas;
 const header = (/** @type {string} */ f) => fs.readFileSync(f).subarray(0, 16);
 
-/** Make a closed, seeded file with the production PRAGMAs. */
+/**
+ * Make a closed, seeded file with the production PRAGMAs.
+ * @param {import('../bench/engine/database.js').LoadedDriver} d
+ * @param {string} file
+ * @param {import('../bench/tables/ciphers.js').Cipher} cipher
+ */
 function make(d, file, cipher, key = 'secret') {
   const { conn } = openConfigured(d, file, {
     pragmas: production,

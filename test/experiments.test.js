@@ -35,7 +35,7 @@ const good = () => ({
 
 /** The problems of one crafted row. */
 const problemsOf = (/** @type {(e: any) => void} */ change) => {
-  const e = /** @type {any} */ (good());
+  const e = good();
   change(e);
   return validateExperiments([e]);
 };
@@ -244,7 +244,7 @@ test('bad rows are refused with one line each, naming the row and the field', ()
     ],
   ];
   for (const [change, re] of cases) {
-    const p = problemsOf(/** @type {any} */ (change));
+    const p = problemsOf(change);
     assert.ok(p.length >= 1, String(re));
     assert.ok(
       p.some((x) => re.test(x)),

@@ -7,11 +7,14 @@ import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadDrivers } from '../bench/engine/load-drivers.js';
 
-/** @type {Promise<Map<string, any>> | undefined} */
+/** @type {ReturnType<typeof loadDrivers> | undefined} */
 let loading;
 export const drivers = () => (loading ??= loadDrivers());
 
-/** A driver that must load on every supported Node. */
+/**
+ * A driver that must load on every supported Node.
+ * @param {string} name
+ */
 export async function driver(name) {
   const d = (await drivers()).get(name);
   if (!d?.open) throw new Error(`${name} did not load: ${d?.info.reason}`);

@@ -171,14 +171,16 @@ test('meta:floor times each probe window after window, writes the series and the
     seed: 1,
     out: 'out/meta',
   });
-  for (const [args, message] of [
+  /** @type {[string[], string | RegExp][]} the flags, and the one line they must be refused with */
+  const refusals = [
     [['--rounds', '5,x'], "floor: bad --rounds '5,x'; valid: whole numbers from 1 to 100000, comma-separated"],
     [['--runs', '1'], "floor: bad --runs '1'; valid: a whole number from 2 to 100"],
     [
       ['--minutes', '3'],
       /^floor: Unknown option '--minutes'.*; valid flags: --runs, --seconds, --window, --rounds, --draws, --seed, --out$/,
     ],
-  ]) {
+  ];
+  for (const [args, message] of refusals) {
     const bad = spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/floor.js'), ...args], {
       encoding: 'utf8',
       env: childEnv(),

@@ -38,7 +38,12 @@ function setup() {
   return dir;
 }
 
-/** A clone with its own artifacts, aggregated, ready to publish. */
+/**
+ * A clone with its own artifacts, aggregated, ready to publish.
+ * @param {string} dir
+ * @param {string} name
+ * @param {object} doc
+ */
 function cell(dir, name, doc) {
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), name], dir);
   const cwd = path.join(dir, name);
@@ -54,6 +59,7 @@ function cell(dir, name, doc) {
       0,
     );
   run();
+  /** @type {string[]} */
   const log = [];
   return {
     cwd,
@@ -90,8 +96,9 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'check'], dir);
   // the documents are not in git: the index lists both, the archive holds both, each once
   assert.ok(!fs.existsSync(path.join(check, 'results', '2026')), 'a document was committed');
+  /** @type {string[]} */
   const listed = JSON.parse(fs.readFileSync(path.join(check, 'results', 'index.json'), 'utf8')).entries.map(
-    (e) => e.file,
+    (/** @type {{ file: string }} */ e) => e.file,
   );
   assert.equal(listed.length, 2, listed.join(' '));
   const assets = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).sort();

@@ -25,7 +25,8 @@ test('two documents of the same cases agree; a changed status, reading, proof, v
   assert.match(caseDifferences(a, c).join('\n'), /only in the first/);
 
   const d = structuredClone(a);
-  const s = d.setups.find((/** @type {any} */ x) => x.encryption);
+  const s = d.setups.find((x) => 'encryption' in x);
+  assert.ok(s && 'encryption' in s, 'a setup with an encryption proof');
   s.encryption.encrypted = !s.encryption.encrypted;
   assert.match(caseDifferences(a, d).join('\n'), /encryption proof/);
 

@@ -386,8 +386,8 @@ test('document checks: crafted bad shootout documents are refused, each with one
     fs.writeFileSync(file, JSON.stringify(d));
     const r = readResult(file);
     assert.equal(r.ok, false, name);
-    assert.match(/** @type {any} */ (r).reason, pattern, name);
-    assert.ok(!(/** @type {any} */ (r).reason.includes('\n')), name);
+    assert.match(r.reason, pattern, name);
+    assert.ok(!r.reason.includes('\n'), name);
   }
   // the writer refuses what the reader would: nothing invalid is written
   const bad = structuredClone(runDoc);
@@ -404,13 +404,13 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const added = store.add(runDoc);
   assert.equal(added.stored, true);
   assert.match(
-    /** @type {any} */ (added).file,
+    added.file,
     new RegExp(`^\\d{4}/\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-shootout-[0-9a-f]{8}\\.json$`),
   );
   assert.deepEqual(store.add(runDoc), {
     stored: false,
     duplicate: true,
-    reason: `already stored as results/${/** @type {any} */ (added).file}`,
+    reason: `already stored as results/${added.file}`,
   });
   const changed = structuredClone(runDoc);
   changed.run.seconds += 1;

@@ -33,6 +33,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   const r = bench(['--quick']);
   assert.ok(r.status === 0 || r.status === 1, r.stderr);
   assert.deepEqual(r.files, [`${process.platform}-${process.arch}-node-${process.version}.json`]);
+  assert.ok(r.doc);
   assert.deepEqual(validate(r.doc), []);
   assert.equal(r.doc.run.status, 'complete');
   assert.equal(r.doc.run.mode, 'quick');
@@ -110,6 +111,7 @@ test('the case order is shuffled by the seed, so no config is always first', () 
   const firsts = new Set();
   for (let seed = 1; seed <= 8; seed++) {
     const r = bench(['--quick', '--seed', String(seed), '--op', 'size']);
+    assert.ok(r.doc, r.stderr);
     firsts.add(r.doc.run.order[0].split('/').slice(0, 3).join('/'));
     assert.equal(r.doc.run.seed, seed);
   }
@@ -219,6 +221,8 @@ test('--keep-db keeps every database, each on disk with the header its cipher im
   const keep = scratch('bench-keep-');
   const r = bench(['--quick', '--op', 'size', '--config', 'production', '--keep-db', keep]);
   assert.equal(r.status, 0, r.stderr);
+  const { doc } = r;
+  assert.ok(doc);
   const dirs = fs.readdirSync(keep);
   assert.equal(
     dirs.length,

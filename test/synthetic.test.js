@@ -68,6 +68,7 @@ test('a synthetic result document carries experiments and workloads as a real fu
         `${platform} ${node}: no claim checked on a workload`,
       );
       const w = doc.workloads;
+      assert.ok(w, `${platform} ${node}: no workloads`);
       assert.equal(w.cases.length, WORKLOADS.filter((x) => x.default).length);
       const skipped = w.cases
         .filter((/** @type {any} */ c) => c.status === 'skipped')
@@ -79,6 +80,7 @@ test('a synthetic result document carries experiments and workloads as a real fu
   // a quick run: the quick workloads, one round, nothing paired
   const quick = syntheticDoc({ mode: 'quick' });
   assert.deepEqual(validate(quick), []);
+  assert.ok(quick.workloads);
   assert.equal(quick.workloads.budget.rounds, 1);
   assert.deepEqual(quick.workloads.comparisons, []);
 });
@@ -96,11 +98,14 @@ test('synthetic figures are stored as the bench stores them: 6 significant figur
       c.stats.totalMs,
     );
   }
-  for (const c of doc.workloads.cases.filter((/** @type {any} */ x) => x.figures)) {
+  const { workloads } = doc;
+  assert.ok(workloads);
+  for (const c of workloads.cases) {
+    if (!('figures' in c) || !c.figures) continue;
     for (const f of Object.values(c.figures))
       figures.push(.../** @type {any} */ (f).rounds, /** @type {any} */ (f).median);
   }
-  for (const c of [...doc.comparisons, ...doc.workloads.comparisons]) figures.push(c.change, c.low, c.high, c.p);
+  for (const c of [...doc.comparisons, ...workloads.comparisons]) figures.push(c.change, c.low, c.high, c.p);
   assert.ok(figures.length > 5000);
   const full = figures.filter((x) => x !== sig(x));
   assert.deepEqual(full, [], `${full.length} figures with more than 6 significant digits`);
@@ -108,7 +113,7 @@ test('synthetic figures are stored as the bench stores them: 6 significant figur
   const rounds = doc.cases
     .filter((/** @type {any} */ x) => x.stats)
     .map((/** @type {any} */ c) => c.stats.rounds.length);
-  assert.ok(rounds.some((n) => n > doc.run.budget.rounds) && Math.max(...rounds) <= doc.run.budget.maxRounds);
+  assert.ok(rounds.some((n) => n > doc.run.budget.rounds) && Math.max(...rounds) <= Number(doc.run.budget.maxRounds));
 });
 
 test('a synthetic shootout is a valid shootout document of the same machine class, stored by the aggregate as kind shootout', () => {

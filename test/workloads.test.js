@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { applyKey, applyPragmas } from '../bench/engine/database.js';
+import { applyKey } from '../bench/engine/database.js';
 import { CIPHERS } from '../bench/tables/ciphers.js';
 import { WORKLOADS, WORKLOAD_NAMES, selectWorkloads, workloadPragmas } from '../bench/tables/workloads.js';
 import { runConcurrency } from '../bench/workloads/concurrency.js';
@@ -20,6 +20,7 @@ import { ROOT, childEnv, driver, drivers, entries, scratch } from './helpers.js'
 
 const KEY = 'test-key-17';
 const CHACHA = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'chacha20'));
+// a cast, not only a type: template()'s cipher defaults to CHACHA, so undefined would pass silently
 const NONE = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'none'));
 const row = (/** @type {string} */ name) =>
   /** @type {import('../bench/tables/workloads.js').ConcurrencyWorkload} */ (WORKLOADS.find((w) => w.name === name));

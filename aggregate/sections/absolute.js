@@ -50,7 +50,7 @@ function configTable(docs, s) {
       inert(doc.environment.node),
       ...COLUMNS.map((col) => {
         const f = figureText(findCase(doc, s, col.op), num);
-        return f.text ?? n.ref(/** @type {string} */ (f.reason));
+        return f.text ?? n.ref(f.reason);
       }),
       d?.status === 'ok'
         ? inert(d.version)

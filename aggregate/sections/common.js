@@ -199,6 +199,7 @@ export const anchor = (text) =>
  * @param {any} doc
  * @param {string} id
  * @param {(member: string) => string} label
+ * @returns {{ member: string, op: string, change: number, low: number, high: number, verdict: string }[]}
  */
 export function comparisonPoints(doc, id, label) {
   return (doc.comparisons ?? [])

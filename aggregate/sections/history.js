@@ -19,6 +19,7 @@ const WEEK = 7 * 86_400_000;
  * of that week (85 to 91 days of nights, a 13-week axis). The axis moves once a week, not every
  * night, so a night's chart differs from the last one mostly by the new night (a small git delta).
  * @param {string} newest ISO time of the newest night
+ * @returns {{ from: string, domain: [number, number] }}
  */
 export function windowOf(newest) {
   const t = Date.parse(newest);

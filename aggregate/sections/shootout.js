@@ -122,17 +122,15 @@ export function shootoutPoints(view) {
   const compared = (/** @type {any} */ r) =>
     r.verdict !== 'not compared' && [r.change, r.low, r.high].every(Number.isFinite);
   const points = view.columns.flatMap((c) =>
-    c.rows
-      .filter(compared)
-      .map((/** @type {any} */ r) => ({
-        member: c.name,
-        op: opLabel(r.op),
-        change: pct(r.change),
-        low: pct(r.low),
-        high: pct(r.high),
-        verdict: /** @type {string} */ (r.verdict),
-        who: c.short,
-      })),
+    c.rows.filter(compared).map((/** @type {any} */ r) => ({
+      member: c.name,
+      op: opLabel(r.op),
+      change: pct(r.change),
+      low: pct(r.low),
+      high: pct(r.high),
+      verdict: /** @type {string} */ (r.verdict),
+      who: c.short,
+    })),
   );
   const notes = [
     ...view.columns.flatMap((c) =>
@@ -208,7 +206,7 @@ function chartSpec(doc, data, ops, alt) {
     ],
     legend: `verdict (Holm over ${tested(doc)} comparisons; under ${Math.round(doc.run.threshold * 100)}% is no difference):`,
     alt,
-    points: data.points.map(({ who, ...p }) => p),
+    points: data.points.map(({ who: _who, ...p }) => p),
     notes: data.notes,
     members: data.members,
     ops: ops.map(opLabel),

@@ -10,7 +10,7 @@ import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../../bench/workloads/markdown.js';
 import { num } from '../../lib/format.js';
-import { compactChange, compactRatio, newestFirst, runName, table } from './common.js';
+import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -139,7 +139,7 @@ export function render(ctx) {
       `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`,
       '',
     );
-    out.push(table(journal, ['l', ...journal[0].slice(1).map(() => 'r')]), '');
+    out.push(table(journal, ['l', ...journal[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
     out.push(table(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
   }
   const scale = scaleRows(w, inert);
@@ -148,7 +148,7 @@ export function render(ctx) {
       `Scale: the production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`,
       '',
     );
-    out.push(table(scale, ['l', ...scale[0].slice(1).map(() => 'r')]), '');
+    out.push(table(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
   }
   const notRun = notRunLines(w, inert);
   if (notRun.length) out.push('Not measured:', ...notRun, '');

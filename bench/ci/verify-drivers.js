@@ -37,7 +37,9 @@ export function verify(drivers) {
     }
     const head = fs.readFileSync(file).subarray(0, 20);
     const machine = head.readUInt16LE(18);
-    const expected = { x64: 0x3e, arm64: 0xb7 }[process.arch];
+    /** @type {Record<string, number | undefined>} ELF e_machine per process.arch */
+    const machines = { x64: 0x3e, arm64: 0xb7 };
+    const expected = machines[process.arch];
     if (head.subarray(0, 4).toString('latin1') === '\x7fELF' && expected && machine !== expected)
       problems.push(`${info.name}: ${info.binary.file} is not an ${process.arch} ELF binary`);
   }

@@ -158,7 +158,7 @@ export const BENCH_FLAGS = /** @type {const} */ ({
 export function benchArgs(values) {
   const args = values.quick ? ['--quick'] : [];
   for (const k of Object.keys(BENCH_FLAGS)) {
-    for (const x of /** @type {unknown[]} */ ([values[k] ?? []].flat())) args.push(`--${k}`, String(x));
+    for (const x of [values[k] ?? []].flat()) args.push(`--${k}`, String(x));
   }
   return args;
 }

@@ -39,7 +39,7 @@ function collectGarbage() {
 /**
  * @typedef {object} SessionOptions
  * @property {'quick'|'full'} mode
- * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[] }} filters
+ * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[], experiment?: string[] }} filters
  * @property {number} seed
  * @property {number} [time] ms per measured task, overriding the mode's budget
  * @property {number} [slowdown] calibration only: throughput fraction taken away from every timed task (measure.js `slowed`)
@@ -110,7 +110,7 @@ export function createSession(o) {
     try {
       if (op.needsSeed !== false) {
         fs.copyFileSync(t.file, file);
-        conn = t.open(file);
+        conn = /** @type {import('./database.js').Conn} */ (t.open(file)); // a template is untyped (any)
         applyKey(conn, t.cipher, key);
         pragmas = applyPragmas(conn, t.config.pragmas, { tempdir: t.tempdir });
       }

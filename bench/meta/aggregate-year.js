@@ -111,10 +111,14 @@ export const COMMIT_PARTS = [
   ['charts', (f) => f.startsWith('results/charts/')],
   ['other', () => true],
 ];
-const partOf = (/** @type {string} */ f) => /** @type {string} */ (COMMIT_PARTS.find(([, is]) => is(f))?.[0]);
+const partOf = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))?.[0];
 
-/** Every file under dir with its bytes (absent dir: none). */
-function files(/** @type {string} */ dir) {
+/**
+ * Every file under dir with its bytes (absent dir: none).
+ * @param {string} dir
+ * @returns {Map<string, Buffer>}
+ */
+function files(dir) {
   if (!fs.existsSync(dir)) return new Map();
   return new Map(
     fs
@@ -229,7 +233,7 @@ function main(/** @type {string[]} */ argv) {
     out: { type: 'string', default: 'out/meta' },
     keep: { type: 'boolean', default: false },
   });
-  const nights = /** @type {number} */ (numberFlag('nights', values.nights, 1, 3660));
+  const nights = numberFlag('nights', values.nights, 1, 3660);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-year-'));
   try {
     const year = buildYear({ dir, nights, log: (s) => console.error(s) });
@@ -239,16 +243,18 @@ function main(/** @type {string[]} */ argv) {
     const rebuild = aggregate(path.join(year.history, 'night-0'));
     const tonight = path.join(dir, 'tonight');
     for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
-    const before = new Map(
-      [...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]),
+    const before = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set(
+      'README.md',
+      fs.readFileSync(readme),
     );
     const git = gitRepo(path.join(dir, 'git'));
     const isDoc = (/** @type {string} */ f) => /^results\/\d{4}\//.test(f);
     // the repository before tonight: every derived file; the documents are not in git (.gitignore)
     const packedBefore = git.commit(new Map([...before].filter(([f]) => !isDoc(f))));
     const nightly = aggregate(tonight);
-    const after = new Map(
-      [...files(results)].map(([f, b]) => [`results/${f}`, b]).concat([['README.md', fs.readFileSync(readme)]]),
+    const after = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set(
+      'README.md',
+      fs.readFileSync(readme),
     );
     const again = aggregate(tonight);
     // one timing on a shared machine moves by a second: the nightly step is the median of three

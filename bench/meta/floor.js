@@ -23,11 +23,15 @@ import { createRandom, randomInt } from '../../lib/prng.js';
 import { openProbes, typicalRate } from './probe.js';
 import { cv, quantile, median, logSpread } from '../../lib/stats/spread.js';
 
-/** @typedef {'fsync' | 'checkpoint' | 'cpu'} Probe */
+/** @typedef {(typeof PROBES)[number]} Probe */
 export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
 
-/** An empty list per probe. */
-const perProbe = () => /** @type {Record<Probe, number[]>} */ (Object.fromEntries(PROBES.map((p) => [p, []])));
+/**
+ * An empty list per probe.
+ * @template T
+ * @returns {Record<Probe, T[]>}
+ */
+const perProbe = () => ({ fsync: [], checkpoint: [], cpu: [], memory: [] });
 
 const OPTIONS = /** @type {const} */ ({
   runs: { type: 'string', default: '5' },
@@ -43,18 +47,18 @@ const OPTIONS = /** @type {const} */ ({
  * @param {string[]} argv
  */
 export function parseFloorFlags(argv) {
-  const v = /** @type {Record<string, string>} */ (parseStrict(argv, OPTIONS));
+  const v = parseStrict(argv, OPTIONS);
   const rounds = v.rounds.split(',').map((s) => s.trim());
   const bad = rounds.find((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 100_000);
   if (bad !== undefined)
     throw new UsageError(`bad --rounds '${v.rounds}'; valid: whole numbers from 1 to 100000, comma-separated`);
   return {
-    runs: /** @type {number} */ (numberFlag('runs', v.runs, 2, 100)),
-    seconds: /** @type {number} */ (numberFlag('seconds', v.seconds, 0.1, 3600, false)),
-    window: /** @type {number} */ (numberFlag('window', v.window, 5, 10_000)),
+    runs: numberFlag('runs', v.runs, 2, 100),
+    seconds: numberFlag('seconds', v.seconds, 0.1, 3600, false),
+    window: numberFlag('window', v.window, 5, 10_000),
     rounds: [...new Set(rounds.map(Number))],
-    draws: /** @type {number} */ (numberFlag('draws', v.draws, 10, 1_000_000)),
-    seed: /** @type {number} */ (numberFlag('seed', v.seed, 0, 4294967295)),
+    draws: numberFlag('draws', v.draws, 10, 1_000_000),
+    seed: numberFlag('seed', v.seed, 0, 4294967295),
     out: v.out,
   };
 }
@@ -65,6 +69,7 @@ export function parseFloorFlags(argv) {
  * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
  */
 export function sampleRun({ seconds, window, probes }) {
+  /** @type {Record<Probe, number[]>} */
   const rates = perProbe();
   const until = performance.now() + seconds * 1000;
   do {
@@ -118,7 +123,8 @@ function pick(random, xs, k) {
 function main(/** @type {string[]} */ argv) {
   const o = parseFloorFlags(argv);
   const started = new Date();
-  const series = /** @type {Record<Probe, number[][]>} */ (perProbe());
+  /** @type {Record<Probe, number[][]>} */
+  const series = perProbe();
   const probes = openProbes();
   try {
     for (let i = 1; i <= o.runs; i++) {

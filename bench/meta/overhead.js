@@ -15,8 +15,12 @@ import { median } from '../../lib/stats/spread.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { command, numberFlag, parseStrict } from '../../lib/command.js';
 
-/** ops/s of a bare loop running for about `ms`. */
-function bare(/** @type {() => unknown} */ fn, ms) {
+/**
+ * ops/s of a bare loop running for about `ms`.
+ * @param {() => unknown} fn
+ * @param {number} ms
+ */
+function bare(fn, ms) {
   let n = 0;
   const t0 = performance.now();
   let t = t0;
@@ -33,7 +37,7 @@ async function main(/** @type {string[]} */ argv) {
     rounds: { type: 'string', default: '7' },
     out: { type: 'string', default: 'out/meta' },
   });
-  const rounds = /** @type {number} */ (numberFlag('rounds', values.rounds, 1, 1000));
+  const rounds = numberFlag('rounds', values.rounds, 1, 1000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-overhead-'));
   const rows = [];
   const results = [];

@@ -38,8 +38,8 @@ const OPTIONS = /** @type {const} */ ({
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
-  const runs = /** @type {number} */ (numberFlag('runs', values.runs, 2, 1000));
-  const probeMs = /** @type {number} */ (numberFlag('probe-ms', values['probe-ms'], 10, 60_000));
+  const runs = numberFlag('runs', values.runs, 2, 1000);
+  const probeMs = numberFlag('probe-ms', values['probe-ms'], 10, 60_000);
   // everything that is not ours goes to the bench, checked here before the first run
   const passthrough = benchArgs(values);
   parseFlags(passthrough);

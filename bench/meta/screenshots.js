@@ -120,7 +120,7 @@ async function main(/** @type {string[]} */ argv) {
         `--real ${dir}: not an aggregated folder (it needs README.md and results/README.md: the --readme and --results of npm run aggregate, e.g. out/matrix after npm run matrix)`,
       );
   }
-  const nights = /** @type {number} */ (numberFlag('nights', values.nights, 0, 3660));
+  const nights = numberFlag('nights', values.nights, 0, 3660);
   const chromium = process.env.CHROMIUM || 'chromium';
   if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0)
     throw new CommandError(

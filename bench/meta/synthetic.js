@@ -370,12 +370,7 @@ const MAX_PASSES = 24;
  * @returns {Map<string, { rounds: number[], slots: string[] }>}
  */
 function measureRounds(timed, budget, random) {
-  const byKey = new Map(
-    timed.map((t) => [
-      caseKey(t.c),
-      { ...t, rounds: /** @type {number[]} */ ([]), slots: /** @type {string[]} */ ([]) },
-    ]),
-  );
+  const byKey = new Map(timed.map((t) => [caseKey(t.c), { ...t, rounds: [], slots: [] }]));
   const measureOne = (/** @type {any} */ t, /** @type {string} */ slot, /** @type {number} */ level) => {
     t.rounds.push(t.ops * level * (1 + t.noise * Math.sqrt(12) * (random() - 0.5)));
     t.slots.push(`${slot}/${t.c.op}`);
@@ -421,24 +416,22 @@ function statsOf(op, m, budget, random) {
     Math.round(((totalMs / 1000) * med * (0.3 + 0.6 * random())) / opsPerSample),
   );
   const rme = 0.2 + 2 * random();
-  const stats = rounded(
-    /** @type {any} */ ({
-      opsPerSec: { median: med, mean: med * (0.85 + 0.3 * random()), rme, ...(Number.isNaN(rse) ? {} : { rse }) },
-      latencyMs: {
-        median: lat,
-        mean: lat * (1 + random()),
-        p99: lat * (2 + 5 * random()),
-        min: lat * (0.6 + 0.3 * random()),
-        max: lat * (20 + 800 * random()),
-        sd: lat * (0.3 + 20 * random()),
-      },
-      rme: rme * (1 + 10 * random()),
-      samples,
-      opsPerSample,
-      rounds: m.rounds,
-      totalMs,
-    }),
-  );
+  const stats = rounded({
+    opsPerSec: { median: med, mean: med * (0.85 + 0.3 * random()), rme, ...(Number.isNaN(rse) ? {} : { rse }) },
+    latencyMs: {
+      median: lat,
+      mean: lat * (1 + random()),
+      p99: lat * (2 + 5 * random()),
+      min: lat * (0.6 + 0.3 * random()),
+      max: lat * (20 + 800 * random()),
+      sd: lat * (0.3 + 20 * random()),
+    },
+    rme: rme * (1 + 10 * random()),
+    samples,
+    opsPerSample,
+    rounds: m.rounds,
+    totalMs,
+  });
   return {
     stats: { ...stats, slots: m.slots },
     verified: VERIFIED[op]?.(samples * opsPerSample) ?? { operations: samples * opsPerSample },
@@ -584,13 +577,13 @@ const CONCURRENCY =
   });
 
 /** Scale at 2,000 messages on a typical runner: each operation's ops/s and how it changes per tenfold. */
-const SCALE_RATES = /** @type {Record<string, [number, number]>} */ ({
+const SCALE_RATES = {
   select: [13600, 0.99],
   update: [60000, 0.8],
   checkpoint: [990, 0.92],
   insert: [13300, 1],
   delete: [10400, 0.88],
-});
+};
 
 /**
  * One concurrency round as its process reports it.

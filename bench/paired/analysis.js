@@ -35,12 +35,13 @@ export function measuredValue(/** @type {any} */ c) {
 export function collect(rounds) {
   /** @type {Map<string, Series>} */
   const series = new Map();
-  rounds.forEach((r, i) => {
+  rounds.forEach((r) => {
     const b = new Map(r.base.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
     const h = new Map(r.head.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
     for (const key of new Set([...b.keys(), ...h.keys()])) {
       const cb = b.get(key);
       const ch = h.get(key);
+      /** @type {Series} */
       const s = series.get(key) ?? {
         key,
         op: (cb ?? ch).op,

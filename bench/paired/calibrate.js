@@ -11,7 +11,6 @@
 // the time with these rounds, and the rounds it would need for 10% and for the goal (5% on
 // I/O-bound operations, 3% on CPU-bound ones). A regression in one case alone must clear Holm's
 // first step, α / N: the figures use that (Bonferroni) level, the worst case.
-import fs from 'node:fs';
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -21,7 +20,6 @@ import { OPS } from '../tables/ops.js';
 import { analyse, collect } from './analysis.js';
 import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';
-import { SideError } from './interleave.js';
 
 export const GOAL = { io: 0.05, cpu: 0.03 };
 
@@ -119,6 +117,7 @@ export async function calibrate(f, prepare, log) {
  * @param {any} c a calibration state (calibrate.json)
  */
 export function calibrationSummary(c) {
+  /** @type {any[]} */
   const runs = c.done;
   const n = runs.length;
   const timedKeys = [
@@ -155,7 +154,7 @@ export function calibrationSummary(c) {
       sd,
       mde: detectable(sd, c.rounds, lone),
       need10: pairsNeeded(sd, 0.1, lone),
-      needGoal: pairsNeeded(sd, GOAL[/** @type {'io'|'cpu'} */ (bound)], lone),
+      needGoal: pairsNeeded(sd, GOAL[bound], lone),
     };
   });
   const at95 = perCase.filter((x) => x.rate >= 0.95).length;
@@ -173,7 +172,7 @@ export function calibrationSummary(c) {
       `${percent(median(xs.map((x) => x.sd)))} (max ${percent(Math.max(...xs.map((x) => x.sd)))})`,
       `${percent(median(mdes))} (max ${percent(Math.max(...mdes))})`,
       `${fmtN(median(xs.map((x) => x.need10)))} (max ${fmtN(Math.max(...xs.map((x) => x.need10)))})`,
-      `${percent(GOAL[/** @type {'io'|'cpu'} */ (o.bound ?? 'cpu')], 0)}: ${fmtN(median(xs.map((x) => x.needGoal)))} (max ${fmtN(Math.max(...xs.map((x) => x.needGoal)))})`,
+      `${percent(GOAL[o.bound ?? 'cpu'], 0)}: ${fmtN(median(xs.map((x) => x.needGoal)))} (max ${fmtN(Math.max(...xs.map((x) => x.needGoal)))})`,
     ];
   });
   const e = c.environment;

@@ -25,7 +25,7 @@ const UNMEASURED = 0;
 
 /**
  * @param {any[]} cases the run's cases; timed ones have stats.rounds and stats.slots
- * @returns {{ cases: any[], machine: Record<string, number>, comparisons: any[], selfCheck: any }}
+ * @returns {{ cases: any[], machine: Record<string, number>, comparisons: any[], selfCheck: any, experiments: any[] }}
  */
 export function analyseRun(cases) {
   const timed = cases.filter((c) => c.status === 'ok' && c.stats?.slots);

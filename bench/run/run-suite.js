@@ -31,6 +31,10 @@ import { serverArgs } from './server-args.js';
  *   onProgress?: (p: import('./progress.js').Progress) => void,
  * }} RunOptions state: set `interrupted` to stop after the current case
  */
+/**
+ * @typedef {{ rounds: import('../engine/measure.js').Round[], slots: string[], verified: Record<string, number>, pragmas: object }} Measuring
+ *   a case's rounds so far, each with its block, and what its engines verified
+ */
 
 /**
  * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
@@ -39,7 +43,7 @@ import { serverArgs } from './server-args.js';
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
  * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
  * @param {RunOptions} o
- * @returns {Promise<{ cases: object[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number }>}
+ * @returns {Promise<{ cases: any[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number }>}
  */
 export async function runSuite(o) {
   const started = Date.now();
@@ -47,7 +51,7 @@ export async function runSuite(o) {
   const { random, list } = shuffledCases(o);
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
-  /** @type {Map<string, { rounds: import('../engine/measure.js').Round[], slots: string[], verified: Record<string, number>, pragmas: object }>} */
+  /** @type {Map<string, Measuring>} */
   const measured = new Map();
   /** @type {Map<string, object>} each setup's PRAGMA readings and proof, as its first engine found them */
   const setups = new Map();
@@ -116,6 +120,7 @@ export async function runSuite(o) {
       measured.delete(k);
       return true;
     }
+    /** @type {Measuring} */
     const m = measured.get(k) ?? { rounds: [], slots: [], verified: {}, pragmas: entry.pragmas };
     m.rounds.push(entry.round);
     m.slots.push(slot);

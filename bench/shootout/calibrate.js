@@ -82,12 +82,12 @@ async function main(/** @type {string[]} */ argv) {
   const time = numberFlag('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
   const f = {
     out: path.resolve(String(v.out)),
-    seed: /** @type {number} */ (numberFlag('seed', v.seed, 0, 4294967295)),
-    runs: /** @type {number} */ (numberFlag('runs', v.runs, 1, 1000)),
+    seed: numberFlag('seed', v.seed, 0, 4294967295),
+    runs: numberFlag('runs', v.runs, 1, 1000),
     rounds: numberFlag('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds,
-    slowdown: /** @type {number} */ (numberFlag('slowdown', v.slowdown, 0.1, 90, false)),
-    threshold: /** @type {number} */ (numberFlag('threshold', v.threshold, 0, 100, false)) / 100,
-    alpha: /** @type {number} */ (numberFlag('alpha', v.alpha, 0, 0.5, false)),
+    slowdown: numberFlag('slowdown', v.slowdown, 0.1, 90, false),
+    threshold: numberFlag('threshold', v.threshold, 0, 100, false) / 100,
+    alpha: numberFlag('alpha', v.alpha, 0, 0.5, false),
     family: numberFlag('family', v.family, 1, 100000) ?? shootoutFamily(filters),
     engine: ['--quick', ...filterArgs(defaultFilters(filters)), '--time', String(time)],
     only: (/** @type {string} */ key) => inScope(parseCaseKey(key), filters),
@@ -111,7 +111,7 @@ async function main(/** @type {string[]} */ argv) {
   log(
     `${f.runs} run(s) of ${f.rounds} rounds, Node v${build.version} with ${plan.line} as A, B and S (${f.slowdown}% slowdown); family ${f.family} tests`,
   );
-  const summary = await calibrate(/** @type {any} */ (f), () => ({ sides: [A], cleanup: () => {} }), log);
+  const summary = await calibrate(f, () => ({ sides: [A], cleanup: () => {} }), log);
   // the shootout flags both directions: an A/A "faster" is as false an alarm as a "slower"
   const state = JSON.parse(fs.readFileSync(path.join(f.out, 'calibrate.json'), 'utf8'));
   const either = state.done.filter((/** @type {any} */ r) =>

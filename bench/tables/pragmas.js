@@ -11,7 +11,7 @@
  * @property {string} [note] why the PRAGMA is special
  */
 
-/** @type {{ kind: 'enum', values: Record<string, number> }} */
+/** @type {PragmaType & { kind: 'enum' }} */
 const onOff = { kind: 'enum', values: { OFF: 0, ON: 1, FALSE: 0, TRUE: 1, NO: 0, YES: 1, 0: 0, 1: 1 } };
 
 /** @type {Record<string, PragmaSpec>} */

@@ -171,13 +171,10 @@ export function selectWorkloads(o) {
 export function workloadPragmas(w) {
   const production = /** @type {import('./configs.js').Config} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG))
     .pragmas;
-  return production.map(
-    ([n, v]) =>
-      /** @type {[string, number | string]} */ ([
-        n,
-        n === 'journal_mode' ? w.journal : n === 'busy_timeout' && w.busy === 0 ? 0 : v,
-      ]),
-  );
+  return production.map(([n, v]) => [
+    n,
+    n === 'journal_mode' ? w.journal : n === 'busy_timeout' && w.busy === 0 ? 0 : v,
+  ]);
 }
 
 /** Plain text for `npm run bench -- --list`. */

@@ -81,6 +81,7 @@ export function install({ fromSource = false, generation = process.env[GENERATIO
   console.error(
     `drivers: installing ${gen.id} for Node ${process.version} into ${path.relative(ROOT, dest)} (${gen.why}); ${fromSource ? 'compiling each from source: about a minute per driver' : "each package's prebuilt binary where it bundles one or can download one for this Node, else compiled here (about a minute per driver)"}`,
   );
+  /** @type {Record<string, string>} */
   const env = fromSource ? { npm_config_build_from_source: 'true' } : {};
   npm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], dest, env);
   if (fromSource) {
@@ -111,7 +112,7 @@ export function installedLines(drivers) {
     if (info.status !== 'ok' || !info.binary)
       return [`drivers: ${info.name} does not load: ${info.reason ?? 'no binary recorded'}`];
     return [
-      `drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[/** @type {keyof typeof ORIGIN_TEXT} */ (info.binary.origin)] ?? info.binary.origin} (${info.binary.file})`,
+      `drivers: ${info.name} ${info.version}: ${ORIGIN_TEXT[info.binary.origin] ?? info.binary.origin} (${info.binary.file})`,
     ];
   });
 }

@@ -84,7 +84,7 @@ export function analyseWorkloads(measured) {
         })
         .filter((c) => c.rounds.every((x) => x > 0));
       const sd = machineLevels(cases)[f.id]?.sd;
-      if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(/** @type {number} */ (sd));
+      if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(sd);
     }
   }
   const cases = measured.map((m) => caseOf(m, series, machine));
@@ -182,6 +182,7 @@ export function growthOf(cases) {
     .filter((c) => c.kind === 'scale' && c.status === 'ok')
     .sort((a, b) => a.setup.messages - b.setup.messages);
   if (scale.length < 2) return [];
+  /** @returns {number | null} */
   const costOf = (/** @type {any} */ c, /** @type {string} */ id, /** @type {string} */ unit) => {
     const f = c.figures[id];
     if (id === 'fileBytes') return c.files.before.mainBytes + c.files.before.walBytes;
@@ -190,27 +191,26 @@ export function growthOf(cases) {
   };
   const out = [];
   for (const f of [...FIGURES.scale, { id: 'fileBytes', unit: 'bytes' }]) {
-    const points = scale
-      .map((c) => ({ n: c.setup.messages, cost: costOf(c, f.id, f.unit) }))
-      .filter((p) => p.cost !== null);
+    const points = scale.flatMap((c) => {
+      const cost = costOf(c, f.id, f.unit);
+      return cost === null ? [] : [{ n: c.setup.messages, cost }];
+    });
     if (points.length < 2) continue;
     const xs = points.map((p) => Math.log10(p.n));
-    const ys = points.map((p) => Math.log(/** @type {number} */ (p.cost)));
+    const ys = points.map((p) => Math.log(p.cost));
     const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
     const my = ys.reduce((a, b) => a + b, 0) / ys.length;
     const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
     const steps = points.slice(1).map((p, i) => ({
       from: points[i].n,
       to: p.n,
-      perTenfold: sig(
-        /** @type {number} */ (p.cost / /** @type {number} */ (points[i].cost)) ** (1 / Math.log10(p.n / points[i].n)),
-      ),
+      perTenfold: sig((p.cost / points[i].cost) ** (1 / Math.log10(p.n / points[i].n))),
     }));
     out.push({
       figure: f.id,
       cost: f.unit === 'per s' ? 'ms per operation' : f.unit,
       sizes: points.map((p) => p.n),
-      costs: points.map((p) => sig(/** @type {number} */ (p.cost))),
+      costs: points.map((p) => sig(p.cost)),
       perTenfold: sig(Math.exp(slope)),
       steps,
     });

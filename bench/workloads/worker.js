@@ -35,8 +35,8 @@ const UID_BASE = 10_000_000;
 const d = /** @type {WorkerData} */ (workerData);
 const side = workerSide(d.barrier);
 
-/** @type {import('../engine/database.js').Conn | null} */
-let conn = null;
+// a cast, not an annotation: work() assigns it, which the checker does not see from here
+let conn = /** @type {import('../engine/database.js').Conn | null} */ (null);
 try {
   await work();
 } catch (err) {
@@ -63,7 +63,7 @@ async function work() {
     } finally {
       side.passTurn();
     }
-    const c = /** @type {import('../engine/database.js').Conn} */ (conn);
+    const c = conn;
     const op = d.role === 'reader' ? reader(c) : writer(c);
     if (side.arriveAndWait()) {
       const arrivedAtStart = side.arrived();
