@@ -7,7 +7,7 @@
 // being rendered) and, once both pages are done, blocks on a shared counter until the last chart
 // is back (Atomics.wait + receiveMessageOnPort). vega is loaded only in the threads, and only when a
 // chart has to be drawn (or, with warm(), as soon as new documents make that certain). What vega
-// writes is made small and steady by tidy.js.
+// writes is made small and steady by tidy/.
 import os from 'node:os';
 import {
   MessageChannel,
@@ -18,7 +18,7 @@ import {
   workerData,
 } from 'node:worker_threads';
 import { vegaTextWidth } from './metrics.js';
-import { tidy } from './tidy.js';
+import { tidy } from './tidy/index.js';
 
 /** What a thread of the pool is told it is (a worker started by something else is left alone). */
 const ROLE = 'sqlite-node-bench chart drawer';

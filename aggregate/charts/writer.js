@@ -18,13 +18,21 @@ import { CONFIG } from './theme.js';
 const LIBRARIES = ['vega', 'vega-lite']
   .map((p) => `${p}@${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', p, 'package.json'), 'utf8')).version}`)
   .join(' ');
-/** And so does a change of how they are drawn: the renderer's own code. */
+/** The code that makes a chart's bytes from its spec: the renderer, its text widths and every file of tidy/. */
+export const DRAWING_CODE = [
+  'render-worker.js',
+  'metrics.js',
+  ...fs
+    .readdirSync(fileURLToPath(new URL('./tidy/', import.meta.url)))
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .map((f) => `tidy/${f}`),
+];
+/** And so does a change of how they are drawn: that code. */
 const DRAWING = crypto
   .createHash('sha256')
   .update(
-    ['render-worker.js', 'metrics.js', 'tidy.js']
-      .map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8'))
-      .join('\0'),
+    DRAWING_CODE.map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8')).join('\0'),
   )
   .digest('hex')
   .slice(0, 12);
