@@ -2,10 +2,11 @@
 // them is written by hand. Per platform and machine class (never mixed in one table or chart),
 // the sections of sections/index.js in order; then the README block's sections of the whole block.
 // The README is bounded (lines and bytes), so it has short forms (ctx.page === 'readme') and no
-// blank line it does not need (tidy); results/README.md is the long form. Charts are queued with
-// the chart writer and drawn once both pages are rendered. Every string that comes from a document
-// goes through inert() (lib/markdown.js): it renders as itself, and can open no link, image, HTML
-// or heading, break no table and mention no one.
+// blank line it does not need (tidy); results/README.md is the long form. A section asks for a
+// chart with ctx.chart: the chart writer (charts/writer.js) gives back its path at once, for the
+// image link, and writes the chart once both pages are rendered. Every string that comes from a
+// document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
+// image, HTML or heading, break no table and mention no one.
 import path from 'node:path';
 import { inert } from '../lib/markdown.js';
 import { chartFile } from './charts/writer.js';
@@ -90,17 +91,13 @@ function loader(store) {
  * @param {import('./store.js').Entry[]} entries
  */
 export function classesOf(entries) {
-  return [...new Set(entries.map((e) => e.platform))]
-    .sort()
-    .flatMap((platform) =>
-      [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))]
-        .sort()
-        .map((machine) => ({
-          platform,
-          machine,
-          entries: entries.filter((e) => e.platform === platform && e.machine === machine),
-        })),
-    );
+  return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
+    [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort().map((machine) => ({
+      platform,
+      machine,
+      entries: entries.filter((e) => e.platform === platform && e.machine === machine),
+    })),
+  );
 }
 
 /** The entries a section is given: of the kinds its row names (an entry without kind is a result). */
@@ -181,7 +178,7 @@ export function renderBlock(store, o) {
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
     summary({
       machine: c.machine,
-      entries: c.entries.filter((e) => /** @type {any} */ ((e).kind ?? 'result') === 'result'),
+      entries: c.entries.filter((e) => /** @type {any} */ (e.kind ?? 'result') === 'result'),
       load,
       resultsLink: o.resultsLink,
       nights: o.nights,

@@ -4,13 +4,16 @@
 // chart that cannot be drawn named (and nothing half written), and every drawn chart well-formed
 // and tidy (the tidy passes each on their own: test/tidy.test.js).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chartFile, chartWriter, slug } from '../aggregate/charts/writer.js';
+import { pathToFileURL } from 'node:url';
+import { DRAWING_CODE, chartFile, chartWriter, slug } from '../aggregate/charts/writer.js';
 import { comparisonSpec, historySpec } from '../aggregate/charts/specs.js';
 import { TEMP_FILE } from '../lib/files.js';
 import { textWidth } from '../aggregate/charts/metrics.js';
+import { ROOT } from '../lib/root.js';
 import { scratch } from './helpers.js';
 
 test('a machine class from a document becomes a file name of lowercase letters, digits and dashes, unique by a hash', () => {
@@ -55,6 +58,24 @@ test('the writer refuses a chart name that is not made of slugs: nothing is writ
   );
 });
 
+test("a chart's stamp covers all the code that draws it: every file of aggregate/charts that draw.js imports", () => {
+  const dir = path.join(ROOT, 'aggregate', 'charts');
+  /** @type {Set<string>} */
+  const seen = new Set();
+  const visit = (/** @type {string} */ file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    for (const [, rel] of text.matchAll(/^import [^;]*? from '(\.[^']+)';/gms)) {
+      const next = path.posix.normalize(path.posix.join(path.posix.dirname(file), rel));
+      if (!next.startsWith('..')) visit(next);
+    }
+  };
+  visit('draw.js');
+  assert.ok(seen.has('tidy/merge.js') && seen.has('metrics.js'), [...seen].join(' '));
+  assert.deepEqual([...DRAWING_CODE].sort(), [...seen].sort());
+});
+
 test("text widths follow Helvetica: narrow letters narrower, bold wider, a label's width the sum of its letters", () => {
   assert.ok(textWidth('iiii', 12) < textWidth('MMMM', 12) / 3);
   assert.ok(textWidth('Select', 12, true) > textWidth('Select', 12));
@@ -65,7 +86,7 @@ test("text widths follow Helvetica: narrow letters narrower, bold wider, a label
   );
 });
 
-test('one spec is drawn to the same SVG bytes twice, with its alt text as <title> and no per-mark ARIA clutter', () => {
+test('one spec is drawn to the same SVG bytes twice, with its alt text as <title> and no per-mark ARIA clutter', async () => {
   const points = [
     { member: 'A', op: 'Insert', change: 5, low: 2, high: 8, verdict: 'faster' },
     { member: 'B', op: 'Insert', change: -1, low: -3, high: 1, verdict: 'within noise' },
@@ -78,15 +99,16 @@ test('one spec is drawn to the same SVG bytes twice, with its alt text as <title
     members: ['A', 'B'],
     ops: ['Insert'],
   });
-  const draw = () => {
+  const draw = async () => {
     const dir = scratch('charts-');
     const w = chartWriter(dir);
-    w.add('p/x-config.svg', spec);
-    assert.deepEqual(w.flush().written, ['charts/p/x-config.svg']);
+    assert.equal(w.add('p/x-config.svg', spec), 'charts/p/x-config.svg', 'the path, given back when asked');
+    assert.equal(fs.existsSync(path.join(dir, 'charts')), false, 'a chart was written before flush');
+    assert.deepEqual((await w.flush()).written, ['charts/p/x-config.svg']);
     return fs.readFileSync(path.join(dir, 'charts', 'p', 'x-config.svg'), 'utf8');
   };
-  const a = draw();
-  assert.equal(draw(), a);
+  const a = await draw();
+  assert.equal(await draw(), a);
   assert.match(a, /^<!-- sqlite-node-bench chart [0-9a-f]{64} \(vega@\S+ vega-lite@\S+\)/);
   assert.match(a, /<title>A is faster at Insert; B is within noise\.<\/title>/);
   assert.doesNotMatch(a, /aria-roledescription|class="(mark|role|background)/);
@@ -146,21 +168,21 @@ function someSpecs() {
 }
 
 /** Draw specs with a writer of that many threads; the files' bytes, by name. */
-function drawWith(/** @type {any[]} */ specs, /** @type {number} */ threads, dir = scratch('charts-')) {
+async function drawWith(/** @type {any[]} */ specs, /** @type {number} */ threads, dir = scratch('charts-')) {
   const w = chartWriter(dir, { threads });
   specs.forEach((spec, i) => w.add(`p/m-${i}.svg`, spec));
-  const r = w.flush();
+  const r = await w.flush();
   return { dir, r, files: specs.map((_, i) => fs.readFileSync(path.join(dir, 'charts', 'p', `m-${i}.svg`), 'utf8')) };
 }
 
-test('the charts come out the same, byte for byte, from one drawing thread or several, run after run', () => {
+test('the charts come out the same, byte for byte, from one drawing thread or several, run after run', async () => {
   const specs = someSpecs();
-  const serial = drawWith(specs, 1);
+  const serial = await drawWith(specs, 1);
   assert.equal(serial.r.written.length, specs.length);
-  assert.deepEqual(drawWith(specs, 3).files, serial.files, 'three threads drew other bytes than one');
-  assert.deepEqual(drawWith(specs, 3).files, serial.files, 'a second run drew other bytes');
+  assert.deepEqual((await drawWith(specs, 3)).files, serial.files, 'three threads drew other bytes than one');
+  assert.deepEqual((await drawWith(specs, 3)).files, serial.files, 'a second run drew other bytes');
   assert.deepEqual(
-    drawWith([...specs].reverse(), 2).files.reverse(),
+    (await drawWith([...specs].reverse(), 2)).files.reverse(),
     serial.files,
     'what a thread drew before changed a chart',
   );
@@ -171,9 +193,9 @@ test('the charts come out the same, byte for byte, from one drawing thread or se
     );
 });
 
-test('a chart whose spec did not change is neither drawn nor rewritten; one whose spec changed is; one nobody asks for is removed', () => {
+test('a chart whose spec did not change is neither drawn nor rewritten; one whose spec changed is; one nobody asks for is removed', async () => {
   const specs = someSpecs();
-  const { dir } = drawWith(specs, 2);
+  const { dir } = await drawWith(specs, 2);
   const file = (/** @type {number} */ i) => path.join(dir, 'charts', 'p', `m-${i}.svg`);
   const before = specs.map((_, i) => fs.statSync(file(i)).ino);
   const w = chartWriter(dir, { threads: 2 });
@@ -182,7 +204,7 @@ test('a chart whose spec did not change is neither drawn nor rewritten; one whos
     .forEach((spec, i) =>
       w.add(`p/m-${i}.svg`, i === 2 ? { ...spec, title: { ...spec.title, text: 'Run 3, again' } } : spec),
     );
-  const r = w.flush();
+  const r = await w.flush();
   assert.deepEqual(r.written, ['charts/p/m-2.svg']);
   assert.equal(r.unchanged, 3);
   assert.deepEqual(r.removed, ['charts/p/m-4.svg']);
@@ -192,22 +214,19 @@ test('a chart whose spec did not change is neither drawn nor rewritten; one whos
   assert.equal(fs.existsSync(file(4)), false);
 });
 
-test('a chart that cannot be drawn is named in one line, and no chart is written, half or whole', () => {
+test('a chart that cannot be drawn is named in one line, and no chart is written, half or whole', async () => {
   const dir = scratch('charts-');
   const [good] = someSpecs();
-  drawWith([good], 1, dir);
+  await drawWith([good], 1, dir);
   const kept = fs.readFileSync(path.join(dir, 'charts', 'p', 'm-0.svg'), 'utf8');
   const w = chartWriter(dir, { threads: 2 });
   w.add('p/m-0.svg', { ...good, title: { ...good.title, text: 'changed' } });
   w.add('p/m-1.svg', { mark: 'no-such-mark', data: { values: [{ a: 1 }] } });
-  assert.throws(
-    () => w.flush(),
-    (err) => {
-      assert.match(err.message, /^charts: \S*m-1\.svg could not be drawn: .+; no chart written$/);
-      assert.doesNotMatch(err.message, /\n/);
-      return true;
-    },
-  );
+  await assert.rejects(w.flush(), (/** @type {Error} */ err) => {
+    assert.match(err.message, /^charts: \S*m-1\.svg could not be drawn: .+; no chart written$/);
+    assert.doesNotMatch(err.message, /\n/);
+    return true;
+  });
   assert.equal(
     fs.readFileSync(path.join(dir, 'charts', 'p', 'm-0.svg'), 'utf8'),
     kept,
@@ -215,6 +234,20 @@ test('a chart that cannot be drawn is named in one line, and no chart is written
   );
   assert.deepEqual(fs.readdirSync(path.join(dir, 'charts', 'p')), ['m-0.svg'], 'a file was left behind');
   assert.ok(!fs.readdirSync(path.join(dir, 'charts', 'p')).some((f) => TEMP_FILE.test(f)));
+});
+
+test('the drawing threads keep no process alive: one that asked for charts and never waited for them ends', () => {
+  const dir = scratch('charts-');
+  const script = `
+    import { chartWriter } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'aggregate', 'charts', 'writer.js')).href)};
+    const w = chartWriter(${JSON.stringify(dir)}, { threads: 2 });
+    w.warm();
+    w.add('p/m-0.svg', ${JSON.stringify(someSpecs()[0])});
+    console.log('asked');`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.signal, null, 'the process was still running after 60 s');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'asked\n');
 });
 
 /**
@@ -249,8 +282,8 @@ function xmlProblems(text) {
   return open.length ? `unclosed <${open.join('>, <')}>` : roots === 1 ? null : 'no root';
 }
 
-test('drawn charts are well-formed XML, keep title, axis titles and labels, and hold nothing a tidy SVG drops', () => {
-  const { files } = drawWith(someSpecs(), 2);
+test('drawn charts are well-formed XML, keep title, axis titles and labels, and hold nothing a tidy SVG drops', async () => {
+  const { files } = await drawWith(someSpecs(), 2);
   for (const svg of files) {
     assert.equal(xmlProblems(svg), null);
     assert.notEqual(xmlProblems(svg.replace('</g>', '')), null, 'the checker missed a lost </g>');

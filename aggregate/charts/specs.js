@@ -1,4 +1,4 @@
-// The charts as vega-lite specs: data in, spec out, nothing drawn here (render-worker.js draws).
+// The charts as vega-lite specs: data in, spec out, nothing drawn here (draw.js draws).
 // A chart is a grid of small panels, one per operation, COLUMNS to a row: built as rows of
 // panels (vconcat of hconcat) rather than a wrapped facet, which reserves the row labels' width
 // beside every panel.
