@@ -120,21 +120,23 @@ function recent(load) {
 }
 
 /**
- * Regenerate the README's block, results/README.md and the charts from all of results/: a chart
- * whose data changed is drawn (in the chart writer's threads) while the pages are rendered; once
- * both are rendered and every chart is drawn, each file is written if it changed.
+ * Regenerate the README's block, results/README.md and the charts from all of results/, in two
+ * steps: render both pages (each section asks the chart writer for its charts and gets their paths
+ * at once; the drawing threads draw the charts whose data changed meanwhile); then, once every
+ * chart is drawn, write each file that changed: the charts first, then the nights, the pages.
  * @param {{ results: string, readme: string }} o
  * @param {string} readmeText
  * @param {ReturnType<typeof openStore>} store
  * @param {ReturnType<typeof chartWriter>} charts
  */
-function writePages(o, readmeText, store, charts) {
+async function writePages(o, readmeText, store, charts) {
   const rel = (/** @type {string} */ from, /** @type {string} */ to) =>
     path.relative(from, to).split(path.sep).join('/') || '.';
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
   // both pages and the nights read the newest documents: each is parsed once
   const shared = { entries: store.entries, load: recent(store.load) };
   const nights = nightStore(o.results, shared.load);
+  // step 1: render
   const next = replaceBlock(readmeText, renderBlock(shared, { resultsLink, charts, nights }));
   const page = renderResultsPage(shared, {
     resultsLink: '.',
@@ -142,7 +144,8 @@ function writePages(o, readmeText, store, charts) {
     charts,
     nights,
   });
-  const drawn = charts.flush();
+  // step 2: write
+  const drawn = await charts.flush();
   const nightsChanged = nights.save();
   const pageFile = path.join(o.results, 'README.md');
   const pageChanged = page !== null && (!fs.existsSync(pageFile) || fs.readFileSync(pageFile, 'utf8') !== page);
@@ -155,9 +158,9 @@ function writePages(o, readmeText, store, charts) {
 /**
  * @param {{ artifacts: string, results: string, readme: string }} o
  * @param {{ log: (s: string) => void, warn: (s: string) => void }} io
- * @returns {number} exit code
+ * @returns {Promise<number>} exit code
  */
-export function aggregate(o, io) {
+export async function aggregate(o, io) {
   const warn = (/** @type {string} */ s) => io.warn(printable(s));
   const readmeText = fs.readFileSync(o.readme, 'utf8');
   replaceBlock(readmeText, ''); // refuse bad markers before anything is written
@@ -175,7 +178,7 @@ export function aggregate(o, io) {
   const conflicts = [...planned.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
   const indexChanged = store.saveIndex();
-  const { readmeChanged, pageChanged, drawn } = writePages(o, readmeText, store, charts);
+  const { readmeChanged, pageChanged, drawn } = await writePages(o, readmeText, store, charts);
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);

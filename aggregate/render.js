@@ -2,10 +2,11 @@
 // them is written by hand. Per platform and machine class (never mixed in one table or chart),
 // the sections of sections/index.js in order; then the README block's sections of the whole block.
 // The README is bounded (lines and bytes), so it has short forms (ctx.page === 'readme') and no
-// blank line it does not need (tidy); results/README.md is the long form. Charts are queued with
-// the chart writer and drawn once both pages are rendered. Every string that comes from a document
-// goes through inert() (lib/markdown.js): it renders as itself, and can open no link, image, HTML
-// or heading, break no table and mention no one.
+// blank line it does not need (tidy); results/README.md is the long form. A section asks for a
+// chart with ctx.chart: the chart writer (charts/writer.js) gives back its path at once, for the
+// image link, and writes the chart once both pages are rendered. Every string that comes from a
+// document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
+// image, HTML or heading, break no table and mention no one.
 import path from 'node:path';
 import { inert } from '../lib/markdown.js';
 import { chartFile } from './charts/writer.js';

@@ -31,12 +31,12 @@ const put = (/** @type {string} */ file, /** @type {any} */ content) => {
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
 };
 /** @param {{ artifacts: string, results: string, readme: string }} ws */
-function run(ws) {
+async function run(ws) {
   /** @type {string[]} */
   const log = [];
   /** @type {string[]} */
   const warn = [];
-  const code = aggregate(
+  const code = await aggregate(
     { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
     { log: (s) => log.push(s), warn: (s) => warn.push(s) },
   );
@@ -67,7 +67,7 @@ test('synthetic documents are schema-valid (else every test below proves nothing
     assert.deepEqual(validate(syntheticDoc({ node })), [], node);
 });
 
-test('merges both download-artifact layouts, stores one file per document named by date, platform, arch and Node', () => {
+test('merges both download-artifact layouts, stores one file per document named by date, platform, arch and Node', async () => {
   const ws = workspace();
   put(
     path.join(ws.artifacts, 'result-linux-x64-node22', 'linux-x64-node-v22.23.3.json'),
@@ -77,7 +77,7 @@ test('merges both download-artifact layouts, stores one file per document named 
     path.join(ws.artifacts, 'darwin-arm64-node-v20.20.2.json'),
     syntheticDoc({ platform: 'darwin-arm64', node: 'v20.20.2' }),
   );
-  const r = run(ws);
+  const r = await run(ws);
   assert.equal(r.code, 0, r.warn.join('\n'));
   assert.deepEqual(r.warn, []);
   const stored = documents(snapshot(ws.results));
@@ -94,13 +94,13 @@ test('merges both download-artifact layouts, stores one file per document named 
   assert.match(r.log, /darwin-arm64 1, linux-x64 1/);
 });
 
-test('a second run with the same input changes nothing, byte for byte; the same document twice is stored once', () => {
+test('a second run with the same input changes nothing, byte for byte; the same document twice is stored once', async () => {
   const ws = workspace();
   const doc = syntheticDoc({ node: 'v24.11.0' });
   put(path.join(ws.artifacts, 'a', 'x.json'), doc);
   put(path.join(ws.artifacts, 'b', 'x.json'), doc); // same document, in two artifacts, formatted differently
   fs.writeFileSync(path.join(ws.artifacts, 'b', 'x.json'), JSON.stringify(doc));
-  assert.equal(run(ws).code, 0);
+  assert.equal((await run(ws)).code, 0);
   const results = snapshot(ws.results);
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.equal(documents(results).length, 1);
@@ -108,7 +108,7 @@ test('a second run with the same input changes nothing, byte for byte; the same 
     'index.json' in results && 'README.md' in results && Object.keys(results).some((f) => f.endsWith('.svg')),
     Object.keys(results).join(' '),
   );
-  const again = run(ws);
+  const again = await run(ws);
   assert.equal(again.code, 0);
   assert.deepEqual(snapshot(ws.results), results);
   assert.equal(fs.readFileSync(ws.readme, 'utf8'), readme);
@@ -117,17 +117,17 @@ test('a second run with the same input changes nothing, byte for byte; the same 
   assert.ok(again.warn.every((w) => /already stored/.test(w)));
 });
 
-test('a conflicting duplicate (same run id, other content) is refused, the stored one kept, and the exit status says so', () => {
+test('a conflicting duplicate (same run id, other content) is refused, the stored one kept, and the exit status says so', async () => {
   const ws = workspace();
   const doc = syntheticDoc({ node: 'v22.23.3' });
   put(path.join(ws.artifacts, 'x.json'), doc);
-  run(ws);
+  await run(ws);
   const before = snapshot(ws.results);
   const changed = structuredClone(doc);
   changed.cases.find((c) => c.status === 'ok' && c.stats).stats.opsPerSec.median *= 2;
   fs.rmSync(ws.artifacts, { recursive: true });
   put(path.join(ws.artifacts, 'y.json'), changed);
-  const r = run(ws);
+  const r = await run(ws);
   assert.equal(r.code, 1);
   assert.equal(r.warn.length, 2, r.warn.join('\n'));
   assert.match(
@@ -139,14 +139,14 @@ test('a conflicting duplicate (same run id, other content) is refused, the store
   assert.deepEqual(snapshot(ws.results), before);
 });
 
-test('results/ is history: older runs stay, and the README shows the newest run per Node major, in semver order', () => {
+test('results/ is history: older runs stay, and the README shows the newest run per Node major, in semver order', async () => {
   const ws = workspace();
   put(path.join(ws.artifacts, '1.json'), syntheticDoc({ node: 'v22.9.0', finishedAt: '2026-11-01T03:00:00.000Z' }));
   put(path.join(ws.artifacts, '2.json'), syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-02T03:00:00.000Z' }));
   put(path.join(ws.artifacts, '3.json'), syntheticDoc({ node: 'v20.20.2', finishedAt: '2026-11-02T03:00:00.000Z' }));
   put(path.join(ws.artifacts, '4.json'), syntheticDoc({ node: 'v18.20.8', finishedAt: '2026-11-02T03:00:00.000Z' }));
   put(path.join(ws.artifacts, '5.json'), syntheticDoc({ node: 'v25.9.0', finishedAt: '2026-11-02T03:00:00.000Z' }));
-  assert.equal(run(ws).code, 0);
+  assert.equal((await run(ws)).code, 0);
   assert.equal(documents(snapshot(ws.results)).length, 5);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.ok(!b.includes('v22.9.0'), 'an older run of v22 is shown');
@@ -196,7 +196,7 @@ test('Node versions order by semver, not as strings: v22.9 before v22.23, v9 bef
   );
 });
 
-test('platforms and machine classes never share a table', () => {
+test('platforms and machine classes never share a table', async () => {
   const ws = workspace();
   put(path.join(ws.artifacts, 'l.json'), syntheticDoc({ platform: 'linux-x64', node: 'v22.23.3' }));
   put(path.join(ws.artifacts, 'a.json'), syntheticDoc({ platform: 'linux-arm64', node: 'v22.23.3' }));
@@ -204,7 +204,7 @@ test('platforms and machine classes never share a table', () => {
   const other = syntheticDoc({ platform: 'linux-x64', node: 'v20.20.2' });
   other.environment.cpuModel = 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz';
   put(path.join(ws.artifacts, 'o.json'), other);
-  assert.equal(run(ws).code, 0);
+  assert.equal((await run(ws)).code, 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   // the platforms' sections (a section of the whole block, e.g. the claims across machine classes, may follow)
   const sections = b
@@ -225,11 +225,11 @@ test('platforms and machine classes never share a table', () => {
   assert.ok(!sections[0].includes('AMD EPYC') && !sections[0].includes('ubuntu24'));
 });
 
-test('the block is computed: figures carry ±, comparisons carry their uncertainty, cells without figures say why', () => {
+test('the block is computed: figures carry ±, comparisons carry their uncertainty, cells without figures say why', async () => {
   const ws = workspace();
   put(path.join(ws.artifacts, 'a.json'), syntheticDoc({ node: 'v20.20.2' }));
   put(path.join(ws.artifacts, 'b.json'), syntheticDoc({ node: 'v22.23.3' }));
-  run(ws);
+  await run(ws);
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.ok(readme.startsWith('# Title\n\nintro stays\n\n') && readme.endsWith('\n\nfooter stays\n'));
   const b = block(readme);
@@ -314,11 +314,11 @@ test('± of a figure is the wider side of its 95% interval when the document has
   assert.equal(changeText({ change: 0.01, low: -0.02, high: 0.04, verdict: 'within noise' }), '≈ +1.0% [−2.0%, +4.0%]');
 });
 
-test('the README block shows paired comparisons and the self-check from the newest full run, none from quick runs', () => {
+test('the README block shows paired comparisons and the self-check from the newest full run, none from quick runs', async () => {
   const ws = workspace();
   const full = syntheticDoc({});
   fs.writeFileSync(path.join(ws.artifacts, 'full.json'), JSON.stringify(full));
-  assert.equal(aggregate(ws, { log: () => {}, warn: () => {} }), 0);
+  assert.equal(await aggregate(ws, { log: () => {}, warn: () => {} }), 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.match(
     b,
@@ -339,7 +339,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();
   fs.writeFileSync(path.join(ws2.artifacts, 'quick.json'), JSON.stringify(syntheticDoc({ mode: 'quick' })));
-  assert.equal(aggregate(ws2, { log: () => {}, warn: () => {} }), 0);
+  assert.equal(await aggregate(ws2, { log: () => {}, warn: () => {} }), 0);
   const q = block(fs.readFileSync(ws2.readme, 'utf8'));
   assert.match(q, /_No comparisons: quick runs are smoke tests/);
   assert.doesNotMatch(q, /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/, 'no interval of a comparison anywhere');
@@ -402,14 +402,14 @@ const expectations = {
   'link.json': /is a symbolic link; not followed/,
 };
 
-test('every bad file gets one line naming the file and the field, is skipped, and the rest is processed', () => {
+test('every bad file gets one line naming the file and the field, is skipped, and the rest is processed', async () => {
   const ws = workspace();
   for (const [name, content] of Object.entries(bad))
     put(path.join(ws.artifacts, 'bad', name), typeof content === 'function' ? content() : content);
   fs.writeFileSync(path.join(ws.artifacts, 'bad', 'huge.json'), `{"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
   put(path.join(ws.artifacts, 'good', 'target.json'), syntheticDoc({ node: 'v24.11.0' }));
   fs.symlinkSync(path.join(ws.artifacts, 'good', 'target.json'), path.join(ws.artifacts, 'bad', 'link.json'));
-  const r = run(ws);
+  const r = await run(ws);
   assert.equal(r.code, 0);
   assert.equal(r.warn.length, Object.keys(expectations).length, r.warn.join('\n'));
   for (const [name, re] of Object.entries(expectations)) {
@@ -421,10 +421,10 @@ test('every bad file gets one line naming the file and the field, is skipped, an
   assert.match(r.log, /1 stored/);
 });
 
-test('no valid document: exit 1, nothing stored; a README that cannot be written: exit 1', () => {
+test('no valid document: exit 1, nothing stored; a README that cannot be written: exit 1', async () => {
   const ws = workspace();
   put(path.join(ws.artifacts, 'x.json'), 'nope');
-  const r = run(ws);
+  const r = await run(ws);
   assert.equal(r.code, 1);
   assert.deepEqual(
     Object.keys(snapshot(ws.results)).filter((f) => f !== 'index.json'),
@@ -502,7 +502,7 @@ test('killed half-way, aggregate leaves only whole files, and a re-run reaches t
   }
   const clean = workspace();
   fs.cpSync(ws.artifacts, clean.artifacts, { recursive: true });
-  assert.equal(run(clean).code, 0);
+  assert.equal((await run(clean)).code, 0);
   const child = spawn(
     process.execPath,
     [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme],
@@ -526,7 +526,7 @@ test('killed half-way, aggregate leaves only whole files, and a re-run reaches t
   }
   const readme = fs.readFileSync(ws.readme, 'utf8');
   assert.ok(readme === README || readme.includes('Last updated'), 'README half-written');
-  assert.equal(run(ws).code, 0);
+  assert.equal((await run(ws)).code, 0);
   assert.deepEqual(
     Object.keys(snapshot(ws.results)).filter((f) => f.endsWith('.tmp')),
     [],
@@ -543,14 +543,14 @@ test('killed half-way, aggregate leaves only whole files, and a re-run reaches t
   );
 });
 
-test('stale temp files of the README and of results/ are removed, nothing else is', () => {
+test('stale temp files of the README and of results/ are removed, nothing else is', async () => {
   const ws = workspace();
   put(path.join(ws.artifacts, 'x.json'), syntheticDoc());
   fs.writeFileSync(path.join(ws.dir, '.README.md.123.1700000000000.tmp'), 'half');
   fs.writeFileSync(path.join(ws.dir, '.README.md.keep.tmp'), 'not ours');
   fs.mkdirSync(path.join(ws.results, '2026'), { recursive: true });
   fs.writeFileSync(path.join(ws.results, '2026', '.x.json.9.1700000000000.tmp'), 'half');
-  const r = run(ws);
+  const r = await run(ws);
   assert.equal(r.code, 0);
   assert.equal(r.warn.filter((w) => /removed, left by an interrupted aggregate/.test(w)).length, 2, r.warn.join('\n'));
   assert.deepEqual(

@@ -45,9 +45,9 @@ function night(/** @type {string} */ dir, /** @type {number} */ n) {
   }
   return artifacts;
 }
-const run = (/** @type {{ results: string, readme: string }} */ ws, /** @type {string} */ artifacts) => {
+const run = async (/** @type {{ results: string, readme: string }} */ ws, /** @type {string} */ artifacts) => {
   const warn = /** @type {string[]} */ ([]);
-  const code = aggregate({ artifacts, ...ws }, { log: () => {}, warn: (s) => warn.push(s) });
+  const code = await aggregate({ artifacts, ...ws }, { log: () => {}, warn: (s) => warn.push(s) });
   return { code, warn };
 };
 /** What git would hold of a results/ folder: everything but the documents (.gitignore). */
@@ -64,11 +64,11 @@ function cloneOf(
 }
 /** Every file under dir with its text. */
 /** One night aggregated on a laptop and archived: its folder, the laptop, and the release's folder. */
-function archivedNight() {
+async function archivedNight() {
   const dir = scratch('archive-');
   releases(dir);
   const laptop = workspace(dir, 'laptop');
-  assert.equal(run(laptop, night(dir, 0)).code, 0);
+  assert.equal((await run(laptop, night(dir, 0))).code, 0);
   archive({ results: laptop.results });
   return { dir, laptop };
 }
@@ -101,11 +101,11 @@ test('a document is archived under its month, gzipped, named after its file; the
   assert.ok(packAsset(text).equals(packAsset(text)), 'the same document, the same bytes');
 });
 
-test('a clone that holds only what git holds, restored, renders the same pages and charts as one that holds every document', () => {
+test('a clone that holds only what git holds, restored, renders the same pages and charts as one that holds every document', async () => {
   const dir = scratch('archive-');
   const ghLog = releases(dir);
   const laptop = workspace(dir, 'laptop');
-  for (const n of [0, 1, 2]) assert.equal(run(laptop, night(dir, n)).code, 0);
+  for (const n of [0, 1, 2]) assert.equal((await run(laptop, night(dir, n))).code, 0);
   const first = archive({ results: laptop.results });
   assert.equal(first.uploaded.length, 9, first.uploaded.join(' '));
   const released = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).sort();
@@ -125,8 +125,8 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   const bare = workspace(dir, 'bare');
   cloneOf(laptop, bare);
   const before = snapshot(path.dirname(bare.readme));
-  assert.throws(
-    () => run(bare, night(dir, 2)),
+  await assert.rejects(
+    run(bare, night(dir, 2)),
     /listed in .*index\.json but not here \(archived as asset 2026-11-12-linux-x64-.*\.json\.gz of release results-2026-11\); fetch what the pages need with npm run ci:restore/,
   );
   const after = snapshot(path.dirname(bare.readme));
@@ -151,8 +151,8 @@ test('a clone that holds only what git holds, restored, renders the same pages a
 
   // the next night, on both: the same README, page, index, nights and charts, byte for byte
   const tonight = night(dir, 3);
-  assert.equal(run(laptop, tonight).code, 0);
-  assert.equal(run(clone, tonight).code, 0);
+  assert.equal((await run(laptop, tonight)).code, 0);
+  assert.equal((await run(clone, tonight)).code, 0);
   const withoutDocs = (/** @type {Record<string, string>} */ s) =>
     Object.fromEntries(Object.entries(s).filter(([f]) => !/^results\/\d{4}\//.test(f)));
   const a = withoutDocs(snapshot(path.dirname(laptop.readme)));
@@ -167,8 +167,8 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   assert.equal(openStore(clone.results, () => {}).entries().length, 12);
 });
 
-test('restore refuses an asset that is not the document the index lists, and writes nothing', () => {
-  const { dir, laptop } = archivedNight();
+test('restore refuses an asset that is not the document the index lists, and writes nothing', async () => {
+  const { dir, laptop } = await archivedNight();
   const clone = workspace(dir, 'clone');
   cloneOf(laptop, clone);
   const [victim] = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).filter((f) => f.includes('-node-v24'));
@@ -184,8 +184,8 @@ test('restore refuses an asset that is not the document the index lists, and wri
   assert.ok(!fs.existsSync(path.join(clone.results, '2026', victim.replace(/\.gz$/, ''))));
 });
 
-test('archive never replaces an asset: another document under a name the release has is refused', () => {
-  const { dir, laptop } = archivedNight();
+test('archive never replaces an asset: another document under a name the release has is refused', async () => {
+  const { dir, laptop } = await archivedNight();
   const release = path.join(dir, 'releases', 'results-2026-11');
   const [name] = fs.readdirSync(release).filter((f) => f.includes('-node-v22'));
   const other = JSON.parse(unpackAsset(fs.readFileSync(path.join(release, name))));
@@ -201,10 +201,10 @@ test('archive never replaces an asset: another document under a name the release
   assert.ok(fs.readFileSync(path.join(release, name)).equals(held), 'the asset is as it was');
 });
 
-test('an unreadable index is never rebuilt over the archived documents it lists', () => {
+test('an unreadable index is never rebuilt over the archived documents it lists', async () => {
   const dir = scratch('archive-');
   const laptop = workspace(dir, 'laptop');
-  assert.equal(run(laptop, night(dir, 0)).code, 0);
+  assert.equal((await run(laptop, night(dir, 0))).code, 0);
   fs.writeFileSync(path.join(laptop.results, 'index.json'), '{"schemaVersion":1,"entries":[');
   assert.throws(
     () => openStore(laptop.results, () => {}),

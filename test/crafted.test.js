@@ -392,7 +392,7 @@ test('the corpus has at least 15 kinds, one for each field that forms a path and
   assert.ok(names.includes('0-same-id-read-first') && names.includes('z-same-id-read-last'));
 });
 
-test('aggregate over the valid document and every crafted one: the valid one stored, each bad file named with field and reason, nothing written outside results/ and the marker block', () => {
+test('aggregate over the valid document and every crafted one: the valid one stored, each bad file named with field and reason, nothing written outside results/ and the marker block', async () => {
   const ws = workspace();
   const { refused, shown } = corpus(ws);
   const before = tree(ws.dir, ['results', 'README.md']);
@@ -401,7 +401,7 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   const warn = [];
   /** @type {string[]} */
   const log = [];
-  const code = aggregate(
+  const code = await aggregate(
     { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
     { log: (s) => log.push(s), warn: (s) => warn.push(s) },
   );
@@ -453,7 +453,7 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   assert.equal(readme.split(END).length, 2, 'one end marker');
 
   // and the next aggregate reads that README again: a marker in a document cannot lock it
-  const again = aggregate(
+  const again = await aggregate(
     { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
     { log: () => {}, warn: () => {} },
   );
@@ -480,7 +480,7 @@ test('npm run aggregate over the valid document and the crafted ones that are in
 });
 
 for (const order of ['the valid one first', 'the other first']) {
-  test(`two valid documents with one run id and different content (${order}): neither is stored, both are named, exit 1`, () => {
+  test(`two valid documents with one run id and different content (${order}): neither is stored, both are named, exit 1`, async () => {
     const ws = workspace();
     const other = structuredClone(VALID);
     other.cases.find((/** @type {any} */ c) => c.status === 'ok' && c.stats).stats.opsPerSec.median *= 2;
@@ -492,7 +492,7 @@ for (const order of ['the valid one first', 'the other first']) {
     fs.writeFileSync(path.join(ws.artifacts, 'c.json'), JSON.stringify(first)); // the same document again: not an error
     /** @type {string[]} */
     const warn = [];
-    const code = aggregate(
+    const code = await aggregate(
       { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
       { log: () => {}, warn: (s) => warn.push(s) },
     );
@@ -512,7 +512,7 @@ for (const order of ['the valid one first', 'the other first']) {
   });
 }
 
-test('a valid document whose file name another new run would take: neither is stored, exit 1', () => {
+test('a valid document whose file name another new run would take: neither is stored, exit 1', async () => {
   const ws = workspace();
   const twin = structuredClone(VALID);
   twin.run.id = `${VALID.run.id.slice(0, 8)}-0000-4000-8000-000000000000`; // another run id, the same first 8 characters
@@ -521,7 +521,7 @@ test('a valid document whose file name another new run would take: neither is st
   /** @type {string[]} */
   const warn = [];
   assert.equal(
-    aggregate(
+    await aggregate(
       { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
       { log: () => {}, warn: (s) => warn.push(s) },
     ),

@@ -92,10 +92,10 @@ function workspace() {
   fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   return ws;
 }
-const run = (/** @type {ReturnType<typeof workspace>} */ ws) => {
+const run = async (/** @type {ReturnType<typeof workspace>} */ ws) => {
   /** @type {string[]} */
   const log = [];
-  const code = aggregate(ws, { log: (s) => log.push(s), warn: () => {} });
+  const code = await aggregate(ws, { log: (s) => log.push(s), warn: () => {} });
   assert.equal(code, 0);
   return log.join('\n');
 };
@@ -115,10 +115,10 @@ const charts = (/** @type {string} */ results) =>
       ]),
   );
 
-test('README.md and results/README.md, rendered as GFM: every image is a valid SVG in the tree, with alt text stating a finding', () => {
+test('README.md and results/README.md, rendered as GFM: every image is a valid SVG in the tree, with alt text stating a finding', async () => {
   const ws = workspace();
   nights(ws.artifacts, 8);
-  run(ws);
+  await run(ws);
   const shown = checkImages(ws.readme, ws.dir);
   // per machine class: the PRAGMA chart, the encryption chart, a history chart per Node major
   assert.equal(shown.length, 2 * (2 + 2), shown.map((i) => i.src).join('\n'));
@@ -203,13 +203,13 @@ test("the repository's README.md with its block rendered by `node aggregate/cli.
     if (fs.existsSync(file)) checkImages(file, ROOT);
 });
 
-test("charts are drawn the same byte for byte; an unchanged chart is not rewritten; a new night redraws only its machine class's charts", () => {
+test("charts are drawn the same byte for byte; an unchanged chart is not rewritten; a new night redraws only its machine class's charts", async () => {
   const a = workspace();
   const b = workspace();
   nights(a.artifacts, 3);
   fs.cpSync(a.artifacts, b.artifacts, { recursive: true });
-  run(a);
-  run(b);
+  await run(a);
+  await run(b);
   const first = charts(a.results);
   assert.ok(first.size >= 8);
   assert.deepEqual(
@@ -217,7 +217,7 @@ test("charts are drawn the same byte for byte; an unchanged chart is not rewritt
     [...charts(b.results)].map(([f, c]) => [f, c.text]),
     'two aggregates of the same documents drew different bytes',
   );
-  assert.match(run(a), /charts: 0 drawn, \d+ unchanged, 0 removed/);
+  assert.match(await run(a), /charts: 0 drawn, \d+ unchanged, 0 removed/);
   assert.deepEqual(charts(a.results), first, 'a chart was rewritten');
   // a night on darwin only: linux charts untouched
   const doc = syntheticDoc({
@@ -227,7 +227,7 @@ test("charts are drawn the same byte for byte; an unchanged chart is not rewritt
     finishedAt: '2026-11-04T03:17:00.000Z',
   });
   fs.writeFileSync(path.join(a.artifacts, 'late.json'), JSON.stringify(doc));
-  assert.match(run(a), /1 stored/);
+  assert.match(await run(a), /1 stored/);
   const after = charts(a.results);
   for (const [f, c] of first) {
     if (f.startsWith('linux-x64/')) assert.deepEqual(after.get(f), c, `${f} rewritten though its data did not change`);
@@ -238,14 +238,14 @@ test("charts are drawn the same byte for byte; an unchanged chart is not rewritt
   );
 });
 
-test('a chart no section asks for any more is removed; a stray file that is no chart is left alone', () => {
+test('a chart no section asks for any more is removed; a stray file that is no chart is left alone', async () => {
   const ws = workspace();
   nights(ws.artifacts, 1);
-  run(ws);
+  await run(ws);
   const stray = path.join(ws.results, 'charts', 'linux-x64', 'old-machine-abc123-config.svg');
   fs.writeFileSync(stray, '<svg/>');
   fs.writeFileSync(path.join(ws.results, 'charts', 'notes.txt'), 'mine');
-  assert.match(run(ws), /charts: 0 drawn, \d+ unchanged, 1 removed/);
+  assert.match(await run(ws), /charts: 0 drawn, \d+ unchanged, 1 removed/);
   assert.equal(fs.existsSync(stray), false);
   assert.equal(fs.readFileSync(path.join(ws.results, 'charts', 'notes.txt'), 'utf8'), 'mine');
 });
@@ -255,10 +255,10 @@ const blockOf = (/** @type {string} */ readme) =>
   readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim();
 const count = (/** @type {string} */ text, /** @type {string} */ s) => text.split(s).length - 1;
 
-test('the README block renders as written: every heading a heading, every table a table with its rows, every chart an image; blank lines only where GFM needs them', () => {
+test('the README block renders as written: every heading a heading, every table a table with its rows, every chart an image; blank lines only where GFM needs them', async () => {
   const ws = workspace();
   nights(ws.artifacts, 1);
-  run(ws);
+  await run(ws);
   const block = blockOf(fs.readFileSync(ws.readme, 'utf8'));
   const lines = block.split('\n');
   const h = html(block);
@@ -310,7 +310,7 @@ test('the README block renders as written: every heading a heading, every table 
   assert.match(page.slice(page.indexOf(heading)), /^##### Machines: /m);
 });
 
-test("the README's compact forms stay within their budgets for one machine class; the long forms are on results/README.md", () => {
+test("the README's compact forms stay within their budgets for one machine class; the long forms are on results/README.md", async () => {
   const ws = workspace();
   fs.mkdirSync(ws.artifacts);
   fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(syntheticDoc({ node: 'v22.23.3' })));
@@ -323,7 +323,7 @@ test("the README's compact forms stay within their budgets for one machine class
   for (const c of broken.cases.filter((/** @type {any} */ c) => c.driver === driver.name))
     Object.assign(c, { status: 'error', reason: 'the driver did not load', stats: undefined });
   fs.writeFileSync(path.join(ws.artifacts, 'c.json'), JSON.stringify(broken));
-  run(ws);
+  await run(ws);
   const lines = blockOf(fs.readFileSync(ws.readme, 'utf8')).split('\n');
   assert.match(
     lines.find((l) => l.startsWith('3 run(s)')) ?? '',
@@ -364,13 +364,13 @@ test("the README's compact forms stay within their budgets for one machine class
   assert.match(page, /\*\*How to read these numbers\.\*\*/);
 });
 
-test("a failed self-check stays marked: bold capitals in the README's line, the twin's changes on results/README.md", () => {
+test("a failed self-check stays marked: bold capitals in the README's line, the twin's changes on results/README.md", async () => {
   const ws = workspace();
   fs.mkdirSync(ws.artifacts);
   const doc = syntheticDoc({ node: 'v22.23.3' });
   doc.selfCheck = { ...doc.selfCheck, passed: false, flagged: ['insert', 'select', 'update'] };
   fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(doc));
-  run(ws);
+  await run(ws);
   const block = blockOf(fs.readFileSync(ws.readme, 'utf8'));
   const line = block.split('\n').find((l) => l.startsWith('Comparisons below')) ?? '';
   assert.match(

@@ -301,7 +301,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   assert.match(a.lines[1], /Nothing of better-sqlite3-multiple-ciphers with chacha20 was compared\./);
 });
 
-test('the aggregate draws the shootout chart once: both pages show the same SVG, with the finding as its title', () => {
+test('the aggregate draws the shootout chart once: both pages show the same SVG, with the finding as its title', async () => {
   const dir = scratch('shootout-section-');
   const ws = {
     artifacts: path.join(dir, 'artifacts'),
@@ -313,7 +313,7 @@ test('the aggregate draws the shootout chart once: both pages show the same SVG,
   fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   /** @type {string[]} */
   const log = [];
-  assert.equal(aggregate(ws, { log: (l) => log.push(l), warn: () => {} }), 0);
+  assert.equal(await aggregate(ws, { log: (l) => log.push(l), warn: () => {} }), 0);
   const images = (/** @type {string} */ file) =>
     [...html(fs.readFileSync(file, 'utf8')).matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({
       file: path.resolve(path.dirname(file), decodeURIComponent(m[1])),

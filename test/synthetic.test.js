@@ -36,10 +36,10 @@ const put = (/** @type {string} */ file, /** @type {any} */ doc) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(doc));
 };
-const run = (/** @type {ReturnType<typeof workspace>} */ ws) => {
+const run = async (/** @type {ReturnType<typeof workspace>} */ ws) => {
   /** @type {string[]} */
   const warn = [];
-  const code = aggregate(ws, { log: () => {}, warn: (s) => warn.push(s) });
+  const code = await aggregate(ws, { log: () => {}, warn: (s) => warn.push(s) });
   assert.equal(code, 0, warn.join('\n'));
   assert.deepEqual(warn, []);
 };
@@ -116,7 +116,7 @@ test('synthetic figures are stored as the bench stores them: 6 significant figur
   assert.ok(rounds.some((n) => n > doc.run.budget.rounds) && Math.max(...rounds) <= Number(doc.run.budget.maxRounds));
 });
 
-test('a synthetic shootout is a valid shootout document of the same machine class, stored by the aggregate as kind shootout', () => {
+test('a synthetic shootout is a valid shootout document of the same machine class, stored by the aggregate as kind shootout', async () => {
   const ws = workspace();
   for (const platform of SYNTHETIC_PLATFORMS) {
     const shootout = syntheticShootout({ platform, nodes: NODES });
@@ -141,7 +141,7 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
     put(path.join(ws.artifacts, `result-${platform}`, 'result.json'), result);
     assert.equal(machineOf(shootout), machineOf(result), 'the shootout lands in its machine class');
   }
-  run(ws);
+  await run(ws);
   const entries = JSON.parse(fs.readFileSync(path.join(ws.results, 'index.json'), 'utf8')).entries;
   assert.deepEqual(
     entries.map((/** @type {any} */ e) => e.kind).sort(),
@@ -154,12 +154,12 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
   );
 });
 
-test('the aggregate renders the claims and the workloads of synthetic documents for every machine class', () => {
+test('the aggregate renders the claims and the workloads of synthetic documents for every machine class', async () => {
   const ws = workspace();
   for (const platform of SYNTHETIC_PLATFORMS)
     for (const node of NODES)
       put(path.join(ws.artifacts, `${platform}-${node}.json`), syntheticDoc({ platform, node }));
-  run(ws);
+  await run(ws);
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   const count = (/** @type {string} */ text, /** @type {RegExp} */ re) => (text.match(re) ?? []).length;
   // results/README.md: per machine class

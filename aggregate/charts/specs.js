@@ -1,4 +1,4 @@
-// The charts as vega-lite specs: data in, spec out, nothing drawn here (render-worker.js draws).
+// The charts as vega-lite specs: data in, spec out, nothing drawn here (draw.js draws).
 // A chart is a grid of small panels, one per operation, COLUMNS to a row: built as rows of
 // panels (vconcat of hconcat) rather than a wrapped facet, which reserves the row labels' width
 // beside every panel.
@@ -55,6 +55,38 @@ function ratioScale(points) {
 const rowsOf = (xs, n) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
 /**
+ * A panel's y: a row per member, in the order given, the labels only left of a row's first panel.
+ * @param {string[]} members
+ * @param {[number, number]} padding between the rows, and outside the first and the last
+ * @param {number} labelLimit px of a label at most
+ * @param {number} i the panel's place in its row
+ */
+const memberRows = (members, [paddingInner, paddingOuter], labelLimit, i) => ({
+  field: 'member',
+  type: 'nominal',
+  sort: members,
+  scale: { domain: members, paddingInner, paddingOuter },
+  title: null,
+  axis: i === 0 ? { labelLimit } : null,
+});
+
+/**
+ * What every chart of panels has around its panels: its title and subtitle, the alt text as its
+ * description, its data, and a panel per operation, `cols` to a row.
+ * @param {{ title: string, subtitle: string[], alt: string, ops: string[] }} o
+ * @param {unknown[]} values the data
+ * @param {(op: string, i: number) => any} panel an operation's panel, i its place in its row
+ * @param {{ cols: number, bounds: 'flush' | 'full', spacing: number }} layout bounds: vega-lite's, of a row; spacing: between rows
+ */
+const panels = (o, values, panel, { cols, bounds, spacing }) => ({
+  title: { text: o.title, subtitle: o.subtitle },
+  description: o.alt,
+  data: { values },
+  vconcat: rowsOf(o.ops, cols).map((row) => ({ hconcat: row.map(panel), spacing: GAP, align: 'none', bounds })),
+  spacing,
+});
+
+/**
  * Paired comparisons of one run as dots with their 95% intervals, a panel per operation, 0 marked.
  * Each panel has its own x scale, a log scale of the ratio (1 + change) labelled in %: a change of
  * +4000% and one of −5% are both readable, and −50% is as far from 0 as +100% (clamped at −99%).
@@ -92,14 +124,7 @@ export function comparisonSpec(o) {
     : {};
   const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
     const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
-    const y = {
-      field: 'member',
-      type: 'nominal',
-      sort: o.members,
-      scale: { domain: o.members, paddingInner: 0.2, paddingOuter: 0.1 },
-      title: null,
-      axis: i === 0 ? { labelLimit: 2 * LABELS } : null,
-    };
+    const y = memberRows(o.members, [0.2, 0.1], 2 * LABELS, i);
     return {
       title: { text: op, anchor: 'start', fontSize: 13 },
       width,
@@ -128,16 +153,7 @@ export function comparisonSpec(o) {
     };
   };
   return {
-    title: { text: o.title, subtitle: o.subtitle },
-    description: o.alt,
-    data: { values: o.points },
-    vconcat: rowsOf(o.ops, cols).map((row) => ({
-      hconcat: row.map(panel),
-      spacing: GAP,
-      align: 'none',
-      bounds: 'flush',
-    })),
-    spacing: 20,
+    ...panels(o, o.points, panel, { cols, bounds: 'flush', spacing: 20 }),
     resolve: { scale: { y: 'shared', color: 'shared', shape: 'shared', yOffset: 'shared' } },
   };
 }
@@ -192,19 +208,8 @@ export function historySpec(o) {
       ],
     };
   };
-  return {
-    title: { text: o.title, subtitle: o.subtitle },
-    description: o.alt,
-    data: { values: o.points },
-    // every panel has its own y axis: full bounds, so its labels never overlap the panel before
-    vconcat: rowsOf(o.ops, cols).map((row) => ({
-      hconcat: row.map(panel),
-      spacing: GAP,
-      align: 'none',
-      bounds: 'full',
-    })),
-    spacing: 16,
-  };
+  // every panel has its own y axis: full bounds, so its labels never overlap the panel before
+  return panels(o, o.points, panel, { cols, bounds: 'full', spacing: 16 });
 }
 
 /**
@@ -230,14 +235,7 @@ export function shootoutSpec(o) {
   };
   const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
     const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
-    const y = {
-      field: 'member',
-      type: 'nominal',
-      sort: o.members,
-      scale: { domain: o.members, paddingInner: 0.25, paddingOuter: 0.15 },
-      title: null,
-      axis: i === 0 ? { labelLimit: labels } : null,
-    };
+    const y = memberRows(o.members, [0.25, 0.15], labels, i);
     const x = (/** @type {string} */ field, /** @type {any} */ more = {}) => ({
       field,
       type: 'quantitative',
@@ -283,16 +281,7 @@ export function shootoutSpec(o) {
     };
   };
   return {
-    title: { text: o.title, subtitle: o.subtitle },
-    description: o.alt,
-    data: { values: [...o.points, ...o.notes] },
-    vconcat: rowsOf(o.ops, cols).map((row) => ({
-      hconcat: row.map(panel),
-      spacing: GAP,
-      align: 'none',
-      bounds: 'flush',
-    })),
-    spacing: 20,
+    ...panels(o, [...o.points, ...o.notes], panel, { cols, bounds: 'flush', spacing: 20 }),
     resolve: { scale: { y: 'shared', color: 'shared' } },
   };
 }

@@ -1,30 +1,42 @@
 // Charts as files: results/charts/<platform>/<machine>-<name>-<hash>.svg, each drawn from a vega-lite
-// spec by render-worker.js. A chart carries, in its first line, the sha256 of its spec, of the chart
-// libraries' versions and of the drawing code: a chart whose spec did not change is neither drawn nor rewritten, so
-// a night's commit touches only the charts whose data moved. A chart to draw goes to the drawing
-// threads as soon as a section asks for it; flush waits for them and writes every chart or, when
-// one could not be drawn, none (naming it). Charts no section asked for are removed (they are
-// derived, never data). Every write is a temp file renamed (lib/files.js).
+// spec by the drawing threads (pool.js). A chart carries, in its first line, the sha256 of its
+// spec, of the chart libraries' versions and of the drawing code: a chart whose spec did not change
+// is neither drawn nor rewritten, so a night's commit touches only the charts whose data moved.
+// The flow, in two steps:
+// 1. `add`: a section asks for a chart while its page is rendered, and gets back the chart's path
+//    at once (it depends only on the name it asked for, never on the drawing); a chart whose spec
+//    changed goes to the drawing threads now, so they draw while the pages are still rendered;
+// 2. `flush`, once the pages are rendered: waits for the drawings, then writes every chart or,
+//    when one could not be drawn, none (naming it). Charts no section asked for are removed (they
+//    are derived, never data). Every write is a temp file renamed (lib/files.js).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
-import { drawingPool } from './render-worker.js';
+import { drawingPool } from './pool.js';
 import { CONFIG } from './theme.js';
 
 /** The chart libraries' versions: a new version redraws every chart. */
 const LIBRARIES = ['vega', 'vega-lite']
   .map((p) => `${p}@${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', p, 'package.json'), 'utf8')).version}`)
   .join(' ');
-/** And so does a change of how they are drawn: the renderer's own code. */
+/** The code that makes a chart's bytes from its spec: draw.js, its text widths and every file of tidy/. */
+export const DRAWING_CODE = [
+  'draw.js',
+  'metrics.js',
+  ...fs
+    .readdirSync(fileURLToPath(new URL('./tidy/', import.meta.url)))
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .map((f) => `tidy/${f}`),
+];
+/** And so does a change of how they are drawn: that code. */
 const DRAWING = crypto
   .createHash('sha256')
   .update(
-    ['render-worker.js', 'metrics.js', 'tidy.js']
-      .map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8'))
-      .join('\0'),
+    DRAWING_CODE.map((f) => fs.readFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), 'utf8')).join('\0'),
   )
   .digest('hex')
   .slice(0, 12);
@@ -89,7 +101,7 @@ function firstLineOf(/** @type {string} */ file) {
 
 /**
  * @param {string} resultsDir results/
- * @param {{ threads?: number }} [o] drawing threads (default: render-worker.js defaultThreads)
+ * @param {{ threads?: number }} [o] drawing threads (default: pool.js defaultThreads)
  */
 export function chartWriter(resultsDir, o = {}) {
   const dir = path.join(resultsDir, CHARTS);
@@ -105,7 +117,7 @@ export function chartWriter(resultsDir, o = {}) {
       (pool ??= drawingPool(o.threads)).warm();
     },
     /**
-     * A chart: queue it (drawing starts now when its spec changed), and return its path under charts/ (with / separators).
+     * Step 1, a chart asked for: its path under charts/ (with / separators); its drawing starts now when its spec changed.
      * @param {string} file e.g. linux-x64/ubuntu24-…-config.svg, made of slugs
      * @param {any} spec a vega-lite spec, without config (the theme is added)
      */
@@ -119,20 +131,22 @@ export function chartWriter(resultsDir, o = {}) {
         if (firstLineOf(path.join(dir, file)) === stamp(sha)) stale.delete(file);
         else {
           stale.set(file, sha);
-          (pool ??= drawingPool(o.threads)).submit(sha, full, json.length);
+          void (pool ??= drawingPool(o.threads)).draw(sha, full, json.length);
         }
       }
       return `${CHARTS}/${file}`;
     },
     /**
-     * Wait for the charts whose spec changed, write them, remove the charts nobody asked for.
-     * Throws, naming the chart, when one could not be drawn: then no chart is written.
-     * @returns {{ written: string[], unchanged: number, removed: string[] }} paths under results/
+     * Step 2, once every chart was asked for: wait for the charts whose spec changed, write them,
+     * remove the charts nobody asked for. Rejects, naming the chart, when one could not be drawn:
+     * then no chart is written.
+     * @returns {Promise<{ written: string[], unchanged: number, removed: string[] }>} paths under results/
      */
-    flush() {
+    async flush() {
+      /** @type {Map<string, import('./pool.js').Drawn>} */
       let drawn = new Map();
       try {
-        if (pool && stale.size) drawn = pool.wait();
+        if (pool && stale.size) drawn = await pool.drawn();
       } finally {
         pool?.close();
         pool = undefined;
@@ -147,7 +161,7 @@ export function chartWriter(resultsDir, o = {}) {
       /** @type {string[]} */
       const written = [];
       for (const [file, sha] of stale) {
-        writeFileAtomic(path.join(dir, file), `${stamp(sha)}\n${drawn.get(sha).svg}\n`);
+        writeFileAtomic(path.join(dir, file), `${stamp(sha)}\n${drawn.get(sha)?.svg}\n`);
         written.push(`${CHARTS}/${file}`);
       }
       const unchanged = wanted.size - stale.size;

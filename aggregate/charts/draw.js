@@ -1,0 +1,63 @@
+// One chart drawn: a vega-lite spec in, SVG text out, in the thread that calls it (the pool's
+// threads, thread.js). vega renders headlessly, without a browser and without a canvas package:
+// text widths come from metrics.js, the same on every machine, and each chart is drawn on its own
+// (its clip path ids start again), so the same spec always gives the same bytes, whichever thread
+// drew it and whatever it drew before. What vega writes is made small and steady by tidy/.
+import { vegaTextWidth } from './metrics.js';
+import { tidy } from './tidy/index.js';
+
+/**
+ * What this file uses of vega beyond its typings: the text measure it lays labels out with.
+ * @typedef {{ textMetrics: { width: (item: any, text?: any) => number } }} VegaTextMetrics
+ */
+
+/** vega and vega-lite, loaded on the first chart. @type {Promise<{ vega: typeof import('vega'), compile: typeof import('vega-lite').compile }> | undefined} */
+let libraries;
+
+/** Load vega and vega-lite (once): a thread calls it as it starts, before its first chart comes. */
+export function load() {
+  libraries ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => {
+    // Helvetica's widths instead of vega's 0.8 em estimate
+    /** @type {VegaTextMetrics} */ (/** @type {unknown} */ (vega)).textMetrics.width = vegaTextWidth;
+    return { vega, compile: vl.compile };
+  });
+  return libraries;
+}
+
+/** vega-lite's warnings (e.g. a scale property a log scale ignores) are about the spec, not this night's data: not printed. */
+const quiet = {
+  level() {
+    return this;
+  },
+  info() {
+    return this;
+  },
+  debug() {
+    return this;
+  },
+  warn() {
+    return this;
+  },
+  error(/** @type {unknown[]} */ ...m) {
+    throw new Error(m.join(' '));
+  },
+};
+
+/**
+ * One vega-lite spec drawn as SVG, tidied. One chart at a time per thread: vega's clip path ids
+ * are global.
+ * @param {any} spec
+ * @returns {Promise<string>}
+ */
+export async function svgOf(spec) {
+  const { vega, compile } = await load();
+  const view = new vega.View(vega.parse(compile(spec, { logger: /** @type {any} */ (quiet) }).spec), {
+    renderer: 'none',
+  });
+  try {
+    vega.resetSVGDefIds(); // clip path ids start again per chart: the same chart, the same ids
+    return tidy(await view.toSVG(), spec);
+  } finally {
+    view.finalize();
+  }
+}
