@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// npm run meta:same-pages -- [--nights 20] [--real DOC]... [--out FILE]
+//
+// For a change that must not change the pages (a refactor of the aggregate, its sections, charts or
+// the formats): a digest of everything the aggregate writes, one `sha256  path` line per file, from
+// a synthetic year of --nights nights (bench/meta/aggregate-year.js buildYear: README block,
+// results/README.md, index, nights cache, charts, stored documents) and from the --real documents
+// aggregated on their own (default: the real shootout fixture). Run it in the checkout before and in
+// the one after, and diff the two digests: no line differs when the pages are the same. A chart's
+// first line carries a hash of the drawing code (aggregate/charts/writer.js), which changes with any
+// edit of that code by design; the digest masks it, so the drawing itself is what is compared. Of
+// README.md only the generated block counts (the prose around it is the project's own).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { END, START, replaceBlock } from '../../lib/markers.js';
+import { ROOT } from '../../lib/root.js';
+import { aggregate } from '../../aggregate/cli.js';
+import { buildYear } from './aggregate-year.js';
+
+const DEFAULT_REAL = [path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json')];
+const DRAWING_HASH = /^(<!-- sqlite-node-bench chart )[0-9a-f]{64}/;
+
+/**
+ * The digest lines of every file under dir, sorted by path.
+ * @param {string} dir
+ * @returns {string[]}
+ */
+export function digestOf(dir) {
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .sort()
+    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+    .map((f) => {
+      const file = path.join(dir, f);
+      const text = fs.readFileSync(file, 'utf8');
+      const body =
+        path.basename(f) === 'README.md' && !f.split(path.sep).includes('results')
+          ? text.slice(text.indexOf(START), text.indexOf(END) + END.length)
+          : f.endsWith('.svg')
+            ? text.replace(DRAWING_HASH, '$1<drawing-hash>')
+            : text;
+      return `${crypto.createHash('sha256').update(body).digest('hex')}  ${f.split(path.sep).join('/')}`;
+    });
+}
+
+/**
+ * Aggregate the synthetic year and the real documents in a temp folder and digest the output.
+ * @param {{ nights: number, real: string[] }} o
+ * @returns {Promise<string[]>}
+ */
+export async function samePages(o) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-pages-'));
+  try {
+    const year = path.join(dir, 'year');
+    fs.mkdirSync(year);
+    buildYear({ dir: year, nights: o.nights });
+    fs.rmSync(path.join(year, 'history'), { recursive: true });
+    const real = path.join(dir, 'real');
+    const artifacts = path.join(dir, 'artifacts');
+    o.real.forEach((doc, i) =>
+      writeFileAtomic(path.join(artifacts, `doc-${i}`, path.basename(doc)), fs.readFileSync(doc)),
+    );
+    writeFileAtomic(
+      path.join(real, 'README.md'),
+      replaceBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), ''),
+    );
+    /** @type {string[]} */
+    const warnings = [];
+    const code = await aggregate(
+      { artifacts, results: path.join(real, 'results'), readme: path.join(real, 'README.md') },
+      { log: () => {}, warn: (s) => warnings.push(s) },
+    );
+    if (code !== 0 || warnings.length)
+      throw new UsageError(`--real: the aggregate did not store every document: ${warnings[0] ?? `exit ${code}`}`);
+    fs.rmSync(artifacts, { recursive: true });
+    return digestOf(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+command('meta:same-pages', import.meta.url, async (argv) => {
+  const v = parseStrict(argv, {
+    nights: { type: 'string', default: '20' },
+    real: { type: 'string', multiple: true },
+    out: { type: 'string' },
+  });
+  const nights = numberFlag('nights', v.nights, 1, 366);
+  const real = (v.real ?? DEFAULT_REAL).map((f) => path.resolve(f));
+  for (const f of real)
+    if (!fs.existsSync(f)) throw new UsageError(`--real ${f}: no such file; valid: a result or shootout document`);
+  const lines = await samePages({ nights, real });
+  const text = `${lines.join('\n')}\n`;
+  if (v.out) writeFileAtomic(path.resolve(v.out), text);
+  else process.stdout.write(text);
+  console.error(`meta:same-pages: ${lines.length} files digested`);
+});
