@@ -9,7 +9,6 @@ import { DRIVERS } from '../tables/drivers.js';
 import { OPS } from '../tables/ops.js';
 import { WORKLOADS } from '../tables/workloads.js';
 import { EXPERIMENTS, METRICS, setupOf } from '../tables/experiments.js';
-import { VERDICTS, ruleText } from './verdict.js';
 
 /**
  * What two setups differ in: PRAGMA names (a value changed, set in one only, or the order of the
@@ -172,13 +171,6 @@ function claimCheck(claim) {
   }
   return `unknown claim kind '${c.kind}'; valid: change, direction, minimal, none`;
 }
-
-/** The rule a check's verdict follows, in words (bench/claims/verdict.js). */
-export const ruleOf = (/** @type {import('../tables/experiments.js').Check} */ c) =>
-  c.claim ? ruleText(c.claim) : `not measured: ${c.notMeasured}`;
-
-/** Verdicts a check can have in a document: the rule's, or "not measured". */
-export const CHECK_VERDICTS = [...VERDICTS, 'not measured'];
 
 const problems = validateExperiments(EXPERIMENTS);
 if (problems.length) throw new Error(`bench/tables/experiments.js: ${problems.join('; ')}`);
