@@ -43,6 +43,21 @@ export function crashReason(stderr) {
 }
 
 /**
+ * The engine flags every side's server runs with, for the given filters: the same for every side
+ * but for its filters (sideFilters), and recorded in the document with the run's (defaultFilters).
+ * @param {{ time: number, seed: number }} f
+ * @param {Record<string, string[]>} filters
+ */
+export const engineArgs = (f, filters) => [
+  '--quick',
+  '--time',
+  String(f.time),
+  '--seed',
+  String(f.seed),
+  ...filterArgs(filters),
+];
+
+/**
  * Fetch the Nodes, install each side's drivers, start each side's server once to see it loads.
  * A side whose install or server fails is kept with its reason and left out of the measuring.
  * @param {{ nodes: string[], filters: Record<string, string[]>, time: number, seed: number, fromSource: boolean }} f
@@ -54,7 +69,6 @@ export async function prepareSides(f, log) {
   const builds = f.nodes.map((n) => ({ spec: n, build: resolveNode(n, log) }));
   const sides = planSides(builds.map((b) => b.build.version));
   const filters = defaultFilters(f.filters);
-  const base = ['--quick', '--time', String(f.time), '--seed', String(f.seed)];
   /** @type {PreparedSide[]} */
   const prepared = [];
   for (const side of sides) {
@@ -67,7 +81,7 @@ export async function prepareSides(f, log) {
       plan: side,
       build,
       env: sideEnv(build, side),
-      args: sf ? [...base, ...filterArgs(sf)] : [],
+      args: sf ? engineArgs(f, sf) : [],
       status: 'ok',
       reason: undefined,
       ready: null,

@@ -5,10 +5,11 @@
 // statistics (bench/shootout/analysis.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
 import { currentCommit } from '../result/document.js';
-import { parseCaseKey, filterArgs } from '../tables/suite.js';
+import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, figures } from './analysis.js';
+import { engineArgs } from './prepare.js';
 import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
@@ -37,7 +38,7 @@ export function shootoutRun(f, filters, r) {
     alpha: f.alpha,
     seconds: r.seconds,
     method: METHOD,
-    engine: ['--quick', '--time', String(f.time), '--seed', String(f.seed), ...filterArgs(filters)],
+    engine: engineArgs(f, filters),
     commit: r.commit,
   };
 }
@@ -104,9 +105,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   // a case a side skipped in every round (node:sqlite before Node 22.13) is not one of its cases:
   // the side's line says why; a case that errs stays, and its row says why it was not compared
   const skipped = (/** @type {string} */ label, /** @type {string} */ key) =>
-    res.rounds.every((r) =>
-      r[label]?.cases.some((c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key && c.status === 'skipped'),
-    );
+    res.rounds.every((r) => r[label]?.cases.some((c) => caseKey(c) === key && c.status === 'skipped'));
   /** @type {Record<string, string[]>} */
   const listed = Object.fromEntries(
     Object.entries(res.ready).map(([label, r]) => [
