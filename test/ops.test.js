@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { Bench } from 'tinybench';
 import { CIPHERS } from '../bench/tables/ciphers.js';
 import { CONFIGS } from '../bench/tables/configs.js';
-import { openConfigured, scalar } from '../bench/engine/database.js';
+import { openConfigured } from '../bench/engine/database.js';
+import { scalar } from '../lib/sqlite.js';
 import {
   INSERT_MAILBOX,
   INSERT_MESSAGE,

@@ -4,9 +4,7 @@ import fs from 'node:fs';
 import { PRAGMAS, normalise, pragmaSql } from '../tables/pragmas.js';
 import { scalar } from '../../lib/sqlite.js';
 
-// the driver's types and scalar() live in lib/sqlite.js, for the tables' operations too
-export { scalar };
-
+// the drivers' types live in lib/sqlite.js (with scalar()), for the tables' operations too
 /** @typedef {import('../../lib/sqlite.js').Stmt} Stmt */
 /** @typedef {import('../../lib/sqlite.js').Conn} Conn */
 /**

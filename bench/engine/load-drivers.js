@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { DRIVERS, GENERATION_ENV, builtinUnavailable, chosenGeneration } from '../tables/drivers.js';
-import { scalar } from './database.js';
+import { scalar } from '../../lib/sqlite.js';
 import { ROOT } from '../../lib/root.js';
 
 /**

@@ -20,7 +20,8 @@ import {
   schemaOf,
 } from '../tables/mail.js';
 import { setupDir } from '../tables/suite.js';
-import { openConfigured, proveEncryption, readPragma, scalar } from './database.js';
+import { openConfigured, proveEncryption, readPragma } from './database.js';
+import { scalar } from '../../lib/sqlite.js';
 import { writeFileAtomic } from '../../lib/files.js';
 
 /** Beside a shared template: what the engine that built and proved it found. */

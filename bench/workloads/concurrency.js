@@ -4,7 +4,8 @@
 // fails, or does not stop in time, fails the round with the reason (the others are stopped). At the
 // end every write is counted back from the database.
 import { Worker } from 'node:worker_threads';
-import { applyKey, scalar } from '../engine/database.js';
+import { applyKey } from '../engine/database.js';
+import { scalar } from '../../lib/sqlite.js';
 import { createBarrier, mainSide } from './barrier.js';
 
 /** How long the workers may take to load the driver and open their connections, in all. */

@@ -8,7 +8,7 @@
 //   does nothing else, so the peak is VACUUM's); the file sizes before and after.
 import fs from 'node:fs';
 import { measure } from '../engine/measure.js';
-import { scalar } from '../engine/database.js';
+import { scalar } from '../../lib/sqlite.js';
 import { generateMessages } from '../tables/mail.js';
 import { OPS } from '../tables/ops.js';
 import { createRandom } from '../../lib/prng.js';

@@ -2,7 +2,8 @@
 // with the mail data and proven on disk (encrypted or not), which every round copies. Large ones are
 // generated and committed in chunks, so memory stays flat whatever the size.
 import fs from 'node:fs';
-import { openConfigured, proveEncryption, readPragma, scalar } from '../engine/database.js';
+import { openConfigured, proveEncryption, readPragma } from '../engine/database.js';
+import { scalar } from '../../lib/sqlite.js';
 import { sizeFacts } from '../engine/templates.js';
 import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../tables/mail.js';
 
