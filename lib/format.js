@@ -19,7 +19,7 @@ export const rate = (/** @type {number} */ n) =>
 /** A size in bytes as megabytes with 2 decimals: "1.23 MB". */
 export const megabytes = (/** @type {number} */ bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 
-/** A fraction as a percentage, e.g. 0.0123 → "1.23%" with 2 digits. */
+/** A fraction as a percentage, one decimal unless told: 0.0123 → "1.2%", with digits 2 "1.23%". */
 export const percent = (/** @type {number} */ x, digits = 1) => `${(x * 100).toFixed(digits)}%`;
 
 /**

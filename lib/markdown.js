@@ -79,11 +79,9 @@ export function table(rows, align = [], { padded = true, tight = false } = {}) {
   if (tight || !padded) return unpadded(rows, align, tight);
   const columns = [...Array(rows.reduce((n, r) => Math.max(n, r.length), 0)).keys()];
   const text = rows.map((r) => columns.map((i) => (r[i] === null || r[i] === undefined ? '' : String(r[i]))));
+  /** @type {Record<string, string[]>} */
   const ends = { l: [':', ''], r: ['', ':'], c: [':', ':'] };
-  const marks = columns.map((i) => {
-    const a = align[i];
-    return (a ? ends[a] : undefined) ?? ['', ''];
-  });
+  const marks = columns.map((i) => ends[align[i] ?? ''] ?? ['', '']);
   const widest = columns.map((i) => text.reduce((n, r) => Math.max(n, r[i].length), 0));
   const rule = columns.map(
     (i) =>
