@@ -49,15 +49,22 @@ export function sqliteCode(err) {
 }
 
 /**
- * Key a fresh connection. SQLite3MC takes the cipher first, then the key; the read-back of
- * `PRAGMA cipher` proves the cipher took.
+ * Key a fresh connection. SQLite3MC takes the cipher first, then its parameters, then the key; the
+ * read-back of `PRAGMA cipher` and of each parameter proves they took.
  * @param {Conn} conn
  * @param {{ sqlite3mc: string|null, name: string }} cipher
  * @param {string} key
+ * @param {[string, number][]} [kdf] key-derivation parameters (ciphers.js `countingKdf`), or none: the cipher's defaults
  */
-export function applyKey(conn, cipher, key) {
+export function applyKey(conn, cipher, key, kdf = []) {
   if (!cipher.sqlite3mc) return;
   conn.exec(`PRAGMA cipher = '${cipher.sqlite3mc}'`);
+  for (const [name, value] of kdf) {
+    conn.exec(`PRAGMA ${name} = ${Number(value)}`);
+    const read = Number(scalar(conn, `PRAGMA ${name}`));
+    if (read !== value)
+      throw new Error(`cipher '${cipher.name}': PRAGMA ${name} = ${value} did not apply: it reads back ${read}`);
+  }
   conn.exec(`PRAGMA key = '${key.replaceAll("'", "''")}'`);
   const got = scalar(conn, 'PRAGMA cipher');
   if (got !== cipher.sqlite3mc)
@@ -114,12 +121,13 @@ export function applyPragmas(conn, pragmas, { tempdir, check = true }) {
  * Open, key, apply PRAGMAs (checked), create the schema. The whole of "setup".
  * @param {LoadedDriver} driver
  * @param {string} file
- * @param {{ pragmas: [string, number|string][], cipher: { sqlite3mc: string|null, name: string }, key: string, tempdir: string, schema: string }} o
+ * @param {{ pragmas: [string, number|string][], cipher: { sqlite3mc: string|null, name: string }, key: string, kdf?: [string, number][], tempdir: string, schema: string }} o
+ *   kdf: see applyKey
  */
 export function openConfigured(driver, file, o) {
   const conn = driver.open(file);
   try {
-    applyKey(conn, o.cipher, o.key);
+    applyKey(conn, o.cipher, o.key, o.kdf);
     const pragmas = applyPragmas(conn, o.pragmas, { tempdir: o.tempdir });
     conn.exec(o.schema);
     return { conn, pragmas };

@@ -19,6 +19,9 @@ import { createTemplates, removeDb } from './templates.js';
 /** Messages generated once per session and inserted with fresh uids by the writing operations. */
 const POOL = 256;
 
+/** The messages a session's writing operations insert (with fresh uids), from the run's seed. */
+export const messagePool = (/** @type {number} */ seed) => generateMessages(seed + 1, POOL);
+
 /** The environment variable through which a run gives its engines one encryption key. */
 export const KEY_ENV = 'SQLITE_BENCH_KEY';
 
@@ -47,6 +50,13 @@ function collectGarbage() {
  * @property {Map<string, { info: import('./load-drivers.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
  * @property {Partial<import('./budgets.js').RunBudget>} [budget] replaces parts of the mode's budget (tests)
  * @property {string} [templates] a directory of templates shared by the engines of one run (see templates.js)
+ * @property {import('../tables/mail.js').Message[]} [pool] the messages the writing operations insert, when
+ *   made elsewhere (the counting pass makes them natively: bench/counts/); by default made from the seed
+ * @property {string} [workdir] this session's directory for copies and temp files, as given (a relative path
+ *   stays relative: two counted processes then handle the same strings, bench/counts/worker.js); removed at the end
+ * @property {string} [key] the encryption key (default: SQLITE_BENCH_KEY, else a new random one)
+ * @property {boolean} [cheapKdf] the counting pass: templates and their copies keyed with the ciphers'
+ *   cheap key derivation (ciphers.js `countingKdf`); a new database (the setup operation) keeps the real one
  */
 
 /**
@@ -68,15 +78,36 @@ export function effective(readings) {
 }
 
 /**
+ * @typedef {object} Prepared a case opened on a fresh copy, ready to run (see createSession's prepare)
+ * @property {'ready'} status
+ * @property {import('../tables/ops.js').OpTask} task
+ * @property {Record<string, unknown>} pragmas what its connection's PRAGMAs read back
+ * @property {() => void} close closes the connection and removes the copy
+ */
+/**
+ * @typedef {object} CaseEntry a case that does not run (skipped, an error) or is a size
+ * @property {string} config
+ * @property {string} driver
+ * @property {string} cipher
+ * @property {string} op
+ * @property {string} status
+ * @property {string} [reason]
+ * @property {object} [size]
+ * @property {Record<string, unknown>} [pragmas]
+ */
+
+/**
  * @param {SessionOptions} o
  */
 export function createSession(o) {
   const budget = budgetOf(o);
-  const key = sessionKey();
+  const key = o.key ?? sessionKey();
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
-  const workdir = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-'));
+  const workdir = o.keepDb
+    ? path.resolve(o.keepDb)
+    : (o.workdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-')));
   fs.mkdirSync(workdir, { recursive: true });
-  const pool = generateMessages(o.seed + 1, POOL);
+  const pool = o.pool ?? messagePool(o.seed);
   const { list } = shuffledCases(o);
   const templates = createTemplates({
     drivers: o.drivers,
@@ -86,14 +117,18 @@ export function createSession(o) {
     hide,
     seed: o.seed,
     seedMessages: budget.seedMessages,
+    cheapKdf: o.cheapKdf,
   });
 
   /**
-   * Measure one round of one case on a fresh copy of its template.
+   * Open one case on a fresh copy of its template: its task, ready to run, with the PRAGMAs its
+   * connection reads back and a `close` that removes the copy; or the case's entry when it does not
+   * run (skipped, an error, or a size). The timed round (runCase) and the counting pass
+   * (bench/counts/worker.js) both start here, so they run the same task on the same kind of copy.
    * @param {import('../tables/suite.js').Case} c
-   * @param {import('./budgets.js').RunBudget} b
+   * @returns {Prepared | CaseEntry}
    */
-  const runCase = (c, b) => {
+  const prepare = (c) => {
     const op = /** @type {import('../tables/ops.js').Op} */ (OPS.find((x) => x.name === c.op));
     const t = templates.get(c);
     const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
@@ -107,11 +142,16 @@ export function createSession(o) {
     let conn = null;
     let pragmas = t.pragmas;
     let made = 0;
+    const close = () => {
+      conn?.close();
+      conn = null;
+      if (!o.keepDb) removeDb(file);
+    };
     try {
       if (op.needsSeed !== false) {
         fs.copyFileSync(t.file, file);
         conn = /** @type {import('./database.js').Conn} */ (t.open(file)); // a template is untyped (any)
-        applyKey(conn, t.cipher, key);
+        applyKey(conn, t.cipher, key, t.kdf);
         pragmas = applyPragmas(conn, t.config.pragmas, { tempdir: t.tempdir });
       }
       const fresh = () => {
@@ -141,18 +181,34 @@ export function createSession(o) {
         fresh,
       };
       const task = /** @type {NonNullable<typeof op.task>} */ (op.task)(ctx);
-      collectGarbage(); // each round starts from a clean heap
-      const round = measure(task, b);
-      return { round, verified: task.verify?.() ?? {}, pragmas: effective(pragmas) };
+      return { status: /** @type {const} */ ('ready'), task, pragmas: effective(pragmas), close };
     } catch (err) {
-      return {
-        ...base,
-        status: 'error',
-        reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]),
-      };
+      close();
+      return { ...base, status: 'error', reason: errorReason(err) };
+    }
+  };
+
+  /** An error's first line, without the key. */
+  const errorReason = (/** @type {unknown} */ err) =>
+    hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]);
+
+  /**
+   * Measure one round of one case on a fresh copy of its template.
+   * @param {import('../tables/suite.js').Case} c
+   * @param {import('./budgets.js').RunBudget} b
+   */
+  const runCase = (c, b) => {
+    const p = prepare(c);
+    if (!('task' in p)) return p;
+    const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
+    try {
+      collectGarbage(); // each round starts from a clean heap
+      const round = measure(p.task, b);
+      return { round, verified: p.task.verify?.() ?? {}, pragmas: p.pragmas };
+    } catch (err) {
+      return { ...base, status: 'error', reason: errorReason(err) };
     } finally {
-      conn?.close();
-      if (!o.keepDb) removeDb(file);
+      p.close();
     }
   };
 
@@ -182,5 +238,5 @@ export function createSession(o) {
     if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
   };
 
-  return { budget, list, runCase, warm, setups, dispose, workdir };
+  return { budget, list, prepare, errorReason, runCase, warm, setups, dispose, workdir, templates };
 }

@@ -69,6 +69,8 @@ export function removeStamps(/** @type {string} */ dir) {
  * @param {(s: string) => string} o.hide removes the key from a message
  * @param {number} o.seed
  * @param {number} o.seedMessages
+ * @param {boolean} [o.cheapKdf] key every template, and every copy of one, with its cipher's cheap key
+ *   derivation (ciphers.js `countingKdf`): the counting pass's templates, never a timed run's
  */
 export function createTemplates(o) {
   /** @type {ReturnType<typeof generateMessages> | null} the seed data, made when a template is built (a fifth of a second) */
@@ -85,11 +87,13 @@ export function createTemplates(o) {
     /** @type {import('../tables/configs.js').Config} */ config,
     /** @type {import('../tables/ciphers.js').Cipher} */ cipher,
     /** @type {string} */ tempdir,
+    /** @type {[string, number][] | undefined} */ kdf,
   ) => {
     const { conn, pragmas } = openConfigured(loaded, file, {
       pragmas: config.pragmas,
       cipher,
       key: o.key,
+      kdf,
       tempdir,
       schema: schemaOf(config),
     });
@@ -127,6 +131,7 @@ export function createTemplates(o) {
     const tempdir = onShm && shm ? path.join(shm, id) : path.join(dir, 'tmp');
     const file = path.join(o.shared ?? o.workdir, id, 'template.db');
     const stamp = path.join(path.dirname(file), STAMP);
+    const kdf = o.cheapKdf ? cipher.countingKdf : undefined;
     let t;
     if (!driver?.open) {
       t = {
@@ -148,6 +153,7 @@ export function createTemplates(o) {
         tempdir,
         config,
         cipher,
+        kdf,
         open: driver.open,
         ...JSON.parse(fs.readFileSync(stamp, 'utf8')),
       };
@@ -157,8 +163,8 @@ export function createTemplates(o) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       removeDb(file); // --keep-db: an earlier run left its template here
       try {
-        const found = build({ name: s.driver, open: driver.open }, file, config, cipher, tempdir);
-        t = { status: 'ok', file, dir, tempdir, config, cipher, open: driver.open, ...found };
+        const found = build({ name: s.driver, open: driver.open }, file, config, cipher, tempdir, kdf);
+        t = { status: 'ok', file, dir, tempdir, config, cipher, kdf, open: driver.open, ...found };
         if (o.shared) writeFileAtomic(stamp, JSON.stringify(found));
       } catch (err) {
         const e = /** @type {any} */ (err);
