@@ -87,7 +87,11 @@ export function catalogueMarkdown() {
     '',
     '### Operations',
     '',
-    namedTable(['Operation (`--op`)', 'Name', 'One operation is'], OPS, (o) => [o.label, o.unit]),
+    namedTable(['Operation (`--op`)', 'Name', 'One operation is', 'Counted: warm-up, K (quick)'], OPS, (o) => [
+      o.label,
+      o.unit,
+      o.count ? `${o.count.warmup}, ${o.count.full} (${o.count.quick})` : 'not timed',
+    ]),
     '',
     '### Which combinations run',
     '',

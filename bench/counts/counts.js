@@ -1,0 +1,174 @@
+// From marks to counts per operation: what one counted process found for each of its cases
+// (worker.js output, with the instructions or system calls of every interval between marks),
+// then the two repeats of a case side by side. Pure functions: pass.js does the I/O.
+import { RUNTIME, addCounts, emptyCounts, kinds } from './strace.js';
+
+/**
+ * @typedef {import('./worker.js').WorkerCase} WorkerCase
+ * @typedef {import('./strace.js').SyscallCounts} SyscallCounts
+ */
+
+/**
+ * What a mark costs in one process: the median of its calibration intervals (worker.js
+ * MARK_CALIBRATION), which a process that repeats itself gives as equal numbers.
+ * @param {number[]} ends the calibration's end marks
+ * @param {number[]} costs instructions by mark
+ */
+export function markCostOf(ends, costs) {
+  const v = ends.map((e) => costs[e]).sort((a, b) => a - b);
+  return v.length ? v[Math.floor(v.length / 2)] : 0;
+}
+
+/**
+ * Instructions per operation of one counted case: the timed intervals of its windows, less what
+ * their marks cost, over the operations; and how far the second half's cost per operation is from
+ * the first's.
+ * @param {import('./worker.js').CountedWindow[]} windows
+ * @param {number[]} costs instructions by mark
+ * @param {number} markCost
+ */
+export function instructionsPerOp(windows, costs, markCost) {
+  const perWindow = windows.map((w) => {
+    let total = 0;
+    for (const e of w.ends) {
+      if (costs[e] === undefined) throw new Error(`no count for mark ${e}`);
+      total += costs[e] - markCost;
+    }
+    return { ops: w.ops, total };
+  });
+  const ops = perWindow.reduce((a, w) => a + w.ops, 0);
+  const total = perWindow.reduce((a, w) => a + w.total, 0);
+  const [a, b] = perWindow;
+  return {
+    perOp: total / ops,
+    ...(b ? { drift: b.total / b.ops / (a.total / a.ops) - 1 } : {}),
+  };
+}
+
+/**
+ * System calls (by name) and bytes per operation of one counted case.
+ * @param {import('./worker.js').CountedWindow[]} windows
+ * @param {SyscallCounts[]} intervals by mark
+ */
+export function syscallsPerOp(windows, intervals) {
+  const sum = emptyCounts();
+  let ops = 0;
+  for (const w of windows) {
+    ops += w.ops;
+    for (const e of w.ends) {
+      if (!intervals[e]) throw new Error(`no system calls for mark ${e}`);
+      addCounts(sum, intervals[e]);
+    }
+  }
+  const per = (/** @type {number} */ n) => n / ops;
+  const calls = Object.fromEntries(
+    Object.entries(sum.calls)
+      .sort(([x], [y]) => (x < y ? -1 : 1))
+      .map(([k, v]) => [k, per(v)]),
+  );
+  const k = kinds(sum.calls);
+  return {
+    syscalls: {
+      fsync: per(k.fsync),
+      write: per(k.write),
+      read: per(k.read),
+      other: per(k.other),
+      runtime: per(k.runtime),
+    },
+    calls,
+    bytes: { read: per(sum.bytesRead), written: per(sum.bytesWritten) },
+  };
+}
+
+/**
+ * @typedef {object} CaseCounts one case's counts in the result document (schema: `counts`)
+ * @property {'ok'|'error'} status
+ * @property {string} [reason]
+ * @property {number} [warmup] operations run before the counted ones
+ * @property {number} [ops] operations counted
+ * @property {number} [instructions] per operation, first count
+ * @property {number} [drift] second half's instructions per operation over the first's, less 1
+ * @property {{ fsync: number, write: number, read: number, other: number, runtime: number }} [syscalls] per operation
+ * @property {Record<string, number>} [calls] every system call, by name, per operation
+ * @property {{ read: number, written: number }} [bytes] per operation, as the read and write calls returned them
+ * @property {{ instructions: number, difference: number, syscallsSame: boolean, syscalls?: object, calls?: object, bytes?: object }} [repeat] the second count, in a new
+ *   process: its instructions per operation, their relative difference from the first's, and whether every
+ *   system call and byte per operation was the same, leaving out the runtime's own (strace.js RUNTIME); if not,
+ *   the repeat's system calls and bytes
+ */
+
+/**
+ * What the repeat must match: every call but the runtime's own (strace.js RUNTIME), and the bytes.
+ * @param {ReturnType<typeof syscallsPerOp>} s
+ */
+function ioOf(s) {
+  const { runtime: _, ...kinds } = s.syscalls;
+  return {
+    kinds,
+    calls: Object.fromEntries(Object.entries(s.calls).filter(([name]) => !RUNTIME.has(name))),
+    bytes: s.bytes,
+  };
+}
+
+/**
+ * @typedef {{ instructions?: ReturnType<typeof instructionsPerOp>, syscalls?: ReturnType<typeof syscallsPerOp>, reason?: string, ops?: number, warmup?: number }} OneCount
+ *   what one count (callgrind and strace processes) found for a case
+ */
+
+/**
+ * The two counts of a case, side by side. Either may be missing (its process failed) or not ok.
+ * @param {OneCount} a first count
+ * @param {OneCount} b the repeat
+ * @returns {CaseCounts}
+ */
+export function caseCounts(a, b) {
+  const reason = a.reason ?? b.reason;
+  if (reason) return { status: 'error', reason };
+  if (!a.instructions || !b.instructions || !a.syscalls || !b.syscalls)
+    return { status: 'error', reason: 'a counted process did not report this case' };
+  const same = JSON.stringify(ioOf(a.syscalls)) === JSON.stringify(ioOf(b.syscalls));
+  return {
+    status: 'ok',
+    warmup: a.warmup,
+    ops: a.ops,
+    instructions: a.instructions.perOp,
+    ...(a.instructions.drift === undefined ? {} : { drift: a.instructions.drift }),
+    ...a.syscalls,
+    repeat: {
+      instructions: b.instructions.perOp,
+      difference: b.instructions.perOp / a.instructions.perOp - 1,
+      syscallsSame: same,
+      ...(same ? {} : { syscalls: b.syscalls.syscalls, calls: b.syscalls.calls, bytes: b.syscalls.bytes }),
+    },
+  };
+}
+
+/**
+ * How far the repeats differ over all counted cases: the distribution of |difference| in
+ * instructions, the worst case named, and how many cases repeat their system calls exactly.
+ * @param {{ key: string, counts: CaseCounts }[]} counted
+ */
+export function repeatSpread(counted) {
+  const ok = counted.filter((c) => c.counts.status === 'ok' && c.counts.repeat);
+  const diffs = ok
+    .map((c) => ({
+      key: c.key,
+      d: Math.abs(/** @type {NonNullable<CaseCounts['repeat']>} */ (c.counts.repeat).difference),
+    }))
+    .sort((x, y) => x.d - y.d);
+  const q = (/** @type {number} */ p) =>
+    diffs.length ? diffs[Math.min(diffs.length - 1, Math.floor(p * diffs.length))].d : 0;
+  const worst = diffs.at(-1);
+  return {
+    cases: ok.length,
+    within: {
+      '0.001%': diffs.filter((x) => x.d <= 1e-5).length,
+      '0.01%': diffs.filter((x) => x.d <= 1e-4).length,
+      '0.1%': diffs.filter((x) => x.d <= 1e-3).length,
+      '1%': diffs.filter((x) => x.d <= 1e-2).length,
+    },
+    quantiles: { p50: q(0.5), p90: q(0.9), p99: q(0.99), max: worst?.d ?? 0 },
+    ...(worst ? { worst: { key: worst.key, difference: worst.d } } : {}),
+    syscallsSame: ok.filter((c) => c.counts.repeat?.syscallsSame).length,
+  };
+}

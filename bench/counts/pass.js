@@ -1,0 +1,323 @@
+// The counting pass: after the timed rounds, count what every timed case costs per operation, in
+// instructions (valgrind's callgrind) and in system calls and bytes (strace), twice, each time in
+// new processes, and say how far the two counts differ.
+//
+// Layout: the templates and the message pool are made once, natively (prepare.js), on /dev/shm
+// where there is one (an fsync there returns at once; what is counted is what SQLite asks of the
+// kernel, which does not depend on the device). Then four kinds of process run, `jobs` at a time:
+// callgrind and strace, each for the first count and for the repeat (jobsOf). With more cores the
+// callgrind counts are split across processes; each process pays ~10 s of start under valgrind.
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../../lib/root.js';
+import { BUDGETS } from '../engine/budgets.js';
+import { KEY_ENV } from '../engine/session.js';
+import { SHM } from '../engine/templates.js';
+import { OPS } from '../tables/ops.js';
+import { caseKey } from '../tables/suite.js';
+import { dumpCollector } from './callgrind.js';
+import { caseCounts, instructionsPerOp, markCostOf, repeatSpread, syscallsPerOp } from './counts.js';
+import { prepareTemplates } from './prepare.js';
+import { straceIntervals } from './strace.js';
+import { COUNT_ENV, KEPT_ENV, SETARCH, STRACE_ARGS, VALGRIND_ARGS, countingTools, nodeFlags } from './tools.js';
+
+const WORKER = path.join(ROOT, 'bench', 'counts', 'worker.js');
+
+/** How the counts are made, for the document. */
+export const COUNT_METHOD =
+  'per case: a fresh copy of its template (its cipher keyed with a cheap key derivation, except for setup, which opens new files ' +
+  'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
+  'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
+  'a mark costs, over `ops`. Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
+  'setup and running every (driver, operation) once';
+
+/**
+ * The counted operations of a case, by the run's mode; null for an operation that is not timed.
+ * @param {string} opName
+ * @param {'quick'|'full'} mode
+ */
+export function countPlanOf(opName, mode) {
+  const op = OPS.find((o) => o.name === opName);
+  if (!op?.count) return null;
+  return { k: op.count[mode], warmup: op.count.warmup };
+}
+
+/**
+ * @typedef {object} Job one counted process
+ * @property {'callgrind'|'strace'|'native'} tool native: neither, to time the same plan without them (meta:counting)
+ * @property {0|1} repeat 0: the first count, 1: the repeat
+ * @property {import('./worker.js').PlanCase[]} cases
+ */
+
+/**
+ * The processes of a pass: for each count, the cases split into `chunks` callgrind processes and
+ * one strace process (native speed). Every process counts its cases in the order of their keys,
+ * and the repeat's processes hold the same cases as the first count's, so a case is counted twice
+ * after the same history: what differs between the two is the process, not what ran before.
+ * @param {import('./worker.js').PlanCase[]} cases
+ * @param {number} chunks
+ * @param {{ reverseRepeat?: boolean, native?: boolean }} [o] reverseRepeat: the repeat counts its cases in the
+ *   reverse order, to measure how much a count depends on what ran before it (meta:counting --order);
+ *   native: only one process, neither counted nor traced, to time the plan (meta:counting)
+ * @returns {Job[]}
+ */
+export function jobsOf(cases, chunks, o = {}) {
+  const sorted = [...cases].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  if (o.native) return [{ tool: 'native', repeat: 0, cases: sorted }];
+  const orderOf = (/** @type {0|1} */ repeat) => (repeat && o.reverseRepeat ? [...sorted].reverse() : sorted);
+  /** @type {Job[]} */
+  const jobs = [];
+  for (const repeat of /** @type {const} */ ([0, 1]))
+    for (let i = 0; i < chunks; i++)
+      jobs.push({ tool: 'callgrind', repeat, cases: orderOf(repeat).filter((_, j) => j % chunks === i) });
+  for (const repeat of /** @type {const} */ ([0, 1])) jobs.push({ tool: 'strace', repeat, cases: orderOf(repeat) });
+  return jobs.filter((j) => j.cases.length);
+}
+
+/**
+ * Run one counted process and read its counts.
+ * @param {Job} job
+ * @param {object} o
+ * @param {string} o.dir this job's directory
+ * @param {object} o.plan the plan without its cases
+ * @param {NodeJS.ProcessEnv} o.env
+ * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: any[], seconds: number }>}
+ */
+async function runJob(job, o) {
+  fs.mkdirSync(o.dir, { recursive: true });
+  const planFile = path.join(o.dir, 'plan.json');
+  const outFile = path.join(o.dir, 'out.json');
+  fs.writeFileSync(planFile, JSON.stringify({ ...o.plan, cases: job.cases }));
+  // in its own directory, with paths relative to it: the same strings in every process (worker.js WORKDIR)
+  const node = [...nodeFlags(), WORKER, '--plan', 'plan.json', '--out', 'out.json'];
+  const [cmd, args] =
+    job.tool === 'callgrind'
+      ? ['valgrind', [...VALGRIND_ARGS, '--callgrind-out-file=cg.%p', process.execPath, ...node]]
+      : job.tool === 'strace'
+        ? ['strace', [...STRACE_ARGS, '-o', 'strace.log', process.execPath, ...node]]
+        : [process.execPath, node];
+  const started = Date.now();
+  const child = spawn(SETARCH[0], [...SETARCH.slice(1), cmd, ...args], {
+    cwd: o.dir,
+    env: o.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const collector = job.tool === 'callgrind' && child.pid ? dumpCollector(o.dir, child.pid) : null;
+  const timer = collector ? setInterval(() => collector.collect(), 1000) : null;
+  /** @type {number | null} */
+  const code = await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c, sig) => resolve(sig ? -1 : c));
+  }).finally(() => timer && clearInterval(timer));
+  if (code !== 0 || !fs.existsSync(outFile)) {
+    const last =
+      stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^==\d+==/.test(l))
+        .slice(-1)[0] ?? 'no message';
+    throw new Error(`${job.tool} process (${job.repeat ? 'repeat' : 'first count'}) exited ${code}: ${last}`);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const out = JSON.parse(fs.readFileSync(outFile, 'utf8'));
+  const costs = collector
+    ? collector.finish(out.marks)
+    : job.tool === 'strace'
+      ? await straceIntervals(path.join(o.dir, 'strace.log'))
+      : [];
+  fs.rmSync(o.dir, { recursive: true, force: true });
+  return { out, costs, seconds };
+}
+
+/**
+ * Run jobs, `jobs` at a time, in order.
+ * @template T
+ * @param {(() => Promise<T>)[]} tasks
+ * @param {number} jobs
+ * @returns {Promise<PromiseSettledResult<T>[]>}
+ */
+async function pool(tasks, jobs) {
+  /** @type {PromiseSettledResult<T>[]} */
+  const results = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      try {
+        results[i] = { status: 'fulfilled', value: await tasks[i]() };
+      } catch (reason) {
+        results[i] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, lane));
+  return results;
+}
+
+/**
+ * @typedef {object} CountingSection the document's `counting` (schema)
+ * @property {'ok'|'unavailable'|'error'} status
+ * @property {string} [reason]
+ * @property {{ valgrind: string, strace: string }} [tools]
+ * @property {{ node: string[], valgrind: string[], strace: string[], setarch: string[] }} [flags]
+ * @property {string} [method]
+ * @property {number} [processes]
+ * @property {number} [seconds] wall time of the pass
+ * @property {number[]} [markCost] instructions a mark costs, per callgrind process
+ * @property {ReturnType<typeof repeatSpread>} [repeat]
+ */
+
+/**
+ * @typedef {object} Counted what the counted processes found, per plan case id, for each count
+ * @property {[Map<string, any>, Map<string, any>]} found per count (0: first, 1: repeat): id -> what it found
+ *   ({ ops, warmup, instructions?, syscalls?, reason?, skipped? })
+ * @property {number[]} markCost instructions a mark costs, per callgrind process
+ * @property {string[]} failures the first line of every process that failed
+ * @property {number} processes
+ * @property {{ tool: string, repeat: number, cases: number, seconds: number }[]} times each process's wall time
+ */
+
+/**
+ * Count plan cases: templates and pool made natively, then the processes of jobsOf, `jobs` at a
+ * time. The low level of countPass; the tests and meta:counting give it calibration cases
+ * (worker.js `extra`, `alone`).
+ * @param {object} o
+ * @param {'quick'|'full'} o.mode
+ * @param {number} o.seed
+ * @param {import('../tables/suite.js').Case[]} o.cases whose templates the plans need
+ * @param {import('./worker.js').PlanCase[]} o.plans
+ * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
+ * @param {number} [o.jobs] processes at once (default: the cores)
+ * @param {(line: string) => void} [o.log]
+ * @param {{ reverseRepeat?: boolean, native?: boolean }} [o.layout] see jobsOf
+ * @returns {Promise<Counted>}
+ */
+export async function countPlans(o) {
+  const jobs = Math.max(1, o.jobs ?? os.cpus().length);
+  const base = fs.mkdtempSync(path.join(fs.existsSync(SHM) ? SHM : os.tmpdir(), 'sqlite-bench-count-'));
+  const key = crypto.randomBytes(24).toString('base64url');
+  /** @type {NodeJS.ProcessEnv} */
+  const env = Object.fromEntries(KEPT_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  Object.assign(env, COUNT_ENV, { [KEY_ENV]: key, TMPDIR: base, TMP: base, TEMP: base });
+  try {
+    const templates = path.join(base, 'templates');
+    const poolFile = path.join(base, 'pool.bin');
+    const seedMessages = BUDGETS[o.mode].seedMessages;
+    prepareTemplates({
+      mode: o.mode,
+      seed: o.seed,
+      seedMessages,
+      key,
+      dir: templates,
+      pool: poolFile,
+      cases: o.cases,
+      drivers: o.drivers,
+    });
+    const plan = { mode: o.mode, seed: o.seed, seedMessages, templates, pool: poolFile };
+    const list = jobsOf(o.plans, Math.max(1, Math.floor(jobs / 2)), o.layout);
+    let finished = 0;
+    const results = await pool(
+      list.map((job, i) => async () => {
+        const r = await runJob(job, { dir: path.join(base, `job-${i}`), plan, env });
+        o.log?.(`counting: ${++finished}/${list.length} processes done (${job.tool}, ${job.cases.length} cases)`);
+        return r;
+      }),
+      jobs,
+    );
+    /** @type {Counted['found']} */
+    const found = [new Map(), new Map()];
+    /** @type {number[]} */
+    const markCost = [];
+    /** @type {string[]} */
+    const failures = [];
+    /** @type {Counted['times']} */
+    const times = [];
+    results.forEach((r, i) => {
+      const job = list[i];
+      const into = found[job.repeat];
+      const idOf = (/** @type {import('./worker.js').PlanCase} */ p) => p.id ?? p.key;
+      if (r.status === 'rejected') {
+        const reason = String(r.reason?.message ?? r.reason).split('\n')[0];
+        failures.push(reason);
+        for (const p of job.cases) into.set(idOf(p), { ...into.get(idOf(p)), reason });
+        return;
+      }
+      const { out, costs, seconds } = r.value;
+      times.push({ tool: job.tool, repeat: job.repeat, cases: job.cases.length, seconds });
+      if (job.tool === 'native') return;
+      const mc = job.tool === 'callgrind' ? markCostOf(out.markCost, costs) : 0;
+      if (job.tool === 'callgrind') markCost.push(mc);
+      const plans = new Map(job.cases.map((p) => [idOf(p), p]));
+      for (const w of out.cases) {
+        const entry = into.get(w.key) ?? { ops: plans.get(w.key)?.k, warmup: plans.get(w.key)?.warmup };
+        if (w.status === 'ok' && w.windows) {
+          if (job.tool === 'callgrind') entry.instructions = instructionsPerOp(w.windows, costs, mc);
+          else entry.syscalls = syscallsPerOp(w.windows, costs);
+        } else if (w.status === 'error') entry.reason = w.reason;
+        else entry.skipped = w.reason ?? w.status;
+        into.set(w.key, entry);
+      }
+    });
+    return { found, markCost, failures, processes: list.length, times };
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Count every case. Never throws for a case: a case that could not be counted has counts with
+ * status 'error' and the reason; a machine that cannot count gets a section saying why.
+ * @param {object} o
+ * @param {'quick'|'full'} o.mode
+ * @param {number} o.seed
+ * @param {import('../tables/suite.js').Case[]} o.cases the run's cases
+ * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
+ * @param {number} [o.jobs] processes at once (default: the cores)
+ * @param {(line: string) => void} [o.log]
+ * @returns {Promise<{ counting: CountingSection, counts: Map<string, import('./counts.js').CaseCounts> }>}
+ */
+export async function countPass(o) {
+  const started = Date.now();
+  /** @type {Map<string, import('./counts.js').CaseCounts>} */
+  const counts = new Map();
+  const tools = countingTools();
+  if (tools.status !== 'ok') return { counting: tools, counts };
+  const planned = o.cases.flatMap((c) => {
+    const p = countPlanOf(c.op, o.mode);
+    return p ? [{ c, p: { key: caseKey(c), ...p } }] : [];
+  });
+  if (!planned.length) return { counting: { status: 'unavailable', reason: 'no timed case to count' }, counts };
+  const { found, markCost, failures, processes } = await countPlans({
+    ...o,
+    cases: planned.map((x) => x.c),
+    plans: planned.map((x) => x.p),
+  });
+  for (const { p } of planned) {
+    const a = found[0].get(p.key);
+    const b = found[1].get(p.key);
+    if (a?.skipped || b?.skipped) continue; // the timed run skipped it too, and says why
+    counts.set(p.key, caseCounts(a ?? { reason: 'not counted' }, b ?? { reason: 'not counted' }));
+  }
+  const counted = [...counts].map(([k, c]) => ({ key: k, counts: c }));
+  return {
+    counting: {
+      status: failures.length ? 'error' : 'ok',
+      ...(failures.length ? { reason: failures[0] } : {}),
+      tools: { valgrind: tools.valgrind, strace: tools.strace },
+      flags: { node: nodeFlags(), valgrind: [...VALGRIND_ARGS], strace: [...STRACE_ARGS], setarch: [...SETARCH] },
+      method: COUNT_METHOD,
+      processes,
+      seconds: (Date.now() - started) / 1000,
+      markCost,
+      repeat: repeatSpread(counted),
+    },
+    counts,
+  };
+}

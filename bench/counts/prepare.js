@@ -1,0 +1,40 @@
+// Build and prove the templates the counted processes copy, once, natively (seeding a database
+// under valgrind would cost more than counting it), in the shared directory every counted process
+// of the pass reads (templates.js: a stamp beside each says what its builder found).
+
+import fs from 'node:fs';
+import v8 from 'node:v8';
+import { createSession, messagePool } from '../engine/session.js';
+
+/**
+ * Build the template of every setup of these cases in `dir`, with the pass's key and seed, and
+ * write the message pool; the setups' findings, as a run's `setups`.
+ * @param {object} o
+ * @param {'quick'|'full'} o.mode
+ * @param {number} o.seed
+ * @param {number} o.seedMessages
+ * @param {string} o.key the encryption key the counted processes get (SQLITE_BENCH_KEY)
+ * @param {string} o.dir
+ * @param {string} o.pool where to write the message pool (v8.serialize), for the counted processes
+ * @param {import('../tables/suite.js').Case[]} o.cases
+ * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
+ */
+export function prepareTemplates(o) {
+  const session = createSession({
+    mode: o.mode,
+    filters: {},
+    seed: o.seed,
+    budget: { seedMessages: o.seedMessages },
+    templates: o.dir,
+    key: o.key,
+    cheapKdf: true,
+    drivers: o.drivers,
+  });
+  fs.writeFileSync(o.pool, v8.serialize(messagePool(o.seed)));
+  try {
+    for (const c of o.cases) session.templates.get(c);
+    return session.setups();
+  } finally {
+    session.dispose();
+  }
+}

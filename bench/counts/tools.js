@@ -1,0 +1,113 @@
+// What the counting pass runs its processes under, with which flags, and whether this machine has
+// it. Every flag is here, so the document records exactly what made its counts.
+import { execFileSync } from 'node:child_process';
+import { MARK_FUNCTION } from './marks.js';
+
+/**
+ * Node's flags in a counted process, to make it repeat itself: V8's compilers off (an optimisation,
+ * or giving one up, would change the instructions from one process to the next; Sparkplug's code
+ * also flips code pages writable and back, an mprotect(2) that fell into some operations' counts;
+ * Maglev, on by default from Node 22, is turned off where V8 knows it: V8 11 and later, Node 20
+ * on), no background threads (compilation and GC on the main thread, at the same points every
+ * time), a fixed GC schedule, fixed seeds, no flushing of bytecode a case has not run for a few
+ * collections (it would be compiled again inside a later count); and gc() exposed for the worker
+ * (worker.js).
+ * @param {string} [v8] the V8 version of the Node that runs them (default: this one's)
+ */
+export function nodeFlags(v8 = process.versions.v8) {
+  return [
+    '--single-threaded',
+    '--predictable',
+    '--predictable-gc-schedule',
+    '--no-opt',
+    ...(Number(v8.split('.')[0]) >= 11 ? ['--no-maglev'] : []),
+    '--no-sparkplug',
+    '--no-flush-bytecode',
+    '--hash-seed=1',
+    '--random-seed=1',
+    '--expose-gc',
+  ];
+}
+
+/**
+ * valgrind's callgrind with the cache simulation off (its default): instructions only. It dumps its
+ * counts at every mark (marks.js) to one small file each (callgrind.js), per function but without
+ * per-instruction or per-line detail.
+ */
+export const VALGRIND_ARGS = Object.freeze([
+  '--tool=callgrind',
+  `--dump-before=${MARK_FUNCTION}`,
+  '--dump-instr=no',
+  '--dump-line=no',
+  '--quiet',
+  '--vgdb=no',
+]);
+
+/**
+ * Every counted process runs under `setarch -R` (util-linux, on every Linux): without address-space
+ * randomisation. Where V8 places its objects decides which of them share a slot of its lookup
+ * caches; with randomised addresses a select (50 row objects built per operation) counted 1%
+ * more in one process of five than in the others, without, never.
+ */
+export const SETARCH = Object.freeze(['setarch', '-R']);
+
+/** strace: every thread, every system call, no string arguments (not needed, and smaller logs). */
+export const STRACE_ARGS = Object.freeze(['-f', '-qq', '-s', '0']);
+
+/** The environment variables a counted process keeps; the rest are dropped, so its start is the same everywhere. */
+export const KEPT_ENV = Object.freeze(['PATH', 'SQLITE_BENCH_GENERATION', 'SQLITE_BENCH_DRIVERS_DIR']);
+
+/**
+ * The environment a counted process gets besides KEPT_ENV (pass.js adds its key and temp dir):
+ * glibc's malloc told to grow its heap in large steps and never give memory back or change its
+ * mmap threshold, so a brk(2) or mmap(2) does not fall into whichever operation happens to be
+ * running when the heap grows; and without its per-thread cache and fast bins, whose state two
+ * processes of the same history did not share: with them 95% of the cases' two counts agreed
+ * within 0.1%, without them 98% (the rest of the difference is in malloc's own code).
+ */
+export const COUNT_ENV = Object.freeze({
+  LANG: 'C',
+  GLIBC_TUNABLES:
+    'glibc.malloc.top_pad=268435456:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824:glibc.malloc.tcache_count=0:glibc.malloc.mxfast=0',
+});
+
+/**
+ * The version a tool prints, or null when it is not installed.
+ * @param {string} cmd
+ * @param {RegExp} pattern its first group is the version
+ */
+function versionOf(cmd, pattern) {
+  try {
+    const out = execFileSync(cmd, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 }).toString();
+    return pattern.exec(out)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @typedef {{ status: 'ok', valgrind: string, strace: string } | { status: 'unavailable', reason: string }} Tools
+ */
+
+/**
+ * Whether this machine can count, and the versions it counts with.
+ * @param {NodeJS.Platform} [platform]
+ * @returns {Tools}
+ */
+export function countingTools(platform = process.platform) {
+  if (platform !== 'linux')
+    return {
+      status: 'unavailable',
+      reason: `counting runs under valgrind and strace, which run on Linux only; this machine is ${platform}`,
+    };
+  const valgrind = versionOf('valgrind', /valgrind-(\S+)/);
+  const strace = versionOf('strace', /version (\S+)/);
+  const setarch = versionOf('setarch', /util-linux (\S+)/);
+  const missing = [!valgrind && 'valgrind', !strace && 'strace', !setarch && 'setarch (util-linux)'].filter(Boolean);
+  if (!valgrind || !strace || !setarch)
+    return {
+      status: 'unavailable',
+      reason: `${missing.join(' and ')} not installed (apt-get install valgrind strace util-linux; in CI: npm run ci:install-counting)`,
+    };
+  return { status: 'ok', valgrind, strace };
+}

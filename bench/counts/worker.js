@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// The counted process: what runs under valgrind (instructions) or strace (system calls) in the
+// counting pass (pass.js). For each case of its plan it opens the case as a timed round does
+// (session.js `prepare`: a fresh copy of the template, the config's PRAGMAs read back), runs its
+// warm-up, collects the garbage, then runs the K counted operations in two halves. Every timed
+// call (`task.run`, what tinybench times) sits between two marks; the untimed preparation and
+// clean-up (`before`, `after`) sit outside them. The tools cut their counts at the marks
+// (marks.js), so the counts of the halves are the cost of K operations without the process start,
+// the setup or the warm-up; what the marks themselves cost is measured first (`markCost`: a task
+// that does nothing, between marks) and taken off (counts.js). The two halves show whether the
+// cost per operation holds still over the window (`drift`).
+//
+//   node [nodeFlags(), see tools.js] bench/counts/worker.js --plan FILE --out FILE
+//
+// Before its first case it opens every setup of its plan and runs every (driver, operation) once
+// (warmProcess), so what a case costs does not depend on which cases came first.
+//
+// The plan ({ mode, seed, seedMessages, templates, pool, cases: [{ key, k, warmup }] }) names
+// templates and a message pool already made natively (prepare.js: under valgrind's slowdown the
+// seed data alone would cost a billion instructions per process); the key comes from
+// SQLITE_BENCH_KEY, as for the engines. It writes
+// { marks, markCost: [ends], cases: [{ key, status, reason?, windows: [{ ops, ends }], verified? }] }
+// to --out: `ends` are the numbers of the marks that end the window's timed calls.
+import fs from 'node:fs';
+import v8 from 'node:v8';
+import { command, parseStrict, UsageError } from '../../lib/command.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { createSession } from '../engine/session.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { caseKey } from '../tables/suite.js';
+import { mark, marksMade } from './marks.js';
+
+/**
+ * @typedef {object} PlanCase
+ * @property {string} key config/driver/cipher/op
+ * @property {number} k operations counted, in two halves (one window when k is 1)
+ * @property {number} warmup operations before them, not counted
+ * @property {string} [id] what the output calls it (default: the key); a plan may count a case twice
+ * @property {string} [extra] calibration (tests, meta:counting): one more statement, run once per
+ *   operation inside the timed call on an in-memory database of the case's driver, so the count
+ *   should grow by exactly what the statement costs
+ * @property {boolean} [alone] with `extra`: count the statement alone, around a task that does nothing
+ */
+/**
+ * @typedef {object} Plan
+ * @property {'quick'|'full'} mode
+ * @property {number} seed
+ * @property {number} seedMessages
+ * @property {string} templates the directory of templates prepare.js built
+ * @property {string} pool the file of messages the writing operations insert (v8.serialize; prepare.js)
+ * @property {PlanCase[]} cases
+ */
+/**
+ * @typedef {object} CountedWindow
+ * @property {number} ops
+ * @property {number[]} ends the marks that end its timed calls (mark n's count covers mark n-1 to n)
+ */
+/**
+ * @typedef {object} WorkerCase
+ * @property {string} key the plan case's id
+ * @property {string} status 'ok', or why it was not counted ('skipped', 'error')
+ * @property {string} [reason]
+ * @property {CountedWindow[]} [windows]
+ * @property {Record<string, number>} [verified] what the task's check found
+ */
+
+/**
+ * The session's directory, relative to the process's own directory (pass.js starts each in one):
+ * the paths a counted process handles are then the same strings in every process, and hashing a
+ * string costs what its content makes it cost.
+ */
+const WORKDIR = 'work';
+
+const gc = /** @type {() => void} */ (globalThis.gc);
+
+/** The calls that measure what a mark costs: a task that does nothing, warmed up, then counted. */
+export const MARK_CALIBRATION = { warmup: 20, samples: 5 };
+
+/**
+ * A task with one more statement per operation, run inside the timed call after the operation.
+ * @param {import('../tables/ops.js').OpTask} task
+ * @param {{ get: () => unknown }} stmt
+ * @returns {import('../tables/ops.js').OpTask}
+ */
+export function withExtra(task, stmt) {
+  return {
+    ...task,
+    run: (n) => {
+      task.run(n);
+      for (let i = 0; i < n; i++) stmt.get();
+    },
+  };
+}
+
+/**
+ * Run n operations of a task as samples: a batchable task in one call, one that may not batch
+ * (maxBatch 1) one call at a time; `counted` puts marks around every timed call.
+ * @param {import('../tables/ops.js').OpTask} task
+ * @param {number} n
+ * @param {boolean} counted
+ * @returns {number[]} the marks that ended the timed calls
+ */
+export function runOps(task, n, counted) {
+  const batch = Math.min(n, task.maxBatch ?? n);
+  /** @type {number[]} */
+  const ends = [];
+  for (let done = 0; done < n; done += batch) {
+    const b = Math.min(batch, n - done);
+    task.before?.(b);
+    if (counted) mark();
+    task.run(b);
+    if (counted) ends.push(mark());
+    task.after?.();
+  }
+  return ends;
+}
+
+/**
+ * Bring the process to the same state whatever its plan's order: open a copy of every setup
+ * (config, driver, cipher) of the plan, and run every (driver, operation) of the plan on its
+ * cheapest case (no cipher where there is one). Code the cases share (the drivers' wrappers,
+ * reading PRAGMAs back, the operations, this file) has then seen every shape of object and every
+ * kind of value it will see, so V8's hidden classes and inline caches no longer change with what
+ * ran before. Without it, a case counted after other drivers' and configs' cases costs up to 3%
+ * more or less than counted first. Nothing here is counted.
+ * @param {PlanCase[]} cases
+ * @param {Map<string, import('../tables/suite.js').Case>} byKey
+ * @param {ReturnType<typeof createSession>} session
+ */
+export function warmProcess(cases, byKey, session) {
+  /** @type {Map<string, { c: import('../tables/suite.js').Case, p?: PlanCase }>} */
+  const runs = new Map();
+  /** @type {Map<string, import('../tables/suite.js').Case>} */
+  const opens = new Map();
+  for (const p of [...cases].sort((x, y) => (x.key < y.key ? -1 : 1))) {
+    const c = byKey.get(p.key);
+    if (!c) continue;
+    const had = runs.get(`${c.driver}/${c.op}`);
+    if (!had || (had.c.cipher !== 'none' && c.cipher === 'none')) runs.set(`${c.driver}/${c.op}`, { c, p });
+    const setup = `${c.config}/${c.driver}/${c.cipher}`;
+    if (!opens.has(setup)) opens.set(setup, { ...c, op: 'select' }); // a copy of the template, its PRAGMAs read back
+  }
+  for (const { c, p } of [...[...opens.values()].map((c) => ({ c, p: undefined })), ...runs.values()]) {
+    const opened = session.prepare(c);
+    if (!('task' in opened)) continue;
+    try {
+      if (p) runOps(opened.task, p.warmup + Math.min(p.k, 20), false);
+    } catch {
+      // the case itself will say what went wrong
+    } finally {
+      opened.close();
+    }
+  }
+}
+
+async function main(/** @type {string[]} */ argv) {
+  const flags = parseStrict(argv, { plan: { type: 'string' }, out: { type: 'string' } });
+  if (!flags.plan || !flags.out) throw new UsageError('--plan FILE and --out FILE are both required');
+  if (typeof gc !== 'function') throw new UsageError('run with --expose-gc (bench/counts/tools.js nodeFlags)');
+  /** @type {Plan} */
+  const plan = JSON.parse(fs.readFileSync(flags.plan, 'utf8'));
+  const drivers = await loadDrivers();
+  const session = createSession({
+    mode: plan.mode,
+    filters: {},
+    seed: plan.seed,
+    budget: { seedMessages: plan.seedMessages },
+    templates: plan.templates,
+    pool: v8.deserialize(fs.readFileSync(plan.pool)),
+    cheapKdf: true,
+    workdir: WORKDIR,
+    drivers,
+  });
+  const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
+  /** @type {WorkerCase[]} */
+  const out = [];
+  warmProcess(plan.cases, byKey, session);
+  const nothing = { maxBatch: 1, run: () => {} };
+  runOps(nothing, MARK_CALIBRATION.warmup, false);
+  gc();
+  const markCost = runOps(nothing, MARK_CALIBRATION.samples, true);
+  try {
+    for (const p of plan.cases) {
+      const id = p.id ?? p.key;
+      const c = byKey.get(p.key);
+      if (!c) throw new UsageError(`${flags.plan}: no case ${p.key}`);
+      const extraDb = p.extra ? drivers.get(c.driver)?.open?.(':memory:') : null;
+      /** @type {import('../tables/ops.js').OpTask} */
+      const nothingAtAll = { run: () => {} };
+      const opened = p.alone ? { status: 'ready', task: nothingAtAll, close: () => {} } : session.prepare(c);
+      if (!('task' in opened)) {
+        out.push({ key: id, status: opened.status, ...(opened.reason ? { reason: opened.reason } : {}) });
+        continue;
+      }
+      try {
+        const task = extraDb && p.extra ? withExtra(opened.task, extraDb.prepare(p.extra)) : opened.task;
+        runOps(task, p.warmup, false);
+        gc(); // the counted operations start from a clean heap, so its collections fall at the same points
+        const half = Math.floor(p.k / 2);
+        /** @type {CountedWindow[]} */
+        const windows = (half ? [half, p.k - half] : [p.k]).map((ops) => ({ ops, ends: runOps(task, ops, true) }));
+        out.push({ key: id, status: 'ok', windows, verified: task.verify?.() ?? {} });
+      } catch (err) {
+        out.push({ key: id, status: 'error', reason: session.errorReason(err) });
+      } finally {
+        opened.close();
+        extraDb?.close();
+      }
+    }
+  } finally {
+    session.dispose();
+  }
+  writeFileAtomic(flags.out, JSON.stringify({ marks: marksMade(), markCost, cases: out }));
+}
+
+command('count worker', import.meta.url, main);

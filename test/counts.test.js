@@ -1,0 +1,141 @@
+// The counting pass (bench/counts/) on real SQLite files under the real tools: two counts of a
+// case in new processes agree, one more statement per operation adds what it costs, and the
+// system calls are what the PRAGMAs say they should be. Needs valgrind and strace (Linux); where
+// they are missing the tests say so and check that the pass records why instead of counting.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { countPlans, countPlanOf, jobsOf } from '../bench/counts/pass.js';
+import { countingTools } from '../bench/counts/tools.js';
+import { instructionsPerOp, repeatSpread, caseCounts } from '../bench/counts/counts.js';
+import { cases, caseKey } from '../bench/tables/suite.js';
+import { drivers } from './helpers.js';
+
+const tools = countingTools();
+const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}`;
+
+const PROD = 'production/better-sqlite3-multiple-ciphers/none';
+const all = new Map(cases({}).map((c) => [caseKey(c), c]));
+const the = (/** @type {string} */ key) => {
+  const c = all.get(key);
+  if (!c) throw new Error(`no case ${key}`);
+  return c;
+};
+
+test('a machine without the tools gets a reason, naming what is missing, and no counts', () => {
+  const mac = countingTools('darwin');
+  assert.equal(mac.status, 'unavailable');
+  assert.match(/** @type {any} */ (mac).reason, /Linux only; this machine is darwin/);
+});
+
+test('every process counts its cases in the order of their keys, the repeat the same cases again', () => {
+  const plans = ['b/x/y/select', 'a/x/y/insert', 'c/x/y/update'].map((key) => ({ key, k: 4, warmup: 1 }));
+  const jobs = jobsOf(plans, 1);
+  assert.deepEqual(
+    jobs.map((j) => `${j.tool}:${j.repeat}:${j.cases.map((c) => c.key[0]).join('')}`),
+    ['callgrind:0:abc', 'callgrind:1:abc', 'strace:0:abc', 'strace:1:abc'],
+  );
+  const two = jobsOf(plans, 2).filter((j) => j.tool === 'callgrind');
+  assert.deepEqual(
+    two.map((j) => `${j.repeat}:${j.cases.map((c) => c.key[0]).join('')}`),
+    ['0:ac', '0:b', '1:ac', '1:b'],
+  );
+});
+
+test('instructions per operation take the marks off and say how the halves differ', () => {
+  // marks 2 and 4 end the halves; each mark costs 100
+  const costs = [0, 7, 1100, 9, 2100];
+  const r = instructionsPerOp(
+    [
+      { ops: 10, ends: [2] },
+      { ops: 10, ends: [4] },
+    ],
+    costs,
+    100,
+  );
+  assert.equal(r.perOp, 150);
+  assert.equal(r.drift, 1);
+  const spread = repeatSpread([
+    { key: 'a', counts: caseCounts(cnt(100), cnt(100.05)) },
+    { key: 'b', counts: caseCounts(cnt(100), cnt(102)) },
+  ]);
+  assert.equal(spread.cases, 2);
+  assert.equal(spread.within['0.1%'], 1);
+  assert.equal(spread.worst?.key, 'b');
+});
+
+/** A count of a case with these instructions per operation and one fsync per operation. */
+function cnt(/** @type {number} */ instructions) {
+  return {
+    ops: 10,
+    warmup: 1,
+    instructions: { perOp: instructions },
+    syscalls: {
+      syscalls: { fsync: 1, write: 1, read: 0, other: 0, runtime: 0 },
+      calls: { fsync: 1 },
+      bytes: { read: 0, written: 4096 },
+    },
+  };
+}
+
+test(
+  'two counts in new processes agree within 0.1%; one more statement per operation adds exactly what it costs; fsyncs follow synchronous',
+  { skip, timeout: 600_000 },
+  async () => {
+    const update = `${PROD}/update`;
+    /** @type {import('../bench/counts/worker.js').PlanCase[]} */
+    const plans = [
+      { key: update, k: 200, warmup: 20 },
+      { key: `${PROD}/insert`, .../** @type {{ k: number, warmup: number }} */ (countPlanOf('insert', 'quick')) },
+      {
+        key: 'synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert',
+        .../** @type {{ k: number, warmup: number }} */ (countPlanOf('insert', 'quick')),
+      },
+      { key: `${PROD}/select`, .../** @type {{ k: number, warmup: number }} */ (countPlanOf('select', 'quick')) },
+      { key: update, k: 200, warmup: 20, id: 'alone', extra: 'SELECT 1', alone: true },
+    ];
+    const count = async (/** @type {typeof plans} */ ps) =>
+      countPlans({
+        mode: 'quick',
+        seed: 1,
+        cases: [...new Set(ps.map((p) => p.key))].map(the),
+        plans: ps,
+        drivers: await drivers(),
+        jobs: 2,
+      });
+    const r = await count(plans);
+    assert.deepEqual(r.failures, []);
+    assert.ok(
+      r.markCost.every((m) => m > 0 && m === r.markCost[0]),
+      `the marks cost ${r.markCost}`,
+    );
+    const [a, b] = r.found;
+    for (const p of plans) {
+      const id = p.id ?? p.key;
+      const x = a.get(id);
+      const y = b.get(id);
+      assert.ok(x?.instructions && y?.instructions && x.syscalls && y.syscalls, `${id} was counted twice`);
+      const diff = Math.abs(y.instructions.perOp / x.instructions.perOp - 1);
+      assert.ok(diff < 0.001, `${id}: ${x.instructions.perOp} then ${y.instructions.perOp} instructions per op`);
+      const c = caseCounts(x, y);
+      assert.ok(
+        c.repeat?.syscallsSame,
+        `${id}: the same system calls and bytes both times: ${JSON.stringify(x.syscalls)} then ${JSON.stringify(y.syscalls)}`,
+      );
+    }
+    // the same plan again, with one SELECT 1 per update: the update costs what the statement costs alone more
+    const more = await count(plans.map((p) => (p.key === update && !p.id ? { ...p, extra: 'SELECT 1' } : p)));
+    const added = more.found[0].get(update).instructions.perOp - a.get(update).instructions.perOp;
+    const alone = a.get('alone').instructions.perOp;
+    assert.ok(alone > 1000, `SELECT 1 costs ${alone} instructions`);
+    assert.ok(
+      Math.abs(added / alone - 1) < 0.01,
+      `one SELECT 1 per update added ${added} instructions per op; alone it costs ${alone}`,
+    );
+    // what the PRAGMAs say: WAL with synchronous=NORMAL syncs only at checkpoints, FULL on every commit
+    const sync = (/** @type {string} */ key) => a.get(key).syscalls.syscalls;
+    assert.ok(sync('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert').fsync >= 1);
+    assert.ok(sync(`${PROD}/insert`).fsync < 0.1);
+    assert.ok(a.get(`${PROD}/insert`).syscalls.bytes.written > 1000, 'an insert writes its message');
+    assert.deepEqual([sync(`${PROD}/select`).fsync, sync(`${PROD}/select`).write], [0, 0]);
+  },
+);
