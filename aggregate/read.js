@@ -186,7 +186,7 @@ export function readResult(file) {
   if (!SCHEMA_VERSIONS.includes(doc.schemaVersion))
     return {
       ok: false,
-      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${SCHEMA_VERSIONS.join(' and ')}`,
+      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${SCHEMA_VERSIONS.slice(0, -1).join(', ')} and ${SCHEMA_VERSIONS.at(-1)}`,
     };
   const problems = validate(doc);
   if (problems.length)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--list]
-// Runs the suite on this machine and writes one result document (bench/result/) to --out.
+//                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--no-counts] [--list]
+// Runs the suite on this machine, then (on Linux, unless --no-counts) counts what every timed case
+// costs per operation (bench/counts/), and writes one result document (bench/result/) to --out.
 import path from 'node:path';
 import { command } from '../lib/command.js';
 import { ROOT } from '../lib/root.js';
@@ -17,12 +18,14 @@ import { runWorkloads } from './workloads/run-workloads.js';
 import { workloadListText } from './tables/workloads.js';
 import { listText } from './tools/catalogue.js';
 import { configNotes } from './tables/configs.js';
+import { countPass } from './counts/pass.js';
+import { caseKey } from './tables/suite.js';
 
 async function main(/** @type {string[]} */ argv) {
   const flags = parseFlags(argv);
   if (flags.help) {
     console.log(
-      'usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--workload NAME]... [--time MS] [--rounds N] [--seed N] [--out DIR] [--keep-db DIR] [--list] [--slowdown PERCENT (calibration only)]',
+      'usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--workload NAME]... [--time MS] [--rounds N] [--seed N] [--out DIR] [--keep-db DIR] [--no-counts] [--list] [--slowdown PERCENT (calibration only)]',
     );
     return;
   }
@@ -67,6 +70,25 @@ async function main(/** @type {string[]} */ argv) {
         ...(flags.rounds ? { budget: { rounds: flags.rounds } } : {}),
       });
   const workloads = workloadRun?.cases.length ? workloadRun : null;
+  // the counting pass, after every timed figure is taken (bench/counts/, docs/counting.md)
+  const counted =
+    flags.counts && !state.interrupted
+      ? await countPass({
+          mode: flags.quick ? 'quick' : 'full',
+          seed: flags.seed,
+          cases: cases.filter((c) => c.status === 'ok' && c.stats),
+          drivers,
+          log: (line) => process.stderr.write(`${line}\n`),
+        })
+      : null;
+  const counting = counted?.counting ?? {
+    status: 'unavailable',
+    reason: state.interrupted ? 'the run was interrupted before counting' : 'not asked for (--no-counts)',
+  };
+  for (const c of cases) {
+    const k = counted?.counts.get(caseKey(c));
+    if (k) c.counts = k;
+  }
   const doc = {
     schemaVersion: SCHEMA_VERSION,
     kind: 'sqlite-node-bench/result',
@@ -95,6 +117,7 @@ async function main(/** @type {string[]} */ argv) {
     selfCheck,
     experiments: withWorkloadChecks(experiments, workloads),
     ...(workloads ? { workloads } : {}),
+    counting,
   };
   const file = writeResult(doc, flags.out);
   console.log(summarize(doc));

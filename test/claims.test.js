@@ -356,6 +356,7 @@ test('npm run claims -- --quick checks the chosen claims end to end on real file
         'cache-size,wal-autocheckpoint-0',
         '--time',
         '5',
+        '--no-counts',
         '--out',
         out,
       ],

@@ -167,6 +167,7 @@ test('--slowdown: recorded in the document, announced in the summary, refused by
     'select',
     '--slowdown',
     '10',
+    '--no-counts',
     '--out',
     out,
   ]);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { countingTools } from '../bench/counts/tools.js';
+import { OPS } from '../bench/tables/ops.js';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -79,6 +81,36 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.deepEqual(entries(r.tmp), [], 'temporary files or directories were left behind');
   assert.match(r.stdout, /\| Config +\| Driver +\| Cipher +\|/);
   assert.match(r.stderr, /\[\s*1\/\d+\] \d\d:\d\d elapsed, ETA/);
+  // counted after the timed run: every timed case that ran, or the document says why not
+  const tools = countingTools();
+  const timed = r.doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
+  if (tools.status !== 'ok') {
+    assert.deepEqual(r.doc.counting, tools);
+    assert.ok(timed.every((/** @type {any} */ c) => !c.counts));
+    return;
+  }
+  assert.equal(r.doc.counting.status, 'ok', r.doc.counting.reason);
+  const key = (/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+  assert.deepEqual(
+    timed.filter((/** @type {any} */ c) => c.counts?.status !== 'ok').map(key),
+    [],
+    'every timed case is counted',
+  );
+  for (const c of timed) {
+    const op = OPS.find((o) => o.name === c.op);
+    assert.equal(c.counts.ops, op?.count?.quick, `${key(c)}: the quick K`);
+    assert.ok(c.counts.instructions > 0 && c.counts.repeat.instructions > 0, key(c));
+  }
+  assert.equal(r.doc.counting.repeat.cases, timed.length);
+  assert.ok(
+    r.doc.counting.repeat.within['1%'] === timed.length,
+    `every case's two counts within 1%: ${JSON.stringify(r.doc.counting.repeat)}`,
+  );
+  assert.match(r.stdout, /What one operation costs, counted: instructions · fsyncs per operation/);
+  assert.match(
+    r.stdout,
+    /Counts \(instructions under valgrind [\d.]+'s callgrind, system calls under strace [\d.]+; \d+ processes, \d+ s\): every case counted twice/,
+  );
 });
 
 test('an interrupted run writes a valid document with the finished cases, and removes its databases', async () => {

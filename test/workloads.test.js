@@ -1,6 +1,6 @@
 // The workloads (bench/workloads/): the barrier, SQLITE_BUSY counting, a crashed and a hung worker,
 // the verifications (50 rows per read, every write counted back), a killed round process, SIGINT,
-// the table and filters, growth, and the result document (schema version 2, read by the aggregate).
+// the table and filters, growth, and the result document (schema version 2 and later, read by the aggregate).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -292,7 +292,7 @@ test('growth per 10×: the slope of log cost over log size, step by step and fit
   assert.deepEqual(growthOf([sc(2_000, 1000, 4)]), [], 'one size: no growth');
 });
 
-test('npm run bench -- --quick with workloads: a version 2 document with them, valid, summarised, read by the aggregate; nothing left in the temp dir', async () => {
+test('npm run bench -- --quick with workloads: a version 3 document with them, valid, summarised, read by the aggregate with versions 1 and 2; nothing left in the temp dir', async () => {
   const out = scratch('workloads-out-');
   const tmp = scratch('workloads-tmp-');
   const args = [
@@ -308,6 +308,7 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
     'select',
     '--workload',
     'wal-w1r1,delete-w1r1,scale',
+    '--no-counts',
     '--out',
     out,
   ];
@@ -326,7 +327,8 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
   assert.equal(code, 0, stderr.slice(-800));
   const [file] = fs.readdirSync(out);
   const doc = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
-  assert.equal(doc.schemaVersion, 2);
+  assert.equal(doc.schemaVersion, 3);
+  assert.deepEqual(doc.counting, { status: 'unavailable', reason: 'not asked for (--no-counts)' });
   assert.deepEqual(doc.workloads.cases.map((/** @type {any} */ c) => `${c.name}:${c.status}`).sort(), [
     'delete-w1r1:ok',
     'scale-20k:ok',
@@ -353,13 +355,18 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
   const { validate } = await import('../bench/result/document.js');
   const { readResult } = await import('../aggregate/read.js');
   assert.deepEqual(validate(doc), []);
-  const v1 = { ...doc, schemaVersion: 1 };
+  const { counting: _c, ...v2 } = { ...doc, schemaVersion: 2 };
+  assert.ok(validate({ ...v2, counting: doc.counting }).length > 0, 'a version 2 document has no counts');
+  assert.deepEqual(validate(v2), []);
+  assert.ok(validate({ ...doc, counting: undefined }).length > 0, 'a version 3 document says whether it counted');
+  const v1 = { ...v2, schemaVersion: 1 };
   assert.ok(validate(v1).length > 0, 'a version 1 document has no workloads');
   const { workloads: _, ...v1plain } = v1;
   assert.deepEqual(validate(v1plain), []);
   for (const [name, d] of [
     ['v1.json', v1plain],
-    ['v2.json', doc],
+    ['v2.json', v2],
+    ['v3.json', doc],
   ]) {
     fs.writeFileSync(path.join(tmp, name), JSON.stringify(d));
     const r = readResult(path.join(tmp, name));
@@ -367,6 +374,7 @@ test('npm run bench -- --quick with workloads: a version 2 document with them, v
   }
   fs.rmSync(path.join(tmp, 'v1.json'));
   fs.rmSync(path.join(tmp, 'v2.json'));
+  fs.rmSync(path.join(tmp, 'v3.json'));
 
   // the section: on results/README.md the concurrency and scale tables, strings made inert; in the
   // README a quick run (one round, no ±) is said to be one, without figures

@@ -52,6 +52,7 @@ export function failureDocument(reason, { mode = 'full', now = new Date() } = {}
     configs: configNotes(),
     setups: [],
     cases: list.map((c) => ({ ...c, status: 'error', reason: why })),
+    counting: { status: 'unavailable', reason: why },
   };
 }
 

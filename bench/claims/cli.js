@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick]
+// npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]
 // Checks the claims of the production write-up on this machine: runs the cases of the experiments
 // (bench/tables/experiments.js) with the bench (bench/cli.js --experiment …, and the concurrency
 // workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
@@ -23,6 +23,7 @@ const OPTIONS = /** @type {const} */ ({
   seed: { type: 'string', default: '1' },
   out: { type: 'string', default: path.join('out', 'claims') },
   quick: { type: 'boolean', default: false },
+  'no-counts': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 });
 
@@ -66,6 +67,7 @@ export function benchArgsOf(argv) {
     '--seed',
     String(v.seed),
     ...workloadArgs,
+    ...(v['no-counts'] ? ['--no-counts'] : []),
     '--out',
     path.resolve(String(v.out)),
   ];
@@ -76,7 +78,7 @@ async function main(/** @type {string[]} */ argv) {
   const { args, help } = benchArgsOf(argv);
   if (help) {
     console.log(
-      'usage: npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick]',
+      'usage: npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]',
     );
     return;
   }

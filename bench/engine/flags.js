@@ -28,6 +28,7 @@ export const OPTIONS = /** @type {const} */ ({
   seed: { type: 'string', default: '1' },
   workload: { type: 'string', multiple: true },
   slowdown: { type: 'string' },
+  'no-counts': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 });
 
@@ -80,6 +81,7 @@ export function parseFlags(argv, options = OPTIONS) {
     rounds: int('rounds', v.rounds, 1, 100),
     seed: /** @type {number} */ (int('seed', v.seed, 0, 4294967295)),
     slowdown: slowdown(v.slowdown),
+    counts: !v['no-counts'],
     out: path.resolve(String(v.out)),
     keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
     budget: budgetFlag(v.budget),

@@ -53,9 +53,14 @@ function main(/** @type {string[]} */ argv) {
     const out = path.join(base, `run-${i}`);
     console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.js'), '--out', out, ...passthrough], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    // timing only: the counting pass (bench/counts/) would add minutes to every run and change no time
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'bench/cli.js'), '--out', out, '--no-counts', ...passthrough],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     walls.push((Date.now() - t0) / 1000);
     if (r.status !== 0 && r.status !== 1) throw new CommandError(`run ${i} exited ${r.status}`);
     const [file] = fs.readdirSync(out);

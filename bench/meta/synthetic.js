@@ -552,6 +552,7 @@ export function syntheticDoc(p = {}) {
     selfCheck: analysed.selfCheck,
     experiments: withWorkloadChecks(analysed.experiments, workloads),
     ...(workloads ? { workloads } : {}),
+    counting: { status: 'unavailable', reason: 'a synthetic document: nothing was counted' },
   };
 }
 

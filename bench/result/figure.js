@@ -47,12 +47,17 @@ export function changeText(c) {
  * @param {any[]} comparisons the document's `comparisons`
  * @param {string} id which comparison (bench/tables/comparisons.js)
  * @param {string[]} ops the columns
+ * @param {(member: string, op: string) => string} [why] what the counts say changed, after the time (the summary)
  * @returns {{ member: string, cells: string[] }[]}
  */
-export function comparisonGrid(comparisons, id, ops) {
+export function comparisonGrid(comparisons, id, ops, why) {
   const rows = comparisons.filter((c) => c.id === id);
   return [...new Set(rows.map((c) => c.member))].map((member) => ({
     member,
-    cells: ops.map((op) => changeText(rows.find((c) => c.member === member && c.op === op))),
+    cells: ops.map((op) => {
+      const time = changeText(rows.find((c) => c.member === member && c.op === op));
+      const counts = why?.(member, op);
+      return counts ? `${time}; ${counts}` : time;
+    }),
   }));
 }

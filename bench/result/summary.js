@@ -8,6 +8,7 @@ import { caseKey, setupKey } from '../tables/suite.js';
 import { changeText, comparisonGrid, figureText } from './figure.js';
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
+import { countCell, countChange, countingLine } from './counts-text.js';
 
 /**
  * One cell: the case's figure, or its status.
@@ -48,6 +49,27 @@ export function summarize(doc) {
     }),
   ];
   const lines = [markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))])];
+  const counted = ops.filter(
+    (op) => op.count && doc.cases.some((/** @type {any} */ c) => c.op === op.name && c.counts),
+  );
+  if (counted.length) {
+    const rows = sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
+      config,
+      driver,
+      cipher,
+      ...counted.map((op) => countCell(byOp.get(op.name))),
+    ]);
+    lines.push(
+      '',
+      'What one operation costs, counted: instructions · fsyncs per operation (rows as above; docs/counting.md):',
+      '',
+      markdownTable(
+        [['Config', 'Driver', 'Cipher', ...counted.map((op) => op.label)], ...rows],
+        ['l', 'l', 'l', ...counted.map(() => /** @type {const} */ ('r'))],
+      ),
+    );
+  }
+  if (doc.schemaVersion >= 3) lines.push('', countingLine(doc.counting));
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
       ? `- ${d.name} ${d.version}: SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''}, binary ${d.binary?.origin}`
@@ -71,6 +93,10 @@ export function summarize(doc) {
       );
   }
   lines.push('', ...comparisonLines(doc));
+  if (doc.comparisons?.length && doc.counting?.status === 'ok')
+    lines.push(
+      'After each change in time, what the counts say changed per operation: instructions (instr), and the fsyncs, writes, reads and bytes written where they differ. A difference in instructions under about 1% can come from what ran before the case in its counting process rather than from the change (docs/counting.md).',
+    );
   if (doc.workloads) lines.push('', ...workloadLines(doc.workloads));
   lines.push(
     '',
@@ -101,10 +127,16 @@ function comparisonLines(doc) {
         : 'Comparisons: none (fewer than 3 paired rounds).',
     ];
   const lines = [];
+  const byKey = new Map(doc.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
+  const countsOf = (/** @type {any} */ c) => {
+    const ref = COMPARISONS.find((x) => x.id === c.id)?.reference;
+    const t = ref ? countChange(byKey.get(`${setupKey(ref)}/${c.op}`), byKey.get(`${c.member}/${c.op}`)) : '';
+    return t ? ` (${t})` : '';
+  };
   if (doc.selfCheck) {
     const aa = all.filter((/** @type {any} */ c) => c.id === 'self-check');
     lines.push(
-      `Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${doc.selfCheck.flagged.join(', ')}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${c.op} ${changeText(c)}`).join(', ')}`,
+      `Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${doc.selfCheck.flagged.join(', ')}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${c.op} ${changeText(c)}${countsOf(c)}`).join(', ')}`,
       '',
     );
   }
@@ -112,7 +144,9 @@ function comparisonLines(doc) {
     const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
     if (!rows.length) continue;
     const ops = [...new Set(rows.map((/** @type {any} */ c) => c.op))];
-    const grid = comparisonGrid(all, cmp.id, ops);
+    const grid = comparisonGrid(all, cmp.id, ops, (member, op) =>
+      countChange(byKey.get(`${setupKey(cmp.reference)}/${op}`), byKey.get(`${member}/${op}`)),
+    );
     lines.push(
       `${cmp.title} (${setupKey(cmp.reference)}):`,
       '',
