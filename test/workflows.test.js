@@ -56,6 +56,20 @@ test('artifact names are unique per cell and the documents are kept for a while'
   assert.equal(download.with.pattern, name.split('$')[0] + '*');
 });
 
+test('the Linux cells install what counting needs, pinned, before the bench, which counts after its timed rounds', () => {
+  const all = steps(bench.jobs.bench);
+  const install = all.find((/** @type {any} */ s) => s.run === 'npm run ci:install-counting');
+  assert.ok(install, 'a step runs npm run ci:install-counting');
+  assert.match(String(install.if), /runner\.os == 'Linux'/, 'only on Linux: valgrind does not run on macOS');
+  const runs = all.map((/** @type {any} */ s) => s.run).filter(Boolean);
+  assert.ok(runs.indexOf('npm run ci:install-counting') < runs.indexOf('npm run ci:bench'));
+  assert.equal(pkg.scripts['ci:install-counting'], 'node bench/ci/install-counting.js');
+  const script = fs.readFileSync(path.join(ROOT, 'bench/ci/install-counting.js'), 'utf8');
+  assert.match(script, /valgrind: '[^']+', strace: '[^']+'/, 'the versions are pinned');
+  // the cell's bench counts unless told not to: nothing in the cell's wiring turns it off
+  assert.ok(!fs.readFileSync(path.join(ROOT, 'bench/ci/bench-cell.js'), 'utf8').includes('--no-counts'));
+});
+
 test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
   const runs = steps(bench.jobs.bench)
     .map((/** @type {any} */ s) => s.run)
