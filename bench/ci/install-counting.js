@@ -10,8 +10,10 @@ import { countingTools } from '../counts/tools.js';
 
 /**
  * The Ubuntu packages, per release (VERSION_CODENAME in /etc/os-release): GitHub's ubuntu-24.04
- * and ubuntu-24.04-arm images are noble. A release not listed installs the archive's current
- * versions, and the document records which (`counting.tools`).
+ * and ubuntu-24.04-arm images are noble, whose main archive holds exactly these (checked in
+ * archive.ubuntu.com's noble, noble-updates and noble-security indexes, Nov 2026: no update to
+ * either). `setarch` comes with util-linux, which every Ubuntu has. A release not listed installs
+ * the archive's current versions, and the document records which (`counting.tools`).
  */
 export const PACKAGES = {
   noble: { valgrind: '1:3.22.0-0ubuntu3', strace: '6.8-0ubuntu2' },

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// npm run meta:counting -- [--quick] [--jobs N] [--order] [--sensitivity] [--out DIR]
+// The counting pass (bench/counts/) measured against its targets (docs/counting.md), on this
+// machine, for the whole suite:
+//   - repeatability: how far every case's two counts (new processes, same history) differ in
+//     instructions per operation, and whether their system calls are the same; target ≥ 99% of
+//     cases within 0.1%, system calls identical;
+//   - sensitivity: the share of cases whose repeat spread is under 1% (target ≥ 95%), and one
+//     more statement per operation (SELECT 1, on the case's driver) seen as exactly what it costs
+//     alone, in a CPU-bound, an I/O-bound and an encrypted case (--sensitivity: only this);
+//   - cost: the pass's wall time (target ≤ 6 minutes on 2 cores) and valgrind's slowdown (each
+//     callgrind process's wall time over a process running the same plan untraced);
+//   - with --order, the repeat counts the cases in the reverse order: how much a count depends on
+//     what ran before it in the process.
+// Writes counting.json (everything) to --out and prints a summary.
+// The statement's cost is compared paired: the same small plan counted with and without it.
+import path from 'node:path';
+import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { percent } from '../../lib/format.js';
+import { table as markdownTable } from '../../lib/markdown.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { caseCounts, repeatSpread } from '../counts/counts.js';
+import { countPlanOf, countPlans } from '../counts/pass.js';
+import { countingTools } from '../counts/tools.js';
+import { cases, caseKey } from '../tables/suite.js';
+import { countText } from '../result/counts-text.js';
+
+/** The cases that get one more statement per operation, and the statement. */
+const EXTRA_CASES = [
+  'production/better-sqlite3-multiple-ciphers/chacha20/update',
+  'production/better-sqlite3-multiple-ciphers/chacha20/insert',
+  'production/better-sqlite3/none/select',
+];
+/**
+ * A deterministic statement of about 1% of an insert or a select (a recursive CTE of 4 rows,
+ * ~12,000 instructions): the size of change the counts must show, well outside the cases' repeat
+ * spread, which `SELECT 1` (3,400 instructions, 0.3% of a select) is not always.
+ */
+const EXTRA_SQL = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4) SELECT sum(x) FROM c';
+
+async function main(/** @type {string[]} */ argv) {
+  const v = parseStrict(argv, {
+    quick: { type: 'boolean', default: false },
+    jobs: { type: 'string' },
+    order: { type: 'boolean', default: false },
+    sensitivity: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'out/meta' },
+  });
+  const tools = countingTools();
+  if (tools.status !== 'ok') {
+    console.log(`meta:counting: cannot count here: ${tools.reason}`);
+    return 1;
+  }
+  const mode = v.quick ? 'quick' : 'full';
+  const jobs = numberFlag('jobs', v.jobs, 1, 256);
+  const drivers = await loadDrivers();
+  const usable = cases({}).filter((c) => countPlanOf(c.op, mode) && drivers.get(c.driver)?.open);
+  /** @type {import('../counts/worker.js').PlanCase[]} */
+  const plans = usable.map((c) => ({
+    key: caseKey(c),
+    .../** @type {{ k: number, warmup: number }} */ (countPlanOf(c.op, mode)),
+  }));
+  // Sensitivity, paired as a user compares two commits: the same small plan counted twice in
+  // processes of the same history, the second time with one more statement per operation in its
+  // cases; and the statement alone, around a task that does nothing, with each case's driver.
+  const sensitivity = async () => {
+    const small = plans.filter((p) => EXTRA_CASES.includes(p.key));
+    const alone = small.map((p) => ({ ...p, id: `alone:${p.key}`, extra: EXTRA_SQL, alone: true }));
+    const countSmall = async (/** @type {import('../counts/worker.js').PlanCase[]} */ ps) =>
+      (await countPlans({ mode, seed: 1, cases: usable, plans: [...ps, ...alone], drivers, jobs })).found[0];
+    const without = await countSmall(small);
+    const withExtra = await countSmall(small.map((p) => ({ ...p, extra: EXTRA_SQL })));
+    return small.map((p) => {
+      const base = without.get(p.key)?.instructions?.perOp ?? NaN;
+      const added = (withExtra.get(p.key)?.instructions?.perOp ?? NaN) - base;
+      const cost = withExtra.get(`alone:${p.key}`)?.instructions?.perOp ?? NaN;
+      return { key: p.key, base, added, alone: cost, error: added / cost - 1, relative: cost / base };
+    });
+  };
+  const pc = (/** @type {number} */ x) => percent(x, 4);
+  /** @param {Awaited<ReturnType<typeof sensitivity>>} extra */
+  const extraLines = (extra) => [
+    `- one more statement per operation (${EXTRA_SQL}; paired: the same plan counted without and with it), against what it costs alone on the case's driver:`,
+    '',
+    markdownTable(
+      [
+        ['Case', 'instructions/op', 'added', 'alone', 'added vs alone', 'share of the op'],
+        ...extra.map((e) => [
+          e.key,
+          countText(e.base),
+          countText(e.added),
+          countText(e.alone),
+          pc(e.error),
+          percent(e.relative, 2),
+        ]),
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  ];
+  if (v.sensitivity) {
+    console.log(extraLines(await sensitivity()).join('\n'));
+    return 0;
+  }
+  const started = Date.now();
+  const r = await countPlans({
+    mode,
+    seed: 1,
+    cases: usable,
+    plans,
+    drivers,
+    jobs,
+    layout: { reverseRepeat: v.order },
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const seconds = (Date.now() - started) / 1000;
+  // the same plan once more, in one process neither counted nor traced: valgrind's slowdown
+  const untraced = await countPlans({
+    mode,
+    seed: 1,
+    cases: usable,
+    plans,
+    drivers,
+    jobs: 1,
+    layout: { native: true },
+  });
+  const [a, b] = r.found;
+  /** @type {{ key: string, counts: import('../counts/counts.js').CaseCounts }[]} */
+  const counted = [];
+  for (const p of plans) {
+    if (p.id) continue;
+    const x = a.get(p.key);
+    const y = b.get(p.key);
+    if (x?.skipped || y?.skipped) continue;
+    counted.push({ key: p.key, counts: caseCounts(x ?? { reason: 'not counted' }, y ?? { reason: 'not counted' }) });
+  }
+  const spread = repeatSpread(counted);
+  const under1 = counted.filter((c) => c.counts.repeat && Math.abs(c.counts.repeat.difference) < 0.01).length;
+  const extra = await sensitivity();
+  const native = untraced.times.find((t) => t.tool === 'native')?.seconds ?? NaN;
+  const grind = r.times.filter((t) => t.tool === 'callgrind');
+  const slowdown = grind.map((t) => (t.seconds * (plans.length / t.cases)) / native);
+  const report = {
+    machine: { cores: (await import('node:os')).cpus().length, node: process.version, tools },
+    mode,
+    order: v.order ? 'repeat in the reverse order' : 'repeat in the same order',
+    seconds,
+    processes: r.times,
+    failures: r.failures,
+    markCost: r.markCost,
+    repeat: spread,
+    sensitivity: { under1Percent: under1, cases: counted.length },
+    extra,
+    slowdown,
+    cases: counted,
+  };
+  const file = path.resolve(v.out, 'counting.json');
+  writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(
+    [
+      `Counting pass, ${mode}, ${report.machine.cores} cores, Node ${process.version}, valgrind ${tools.valgrind}, strace ${tools.strace}; ${report.order}:`,
+      '',
+      `- cost: ${Math.round(seconds)} s for ${counted.length} cases (${r.times.length} processes; target ≤ 360 s on 2 cores); valgrind's slowdown over the same plan untraced: ${slowdown.map((x) => `${x.toFixed(0)}×`).join(', ')}`,
+      `- repeatability: ${spread.within['0.1%']} of ${spread.cases} cases (${percent(spread.within['0.1%'] / Math.max(1, spread.cases))}) within 0.1% (target ≥ 99%); within 0.01%: ${spread.within['0.01%']}; |difference| p50 ${pc(spread.quantiles.p50)}, p90 ${pc(spread.quantiles.p90)}, p99 ${pc(spread.quantiles.p99)}, max ${pc(spread.quantiles.max)}${spread.worst ? ` (${spread.worst.key})` : ''}; system calls and bytes the same in ${spread.syscallsSame} of ${spread.cases}`,
+      `- sensitivity: a 1% change is outside the repeat spread of ${under1} of ${counted.length} cases (${percent(under1 / Math.max(1, counted.length))}; target ≥ 95%)`,
+      ...extraLines(extra),
+      '',
+      `wrote ${path.relative(process.cwd(), file)}`,
+    ].join('\n'),
+  );
+  return r.failures.length ? 1 : 0;
+}
+
+command('meta:counting', import.meta.url, main);
