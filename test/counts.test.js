@@ -127,8 +127,11 @@ test(
     const added = more.found[0].get(update).instructions.perOp - a.get(update).instructions.perOp;
     const alone = a.get('alone').instructions.perOp;
     assert.ok(alone > 1000, `SELECT 1 costs ${alone} instructions`);
+    // within 5% of its cost alone: its call site's JavaScript costs some dozens of instructions more
+    // or less inside the update's loop than alone (measured: 0.3% of it on Node 20, 2.7% on Node 24),
+    // and 5% of it is 0.05% of the update
     assert.ok(
-      Math.abs(added / alone - 1) < 0.01,
+      Math.abs(added / alone - 1) < 0.05,
       `one SELECT 1 per update added ${added} instructions per op; alone it costs ${alone}`,
     );
     // what the PRAGMAs say: WAL with synchronous=NORMAL syncs only at checkpoints, FULL on every commit
