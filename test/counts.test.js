@@ -118,13 +118,16 @@ test(
     const [a, b] = r.found;
     for (const p of plans) {
       const id = p.id ?? p.key;
+      // a select builds 50 row objects per operation, and about one pair of processes in eight puts
+      // its two counts ~1% apart (V8's lookup caches, docs/counting.md); the C-heavy cases stay within
+      const within = p.key.endsWith('/select') ? 0.02 : REPEAT_WITHIN;
       const x = a.get(id);
       const y = b.get(id);
       assert.ok(x?.instructions && y?.instructions && x.syscalls && y.syscalls, `${id} was counted twice`);
       const diff = Math.abs(y.instructions.perOp / x.instructions.perOp - 1);
       assert.ok(
-        diff < REPEAT_WITHIN,
-        `${id}: ${x.instructions.perOp} then ${y.instructions.perOp} instructions per op (within ${REPEAT_WITHIN * 100}% here)`,
+        diff < within,
+        `${id}: ${x.instructions.perOp} then ${y.instructions.perOp} instructions per op (within ${within * 100}% here)`,
       );
       const c = caseCounts(x, y);
       assert.ok(
