@@ -66,15 +66,10 @@ export function syscallsPerOp(windows, intervals) {
       .sort(([x], [y]) => (x < y ? -1 : 1))
       .map(([k, v]) => [k, per(v)]),
   );
-  const k = kinds(sum.calls);
   return {
-    syscalls: {
-      fsync: per(k.fsync),
-      write: per(k.write),
-      read: per(k.read),
-      other: per(k.other),
-      runtime: per(k.runtime),
-    },
+    syscalls: /** @type {ReturnType<typeof kinds>} */ (
+      Object.fromEntries(Object.entries(kinds(sum.calls)).map(([kind, n]) => [kind, per(n)]))
+    ),
     calls,
     bytes: { read: per(sum.bytesRead), written: per(sum.bytesWritten) },
   };

@@ -8,13 +8,12 @@
 // callgrind and strace, each for the first count and for the repeat (jobsOf). With more cores the
 // callgrind counts are split across processes; each process pays ~10 s of start under valgrind.
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../lib/root.js';
 import { BUDGETS } from '../engine/budgets.js';
-import { KEY_ENV } from '../engine/session.js';
+import { KEY_ENV, sessionKey } from '../engine/session.js';
 import { SHM } from '../engine/templates.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey } from '../tables/suite.js';
@@ -202,7 +201,7 @@ async function pool(tasks, jobs) {
 export async function countPlans(o) {
   const jobs = Math.max(1, o.jobs ?? os.cpus().length);
   const base = fs.mkdtempSync(path.join(fs.existsSync(SHM) ? SHM : os.tmpdir(), 'sqlite-bench-count-'));
-  const key = crypto.randomBytes(24).toString('base64url');
+  const key = sessionKey({}); // a new random key, whatever this process was given
   /** @type {NodeJS.ProcessEnv} */
   const env = Object.fromEntries(KEPT_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
   Object.assign(env, COUNT_ENV, { [KEY_ENV]: key, TMPDIR: base, TMP: base, TEMP: base });

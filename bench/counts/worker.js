@@ -25,10 +25,10 @@ import fs from 'node:fs';
 import v8 from 'node:v8';
 import { command, parseStrict, UsageError } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
-import { createSession } from '../engine/session.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { caseKey } from '../tables/suite.js';
 import { mark, marksMade } from './marks.js';
+import { countingSession } from './prepare.js';
 
 /**
  * @typedef {object} PlanCase
@@ -125,7 +125,7 @@ export function runOps(task, n, counted) {
  * more or less than counted first. Nothing here is counted.
  * @param {PlanCase[]} cases
  * @param {Map<string, import('../tables/suite.js').Case>} byKey
- * @param {ReturnType<typeof createSession>} session
+ * @param {ReturnType<typeof countingSession>} session
  */
 export function warmProcess(cases, byKey, session) {
   /** @type {Map<string, { c: import('../tables/suite.js').Case, p?: PlanCase }>} */
@@ -160,16 +160,9 @@ async function main(/** @type {string[]} */ argv) {
   /** @type {Plan} */
   const plan = JSON.parse(fs.readFileSync(flags.plan, 'utf8'));
   const drivers = await loadDrivers();
-  const session = createSession({
-    mode: plan.mode,
-    filters: {},
-    seed: plan.seed,
-    budget: { seedMessages: plan.seedMessages },
-    templates: plan.templates,
+  const session = countingSession(plan, drivers, {
     pool: v8.deserialize(fs.readFileSync(plan.pool)),
-    cheapKdf: true,
     workdir: WORKDIR,
-    drivers,
   });
   const byKey = new Map(session.list.map((c) => [caseKey(c), c]));
   /** @type {WorkerCase[]} */
@@ -184,7 +177,6 @@ async function main(/** @type {string[]} */ argv) {
       const id = p.id ?? p.key;
       const c = byKey.get(p.key);
       if (!c) throw new UsageError(`${flags.plan}: no case ${p.key}`);
-      const extraDb = p.extra ? drivers.get(c.driver)?.open?.(':memory:') : null;
       /** @type {import('../tables/ops.js').OpTask} */
       const nothingAtAll = { run: () => {} };
       const opened = p.alone ? { status: 'ready', task: nothingAtAll, close: () => {} } : session.prepare(c);
@@ -192,7 +184,10 @@ async function main(/** @type {string[]} */ argv) {
         out.push({ key: id, status: opened.status, ...(opened.reason ? { reason: opened.reason } : {}) });
         continue;
       }
+      /** @type {import('../engine/database.js').Conn | null} */
+      let extraDb = null;
       try {
+        extraDb = p.extra ? (drivers.get(c.driver)?.open?.(':memory:') ?? null) : null;
         const task = extraDb && p.extra ? withExtra(opened.task, extraDb.prepare(p.extra)) : opened.task;
         runOps(task, p.warmup, false);
         gc(); // the counted operations start from a clean heap, so its collections fall at the same points

@@ -14,6 +14,7 @@
 //     what ran before it in the process.
 // Writes counting.json (everything) to --out and prints a summary.
 // The statement's cost is compared paired: the same small plan counted with and without it.
+import os from 'node:os';
 import path from 'node:path';
 import { command, numberFlag, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -141,7 +142,7 @@ async function main(/** @type {string[]} */ argv) {
   const grind = r.times.filter((t) => t.tool === 'callgrind');
   const slowdown = grind.map((t) => (t.seconds * (plans.length / t.cases)) / native);
   const report = {
-    machine: { cores: (await import('node:os')).cpus().length, node: process.version, tools },
+    machine: { cores: os.cpus().length, node: process.version, tools },
     mode,
     order: v.order ? 'repeat in the reverse order' : 'repeat in the same order',
     seconds,
