@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// npm run meta:interference -- [--seconds N] [--seed N] [--mb N]
+//
+// Interference made on purpose, for measuring the harness on a quiet machine: one process that
+// keeps one core busy in bursts of random length (50 ms to 1 s), each burst either streaming
+// through a buffer larger than the caches (memory bandwidth and shared cache, as a noisy
+// neighbour on the same host) or spinning on arithmetic (the core), with short pauses between.
+// What the benchmark on the other core sees is a machine whose speed switches within a second,
+// as shared CI runners do on their own. meta:precision and the compare's calibration start it with
+// --interference; it stops after --seconds or when its parent goes.
+import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { createRandom } from '../../lib/prng.js';
+
+const OPTIONS = /** @type {const} */ ({
+  seconds: { type: 'string', default: '3600' },
+  seed: { type: 'string', default: '1' },
+  mb: { type: 'string', default: '64' },
+});
+
+/**
+ * Busy for `ms`: either stream through `buf` (read and write every cache line) or spin.
+ * @param {Float64Array} buf
+ * @param {boolean} stream
+ * @param {number} ms
+ */
+function burst(buf, stream, ms) {
+  const until = performance.now() + ms;
+  let x = 0;
+  while (performance.now() < until) {
+    if (stream) for (let i = 0; i < buf.length; i += 8) buf[i] += 1;
+    else for (let i = 0; i < 1e5; i++) x += Math.sqrt(i);
+  }
+  return x;
+}
+
+async function main(/** @type {string[]} */ argv) {
+  const v = parseStrict(argv, OPTIONS);
+  const seconds = numberFlag('seconds', v.seconds, 1, 86_400);
+  const random = createRandom(numberFlag('seed', v.seed, 0, 2 ** 31));
+  const buf = new Float64Array((numberFlag('mb', v.mb, 1, 4096) * 1024 * 1024) / 8);
+  const end = Date.now() + seconds * 1000;
+  const parent = process.ppid;
+  while (Date.now() < end) {
+    burst(buf, random() < 0.5, 50 + random() * 950);
+    await new Promise((r) => setTimeout(r, random() * 200));
+    try {
+      process.kill(parent, 0);
+    } catch {
+      break; // the parent is gone
+    }
+  }
+}
+
+command('interference', import.meta.url, main);
