@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from '../../lib/root.js';
-import { ENGINE_TMP_ENV, PROTOCOL } from './protocol.js';
+import { ENGINE_TMP_ENV, PROTOCOLS } from './protocol.js';
 
 /** Where a checkout keeps its engine server: here, or where checkouts before the restructure of
  * bench/ kept it (a compare's base can be such a commit). */
@@ -96,7 +96,8 @@ export async function startEngine(args, o = {}) {
     return read();
   };
   const ready = await read();
-  if (!ready.ready || ready.protocol !== PROTOCOL) throw fail(`did not say ready with protocol ${PROTOCOL}`, stderr);
+  if (!ready.ready || !PROTOCOLS.includes(ready.protocol))
+    throw fail(`did not say ready with protocol ${PROTOCOLS.join(' or ')}`, stderr);
   return {
     ready,
     request,

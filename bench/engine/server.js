@@ -11,7 +11,13 @@
 // GC before) and writes {"key","status":"ok","opsPerSec"} (size: "bytes"), or
 // {"key","status","reason"}. {"measure":key,"full":true} answers with the raw round
 // ({key,status,round,verified,pragmas}, or the size, or the reason), and {"setups":true} with the
-// PRAGMA readings and encryption proofs of the setups used so far. On {"quit":true}, the end of
+// PRAGMA readings and encryption proofs of the setups used so far. Protocol 2 adds slices
+// (slices.js): {"block":[keys],"seed":n} measures one round of those cases together, in slices, and
+// answers {"block":[{key,status,round (with fast and slices),verified,pragmas} or the entry]};
+// {"open":key} opens one case on a fresh copy and warms it up ({key,status,batch}, or its entry, or
+// its bytes), {"slice":key,"ms":n} runs one slice of it ({key,status,opsPerSec,ops,ms}) and
+// {"close":key} closes it ({key,status,verified}): the compare alternates slices of one case
+// between the engine processes of its sides. On {"quit":true}, the end of
 // stdin, an error, SIGINT or SIGTERM it removes its databases, and the temp directory its client
 // made for it (client.js), and exits. Nothing else goes to stdout.
 import fs from 'node:fs';
@@ -24,6 +30,8 @@ import { command } from '../../lib/command.js';
 import { loadDrivers } from './load-drivers.js';
 import { ENGINE_TMP_ENV, PROTOCOL } from './protocol.js';
 import { createSession } from './session.js';
+import { SLICE_MS } from './slices.js';
+import { createRandom } from '../../lib/prng.js';
 import { caseKey } from '../tables/suite.js';
 
 /**
@@ -103,6 +111,57 @@ async function main(/** @type {string[]} */ argv) {
       if (cmd.quit) break;
       if (cmd.setups) {
         send({ setups: s.setups() });
+        continue;
+      }
+      if (Array.isArray(cmd.block)) {
+        const unknown = cmd.block.find((/** @type {string} */ k) => !byKey.has(k));
+        if (unknown) {
+          send({ error: `no such case in this run: ${unknown}; valid: the keys of the ready message` });
+          continue;
+        }
+        const cs = cmd.block.map((/** @type {string} */ k) => /** @type {any} */ (byKey.get(k)));
+        const rs = s.runBlock(cs, s.budget, createRandom(Number(cmd.seed) || 0));
+        send({
+          block: rs.map((r, i) =>
+            'round' in r ? { key: cmd.block[i], status: 'ok', ...r } : { key: cmd.block[i], ...r },
+          ),
+        });
+        continue;
+      }
+      if (typeof cmd.slice === 'string') {
+        try {
+          const r = s.sliceCase(cmd.slice, Number(cmd.ms) || SLICE_MS);
+          send({ key: cmd.slice, status: 'ok', opsPerSec: (r.ops / r.ms) * 1000, ops: r.ops, ms: r.ms });
+        } catch (err) {
+          s.closeCase(cmd.slice);
+          send({ key: cmd.slice, status: 'error', reason: s.errorReason(err) });
+        }
+        continue;
+      }
+      if (typeof cmd.close === 'string') {
+        try {
+          send({ key: cmd.close, status: 'ok', verified: s.closeCase(cmd.close) ?? {} });
+        } catch (err) {
+          send({ key: cmd.close, status: 'error', reason: s.errorReason(err) });
+        }
+        continue;
+      }
+      if (typeof cmd.open === 'string') {
+        const c = byKey.get(cmd.open);
+        if (!c)
+          send({
+            key: cmd.open,
+            status: 'error',
+            reason: 'no such case in this run; valid: the keys of the ready message',
+          });
+        else {
+          const r = /** @type {any} */ (s.openCase(c, cmd.open, s.budget));
+          send(
+            r.size
+              ? { key: cmd.open, status: 'ok', bytes: r.size.mainBytes + r.size.walBytes }
+              : { key: cmd.open, ...r },
+          );
+        }
         continue;
       }
       const c = byKey.get(cmd.measure);

@@ -13,6 +13,7 @@ import { cases as selectCases } from '../tables/suite.js';
 import { BUDGETS, budgetOf } from './budgets.js';
 import { applyKey, applyPragmas, openConfigured } from './database.js';
 import { measure } from './measure.js';
+import { measureBlock, slicer } from './slices.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { createTemplates, removeDb } from './templates.js';
 
@@ -212,6 +213,88 @@ export function createSession(o) {
     }
   };
 
+  /**
+   * Measure one round of the cases of one block together, in slices (slices.js), each on a fresh
+   * copy of its template: the cycles start after every case is opened and warmed up, and a full GC.
+   * @param {import('../tables/suite.js').Case[]} cs
+   * @param {import('./budgets.js').RunBudget} b
+   * @param {() => number} random the block's order of slices
+   */
+  const runBlock = (cs, b, random) => {
+    const prepared = cs.map((c) => prepare(c));
+    try {
+      const ready = /** @type {Prepared[]} */ (prepared.filter((p) => 'task' in p));
+      const measured = measureBlock(ready, b, random, collectGarbage);
+      return cs.map((c, i) => {
+        const p = prepared[i];
+        if (!('task' in p)) return p;
+        const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
+        const m = measured[ready.indexOf(p)];
+        if ('error' in m) return { ...base, status: 'error', reason: errorReason(m.error) };
+        try {
+          return { round: m.round, verified: p.task.verify?.() ?? {}, pragmas: p.pragmas };
+        } catch (err) {
+          return { ...base, status: 'error', reason: errorReason(err) };
+        }
+      });
+    } finally {
+      for (const p of prepared) if ('close' in p) p.close();
+    }
+  };
+
+  /** @type {Map<string, { prepared: Prepared, slicer: import('./slices.js').Slicer }>} */
+  const open = new Map();
+  /**
+   * Open one case for slices asked for one at a time (the compare and the shootout alternate
+   * slices of the same case between engine processes): a fresh copy, the warm-up, a full GC.
+   * @param {import('../tables/suite.js').Case} c
+   * @param {string} key
+   * @param {import('./budgets.js').RunBudget} b
+   * @returns {{ status: 'ok', batch: number } | CaseEntry}
+   */
+  const openCase = (c, key, b) => {
+    closeCase(key);
+    const p = prepare(c);
+    if (!('task' in p)) return p;
+    try {
+      const s = slicer(p.task, b);
+      collectGarbage();
+      open.set(key, { prepared: p, slicer: s });
+      return { status: 'ok', batch: s.batch };
+    } catch (err) {
+      p.close();
+      return {
+        config: c.config,
+        driver: c.driver,
+        cipher: c.cipher,
+        op: c.op,
+        status: 'error',
+        reason: errorReason(err),
+      };
+    }
+  };
+  /**
+   * One slice of an open case.
+   * @param {string} key
+   * @param {number} ms
+   */
+  const sliceCase = (key, ms) => {
+    const o = open.get(key);
+    if (!o) throw new Error(`${key} is not open`);
+    return o.slicer.slice(ms);
+  };
+  /** Close an open case: what its task verified. */
+  const closeCase = (/** @type {string} */ key) => {
+    const o = open.get(key);
+    if (!o) return null;
+    open.delete(key);
+    try {
+      return o.prepared.task.verify?.() ?? {};
+    } finally {
+      o.prepared.close();
+    }
+  };
+
   /** Untimed warm-up: one short select per usable driver, so the first measured case is not cold. */
   const warm = () => {
     const warmBudget = { ...BUDGETS.quick, time: Math.min(50, budget.time) };
@@ -234,9 +317,31 @@ export function createSession(o) {
     }));
 
   const dispose = () => {
+    for (const key of [...open.keys()]) {
+      try {
+        closeCase(key);
+      } catch {
+        // disposing: its copy goes with the workdir
+      }
+    }
     templates.dispose();
     if (!o.keepDb) fs.rmSync(workdir, { recursive: true, force: true });
   };
 
-  return { budget, list, prepare, errorReason, runCase, warm, setups, dispose, workdir, templates };
+  return {
+    budget,
+    list,
+    prepare,
+    errorReason,
+    runCase,
+    runBlock,
+    openCase,
+    sliceCase,
+    closeCase,
+    warm,
+    setups,
+    dispose,
+    workdir,
+    templates,
+  };
 }

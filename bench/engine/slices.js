@@ -1,0 +1,143 @@
+// Measuring in slices, at the time scale of the machine's noise.
+//
+// On a shared VM the machine switches between a fast and a slow state within a second (select
+// windows near 6,000 or 10,000/s; Python's sqlite3 shows it too), and only ever adds time. Two
+// cases measured one after the other, a few hundred milliseconds apart, each meet the machine in
+// whatever state it is in then, so a comparison of them straddles states at random. Here the cases
+// of a block take turns instead: a slice of a few milliseconds of one, then of the next, in a new
+// shuffled order every cycle, until the block's time is spent. Every case sees the same mix of
+// the machine's states, and the two sides of a comparison, one slice each per cycle, are
+// milliseconds apart: the paired figure of a cycle is the log ratio of their two slices.
+//
+// A slice is made of samples of `batch` operations (batch sized as tinybench's warm-up says, so the
+// harness's own cost stays under about 1%), each with its untimed preparation and clean-up, timed
+// back to back until the slice has `sliceMs` of timed work; an operation slower than that is one
+// sample, one slice. A round's figures, typical under load and fastest typical, and the paired
+// figure of two cases are statistics of the slices: lib/stats/slices.js.
+import { Bench } from 'tinybench';
+import { slowed } from './measure.js';
+import { MIN_CYCLES, sliceFigures } from '../../lib/stats/slices.js';
+import { shuffle } from '../../lib/prng.js';
+
+export { MIN_CYCLES };
+/** ms of timed work in one slice (an operation slower than this is a slice of its own). */
+export const SLICE_MS = 2;
+
+/**
+ * A task warmed up and ready to be run in slices.
+ * @typedef {object} Slicer
+ * @property {number} batch operations per sample
+ * @property {(ms: number) => { ops: number, ms: number, samples: number[] }} slice run samples until `ms`
+ *   of timed work; samples: per-operation ms of each
+ */
+
+/**
+ * Warm a task up (tinybench, `budget.warmupTime`: also tells how long one operation takes) and size
+ * its samples, then hand out slices of it.
+ * @param {import('./measure.js').Task} task
+ * @param {import('./measure.js').Budget} budget
+ * @returns {Slicer}
+ */
+export function slicer(task, budget) {
+  const run = slowed(task.run, budget.slowdown ?? 0);
+  const warm = new Bench({ time: budget.warmupTime, iterations: 1, warmup: false, throws: true });
+  let armed = false; // tinybench calls a task once when it is added (see measure.js runBench)
+  warm.add(
+    'warm-up',
+    () => {
+      if (armed) run(1);
+    },
+    { beforeEach: task.before ? () => task.before?.(1) : undefined, afterEach: task.after },
+  );
+  armed = true;
+  warm.runSync();
+  const result = /** @type {any} */ (warm.tasks[0].result);
+  if (result?.error) throw result.error;
+  const perOp = result.latency.p50;
+  const maxBatch = task.maxBatch ?? 1000;
+  const batch = Math.max(1, Math.min(maxBatch, Math.ceil(budget.minSampleMs / Math.max(perOp, 1e-6))));
+  return {
+    batch,
+    slice(ms) {
+      /** @type {number[]} */
+      const samples = [];
+      let spent = 0;
+      let ops = 0;
+      do {
+        task.before?.(batch);
+        const t0 = performance.now();
+        run(batch);
+        const d = performance.now() - t0;
+        task.after?.();
+        samples.push(d / batch);
+        spent += d;
+        ops += batch;
+      } while (spent < ms);
+      return { ops, ms: spent, samples };
+    },
+  };
+}
+
+/**
+ * A case's part of a block: its round's figures and each cycle's slice rate.
+ * @typedef {import('./measure.js').Round & { fast: number, slices: number[] }} SlicedRound
+ *   slices: ops/s of its slice in each cycle, in cycle order (a case that failed stops early)
+ */
+
+/**
+ * The figures of a round from its slices.
+ * @param {number[]} rates ops/s of each slice
+ * @param {number[]} latencies per-operation ms of each sample
+ * @param {number} batch
+ * @returns {SlicedRound}
+ */
+export function roundOf(rates, latencies, batch) {
+  return { ...sliceFigures(rates), opsPerSample: batch, latencies, slices: rates };
+}
+
+/**
+ * Measure the cases of one block together, in slices: every cycle runs one slice of each case, in
+ * a new shuffled order, until the block has spent `budget.time` ms per case and every case has
+ * `budget.minSamples` slices (at least MIN_CYCLES). A case whose task throws leaves the cycle
+ * with its error; the others go on.
+ * @param {{ task: import('./measure.js').Task }[]} cases
+ * @param {import('./measure.js').Budget & { sliceMs?: number }} budget
+ * @param {() => number} random
+ * @param {() => void} [beforeCycles] run once, untimed, after the warm-ups (a full GC)
+ * @returns {({ round: SlicedRound } | { error: unknown })[]}
+ */
+export function measureBlock(cases, budget, random, beforeCycles) {
+  const sliceMs = budget.sliceMs ?? SLICE_MS;
+  /** @type {(Slicer | { error: unknown })[]} */
+  const slicers = cases.map((c) => {
+    try {
+      return slicer(c.task, budget);
+    } catch (error) {
+      return { error };
+    }
+  });
+  beforeCycles?.();
+  const rates = cases.map(() => /** @type {number[]} */ ([]));
+  const latencies = cases.map(() => /** @type {number[]} */ ([]));
+  const live = new Set(slicers.flatMap((s, i) => ('slice' in s ? [i] : [])));
+  const total = cases.length * budget.time;
+  const cycles = Math.max(MIN_CYCLES, budget.minSamples);
+  let spent = 0;
+  for (let cycle = 0; live.size && (spent < total || cycle < cycles); cycle++) {
+    for (const i of shuffle(random, [...live])) {
+      const s = /** @type {Slicer} */ (slicers[i]);
+      try {
+        const r = s.slice(sliceMs);
+        rates[i].push((r.ops / r.ms) * 1000);
+        latencies[i].push(...r.samples);
+        spent += r.ms;
+      } catch (error) {
+        slicers[i] = { error };
+        live.delete(i);
+      }
+    }
+  }
+  return slicers.map((s, i) =>
+    'slice' in s ? { round: roundOf(rates[i], latencies[i], s.batch) } : { error: s.error },
+  );
+}

@@ -1,0 +1,38 @@
+// The statistics of slices (bench/engine/slices.js measures them): a round's two figures from its
+// slices' rates, and the paired figure of two cases whose slices alternated.
+//
+// - typical under load: the median of the slices' rates;
+// - fastest typical: the FAST_QUANTILE of the slices' rates. The machine's interference only adds
+//   time, so the fast end of the slices is what the code costs when nothing disturbs it; a
+//   quantile, not the fastest slice, because one slice can be lucky too (a cache state, a timer
+//   tick), and 1 in 10 so it stays in the fast state whenever the machine spends a tenth of the
+//   round there (Chen & Revels 2016 argue for the minimum; BenchmarkTools.jl's CI judges on it);
+// - paired: the median over the cycles both ran of the log ratio of their slices, which are
+//   milliseconds apart, so the machine's state, shared by both, cancels in each ratio.
+import { median, quantile } from './spread.js';
+
+/** The fastest typical figure: this quantile of a round's slice rates (the 10th percentile of slice times). */
+export const FAST_QUANTILE = 0.9;
+/** A block runs at least this many cycles, so each pair has a median to take. */
+export const MIN_CYCLES = 3;
+
+/**
+ * A round's two figures from its slices' rates (ops/s).
+ * @param {number[]} rates
+ */
+export const sliceFigures = (rates) => ({ opsPerSec: median(rates), fast: quantile(rates, FAST_QUANTILE) });
+
+/**
+ * The paired figure of two cases measured in alternating slices: the median over the cycles both
+ * ran of log(member's slice rate / reference's).
+ * @param {number[]} reference slice rates per cycle
+ * @param {number[]} member
+ * @returns {number | null} null when they share fewer than MIN_CYCLES cycles
+ */
+export function pairedLog(reference, member) {
+  const n = Math.min(reference.length, member.length);
+  if (n < MIN_CYCLES) return null;
+  const logs = [];
+  for (let i = 0; i < n; i++) logs.push(Math.log(member[i] / reference[i]));
+  return median(logs);
+}
