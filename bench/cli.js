@@ -9,6 +9,7 @@ import { ROOT } from '../lib/root.js';
 import { parseFlags } from './engine/flags.js';
 import { loadDrivers } from './engine/load-drivers.js';
 import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, writeResult } from './result/document.js';
+import { cpuTimes, noiseOf, stealBetween, topology } from './result/noise.js';
 import { analyseRun, withWorkloadChecks } from './result/analysis.js';
 import { environment } from './result/environment.js';
 import { summarize } from './result/summary.js';
@@ -41,6 +42,7 @@ async function main(/** @type {string[]} */ argv) {
     });
   }
   const startedAt = new Date().toISOString();
+  const cpuAtStart = cpuTimes();
   const drivers = await loadDrivers();
   const run = await runSuite({
     mode: flags.quick ? 'quick' : 'full',
@@ -55,7 +57,8 @@ async function main(/** @type {string[]} */ argv) {
     onProgress: createProgress(),
   });
   const { setups, budget, order, engines } = run;
-  const { cases, machine, comparisons, selfCheck, experiments } = analyseRun(run.cases);
+  const { cases, machine, machineFast, comparisons, selfCheck, experiments } = analyseRun(run.cases);
+  const noise = noiseOf(run.slow, machineFast, stealBetween(cpuAtStart, cpuTimes()), topology());
   // the workloads (bench/workloads/), after the suite: --workload NAME selects them, none skips them
   const workloadRun = state.interrupted
     ? null
@@ -113,6 +116,7 @@ async function main(/** @type {string[]} */ argv) {
     setups,
     cases,
     machine,
+    noise,
     comparisons,
     selfCheck,
     experiments: withWorkloadChecks(experiments, workloads),

@@ -355,10 +355,14 @@ test('npm run bench -- --quick with workloads: a version 3 document with them, v
   const { validate } = await import('../bench/result/document.js');
   const { readResult } = await import('../aggregate/read.js');
   assert.deepEqual(validate(doc), []);
-  const { counting: _c, ...v2 } = { ...doc, schemaVersion: 2 };
+  const { noise: _n, ...v3 } = { ...doc, schemaVersion: 3 };
+  assert.ok(validate({ ...v3, noise: doc.noise }).length > 0, 'a version 3 document has no noise');
+  assert.deepEqual(validate(v3), []);
+  assert.ok(validate({ ...doc, noise: undefined }).length > 0, 'a version 4 document says how noisy its machine was');
+  const { counting: _c, ...v2 } = { ...v3, schemaVersion: 2 };
   assert.ok(validate({ ...v2, counting: doc.counting }).length > 0, 'a version 2 document has no counts');
   assert.deepEqual(validate(v2), []);
-  assert.ok(validate({ ...doc, counting: undefined }).length > 0, 'a version 3 document says whether it counted');
+  assert.ok(validate({ ...v3, counting: undefined }).length > 0, 'a version 3 document says whether it counted');
   const v1 = { ...v2, schemaVersion: 1 };
   assert.ok(validate(v1).length > 0, 'a version 1 document has no workloads');
   const { workloads: _, ...v1plain } = v1;
@@ -366,7 +370,8 @@ test('npm run bench -- --quick with workloads: a version 3 document with them, v
   for (const [name, d] of [
     ['v1.json', v1plain],
     ['v2.json', v2],
-    ['v3.json', doc],
+    ['v3.json', v3],
+    ['v4.json', doc],
   ]) {
     fs.writeFileSync(path.join(tmp, name), JSON.stringify(d));
     const r = readResult(path.join(tmp, name));
@@ -375,6 +380,7 @@ test('npm run bench -- --quick with workloads: a version 3 document with them, v
   fs.rmSync(path.join(tmp, 'v1.json'));
   fs.rmSync(path.join(tmp, 'v2.json'));
   fs.rmSync(path.join(tmp, 'v3.json'));
+  fs.rmSync(path.join(tmp, 'v4.json'));
 
   // the section: on results/README.md the concurrency and scale tables, strings made inert; in the
   // README a quick run (one round, no ±) is said to be one, without figures

@@ -40,6 +40,7 @@ import { median, medianRse } from '../../lib/stats/spread.js';
  * @property {number} opsPerSec the round's median ops/s (per operation)
  * @property {number} opsPerSample
  * @property {number[]} latencies per-operation latency of each sample, ms
+ * @property {number} [fast] the round's fastest typical ops/s (slices.js FAST_QUANTILE of its slices); rounds measured in slices
  */
 /**
  * @typedef {object} Stats
@@ -50,6 +51,8 @@ import { median, medianRse } from '../../lib/stats/spread.js';
  * @property {number} opsPerSample the most any round used
  * @property {number[]} rounds each round's median ops/s
  * @property {number} totalMs time spent in timed work, all rounds
+ * @property {{ opsPerSec: number, rounds: number[], rse?: number }} [fast] fastest typical (slices.js): opsPerSec is the
+ *   median of the rounds' fast figures; rse its `medianRse` (3 rounds or more)
  */
 
 /**
@@ -158,5 +161,14 @@ export function combine(rounds) {
     opsPerSample: Math.max(...rounds.map((x) => x.opsPerSample)),
     rounds: medians,
     totalMs: rounds.reduce((t, x) => t + x.latencies.reduce((a, b) => a + b, 0) * x.opsPerSample, 0),
+    ...fastOf(rounds),
   };
+}
+
+/** The fastest typical figure of rounds measured in slices (each has `fast`); nothing otherwise. */
+function fastOf(/** @type {Round[]} */ rounds) {
+  if (!rounds.every((x) => typeof x.fast === 'number')) return {};
+  const fast = rounds.map((x) => /** @type {number} */ (x.fast));
+  const rse = medianRse(fast);
+  return { fast: { opsPerSec: median(fast), rounds: fast, ...(Number.isNaN(rse) ? {} : { rse }) } };
 }

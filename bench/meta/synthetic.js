@@ -548,6 +548,8 @@ export function syntheticDoc(p = {}) {
     setups: docSetups,
     cases: analysed.cases,
     machine: analysed.machine,
+    // a synthetic run has no slices to tell the slow state by, nor a machine to read
+    noise: { slowShare: null, byOp: {}, machineFast: analysed.machineFast, steal: null, topology: null },
     comparisons: analysed.comparisons,
     selfCheck: analysed.selfCheck,
     experiments: withWorkloadChecks(analysed.experiments, workloads),

@@ -25,7 +25,7 @@ const UNMEASURED = 0;
 
 /**
  * @param {any[]} cases the run's cases; timed ones have stats.rounds and stats.slots
- * @returns {{ cases: any[], machine: Record<string, number>, comparisons: any[], selfCheck: any, experiments: any[] }}
+ * @returns {{ cases: any[], machine: Record<string, number>, machineFast: Record<string, number>, comparisons: any[], selfCheck: any, experiments: any[] }}
  */
 export function analyseRun(cases) {
   const timed = cases.filter((c) => c.status === 'ok' && c.stats?.slots);
@@ -36,28 +36,48 @@ export function analyseRun(cases) {
       .filter(([, l]) => Number.isFinite(l.sd))
       .map(([op, l]) => [op, sig(l.sd)]),
   );
+  // the fastest typical figure (bench/engine/slices.js) moves between blocks by its own amount
+  const fastLevels = machineLevels(
+    timed.filter((c) => c.stats.fast).map((c) => ({ op: c.op, rounds: c.stats.fast.rounds, slots: c.stats.slots })),
+  );
+  /** @type {Record<string, number>} */
+  const machineFast = Object.fromEntries(
+    Object.entries(fastLevels)
+      .filter(([, l]) => Number.isFinite(l.sd))
+      .map(([op, l]) => [op, sig(l.sd)]),
+  );
   const withIntervals = cases.map((c) => {
     if (!timed.includes(c)) return c;
     const i = intervalOf(c.stats.rounds, machine[c.op] ?? UNMEASURED);
     if (!i) return c;
     const opsPerSec = { ...c.stats.opsPerSec, low: sig(i.low), high: sig(i.high) };
     const modes = i.modes?.map((m) => ({ rate: sig(m.rate), share: sig(m.share), rounds: m.rounds }));
-    return { ...c, stats: { ...c.stats, opsPerSec, ...(modes ? { modes } : {}) } };
+    const f = c.stats.fast && intervalOf(c.stats.fast.rounds, machineFast[c.op] ?? UNMEASURED);
+    const fast = f ? { fast: { ...c.stats.fast, low: sig(f.low), high: sig(f.high) } } : {};
+    return { ...c, stats: { ...c.stats, opsPerSec, ...fast, ...(modes ? { modes } : {}) } };
   });
   const comparisons = compareAll(withIntervals);
   const selfCheck = selfCheckOf(comparisons);
   const experiments = experimentsOf(withIntervals);
-  return { cases: withIntervals, machine, comparisons, selfCheck, experiments };
+  return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, experiments };
 }
 
-/** A case's rounds with their blocks, for pairing; null when it has none. */
-const roundsOf = (/** @type {any} */ c) =>
-  c?.status === 'ok' && c.stats?.slots
-    ? c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({
-        slot: c.stats.slots[i],
-        opsPerSec: x,
-      }))
-    : null;
+/**
+ * A case's rounds with their blocks, for pairing, and with each round's paired figure against
+ * `reference` where the slices gave one; null when it has none.
+ * @param {any} c
+ * @param {{ config: string, driver: string, cipher: string }} [reference]
+ */
+const roundsOf = (c, reference) => {
+  if (!(c?.status === 'ok' && c.stats?.slots)) return null;
+  /** @type {(number | null)[] | undefined} */
+  const logs = reference ? c.stats.paired?.[setupKey(reference)] : undefined;
+  return c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({
+    slot: c.stats.slots[i],
+    opsPerSec: x,
+    ...(typeof logs?.[i] === 'number' ? { log: logs[i] } : {}),
+  }));
+};
 
 /**
  * Every comparison of the table, on every timed operation, where both cases have paired rounds.
@@ -80,7 +100,7 @@ function compareAll(cases) {
       for (const op of OPS.filter((o) => o.kind === 'timed')) {
         const [a, b] = [
           rounds(byKey.get(caseKey({ ...cmp.reference, op: op.name }))),
-          rounds(byKey.get(caseKey({ ...member, op: op.name }))),
+          rounds(byKey.get(caseKey({ ...member, op: op.name })), cmp.reference),
         ];
         const change = a && b ? pairedChange(a, b) : null;
         if (!change) continue;
@@ -193,7 +213,7 @@ export function experimentsOf(cases) {
         };
       }
       const a = roundsOf(ref);
-      const b = roundsOf(member);
+      const b = roundsOf(member, m.reference);
       const change = a && b ? pairedChange(a, b) : null;
       if (!change)
         return {

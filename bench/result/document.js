@@ -19,10 +19,13 @@ export const TINYBENCH_VERSION = JSON.parse(
 ).version;
 
 export const METHOD =
-  'tinybench runSync, per case `rounds` rounds spread across the run in reshuffled order, each on a fresh copy after a full GC: ' +
-  'warm-up, then samples until the time budget and the minimum sample count are both met; operations under minSampleMs are ' +
-  "batched opsPerSample to a sample. ops/s median = median of the rounds' median ops/s; every other statistic is tinybench's " +
-  'over the pooled per-operation samples; rme = 95% relative margin of error of the mean';
+  'per case `rounds` rounds spread across the run, each round a block per operation (its cases in a fresh engine process, each on ' +
+  'a fresh copy, tinybench warm-up, one full GC), the block measured in slices: every cycle a slice of ~2 ms of each case in a ' +
+  'new shuffled order, until the time budget per case and the minimum slices are met; operations under minSampleMs are ' +
+  "batched opsPerSample to a sample. ops/s median (typical under load) = median of the rounds' median slice rates; " +
+  "fast.opsPerSec (fastest typical) = median of the rounds' 90th percentile slice rates; paired = per block, median over " +
+  "cycles of the log ratio of a case's slice to its reference's; latency statistics are tinybench's over the pooled samples; " +
+  'rme = 95% relative margin of error of the mean';
 
 /** A document's problems against the schema, each naming the field; empty when valid. */
 export const validate = schema.validate;

@@ -31,6 +31,24 @@ export function figureText(c, num) {
 }
 
 /**
+ * A case's fastest typical figure (schemaVersion 4, bench/engine/slices.js) with the wider side of
+ * its 95% interval; null where it has none (a size, an earlier document).
+ * @param {any} c
+ * @param {NumberText} num
+ */
+export function fastText(c, num) {
+  const f = c?.status === 'ok' ? c.stats?.fast : null;
+  if (!f) return null;
+  const show = OPS.find((o) => o.name === c.op)?.show;
+  const margin =
+    typeof f.low === 'number' && typeof f.high === 'number'
+      ? 100 * Math.max(f.high / f.opsPerSec - 1, 1 - f.low / f.opsPerSec)
+      : null;
+  const text = show === 'ms' ? `${num(1000 / f.opsPerSec)} ms` : num(f.opsPerSec);
+  return margin === null ? text : `${text} ${pm(margin)}`;
+}
+
+/**
  * A paired comparison (result document `comparisons`): the change with its 95% interval, "≈"
  * where the interval holds 0.
  * @param {{ change: number, low: number, high: number, verdict: string } | undefined} c

@@ -5,7 +5,16 @@ import { rate } from '../../lib/format.js';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { changeText, comparisonGrid, figureText } from './figure.js';
+import { changeText, comparisonGrid, fastText, figureText } from './figure.js';
+import { noiseLine } from './noise.js';
+
+/** Which figure is which, one line each: the summary's, the README's and the docs' words. */
+export const MEDIAN_LINE =
+  'typical under load: the median over the rounds of each round’s median slice, in ops/s (setup and VACUUM: ms)';
+export const FAST_LINE =
+  'Fastest typical: the median over the rounds of each round’s 90th-percentile slice (the 10th-percentile time), what an operation costs when the machine’s interference, which only ever adds time, is least; ± its 95% interval';
+export const PAIRED_LINE =
+  'A comparison pairs slices milliseconds apart: per round, the median over its cycles of the log ratio of the two cases’ slices, then the paired test over the rounds';
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
 import { countCell, countChange, countingLine } from './counts-text.js';
@@ -49,6 +58,28 @@ export function summarize(doc) {
     }),
   ];
   const lines = [markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))])];
+  const fastOps = ops.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name && c.stats?.fast));
+  if (fastOps.length) {
+    lines.push(
+      '',
+      `${FAST_LINE} (rows as above):`,
+      '',
+      markdownTable(
+        [
+          ['Config', 'Driver', 'Cipher', ...fastOps.map(columnTitle)],
+          ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
+            config,
+            driver,
+            cipher,
+            ...fastOps.map((op) => fastText(byOp.get(op.name), rate) ?? ''),
+          ]),
+        ],
+        ['l', 'l', 'l', ...fastOps.map(() => /** @type {const} */ ('r'))],
+      ),
+    );
+  }
+  const noise = noiseLine(doc.noise);
+  if (noise) lines.push('', noise);
   const counted = ops.filter(
     (op) => op.count && doc.cases.some((/** @type {any} */ c) => c.op === op.name && c.counts),
   );
@@ -102,7 +133,7 @@ export function summarize(doc) {
     '',
     doc.run.mode === 'quick'
       ? 'QUICK RUN: a smoke test of one round per case. Its ± is tinybench’s margin over one round’s samples, not where a repeat would land, and nothing is compared.'
-      : 'Figures: median ops/s (setup and VACUUM: ms) ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.',
+      : `Figures: ${MEDIAN_LINE}, ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.${doc.noise ? ` ${PAIRED_LINE}.` : ''}`,
   );
   const slow = doc.run.budget?.slowdown;
   if (slow)

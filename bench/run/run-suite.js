@@ -23,6 +23,8 @@ import { sig } from '../../lib/format.js';
 import { referencesOf } from '../tables/comparisons.js';
 import { roundOrder, slotOf } from './order.js';
 import { nextPass } from './passes.js';
+import { pairedLog } from '../../lib/stats/slices.js';
+import { slowCounter } from '../result/noise.js';
 import { serverArgs } from './server-args.js';
 
 /**
@@ -32,8 +34,9 @@ import { serverArgs } from './server-args.js';
  * }} RunOptions state: set `interrupted` to stop after the current case
  */
 /**
- * @typedef {{ rounds: import('../engine/measure.js').Round[], slots: string[], verified: Record<string, number>, pragmas: object }} Measuring
- *   a case's rounds so far, each with its block, and what its engines verified
+ * @typedef {{ rounds: import('../engine/measure.js').Round[], slots: string[], verified: Record<string, number>, pragmas: object, pairs: Record<string, Record<string, number>> }} Measuring
+ *   a case's rounds so far, each with its block, what its engines verified, and per reference (its
+ *   setup key) the paired log figure of each block both were measured in
  */
 
 /**
@@ -43,7 +46,8 @@ import { serverArgs } from './server-args.js';
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
  * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
  * @param {RunOptions} o
- * @returns {Promise<{ cases: any[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number }>}
+ * @returns {Promise<{ cases: any[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number, slow: ReturnType<typeof slowCounter> }>}
+ *   slow: the slices in the machine's slow state, per operation (bench/result/noise.js)
  */
 export async function runSuite(o) {
   const started = Date.now();
@@ -61,6 +65,7 @@ export async function runSuite(o) {
   /** @type {import('../engine/client.js').Engine | null} */
   let engine = null;
   let engines = 0;
+  const slow = slowCounter();
   // The templates, built and proven once for the whole run (see createSession), under one key.
   const templates = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-run-'));
   fs.mkdirSync(templates, { recursive: true });
@@ -83,63 +88,108 @@ export async function runSuite(o) {
       await e.stop();
     }
   };
-  /** One round of one case, by the current engine (started if there is none); false when interrupted. */
-  const measureOne = async (
-    /** @type {import('../tables/suite.js').Case} */ c,
+  /** The entry of a case whose engine failed while measuring it. */
+  const failed = (/** @type {import('../tables/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
+    config: c.config,
+    driver: c.driver,
+    cipher: c.cipher,
+    op: c.op,
+    status: 'error',
+    reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`,
+  });
+  /**
+   * One round of the cases of one block, measured together in slices by the current engine
+   * (started if there is none; bench/engine/slices.js); false when interrupted. Each case's round
+   * is kept with its block, and with the paired figure against each of its references measured in
+   * the same block (slices.js pairedLog).
+   */
+  const measureBlockOf = async (
+    /** @type {import('../tables/suite.js').Case[]} */ cs,
     /** @type {number} */ pass,
     /** @type {string} */ slot,
   ) => {
     await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
     if (o.state.interrupted) return false;
-    const k = caseKey(c);
-    o.onProgress?.({ done: step++, total, current: c, ...(pass ? { extra: { pass, deadline } } : {}) });
-    let r;
+    o.onProgress?.({ done: step, total, current: cs[0], ...(pass ? { extra: { pass, deadline } } : {}) });
+    /** @type {any[]} */
+    let replies;
     try {
       if (!engine) {
         engine = await startEngine(serverArgs(o, templates), { env });
         engines++;
       }
-      r = await engine.measure(k, true);
+      const keys = cs.map(caseKey);
+      const r = await engine.request({ block: keys, seed: Math.floor(random() * 2 ** 31) });
+      if (!Array.isArray(r.block) || r.block.length !== keys.length)
+        throw new Error(`answered ${JSON.stringify(r).slice(0, 120)} when asked for a block`);
+      replies = r.block;
     } catch (err) {
       engine?.kill();
       engine = null;
       await new Promise((res) => setTimeout(res, 100)); // a Ctrl-C reaches the engine and this process alike
       if (o.state.interrupted) return false;
-      r = {
-        config: c.config,
-        driver: c.driver,
-        cipher: c.cipher,
-        op: c.op,
-        status: 'error',
-        reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`,
-      };
+      replies = cs.map((c) => failed(c, err));
     }
-    const { key: _, ...entry } = r;
-    if (!entry.round) {
-      done.set(k, entry);
-      measured.delete(k);
-      return true;
+    step += cs.length;
+    /** @type {Map<string, number[]>} the slices of each case measured in this block */
+    const slices = new Map();
+    cs.forEach((c, i) => {
+      const k = caseKey(c);
+      const { key: _, ...entry } = replies[i];
+      if (!entry.round) {
+        done.set(k, entry);
+        measured.delete(k);
+        return;
+      }
+      const { slices: s, ...round } = entry.round;
+      if (s) {
+        slices.set(k, s);
+        slow.add(c.op, s, round.fast);
+      }
+      /** @type {Measuring} */
+      const m = measured.get(k) ?? { rounds: [], slots: [], verified: {}, pragmas: entry.pragmas, pairs: {} };
+      m.rounds.push(round);
+      m.slots.push(slot);
+      for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified)))
+        m.verified[name] = (m.verified[name] ?? 0) + n;
+      measured.set(k, m);
+    });
+    for (const c of cs) {
+      const own = slices.get(caseKey(c));
+      if (!own) continue;
+      const m = /** @type {Measuring} */ (measured.get(caseKey(c)));
+      for (const ref of referencesOf(c)) {
+        const theirs = slices.get(caseKey(ref));
+        const log = theirs && pairedLog(theirs, own);
+        if (typeof log !== 'number') continue;
+        const id = setupKey(ref);
+        (m.pairs[id] ??= {})[slot] = log;
+      }
     }
-    /** @type {Measuring} */
-    const m = measured.get(k) ?? { rounds: [], slots: [], verified: {}, pragmas: entry.pragmas };
-    m.rounds.push(entry.round);
-    m.slots.push(slot);
-    for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified)))
-      m.verified[name] = (m.verified[name] ?? 0) + n;
-    measured.set(k, m);
     return true;
+  };
+  /** The blocks of a round's order: its runs of cases of one operation, without the finished ones. */
+  const blocksOf = (/** @type {import('../tables/suite.js').Case[]} */ order) => {
+    /** @type {import('../tables/suite.js').Case[][]} */
+    const blocks = [];
+    for (const c of order) {
+      if (done.has(caseKey(c))) {
+        step++;
+        continue;
+      }
+      const last = blocks[blocks.length - 1];
+      if (last && last[0].op === c.op) last.push(c);
+      else blocks.push([c]);
+    }
+    return blocks;
   };
   try {
     // Rounds: every case once per round, each round in its own shuffled order of operation blocks
     // (order.js), so each case's samples are spread across the whole run, no case always follows
     // the same neighbour, and the cases a comparison pairs are measured in the same block.
     rounds: for (let round = 0; round < budget.rounds; round++) {
-      for (const c of roundOrder(random, list)) {
-        if (done.has(caseKey(c))) {
-          step++;
-          continue;
-        }
-        if (!(await measureOne(c, 0, slotOf(`r${round}`, c)))) break rounds;
+      for (const block of blocksOf(roundOrder(random, list))) {
+        if (!(await measureBlockOf(block, 0, slotOf(`r${round}`, block[0])))) break rounds;
       }
       await retire();
     }
@@ -172,9 +222,9 @@ export async function runSuite(o) {
         list.filter((c) => keys.has(caseKey(c))),
       );
       total = step + pending.length;
-      for (const c of pending) {
+      for (const block of blocksOf(pending)) {
         if (Date.now() >= deadline) break extra;
-        if (!(await measureOne(c, pass, slotOf(`p${pass}`, c)))) break extra;
+        if (!(await measureBlockOf(block, pass, slotOf(`p${pass}`, block[0])))) break extra;
       }
       await retire();
     }
@@ -196,14 +246,21 @@ export async function runSuite(o) {
         cipher: c.cipher,
         op: c.op,
         status: 'ok',
-        stats: { ...rounded(combine(m.rounds)), slots: m.slots },
+        stats: { ...rounded(combine(m.rounds)), slots: m.slots, ...pairedOf(m) },
         verified: m.verified,
         pragmas: m.pragmas,
       },
     ];
   });
-  return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines };
+  return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines, slow };
 }
+
+/** The fastest typical figure rounded as stored. */
+const roundedFast = (/** @type {NonNullable<import('../engine/measure.js').Stats['fast']>} */ f) => ({
+  opsPerSec: sig(f.opsPerSec),
+  rounds: f.rounds.map(sig),
+  ...(f.rse === undefined ? {} : { rse: sig(f.rse) }),
+});
 
 /**
  * Round a case's statistics to 6 significant figures, as stored.
@@ -220,5 +277,22 @@ export function rounded(s) {
     rme: sig(s.rme),
     rounds: s.rounds.map(sig),
     totalMs: sig(s.totalMs),
+    ...(s.fast ? { fast: roundedFast(s.fast) } : {}),
+  };
+}
+
+/**
+ * A case's paired figures as stored: per reference, the paired log figure of each of its rounds
+ * (null where the reference was not measured in that block), 6 significant digits.
+ * @param {Measuring} m
+ * @returns {{ paired?: Record<string, (number | null)[]> }}
+ */
+function pairedOf(m) {
+  const refs = Object.keys(m.pairs);
+  if (!refs.length) return {};
+  return {
+    paired: Object.fromEntries(
+      refs.sort().map((ref) => [ref, m.slots.map((slot) => (slot in m.pairs[ref] ? sig(m.pairs[ref][slot]) : null))]),
+    ),
   };
 }

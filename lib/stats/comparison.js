@@ -1,7 +1,9 @@
 // A comparison within one run: a case against its reference, both measured in the same rounds,
 // in the same block of each round (bench/run/order.js), so a drift of the machine falls on both.
 // Only rounds where both were measured in the same block pair up; the pairs go through the
-// compare's paired test (paired.js: log ratios, 20%-trimmed t-test, 95% interval).
+// compare's paired test (paired.js: log ratios, 20%-trimmed t-test, 95% interval). A round measured in
+// slices brings its own paired figure (the median over its block's cycles of the log ratio of the two
+// cases' slices, milliseconds apart), which the machine's switching between states cancels in.
 import { pairedLogTest } from './paired.js';
 import { RESULT_WORDS } from '../verdicts.js';
 import { sig } from '../format.js';
@@ -21,16 +23,21 @@ export const MIN_PAIRS = 3;
 
 /**
  * @param {{ slot: string, opsPerSec: number }[]} reference the reference case's rounds
- * @param {{ slot: string, opsPerSec: number }[]} member the compared case's rounds
+ * @param {{ slot: string, opsPerSec: number, log?: number | null }[]} member the compared case's rounds; log:
+ *   the round's paired figure against this reference from the slices of their block (bench/engine/slices.js
+ *   pairedLog), used instead of the ratio of the two rounds' figures where present
  * @returns {PairedChange | null} null with fewer than MIN_PAIRS pairs
  */
 export function pairedChange(reference, member) {
   const bySlot = new Map(reference.map((r) => [r.slot, r.opsPerSec]));
   const pairs = member.filter((m) => bySlot.has(m.slot));
   if (pairs.length < MIN_PAIRS) return null;
+  const logs = pairs.map((m) =>
+    typeof m.log === 'number' ? m.log : Math.log(m.opsPerSec / /** @type {number} */ (bySlot.get(m.slot))),
+  );
   const t = pairedLogTest(
-    pairs.map((m) => /** @type {number} */ (bySlot.get(m.slot))),
-    pairs.map((m) => m.opsPerSec),
+    logs.map(() => 1),
+    logs.map(Math.exp),
   );
   const verdict = t.low > 0 ? RESULT_WORDS.faster : t.high < 0 ? RESULT_WORDS.slower : RESULT_WORDS.unclear;
   return { pairs: t.n, change: t.change, low: t.low, high: t.high, p: t.p, verdict };
