@@ -17,6 +17,7 @@ import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
 import { analyse, collect, tally } from '../bench/paired/analysis.js';
 import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';
+import { SLICE_MS } from '../bench/engine/slices.js';
 import { report } from './report.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 
@@ -160,8 +161,9 @@ async function measureSides(sides, f, log) {
     { rounds: f.rounds, seed: f.seed, log },
   );
   return {
-    method:
-      'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA)',
+    method: res.sliced
+      ? `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`
+      : 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA) (the base is older than the slices)',
     rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
     environment: res.ready.base.environment,
     drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },

@@ -55,7 +55,7 @@ test('the engine server measures the case asked for, reports what it cannot, and
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => JSON.parse(/** @type {string} */ ((await lines.next()).value));
   const ready = await next();
-  assert.equal(ready.protocol, 1);
+  assert.equal(ready.protocol, 2);
   assert.deepEqual([...ready.cases].sort(), [
     'production/better-sqlite3/none/checkpoint',
     'production/better-sqlite3/none/size',
@@ -73,6 +73,42 @@ test('the engine server measures the case asked for, reports what it cannot, and
   assert.ok(Number.isInteger(size.bytes) && size.bytes > 100_000, `${size.bytes}`);
   const again = await ask('production/better-sqlite3/none/size');
   assert.equal(again.bytes, size.bytes, 'the seeded template is built once and does not change');
+  // protocol 2: a block of cases measured together in slices, every slice's rate kept per cycle
+  child.stdin.write(
+    `${JSON.stringify({ block: ['production/better-sqlite3/none/update', 'production/better-sqlite3/none/checkpoint'], seed: 3 })}\n`,
+  );
+  const block = await next();
+  assert.equal(block.block.length, 2);
+  for (const r of block.block) {
+    assert.equal(r.status, 'ok', JSON.stringify(r));
+    assert.ok(r.round.slices.length >= 3, 'at least MIN_CYCLES cycles');
+    assert.ok(r.round.fast >= r.round.opsPerSec, 'the fastest typical slice is not below the median one');
+    assert.ok(
+      Object.values(r.verified).every((n) => typeof n === 'number' && n > 0),
+      JSON.stringify(r.verified),
+    );
+  }
+  assert.equal(
+    block.block[0].round.slices.length,
+    block.block[1].round.slices.length,
+    'one slice of each case per cycle',
+  );
+  // and one case opened, run a slice at a time, closed: what the compare alternates between processes
+  const send = async (/** @type {object} */ req) => {
+    child.stdin.write(`${JSON.stringify(req)}\n`);
+    return next();
+  };
+  const opened = await send({ open: 'production/better-sqlite3/none/update' });
+  assert.equal(opened.status, 'ok');
+  assert.ok(opened.batch >= 1);
+  const slice = await send({ slice: 'production/better-sqlite3/none/update', ms: 2 });
+  assert.ok(slice.ms >= 2 && slice.ops >= opened.batch && slice.opsPerSec > 0, JSON.stringify(slice));
+  const closed = await send({ close: 'production/better-sqlite3/none/update' });
+  assert.equal(closed.status, 'ok');
+  assert.ok(closed.verified.updated >= slice.ops, `closed with what it verified: ${JSON.stringify(closed)}`);
+  const gone = await send({ slice: 'production/better-sqlite3/none/update', ms: 2 });
+  assert.equal(gone.status, 'error');
+  assert.match(gone.reason, /is not open/);
   const bad = await ask('production/better-sqlite3/none/vacuum');
   assert.equal(bad.status, 'error');
   assert.match(bad.reason, /no such case in this run/);

@@ -1,12 +1,14 @@
 // From the result documents of a compare's rounds to one verdict per case.
 //
-// Timed operations: per round, each side's headline (ops/s median); the pairs go through the
+// Timed operations: per round, each side's headline (ops/s median) and, where the sides alternated
+// in slices, the round's paired figure (the median of its cycles' log ratios); the pairs go through the
 // paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
 // a file that grows by more than the threshold is a regression without any statistics.
 import { median } from '../../lib/stats/spread.js';
 import { holm, pairedLogTest, verdict } from '../../lib/stats/paired.js';
 import { caseKey } from '../tables/suite.js';
+import { pairedLog } from '../../lib/stats/slices.js';
 
 export { tally } from './verdicts.js';
 
@@ -18,6 +20,8 @@ export { tally } from './verdicts.js';
  * @property {number[]} base one figure per pair
  * @property {number[]} head
  * @property {string[]} problems why a pair is missing (a case not ok on a side)
+ * @property {(number | null)[]} logs per pair, its paired figure from the slices where both sides alternated in
+ *   slices (bench/paired/interleave.js alternate: slices.js pairedLog), else null (the ratio of the two figures is used)
  */
 
 /** The figure a compare reads from a case, or null when the case did not run. */
@@ -49,6 +53,7 @@ export function collect(rounds) {
         base: [],
         head: [],
         problems: [],
+        logs: [],
       };
       series.set(key, s);
       const fb = measuredValue(cb);
@@ -56,6 +61,7 @@ export function collect(rounds) {
       if (fb && fh) {
         s.base.push(fb.value);
         s.head.push(fh.value);
+        s.logs.push(cb.slices && ch.slices ? pairedLog(cb.slices, ch.slices) : null);
       } else {
         for (const [side, c] of /** @type {const} */ ([
           ['base', cb],
@@ -133,7 +139,12 @@ export function analyse(series, o) {
       row.reason = `${s.base.length} pair(s); a test needs at least 2`;
       continue;
     }
-    const t = pairedLogTest(s.base, s.head);
+    // a pair measured in alternating slices brings its own figure: the median of its cycles' log ratios
+    const logs = s.base.map((b, i) => s.logs?.[i] ?? Math.log(s.head[i] / b));
+    const t = pairedLogTest(
+      logs.map(() => 1),
+      logs.map(Math.exp),
+    );
     Object.assign(row, { change: t.change, low: t.low, high: t.high, p: t.p, sd: t.sd });
     tested.push({ row });
   }

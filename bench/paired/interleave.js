@@ -1,11 +1,14 @@
 // Interleaved measuring: one engine server (bench/engine/server.js) per side and round, and each case
-// measured on every side back to back, the order of the sides alternating (ABBA: base first for
-// one case, head first for the next, the other way round in the next round). A drift of the
-// machine over seconds or minutes then falls on both sides alike.
+// measured on every side, the order of the sides alternating (ABBA: base first for one case, head
+// first for the next, the other way round in the next round). Where every server speaks protocol 2
+// the sides alternate in slices of milliseconds within each case (`alternate`), so the machine's
+// switching between states within a second falls on both; an older base is measured a whole
+// round of a case per side, back to back. A drift of the machine over minutes falls on both alike.
 import { startEngine } from '../engine/client.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../tables/suite.js';
 import { CommandError } from '../../lib/command.js';
+import { MIN_CYCLES, SLICE_MS, roundOf } from '../engine/slices.js';
 
 /** A side that could not be measured (its engine server failed, too few sides ran). */
 export class SideError extends CommandError {}
@@ -37,6 +40,7 @@ export async function startServer(side, args) {
     side,
     ready: engine.ready,
     measure: (/** @type {string} */ key) => engine.measure(key),
+    request: engine.request,
     stop: engine.stop,
     kill: engine.kill,
   };
@@ -66,15 +70,86 @@ export function sideOrder(sides, r, j) {
 }
 
 /**
+ * One round of one case on every side, in slices alternating between the sides' engine processes
+ * (protocol 2, bench/engine/slices.js): each side opens the case on a fresh copy and warms it up,
+ * then every cycle runs one slice (~SLICE_MS) on each side in a rotating order, until each side has
+ * `time` ms of slices and at least MIN_CYCLES; then each closes it. The sides' slices of a cycle
+ * are milliseconds apart, so the machine's switching between fast and slow states, which is faster
+ * than a whole measurement, falls on both: a side's result carries its slices, from which the
+ * compare takes the paired figure of the round (slices.js pairedLog).
+ * @param {Awaited<ReturnType<typeof startServer>>[]} servers
+ * @param {string} key
+ * @param {{ time: number, r: number, j: number }} o
+ * @returns {Promise<Map<string, any>>} per side label, its case (asCase, with `slices`)
+ */
+export async function alternate(servers, key, o) {
+  /** @type {Map<string, any>} */
+  const out = new Map();
+  /** @type {typeof servers} */
+  const open = [];
+  for (const s of sideOrder(servers, o.r, o.j)) {
+    const r = await s.request({ open: key });
+    if (r.status === 'ok' && typeof r.batch === 'number') open.push(s);
+    else {
+      const c = asCase(key, r);
+      if (c) out.set(s.side.label, c);
+    }
+  }
+  /** @type {Map<string, { rates: number[], ms: number }>} */
+  const got = new Map(open.map((s) => [s.side.label, { rates: [], ms: 0 }]));
+  const live = [...open];
+  for (
+    let cycle = 0;
+    live.length && (cycle < MIN_CYCLES || live.some((s) => (got.get(s.side.label)?.ms ?? 0) < o.time));
+    cycle++
+  ) {
+    for (const s of sideOrder([...live], o.r, o.j + cycle)) {
+      const r = await s.request({ slice: key, ms: SLICE_MS });
+      const g = /** @type {{ rates: number[], ms: number }} */ (got.get(s.side.label));
+      if (r.status === 'ok') {
+        g.rates.push(r.opsPerSec);
+        g.ms += r.ms;
+      } else {
+        out.set(s.side.label, asCase(key, r));
+        live.splice(live.indexOf(s), 1);
+      }
+    }
+  }
+  for (const s of open) {
+    const r = await s.request({ close: key });
+    if (out.has(s.side.label)) continue;
+    if (r.status !== 'ok') {
+      out.set(s.side.label, asCase(key, r));
+      continue;
+    }
+    const g = /** @type {{ rates: number[] }} */ (got.get(s.side.label));
+    const round = roundOf(g.rates, [], 1);
+    const { config, driver, cipher, op } = parseCaseKey(key);
+    out.set(s.side.label, {
+      config,
+      driver,
+      cipher,
+      op,
+      status: 'ok',
+      stats: { opsPerSec: { median: round.opsPerSec }, fast: { opsPerSec: round.fast } },
+      slices: g.rates,
+    });
+  }
+  return out;
+}
+
+/**
  * Measure every case `rounds` times on every side, interleaved. Every round starts new servers
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
  * would mistake for a difference between the sides.
  * @param {{ side: Side & { node?: string, env?: NodeJS.ProcessEnv }, args: string[] }[]} specs one per side; labels must differ
- * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean }} o
+ * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean, time?: number }} o
  *   progress: called after every case (all sides), for a finer ETA than the per-round line;
+ *   time: ms of slices per case, side and round where every side's server speaks protocol 2 (default its budget's);
  *   only: measure only the cases it accepts (default all the servers list)
- * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
+ * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any>, sliced: boolean }>}
+ *   sliced: every case was measured in alternating slices (every server speaks protocol 2)
  */
 export async function interleave(specs, o) {
   /** @type {Awaited<ReturnType<typeof startServer>>[]} */
@@ -84,6 +159,7 @@ export async function interleave(specs, o) {
     const t0 = Date.now();
     /** @type {Record<string, any>} */
     let ready = {};
+    let sliced = true;
     /** @type {Record<string, { cases: any[] }>[]} */
     const out = [];
     for (let r = 0; r < o.rounds; r++) {
@@ -95,12 +171,18 @@ export async function interleave(specs, o) {
       /** @type {Record<string, { cases: any[] }>} */
       const round = Object.fromEntries(servers.map((s) => [s.side.label, { cases: [] }]));
       const order = shuffle(random, [...keys]);
+      sliced &&= servers.every((s) => s.ready.protocol >= 2);
       for (let j = 0; j < order.length; j++) {
         const key = order[j];
-        for (const s of sideOrder(servers, r, j)) {
-          const c = s.ready.cases.includes(key) ? asCase(key, await s.measure(key)) : null;
-          if (c) round[s.side.label].cases.push(c);
-        }
+        const here = servers.filter((s) => s.ready.cases.includes(key));
+        if (sliced && here.length > 1) {
+          const got = await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j });
+          for (const s of here) if (got.has(s.side.label)) round[s.side.label].cases.push(got.get(s.side.label));
+        } else
+          for (const s of sideOrder(here, r, j)) {
+            const c = asCase(key, await s.measure(key));
+            if (c) round[s.side.label].cases.push(c);
+          }
         o.progress?.({ round: r, cases: j + 1, of: order.length });
       }
       await Promise.all(servers.map((s) => s.stop()));
@@ -111,7 +193,7 @@ export async function interleave(specs, o) {
         `round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${(done / 60).toFixed(1)} min, ETA ${(((done / (r + 1)) * (o.rounds - r - 1)) / 60).toFixed(1)} min`,
       );
     }
-    return { rounds: out, ready };
+    return { rounds: out, ready, sliced };
   } catch (err) {
     for (const s of servers) s.kill();
     throw err;

@@ -1,6 +1,7 @@
 // From the shootout's rounds to one row per comparison and case: the compare's statistics
-// (bench/paired/analysis.js): per round, each side's ops/s median; per case, the log ratio of the head
-// side to its base side measured back to back in the same round; the trimmed paired test; Holm
+// (bench/paired/analysis.js): per round, each side's ops/s median; per case, the paired figure of the
+// head side against its base side in the same round (the median over the cycles of the log ratio of
+// their alternating slices); the trimmed paired test; Holm
 // over every comparison of the run together; 95% intervals. The compare's verdicts are named for
 // Nodes: faster, slower, no difference, too noisy.
 import { analyse, collect } from '../paired/analysis.js';

@@ -63,7 +63,7 @@ export function shootoutLines(doc, o = {}) {
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(
-    `Measured ${inert(doc.run.finishedAt.slice(0, 10))} on ${machineLine(doc)}: every Node on the same machine in one run, ${doc.run.rounds} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case back to back in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${(doc.run.threshold * 100).toFixed(0)}% counts as no difference).`,
+    `Measured ${inert(doc.run.finishedAt.slice(0, 10))} on ${machineLine(doc)}: every Node on the same machine in one run, ${doc.run.rounds} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${(doc.run.threshold * 100).toFixed(0)}% counts as no difference).`,
     '',
   );
   for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {

@@ -1,6 +1,6 @@
 // The shootout's measuring and its document: the sides that prepared (bench/shootout/prepare.js)
 // measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
-// cases in a new order each round, the Nodes of a case back to back in a rotating order), progress
+// cases in a new order each round, the Nodes of a case in alternating slices in a rotating order), progress
 // with an ETA on stderr, and the document (bench/shootout/shootout.schema.json) with the compare's
 // statistics (bench/shootout/analysis.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
@@ -15,7 +15,7 @@ import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
 
 export const METHOD =
-  'interleaved: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round, each case measured on every side back to back in an order rotating by round and case; per case the log ratio of a side to its base side in the same round, trimmed paired t-test, Holm over every comparison of the run, 95% intervals';
+  'interleaved in slices: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round; each case opened on every side, then ~2 ms slices alternating between the sides in an order rotating by round, case and cycle; per case and round the median over the cycles of the log ratio of a side’s slice to its base side’s, trimmed paired t-test over the rounds, Holm over every comparison of the run, 95% intervals';
 
 /**
  * A shootout document's `run`: what the flags asked for, and when and how long it ran. The nightly
