@@ -5,7 +5,7 @@ import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/tables/
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { OPS, columnTitle } from '../../bench/tables/ops.js';
 import { setups } from '../../bench/tables/suite.js';
-import { figureText } from '../../bench/result/figure.js';
+import { fastText, figureText } from '../../bench/result/figure.js';
 import { inert } from '../../lib/markdown.js';
 import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
 import { num } from '../../lib/format.js';
@@ -49,8 +49,10 @@ function configTable(docs, s) {
     t.push([
       inert(doc.environment.node),
       ...COLUMNS.map((col) => {
-        const f = figureText(findCase(doc, s, col.op), num);
-        return f.text ?? n.ref(f.reason);
+        const c = findCase(doc, s, col.op);
+        const f = figureText(c, num);
+        const fast = fastText(c, num);
+        return f.text === null ? n.ref(f.reason) : fast ? `${f.text} · fastest ${fast}` : f.text;
       }),
       d?.status === 'ok'
         ? inert(d.version)
@@ -76,7 +78,7 @@ export function render(ctx) {
     (s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER),
   );
   return [
-    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: median of the rounds with the wider side of its 95% interval.`,
+    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval; runs since result schema 4 add "fastest" (the median of the rounds' 90th-percentile slices) with its own.`,
     ...shown.flatMap((s) => ['', ...configTable(docs, s)]),
   ];
 }

@@ -13,6 +13,23 @@ const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   return `${inert(d.version)} (SQLite ${inert(d.sqlite)})${d.sqlite3mc ? `, ${inert(d.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC'))}` : ''}`;
 };
 
+/**
+ * How noisy the run's machine was (result documents of version 4: bench/result/noise.js): the share
+ * of CPU-bound slices in the slow state, the CPU time stolen, hardware threads per core.
+ * @param {any} noise
+ */
+export function noiseCell(noise) {
+  if (!noise) return 'not recorded';
+  const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
+  return [
+    noise.slowShare === null ? null : `slow ${pct(noise.slowShare)}`,
+    noise.steal === null ? null : `steal ${pct(noise.steal)}`,
+    noise.topology ? `${noise.topology.threadsPerCore} thread(s)/core` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const rows = newestPerMajor(ctx.entries).map((entry) => ({ entry, doc: ctx.load(entry) }));
@@ -26,6 +43,7 @@ export function render(ctx) {
       'Mode',
       ...(full ? ['CPU', 'Cores', 'Memory', 'OS'] : []),
       'Runner image',
+      'Noise',
       ...DRIVERS.map((d) => d.name),
     ],
   ];
@@ -45,6 +63,7 @@ export function render(ctx) {
           ]
         : []),
       inert(image),
+      noiseCell(doc.noise),
       ...DRIVERS.map((d) => driverCell(doc, d.name)),
     ]);
   }
