@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run meta:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [bench filters…]
+// npm run meta:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [--interference] [bench filters…]
 //
 // How repeatable the figures are: runs the suite --runs times, each in its own process, then for
 // every case measured ok in every run computes the coefficient of variation (sd / mean) of its
@@ -12,8 +12,10 @@
 // saw: a shift shared by a whole run is the machine's, which no statistic inside a run removes.
 // Then whether the ± means what it says (coverage.js): how often a later run lands inside the
 // combined 95% intervals, per operation, against the earlier ±; and how often the A/A self-check
-// flags identical configs.
-import { spawnSync } from 'node:child_process';
+// flags identical configs. Then (calibration.js) whether the intervals are calibrated, not only
+// covering, for the median and the fastest typical figure, and how wide the paired comparisons are.
+// --interference runs bench/meta/interference.js on the other core throughout.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
@@ -23,6 +25,7 @@ import { ROOT } from '../../lib/root.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey } from '../tables/suite.js';
 import { coverage, selfChecks } from './coverage.js';
+import { calibrationOf, pairedWidths } from './calibration.js';
 import { probeMachine } from './probe.js';
 import { cv, mean, quantile } from '../../lib/stats/spread.js';
 import { CommandError, command, numberFlag, parseStrict } from '../../lib/command.js';
@@ -33,6 +36,7 @@ const OPTIONS = /** @type {const} */ ({
   out: { type: 'string', default: 'out/meta' },
   'probe-ms': { type: 'string', default: '3000' },
   quick: { type: 'boolean', default: false },
+  interference: { type: 'boolean', default: false },
   ...BENCH_FLAGS,
 });
 
@@ -48,6 +52,13 @@ function main(/** @type {string[]} */ argv) {
   fs.rmSync(base, { recursive: true, force: true });
   const docs = [];
   const walls = [];
+  // --interference: a competing process on the other core for the whole measurement (interference.js)
+  const noise = values.interference
+    ? spawn(process.execPath, [path.join(ROOT, 'bench/meta/interference.js'), '--seconds', '86400'], {
+        stdio: 'ignore',
+      })
+    : null;
+  process.on('exit', () => noise?.kill());
   const probes = [probeMachine({ ms: probeMs })];
   for (let i = 1; i <= runs; i++) {
     const out = path.join(base, `run-${i}`);
@@ -132,7 +143,12 @@ function main(/** @type {string[]} */ argv) {
     worst: [...cvs].sort((a, b) => b.cv - a.cv).slice(0, 10),
     coverage: coverage(docs),
     selfCheck: selfChecks(docs),
+    interference: Boolean(values.interference),
+    calibration: { median: calibrationOf(docs, 'median'), fast: calibrationOf(docs, 'fast') },
+    paired: pairedWidths(docs),
+    noise: docs.map((d) => d.noise ?? null),
   };
+  noise?.kill();
   console.log(
     `Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`,
   );
@@ -214,6 +230,56 @@ function main(/** @type {string[]} */ argv) {
   const aa = summary.selfCheck;
   console.log(
     `\nA/A self-check: ${aa.flagged.length} of ${aa.comparisons} comparisons flagged (target ≤ 1 in 20)${aa.flagged.length ? `: ${aa.flagged.join('; ')}` : ''}; ${aa.runsFailed} of ${runs} runs failed it\n`,
+  );
+  for (const [name, cal] of Object.entries(summary.calibration)) {
+    if (!cal.byOp.length) continue;
+    console.log(
+      `\nCalibration of the ${name === 'median' ? 'median (typical under load)' : 'fastest typical'} figure: the later run inside the first run's own 95% interval (target 93–98%), and the median ± against the 95th percentile of the actual |difference| between runs (target ≤ 1.5×):\n`,
+    );
+    console.log(
+      markdownTable(
+        [
+          ['Operation', 'Pairs', 'Own-interval coverage', 'Median ±', 'p95 |difference|', '± / p95'],
+          ...cal.byOp.map((r) => [
+            r.op,
+            String(r.pairs),
+            percent(r.coverage),
+            percent(r.width),
+            percent(r.move95),
+            r.ratio.toFixed(2),
+          ]),
+          ['**all**', String(cal.all.pairs), percent(cal.all.coverage), '', '', ''],
+        ],
+        ['l', 'r', 'r', 'r', 'r', 'r'],
+      ),
+    );
+  }
+  console.log(
+    `\nPaired comparisons in the runs (the A/A twin apart): median half-width of the 95% interval per operation (targets under interference: ≤ 3% CPU-bound, ≤ 6% I/O-bound):\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        ['Operation', 'Bound', 'Comparisons', 'Median half-width', 'Decided'],
+        ...summary.paired.map((r) => [
+          r.op,
+          r.bound,
+          String(r.comparisons),
+          percent(r.halfWidth),
+          `${r.decided} of ${r.comparisons}`,
+        ]),
+      ],
+      ['l', 'l', 'r', 'r', 'r'],
+    ),
+  );
+  console.log(
+    `\nMachine noise per run (share of CPU-bound slices in the slow state; steal): ${summary.noise
+      .map((n) =>
+        n
+          ? `${n.slowShare === null ? 'n/a' : percent(n.slowShare)}, ${n.steal === null ? 'n/a' : percent(n.steal)}`
+          : 'n/a',
+      )
+      .join('; ')}${summary.interference ? ' (with --interference)' : ''}`,
   );
   const file = path.resolve(values.out, 'precision.json');
   writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
