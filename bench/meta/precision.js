@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // npm run meta:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [--interference] [bench filters…]
+// npm run meta:precision -- --from DIR [--out out/meta]   (the figures again from DIR's run-N documents, re-analysed)
 //
 // How repeatable the figures are: runs the suite --runs times, each in its own process, then for
 // every case measured ok in every run computes the coefficient of variation (sd / mean) of its
@@ -30,6 +31,7 @@ import { probeMachine } from './probe.js';
 import { cv, mean, quantile } from '../../lib/stats/spread.js';
 import { CommandError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
+import { analyseRun } from '../result/analysis.js';
 
 const OPTIONS = /** @type {const} */ ({
   runs: { type: 'string', default: '5' },
@@ -37,6 +39,7 @@ const OPTIONS = /** @type {const} */ ({
   'probe-ms': { type: 'string', default: '3000' },
   quick: { type: 'boolean', default: false },
   interference: { type: 'boolean', default: false },
+  from: { type: 'string' },
   ...BENCH_FLAGS,
 });
 
@@ -49,9 +52,12 @@ function main(/** @type {string[]} */ argv) {
   parseFlags(passthrough);
 
   const base = path.resolve(values.out, 'precision');
-  fs.rmSync(base, { recursive: true, force: true });
+  /** @type {any[]} */
   const docs = [];
+  /** @type {number[]} */
   const walls = [];
+  if (values.from) return summarise(fromRuns(path.resolve(values.from)), values, passthrough);
+  fs.rmSync(base, { recursive: true, force: true });
   // --interference: a competing process on the other core for the whole measurement (interference.js)
   const noise = values.interference
     ? spawn(process.execPath, [path.join(ROOT, 'bench/meta/interference.js'), '--seconds', '86400'], {
@@ -78,6 +84,58 @@ function main(/** @type {string[]} */ argv) {
     docs.push(JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')));
     probes.push(probeMachine({ ms: probeMs }));
   }
+  noise?.kill();
+  return summarise({ docs, walls, probes }, values, passthrough);
+}
+
+/**
+ * The run documents of an earlier measurement (its precision/run-N folders), each analysed again
+ * by this checkout's analysis from its stored rounds (bench/result/analysis.js: the intervals, the
+ * comparisons, the self-check), so a change of the statistics can be measured on the same runs.
+ * The wall time of each run is its document's; there are no probes.
+ * @param {string} dir
+ */
+function fromRuns(dir) {
+  const runDirs = fs
+    .readdirSync(dir)
+    .filter((d) => /^run-\d+$/.test(d))
+    .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
+  if (runDirs.length < 2)
+    throw new CommandError(
+      `--from ${dir}: needs at least 2 run-N folders of result documents, found ${runDirs.length}`,
+    );
+  const docs = runDirs.map((d) => {
+    const [file] = fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.json'));
+    const doc = JSON.parse(fs.readFileSync(path.join(dir, d, file), 'utf8'));
+    const bare = doc.cases.map((/** @type {any} */ c) => {
+      if (!c.stats?.opsPerSec) return c;
+      const { low: _l, high: _h, ...opsPerSec } = c.stats.opsPerSec;
+      const { modes: _m, ...stats } = c.stats;
+      const fast = stats.fast ? (({ low: _a, high: _b, ...f }) => f)(stats.fast) : undefined;
+      return { ...c, stats: { ...stats, opsPerSec, ...(fast ? { fast } : {}) } };
+    });
+    const a = analyseRun(bare);
+    return {
+      ...doc,
+      cases: a.cases,
+      machine: a.machine,
+      comparisons: a.comparisons,
+      selfCheck: a.selfCheck,
+      ...(doc.noise ? { noise: { ...doc.noise, machineFast: a.machineFast } } : {}),
+    };
+  });
+  const walls = docs.map((d) => (Date.parse(d.run.finishedAt) - Date.parse(d.run.startedAt)) / 1000);
+  return { docs, walls, probes: null };
+}
+
+/**
+ * The figures of a measurement, printed and written to precision.json.
+ * @param {{ docs: any[], walls: number[], probes: ReturnType<typeof probeMachine>[] | null }} m
+ * @param {Record<string, any>} values the flags
+ * @param {string[]} passthrough
+ */
+function summarise({ docs, walls, probes }, values, passthrough) {
+  const runs = docs.length;
 
   /** @type {Map<string, number[]>} */
   const byCase = new Map();
@@ -113,8 +171,8 @@ function main(/** @type {string[]} */ argv) {
   const machine = docs.map((_, i) => ({
     io: complete.length ? shiftOf(i, 'io') : NaN,
     cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
-    fsyncPerSec: [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec],
-    cpuPerSec: [probes[i].cpuPerSec, probes[i + 1].cpuPerSec],
+    fsyncPerSec: probes ? [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec] : [NaN, NaN],
+    cpuPerSec: probes ? [probes[i].cpuPerSec, probes[i + 1].cpuPerSec] : [NaN, NaN],
   }));
   const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => mean(m[k])));
   const summary = {
@@ -147,8 +205,8 @@ function main(/** @type {string[]} */ argv) {
     calibration: { median: calibrationOf(docs, 'median'), fast: calibrationOf(docs, 'fast') },
     paired: pairedWidths(docs),
     noise: docs.map((d) => d.noise ?? null),
+    ...(values.from ? { from: path.resolve(values.from) } : {}),
   };
-  noise?.kill();
   console.log(
     `Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`,
   );

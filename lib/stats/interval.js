@@ -1,13 +1,15 @@
-// The interval of an absolute figure (a case's median ops/s): where a repeat run on the same
-// machine is expected to land, 95% of the time. On the log scale, Student's t with n − 1 degrees of
-// freedom (the spread of a few rounds is itself uncertain) times two parts in quadrature:
-//  - within the run: the standard error of the median of the case's rounds (spread.js medianRse);
-//  - between runs: how much the machine's level moves from block to block of the run, measured on
-//    every case of the operation (levels.js). Assumption: a repeat run's level can differ from this
-//    run's as much as one block's level differs from another's. Whole runs on a shared machine
-//    shift by several percent (meta:precision shows it), which no spread within one run shows.
-//    This part is conservative: it counts the movement of single blocks, not of a run's mean
-//    (docs/methodology.md gives the coverage and widths measured).
+// The interval of an absolute figure (a case's median of its rounds' figures): where a repeat run
+// on the same machine is expected to land, 95% of the time. On the log scale, Student's t with
+// n − 1 degrees of freedom (the spread of a few rounds is itself uncertain) times two parts in
+// quadrature:
+//  - within the run: the standard error of the median of the case's rounds (spread.js medianRse).
+//    Each round is in another block, so the rounds' spread already holds how the machine moved
+//    from block to block;
+//  - between runs, from schema 4: the standard error of the run's level, the median of its blocks'
+//    levels (levels.js runLevelSe: 1.2533 × their robust spread / √blocks), and the whole × √2, for
+//    a repeat is another run with an error of its own. Before schema 4 the between-run part was the
+//    movement of a single block, without √2: on a machine that switches state within a second
+//    that made intervals 2 to 15 times wider than repeats move (meta:precision; docs/checking.md).
 // Where the rounds fall into separated groups (modes.js), the interval spans them all: a repeat can
 // land in either.
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
@@ -19,21 +21,26 @@ import { modesOf } from './modes.js';
  * @property {number} low lower end of the 95% interval (ops/s)
  * @property {number} high upper end
  * @property {number} within % relative standard error of the median from the rounds (NaN below 3 rounds)
- * @property {number} between % the machine's movement between blocks for this operation (levels.js), as used
+ * @property {number} between % the between-run part as used
  * @property {import('./modes.js').Mode[] | null} modes
  */
 
 /**
- * The 95% interval of a median of round medians.
- * @param {number[]} rounds the rounds' median ops/s
- * @param {number} between % the machine's relative movement between runs for this kind of case
+ * The 95% interval of a median of round figures.
+ * @param {number[]} rounds the rounds' figures, ops/s
+ * @param {number} between % the between-run part: schema 4, the standard error of the run's level
+ *   (levels.js runLevelSe); before, the movement of one block
+ * @param {{ repeat?: boolean }} [o] repeat (schema 4): × √2, for the repeat's own error
  * @returns {Interval | null} null below 3 rounds (no spread to go by)
  */
-export function intervalOf(rounds, between) {
+export function intervalOf(rounds, between, o = {}) {
   if (rounds.length < 3) return null;
   const within = medianRse(rounds);
   // Student's t with n − 1 degrees of freedom, not 1.96: the spread of a few rounds is itself uncertain
-  const half = tquantile(0.975, rounds.length - 1) * Math.hypot(Math.log1p(within / 100), Math.log1p(between / 100));
+  const half =
+    tquantile(0.975, rounds.length - 1) *
+    (o.repeat ? Math.SQRT2 : 1) *
+    Math.hypot(Math.log1p(within / 100), Math.log1p(between / 100));
   const modes = modesOf(rounds);
   const lowest = modes ? modes[0].rate : median(rounds);
   const highest = modes ? modes[modes.length - 1].rate : median(rounds);
