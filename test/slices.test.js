@@ -169,3 +169,17 @@ test('the noise line: slow-state share from the slices, steal from /proc/stat, t
   );
   assert.equal(noiseLine(undefined), null, 'a document before version 4 has no noise line');
 });
+
+test('the machines table says how noisy each run was, and "not recorded" where a document cannot say', async () => {
+  const { noiseCell } = await import('../aggregate/sections/environment.js');
+  assert.equal(
+    noiseCell({ slowShare: 0.47, steal: 0.002, topology: { cpus: 2, threadsPerCore: 1 } }),
+    'slow 47% · steal 0.2% · 1 thread(s)/core',
+  );
+  assert.equal(noiseCell(undefined), 'not recorded', 'a document before schema 4');
+  assert.equal(
+    noiseCell({ slowShare: null, byOp: {}, steal: null, topology: null }),
+    'not recorded',
+    'a synthetic one',
+  );
+});

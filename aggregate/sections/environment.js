@@ -19,15 +19,13 @@ const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
  * @param {any} noise
  */
 export function noiseCell(noise) {
-  if (!noise) return 'not recorded';
   const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
-  return [
-    noise.slowShare === null ? null : `slow ${pct(noise.slowShare)}`,
-    noise.steal === null ? null : `steal ${pct(noise.steal)}`,
-    noise.topology ? `${noise.topology.threadsPerCore} thread(s)/core` : null,
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  const parts = [
+    noise?.slowShare == null ? null : `slow ${pct(noise.slowShare)}`,
+    noise?.steal == null ? null : `steal ${pct(noise.steal)}`,
+    noise?.topology ? `${noise.topology.threadsPerCore} thread(s)/core` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' · ') : 'not recorded';
 }
 
 /** @param {import('./index.js').SectionContext} ctx */
