@@ -92,8 +92,11 @@ export function summary(ctx) {
           ctx.load(e).drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ?? 'not in this run',
         );
     const mark = runMark(e);
-    return `${inert(e.node)} · ${driver}${mark ? ` (${mark})` : ''}`;
+    // how noisy that run's machine was (schema 4): the share of its CPU-bound slices in the slow state
+    const slow = ctx.load(e).noise?.slowShare;
+    const noise = typeof slow === 'number' ? ` · ${Math.round(100 * slow)}% slow` : '';
+    return `${inert(e.node)} · ${driver}${noise}${mark ? ` (${mark})` : ''}`;
   });
   const link = `${ctx.resultsLink}/README.md${anchor(ctx.machine)}`;
-  return `${ctx.entries.length} run(s) of this machine class; the newest per Node major (each its own matrix cell and VM) with ${PRODUCTION_DRIVER}: ${runs.join(', ')}. CPU, image, SQLite versions, documents: [machines](${link}).`;
+  return `${ctx.entries.length} run(s) of this machine class; the newest per Node major (each its own matrix cell and VM) with ${PRODUCTION_DRIVER}${runs.some((r) => r.includes('% slow')) ? ' and the share of its slices in the machine’s slow state' : ''}: ${runs.join(', ')}. CPU, image, SQLite versions, noise, documents: [machines](${link}).`;
 }
