@@ -292,7 +292,7 @@ test('growth per 10×: the slope of log cost over log size, step by step and fit
   assert.deepEqual(growthOf([sc(2_000, 1000, 4)]), [], 'one size: no growth');
 });
 
-test('npm run bench -- --quick with workloads: a version 3 document with them, valid, summarised, read by the aggregate with versions 1 and 2; nothing left in the temp dir', async () => {
+test('npm run bench -- --quick with workloads: a version 4 document with them, valid, summarised, read by the aggregate with versions 1 to 3; nothing left in the temp dir', async () => {
   const out = scratch('workloads-out-');
   const tmp = scratch('workloads-tmp-');
   const args = [
@@ -327,7 +327,7 @@ test('npm run bench -- --quick with workloads: a version 3 document with them, v
   assert.equal(code, 0, stderr.slice(-800));
   const [file] = fs.readdirSync(out);
   const doc = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
-  assert.equal(doc.schemaVersion, 3);
+  assert.equal(doc.schemaVersion, 4);
   assert.deepEqual(doc.counting, { status: 'unavailable', reason: 'not asked for (--no-counts)' });
   assert.deepEqual(doc.workloads.cases.map((/** @type {any} */ c) => `${c.name}:${c.status}`).sort(), [
     'delete-w1r1:ok',
