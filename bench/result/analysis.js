@@ -16,7 +16,7 @@ import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
 import { pairedChange, storedChange } from '../../lib/stats/comparison.js';
 import { intervalOf } from '../../lib/stats/interval.js';
-import { machineLevels, runLevelSe } from '../../lib/stats/levels.js';
+import { machineLevels } from '../../lib/stats/levels.js';
 import { sig } from '../../lib/format.js';
 import { NOT_MEASURED, RESULT_WORDS } from '../../lib/verdicts.js';
 
@@ -48,16 +48,14 @@ export function analyseRun(cases) {
   );
   const withIntervals = cases.map((c) => {
     if (!timed.includes(c)) return c;
-    // schema 4 (rounds in slices): the standard error of the run's level, × √2 for the repeat's
-    // own error; before, the movement of one block
-    const sliced = Boolean(c.stats.fast);
-    const i = sliced
-      ? intervalOf(c.stats.rounds, runLevelSe(levels[c.op]), { repeat: true })
-      : intervalOf(c.stats.rounds, machine[c.op] ?? UNMEASURED);
+    // the movement of one block is the between-run part: the standard error of the run's level
+    // (levels.js runLevelSe, × √2) covered 91–94% under interference but 75–81% on a quiet machine
+    // whose whole runs shifted (docs/checking.md), so it is not used
+    const i = intervalOf(c.stats.rounds, machine[c.op] ?? UNMEASURED);
     if (!i) return c;
     const opsPerSec = { ...c.stats.opsPerSec, low: sig(i.low), high: sig(i.high) };
     const modes = i.modes?.map((m) => ({ rate: sig(m.rate), share: sig(m.share), rounds: m.rounds }));
-    const f = sliced && intervalOf(c.stats.fast.rounds, runLevelSe(fastLevels[c.op]), { repeat: true });
+    const f = c.stats.fast && intervalOf(c.stats.fast.rounds, machineFast[c.op] ?? UNMEASURED);
     const fast = f ? { fast: { ...c.stats.fast, low: sig(f.low), high: sig(f.high) } } : {};
     return { ...c, stats: { ...c.stats, opsPerSec, ...fast, ...(modes ? { modes } : {}) } };
   });

@@ -5,11 +5,10 @@
 //  - within the run: the standard error of the median of the case's rounds (spread.js medianRse).
 //    Each round is in another block, so the rounds' spread already holds how the machine moved
 //    from block to block;
-//  - between runs, from schema 4: the standard error of the run's level, the median of its blocks'
-//    levels (levels.js runLevelSe: 1.2533 × their robust spread / √blocks), and the whole × √2, for
-//    a repeat is another run with an error of its own. Before schema 4 the between-run part was the
-//    movement of a single block, without √2: on a machine that switches state within a second
-//    that made intervals 2 to 15 times wider than repeats move (meta:precision; docs/checking.md).
+//  - between runs: the movement of one block of the run (levels.js), as a repeat run's level can
+//    differ from this run's as much as one block's level differs from another's. The standard error
+//    of the run's level with × √2 for the repeat (`repeat`, levels.js runLevelSe) is the measured
+//    alternative, not used: it under-covered repeats on a quiet machine (docs/checking.md).
 // Where the rounds fall into separated groups (modes.js), the interval spans them all: a repeat can
 // land in either.
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
