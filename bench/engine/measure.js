@@ -105,17 +105,28 @@ function runBench(task, batch, opts, slowdown = 0) {
 }
 
 /**
+ * The warm-up of a round (tinybench, `budget.warmupTime`), which also tells how long one operation
+ * takes: the operations per sample that keep a sample at `budget.minSampleMs` or more (at most the
+ * task's maxBatch). Throws what the task throws. A round measured whole (`measure`) and one in
+ * slices (slices.js) start here alike.
+ * @param {Task} task
+ * @param {Budget} budget
+ */
+export function warmUp(task, budget) {
+  const warm = runBench(task, 1, { time: budget.warmupTime, iterations: 1 }, budget.slowdown);
+  const perOp = warm.latency.p50;
+  const maxBatch = task.maxBatch ?? 1000;
+  return Math.max(1, Math.min(maxBatch, Math.ceil(budget.minSampleMs / Math.max(perOp, 1e-6))));
+}
+
+/**
  * Measure one round of a task. Throws what the task throws.
  * @param {Task} task
  * @param {Budget} budget
  * @returns {Round}
  */
 export function measure(task, budget) {
-  // warm-up: also tells how long one operation takes
-  const warm = runBench(task, 1, { time: budget.warmupTime, iterations: 1 }, budget.slowdown);
-  const perOp = warm.latency.p50;
-  const maxBatch = task.maxBatch ?? 1000;
-  const batch = Math.max(1, Math.min(maxBatch, Math.ceil(budget.minSampleMs / Math.max(perOp, 1e-6))));
+  const batch = warmUp(task, budget);
   const r = runBench(task, batch, { time: budget.time, iterations: budget.minSamples }, budget.slowdown);
   return {
     opsPerSec: r.throughput.p50 * batch,

@@ -14,8 +14,7 @@
 // back to back until the slice has `sliceMs` of timed work; an operation slower than that is one
 // sample, one slice. A round's figures, typical under load and fastest typical, and the paired
 // figure of two cases are statistics of the slices: lib/stats/slices.js.
-import { Bench } from 'tinybench';
-import { slowed } from './measure.js';
+import { slowed, warmUp } from './measure.js';
 import { MIN_CYCLES, sliceFigures } from '../../lib/stats/slices.js';
 import { shuffle } from '../../lib/prng.js';
 
@@ -32,30 +31,15 @@ export const SLICE_MS = 2;
  */
 
 /**
- * Warm a task up (tinybench, `budget.warmupTime`: also tells how long one operation takes) and size
- * its samples, then hand out slices of it.
+ * Warm a task up and size its samples as a whole round does (measure.js warmUp), then hand out
+ * slices of it.
  * @param {import('./measure.js').Task} task
  * @param {import('./measure.js').Budget} budget
  * @returns {Slicer}
  */
 export function slicer(task, budget) {
   const run = slowed(task.run, budget.slowdown ?? 0);
-  const warm = new Bench({ time: budget.warmupTime, iterations: 1, warmup: false, throws: true });
-  let armed = false; // tinybench calls a task once when it is added (see measure.js runBench)
-  warm.add(
-    'warm-up',
-    () => {
-      if (armed) run(1);
-    },
-    { beforeEach: task.before ? () => task.before?.(1) : undefined, afterEach: task.after },
-  );
-  armed = true;
-  warm.runSync();
-  const result = /** @type {any} */ (warm.tasks[0].result);
-  if (result?.error) throw result.error;
-  const perOp = result.latency.p50;
-  const maxBatch = task.maxBatch ?? 1000;
-  const batch = Math.max(1, Math.min(maxBatch, Math.ceil(budget.minSampleMs / Math.max(perOp, 1e-6))));
+  const batch = warmUp(task, budget);
   return {
     batch,
     slice(ms) {
