@@ -44,6 +44,9 @@ export const SERVE_OPTIONS = {
   templates: { type: /** @type {const} */ ('string') },
 };
 
+/** The reason given for a key the ready message did not list. */
+const NO_SUCH_CASE = 'no such case in this run; valid: the keys of the ready message';
+
 /**
  * The temp directory the client made for this server (its TMPDIR), or null: only a directory that
  * is this process's temp dir and named as the client names it, never one a user could point at.
@@ -148,12 +151,7 @@ async function main(/** @type {string[]} */ argv) {
       }
       if (typeof cmd.open === 'string') {
         const c = byKey.get(cmd.open);
-        if (!c)
-          send({
-            key: cmd.open,
-            status: 'error',
-            reason: 'no such case in this run; valid: the keys of the ready message',
-          });
+        if (!c) send({ key: cmd.open, status: 'error', reason: NO_SUCH_CASE });
         else {
           const r = /** @type {any} */ (s.openCase(c, cmd.open, s.budget));
           send(
@@ -169,7 +167,7 @@ async function main(/** @type {string[]} */ argv) {
         send({
           key: cmd.measure,
           status: 'error',
-          reason: `no such case in this run; valid: the keys of the ready message`,
+          reason: NO_SUCH_CASE,
         });
         continue;
       }

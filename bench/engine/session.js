@@ -185,13 +185,23 @@ export function createSession(o) {
       return { status: /** @type {const} */ ('ready'), task, pragmas: effective(pragmas), close };
     } catch (err) {
       close();
-      return { ...base, status: 'error', reason: errorReason(err) };
+      return failed(c, err);
     }
   };
 
   /** An error's first line, without the key. */
   const errorReason = (/** @type {unknown} */ err) =>
     hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]);
+
+  /** The entry of a case whose preparation or measuring threw. */
+  const failed = (/** @type {import('../tables/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
+    config: c.config,
+    driver: c.driver,
+    cipher: c.cipher,
+    op: c.op,
+    status: 'error',
+    reason: errorReason(err),
+  });
 
   /**
    * Measure one round of one case on a fresh copy of its template.
@@ -201,13 +211,12 @@ export function createSession(o) {
   const runCase = (c, b) => {
     const p = prepare(c);
     if (!('task' in p)) return p;
-    const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
     try {
       collectGarbage(); // each round starts from a clean heap
       const round = measure(p.task, b);
       return { round, verified: p.task.verify?.() ?? {}, pragmas: p.pragmas };
     } catch (err) {
-      return { ...base, status: 'error', reason: errorReason(err) };
+      return failed(c, err);
     } finally {
       p.close();
     }
@@ -228,13 +237,12 @@ export function createSession(o) {
       return cs.map((c, i) => {
         const p = prepared[i];
         if (!('task' in p)) return p;
-        const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
         const m = measured[ready.indexOf(p)];
-        if ('error' in m) return { ...base, status: 'error', reason: errorReason(m.error) };
+        if ('error' in m) return failed(c, m.error);
         try {
           return { round: m.round, verified: p.task.verify?.() ?? {}, pragmas: p.pragmas };
         } catch (err) {
-          return { ...base, status: 'error', reason: errorReason(err) };
+          return failed(c, err);
         }
       });
     } finally {
@@ -263,14 +271,7 @@ export function createSession(o) {
       return { status: 'ok', batch: s.batch };
     } catch (err) {
       p.close();
-      return {
-        config: c.config,
-        driver: c.driver,
-        cipher: c.cipher,
-        op: c.op,
-        status: 'error',
-        reason: errorReason(err),
-      };
+      return failed(c, err);
     }
   };
   /**
