@@ -8,7 +8,8 @@ import { startEngine } from '../engine/client.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../tables/suite.js';
 import { CommandError } from '../../lib/command.js';
-import { MIN_CYCLES, SLICE_MS, roundOf } from '../engine/slices.js';
+import { MIN_CYCLES, SLICE_MS } from '../engine/slices.js';
+import { sliceFigures } from '../../lib/stats/slices.js';
 
 /** A side that could not be measured (its engine server failed, too few sides ran). */
 export class SideError extends CommandError {}
@@ -122,18 +123,10 @@ export async function alternate(servers, key, o) {
       out.set(s.side.label, asCase(key, r));
       continue;
     }
-    const g = /** @type {{ rates: number[] }} */ (got.get(s.side.label));
-    const round = roundOf(g.rates, [], 1);
-    const { config, driver, cipher, op } = parseCaseKey(key);
-    out.set(s.side.label, {
-      config,
-      driver,
-      cipher,
-      op,
-      status: 'ok',
-      stats: { opsPerSec: { median: round.opsPerSec }, fast: { opsPerSec: round.fast } },
-      slices: g.rates,
-    });
+    const { rates } = /** @type {{ rates: number[] }} */ (got.get(s.side.label));
+    const f = sliceFigures(rates);
+    const c = /** @type {any} */ (asCase(key, { status: 'ok', opsPerSec: f.opsPerSec }));
+    out.set(s.side.label, { ...c, stats: { ...c.stats, fast: { opsPerSec: f.fast } }, slices: rates });
   }
   return out;
 }
