@@ -29,28 +29,30 @@ const UNMEASURED = 0;
  */
 export function analyseRun(cases) {
   const timed = cases.filter((c) => c.status === 'ok' && c.stats?.slots);
-  const levels = machineLevels(timed.map((c) => ({ op: c.op, rounds: c.stats.rounds, slots: c.stats.slots })));
+  /** Per operation, % (lib/stats/levels.js): how much one block's level moved, for one figure of the rounds. */
+  const movement = (/** @type {(c: any) => number[] | undefined} */ figures) =>
+    Object.fromEntries(
+      Object.entries(
+        machineLevels(
+          timed.flatMap((c) => {
+            const rounds = figures(c);
+            return rounds ? [{ op: c.op, rounds, slots: c.stats.slots }] : [];
+          }),
+        ),
+      )
+        .filter(([, l]) => Number.isFinite(l.sd))
+        .map(([op, l]) => [op, sig(l.sd)]),
+    );
   /** @type {Record<string, number>} */
-  const machine = Object.fromEntries(
-    Object.entries(levels)
-      .filter(([, l]) => Number.isFinite(l.sd))
-      .map(([op, l]) => [op, sig(l.sd)]),
-  );
+  const machine = movement((c) => c.stats.rounds);
   // the fastest typical figure (bench/engine/slices.js) moves between blocks by its own amount
-  const fastLevels = machineLevels(
-    timed.filter((c) => c.stats.fast).map((c) => ({ op: c.op, rounds: c.stats.fast.rounds, slots: c.stats.slots })),
-  );
   /** @type {Record<string, number>} */
-  const machineFast = Object.fromEntries(
-    Object.entries(fastLevels)
-      .filter(([, l]) => Number.isFinite(l.sd))
-      .map(([op, l]) => [op, sig(l.sd)]),
-  );
+  const machineFast = movement((c) => c.stats.fast?.rounds);
   const withIntervals = cases.map((c) => {
     if (!timed.includes(c)) return c;
     // the movement of one block is the between-run part: the standard error of the run's level
-    // (levels.js runLevelSe, × √2) covered 91–94% under interference but 75–81% on a quiet machine
-    // whose whole runs shifted (docs/checking.md), so it is not used
+    // (× √2) covered 91–94% under interference but 75–81% on a quiet machine whose whole runs
+    // shifted (docs/checking.md), so it is not used
     const i = intervalOf(c.stats.rounds, machine[c.op] ?? UNMEASURED);
     if (!i) return c;
     const opsPerSec = { ...c.stats.opsPerSec, low: sig(i.low), high: sig(i.high) };

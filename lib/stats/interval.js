@@ -7,8 +7,8 @@
 //    from block to block;
 //  - between runs: the movement of one block of the run (levels.js), as a repeat run's level can
 //    differ from this run's as much as one block's level differs from another's. The standard error
-//    of the run's level with × √2 for the repeat (`repeat`, levels.js runLevelSe) is the measured
-//    alternative, not used: it under-covered repeats on a quiet machine (docs/checking.md).
+//    of the run's level (× √2 for the repeat) was measured as the alternative and under-covered
+//    repeats on a quiet machine (docs/checking.md).
 // Where the rounds fall into separated groups (modes.js), the interval spans them all: a repeat can
 // land in either.
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
@@ -20,26 +20,22 @@ import { modesOf } from './modes.js';
  * @property {number} low lower end of the 95% interval (ops/s)
  * @property {number} high upper end
  * @property {number} within % relative standard error of the median from the rounds (NaN below 3 rounds)
- * @property {number} between % the between-run part as used
+ * @property {number} between % the machine's movement between blocks for this operation (levels.js), as used
  * @property {import('./modes.js').Mode[] | null} modes
  */
 
 /**
  * The 95% interval of a median of round figures.
  * @param {number[]} rounds the rounds' figures, ops/s
- * @param {number} between % the between-run part: schema 4, the standard error of the run's level
- *   (levels.js runLevelSe); before, the movement of one block
- * @param {{ repeat?: boolean }} [o] repeat (schema 4): × √2, for the repeat's own error
+ * @param {number} between % the machine's relative movement between runs for this kind of case: one
+ *   block's movement (levels.js)
  * @returns {Interval | null} null below 3 rounds (no spread to go by)
  */
-export function intervalOf(rounds, between, o = {}) {
+export function intervalOf(rounds, between) {
   if (rounds.length < 3) return null;
   const within = medianRse(rounds);
   // Student's t with n − 1 degrees of freedom, not 1.96: the spread of a few rounds is itself uncertain
-  const half =
-    tquantile(0.975, rounds.length - 1) *
-    (o.repeat ? Math.SQRT2 : 1) *
-    Math.hypot(Math.log1p(within / 100), Math.log1p(between / 100));
+  const half = tquantile(0.975, rounds.length - 1) * Math.hypot(Math.log1p(within / 100), Math.log1p(between / 100));
   const modes = modesOf(rounds);
   const lowest = modes ? modes[0].rate : median(rounds);
   const highest = modes ? modes[modes.length - 1].rate : median(rounds);

@@ -6,19 +6,6 @@
 import { mean, median } from './spread.js';
 
 /**
- * The standard error, in %, of a run's level: the median of its blocks' levels, from their robust
- * spread (1.4826 × MAD), 1.2533 × that / √blocks, as for the median of a case's rounds
- * (spread.js medianRse). The between-run part of a schema 4 interval (interval.js). 0 with fewer than 3 blocks.
- * @param {{ levels: Record<string, number> } | undefined} l one operation's machineLevels
- */
-export function runLevelSe(l) {
-  const ls = Object.values(l?.levels ?? {});
-  if (ls.length < 3) return 0;
-  const m = median(ls);
-  return 100 * Math.expm1((1.2533 * 1.4826 * median(ls.map((x) => Math.abs(x - m)))) / Math.sqrt(ls.length));
-}
-
-/**
  * @param {{ op: string, rounds: number[], slots: string[] }[]} cases each case's round figures and the block of each
  * @returns {Record<string, { levels: Record<string, number>, sd: number }>} per operation: each block's level (log), and their standard deviation, in % (NaN with fewer than 3 blocks)
  */
