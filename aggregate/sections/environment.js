@@ -3,6 +3,7 @@
 // in the README one line under the machine class's heading (summary).
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { inert } from '../../lib/markdown.js';
+import { percent } from '../../lib/format.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 import { documentLink } from '../assets.js';
 
@@ -19,7 +20,7 @@ const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
  * @param {any} noise
  */
 export function noiseCell(noise) {
-  const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
+  const pct = (/** @type {number} */ x) => percent(x, x < 0.1 ? 1 : 0);
   const parts = [
     noise?.slowShare == null ? null : `slow ${pct(noise.slowShare)}`,
     noise?.steal == null ? null : `steal ${pct(noise.steal)}`,

@@ -10,6 +10,7 @@
 import { OPS } from '../tables/ops.js';
 import { caseKey } from '../tables/suite.js';
 import { quantile } from '../../lib/stats/spread.js';
+import { widerSide } from '../../lib/stats/headline.js';
 
 /** The figures a document gives a case: the median and the fastest typical, each with its interval. */
 const FIGURES = {
@@ -42,7 +43,7 @@ export function calibrationOf(docs, which) {
   const byOp = {};
   for (const { op, figures } of byCase.values()) {
     const t = (byOp[op] ??= { pairs: 0, inside: 0, widths: [], moves: [] });
-    for (const f of figures) t.widths.push(Math.max(f.high / f.value - 1, 1 - f.low / f.value));
+    for (const f of figures) t.widths.push(widerSide(f.value, f.low, f.high));
     for (let i = 0; i < figures.length; i++)
       for (let j = 0; j < figures.length; j++) {
         if (i === j) continue;

@@ -5,6 +5,7 @@
 // earlier ± (1.96 × the rse of the rounds, symmetric), so the width is compared too.
 import { lands } from '../../lib/stats/interval.js';
 import { quantile } from '../../lib/stats/spread.js';
+import { widerSide } from '../../lib/stats/headline.js';
 import { caseKey } from '../tables/suite.js';
 
 /** The earlier ±: 1.96 × rse, symmetric (what documents carried before the interval). */
@@ -15,8 +16,7 @@ const earlier = (/** @type {any} */ o) => ({
 });
 const now = (/** @type {any} */ o) => ({ median: o.median, low: o.low, high: o.high });
 /** The wider side of an interval, as a fraction of the median. */
-const width = (/** @type {{ median: number, low: number, high: number }} */ x) =>
-  Math.max(x.high / x.median - 1, 1 - x.low / x.median);
+const width = (/** @type {{ median: number, low: number, high: number }} */ x) => widerSide(x.median, x.low, x.high);
 
 /**
  * @param {any[]} docs result documents of repeat runs, in run order

@@ -2,7 +2,7 @@
 // wider side of its 95% interval, the modes where its rounds fall into separated groups, or the
 // file size. And a paired comparison as text.
 import { OPS } from '../tables/ops.js';
-import { headlineMargin } from '../../lib/stats/headline.js';
+import { headlineMargin, widerSide } from '../../lib/stats/headline.js';
 import { megabytes, signedPercent } from '../../lib/format.js';
 
 /** @typedef {(n: number) => string} NumberText */
@@ -41,9 +41,7 @@ export function fastText(c, num) {
   if (!f) return null;
   const show = OPS.find((o) => o.name === c.op)?.show;
   const margin =
-    typeof f.low === 'number' && typeof f.high === 'number'
-      ? 100 * Math.max(f.high / f.opsPerSec - 1, 1 - f.low / f.opsPerSec)
-      : null;
+    typeof f.low === 'number' && typeof f.high === 'number' ? 100 * widerSide(f.opsPerSec, f.low, f.high) : null;
   const text = show === 'ms' ? `${num(1000 / f.opsPerSec)} ms` : num(f.opsPerSec);
   return margin === null ? text : `${text} ${pm(margin)}`;
 }

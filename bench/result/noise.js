@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { OPS } from '../tables/ops.js';
 import { MIN_GAP } from '../../lib/stats/modes.js';
-import { sig } from '../../lib/format.js';
+import { percent, sig } from '../../lib/format.js';
 
 /** A slice slower than its round's fastest typical figure by more than this ratio is in the slow state. */
 export const SLOW = Math.exp(MIN_GAP);
@@ -112,9 +112,9 @@ export function noiseLine(noise) {
   parts.push(
     noise.slowShare === null
       ? 'no slices to tell the slow state by'
-      : `${(100 * noise.slowShare).toFixed(noise.slowShare < 0.1 ? 1 : 0)}% of the CPU-bound slices ran in the slow state (over 25% slower than their round's fastest typical)`,
+      : `${percent(noise.slowShare, noise.slowShare < 0.1 ? 1 : 0)} of the CPU-bound slices ran in the slow state (over 25% slower than their round's fastest typical)`,
   );
-  if (noise.steal !== null) parts.push(`steal ${(100 * noise.steal).toFixed(1)}% of CPU time`);
+  if (noise.steal !== null) parts.push(`steal ${percent(noise.steal)} of CPU time`);
   if (noise.topology)
     parts.push(
       `${noise.topology.cpus} logical CPUs, ${noise.topology.threadsPerCore} thread${noise.topology.threadsPerCore > 1 ? 's' : ''} per core`,

@@ -5,6 +5,7 @@
 // the document safe to show.
 import { changeText } from '../result/figure.js';
 import { num } from '../../lib/format.js';
+import { widerSide } from '../../lib/stats/headline.js';
 
 /** @typedef {(s: string) => string} Text */
 
@@ -16,7 +17,7 @@ import { num } from '../../lib/format.js';
 export function figureCell(f, show = num) {
   if (!f) return '–';
   if (typeof f.low !== 'number' || typeof f.high !== 'number' || !(f.median > 0)) return show(f.median);
-  const m = 100 * Math.max(f.high / f.median - 1, 1 - f.low / f.median);
+  const m = 100 * widerSide(f.median, f.low, f.high);
   return `${show(f.median)} ±${m < 10 ? m.toFixed(1) : m < 1000 ? Math.round(m) : '>999'}%`;
 }
 
