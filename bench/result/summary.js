@@ -58,48 +58,46 @@ export function summarize(doc) {
     }),
   ];
   const lines = [markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))])];
+  /**
+   * A table in the rows of the main one (config, driver, cipher as named in the document): a column
+   * per operation, each cell from that case.
+   * @param {typeof ops} columns
+   * @param {(op: (typeof ops)[number]) => string} title
+   * @param {(c: any) => string} cellOf
+   */
+  const sameRows = (columns, title, cellOf) =>
+    markdownTable(
+      [
+        ['Config', 'Driver', 'Cipher', ...columns.map(title)],
+        ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
+          config,
+          driver,
+          cipher,
+          ...columns.map((op) => cellOf(byOp.get(op.name))),
+        ]),
+      ],
+      ['l', 'l', 'l', ...columns.map(() => /** @type {const} */ ('r'))],
+    );
   const fastOps = ops.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name && c.stats?.fast));
-  if (fastOps.length) {
+  if (fastOps.length)
     lines.push(
       '',
       `${FAST_LINE} (rows as above):`,
       '',
-      markdownTable(
-        [
-          ['Config', 'Driver', 'Cipher', ...fastOps.map(columnTitle)],
-          ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
-            config,
-            driver,
-            cipher,
-            ...fastOps.map((op) => fastText(byOp.get(op.name), rate) ?? ''),
-          ]),
-        ],
-        ['l', 'l', 'l', ...fastOps.map(() => /** @type {const} */ ('r'))],
-      ),
+      sameRows(fastOps, columnTitle, (c) => fastText(c, rate) ?? ''),
     );
-  }
   const noise = noiseLine(doc.noise);
   if (noise) lines.push('', noise);
   const counted = ops.filter(
     (op) => op.count && doc.cases.some((/** @type {any} */ c) => c.op === op.name && c.counts),
   );
-  if (counted.length) {
-    const rows = sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
-      config,
-      driver,
-      cipher,
-      ...counted.map((op) => countCell(byOp.get(op.name))),
-    ]);
+  if (counted.length)
     lines.push(
       '',
       'What one operation costs, counted: instructions · fsyncs per operation (rows as above; docs/counting.md):',
       '',
-      markdownTable(
-        [['Config', 'Driver', 'Cipher', ...counted.map((op) => op.label)], ...rows],
-        ['l', 'l', 'l', ...counted.map(() => /** @type {const} */ ('r'))],
-      ),
+      sameRows(counted, (op) => op.label, countCell),
     );
-  }
   if (doc.schemaVersion >= 3) lines.push('', countingLine(doc.counting));
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
