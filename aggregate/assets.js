@@ -1,52 +1,115 @@
 // Where a stored document's bytes live once they leave the git history. results/ in git keeps the
-// index (every document ever stored: run id, sha256, what the pages pick by), the nights cache and
-// the derived pages and charts; each document itself (results/<year>/…json, ~0.4 MB, ~50 KB
-// deflated, a night of 24 would add ~1 MB to every clone) is archived as an asset of a GitHub release,
-// one release per month (`results-2026-11`), gzipped, named after its file. The aggregate reads a
-// document from results/<year>/ as before: the nightly job first fetches the ones the pages show
-// (needed.js) with `npm run ci:restore`, and after aggregating uploads the new ones with
-// `npm run ci:archive` before it commits the index that lists them. A laptop keeps every document
-// it aggregated in results/<year>/ (git ignores that folder). An asset is never replaced: an upload
-// of a name the release has already is skipped when its bytes are the same and refused otherwise.
+// index (every document ever stored: run id, sha256, what the pages pick by, and the release it is
+// archived in), the nights cache and the derived pages and charts; the documents themselves
+// (results/<year>/…json, ~0.4 MB, ~50 KB deflated each, ~1 MB a night) are archived in GitHub
+// releases. One release per batch: the documents one aggregate adds (a night's cells and
+// shootouts), named after the newest one's day and the batch's content
+// (`results-2026-11-24-1a2b3c4d`), holding one asset, the batch packed (`<tag>.jsonl.gz`). Made
+// in one call (gh creates a draft, uploads, publishes), never appended to: immutable releases
+// (a repository setting) take it, GitHub's 1,000-asset cap per release is never near, and fetching
+// a year back is one download a night. The aggregate names the release when it stores a document;
+// `npm run ci:archive` makes it before the index that names it is committed; the nightly job
+// fetches the documents the pages show (publish/needed.js) with `npm run ci:restore` first.
 import zlib from 'node:zlib';
+import crypto from 'node:crypto';
 
 /** A stored document's file under results/: <year>/<day>-….json (store.js fileFor). */
-const FILE = /^(\d{4})\/((\d{4})-(\d{2})-\d{2}-[a-z0-9.-]+\.json)$/;
+const FILE = /^(\d{4})\/((\d{4})-\d{2}-\d{2})-[a-z0-9.-]+\.json$/;
+/** A release's tag: results-<day>-<8 hex>. */
+export const TAG = /^results-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}$/;
 
 /**
- * The release and asset a stored document is archived as.
- * @param {string} file a path under results/, as the index lists it
- * @returns {{ tag: string, name: string }}
+ * The release a batch of documents is archived in: the newest one's day and the first 8 hex of
+ * the sha256 of their sha256s and the run (its attempt), so the same batch of one run always
+ * names the same release (an aggregate run again after a rejected push finds it made), and
+ * another batch or a re-run another one (a re-run never depends on a release an earlier attempt
+ * left half made, or an immutable one).
+ * @param {{ file: string, sha256: string }[]} batch not empty
+ * @param {string} [run] the GitHub run and attempt, e.g. 1234.2; '' on a laptop
  */
-export function assetOf(file) {
-  const m = FILE.exec(file);
-  if (!m || m[1] !== m[3])
+export function releaseOf(batch, run = '') {
+  const days = batch.map((e) => {
+    const m = FILE.exec(e.file);
+    if (!m || m[1] !== m[3])
+      throw new Error(
+        `results/index.json: '${e.file}' is not a stored document's path (<year>/<year>-<month>-<day>-….json)`,
+      );
+    return m[2];
+  });
+  const hash = crypto
+    .createHash('sha256')
+    .update(
+      batch
+        .map((e) => e.sha256)
+        .sort()
+        .concat(run)
+        .join('\n'),
+    )
+    .digest('hex');
+  return `results-${days.sort().at(-1)}-${hash.slice(0, 8)}`;
+}
+
+/** A release's one asset: its documents, packed (packBundle). */
+export const bundleName = (/** @type {string} */ tag) => `${tag}.jsonl.gz`;
+
+/**
+ * The release a stored document is archived in, checked.
+ * @param {{ file: string, release?: string }} e an index entry
+ */
+export function releaseTag(e) {
+  if (typeof e.release !== 'string' || !TAG.test(e.release))
     throw new Error(
-      `results/index.json: '${file}' is not a stored document's path (<year>/<year>-<month>-<day>-….json)`,
+      `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>); it was stored by an aggregate before releases were named, or edited by hand`,
     );
-  return { tag: `results-${m[3]}-${m[4]}`, name: `${m[2]}.gz` };
+  return e.release;
 }
 
 /**
- * The link to a stored document from a page whose link to results/ is resultsLink: its release
- * asset. On GitHub a page is shown at /<owner>/<repo>/blob/<branch>/<path> and results/ is always
- * /<owner>/<repo>/blob/<branch>/results, so three levels up from results/ is the repository.
+ * A stored document's name on a page, linked to its release's asset. On GitHub a page is shown at
+ * /<owner>/<repo>/blob/<branch>/<path> and results/ is always /<owner>/<repo>/blob/<branch>/results,
+ * so three levels up from results/ is the repository. A document whose entry names no release is
+ * not linked: a page never links an asset that is not there.
+ * @param {string} text markdown, already escaped
  * @param {string} resultsLink
- * @param {string} file
+ * @param {{ file: string, release?: string }} e
  */
-export function documentLink(resultsLink, file) {
-  const { tag, name } = assetOf(file);
-  return `${resultsLink}/../../../releases/download/${tag}/${name}`;
+export function documentLink(text, resultsLink, e) {
+  if (typeof e.release !== 'string' || !TAG.test(e.release)) return text;
+  return `[${text}](${resultsLink}/../../../releases/download/${e.release}/${bundleName(e.release)})`;
 }
 
-/** A document's stored text as its asset's bytes: gzip, the same text always the same bytes. */
-export const packAsset = (/** @type {string} */ text) => zlib.gzipSync(text, { level: 9 });
-/** An asset's bytes as the stored text. */
-export const unpackAsset = (/** @type {Buffer} */ bytes) => zlib.gunzipSync(bytes).toString('utf8');
+/**
+ * Documents as one asset: per document a line naming it, then its stored text (one line, store.js
+ * storedText), in file order, gzipped: the same documents always the same bytes here.
+ * @param {{ file: string, text: string }[]} docs
+ */
+export function packBundle(docs) {
+  const lines = [...docs]
+    .sort((a, b) => (a.file < b.file ? -1 : 1))
+    .map((d) => {
+      if (!d.text.endsWith('\n') || d.text.indexOf('\n') !== d.text.length - 1)
+        throw new Error(`${d.file}: a stored document is one line of JSON`);
+      return `${JSON.stringify({ file: d.file })}\n${d.text}`;
+    });
+  return zlib.gzipSync(lines.join(''), { level: 9 });
+}
+
+/**
+ * An asset's documents: file → stored text.
+ * @param {Buffer} bytes
+ * @returns {Map<string, string>}
+ */
+export function unpackBundle(bytes) {
+  const lines = zlib.gunzipSync(bytes).toString('utf8').split('\n');
+  /** @type {Map<string, string>} */
+  const docs = new Map();
+  for (let i = 0; i + 1 < lines.length; i += 2) docs.set(JSON.parse(lines[i]).file, `${lines[i + 1]}\n`);
+  return docs;
+}
 
 /**
  * Stored documents by the release they are archived in.
- * @template {{ file: string }} E
+ * @template {{ file: string, release?: string }} E
  * @param {E[]} entries
  * @returns {Map<string, E[]>} tag → its entries, in the order given
  */
@@ -54,7 +117,7 @@ export function byRelease(entries) {
   /** @type {Map<string, E[]>} */
   const releases = new Map();
   for (const e of entries) {
-    const { tag } = assetOf(e.file);
+    const tag = releaseTag(e);
     releases.set(tag, [...(releases.get(tag) ?? []), e]);
   }
   return releases;

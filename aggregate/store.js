@@ -1,17 +1,18 @@
-// results/: the permanent, append-only history. One file per result document (one matrix cell of
-// one run), never modified or deleted once written. results/index.json lists every document ever
-// stored (one line each: what the pages need to pick documents without parsing them all) and is
-// rebuilt for any file it does not list. The documents are not in git: each is archived as a
-// release asset (assets.js), and a clone holds only those it fetched (npm run ci:restore), so an
-// entry whose file is not here is kept (its run id and sha256 still refuse a conflicting document)
-// and reading it says how to fetch it.
+// results/: the append-only history. One file per result document (one matrix cell of one run),
+// never modified or deleted once written. results/index.json lists every document ever stored (one
+// line each: what the pages need to pick documents without parsing them all, and the release it is
+// archived in) and is rebuilt for any file it does not list; it names the repository whose
+// releases hold them. The documents are not in git: each is archived in a GitHub release
+// (assets.js), and a clone holds only those it fetched (npm run ci:restore), so an entry whose file
+// is not here is kept (its run id and sha256 still refuse a conflicting document) and reading it
+// says how to fetch it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SCHEMA } from '../bench/result/document.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { CommandError } from '../lib/command.js';
-import { assetOf } from './assets.js';
+import { bundleName, releaseOf } from './assets.js';
 import { readResult } from './read.js';
 import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
 
@@ -30,6 +31,8 @@ export const INDEX = 'index.json';
  * @property {string} machine the machine class: never mixed in one table
  * @property {'result'|'shootout'} kind a result document (one matrix cell), or a shootout document
  *   (every Node on one machine: bench/shootout/); node is then the reference Node
+ * @property {string} [release] the release it is archived in (assets.js): named when the aggregate
+ *   that stored it saves the index
  */
 
 /** The kind of a stored document, by its /kind. */
@@ -125,8 +128,8 @@ function storedFiles(/** @type {string} */ dir) {
 
 /** Why a listed document cannot be read here, and how to fetch it. */
 export function notHere(/** @type {string} */ dir, /** @type {Entry} */ e) {
-  const { tag, name } = assetOf(e.file);
-  return `${path.join(dir, e.file)}: listed in ${path.join(dir, INDEX)} but not here (archived as asset ${name} of release ${tag}); fetch what the pages need with npm run ci:restore, or every document with npm run ci:restore -- --all`;
+  const where = e.release ? `archived in release ${e.release}, asset ${bundleName(e.release)}` : 'no release named';
+  return `${path.join(dir, e.file)}: listed in ${path.join(dir, INDEX)} but not here (${where}); fetch what the pages need with npm run ci:restore, or every document with npm run ci:restore -- --all`;
 }
 
 /**
@@ -139,11 +142,14 @@ export function openStore(dir, warn) {
   const indexFile = path.join(dir, INDEX);
   /** @type {Map<string, Entry>} */
   const byFile = new Map();
+  /** @type {string | null} the repository whose releases hold the archived documents */
+  let repository = null;
   if (fs.existsSync(indexFile)) {
     try {
+      const index = JSON.parse(fs.readFileSync(indexFile, 'utf8'));
+      repository = typeof index.repository === 'string' ? index.repository : null;
       // an index written before shootout documents lists results only: their kind is 'result'
-      for (const e of JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries)
-        byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
+      for (const e of index.entries) byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
     } catch (err) {
       // it is the only list of the archived documents: never rebuilt over them silently
       throw new CommandError(
@@ -202,10 +208,31 @@ export function openStore(dir, warn) {
       ids.set(entry.id, entry);
       return { stored: true, file };
     },
-    /** Write the index (sorted, one entry a line, so the same history gives the same bytes). */
-    saveIndex() {
+    /** The repository whose releases hold the archived documents, as the index names it; null when it names none. */
+    repository: () => repository,
+    /**
+     * Name the release of every document here that has none: one release for them all
+     * (assets.js releaseOf), which npm run ci:archive makes before the index is committed.
+     * @param {string} [run] the GitHub run and attempt (releaseOf)
+     * @returns {string | null} the release named, if any
+     */
+    nameRelease(run) {
+      const batch = entries().filter((e) => !e.release && fs.existsSync(path.join(dir, e.file)));
+      if (!batch.length) return null;
+      const tag = releaseOf(batch, run);
+      for (const e of batch) e.release = tag;
+      return tag;
+    },
+    /**
+     * Write the index (sorted, one entry a line, so the same history gives the same bytes).
+     * @param {string | null} [repo] the repository whose releases archive the documents (the
+     *   nightly job's); by default the one the index names
+     */
+    saveIndex(repo = repository) {
+      repository = repo;
       const lines = entries().map((e) => JSON.stringify(e));
-      const text = `{"schemaVersion":1,"entries":[\n${lines.join(',\n')}\n]}\n`;
+      const head = repository ? `"repository":${JSON.stringify(repository)},` : '';
+      const text = `{"schemaVersion":2,${head}"entries":[\n${lines.join(',\n')}\n]}\n`;
       if (fs.existsSync(indexFile) && fs.readFileSync(indexFile, 'utf8') === text) return false;
       writeFileAtomic(indexFile, text);
       return true;

@@ -1,104 +1,174 @@
 #!/usr/bin/env node
 // npm run ci:archive -- [--results results]
 //
-// Archives every document here (results/<year>/) that the index lists as an asset of its month's
-// release (assets.js), creating the release the first time: what the nightly job does after it
-// aggregates and before it commits the index that lists them, so the index never names a document
-// the archive does not hold. An asset the release has already is never replaced: the same document
-// is skipped, another one is refused (exit 1, nothing uploaded for that release).
+// Makes the releases the index names for the documents here (aggregate/assets.js): what the
+// nightly job does after it aggregates and before it commits the index, so the index never names
+// a release the repository does not hold. A release is made in one call with its one asset (gh
+// creates a draft, uploads, publishes) and never appended to, so immutable releases and the
+// 1,000-asset cap cannot stop it. A release that exists is checked, not written to blindly:
+// - published, with its asset: the same documents (the same bytes, or unpacked and compared):
+//   nothing to do; other documents: refused (exit 1), nothing replaced;
+// - a draft: what an upload cut off leaves (gh publishes only once every asset is up): deleted
+//   and made again;
+// - published without its asset, or with it cut off ('starter'): GitHub's listing lags an upload
+//   by up to tens of seconds, so it is looked at again (5 times, waiting longer each time); then
+//   the cut-off asset is deleted and the asset uploaded, which an immutable release refuses:
+//   exit 1 with the fix.
+// Every gh call that GitHub turns away for a while (a rate limit, a 5xx) is retried (publish/gh.js).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
-import { assetOf, byRelease, packAsset, unpackAsset } from '../aggregate/assets.js';
-import { gh } from './gh.js';
+import { bundleName, byRelease, packBundle, unpackBundle } from '../aggregate/assets.js';
+import { GhError, backoffMs, gh, sleep } from './gh.js';
 import { openStore, sha256 } from '../aggregate/store.js';
 
 const NO_RELEASE = /release not found/i;
+/** Looks at a release whose asset is not listed yet, in all. */
+export const LOOKS = 5;
+/** Rounds of looking at a release and acting on what is there. */
+export const ROUNDS = 4;
 
 /**
- * The assets a release has (name → size); null when there is no such release.
- * @param {string} tag
- * @returns {Map<string, number> | null}
+ * A release as gh shows it (gh finds a draft by its tag too); null when there is none.
+ * @param {string} tag @param {(s: string) => void} log
+ * @returns {{ isDraft: boolean, databaseId: number, assets: { name: string, size: number, state: string }[] } | null}
  */
-function assetsOf(tag) {
-  const out = gh(['release', 'view', tag, '--json', 'assets'], { missing: NO_RELEASE });
-  return out === null ? null : new Map(JSON.parse(out).assets.map((/** @type {any} */ a) => [a.name, a.size]));
+function view(tag, log) {
+  const out = gh(['release', 'view', tag, '--json', 'assets,isDraft,databaseId'], { missing: NO_RELEASE, log });
+  return out === null ? null : JSON.parse(out);
 }
 
 /**
- * Whether the release's asset of this name is the document with this sha256 (the same size is
- * taken as the same bytes; else it is fetched and compared).
- * @param {string} tag @param {string} name @param {Buffer} packed @param {number} size @param {string} sha @param {string} tmp
+ * Whether the release's asset holds exactly these documents (file → sha256).
+ * @param {string} tag @param {Map<string, string>} want @param {string} tmp @param {(s: string) => void} log
  */
-function sameAsset(tag, name, packed, size, sha, tmp) {
-  if (size === packed.length) return true;
-  const dir = path.join(tmp, `${tag}-check`);
-  fs.mkdirSync(dir, { recursive: true });
-  gh(['release', 'download', tag, '--dir', dir, '--pattern', name]);
-  return sha256(unpackAsset(fs.readFileSync(path.join(dir, name)))) === sha;
+function holds(tag, want, tmp, log) {
+  const dir = fs.mkdtempSync(path.join(tmp, 'check-'));
+  gh(['release', 'download', tag, '--dir', dir, '--pattern', bundleName(tag)], { log });
+  const docs = unpackBundle(fs.readFileSync(path.join(dir, bundleName(tag))));
+  return (
+    docs.size === want.size && [...want].every(([file, sha]) => docs.has(file) && sha256(docs.get(file) ?? '') === sha)
+  );
+}
+
+/**
+ * Make sure release `tag` holds `bundle` (the documents `want`): made when missing, checked when
+ * there, in at most ROUNDS rounds of looking and acting. Returns what it did.
+ * @param {string} tag @param {string} bundle the packed file @param {Map<string, string>} want
+ * @param {string} tmp @param {(s: string) => void} log
+ * @returns {'made' | 'there' | 'completed'}
+ */
+function ensure(tag, bundle, want, tmp, log) {
+  const name = bundleName(tag);
+  /** @type {string} */
+  let last = '';
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (round > 1) sleep(backoffMs() * 2 ** (round - 2));
+    let state = view(tag, log);
+    if (state?.isDraft) {
+      log(`ci:archive: release ${tag} is a draft, left by an upload that was cut off: deleted, to be made again`);
+      // by its id: GitHub's lookup by tag does not find a draft (its tag does not exist yet)
+      gh(['api', '-X', 'DELETE', `repos/{owner}/{repo}/releases/${state.databaseId}`], { log });
+      state = null;
+    }
+    if (!state) {
+      // not retried by gh.js: a create cut off may have left a draft, which the next round deletes
+      const made = attempt(() =>
+        gh(
+          [
+            'release',
+            'create',
+            tag,
+            bundle,
+            '--latest=false',
+            '--title',
+            `Result documents: ${tag.slice('results-'.length)}`,
+            '--notes',
+            `The result and shootout documents one nightly aggregate stored, packed in ${name} (per document a line {"file": …} and its JSON), as results/index.json lists them (docs/pipeline.md). Never replaced.`,
+          ],
+          { log, tries: 1 },
+        ),
+      );
+      if (made === true) return 'made';
+      last = made;
+      if (/immutable/i.test(made)) break;
+      continue;
+    }
+    for (let look = 1; look < LOOKS && !state.assets.some((a) => a.name === name && a.state === 'uploaded'); look++) {
+      sleep(backoffMs() * 2 ** (look - 1)); // GitHub's listing lags an upload
+      state = view(tag, log) ?? state;
+    }
+    const asset = state.assets.find((a) => a.name === name);
+    if (asset?.state === 'uploaded') {
+      if (asset.size === fs.statSync(bundle).size || holds(tag, want, tmp, log)) return round === 1 ? 'there' : 'made';
+      throw new CommandError(
+        `release ${tag} holds an asset ${name} that is not the documents results/index.json archives there; not replaced (delete the release on GitHub if it is not this repository's archive, then run the nightly job again)`,
+      );
+    }
+    const put = attempt(() => {
+      if (asset) gh(['release', 'delete-asset', tag, name, '--yes'], { log }); // cut off: 'starter'
+      gh(['release', 'upload', tag, bundle], { log, tries: 1 });
+    });
+    if (put === true) return 'completed';
+    last = put;
+    if (/immutable/i.test(put)) break;
+  }
+  if (/immutable/i.test(last))
+    throw new CommandError(
+      `release ${tag} is immutable and cannot hold its asset ${name} (${last.slice(0, 120)}): nothing was committed; re-run the workflow, whose new attempt names a new release for these documents`,
+    );
+  throw new CommandError(`release ${tag}: not made after ${ROUNDS} rounds; the last refusal: ${last}`);
+}
+
+/**
+ * Run a gh step; true when it went through, else what gh said (a refusal to look at again).
+ * @param {() => unknown} step
+ * @returns {true | string}
+ */
+function attempt(step) {
+  try {
+    step();
+    return true;
+  } catch (err) {
+    if (err instanceof GhError) return err.said;
+    throw err;
+  }
 }
 
 /**
  * @param {{ results: string, log?: (s: string) => void, warn?: (s: string) => void }} o
- * @returns {{ uploaded: string[], archived: number }}
+ * @returns {{ releases: Record<string, string>, archived: number }} what was done per release
  */
 export function archive(o) {
+  const log = o.log ?? ((s) => console.error(s));
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
-  const here = store.entries().filter((e) => store.has(e));
-  const byTag = byRelease(here);
+  const here = store.entries().filter((e) => store.has(e) && e.release);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-archive-'));
-  /** @type {string[]} */
-  const uploaded = [];
+  /** @type {Record<string, string>} */
+  const done = {};
   try {
-    for (const [tag, entries] of byTag) {
-      let assets = assetsOf(tag);
-      if (!assets) {
-        gh([
-          'release',
-          'create',
-          tag,
-          '--latest=false',
-          '--title',
-          `Result documents, ${tag.slice('results-'.length)}`,
-          '--notes',
-          'The result and shootout documents of this month, one gzipped JSON asset each, as results/index.json lists them (docs/pipeline.md). Written by the nightly aggregate; never replaced.',
-        ]);
-        assets = new Map();
-      }
-      /** @type {string[]} */
-      const files = [];
-      for (const e of entries) {
-        const { name } = assetOf(e.file);
+    for (const [tag, entries] of byRelease(here)) {
+      const docs = entries.map((e) => {
         const text = fs.readFileSync(path.join(o.results, e.file), 'utf8');
         if (sha256(text) !== e.sha256)
           throw new CommandError(
             `results/${e.file} is not the document results/index.json lists (sha256 differs); not archived`,
           );
-        const packed = packAsset(text);
-        const size = assets.get(name);
-        if (size !== undefined) {
-          if (!sameAsset(tag, name, packed, size, e.sha256, tmp))
-            throw new CommandError(
-              `release ${tag} has an asset ${name} that is another document than results/${e.file}; not replaced, nothing uploaded for ${tag}`,
-            );
-          continue;
-        }
-        const file = path.join(tmp, tag, name);
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, packed);
-        files.push(file);
-      }
-      if (files.length) gh(['release', 'upload', tag, ...files]);
-      uploaded.push(...files.map((f) => `${tag}/${path.basename(f)}`));
+        return { file: e.file, text };
+      });
+      const bundle = path.join(tmp, bundleName(tag));
+      fs.writeFileSync(bundle, packBundle(docs));
+      done[tag] = ensure(tag, bundle, new Map(entries.map((e) => [e.file, e.sha256])), tmp, log);
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+  const made = Object.entries(done).filter(([, d]) => d !== 'there');
   o.log?.(
-    `ci:archive: ${uploaded.length} document(s) uploaded; ${here.length - uploaded.length} here already archived`,
+    `ci:archive: ${here.length} document(s) here in ${Object.keys(done).length} release(s): ${made.length ? made.map(([t, d]) => `${t} ${d}`).join(', ') : 'every one there already'}`,
   );
-  return { uploaded, archived: here.length };
+  return { releases: done, archived: here.length };
 }
 
 function main(/** @type {string[]} */ argv) {

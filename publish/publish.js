@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// npm run ci:publish -- --artifacts DIR [--results results] [--readme README.md] [--remote origin] [--branch B]
+// npm run ci:publish -- --artifacts DIR [--pages DIR] [--results results] [--readme README.md] [--remote origin] [--branch B]
 //
-// In the aggregate job, after `npm run aggregate`: archives the documents (npm run ci:archive: each
-// an asset of its month's release, assets.js; git ignores results/<year>/), then commits README.md
-// and results/ (the index that lists them, results/README.md, the charts and the nights cache in
-// results/charts/) when they changed (no commit otherwise) with a bot identity and a message naming
-// the run and the documents it added, then pushes. When the push is rejected because another run
-// landed first, it takes the remote branch as it is, fetches the documents the pages now need
-// (npm run ci:restore), runs the aggregate again over the same artifacts (the aggregate is
-// idempotent and append-only, so the other run's documents are kept and ours are added), and
-// tries again. The archive comes before every commit: the index never lists a document the
-// archive does not hold.
+// The nightly job's publish job, after the aggregate job (which fetched the archived documents the
+// pages need and aggregated, with a read-only token): takes the pages it rendered (--pages: its
+// README.md and results/, in place of the checkout's), makes the releases the index names for the
+// new documents (npm run ci:archive; git ignores results/<year>/), then commits README.md and
+// results/ (the index, results/README.md, the charts and the nights cache) when they changed (no
+// commit otherwise) with a bot identity and a message naming the run and the documents it added,
+// then pushes. When the push is rejected because another run landed first, it takes the remote
+// branch as it is, fetches the documents the pages now need (npm run ci:restore, with this job's
+// token), runs the aggregate again over the same artifacts (the aggregate is idempotent and
+// append-only, so the other run's documents are kept and ours are added, in the same release),
+// and tries again. The archive comes before every commit: the index never names a release the
+// repository does not hold.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -105,11 +107,28 @@ function newDocuments(results, cwd) {
 }
 
 /**
- * @param {{ artifacts: string, results: string, readme: string, remote: string, branch: string, cwd: string, log?: (s: string) => void, runAggregate?: () => void }} o
+ * Put the pages another job rendered in place: its README.md, and its results/ for the whole of
+ * results/ (what it removed is removed here too: a chart no longer drawn, a fork's upstream history).
+ * @param {string} pages a folder holding README.md and results/
+ * @param {{ results: string, readme: string, cwd: string }} o
+ */
+export function takePages(pages, o) {
+  const from = path.join(pages, 'results');
+  if (!fs.existsSync(path.join(pages, 'README.md')) || !fs.existsSync(from))
+    throw new UsageError(`--pages ${pages}: holds no README.md and results/ (the aggregate job's pages artifact)`);
+  fs.copyFileSync(path.join(pages, 'README.md'), path.resolve(o.cwd, o.readme));
+  const results = path.resolve(o.cwd, o.results);
+  fs.rmSync(results, { recursive: true, force: true });
+  fs.cpSync(from, results, { recursive: true });
+}
+
+/**
+ * @param {{ artifacts: string, pages?: string, results: string, readme: string, remote: string, branch: string, cwd: string, log?: (s: string) => void, runAggregate?: () => void }} o
  * @returns {'nothing' | 'pushed'}
  */
 export function publish(o) {
   const log = o.log ?? ((s) => console.log(s));
+  if (o.pages) takePages(o.pages, o);
   const paths = [o.readme, o.results];
   const aggregate =
     o.runAggregate ??
@@ -161,6 +180,7 @@ export function publish(o) {
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, {
     artifacts: { type: 'string' },
+    pages: { type: 'string' },
     results: { type: 'string', default: 'results' },
     readme: { type: 'string', default: 'README.md' },
     remote: { type: 'string', default: 'origin' },

@@ -1,26 +1,60 @@
 #!/usr/bin/env node
 // npm run ci:restore -- [--results results] [--all]
 //
-// Fetches archived documents (assets.js) into results/<year>/: by default the ones the pages read
-// (needed.js), which the nightly job does before it aggregates; --all every document the index lists.
-// Each asset is checked against the sha256 the index lists before it is written (temp file, rename);
-// a document already here is left as it is. Exit 1 when an asset is missing or does not match.
+// Fetches archived documents (aggregate/assets.js) into results/<year>/: by default the ones the
+// pages read (needed.js), which the nightly job does before it aggregates; --all every document the
+// index lists. One download per release (a night's documents are one asset), each document checked
+// against the sha256 the index lists before it is written (temp file, rename); a document already
+// here is left as it is. Exit 1 when a release or asset is missing or does not match.
+//
+// A fork: GitHub does not copy releases into a fork, so a fork cannot fetch what upstream's index
+// names. When the index names another repository than this one (GH_REPO or GITHUB_REPOSITORY; the
+// aggregate writes the nightly job's repository into the index), results/ is emptied and this
+// repository's own history starts with the night's documents, which one line says (the documents
+// upstream's index lists stay in upstream's releases and in this repository's git history).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { assetOf, byRelease, unpackAsset } from '../aggregate/assets.js';
+import { bundleName, byRelease, unpackBundle } from '../aggregate/assets.js';
 import { gh } from './gh.js';
 import { neededEntries } from './needed.js';
-import { openStore, sha256 } from '../aggregate/store.js';
+import { INDEX, openStore, sha256 } from '../aggregate/store.js';
+
+const NOT_THERE = /release not found|no assets match/i;
+
+/** The repository the nightly job runs in, as gh reads it; null on a laptop. */
+export const thisRepository = (/** @type {Record<string, string | undefined>} */ env = process.env) =>
+  env.GH_REPO || env.GITHUB_REPOSITORY || null;
 
 /**
- * @param {{ results: string, all?: boolean, log?: (s: string) => void, warn?: (s: string) => void }} o
- * @returns {{ fetched: string[], here: number }}
+ * Empty results/ (everything in it: the index, pages, charts, nights and any document), for a
+ * repository whose own history starts now.
+ * @param {string} results
+ */
+function startOver(results) {
+  for (const f of fs.readdirSync(results)) fs.rmSync(path.join(results, f), { recursive: true, force: true });
+}
+
+/**
+ * @param {{ results: string, all?: boolean, repository?: string | null, log?: (s: string) => void, warn?: (s: string) => void }} o
+ *   repository: this repository (thisRepository() by default)
+ * @returns {{ fetched: string[], here: number, startedOver: boolean }}
  */
 export function restore(o) {
+  const log = o.log ?? ((s) => console.error(s));
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
+  const mine = o.repository === undefined ? thisRepository() : o.repository;
+  const theirs = store.repository();
+  if (mine && theirs && mine !== theirs) {
+    const n = store.entries().length;
+    startOver(o.results);
+    log(
+      `ci:restore: ${path.join(o.results, INDEX)} lists ${n} document(s) archived in ${theirs}'s releases, and this is ${mine}, which has none of them (a fork: GitHub does not copy releases): results/ emptied, ${mine}'s own history starts with tonight's documents`,
+    );
+    return { fetched: [], here: 0, startedOver: true };
+  }
   const wanted = o.all ? store.entries() : neededEntries(store.entries());
   const missing = wanted.filter((e) => !store.has(e));
   const byTag = byRelease(missing);
@@ -28,20 +62,25 @@ export function restore(o) {
   try {
     for (const [tag, entries] of byTag) {
       const dir = path.join(tmp, tag);
-      fs.mkdirSync(dir, { recursive: true });
-      gh(['release', 'download', tag, '--dir', dir, ...entries.flatMap((e) => ['--pattern', assetOf(e.file).name])]);
+      const name = bundleName(tag);
+      const got = gh(['release', 'download', tag, '--dir', dir, '--pattern', name], { missing: NOT_THERE, log });
+      if (got === null)
+        throw new CommandError(
+          `release ${tag}${mine ? ` of ${mine}` : ''} or its asset ${name} is not there, and ${path.join(o.results, INDEX)} lists ${entries.length} document(s) the pages need in it (${entries[0].file}${entries.length > 1 ? ', …' : ''}); nothing written. If this repository is a copy of another, remove results/ to start its own history (docs/pipeline.md)`,
+        );
+      const docs = unpackBundle(fs.readFileSync(path.join(dir, name)));
       for (const e of entries) {
-        const { name } = assetOf(e.file);
-        const asset = path.join(dir, name);
-        if (!fs.existsSync(asset))
-          throw new CommandError(`release ${tag} has no asset ${name} (results/index.json lists ${e.file})`);
-        const text = unpackAsset(fs.readFileSync(asset));
+        const text = docs.get(e.file);
+        if (text === undefined)
+          throw new CommandError(
+            `asset ${name} of release ${tag} holds no ${e.file}, which results/index.json lists there`,
+          );
         if (sha256(text) !== e.sha256)
           throw new CommandError(
-            `asset ${name} of release ${tag} is not the document results/index.json lists as ${e.file} (sha256 ${sha256(text).slice(0, 12)}…, listed ${e.sha256.slice(0, 12)}…); not written`,
+            `asset ${name} of release ${tag} holds another document than results/index.json lists as ${e.file} (sha256 ${sha256(text).slice(0, 12)}…, listed ${e.sha256.slice(0, 12)}…); not written`,
           );
-        writeFileAtomic(path.join(o.results, e.file), text);
       }
+      for (const e of entries) writeFileAtomic(path.join(o.results, e.file), /** @type {string} */ (docs.get(e.file)));
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -50,7 +89,7 @@ export function restore(o) {
   o.log?.(
     `ci:restore: ${fetched.length} document(s) fetched from ${byTag.size} release(s); ${wanted.length - missing.length} of the ${wanted.length} wanted already here`,
   );
-  return { fetched, here: wanted.length - missing.length };
+  return { fetched, here: wanted.length - missing.length, startedOver: false };
 }
 
 function main(/** @type {string[]} */ argv) {

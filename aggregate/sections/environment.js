@@ -51,7 +51,7 @@ export function render(ctx) {
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
     t.push([
       inert(e.node),
-      `[${inert(when(doc.run.finishedAt))}](${documentLink(ctx.resultsLink, entry.file)})`,
+      documentLink(inert(when(doc.run.finishedAt)), ctx.resultsLink, entry),
       `${doc.run.mode}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
       ...(full
         ? [

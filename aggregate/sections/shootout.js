@@ -267,6 +267,6 @@ export function render(ctx) {
     `##### ${TITLE}`,
     ...(chart ? [chart, ''] : []),
     ...shootoutLines(doc, { table }),
-    `_From [${inert(entry.file)}](${documentLink(ctx.resultsLink, entry.file)})${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/index.json\`._`,
+    `_From ${documentLink(inert(entry.file), ctx.resultsLink, entry)}${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/index.json\`._`,
   ];
 }
