@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { wanted } from '../bench/ci/select-cell.js';
-import { failureDocument } from '../bench/ci/failure.js';
+import { failureDocument, failureReason } from '../bench/ci/failure.js';
 import { verify } from '../bench/ci/verify-drivers.js';
 import { validate } from '../bench/result/document.js';
+import { readResult } from '../aggregate/read.js';
 import { cases } from '../bench/tables/suite.js';
 import { binaryOrigin, driversDir } from '../bench/engine/load-drivers.js';
 import { ROOT, childEnv, drivers, scratch } from './helpers.js';
@@ -30,6 +31,84 @@ test('a failed cell still produces a valid document in which every driver and ca
     assert.equal(x.status, 'error');
     assert.equal(x.reason, 'not measured: the driver build failed on macos-15-intel with Node 18');
   }
+});
+
+test('the failure document names the first step that failed, with its step timeout; a bad variable is one line naming it', () => {
+  const cell = { CELL_NODE: '24', CELL_RUNNER: 'macos-15' };
+  const ok = { SETUP_NODE_OUTCOME: 'success', INSTALL_OUTCOME: 'success', VERIFY_OUTCOME: 'success' };
+  assert.equal(
+    failureReason({ ...cell, SETUP_NODE_OUTCOME: 'failure', INSTALL_OUTCOME: 'skipped', BENCH_OUTCOME: 'skipped' }),
+    `setup-node could not install Node 24 on macos-15 (the image's Node ${process.version} wrote this document); see the job log`,
+  );
+  assert.match(
+    failureReason({ ...cell, SETUP_NODE_OUTCOME: 'success', INSTALL_OUTCOME: 'failure', INSTALL_TIMEOUT: '20' }),
+    /^the install \(npm run ci:install-from-source: .*\) failed or hit its step timeout of 20 minutes on macos-15 with Node v/,
+  );
+  assert.match(
+    failureReason({ ...cell, ...ok, VERIFY_OUTCOME: 'failure' }),
+    /^the driver check \(npm run ci:verify-drivers\) failed on/,
+  );
+  assert.match(
+    failureReason({ ...cell, ...ok, COUNTING_OUTCOME: 'failure', COUNTING_TIMEOUT: '10', BENCH_OUTCOME: 'skipped' }),
+    /^installing valgrind and strace \(npm run ci:install-counting\) failed or hit its step timeout of 10 minutes/,
+  );
+  assert.match(
+    failureReason({ ...cell, ...ok, COUNTING_OUTCOME: 'skipped', BENCH_OUTCOME: 'failure', BENCH_TIMEOUT: '35' }),
+    /^the bench \(npm run ci:bench\) failed or hit its step timeout of 35 minutes and wrote no document, on macos-15 with Node v/,
+  );
+  assert.match(failureReason({ ...cell, ...ok }), /no step before it reports a failure, on macos-15/);
+  for (const [bad, line] of /** @type {const} */ ([
+    [{ CELL_NODE: 'v24' }, "CELL_NODE 'v24' is not a Node major (e.g. 22)"],
+    [
+      { BENCH_OUTCOME: 'failed' },
+      "BENCH_OUTCOME 'failed' is not a step outcome (success, failure, cancelled, skipped)",
+    ],
+    [{ BENCH_TIMEOUT: '35m' }, "BENCH_TIMEOUT '35m' is not a whole number of minutes"],
+  ]))
+    assert.throws(() => failureReason({ ...cell, ...bad }), { message: line });
+});
+
+test('ci:failure runs without node_modules, under another Node than the cell’s: a valid document filed under the cell’s Node, recording what ran', () => {
+  // what a runner has when setup-node or npm ci failed: the checkout, and no node_modules
+  const copy = scratch('failure-copy-');
+  for (const f of ['bench', 'lib', 'package.json'])
+    fs.cpSync(path.join(ROOT, f), path.join(copy, f), { recursive: true });
+  const out = path.join(copy, 'out');
+  const major = Number(process.versions.node.split('.')[0]);
+  const cellNode = String(major === 25 ? 24 : 25); // the cell's Node is not the one running
+  const env = childEnv({
+    GITHUB_ACTIONS: 'true',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    CELL_NODE: cellNode,
+    CELL_RUNNER: 'ubuntu-24.04-arm',
+    SETUP_NODE_OUTCOME: 'failure',
+    BENCH_OUT: out,
+  });
+  const failure = () =>
+    spawnSync(process.execPath, [path.join(copy, 'bench/ci/failure.js')], { cwd: copy, env, encoding: 'utf8' });
+  const r = failure();
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(!fs.existsSync(path.join(copy, 'node_modules')));
+  const [name] = fs.readdirSync(out);
+  assert.equal(name, `${process.platform}-${process.arch}-node-v${cellNode}.0.0-not-installed.json`);
+  const doc = JSON.parse(fs.readFileSync(path.join(out, name), 'utf8'));
+  assert.deepEqual(validate(doc), [], 'valid against the schema (ajv of this tree)');
+  const read = readResult(path.join(out, name));
+  assert.ok(read.ok, read.ok ? '' : read.reason); // and every check the aggregate makes
+  assert.equal(doc.environment.node, `v${cellNode}.0.0-not-installed`);
+  assert.equal(doc.environment.ci.cellNode, cellNode);
+  assert.equal(doc.environment.ci.cellRunner, 'ubuntu-24.04-arm');
+  assert.equal(doc.environment.ci.failureNode, process.version, 'the Node that truly ran');
+  assert.equal(doc.environment.ci.runAttempt, '1');
+  assert.match(doc.cases[0].reason, /^not measured: setup-node could not install Node \d+ on ubuntu-24\.04-arm/);
+  // run again (or after the bench wrote its document): the document there is left as it is
+  const bytes = fs.readFileSync(path.join(out, name), 'utf8');
+  const again = failure();
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /exists; the bench wrote its own document/);
+  assert.equal(fs.readFileSync(path.join(out, name), 'utf8'), bytes);
+  assert.deepEqual(fs.readdirSync(out), [name], 'no temp file left beside it');
 });
 
 /**

@@ -7,13 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import {
-  chosenGeneration,
-  generationFor,
-  GENERATION_ENV,
-  GENERATIONS,
-  GENERATION_LOADS,
-} from '../bench/tables/drivers.js';
+import { GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/tables/drivers.js';
+import { chosenGeneration, generationFor } from '../bench/tables/node-ranges.js';
 import { driversDir } from '../bench/engine/load-drivers.js';
 import { sideOrder } from '../bench/paired/interleave.js';
 import {

@@ -1,14 +1,37 @@
 #!/usr/bin/env node
-// npm run ci:failure — for a matrix cell that failed before it could benchmark (driver build,
-// install): writes a schema-valid result document in which every driver and case says what failed,
-// so the aggregate shows the reason instead of a missing cell. Does nothing when the bench already
-// wrote a document.
+// npm run ci:failure — for a matrix cell that wrote no document (setup-node, the install and driver
+// build, the driver check, the counting tools or the bench failed, or hit its step timeout): writes
+// a schema-valid result document in which every driver and case says which step failed, so the
+// aggregate shows the reason instead of a missing cell. Does nothing when the bench already wrote a
+// document (a complete one, or one a signal interrupted, with the cases it finished). At a step's
+// timeout the runner signals the step's shell, not the bench, then kills the process tree: the
+// bench writes nothing, and this names the bench step and its timeout.
 //
-// Environment: FAILED_STEP (what failed, shown to readers), BENCH_OUT (default out), BENCH_QUICK.
+// It runs where the install may have failed: no node_modules, and when setup-node failed, the runner
+// image's Node instead of the matrix Node. So it imports only node: built-ins and project files that
+// import no npm package (a test runs it in a copy without node_modules), and it writes without
+// validating (header.js); the aggregate validates every document it reads.
+//
+// Where the document is filed: the aggregate groups documents by machine class and by the major of
+// environment.node (aggregate/store.js entryOf). The machine class is this VM's, the cell's. The
+// Node: when the Node running this has the cell's major (setup-node worked), the environment is its
+// own. When it has not (setup-node failed, the image's Node runs this), environment.node is the
+// cell's major as a pre-release, v<CELL_NODE>.0.0-not-installed: the matrix Node never ran and its
+// version is unknown, and the tag says so wherever the version is shown; the rest of the environment
+// is what truly ran (this VM, and v8, napi, modules of the image's Node, whose version
+// environment.ci.failureNode records).
+//
+// Environment (benchmark.yml's failure step sets it):
+//   CELL_NODE, CELL_RUNNER  the matrix Node major and runner label (environment.js records them)
+//   SETUP_NODE_OUTCOME, INSTALL_OUTCOME, VERIFY_OUTCOME, COUNTING_OUTCOME, BENCH_OUTCOME
+//                           steps.<id>.outcome of the steps before it; the first that failed is named
+//   INSTALL_TIMEOUT, COUNTING_TIMEOUT, BENCH_TIMEOUT  those steps' timeout-minutes, for the reason
+//   FAILED_STEP             what failed, when the caller knows it (npm run matrix): the reason as it is
+//   BENCH_OUT (default out), BENCH_QUICK
 import fs from 'node:fs';
 import path from 'node:path';
 import { environment } from '../result/environment.js';
-import { command, parseStrict } from '../../lib/command.js';
+import { UsageError, command, parseStrict } from '../../lib/command.js';
 import { DRIVERS } from '../tables/drivers.js';
 import {
   METHOD,
@@ -17,17 +40,103 @@ import {
   currentCommit,
   newRunId,
   resultFileName,
-  writeResult,
-} from '../result/document.js';
+  writeDocument,
+} from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { configNotes } from '../tables/configs.js';
 import { cases } from '../tables/suite.js';
 
+/** The longest reason written (the aggregate shows up to 320 characters, with "not measured: "). */
+const REASON_MAX = 300;
+
+/**
+ * The steps before this one, in the order the job runs them: the prefix of the environment
+ * variables of its outcome (and timeout), and what failed, in words.
+ * @type {{ env: string, what: (failed: string, c: { node: string, runner: string }) => string }[]}
+ */
+const STEPS = [
+  {
+    env: 'SETUP_NODE',
+    what: (_, c) =>
+      `setup-node could not install Node ${c.node} on ${c.runner} (the image's Node ${process.version} wrote this document)`,
+  },
+  {
+    env: 'INSTALL',
+    what: (failed, c) =>
+      `the install (npm run ci:install-from-source: npm ci, the drivers built from source) ${failed} on ${c.runner} with Node ${process.version}`,
+  },
+  {
+    env: 'VERIFY',
+    what: (failed, c) =>
+      `the driver check (npm run ci:verify-drivers) ${failed} on ${c.runner} with Node ${process.version}`,
+  },
+  {
+    env: 'COUNTING',
+    what: (failed, c) =>
+      `installing valgrind and strace (npm run ci:install-counting) ${failed} on ${c.runner} with Node ${process.version}`,
+  },
+  {
+    env: 'BENCH',
+    what: (failed, c) =>
+      `the bench (npm run ci:bench) ${failed} and wrote no document, on ${c.runner} with Node ${process.version}`,
+  },
+];
+const OUTCOMES = ['success', 'failure', 'cancelled', 'skipped', ''];
+
+/**
+ * A variable that must be empty or a whole number.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} name
+ * @param {string} what
+ */
+function wholeNumber(env, name, what) {
+  const v = env[name] ?? '';
+  if (v !== '' && !/^[1-9]\d{0,3}$/.test(v)) throw new UsageError(`${name} '${v}' is not ${what}`);
+  return v;
+}
+
+/** The matrix Node major, e.g. '22', or '' when CELL_NODE is not set. */
+const cellNodeOf = (/** @type {NodeJS.ProcessEnv} */ env) => wholeNumber(env, 'CELL_NODE', 'a Node major (e.g. 22)');
+
+/**
+ * Which step failed, from the outcomes the workflow passes: the first step whose outcome is failure
+ * (or cancelled), with its timeout when it has one ("failed or hit its step timeout of N minutes":
+ * the outcome does not tell the two apart).
+ * @param {NodeJS.ProcessEnv} env
+ */
+export function failureReason(env) {
+  const node = cellNodeOf(env) || process.versions.node.split('.')[0];
+  const runner = env.CELL_RUNNER || `${process.platform}-${process.arch}`;
+  for (const s of STEPS) {
+    const outcome = env[`${s.env}_OUTCOME`] ?? '';
+    if (!OUTCOMES.includes(outcome))
+      throw new UsageError(
+        `${s.env}_OUTCOME '${outcome}' is not a step outcome (${OUTCOMES.filter(Boolean).join(', ')})`,
+      );
+    const timeout = wholeNumber(env, `${s.env}_TIMEOUT`, 'a whole number of minutes');
+    if (outcome !== 'failure' && outcome !== 'cancelled') continue;
+    const failed = timeout ? `failed or hit its step timeout of ${timeout} minutes` : 'failed';
+    return `${s.what(failed, { node, runner })}; see the job log`;
+  }
+  return `the job failed before the bench wrote a document, and no step before it reports a failure, on ${runner}; see the job log`;
+}
+
+/**
+ * The environment to file the document under (see the header): this process's, with the cell's
+ * major as environment.node when another Node runs this.
+ * @param {ReturnType<typeof environment>} env
+ * @param {string} [cellNode] the matrix Node major, e.g. '22'
+ */
+export function cellEnvironment(env, cellNode) {
+  if (!cellNode || env.node.slice(1).split('.')[0] === cellNode) return env;
+  return { ...env, node: `v${cellNode}.0.0-not-installed`, ci: env.ci && { ...env.ci, failureNode: env.node } };
+}
+
 /**
  * @param {string} reason
- * @param {{ mode?: 'quick'|'full', now?: Date }} [o]
+ * @param {{ mode?: 'quick'|'full', now?: Date, cellNode?: string }} [o]
  */
-export function failureDocument(reason, { mode = 'full', now = new Date() } = {}) {
+export function failureDocument(reason, { mode = 'full', now = new Date(), cellNode } = {}) {
   const at = now.toISOString();
   const why = `not measured: ${reason}`;
   const list = cases();
@@ -46,7 +155,7 @@ export function failureDocument(reason, { mode = 'full', now = new Date() } = {}
       filters: {},
       order: [],
     },
-    environment: environment(),
+    environment: cellEnvironment(environment(), cellNode),
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
     drivers: DRIVERS.map((d) => ({ name: d.name, status: 'error', reason: why })),
     configs: configNotes(),
@@ -58,16 +167,16 @@ export function failureDocument(reason, { mode = 'full', now = new Date() } = {}
 
 function main(/** @type {string[]} */ argv) {
   parseStrict(argv, {});
-  const out = path.resolve(process.env.BENCH_OUT || 'out');
-  const reason = (process.env.FAILED_STEP || 'the job failed before the benchmark ran')
-    .replace(/\s+/g, ' ')
-    .slice(0, 300);
-  const doc = failureDocument(reason, { mode: process.env.BENCH_QUICK === 'true' ? 'quick' : 'full' });
-  if (fs.existsSync(path.join(out, resultFileName(doc)))) {
-    console.log(`ci:failure: ${path.join(out, resultFileName(doc))} exists; the bench wrote its own document`);
-  } else {
-    console.log(`ci:failure: wrote ${writeResult(doc, out)} (${reason})`);
-  }
+  const env = process.env;
+  const out = path.resolve(env.BENCH_OUT || 'out');
+  const reason = (env.FAILED_STEP || failureReason(env)).replace(/\s+/g, ' ').slice(0, REASON_MAX);
+  const doc = failureDocument(reason, {
+    mode: env.BENCH_QUICK === 'true' ? 'quick' : 'full',
+    cellNode: cellNodeOf(env) || undefined,
+  });
+  const file = path.join(out, resultFileName(doc));
+  if (fs.existsSync(file)) console.log(`ci:failure: ${file} exists; the bench wrote its own document`);
+  else console.log(`ci:failure: wrote ${writeDocument(doc, out)} (${reason})`);
 }
 
 command('ci:failure', import.meta.url, main);

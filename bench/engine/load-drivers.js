@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { DRIVERS, GENERATION_ENV, builtinUnavailable, chosenGeneration } from '../tables/drivers.js';
+import { DRIVERS, GENERATION_ENV } from '../tables/drivers.js';
+import { builtinUnavailable, chosenGeneration } from '../tables/node-ranges.js';
 import { scalar } from '../../lib/sqlite.js';
 import { ROOT } from '../../lib/root.js';
 

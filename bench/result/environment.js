@@ -17,6 +17,9 @@ function ciDetails(env = process.env) {
       runAttempt: env.GITHUB_RUN_ATTEMPT ?? null,
       job: env.GITHUB_JOB ?? null,
       repository: env.GITHUB_REPOSITORY ?? null,
+      // the matrix cell, as benchmark.yml names it: its Node major and runner label
+      cellNode: env.CELL_NODE ?? null,
+      cellRunner: env.CELL_RUNNER ?? null,
     };
   }
   if (env.CI) return { provider: 'unknown-ci' };

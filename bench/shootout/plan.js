@@ -7,7 +7,8 @@
 // it, compared with the 12.x side of the same Node: the driver upgrade. Node 18 has only 11.x: it
 // is compared with the reference as a different driver, and labelled so.
 import semver from 'semver';
-import { GENERATIONS, GENERATION_LOADS, generationFor } from '../tables/drivers.js';
+import { GENERATIONS, GENERATION_LOADS } from '../tables/drivers.js';
+import { generationFor } from '../tables/node-ranges.js';
 import { PRODUCTION_CIPHER } from '../tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../tables/configs.js';
 import { PRODUCTION_DRIVER } from '../tables/drivers.js';

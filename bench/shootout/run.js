@@ -4,7 +4,7 @@
 // with an ETA on stderr, and the document (bench/shootout/shootout.schema.json) with the compare's
 // statistics (bench/shootout/analysis.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
-import { currentCommit } from '../result/document.js';
+import { currentCommit } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';

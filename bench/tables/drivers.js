@@ -1,5 +1,6 @@
-// Drivers, and which release of each the running Node can use. Data, not branches.
-import semver from 'semver';
+// Drivers, and which release of each the running Node can use. Data, not branches: the ranges are
+// read with semver in node-ranges.js, so this table loads without node_modules (npm run ci:failure
+// runs where the install failed).
 
 /**
  * @typedef {object} Driver
@@ -63,14 +64,6 @@ export const GENERATIONS = [
 ];
 
 /**
- * @param {string} nodeVersion e.g. process.version
- * @returns {{ id: string, node: string, why: string } | undefined}
- */
-export function generationFor(nodeVersion) {
-  return GENERATIONS.find((g) => semver.satisfies(nodeVersion, g.node));
-}
-
-/**
  * Where a generation may be chosen explicitly (SQLITE_BENCH_GENERATION, `npm run drivers --
  * --generation`): the Node versions each release set supports, wider than where it is the default.
  * The shootout uses it to hold the driver constant across Nodes (12.x on Node 20-25). 13.x never
@@ -85,37 +78,3 @@ export const GENERATION_LOADS = {
 
 /** The environment variable that picks a driver generation other than the running Node's default. */
 export const GENERATION_ENV = 'SQLITE_BENCH_GENERATION';
-
-/**
- * The generation the running process installs and loads: `id` when given (it must exist and its
- * range must include the Node), else the default for the Node.
- * @param {string} nodeVersion
- * @param {string | undefined} [id] e.g. process.env.SQLITE_BENCH_GENERATION
- * @returns {{ gen: { id: string, node: string, why: string }, override: boolean } | { error: string }}
- */
-export function chosenGeneration(nodeVersion, id) {
-  const def = generationFor(nodeVersion);
-  if (!id)
-    return def
-      ? { gen: def, override: false }
-      : {
-          error: `no driver generation supports Node ${nodeVersion}; supported: ${GENERATIONS.map((g) => g.node).join(' | ')}`,
-        };
-  const gen = GENERATIONS.find((g) => g.id === id);
-  if (!gen) return { error: `unknown driver generation '${id}'; valid: ${GENERATIONS.map((g) => g.id).join(', ')}` };
-  if (!semver.satisfies(nodeVersion, GENERATION_LOADS[gen.id], { includePrerelease: true }))
-    return {
-      error: `driver generation ${id} does not run on Node ${nodeVersion}; it needs ${GENERATION_LOADS[gen.id]}`,
-    };
-  return { gen, override: gen.id !== def?.id };
-}
-
-/**
- * Why a built-in driver is unavailable on this Node, or null when it is available.
- * @param {Driver} driver
- * @param {string} nodeVersion
- */
-export function builtinUnavailable(driver, nodeVersion) {
-  if (!driver.node || semver.satisfies(nodeVersion, driver.node)) return null;
-  return `${driver.name} needs Node ${driver.node} without a flag; this is ${nodeVersion}`;
-}

@@ -1,0 +1,66 @@
+// What a result document is stamped with and how it is written, without validating it: the schema
+// version, the harness, the run id and commit, the file name, the atomic write. Built-ins and
+// project files only (no npm package), so npm run ci:failure can write a document on a runner
+// whose install failed; document.js validates against the schema (ajv) before it writes.
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../lib/files.js';
+import { ROOT } from '../../lib/root.js';
+
+export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'result.schema.json');
+/** The version this code writes: the newest the schema knows (it also validates older documents: the aggregate reads them). */
+export const SCHEMA_VERSION = Math.max(
+  ...JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')).properties.schemaVersion.enum,
+);
+/** The tinybench release package.json pins, exactly: the one npm ci installs. */
+export const TINYBENCH_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).dependencies
+  .tinybench;
+
+export const METHOD =
+  'per case `rounds` rounds spread across the run, each round a block per operation (its cases in a fresh engine process, each on ' +
+  'a fresh copy, tinybench warm-up, one full GC), the block measured in slices: every cycle a slice of ~2 ms of each case in a ' +
+  'new shuffled order, until the time budget per case and the minimum slices are met; operations under minSampleMs are ' +
+  "batched opsPerSample to a sample. ops/s median (typical under load) = median of the rounds' median slice rates; " +
+  "fast.opsPerSec (fastest typical) = median of the rounds' 90th percentile slice rates; paired = per block, median over " +
+  "cycles of the log ratio of a case's slice to its reference's; latency statistics are tinybench's over the pooled samples; " +
+  'rme = 95% relative margin of error of the mean';
+
+/** The commit being measured: CI's, else the checkout's, else null. */
+export function currentCommit() {
+  if (process.env.GITHUB_SHA) return process.env.GITHUB_SHA;
+  try {
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || null
+    );
+  } catch {
+    return null;
+  }
+}
+
+export const newRunId = () => crypto.randomUUID();
+
+/**
+ * The file a document is written to: one per platform, arch and Node version.
+ * @param {{ environment: { platform: string, arch: string, node: string } }} doc
+ */
+export function resultFileName(doc) {
+  const { platform, arch, node } = doc.environment;
+  return `${platform}-${arch}-node-${node}.json`;
+}
+
+/**
+ * Write a document into dir atomically (a temp file, then rename), unchecked: document.js
+ * writeResult validates first.
+ * @param {any} doc
+ * @param {string} dir
+ * @returns {string} the file written
+ */
+export function writeDocument(doc, dir) {
+  const file = path.join(dir, resultFileName(doc));
+  writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
+  return file;
+}
