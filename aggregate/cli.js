@@ -15,9 +15,12 @@
 //      even when invalid files were skipped (each is named);
 //   1  a conflict: two valid documents claim the same run id (or the same file in results/)
 //      with different content; the one already in results/ stays, two new ones are both
-//      refused, every file involved is named, and everything else is still stored and shown.
-//      Also 1 when no valid document was found, or something could not be written (a README
-//      with bad markers: nothing is written);
+//      refused, every file involved is named, and everything else is still stored and shown here
+//      (in the nightly job the failed step keeps `npm run ci:publish` from running: nothing of that
+//      night is archived or committed; docs/pipeline.md says what to do).
+//      Also 1 when no valid document was found (the pages are still written: with no document
+//      stored, the README block is render.js NO_RESULTS), or something could not be written (a
+//      README with bad markers: nothing is written);
 //   2  bad flags.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -156,7 +159,10 @@ async function writePages(o, readmeText, store, charts) {
 }
 
 /**
- * @param {{ artifacts: string, results: string, readme: string }} o
+ * @param {{ artifacts: string, results: string, readme: string, repository?: string | null, run?: string }} o
+ *   repository: where the documents are archived (GITHUB_REPOSITORY on GitHub), by default the
+ *   one the index names; run: the GitHub run and attempt (GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT) that
+ *   names the release of the documents it stores (assets.js releaseOf)
  * @param {{ log: (s: string) => void, warn: (s: string) => void }} io
  * @returns {Promise<number>} exit code
  */
@@ -177,7 +183,9 @@ export async function aggregate(o, io) {
   const skipped = [...rejected, ...invalid, ...planned.same];
   const conflicts = [...planned.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
-  const indexChanged = store.saveIndex();
+  const release = store.nameRelease(o.run ?? '');
+  // on GitHub the index names the repository whose releases archive its documents (a fork's are its own)
+  const indexChanged = store.saveIndex(o.repository ?? store.repository());
   const { readmeChanged, pageChanged, drawn } = await writePages(o, readmeText, store, charts);
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
@@ -186,6 +194,7 @@ export async function aggregate(o, io) {
     `aggregate: ${files.length + rejected.length} file(s) read, ${valid.length} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`,
   );
   for (const f of stored) io.log(`  stored ${path.join(o.results, f)}`);
+  if (release) io.log(`  archived in release ${release} by npm run ci:archive (aggregate/assets.js)`);
   io.log(
     `  results/ holds ${store.entries().length} document(s): ${[...perPlatform].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`,
   );
@@ -217,7 +226,14 @@ function main(/** @type {string[]} */ argv) {
       `--artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`,
     );
   }
-  return aggregate(/** @type {any} */ (values), { log: (s) => console.log(s), warn: (s) => console.error(s) });
+  return aggregate(
+    {
+      .../** @type {any} */ (values),
+      repository: process.env.GITHUB_REPOSITORY || null,
+      run: process.env.GITHUB_RUN_ID ? `${process.env.GITHUB_RUN_ID}.${process.env.GITHUB_RUN_ATTEMPT ?? 1}` : '',
+    },
+    { log: (s) => console.log(s), warn: (s) => console.error(s) },
+  );
 }
 
 command('aggregate', import.meta.url, main);

@@ -1,4 +1,7 @@
-// The aggregate job's commit and push, against a real bare repository standing in for GitHub.
+// The nightly job's archive, commit and push, against a real bare repository standing in for
+// GitHub's git and a model of its releases (test/fixtures/fake-gh.js), under each fault the model
+// has: immutable releases, the asset cap, an upload cut off (a draft, a 'starter' asset), a listing
+// that lags an upload, the rate limit, a fork that has none of upstream's releases.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -7,6 +10,9 @@ import { test } from 'node:test';
 import { END, START } from '../lib/markers.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { commitMessage, publish, pushRejection } from '../publish/publish.js';
+import { restore } from '../publish/restore.js';
+import { archive } from '../publish/archive.js';
+import { bundleName, unpackBundle } from '../aggregate/assets.js';
 import { childEnv, scratch } from './helpers.js';
 import { ROOT } from '../lib/root.js';
 
@@ -17,11 +23,54 @@ const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
     { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() },
   ).trim();
 
-/** The releases the documents are archived in: a folder, through the stand-in for gh. */
+/** The releases the documents are archived in: the model of GitHub's, in a folder, through gh's place. */
 function archiveStandIn(/** @type {string} */ dir) {
   process.env.SQLITE_BENCH_GH = path.join(ROOT, 'test', 'fixtures', 'fake-gh.js');
+  process.env.SQLITE_BENCH_GH_BACKOFF_MS = '1';
   process.env.FAKE_GH_STORE = path.join(dir, 'releases');
+  process.env.FAKE_GH_LOG = path.join(dir, 'gh.log');
+  process.env.GH_REPO = 'owner/repo';
   return process.env.FAKE_GH_STORE;
+}
+/** Set the model's faults (faults.json). */
+const faults = (/** @type {string} */ dir, /** @type {object} */ f) => {
+  fs.mkdirSync(path.join(dir, 'releases'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'releases', 'faults.json'), JSON.stringify(f));
+};
+/** A release of the model: its state, and its asset's documents when it has one. */
+function releaseOf(/** @type {string} */ dir, /** @type {string} */ tag, repo = 'owner/repo') {
+  const at = path.join(dir, 'releases', 'repos', ...repo.split('/'), tag);
+  if (!fs.existsSync(at)) return null;
+  const meta = JSON.parse(fs.readFileSync(path.join(at, 'release.json'), 'utf8'));
+  const bundle = path.join(at, 'assets', bundleName(tag));
+  return { ...meta, docs: fs.existsSync(bundle) ? [...unpackBundle(fs.readFileSync(bundle)).keys()] : [] };
+}
+/** The index a clone of the remote holds: its repository and entries. */
+function remoteIndex(/** @type {string} */ dir) {
+  const check = path.join(dir, `check-${Date.now()}`);
+  git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), check], dir);
+  const file = path.join(check, 'results', 'index.json');
+  const index = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { entries: [] };
+  const page = path.join(check, 'results', 'README.md');
+  return {
+    ...index,
+    readme: fs.readFileSync(path.join(check, 'README.md'), 'utf8'),
+    page: fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : '',
+    check,
+  };
+}
+/** Every listed document's release holds it, published; the pages link only such releases. */
+function allArchived(/** @type {string} */ dir, repo = 'owner/repo') {
+  const { entries, readme, page, repository } = remoteIndex(dir);
+  assert.equal(repository, repo);
+  for (const e of entries) {
+    const r = releaseOf(dir, e.release, repo);
+    assert.ok(r && !r.draft && r.docs.includes(e.file), `${e.file}: not in release ${e.release}`);
+  }
+  const linked = [...`${readme}${page}`.matchAll(/releases\/download\/([^/)]+)\//g)].map((m) => m[1]);
+  for (const tag of linked)
+    assert.ok(releaseOf(dir, tag, repo)?.docs.length, `the README links ${tag}, which ${repo} lacks`);
+  return { entries, readme, linked };
 }
 
 function setup() {
@@ -38,17 +87,22 @@ function setup() {
 }
 
 /**
- * A clone with its own artifacts, aggregated, ready to publish.
+ * A clone with its own artifacts, aggregated, ready to publish: the nightly job's aggregate job
+ * (restore, then aggregate, in the repository GH_REPO names).
  * @param {string} dir
  * @param {string} name
  * @param {object} doc
+ * @param {{ run?: string }} [o] run: the GitHub run id (the release's name depends on it)
  */
-function cell(dir, name, doc) {
+function cell(dir, name, doc, o = {}) {
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), name], dir);
   const cwd = path.join(dir, name);
   const artifacts = path.join(dir, `${name}-artifacts`);
   fs.mkdirSync(path.join(artifacts, 'result-x'), { recursive: true });
   fs.writeFileSync(path.join(artifacts, 'result-x', 'r.json'), JSON.stringify(doc));
+  /** @type {string[]} */
+  const log = [];
+  restore({ results: path.join(cwd, 'results'), log: (l) => log.push(l) });
   // npm run aggregate, as the aggregate job runs it (publish runs it again after a rejected push)
   const run = () => {
     execFileSync(
@@ -62,14 +116,20 @@ function cell(dir, name, doc) {
         '--readme',
         'README.md',
       ],
-      { cwd, stdio: 'ignore', env: childEnv() },
+      {
+        cwd,
+        stdio: 'ignore',
+        env: childEnv({
+          GITHUB_REPOSITORY: /** @type {string} */ (process.env.GH_REPO),
+          ...(o.run ? { GITHUB_RUN_ID: o.run, GITHUB_RUN_ATTEMPT: '1' } : {}),
+        }),
+      },
     );
   };
   run();
-  /** @type {string[]} */
-  const log = [];
   return {
     cwd,
+    artifacts,
     go: () =>
       publish({
         artifacts,
@@ -101,15 +161,11 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   );
   const check = path.join(dir, 'check');
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'check'], dir);
-  // the documents are not in git: the index lists both, the archive holds both, each once
+  // the documents are not in git: the index lists both, a release each holds them
   assert.ok(!fs.existsSync(path.join(check, 'results', '2026')), 'a document was committed');
-  /** @type {string[]} */
-  const listed = JSON.parse(fs.readFileSync(path.join(check, 'results', 'index.json'), 'utf8')).entries.map(
-    (/** @type {{ file: string }} */ e) => e.file,
-  );
-  assert.equal(listed.length, 2, listed.join(' '));
-  const assets = fs.readdirSync(path.join(dir, 'releases', 'results-2026-11')).sort();
-  assert.deepEqual(assets, listed.map((f) => `${path.basename(f)}.gz`).sort());
+  const { entries } = allArchived(dir);
+  assert.equal(entries.length, 2);
+  assert.equal(new Set(entries.map((/** @type {{ release: string }} */ e) => e.release)).size, 2);
   const readme = fs.readFileSync(path.join(check, 'README.md'), 'utf8');
   assert.ok(readme.includes('v22.23.3') && readme.includes('v24.11.0'));
   // the charts the README shows, and results/README.md, are in the commit
@@ -190,4 +246,162 @@ fatal: unable to access 'https://github.com/o/r/': The requested URL returned er
     "fatal: unable to access 'https://github.com/o/r/': The requested URL returned error: 403",
   );
   assert.equal(pushRejection('hint: only advice\n'), 'no message');
+});
+
+test('immutable releases: every night makes its own release in one call, never adds to one', () => {
+  const dir = setup();
+  faults(dir, { immutable: true });
+  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.equal(a.go(), 'pushed');
+  assert.equal(b.go(), 'pushed'); // rejected once: takes a's night, aggregates again, finds its release made
+  const { entries } = allArchived(dir);
+  for (const e of entries) assert.equal(releaseOf(dir, e.release)?.immutable, true);
+  const calls = fs.readFileSync(/** @type {string} */ (process.env.FAKE_GH_LOG), 'utf8');
+  assert.doesNotMatch(calls, /^upload /m, 'an asset was added to a published release');
+  assert.equal(calls.match(/^create /gm)?.length, 2);
+});
+
+test("the asset cap: one asset a release, so GitHub's cap per release is never reached", () => {
+  const dir = setup();
+  faults(dir, { assetCap: 1 });
+  for (const [i, day] of ['20', '21', '22'].entries())
+    assert.equal(
+      cell(dir, `n${i}`, syntheticDoc({ node: 'v22.23.3', finishedAt: `2026-11-${day}T03:17:00.000Z`, seed: i })).go(),
+      'pushed',
+    );
+  assert.equal(allArchived(dir).entries.length, 3);
+});
+
+test('an upload cut off leaves a draft: it is deleted and the release made again', () => {
+  const dir = setup();
+  faults(dir, { interrupt: 1 });
+  const a = cell(dir, 'a', syntheticDoc());
+  assert.equal(a.go(), 'pushed');
+  assert.ok(
+    a.log.some((l) => /is a draft, left by an upload that was cut off: deleted, to be made again/.test(l)),
+    a.log.join('\n'),
+  );
+  allArchived(dir);
+});
+
+test("a published release with its asset cut off ('starter'): the asset is uploaded again; an immutable one stops before anything is committed", () => {
+  for (const immutable of [false, true]) {
+    const dir = setup();
+    const a = cell(dir, 'a', syntheticDoc(), { run: '77' });
+    const [entry] = JSON.parse(fs.readFileSync(path.join(a.cwd, 'results', 'index.json'), 'utf8')).entries;
+    // what an earlier attempt left: the release published, its asset never finished
+    const at = path.join(dir, 'releases', 'repos', 'owner', 'repo', entry.release);
+    fs.mkdirSync(at, { recursive: true });
+    fs.writeFileSync(
+      path.join(at, 'release.json'),
+      JSON.stringify({ draft: false, immutable, assets: { [bundleName(entry.release)]: { state: 'starter', at: 0 } } }),
+    );
+    if (!immutable) {
+      assert.equal(a.go(), 'pushed');
+      allArchived(dir);
+      continue;
+    }
+    const head = git(['ls-remote', path.join(dir, 'origin.git'), 'main'], dir);
+    assert.throws(
+      () => a.go(),
+      new RegExp(
+        `release ${entry.release} is immutable and cannot hold its asset ${entry.release}\\.jsonl\\.gz \\(HTTP 422: Cannot .*\\): nothing was committed; re-run the workflow, whose new attempt names a new release for these documents`,
+      ),
+    );
+    assert.equal(git(['ls-remote', path.join(dir, 'origin.git'), 'main'], dir), head, 'something was pushed');
+  }
+});
+
+test('a listing that lags an upload: the release is looked at again, not uploaded to', () => {
+  const dir = setup();
+  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.equal(a.go(), 'pushed');
+  faults(dir, { viewLag: 3 }); // b makes its release, is rejected, aggregates again: its release is not listed yet
+  assert.equal(b.go(), 'pushed');
+  const calls = fs.readFileSync(/** @type {string} */ (process.env.FAKE_GH_LOG), 'utf8');
+  assert.doesNotMatch(calls, /^(upload|delete)/m);
+  assert.ok((calls.match(/^view /gm)?.length ?? 0) >= 4, calls);
+  allArchived(dir);
+});
+
+test('the rate limit: a call turned away is tried again after a wait, and the night lands', () => {
+  const dir = setup();
+  faults(dir, { rateLimit: 3 });
+  const a = cell(dir, 'a', syntheticDoc());
+  assert.equal(a.go(), 'pushed');
+  assert.ok(
+    a.log.some((l) => /secondary rate limit.*; try 2 of 6 in/.test(l)),
+    a.log.join('\n'),
+  );
+  allArchived(dir);
+});
+
+test("a fork's first night: upstream's index names releases the fork lacks; the fork's own history starts and publishes", () => {
+  const dir = setup();
+  // upstream: two nights, archived in upstream's releases, its index committed
+  process.env.GH_REPO = 'upstream/repo';
+  for (const [i, day] of ['19', '20'].entries())
+    assert.equal(
+      cell(dir, `u${i}`, syntheticDoc({ node: 'v22.23.3', finishedAt: `2026-11-${day}T03:17:00.000Z`, seed: i })).go(),
+      'pushed',
+    );
+  assert.equal(remoteIndex(dir).repository, 'upstream/repo');
+  // the fork: the same git history, none of the releases
+  process.env.GH_REPO = 'fork/repo';
+  const f = cell(dir, 'f', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z', seed: 9 }));
+  assert.ok(
+    f.log.some((l) =>
+      /index\.json lists 2 document\(s\) archived in upstream\/repo's releases, and this is fork\/repo, which has none of them \(a fork: GitHub does not copy releases\): results\/ emptied, fork\/repo's own history starts with tonight's documents/.test(
+        l,
+      ),
+    ),
+    f.log.join('\n'),
+  );
+  // the publish job: another checkout of the same commit, which takes the aggregate job's pages whole
+  git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), 'fp'], dir);
+  assert.ok(fs.existsSync(path.join(dir, 'fp', 'results', 'index.json')), "upstream's index is in the checkout");
+  /** @type {string[]} */
+  const log = [];
+  const published = publish({
+    artifacts: f.artifacts,
+    pages: f.cwd,
+    results: 'results',
+    readme: 'README.md',
+    remote: 'origin',
+    branch: 'main',
+    cwd: path.join(dir, 'fp'),
+    log: (l) => log.push(l),
+    runAggregate: () => assert.fail('no push was rejected'),
+  });
+  assert.equal(published, 'pushed', log.join('\n'));
+  const { entries, readme, linked } = allArchived(dir, 'fork/repo');
+  assert.deepEqual(
+    entries.map((/** @type {{ node: string }} */ e) => e.node),
+    ['v24.11.0'],
+  );
+  assert.ok(readme.includes('v24.11.0') && !readme.includes('v22.23.3'), 'upstream figures in the fork');
+  assert.ok(linked.length >= 1);
+});
+
+test('restore in the repository the index names, without a release it lists: exit 1 naming the fix, nothing written', () => {
+  const dir = setup();
+  const a = cell(dir, 'a', syntheticDoc());
+  assert.equal(a.go(), 'pushed');
+  const [entry] = remoteIndex(dir).entries;
+  fs.rmSync(path.join(dir, 'releases', 'repos', 'owner', 'repo', entry.release), { recursive: true });
+  const { check } = remoteIndex(dir);
+  assert.throws(
+    () => restore({ results: path.join(check, 'results'), log: () => {} }),
+    new RegExp(
+      `release ${entry.release} of owner/repo or its asset ${entry.release}\\.jsonl\\.gz is not there, and .*index\\.json lists 1 document\\(s\\) the pages need in it \\(${entry.file.replace(/\./g, '\\.')}\\); nothing written\\. If this repository is a copy of another, remove results/ to start its own history`,
+    ),
+  );
+  assert.ok(!fs.existsSync(path.join(check, 'results', '2026')));
+  assert.equal(
+    archive({ results: path.join(a.cwd, 'results'), log: () => {} }).releases[entry.release],
+    'made',
+    'archive makes it again from the documents here',
+  );
 });

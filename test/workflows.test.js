@@ -25,7 +25,7 @@ test('the benchmark matrix is Node 18, 20, 22, 24, 25 × Linux x64, Linux arm64,
   assert.deepEqual(m.node, MATRIX_NODES);
   assert.deepEqual([...m.runner].sort(), ['macos-15', 'macos-15-intel', 'ubuntu-24.04', 'ubuntu-24.04-arm']);
   assert.equal(bench.jobs.bench.strategy['fail-fast'], false);
-  assert.ok(bench.jobs.bench['timeout-minutes'] > 0 && bench.jobs.bench['timeout-minutes'] <= 60);
+  assert.ok(bench.jobs.bench['timeout-minutes'] > 0 && bench.jobs.bench['timeout-minutes'] <= 90);
   assert.ok(!m.include && !m.exclude, 'include/exclude would change the cells');
 });
 
@@ -92,20 +92,95 @@ test('each cell compiles the drivers on its runner, verifies the binary, caches 
   assert.match(failure.if, /failure\(\)/);
 });
 
-test('the aggregate job needs the matrix, runs after failures but not after cancellation, never for pull requests', () => {
+test('every cell leaves a document: step timeouts within the job’s, the failure step told the cell and which step failed, a re-run’s upload replaces the artifact', () => {
+  const job = bench.jobs.bench;
+  const all = steps(job);
+  const byRun = (/** @type {string} */ run) => all.find((/** @type {any} */ s) => s.run === run);
+  const failureAt = all.indexOf(byRun('npm run ci:failure'));
+  // a job that reaches its own timeout is cancelled before its failure and upload steps run: the
+  // steps before them must time out first, together, with minutes to spare
+  const bounded = all.slice(0, failureAt).filter((/** @type {any} */ s) => s['timeout-minutes']);
+  for (const run of ['npm run ci:install-from-source', 'npm run ci:bench'])
+    assert.ok(byRun(run)['timeout-minutes'] > 0, `${run} has a step timeout-minutes`);
+  const sum = bounded.reduce((/** @type {number} */ t, /** @type {any} */ s) => t + s['timeout-minutes'], 0);
+  assert.ok(
+    sum + 5 <= job['timeout-minutes'],
+    `the step timeouts add up to ${sum} minutes: the job's ${job['timeout-minutes']} leaves under 5 for the rest`,
+  );
+  // the cell, from the matrix (job env), and each earlier step's outcome, by its id
+  const failure = byRun('npm run ci:failure');
+  const env = { ...job.env, ...failure.env };
+  assert.equal(env.CELL_NODE, '${{ matrix.node }}');
+  assert.equal(env.CELL_RUNNER, '${{ matrix.runner }}');
+  const ids = {
+    SETUP_NODE: all.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/setup-node@')),
+    INSTALL: byRun('npm run ci:install-from-source'),
+    VERIFY: byRun('npm run ci:verify-drivers'),
+    COUNTING: byRun('npm run ci:install-counting'),
+    BENCH: byRun('npm run ci:bench'),
+  };
+  for (const [name, step] of Object.entries(ids)) {
+    assert.ok(step.id, `the step ${step.run ?? step.uses} has an id`);
+    assert.equal(env[`${name}_OUTCOME`], `\${{ steps.${step.id}.outcome }}`, `${name}_OUTCOME`);
+    assert.equal(env[`${name}_TIMEOUT`], step['timeout-minutes'], `${name}_TIMEOUT is the step's timeout-minutes`);
+  }
+  assert.ok(!env.FAILED_STEP, 'the reason comes from the outcomes, not a fixed text');
+  const upload = all.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  assert.equal(upload.with.overwrite, true, 'a re-run of a failed cell uploads the same artifact name again');
+  assert.ok(all.indexOf(upload) > failureAt);
+});
+
+test('the aggregate job needs the matrix, runs after failures but not after cancellation, never for pull requests; it reads, the publish job after it writes', () => {
   const agg = bench.jobs.aggregate;
   assert.deepEqual(agg.needs, ['bench', 'shootout']);
   assert.match(agg.if, /!cancelled\(\)/);
   assert.doesNotMatch(agg.if, /success\(\)|always\(\)/);
   assert.match(agg.if, /github\.event_name != 'pull_request'/);
-  assert.equal(agg.concurrency['cancel-in-progress'], false);
-  assert.ok(agg.concurrency.group);
+  assert.deepEqual(agg.permissions, { contents: 'read' }, 'restore and aggregate run with a read-only token');
   /** @type {string[]} */
   const runs = steps(agg)
     .map((/** @type {any} */ s) => s.run)
     .filter(Boolean);
-  assert.ok(runs.some((r) => r.startsWith('npm run aggregate -- --artifacts')));
-  assert.ok(runs.some((r) => r.startsWith('npm run ci:publish')));
+  assert.deepEqual(runs, [
+    'npm run ci:install-js',
+    'npm run ci:restore',
+    'npm run aggregate -- --artifacts "$RUNNER_TEMP/artifacts"',
+  ]);
+  const pages = steps(agg).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  assert.equal(pages.with.name, 'pages');
+  assert.deepEqual(pages.with.path.trim().split('\n'), ['README.md', 'results/']);
+  assert.equal(pages.with.overwrite, true, 'a re-run replaces its pages');
+
+  const pub = bench.jobs.publish;
+  assert.deepEqual(pub.needs, ['aggregate']);
+  assert.match(pub.if, /!cancelled\(\)/);
+  assert.match(pub.if, /needs\.aggregate\.result == 'success'/);
+  assert.equal(pub.concurrency['cancel-in-progress'], false);
+  assert.ok(pub.concurrency.group);
+  const pubRuns = steps(pub)
+    .map((/** @type {any} */ s) => s.run)
+    .filter(Boolean);
+  assert.deepEqual(pubRuns, [
+    'npm run ci:install-js',
+    'npm run ci:publish -- --pages "$RUNNER_TEMP/pages" --artifacts "$RUNNER_TEMP/artifacts"',
+  ]);
+  const downloads = steps(pub).filter((/** @type {any} */ s) =>
+    String(s.uses).startsWith('actions/download-artifact@'),
+  );
+  assert.ok(
+    downloads.some((/** @type {any} */ d) => d.with.name === 'pages' && d.with.path === '${{ runner.temp }}/pages'),
+  );
+  for (const pattern of ['result-*', 'shootout-*'])
+    assert.ok(
+      downloads.some(
+        (/** @type {any} */ d) => d.with.pattern === pattern && d.with.path === '${{ runner.temp }}/artifacts',
+      ),
+      `publish aggregates again over ${pattern} after a rejected push`,
+    );
+  for (const s of [...steps(agg), ...steps(pub)].filter((/** @type {any} */ x) =>
+    /ci:(restore|publish)/.test(x.run ?? ''),
+  ))
+    assert.deepEqual(s.env, { GH_TOKEN: '${{ github.token }}', GH_REPO: '${{ github.repository }}' }, s.run);
 });
 
 test('the shootout: one job per runner label, nightly and on dispatch, every Node on one VM, its document uploaded for the aggregate', () => {
@@ -129,15 +204,27 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   const runs = steps(job)
     .map((/** @type {any} */ s) => s.run)
     .filter(Boolean);
-  assert.deepEqual(runs, ['npm run ci:install-js', 'npm run ci:shootout']);
+  assert.deepEqual(runs, ['npm run ci:install-js', 'npm run ci:shootout-nodes', 'npm run ci:shootout']);
+  const nodes = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout-nodes');
+  assert.equal(nodes.id, 'nodes');
+  assert.equal(nodes.env.WANT_NODES, '${{ inputs.node-versions }}', 'the same Nodes as the shootout');
   assert.equal(pkg.scripts['ci:shootout'], 'node bench/shootout/ci.js');
   assert.equal(pkg.scripts.shootout, 'node bench/shootout/cli.js');
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout');
   assert.equal(step.env.BENCH_QUICK, '${{ inputs.quick || false }}', 'inputs reach the script as data');
   assert.equal(step.env.WANT_NODES, '${{ inputs.node-versions }}');
   const cache = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
-  for (const part of ['runner.os', 'runner.arch', "hashFiles('drivers/*/package-lock.json'"])
+  for (const part of [
+    'runner.os',
+    'runner.arch',
+    'steps.nodes.outputs.versions',
+    "hashFiles('drivers/*/package-lock.json'",
+  ])
     assert.ok(cache.with.key.includes(part), part);
+  assert.ok(
+    steps(job).indexOf(nodes) < steps(job).indexOf(cache),
+    'the Node versions are resolved before the cache is keyed on them',
+  );
   assert.deepEqual(
     cache.with.path
       .trim()
@@ -173,7 +260,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   );
 });
 
-test('write permission only on the aggregate job (contents) and the comment job (pull-requests); read everywhere else; never write on a pull_request trigger', () => {
+test('write permission only on the publish job (contents) and the comment job (pull-requests); read everywhere else; never write on a pull_request trigger', () => {
   for (const [file, w] of Object.entries(wf)) {
     assert.deepEqual(
       w.permissions,
@@ -184,7 +271,7 @@ test('write permission only on the aggregate job (contents) and the comment job 
       const writes = Object.entries(job.permissions ?? {})
         .filter(([, v]) => v === 'write')
         .map(([k]) => k);
-      if (file === 'benchmark.yml' && id === 'aggregate') assert.deepEqual(writes, ['contents']);
+      if (file === 'benchmark.yml' && id === 'publish') assert.deepEqual(writes, ['contents']);
       else if (file === 'compare-comment.yml' && id === 'comment') assert.deepEqual(writes, ['pull-requests']);
       else assert.deepEqual(writes, [], `${file}/${id} may write`);
       if (writes.length)
@@ -200,8 +287,14 @@ test('checkouts do not keep credentials, except in the one job that pushes', () 
   for (const [file, w] of Object.entries(wf)) {
     for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
       for (const s of steps(job).filter((/** @type {any} */ x) => String(x.uses).startsWith('actions/checkout@'))) {
-        const pushes = file === 'benchmark.yml' && id === 'aggregate';
+        const pushes = file === 'benchmark.yml' && id === 'publish';
         assert.equal(s.with?.['persist-credentials'], pushes, `${file}/${id}`);
+        // a job with its own permissions gets only those: one that checks out must be able to read
+        if (job.permissions)
+          assert.ok(
+            ['read', 'write'].includes(job.permissions.contents),
+            `${file}/${id}: checkout without contents: read`,
+          );
       }
     }
   }
@@ -286,7 +379,16 @@ const comment = wf['compare-comment.yml'];
 
 test('the PR check: pull_request on the benchmark paths, read-only, no secrets, head against merge-base in one job', () => {
   assert.deepEqual(triggers(cmp), ['pull_request'], 'pull_request only: never pull_request_target');
-  for (const p of ['bench/**', 'compare/**', 'drivers/**', 'package.json', 'package-lock.json', '.github/workflows/**'])
+  // every folder whose code the compare runs: lib/ holds its statistics
+  for (const p of [
+    'bench/**',
+    'compare/**',
+    'lib/**',
+    'drivers/**',
+    'package.json',
+    'package-lock.json',
+    '.github/workflows/**',
+  ])
     assert.ok(cmp.on.pull_request.paths.includes(p), p);
   assert.deepEqual(cmp.permissions, { contents: 'read' });
   const text = fs.readFileSync(path.join(dir, 'compare.yml'), 'utf8');
@@ -322,7 +424,8 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
   assert.deepEqual(comment.on.workflow_run.workflows, [cmp.name]);
   assert.deepEqual(comment.on.workflow_run.types, ['completed']);
   const [[, job]] = Object.entries(/** @type {Record<string, any>} */ (comment.jobs));
-  assert.deepEqual(job.permissions, { actions: 'read', 'pull-requests': 'write' });
+  // contents: read for the checkout, which a private repository refuses without it
+  assert.deepEqual(job.permissions, { actions: 'read', contents: 'read', 'pull-requests': 'write' });
   assert.match(job.if, /github\.event\.workflow_run\.event == 'pull_request'/);
   const text = fs.readFileSync(path.join(dir, 'compare-comment.yml'), 'utf8');
   assert.doesNotMatch(

@@ -33,31 +33,39 @@ function cachedOf(/** @type {number} */ major) {
 }
 
 /**
- * Resolve and fetch one --node value: a major (its newest release; offline, the newest cached) or
- * an exact version. The running Node answers for its own major and version.
+ * The exact version one --node value stands for: a major's newest release (offline, the newest
+ * cached), or the version given. The running Node answers for its own major and version.
+ * @param {string} spec e.g. 24, 22.14.0
+ * @param {(line: string) => void} log
+ * @returns {string} without the v
+ */
+export function versionOf(spec, log) {
+  const want = spec.replace(/^v/, '');
+  const running = process.version.slice(1);
+  if (want === running || want === String(semver.major(running))) return running;
+  if (!/^\d+$/.test(want)) return want;
+  try {
+    return resolveNodeVersion(want);
+  } catch (err) {
+    const cached = cachedOf(Number(want));
+    if (!cached)
+      throw new Error(
+        `Node ${want}: cannot find its newest release (${String(/** @type {Error} */ (err).message).split('\n')[0]}) and none is cached in ${path.relative(ROOT, NODE_CACHE)}`,
+      );
+    log(`Node ${want}: the registry did not answer; using the newest cached, v${cached}`);
+    return cached;
+  }
+}
+
+/**
+ * Resolve and fetch one --node value (versionOf). The running Node is not fetched.
  * @param {string} spec e.g. 24, 22.14.0
  * @param {(line: string) => void} log
  * @returns {NodeBuild}
  */
 export function resolveNode(spec, log) {
-  const want = spec.replace(/^v/, '');
-  const running = process.version.slice(1);
-  if (want === running || want === String(semver.major(running)))
-    return { version: running, exec: process.execPath, dir: null };
-  let version = want;
-  if (/^\d+$/.test(want)) {
-    try {
-      version = resolveNodeVersion(want);
-    } catch (err) {
-      const cached = cachedOf(Number(want));
-      if (!cached)
-        throw new Error(
-          `Node ${want}: cannot find its newest release (${String(/** @type {Error} */ (err).message).split('\n')[0]}) and none is cached in ${path.relative(ROOT, NODE_CACHE)}`,
-        );
-      log(`Node ${want}: the registry did not answer; using the newest cached, v${cached}`);
-      version = cached;
-    }
-  }
+  const version = versionOf(spec, log);
+  if (version === process.version.slice(1)) return { version, exec: process.execPath, dir: null };
   const dir = fetchNode(version);
   return { version, exec: path.join(dir, 'bin', 'node'), dir };
 }

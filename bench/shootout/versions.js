@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// npm run ci:shootout-nodes — the exact Node versions the nightly shootout runs on this runner
+// (ci.js's --node: every matrix major, or WANT_NODES), resolved as the shootout resolves them
+// (nodes.js versionOf), written to the step's outputs as `versions=18.20.8-20.19.5-…`. The
+// shootout job keys its cache of fetched Nodes and compiled drivers on them: after a Node patch
+// release the key changes once, the drivers are compiled for the new Node that night, and the
+// nights after it hit the cache instead of compiling every night.
+import fs from 'node:fs';
+import { command, parseStrict } from '../../lib/command.js';
+import { ciArgs } from './ci.js';
+import { versionOf } from './nodes.js';
+
+/**
+ * The versions, in the order ci.js passes them.
+ * @param {Record<string, string | undefined>} env
+ * @param {(spec: string) => string} resolve
+ */
+export function shootoutVersions(env = process.env, resolve = (spec) => versionOf(spec, (l) => console.error(l))) {
+  const args = ciArgs(env);
+  return args[args.indexOf('--node') + 1].split(',').map((spec) => resolve(spec));
+}
+
+function main(/** @type {string[]} */ argv) {
+  parseStrict(argv, {});
+  const line = `versions=${shootoutVersions().join('-')}`;
+  console.log(line);
+  if (process.env.GITHUB_OUTPUT) fs.appendFileSync(process.env.GITHUB_OUTPUT, `${line}\n`);
+}
+
+command('ci:shootout-nodes', import.meta.url, main);
