@@ -33,6 +33,9 @@ export const INDEX = 'index.json';
  *   (every Node on one machine: bench/shootout/); node is then the reference Node
  * @property {string} [release] the release it is archived in (assets.js): named when the aggregate
  *   that stored it saves the index
+ * @property {string} [run] the GitHub Actions run that wrote it, so a re-run's attempt supersedes
+ *   the earlier one (latestAttempts)
+ * @property {number} [attempt] that run's attempt
  */
 
 /** The kind of a stored document, by its /kind. */
@@ -63,6 +66,8 @@ export function machineOf(doc) {
  * @returns {Entry}
  */
 export function entryOf(doc, file, text) {
+  const ci = doc.environment.ci;
+  const attempt = Number(ci?.runAttempt);
   return {
     file,
     id: doc.run.id,
@@ -74,7 +79,27 @@ export function entryOf(doc, file, text) {
     node: doc.environment.node,
     machine: machineOf(doc),
     kind: kindOf(doc),
+    ...(ci?.runId && attempt > 0 ? { run: String(ci.runId), attempt } : {}),
   };
+}
+
+/**
+ * The entries to show: of the attempts of one GitHub run's cell (the same run, platform and arch,
+ * kind and Node major: the four runner labels are four platform-archs), the newest only. "Re-run failed jobs" gives a failed cell a new attempt
+ * in the same run: the failed attempt's document (npm run ci:failure), committed by that
+ * attempt's aggregate, stays in results/ (append-only) and is no longer shown, whatever its
+ * machine class or status. An entry of no run (local, or stored before entries named their run)
+ * is its own.
+ * @template {Entry} E
+ * @param {E[]} entries
+ * @returns {E[]}
+ */
+export function latestAttempts(entries) {
+  const key = (/** @type {Entry} */ e) => `${e.run}|${e.platform}|${e.kind}|${e.node.slice(1).split('.')[0]}`;
+  /** @type {Map<string, number>} */
+  const newest = new Map();
+  for (const e of entries) if (e.run && e.attempt) newest.set(key(e), Math.max(newest.get(key(e)) ?? 0, e.attempt));
+  return entries.filter((e) => !e.run || !e.attempt || newest.get(key(e)) === e.attempt);
 }
 
 const ENV = SCHEMA.properties.environment.properties;

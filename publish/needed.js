@@ -3,6 +3,7 @@
 import { classesOf } from '../aggregate/render.js';
 import { newestPerMajor } from '../aggregate/sections/common.js';
 import { newestShootout } from '../aggregate/sections/shootout.js';
+import { latestAttempts } from '../aggregate/store.js';
 
 /**
  * The documents the pages read (render.js): of every machine class, the newest result document per
@@ -12,7 +13,7 @@ import { newestShootout } from '../aggregate/sections/shootout.js';
  * @returns {import('../aggregate/store.js').Entry[]} sorted by file
  */
 export function neededEntries(entries) {
-  const needed = classesOf(entries).flatMap(({ entries: mine }) => {
+  const needed = classesOf(latestAttempts(entries)).flatMap(({ entries: mine }) => {
     const shootout = newestShootout(mine);
     return [...newestPerMajor(mine.filter((e) => (e.kind ?? 'result') === 'result')), ...(shootout ? [shootout] : [])];
   });

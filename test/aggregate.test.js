@@ -10,6 +10,7 @@ import { num } from '../lib/format.js';
 import { changeText, figureText } from '../bench/result/figure.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
+import { parse as parseYaml } from 'yaml';
 import { childEnv, ROOT, scratch } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
@@ -561,4 +562,125 @@ test('stale temp files of the README and of results/ are removed, nothing else i
     fs.readdirSync(path.join(ws.results, '2026')).filter((f) => f.endsWith('.tmp')),
     [],
   );
+});
+
+/** The text of a page as a reader sees it: without the escapes inert() adds. */
+const unescaped = (/** @type {string} */ file) => fs.readFileSync(file, 'utf8').replace(/\\/g, '');
+
+test('a cell killed at its step timeout leaves a failure document the aggregate shows, naming the bench step and its timeout', async () => {
+  const ws = workspace();
+  const major = process.versions.node.split('.')[0];
+  const out = path.join(ws.artifacts, `result-ubuntu-24.04-node${major}`);
+  const job = parseYaml(fs.readFileSync(path.join(ROOT, '.github/workflows/benchmark.yml'), 'utf8')).jobs.bench;
+  const stepOf = (/** @type {string} */ run) => job.steps.find((/** @type {any} */ s) => s.run === run);
+  // the job's environment as the runner gives it, for the cell (ubuntu-24.04, this Node) in which
+  // every step before the bench succeeded and the bench failed (its outcome is failure on a timeout too)
+  const matrix = /** @type {Record<string, string>} */ ({ node: major, runner: 'ubuntu-24.04' });
+  const actions = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_RUN_ID: '777',
+    GITHUB_RUN_ATTEMPT: '1',
+    BENCH_OUT: out,
+    BENCH_QUICK: 'true',
+  };
+  const value = (/** @type {unknown} */ v) =>
+    String(v)
+      .replace(/^\$\{\{ matrix\.(\w+) \}\}$/, (_, k) => matrix[k])
+      .replace(/^\$\{\{ steps\.(\w+)\.outcome \}\}$/, (_, id) => (id === 'bench' ? 'failure' : 'success'));
+  const envOf = (/** @type {any} */ step) =>
+    childEnv({
+      ...Object.fromEntries(Object.entries({ ...job.env, ...step.env }).map(([k, v]) => [k, value(v)])),
+      ...actions,
+    });
+  // the bench step: its entry process gets SIGTERM, then its whole process tree SIGKILL, as the
+  // runner ends a step at its timeout; the bench (a child) never sees a signal it could handle
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/ci/bench-cell.js')], {
+    env: envOf(stepOf('npm run ci:bench')),
+    detached: true, // a process group of its own: the tree
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal)));
+  await new Promise((resolve) => {
+    child.stderr.on('data', (b) => {
+      err += b;
+      // measuring: the first block is done
+      if (/\[\s*[1-9]\d*\/\d+\]/.test(err)) resolve(undefined);
+    });
+    child.on('exit', resolve);
+  });
+  process.kill(/** @type {number} */ (child.pid), 'SIGTERM');
+  process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
+  assert.ok(await exited, `killed by a signal: ${err.slice(-600)}`);
+  assert.deepEqual(fs.existsSync(out) ? fs.readdirSync(out) : [], [], 'killed before it wrote a document');
+
+  const failure = spawnSync(process.execPath, [path.join(ROOT, 'bench/ci/failure.js')], {
+    env: envOf(stepOf('npm run ci:failure')),
+    encoding: 'utf8',
+  });
+  assert.equal(failure.status, 0, failure.stderr);
+  const minutes = stepOf('npm run ci:bench')['timeout-minutes'];
+  const reason = `not measured: the bench (npm run ci:bench) failed or hit its step timeout of ${minutes} minutes and wrote no document, on ubuntu-24.04 with Node ${process.version}; see the job log`;
+
+  const r = await run(ws);
+  assert.equal(r.code, 0, r.warn.join('\n'));
+  assert.match(r.log, /1 stored/);
+  // the cell under its Node, on results/README.md with the reason, in the README as an error
+  const page = unescaped(path.join(ws.results, 'README.md'));
+  const row = page.split('\n').find((l) => l.startsWith(`| ${process.version} |`));
+  assert.ok(row?.includes(`error: ${reason}`), row ?? page.slice(0, 2000));
+  assert.match(block(unescaped(ws.readme)), new RegExp(`${process.version.replace(/\./g, '\\.')} · error \\(quick\\)`));
+});
+
+test('two attempts of one run for one cell: the pages and the nights show the newer attempt only; the older stays stored', async () => {
+  const ws = workspace();
+  const node = 'v22.23.3';
+  /** @param {{ day: number, hour?: number, runId: string, attempt: string, scale?: number, driverVersion?: string }} o */
+  const night = (o) => {
+    const doc = /** @type {any} */ (
+      syntheticDoc({
+        node,
+        finishedAt: `2026-11-${String(o.day).padStart(2, '0')}T0${o.hour ?? 3}:40:00.000Z`,
+        seed: o.day * 10 + (o.hour ?? 3),
+        scale: o.scale,
+        driverVersion: o.driverVersion,
+      })
+    );
+    doc.environment.ci = { ...doc.environment.ci, runId: o.runId, runAttempt: o.attempt };
+    return doc;
+  };
+  for (let day = 12; day <= 19; day++)
+    put(path.join(ws.artifacts, `night-${day}.json`), night({ day, runId: String(100 + day), attempt: '1' }));
+  // attempt 1 of run 200 measured a third of the figures (it would be far outside the band), attempt 2 the same cell again
+  put(
+    path.join(ws.artifacts, 'attempt-1.json'),
+    night({ day: 20, runId: '200', attempt: '1', scale: 1 / 3, driverVersion: '12.0.1' }),
+  );
+  put(
+    path.join(ws.artifacts, 'attempt-2.json'),
+    night({ day: 20, hour: 9, runId: '200', attempt: '2', driverVersion: '12.0.2' }),
+  );
+  const r = await run(ws);
+  assert.equal(r.code, 0, r.warn.join('\n'));
+  assert.equal(documents(snapshot(ws.results)).length, 10, 'both attempts are stored');
+  const readme = unescaped(ws.readme);
+  // 8 nights and the run of the 20th once: attempt 2
+  assert.match(readme, /Node 22, 9 night\(s\) 2026-11-12 to 2026-11-20: /);
+  assert.match(readme, new RegExp(`${node.replace(/\./g, '\\.')} · 12\\.0\\.2[ ,(.]`));
+  assert.doesNotMatch(readme, /12\.0\.1/);
+  // attempt 1 is no night: had it been one, it would be listed, far below the band, with its driver
+  assert.doesNotMatch(unescaped(path.join(ws.results, 'README.md')), /12\.0\.1/);
+
+  // a newer attempt supersedes even when it is interrupted and the older one complete, in whatever machine class
+  const third = night({ day: 21, hour: 9, runId: '300', attempt: '2', driverVersion: '12.0.4' });
+  third.run.status = 'interrupted';
+  third.run.interruptedBy = 'SIGTERM';
+  const first = night({ day: 21, runId: '300', attempt: '1', driverVersion: '12.0.3' });
+  first.environment.cpuModel = 'another VM of the same label';
+  put(path.join(ws.artifacts, 'run-300-1.json'), first);
+  put(path.join(ws.artifacts, 'run-300-2.json'), third);
+  assert.equal((await run(ws)).code, 0);
+  const both = `${unescaped(ws.readme)}${unescaped(path.join(ws.results, 'README.md'))}`;
+  // had attempt 1 been shown, it would be the newest complete run of Node 22, shown everywhere
+  assert.doesNotMatch(both, /12\.0\.3/);
 });
