@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
-import { tidy } from '../aggregate/render.js';
+import { NO_RESULTS, renderBlock, tidy } from '../aggregate/render.js';
+import { openStore } from '../aggregate/store.js';
 import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
@@ -254,6 +255,35 @@ test('a chart no section asks for any more is removed; a stray file that is no c
 const blockOf = (/** @type {string} */ readme) =>
   readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim();
 const count = (/** @type {string} */ text, /** @type {string} */ s) => text.split(s).length - 1;
+
+test('with no document stored, the aggregate writes the line saying what fills the block; the committed README is what it writes', async () => {
+  const none = { entries: () => [], load: () => assert.fail('no document to load') };
+  const noCharts = { add: () => assert.fail('no chart to draw') };
+  const noNights = { of: () => assert.fail('no night') };
+  assert.equal(renderBlock(none, { resultsLink: 'results', charts: noCharts, nights: noNights }), NO_RESULTS);
+  // a fork before its first night: the repository's README with its block emptied, aggregated over no
+  // artifact (the nightly job's aggregate step then exits 1 and nothing is committed: the README keeps
+  // the block it was committed with, so that block must be this line too)
+  const ws = workspace();
+  fs.mkdirSync(ws.artifacts);
+  const own = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const [before, after] = [own.slice(0, own.indexOf(START)), own.slice(own.indexOf(END) + END.length)];
+  fs.writeFileSync(ws.readme, `${before}${START}\n${END}${after}`);
+  /** @type {string[]} */
+  const warned = [];
+  const code = await aggregate(ws, { log: () => {}, warn: (s) => warned.push(s) });
+  assert.equal(code, 1);
+  assert.match(warned.join('\n'), /no valid result document/);
+  const written = fs.readFileSync(ws.readme, 'utf8');
+  assert.equal(blockOf(written), NO_RESULTS);
+  assert.equal(fs.existsSync(path.join(ws.results, 'README.md')), false, 'no results/README.md without a document');
+  // what the line says: the aggregate job fills the block from results/; npm run matrix shows it locally
+  assert.match(NO_RESULTS, /`aggregate` job .*`results\/`.*`npm run matrix`.*`out\/matrix\/README\.md`/);
+  // the committed README: this line while results/ holds no document, the aggregate's block once it does
+  if (openStore(path.join(ROOT, 'results'), () => {}).entries().length === 0)
+    assert.equal(own, written, "README.md's block is not the line the aggregate writes while results/ is empty");
+  else assert.match(blockOf(own), /^_Last updated /, "README.md's block is not one the aggregate rendered");
+});
 
 test('the README block renders as written: every heading a heading, every table a table with its rows, every chart an image; blank lines only where GFM needs them', async () => {
   const ws = workspace();
