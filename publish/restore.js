@@ -9,9 +9,11 @@
 //
 // A fork: GitHub does not copy releases into a fork, so a fork cannot fetch what upstream's index
 // names. When the index names another repository than this one (GH_REPO or GITHUB_REPOSITORY; the
-// aggregate writes the nightly job's repository into the index), results/ is emptied and this
-// repository's own history starts with the night's documents, which one line says (the documents
-// upstream's index lists stay in upstream's releases and in this repository's git history).
+// aggregate writes the nightly job's repository into the index) and this one lacks the release of
+// the newest document the pages need (a renamed or transferred repository has it, and keeps its
+// history), results/ is emptied and this repository's own history starts with the night's
+// documents, which one line says (the documents upstream's index lists stay in upstream's releases
+// and in this repository's git history).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +49,16 @@ export function restore(o) {
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const mine = o.repository === undefined ? thisRepository() : o.repository;
   const theirs = store.repository();
-  if (mine && theirs && mine !== theirs) {
+  // a renamed or transferred repository keeps its releases: only one without them starts over
+  const probe = neededEntries(store.entries()).find((e) => e.release);
+  const hasReleases = () =>
+    probe?.release !== undefined &&
+    gh(['release', 'view', probe.release, '--json', 'tagName'], { missing: /release not found/i, log }) !== null;
+  if (mine && theirs && mine !== theirs && hasReleases())
+    log(
+      `ci:restore: ${path.join(o.results, INDEX)} names ${theirs}, and this is ${mine}, which holds its releases (renamed or transferred): kept`,
+    );
+  else if (mine && theirs && mine !== theirs) {
     const n = store.entries().length;
     startOver(o.results);
     log(

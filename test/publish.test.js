@@ -385,6 +385,33 @@ test("a fork's first night: upstream's index names releases the fork lacks; the 
   assert.ok(linked.length >= 1);
 });
 
+test('a renamed repository keeps its releases, and its history: restore starts over only where the releases are missing', () => {
+  const dir = setup();
+  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  assert.equal(a.go(), 'pushed');
+  // GitHub moves the releases with a renamed repository
+  fs.cpSync(
+    path.join(dir, 'releases', 'repos', 'owner', 'repo'),
+    path.join(dir, 'releases', 'repos', 'owner', 'renamed'),
+    {
+      recursive: true,
+    },
+  );
+  process.env.GH_REPO = 'owner/renamed';
+  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.ok(
+    b.log.some((l) =>
+      /names owner\/repo, and this is owner\/renamed, which holds its releases \(renamed or transferred\): kept/.test(
+        l,
+      ),
+    ),
+    b.log.join('\n'),
+  );
+  assert.equal(b.go(), 'pushed');
+  const { entries } = allArchived(dir, 'owner/renamed');
+  assert.deepEqual(entries.map((/** @type {{ node: string }} */ e) => e.node).sort(), ['v22.23.3', 'v24.11.0']);
+});
+
 test('restore in the repository the index names, without a release it lists: exit 1 naming the fix, nothing written', () => {
   const dir = setup();
   const a = cell(dir, 'a', syntheticDoc());
