@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { generateMessages, schemaOf } from '../tables/mail.js';
 import { OPS } from '../tables/ops.js';
-import { cases as selectCases } from '../tables/suite.js';
+import { caseOf, cases as selectCases } from '../tables/suite.js';
 import { BUDGETS, budgetOf } from './budgets.js';
 import { applyKey, applyPragmas, openConfigured } from './database.js';
 import { measure } from './measure.js';
@@ -132,7 +132,7 @@ export function createSession(o) {
   const prepare = (c) => {
     const op = /** @type {import('../tables/ops.js').Op} */ (OPS.find((x) => x.name === c.op));
     const t = templates.get(c);
-    const base = { config: c.config, driver: c.driver, cipher: c.cipher, op: c.op };
+    const base = caseOf(c);
     if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason };
     if (op.kind === 'size') return { ...base, status: 'ok', size: t.size, pragmas: effective(t.pragmas) };
     const skip = op.skip?.({ journalMode: t.journalMode });
@@ -195,10 +195,7 @@ export function createSession(o) {
 
   /** The entry of a case whose preparation or measuring threw. */
   const failed = (/** @type {import('../tables/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
-    config: c.config,
-    driver: c.driver,
-    cipher: c.cipher,
-    op: c.op,
+    ...caseOf(c),
     status: 'error',
     reason: errorReason(err),
   });

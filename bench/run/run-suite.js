@@ -17,7 +17,7 @@ import { startEngine } from '../engine/client.js';
 import { combine } from '../engine/measure.js';
 import { KEY_ENV, sessionKey, shuffledCases } from '../engine/session.js';
 import { removeStamps } from '../engine/templates.js';
-import { caseKey, setupKey } from '../tables/suite.js';
+import { caseKey, caseOf, setupKey } from '../tables/suite.js';
 import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
 import { referencesOf } from '../tables/comparisons.js';
@@ -90,10 +90,7 @@ export async function runSuite(o) {
   };
   /** The entry of a case whose engine failed while measuring it. */
   const failed = (/** @type {import('../tables/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
-    config: c.config,
-    driver: c.driver,
-    cipher: c.cipher,
-    op: c.op,
+    ...caseOf(c),
     status: 'error',
     reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`,
   });
@@ -241,10 +238,7 @@ export async function runSuite(o) {
     if (!m) return [];
     return [
       {
-        config: c.config,
-        driver: c.driver,
-        cipher: c.cipher,
-        op: c.op,
+        ...caseOf(c),
         status: 'ok',
         stats: { ...rounded(combine(m.rounds)), slots: m.slots, ...pairedOf(m) },
         verified: m.verified,
