@@ -53,11 +53,19 @@ export function releaseOf(batch, run = '') {
 export const bundleName = (/** @type {string} */ tag) => `${tag}.jsonl.gz`;
 
 /**
+ * Whether an index entry names a release (of the form TAG).
+ * @template {{ release?: string }} E
+ * @param {E} e
+ * @returns {e is E & { release: string }}
+ */
+const named = (e) => typeof e.release === 'string' && TAG.test(e.release);
+
+/**
  * The release a stored document is archived in, checked.
  * @param {{ file: string, release?: string }} e an index entry
  */
 export function releaseTag(e) {
-  if (typeof e.release !== 'string' || !TAG.test(e.release))
+  if (!named(e))
     throw new Error(
       `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>); it was stored by an aggregate before releases were named, or edited by hand`,
     );
@@ -74,7 +82,7 @@ export function releaseTag(e) {
  * @param {{ file: string, release?: string }} e
  */
 export function documentLink(text, resultsLink, e) {
-  if (typeof e.release !== 'string' || !TAG.test(e.release)) return text;
+  if (!named(e)) return text;
   return `[${text}](${resultsLink}/../../../releases/download/${e.release}/${bundleName(e.release)})`;
 }
 

@@ -197,6 +197,8 @@ export function openStore(dir, warn) {
   const entries = () => [...byFile.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   /** @type {Map<string, Entry>} */
   const ids = new Map([...byFile.values()].map((e) => [e.id, e]));
+  /** Whether a listed document's file is here (else it is archived only: assets.js). */
+  const has = (/** @type {Entry} */ e) => fs.existsSync(path.join(dir, e.file));
   /** The stored document with this run id. */
   const byId = (/** @type {string} */ id) => ids.get(id);
   return {
@@ -242,7 +244,7 @@ export function openStore(dir, warn) {
      * @returns {string | null} the release named, if any
      */
     nameRelease(run) {
-      const batch = entries().filter((e) => !e.release && fs.existsSync(path.join(dir, e.file)));
+      const batch = entries().filter((e) => !e.release && has(e));
       if (!batch.length) return null;
       const tag = releaseOf(batch, run);
       for (const e of batch) e.release = tag;
@@ -262,8 +264,7 @@ export function openStore(dir, warn) {
       writeFileAtomic(indexFile, text);
       return true;
     },
-    /** Whether a listed document's file is here (else it is archived only: assets.js). */
-    has: (/** @type {Entry} */ e) => fs.existsSync(path.join(dir, e.file)),
+    has,
     /** Parse a stored document; one that is archived only is an error saying how to fetch it. */
     load(/** @type {Entry} */ e) {
       const full = path.join(dir, e.file);

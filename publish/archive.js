@@ -23,7 +23,8 @@ import { bundleName, byRelease, packBundle, unpackBundle } from '../aggregate/as
 import { GhError, backoffMs, gh, sleep } from './gh.js';
 import { openStore, sha256 } from '../aggregate/store.js';
 
-const NO_RELEASE = /release not found/i;
+/** What gh says of a release this repository does not have. */
+export const NO_RELEASE = /release not found/i;
 /** Looks at a release whose asset is not listed yet, in all. */
 export const LOOKS = 5;
 /** Rounds of looking at a release and acting on what is there. */
@@ -34,7 +35,7 @@ export const ROUNDS = 4;
  * @param {string} tag @param {(s: string) => void} log
  * @returns {{ isDraft: boolean, databaseId: number, assets: { name: string, size: number, state: string }[] } | null}
  */
-function view(tag, log) {
+export function viewRelease(tag, log) {
   const out = gh(['release', 'view', tag, '--json', 'assets,isDraft,databaseId'], { missing: NO_RELEASE, log });
   return out === null ? null : JSON.parse(out);
 }
@@ -65,7 +66,7 @@ function ensure(tag, bundle, want, tmp, log) {
   let last = '';
   for (let round = 1; round <= ROUNDS; round++) {
     if (round > 1) sleep(backoffMs() * 2 ** (round - 2));
-    let state = view(tag, log);
+    let state = viewRelease(tag, log);
     if (state?.isDraft) {
       log(`ci:archive: release ${tag} is a draft, left by an upload that was cut off: deleted, to be made again`);
       // by its id: GitHub's lookup by tag does not find a draft (its tag does not exist yet)
@@ -97,7 +98,7 @@ function ensure(tag, bundle, want, tmp, log) {
     }
     for (let look = 1; look < LOOKS && !state.assets.some((a) => a.name === name && a.state === 'uploaded'); look++) {
       sleep(backoffMs() * 2 ** (look - 1)); // GitHub's listing lags an upload
-      state = view(tag, log) ?? state;
+      state = viewRelease(tag, log) ?? state;
     }
     const asset = state.assets.find((a) => a.name === name);
     if (asset?.state === 'uploaded') {

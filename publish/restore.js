@@ -20,11 +20,12 @@ import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { bundleName, byRelease, unpackBundle } from '../aggregate/assets.js';
+import { NO_RELEASE, viewRelease } from './archive.js';
 import { gh } from './gh.js';
 import { neededEntries } from './needed.js';
 import { INDEX, openStore, sha256 } from '../aggregate/store.js';
 
-const NOT_THERE = /release not found|no assets match/i;
+const NOT_THERE = new RegExp(`${NO_RELEASE.source}|no assets match`, 'i');
 
 /** The repository the nightly job runs in, as gh reads it; null on a laptop. */
 export const thisRepository = (/** @type {Record<string, string | undefined>} */ env = process.env) =>
@@ -49,24 +50,24 @@ export function restore(o) {
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const mine = o.repository === undefined ? thisRepository() : o.repository;
   const theirs = store.repository();
-  // a renamed or transferred repository keeps its releases: only one without them starts over
-  const probe = neededEntries(store.entries()).find((e) => e.release);
-  const hasReleases = () =>
-    probe?.release !== undefined &&
-    gh(['release', 'view', probe.release, '--json', 'tagName'], { missing: /release not found/i, log }) !== null;
-  if (mine && theirs && mine !== theirs && hasReleases())
-    log(
-      `ci:restore: ${path.join(o.results, INDEX)} names ${theirs}, and this is ${mine}, which holds its releases (renamed or transferred): kept`,
-    );
-  else if (mine && theirs && mine !== theirs) {
-    const n = store.entries().length;
-    startOver(o.results);
-    log(
-      `ci:restore: ${path.join(o.results, INDEX)} lists ${n} document(s) archived in ${theirs}'s releases, and this is ${mine}, which has none of them (a fork: GitHub does not copy releases): results/ emptied, ${mine}'s own history starts with tonight's documents`,
-    );
-    return { fetched: [], here: 0, startedOver: true };
+  const needed = neededEntries(store.entries());
+  if (mine && theirs && mine !== theirs) {
+    // a renamed or transferred repository keeps its releases: only one without them starts over
+    const probe = needed.find((e) => e.release);
+    if (probe?.release && viewRelease(probe.release, log))
+      log(
+        `ci:restore: ${path.join(o.results, INDEX)} names ${theirs}, and this is ${mine}, which holds its releases (renamed or transferred): kept`,
+      );
+    else {
+      const n = store.entries().length;
+      startOver(o.results);
+      log(
+        `ci:restore: ${path.join(o.results, INDEX)} lists ${n} document(s) archived in ${theirs}'s releases, and this is ${mine}, which has none of them (a fork: GitHub does not copy releases): results/ emptied, ${mine}'s own history starts with tonight's documents`,
+      );
+      return { fetched: [], here: 0, startedOver: true };
+    }
   }
-  const wanted = o.all ? store.entries() : neededEntries(store.entries());
+  const wanted = o.all ? store.entries() : needed;
   const missing = wanted.filter((e) => !store.has(e));
   const byTag = byRelease(missing);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-restore-'));
