@@ -16,6 +16,13 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 const pinsFile = path.join(ROOT, '.github', 'action-pins.md');
 const bench = wf['benchmark.yml'];
 const steps = (/** @type {any} */ job) => job.steps ?? [];
+/** A job's `run:` lines, in order. */
+const runsOf = (/** @type {any} */ job) =>
+  steps(job)
+    .map((/** @type {any} */ s) => s.run)
+    .filter(Boolean);
+/** Whether a step uses actions/<name>. */
+const uses = (/** @type {string} */ name) => (/** @type {any} */ s) => String(s.uses).startsWith(`actions/${name}@`);
 /** @returns {string[]} */
 const triggers = (/** @type {any} */ w) =>
   typeof w.on === 'string' ? [w.on] : Array.isArray(w.on) ? w.on : Object.keys(w.on);
@@ -38,9 +45,7 @@ test('triggers: nightly off the top of the hour, dispatch with Node/platform/qui
 });
 
 test('artifact names are unique per cell and the documents are kept for a while', () => {
-  const upload = steps(bench.jobs.bench).find((/** @type {any} */ s) =>
-    String(s.uses).startsWith('actions/upload-artifact@'),
-  );
+  const upload = steps(bench.jobs.bench).find(uses('upload-artifact'));
   const { name } = upload.with;
   assert.ok(name.includes('${{ matrix.node }}') && name.includes('${{ matrix.runner }}'), name);
   const m = bench.jobs.bench.strategy.matrix;
@@ -50,9 +55,7 @@ test('artifact names are unique per cell and the documents are kept for a while'
   assert.equal(new Set(names).size, names.length);
   assert.ok(upload.with['retention-days'] > 0);
   assert.match(upload.if, /always\(\)/, 'a failed cell must still upload its document');
-  const download = steps(bench.jobs.aggregate).find((/** @type {any} */ s) =>
-    String(s.uses).startsWith('actions/download-artifact@'),
-  );
+  const download = steps(bench.jobs.aggregate).find(uses('download-artifact'));
   assert.equal(download.with.pattern, name.split('$')[0] + '*');
 });
 
@@ -71,15 +74,13 @@ test('the Linux cells install what counting needs, pinned, before the bench, whi
 });
 
 test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
-  const runs = steps(bench.jobs.bench)
-    .map((/** @type {any} */ s) => s.run)
-    .filter(Boolean);
+  const runs = runsOf(bench.jobs.bench);
   assert.ok(
     runs.includes('npm run ci:install-from-source') && pkg.scripts['ci:install-from-source'].includes('--from-source'),
   );
   assert.ok(runs.indexOf('npm run ci:verify-drivers') > runs.indexOf('npm run ci:install-from-source'));
   assert.ok(runs.indexOf('npm run ci:bench') > runs.indexOf('npm run ci:verify-drivers'));
-  const cache = steps(bench.jobs.bench).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
+  const cache = steps(bench.jobs.bench).find(uses('cache'));
   for (const part of [
     'runner.os',
     'runner.arch',
@@ -113,7 +114,7 @@ test('every cell leaves a document: step timeouts within the job’s, the failur
   assert.equal(env.CELL_NODE, '${{ matrix.node }}');
   assert.equal(env.CELL_RUNNER, '${{ matrix.runner }}');
   const ids = {
-    SETUP_NODE: all.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/setup-node@')),
+    SETUP_NODE: all.find(uses('setup-node')),
     INSTALL: byRun('npm run ci:install-from-source'),
     VERIFY: byRun('npm run ci:verify-drivers'),
     COUNTING: byRun('npm run ci:install-counting'),
@@ -125,7 +126,7 @@ test('every cell leaves a document: step timeouts within the job’s, the failur
     assert.equal(env[`${name}_TIMEOUT`], step['timeout-minutes'], `${name}_TIMEOUT is the step's timeout-minutes`);
   }
   assert.ok(!env.FAILED_STEP, 'the reason comes from the outcomes, not a fixed text');
-  const upload = all.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  const upload = all.find(uses('upload-artifact'));
   assert.equal(upload.with.overwrite, true, 'a re-run of a failed cell uploads the same artifact name again');
   assert.ok(all.indexOf(upload) > failureAt);
 });
@@ -138,15 +139,13 @@ test('the aggregate job needs the matrix, runs after failures but not after canc
   assert.match(agg.if, /github\.event_name != 'pull_request'/);
   assert.deepEqual(agg.permissions, { contents: 'read' }, 'restore and aggregate run with a read-only token');
   /** @type {string[]} */
-  const runs = steps(agg)
-    .map((/** @type {any} */ s) => s.run)
-    .filter(Boolean);
+  const runs = runsOf(agg);
   assert.deepEqual(runs, [
     'npm run ci:install-js',
     'npm run ci:restore',
     'npm run aggregate -- --artifacts "$RUNNER_TEMP/artifacts"',
   ]);
-  const pages = steps(agg).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  const pages = steps(agg).find(uses('upload-artifact'));
   assert.equal(pages.with.name, 'pages');
   assert.deepEqual(pages.with.path.trim().split('\n'), ['README.md', 'results/']);
   assert.equal(pages.with.overwrite, true, 'a re-run replaces its pages');
@@ -157,16 +156,12 @@ test('the aggregate job needs the matrix, runs after failures but not after canc
   assert.match(pub.if, /needs\.aggregate\.result == 'success'/);
   assert.equal(pub.concurrency['cancel-in-progress'], false);
   assert.ok(pub.concurrency.group);
-  const pubRuns = steps(pub)
-    .map((/** @type {any} */ s) => s.run)
-    .filter(Boolean);
+  const pubRuns = runsOf(pub);
   assert.deepEqual(pubRuns, [
     'npm run ci:install-js',
     'npm run ci:publish -- --pages "$RUNNER_TEMP/pages" --artifacts "$RUNNER_TEMP/artifacts"',
   ]);
-  const downloads = steps(pub).filter((/** @type {any} */ s) =>
-    String(s.uses).startsWith('actions/download-artifact@'),
-  );
+  const downloads = steps(pub).filter(uses('download-artifact'));
   assert.ok(
     downloads.some((/** @type {any} */ d) => d.with.name === 'pages' && d.with.path === '${{ runner.temp }}/pages'),
   );
@@ -201,9 +196,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   assert.doesNotMatch(job.if, /pull_request|push/);
   assert.ok(job['timeout-minutes'] > 0 && job['timeout-minutes'] <= 60);
   assert.ok(!job.permissions, 'reads only (the workflow default)');
-  const runs = steps(job)
-    .map((/** @type {any} */ s) => s.run)
-    .filter(Boolean);
+  const runs = runsOf(job);
   assert.deepEqual(runs, ['npm run ci:install-js', 'npm run ci:shootout-nodes', 'npm run ci:shootout']);
   const nodes = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout-nodes');
   assert.equal(nodes.id, 'nodes');
@@ -213,7 +206,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout');
   assert.equal(step.env.BENCH_QUICK, '${{ inputs.quick || false }}', 'inputs reach the script as data');
   assert.equal(step.env.WANT_NODES, '${{ inputs.node-versions }}');
-  const cache = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/cache@'));
+  const cache = steps(job).find(uses('cache'));
   for (const part of [
     'runner.os',
     'runner.arch',
@@ -232,13 +225,11 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
       .map((/** @type {string} */ x) => x.trim()),
     ['.cache/node', '.drivers'],
   );
-  const upload = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  const upload = steps(job).find(uses('upload-artifact'));
   assert.ok(upload.with.name.includes('${{ matrix.runner }}'));
   assert.match(upload.with.path, /^out\/shootout\//);
   assert.equal(upload.with['if-no-files-found'], 'error');
-  const downloads = steps(bench.jobs.aggregate).filter((/** @type {any} */ s) =>
-    String(s.uses).startsWith('actions/download-artifact@'),
-  );
+  const downloads = steps(bench.jobs.aggregate).filter(uses('download-artifact'));
   assert.ok(
     downloads.some(
       (/** @type {any} */ d) =>
@@ -247,9 +238,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
     'the aggregate downloads the shootout documents beside the cells',
   );
   // the cells' artifact pattern must not pick up the shootout's, nor the other way round
-  const cellName = steps(bench.jobs.bench).find((/** @type {any} */ s) =>
-    String(s.uses).startsWith('actions/upload-artifact@'),
-  ).with.name;
+  const cellName = steps(bench.jobs.bench).find(uses('upload-artifact')).with.name;
   assert.ok(
     !upload.with.name.startsWith(cellName.split('$')[0]) && !cellName.startsWith(upload.with.name.split('$')[0]),
   );
@@ -286,7 +275,7 @@ test('write permission only on the publish job (contents) and the comment job (p
 test('checkouts do not keep credentials, except in the one job that pushes', () => {
   for (const [file, w] of Object.entries(wf)) {
     for (const [id, job] of Object.entries(/** @type {Record<string, any>} */ (w.jobs))) {
-      for (const s of steps(job).filter((/** @type {any} */ x) => String(x.uses).startsWith('actions/checkout@'))) {
+      for (const s of steps(job).filter(uses('checkout'))) {
         const pushes = file === 'benchmark.yml' && id === 'publish';
         assert.equal(s.with?.['persist-credentials'], pushes, `${file}/${id}`);
         // a job with its own permissions gets only those: one that checks out must be able to read
@@ -354,7 +343,7 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
   const t = wf['test.yml'];
   assert.deepEqual(triggers(t).sort(), ['pull_request', 'push']);
   const all = Object.values(/** @type {Record<string, any>} */ (t.jobs));
-  const runs = all.flatMap((j) => steps(j).map((/** @type {any} */ s) => s.run)).filter(Boolean);
+  const runs = all.flatMap(runsOf);
   assert.ok(runs.includes('npm test') && runs.includes('npm run lint'));
   for (const j of all) {
     /** @type {string[]} */
@@ -363,12 +352,7 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
   }
   // the Test job installs as a user does and runs the README's test command: nothing in the tests
   // may need drivers built from source (npm run test:nodes runs the same two commands per Node)
-  assert.deepEqual(
-    steps(t.jobs.test)
-      .map((/** @type {any} */ s) => s.run)
-      .filter(Boolean),
-    ['npm run ci:install-as-user', 'npm test'],
-  );
+  assert.deepEqual(runsOf(t.jobs.test), ['npm run ci:install-as-user', 'npm test']);
   assert.match(pkg.scripts['ci:install-as-user'], /^npm ci( --no-audit| --no-fund)*$/);
   assert.match(pkg.scripts.lint, /test\/lint\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'test', 'lint.js'), 'utf8'), /actionlint@v1\.7\.12[\s\S]*zizmor/);
@@ -398,12 +382,10 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   const [job] = jobs;
   assert.ok(!job.permissions, 'no job widens the permissions');
   assert.ok(!job.strategy, 'one runner');
-  const checkout = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
+  const checkout = steps(job).find(uses('checkout'));
   assert.equal(checkout.with.ref, '${{ github.event.pull_request.head.sha }}');
   assert.equal(checkout.with['fetch-depth'], 0, 'the merge-base must be in the clone');
-  const runs = steps(job)
-    .map((/** @type {any} */ s) => s.run)
-    .filter(Boolean);
+  const runs = runsOf(job);
   assert.deepEqual(runs, ['npm run ci:install-as-user', 'npm run ci:compare']);
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:compare');
   assert.equal(
@@ -413,7 +395,7 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   );
   assert.match(pkg.scripts['ci:compare'], /compare\/ci\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'compare', 'ci.js'), 'utf8'), /'--merge-base'/);
-  const upload = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/upload-artifact@'));
+  const upload = steps(job).find(uses('upload-artifact'));
   assert.match(upload.if, /always\(\)/, 'a regression fails the step; the table must still be uploaded');
   assert.equal(upload.with.name, 'compare');
   assert.ok(job['timeout-minutes'] <= 30);
@@ -441,7 +423,7 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
     if (s.run) assert.equal(s.run, 'npm run ci:comment', 'the only thing run is our own script');
     assert.doesNotMatch(JSON.stringify(s), /cache/, 'no cache a PR could have poisoned');
   }
-  const download = steps(job).find((/** @type {any} */ s) => String(s.uses).startsWith('actions/download-artifact@'));
+  const download = steps(job).find(uses('download-artifact'));
   assert.equal(download.with['run-id'], '${{ github.event.workflow_run.id }}');
   assert.match(download.with.path, /runner\.temp/, 'the artifact lands outside the checkout');
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:comment');
