@@ -25,6 +25,15 @@ import { COUNT_ENV, KEPT_ENV, SETARCH, STRACE_ARGS, VALGRIND_ARGS, countingTools
 
 const WORKER = path.join(ROOT, 'bench', 'counts', 'worker.js');
 
+/**
+ * Where two counts are compared across code (the compare's sides, the shootout's Nodes), the
+ * repeat's processes first allocate this many small objects (jobsOf padRepeat), so its heap is laid
+ * out differently from the first count's. Any change of code does that too, and moves what V8's
+ * lookup caches cost: a select by 1–3% (measured: 4 layouts, 9 selects), an update by up to 0.5%.
+ * The repeat spread then says how far a count moves without a change in the work done.
+ */
+export const LAYOUT_PAD = 10_000;
+
 /** How the counts are made, for the document. */
 export const COUNT_METHOD =
   'per case: a fresh copy of its template (its cipher keyed with a cheap key derivation, except for setup, which opens new files ' +
@@ -49,6 +58,7 @@ export function countPlanOf(opName, mode) {
  * @property {'callgrind'|'strace'|'native'} tool native: neither, to time the same plan without them (meta:counting)
  * @property {0|1} repeat 0: the first count, 1: the repeat
  * @property {import('./worker.js').PlanCase[]} cases
+ * @property {number} [pad] objects the process allocates and keeps before anything else (worker.js Plan pad)
  */
 
 /**
@@ -58,8 +68,11 @@ export function countPlanOf(opName, mode) {
  * after the same history: what differs between the two is the process, not what ran before.
  * @param {import('./worker.js').PlanCase[]} cases
  * @param {number} chunks
- * @param {{ reverseRepeat?: boolean, native?: boolean }} [o] reverseRepeat: the repeat counts its cases in the
- *   reverse order, to measure how much a count depends on what ran before it (meta:counting --order);
+ * @param {{ reverseRepeat?: boolean, native?: boolean, padRepeat?: number }} [o] reverseRepeat: the repeat counts its
+ *   cases in the reverse order, to measure how much a count depends on what ran before it (meta:counting --order);
+ *   padRepeat: the repeat's processes first allocate this many objects, so everything after them lies elsewhere in the
+ *   heap: the repeat then also measures how far a count moves with the heap's layout, as any change of code moves it
+ *   (the compare's counts, bench/counts/cli.js --layout);
  *   native: only one process, neither counted nor traced, to time the plan (meta:counting)
  * @returns {Job[]}
  */
@@ -69,10 +82,17 @@ export function jobsOf(cases, chunks, o = {}) {
   const orderOf = (/** @type {0|1} */ repeat) => (repeat && o.reverseRepeat ? [...sorted].reverse() : sorted);
   /** @type {Job[]} */
   const jobs = [];
+  const padOf = (/** @type {0|1} */ repeat) => (repeat && o.padRepeat ? { pad: o.padRepeat } : {});
   for (const repeat of /** @type {const} */ ([0, 1]))
     for (let i = 0; i < chunks; i++)
-      jobs.push({ tool: 'callgrind', repeat, cases: orderOf(repeat).filter((_, j) => j % chunks === i) });
-  for (const repeat of /** @type {const} */ ([0, 1])) jobs.push({ tool: 'strace', repeat, cases: orderOf(repeat) });
+      jobs.push({
+        tool: 'callgrind',
+        repeat,
+        cases: orderOf(repeat).filter((_, j) => j % chunks === i),
+        ...padOf(repeat),
+      });
+  for (const repeat of /** @type {const} */ ([0, 1]))
+    jobs.push({ tool: 'strace', repeat, cases: orderOf(repeat), ...padOf(repeat) });
   return jobs.filter((j) => j.cases.length);
 }
 
@@ -89,7 +109,7 @@ async function runJob(job, o) {
   fs.mkdirSync(o.dir, { recursive: true });
   const planFile = path.join(o.dir, 'plan.json');
   const outFile = path.join(o.dir, 'out.json');
-  fs.writeFileSync(planFile, JSON.stringify({ ...o.plan, cases: job.cases }));
+  fs.writeFileSync(planFile, JSON.stringify({ ...o.plan, cases: job.cases, ...(job.pad ? { pad: job.pad } : {}) }));
   // in its own directory, with paths relative to it: the same strings in every process (worker.js WORKDIR)
   const node = [...nodeFlags(), WORKER, '--plan', 'plan.json', '--out', 'out.json'];
   const [cmd, args] =
@@ -195,7 +215,7 @@ async function pool(tasks, jobs) {
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]
- * @param {{ reverseRepeat?: boolean, native?: boolean }} [o.layout] see jobsOf
+ * @param {{ reverseRepeat?: boolean, native?: boolean, padRepeat?: number }} [o.layout] see jobsOf
  * @returns {Promise<Counted>}
  */
 export async function countPlans(o) {
@@ -280,6 +300,9 @@ export async function countPlans(o) {
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]
+ * @param {Record<string, import('./worker.js').Inject>} [o.inject] calibration only: known work added to these cases
+ *   (by key), which the compare's calibration must find (bench/counts/cli.js --inject)
+ * @param {{ padRepeat?: number }} [o.layout] see jobsOf
  * @returns {Promise<{ counting: CountingSection, counts: Map<string, import('./counts.js').CaseCounts> }>}
  */
 export async function countPass(o) {
@@ -290,7 +313,8 @@ export async function countPass(o) {
   if (tools.status !== 'ok') return { counting: tools, counts };
   const planned = o.cases.flatMap((c) => {
     const p = countPlanOf(c.op, o.mode);
-    return p ? [{ c, p: { key: caseKey(c), ...p } }] : [];
+    const inject = o.inject?.[caseKey(c)];
+    return p ? [{ c, p: { key: caseKey(c), ...p, ...(inject ? { inject } : {}) } }] : [];
   });
   if (!planned.length) return { counting: { status: 'unavailable', reason: 'no timed case to count' }, counts };
   const { found, markCost, failures, processes } = await countPlans({

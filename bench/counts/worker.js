@@ -39,7 +39,17 @@ import { countingSession } from './prepare.js';
  * @property {string} [extra] calibration (tests, meta:counting): one more statement, run once per
  *   operation inside the timed call on an in-memory database of the case's driver, so the count
  *   should grow by exactly what the statement costs
- * @property {boolean} [alone] with `extra`: count the statement alone, around a task that does nothing
+ * @property {boolean} [alone] with `extra` or `inject`: count it alone, around a task that does nothing
+ * @property {Inject} [inject] calibration (`npm run compare -- --calibrate --counts`): known work added to
+ *   every counted operation, so a compare of the counts must find it
+ */
+/**
+ * @typedef {object} Inject
+ * @property {number} [loop] iterations of a JavaScript loop run once per operation inside the timed call (with
+ *   V8's compilers off, a fixed number of instructions per iteration: the compare's calibration sizes it to 1%
+ *   of the case)
+ * @property {number} [fsyncEvery] an fsync(2) of a scratch file on the first counted operation and every
+ *   `fsyncEvery`-th after it, inside the timed call: ceil(K / fsyncEvery) more in a window of K operations
  */
 /**
  * @typedef {object} Plan
@@ -49,6 +59,7 @@ import { countingSession } from './prepare.js';
  * @property {string} templates the directory of templates prepare.js built
  * @property {string} pool the file of messages the writing operations insert (v8.serialize; prepare.js)
  * @property {PlanCase[]} cases
+ * @property {number} [pad] objects to allocate and keep before anything else (pass.js jobsOf padRepeat)
  */
 /**
  * @typedef {object} CountedWindow
@@ -88,6 +99,36 @@ export function withExtra(task, stmt) {
     run: (n) => {
       task.run(n);
       for (let i = 0; i < n; i++) stmt.get();
+    },
+  };
+}
+
+/** What the injected loop computes, so it cannot be left out. */
+let sink = 0;
+
+/**
+ * A task with known work added to every operation (Inject); `counting.on` is set around the counted
+ * windows, so the fsyncs fall on counted operations only, while the loop runs in the warm-up too
+ * (its bytecode is compiled before the count starts).
+ * @param {import('../tables/ops.js').OpTask} task
+ * @param {Inject} inject
+ * @param {number} fd an open scratch file to fsync
+ */
+export function withInject(task, inject, fd) {
+  const counting = { on: false, ops: 0 };
+  const loop = inject.loop ?? 0;
+  const every = inject.fsyncEvery ?? 0;
+  return {
+    counting,
+    task: {
+      ...task,
+      run: (/** @type {number} */ n) => {
+        task.run(n);
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < loop; j++) sink = (sink + j) | 0;
+          if (every && counting.on && counting.ops++ % every === 0) fs.fsyncSync(fd);
+        }
+      },
     },
   };
 }
@@ -159,6 +200,8 @@ async function main(/** @type {string[]} */ argv) {
   if (typeof gc !== 'function') throw new UsageError('run with --expose-gc (bench/counts/tools.js nodeFlags)');
   /** @type {Plan} */
   const plan = JSON.parse(fs.readFileSync(flags.plan, 'utf8'));
+  // kept for the life of the process: what V8 allocates after them (the drivers, the cases' objects and maps) lies elsewhere
+  const padding = Array.from({ length: plan.pad ?? 0 }, (_, i) => ({ i, s: `pad${i}` }));
   const drivers = await loadDrivers();
   const session = countingSession(plan, drivers, {
     pool: v8.deserialize(fs.readFileSync(plan.pool)),
@@ -186,12 +229,21 @@ async function main(/** @type {string[]} */ argv) {
       }
       /** @type {import('../engine/database.js').Conn | null} */
       let extraDb = null;
+      let scratch = -1;
       try {
         extraDb = p.extra ? (drivers.get(c.driver)?.open?.(':memory:') ?? null) : null;
-        const task = extraDb && p.extra ? withExtra(opened.task, extraDb.prepare(p.extra)) : opened.task;
+        let task = extraDb && p.extra ? withExtra(opened.task, extraDb.prepare(p.extra)) : opened.task;
+        /** @type {{ on: boolean } | null} */
+        let counting = null;
+        if (p.inject) {
+          scratch = fs.openSync(`injected-${out.length}`, 'w');
+          fs.writeSync(scratch, 'x');
+          ({ task, counting } = withInject(task, p.inject, scratch));
+        }
         runOps(task, p.warmup, false);
         gc(); // the counted operations start from a clean heap, so its collections fall at the same points
         const half = Math.floor(p.k / 2);
+        if (counting) counting.on = true;
         /** @type {CountedWindow[]} */
         const windows = (half ? [half, p.k - half] : [p.k]).map((ops) => ({ ops, ends: runOps(task, ops, true) }));
         out.push({ key: id, status: 'ok', windows, verified: task.verify?.() ?? {} });
@@ -200,12 +252,13 @@ async function main(/** @type {string[]} */ argv) {
       } finally {
         opened.close();
         extraDb?.close();
+        if (scratch >= 0) fs.closeSync(scratch);
       }
     }
   } finally {
     session.dispose();
   }
-  writeFileAtomic(flags.out, JSON.stringify({ marks: marksMade(), markCost, cases: out }));
+  writeFileAtomic(flags.out, JSON.stringify({ marks: marksMade(), markCost, cases: out, padded: padding.length }));
 }
 
 command('count worker', import.meta.url, main);

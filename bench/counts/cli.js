@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// npm run counts -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
+//                   [--experiment NAME]… [--seed N] [--jobs N] --out FILE
+//                   [--inject FILE | --probe-loop N] (calibration only)
+// The counting pass alone, without the timed rounds: what every selected timed case costs per
+// operation (instructions, system calls, bytes), counted twice in new processes (pass.js). This is
+// what the compare runs in each side's own checkout to compare their costs (compare/counts.js):
+// its output is the contract between the compare and a side of any version that has this file.
+//
+// Output (--out, written whole or not at all): { kind: 'sqlite-node-bench/counts', version: 1,
+//   node, mode, seed, filters, inject, layoutPad, counting, cases: [{ key, config, driver, cipher, op, counts }] }
+// with `counting` and `counts` as in the result document (bench/counts/pass.js, counts.js), except
+// that the repeat runs with its heap laid out differently (LAYOUT_PAD), as base and head differ.
+//
+// --inject FILE (JSON: { "<case key>": { "loop": N, "fsyncEvery": N } }) adds known work to those
+// cases (worker.js Inject), and --probe-loop N counts that loop alone, to size it: both are for the
+// compare's calibration only; the output names what was injected.
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError, command, numberFlag, parseStrict, printUsage } from '../../lib/command.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { caseKey, caseOf, cases as selectCases } from '../tables/suite.js';
+import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
+import { countingTools } from './tools.js';
+
+const USAGE =
+  'usage: npm run counts -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--seed N] [--jobs N] --out FILE [--inject FILE | --probe-loop N (calibration only)]';
+
+const OPTIONS = /** @type {const} */ ({
+  quick: { type: 'boolean', default: false },
+  ...FILTER_OPTIONS,
+  seed: { type: 'string', default: '1' },
+  jobs: { type: 'string' },
+  out: { type: 'string' },
+  inject: { type: 'string' },
+  'probe-loop': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+});
+
+export const COUNTS_KIND = 'sqlite-node-bench/counts';
+
+/**
+ * The --inject file: case key → { loop?, fsyncEvery? }, every number a whole number ≥ 1 (loop ≥ 0).
+ * @param {string} file
+ * @returns {Record<string, import('./worker.js').Inject>}
+ */
+export function readInject(file) {
+  let data;
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--inject ${file}: ${String(/** @type {Error} */ (err).message).split('\n')[0]}`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new UsageError(`--inject ${file}: not an object of case key → { loop, fsyncEvery }`);
+  /** @type {Record<string, import('./worker.js').Inject>} */
+  const out = {};
+  for (const [key, v] of Object.entries(data)) {
+    const fields = Object.keys(v ?? {});
+    const bad = fields.find((f) => f !== 'loop' && f !== 'fsyncEvery');
+    if (bad || !fields.length)
+      throw new UsageError(`--inject ${file}: ${key}: field '${bad ?? '(none)'}'; valid: loop, fsyncEvery`);
+    for (const f of fields) {
+      const n = v[f];
+      if (!Number.isInteger(n) || n < (f === 'loop' ? 0 : 1) || n > 1e9)
+        throw new UsageError(`--inject ${file}: ${key}.${f} is ${JSON.stringify(n)}; valid: a whole number`);
+    }
+    out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * What one iteration of the injected loop costs: the loop counted alone (around a task that does
+ * nothing) with N iterations and with none, on the first selected case's driver.
+ * @param {{ mode: 'quick'|'full', seed: number, cases: import('../tables/suite.js').Case[], drivers: any, jobs?: number }} o
+ * @param {number} loop
+ */
+async function probeLoop(o, loop) {
+  const c = o.cases.find((x) => countPlanOf(x.op, o.mode));
+  if (!c) throw new UsageError('--probe-loop: no timed case selected to run it beside');
+  const plan = { key: caseKey(c), k: 20, warmup: 5, alone: true };
+  const { found, failures } = await countPlans({
+    ...o,
+    cases: [c],
+    plans: [
+      { ...plan, id: 'loop', inject: { loop } },
+      { ...plan, id: 'none', inject: { loop: 0 } },
+    ],
+  });
+  if (failures.length) throw new Error(`--probe-loop: ${failures[0]}`);
+  const per = (/** @type {string} */ id) => found[0].get(id)?.instructions?.perOp ?? NaN;
+  return { loop, instructions: per('loop') - per('none'), perIteration: (per('loop') - per('none')) / loop };
+}
+
+async function main(/** @type {string[]} */ argv) {
+  const v = parseStrict(argv, OPTIONS);
+  if (v.help) return printUsage(USAGE);
+  if (!v.out) throw new UsageError('missing --out FILE; valid: the file the counts are written to');
+  if (v.inject && v['probe-loop']) throw new UsageError('--inject and --probe-loop do not go together');
+  const filters = tableFilters(v);
+  const mode = v.quick ? 'quick' : 'full';
+  const seed = numberFlag('seed', v.seed, 0, 4294967295);
+  const jobs = numberFlag('jobs', v.jobs, 1, 256);
+  const inject = v.inject ? readInject(v.inject) : null;
+  const probe = numberFlag('probe-loop', v['probe-loop'], 1, 1e9);
+  const selected = selectCases(filters);
+  if (!selected.length) throw new UsageError('the filters select no case; `npm run bench -- --list` shows them');
+  const unknown = Object.keys(inject ?? {}).find((k) => !selected.some((c) => caseKey(c) === k));
+  if (unknown) throw new UsageError(`--inject: case '${unknown}' is not among the selected cases`);
+  const drivers = await loadDrivers();
+  const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
+  const started = Date.now();
+  const tools = countingTools();
+  const head = { kind: COUNTS_KIND, version: 1, node: process.version, mode, seed, filters };
+  if (probe !== undefined) {
+    if (tools.status !== 'ok') throw new Error(`cannot count here: ${tools.reason}`);
+    const r = await probeLoop({ mode, seed, cases: selected, drivers, ...(jobs ? { jobs } : {}) }, probe);
+    writeFileAtomic(path.resolve(v.out), `${JSON.stringify({ ...head, probe: r }, null, 2)}\n`);
+    return 0;
+  }
+  const { counting, counts } = await countPass({
+    mode,
+    seed,
+    cases: selected,
+    drivers,
+    log,
+    layout: { padRepeat: LAYOUT_PAD },
+    ...(jobs ? { jobs } : {}),
+    ...(inject ? { inject } : {}),
+  });
+  const out = {
+    ...head,
+    inject,
+    layoutPad: LAYOUT_PAD,
+    seconds: (Date.now() - started) / 1000,
+    drivers: [...drivers.values()].map((d) => d.info),
+    counting,
+    cases: selected.flatMap((c) => {
+      const k = counts.get(caseKey(c));
+      return k ? [{ key: caseKey(c), ...caseOf(c), counts: k }] : [];
+    }),
+  };
+  writeFileAtomic(path.resolve(v.out), `${JSON.stringify(out, null, 2)}\n`);
+  log(`counts: ${out.cases.length} cases counted in ${out.seconds.toFixed(0)} s (${counting.status}); wrote ${v.out}`);
+  return counting.status === 'error' ? 1 : 0;
+}
+
+command('counts', import.meta.url, main);
