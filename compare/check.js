@@ -3,6 +3,7 @@
 // escaped by the report); a file that is not this shape is refused, naming the field.
 // Built-ins only (the comment job installs nothing).
 import { COMPARE_VERDICTS } from '../bench/paired/verdicts.js';
+import { COST_VERDICTS, IO } from '../lib/costs.js';
 
 /** At most this many rows: a whole suite is a few hundred. */
 export const MAX_ROWS = 10_000;
@@ -49,6 +50,42 @@ const TOP = {
   rows: [arrayOf(object), `a list of at most ${MAX_ROWS} objects`],
 };
 
+const FIELDS = IO.map(([f]) => f);
+const sideCost = /** @type {Check} */ (
+  (v) =>
+    v === null ||
+    (object(v) &&
+      num(v.instructions) &&
+      num(v.spread) &&
+      typeof v.exact === 'boolean' &&
+      object(v.io) &&
+      FIELDS.every((f) => num(v.io[f])))
+);
+const COST_ROW = {
+  key: [str, 'a string'],
+  op: [str, 'a string'],
+  verdict: [(/** @type {any} */ v) => COST_VERDICTS.includes(v), `one of ${COST_VERDICTS.join(', ')}`],
+  reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
+  base: [sideCost, 'null or { instructions, spread, exact, io }'],
+  head: [sideCost, 'null or { instructions, spread, exact, io }'],
+  change: [numOrNull, 'a number or null'],
+  tolerance: [numOrNull, 'a number or null'],
+  io: [
+    arrayOf((x) => object(x) && FIELDS.includes(x.field) && num(x.base) && num(x.head), FIELDS.length),
+    `a list of { field: one of ${FIELDS.join(', ')}, base, head }`,
+  ],
+  fails: [(/** @type {any} */ v) => typeof v === 'boolean', 'true or false'],
+};
+const COSTS = {
+  status: [(/** @type {any} */ v) => ['ok', 'unavailable', 'error'].includes(v), "'ok', 'unavailable' or 'error'"],
+  reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
+  tally: [
+    (/** @type {any} */ v) => v === undefined || (object(v) && Object.values(v).every(num)),
+    'an object of numbers',
+  ],
+  rows: [(/** @type {any} */ v) => v === undefined || arrayOf(object)(v), `a list of at most ${MAX_ROWS} objects`],
+};
+
 /**
  * The first field of obj that is not what spec says, as '/pointer must be …'.
  * @param {any} obj
@@ -72,6 +109,14 @@ export function compareProblem(json) {
   if (top) return top;
   for (const [i, row] of c.rows.entries()) {
     const p = firstProblem(row, ROW, `/rows/${i}`);
+    if (p) return p;
+  }
+  if (c.costs === undefined) return null; // a compare from before the counts
+  if (!object(c.costs)) return '/costs must be an object';
+  const costs = firstProblem(c.costs, COSTS, '/costs');
+  if (costs) return costs;
+  for (const [i, row] of (c.costs.rows ?? []).entries()) {
+    const p = firstProblem(row, COST_ROW, `/costs/rows/${i}`);
     if (p) return p;
   }
   return null;

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT]
 //                    [--alpha A] [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                    [--time MS] [--seed N] [--out DIR] [--keep-worktrees]
+//                    [--time MS] [--seed N] [--out DIR] [--keep-worktrees] [--no-counts]
 // npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [same options]
+// npm run compare -- --calibrate-counts [--base <dir|ref>] [--runs N] [engine filters]
 //
-// Exit 0: no regression; 1: at least one regression, or a run that failed; 2: bad flags.
+// Exit 0: no regression and no case that costs more (docs/compare.md); 1: a regression, a case
+// whose counts fail the check (lib/costs.js), or a run that failed; 2: bad flags.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,10 +21,12 @@ import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';
 import { SLICE_MS } from '../bench/engine/slices.js';
 import { report } from './report.js';
+import { countSides } from './count-sides.js';
+import { calibrateCounts } from './calibrate-counts.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 
 const USAGE =
-  'usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]';
+  'usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR] [--no-counts]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]\n       npm run compare -- --calibrate-counts [--base <dir|ref>] [--runs N] [engine filters]';
 
 export const OPTIONS = /** @type {const} */ ({
   base: { type: 'string' },
@@ -37,7 +41,9 @@ export const OPTIONS = /** @type {const} */ ({
   seed: { type: 'string', default: '1' },
   out: { type: 'string', default: 'out/compare' },
   'keep-worktrees': { type: 'boolean', default: false },
+  'no-counts': { type: 'boolean', default: false },
   calibrate: { type: 'boolean', default: false },
+  'calibrate-counts': { type: 'boolean', default: false },
   runs: { type: 'string', default: '20' },
   slowdown: { type: 'string', default: '10' },
   family: { type: 'string' },
@@ -64,12 +70,17 @@ export function parseFlags(argv) {
   const engine = filterArgs(tableFilters(v));
   const quick = Boolean(v.quick);
   const time = num('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
-  if (!v.help && !v.calibrate && !v.base)
-    throw new UsageError('missing --base; valid: a checkout directory or a git ref (or --calibrate)');
-  if (v.calibrate && v.head)
+  const calibrating = v.calibrate || v['calibrate-counts'];
+  if (!v.help && !calibrating && !v.base)
+    throw new UsageError(
+      'missing --base; valid: a checkout directory or a git ref (or --calibrate, --calibrate-counts)',
+    );
+  if (calibrating && v.head)
     throw new UsageError(
       '--head does not go with --calibrate; valid: --calibrate [--base <dir|ref>] (it compares base with itself)',
     );
+  if (v.calibrate && v['calibrate-counts'])
+    throw new UsageError('--calibrate and --calibrate-counts do not go together; valid: one of them');
   const rounds = num('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds;
   return {
     base: v.base ?? '.',
@@ -80,6 +91,10 @@ export function parseFlags(argv) {
     alpha: num('alpha', v.alpha, 0, 0.5, false),
     quick,
     engine: ['--quick', ...engine, '--time', String(time)],
+    /** the counting pass's flags (bench/counts/cli.js): the timed run's cases, on its quick databases */
+    countArgs: ['--quick', ...engine, '--seed', String(num('seed', v.seed, 0, 4294967295))],
+    counts: !v['no-counts'],
+    calibrateCounts: Boolean(v['calibrate-counts']),
     seed: num('seed', v.seed, 0, 4294967295),
     out: path.resolve(String(v.out)),
     keepWorktrees: Boolean(v['keep-worktrees']),
@@ -181,6 +196,12 @@ export async function compare(f, log) {
   try {
     const m = await measureSides(sides, f, log);
     const rows = analyse(collect(m.rounds), { threshold: f.threshold, alpha: f.alpha });
+    log('counting both sides (bench/counts/cli.js in each checkout)');
+    /** @type {import('./count-sides.js').CostsSection} */
+    const costs = f.counts
+      ? await countSides(sides, f.countArgs, { log })
+      : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
+    if (costs.status !== 'ok') log(`counts: ${costs.status}: ${costs.reason}`);
     const seconds = (Date.now() - t0) / 1000;
     const result = {
       kind: 'sqlite-node-bench/compare',
@@ -197,6 +218,7 @@ export async function compare(f, log) {
       drivers: m.drivers,
       tally: tally(rows),
       rows,
+      costs,
     };
     const md = report(result);
     writeFileAtomic(path.join(f.out, 'compare.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -211,15 +233,20 @@ async function main(/** @type {string[]} */ argv) {
   const f = parseFlags(argv);
   if (f.help) return printUsage(USAGE);
   const log = logger('compare');
+  if (f.calibrateCounts) {
+    const { md } = await calibrateCounts(f, (labels) => prepare(f, labels, log), log);
+    printMarkdown(md);
+    return 0;
+  }
   if (f.calibrate) {
     const { md } = await calibrate(f, (labels) => prepare(f, labels, log), log);
     printMarkdown(md);
     return 0;
   }
-  const { rows, md } = await compare(f, log);
+  const { rows, md, result } = await compare(f, log);
   printMarkdown(md);
   console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
-  return rows.some((r) => r.verdict === 'regression') ? 1 : 0;
+  return rows.some((r) => r.verdict === 'regression') || result.costs.rows?.some((r) => r.fails) ? 1 : 0;
 }
 
 command('compare', import.meta.url, main);

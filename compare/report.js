@@ -6,6 +6,8 @@
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { megabytes, rate, signedPercent } from '../lib/format.js';
 import { COMPARE_VERDICTS, tally } from '../bench/paired/verdicts.js';
+import { countText } from '../bench/result/counts-text.js';
+import { IO } from '../lib/costs.js';
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
@@ -20,6 +22,8 @@ import { COMPARE_VERDICTS, tally } from '../bench/paired/verdicts.js';
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
  * @property {import('../bench/paired/analysis.js').Row[]} rows
+ * @property {import('./count-sides.js').CostsSection} [costs] each side's counts compared (lib/costs.js);
+ *   missing in a compare.json from before the counts
  */
 
 /** The longest case key, reason and environment line shown. */
@@ -80,6 +84,81 @@ export function table(rows) {
   );
 }
 
+/** How a count per operation reads in a cell: "2 → 3" when the sides differ, else the one value. */
+const ioCell = (
+  /** @type {import('../lib/costs.js').CostRow} */ r,
+  /** @type {import('../lib/costs.js').IoField} */ field,
+) => {
+  const d = r.io.find((x) => x.field === field);
+  if (d) return `**${countText(d.base)} → ${countText(d.head)}**`;
+  return r.head ? countText(r.head.io[field]) : '';
+};
+
+/**
+ * The cases whose counts changed, with the wall time's verdict beside them.
+ * @param {import('../lib/costs.js').CostRow[]} rows
+ * @param {import('../bench/paired/analysis.js').Row[]} wall
+ */
+export function costTable(rows, wall) {
+  const byKey = new Map(wall.map((w) => [w.key, w]));
+  const fields = IO.filter(
+    ([f]) => f === 'fsync' || f === 'write' || f === 'written' || rows.some((r) => r.io.some((x) => x.field === f)),
+  );
+  const sorted = [...rows].sort(
+    (a, b) =>
+      Number(b.fails) - Number(a.fails) ||
+      Math.abs(b.change ?? 0) - Math.abs(a.change ?? 0) ||
+      a.key.localeCompare(b.key),
+  );
+  return markdownTable(
+    [
+      [
+        'Case (config/driver/cipher/op)',
+        'Instructions/op: base → head',
+        'Change (tolerance)',
+        ...fields.map(([, label]) => `${label}/op`),
+        'Wall time',
+        'Fails',
+      ],
+      ...sorted.map((r) => {
+        const w = byKey.get(r.key);
+        const moved = r.change !== null && r.tolerance !== null && Math.abs(r.change) > r.tolerance;
+        return [
+          inert(r.key, MAX.key),
+          r.base && r.head ? `${countText(r.base.instructions)} → ${countText(r.head.instructions)}` : '',
+          r.change === null
+            ? ''
+            : `${moved ? '**' : ''}${changeCell(r.change)}${moved ? '**' : ''} (±${((r.tolerance ?? 0) * 100).toFixed(2)}%)`,
+          ...fields.map(([f]) => ioCell(r, f)),
+          w ? `${w.verdict}${w.change === null ? '' : ` ${changeCell(w.change)}`}` : '',
+          r.fails ? 'yes' : '',
+        ];
+      }),
+    ],
+    ['l', 'r', 'r', ...fields.map(() => /** @type {const} */ ('r')), 'l', 'c'],
+  );
+}
+
+/**
+ * The counts' part of the report: a line of what they found, then the cases whose cost changed.
+ * @param {CompareResult} c
+ * @returns {string[]}
+ */
+function costLines(c) {
+  const k = c.costs;
+  if (!k) return [];
+  if (k.status !== 'ok' || !k.rows || !k.tally)
+    return [`**Counts**: not compared (${inert(k.reason ?? k.status, MAX.reason)}); wall time alone decides.`, ''];
+  const t = k.tally;
+  const changed = k.rows.filter((r) => r.verdict !== 'same cost' && r.verdict !== 'not counted');
+  const lines = [
+    `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of 0.1%, 3 × the case's own repeat spread, 2 × the largest of its operation's); system calls and bytes when they differ at all. Fails: instructions up by 1% or more beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written.`,
+    '',
+  ];
+  if (changed.length) lines.push(costTable(changed, c.rows), '');
+  return lines;
+}
+
 /**
  * The whole report.
  * @param {CompareResult} c
@@ -90,6 +169,7 @@ export function report(c) {
   const lines = [
     `## Benchmark compare: ${inert(side('head', c.head))} against ${inert(side('base', c.base))}`,
     '',
+    ...costLines(c),
     `${n.regression ? `**${n.regression} regression${n.regression > 1 ? 's' : ''}**` : 'No regression'}, ${n.improvement} improvement(s), ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
     '',
     `${inert(environmentLine(c), MAX.line)}. ${c.rounds} rounds per side; ${inert(c.method, MAX.line)}; engine ${code(c.engine.join(' '), MAX.line)}; ${(c.seconds / 60).toFixed(1)} min.`,

@@ -1,0 +1,213 @@
+// `npm run compare -- --calibrate-counts`: does the compare's rule on counts (lib/costs.js)
+// find a change of known size, and stay quiet when nothing changed?
+//
+// Each calibration run counts the same checkout four times, each a whole counting pass in new
+// processes (bench/counts/cli.js): A and B as they are, B from a copy in another directory (an A/A
+// compare: any cost change is a false alarm), I with a JavaScript loop of about 1% of each case's instructions added to every
+// operation, and F with one fsync(2) on the first counted operation and every 100th after it
+// (worker.js Inject). The loop is sized once, from what it costs alone (--probe-loop) and from the
+// first run's A. Writes calibrate-counts.json (after every run) and calibrate-counts.md to --out.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { table as markdownTable } from '../lib/markdown.js';
+import { writeFileAtomic } from '../lib/files.js';
+import { percent } from '../lib/format.js';
+import { median } from '../lib/stats/spread.js';
+import { OPS } from '../bench/tables/ops.js';
+import { costRows } from '../lib/costs.js';
+import { countSide } from './count-sides.js';
+
+/** The known changes: instructions, as a share of each case; fsyncs, one per this many operations. */
+export const INJECTED = { instructions: 0.01, fsyncEvery: 100 };
+/** Iterations of the loop counted alone to learn what one costs. */
+const PROBE = 100_000;
+
+/**
+ * @param {{ runs: number, countArgs: string[], out: string }} f
+ * @param {(labels: string[]) => { sides: { dir: string, given: string, commit: string | null }[], cleanup: () => void }} prepare
+ * @param {(line: string) => void} log
+ */
+export async function calibrateCounts(f, prepare, log) {
+  const { sides, cleanup } = prepare(['base']);
+  const A = sides[0];
+  // B is a copy of A in another directory, as the PR check's base is a worktree beside the head:
+  // the same code, other paths, so another heap layout
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-calibration-copy-'));
+  fs.cpSync(A.dir, copy, {
+    recursive: true,
+    filter: (src) => !['.git', 'out', 'results', '.cache'].includes(path.relative(A.dir, src)),
+  });
+  const file = path.join(f.out, 'calibrate-counts.json');
+  const t0 = Date.now();
+  /** @type {any} */
+  const state = {
+    kind: 'sqlite-node-bench/calibrate-counts',
+    version: 1,
+    checkout: { given: A.given, commit: A.commit },
+    countArgs: f.countArgs,
+    injected: INJECTED,
+    node: process.version,
+    cores: os.cpus().length,
+    runs: f.runs,
+    done: [],
+  };
+  try {
+    const probe = probeLoop(A.dir, f.countArgs);
+    state.probe = probe;
+    log(`the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration`);
+    /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
+    let loops = null;
+    /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
+    let fsyncs = null;
+    for (let r = 0; r < f.runs; r++) {
+      const count = async (/** @type {string} */ label, /** @type {any} */ inject, dir = A.dir) => {
+        const started = Date.now();
+        const got = await countSide({ label, dir }, f.countArgs, { log: () => {}, ...(inject ? { inject } : {}) });
+        if ('reason' in got) throw new Error(`calibration run ${r + 1}, side ${label}: ${got.reason}`);
+        return { cases: got.doc.cases, seconds: (Date.now() - started) / 1000 };
+      };
+      const a = await count('A', null);
+      loops ??= Object.fromEntries(
+        a.cases.map((/** @type {any} */ c) => [
+          c.key,
+          { loop: Math.max(1, Math.round((INJECTED.instructions * c.counts.instructions) / probe.perIteration)) },
+        ]),
+      );
+      fsyncs ??= Object.fromEntries(
+        a.cases.map((/** @type {any} */ c) => [c.key, { fsyncEvery: INJECTED.fsyncEvery }]),
+      );
+      const b = await count('B', null, copy);
+      const i = await count('I', loops);
+      const s = await count('F', fsyncs);
+      const run = {
+        seconds: [a, b, i, s].map((x) => x.seconds),
+        aa: costRows(a.cases, b.cases).map(compact),
+        instructions: costRows(a.cases, i.cases).map(compact),
+        fsync: costRows(a.cases, s.cases).map(compact),
+      };
+      state.done.push(run);
+      state.seconds = (Date.now() - t0) / 1000;
+      writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
+      log(
+        `calibration run ${r + 1}/${f.runs}: A/A ${run.aa.filter((x) => x.verdict !== 'same cost').length} change(s); +1% instructions found in ${run.instructions.filter(foundInstructions).length} of ${run.instructions.length}; +fsync found in ${run.fsync.filter(foundFsync).length}; ${((Date.now() - t0) / 60000).toFixed(1)} min`,
+      );
+    }
+  } finally {
+    cleanup();
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+  const md = countsCalibrationSummary(state);
+  writeFileAtomic(path.join(f.out, 'calibrate-counts.md'), md);
+  return { md };
+}
+
+/**
+ * What one iteration of the injected loop costs, counted alone in the checkout.
+ * @param {string} dir
+ * @param {string[]} args
+ */
+function probeLoop(dir, args) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-probe-'));
+  try {
+    const out = path.join(tmp, 'probe.json');
+    const r = spawnSync(
+      process.execPath,
+      [path.join(dir, 'bench', 'counts', 'cli.js'), ...args, '--probe-loop', String(PROBE), '--out', out],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    if (!fs.existsSync(out))
+      throw new Error(`--probe-loop failed (exit ${r.status}): ${r.stderr.trim().split('\n').pop()}`);
+    return JSON.parse(fs.readFileSync(out, 'utf8')).probe;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const compact = (/** @type {import('../lib/costs.js').CostRow} */ r) => ({
+  key: r.key,
+  op: r.op,
+  verdict: r.verdict,
+  change: r.change,
+  tolerance: r.tolerance,
+  io: r.io,
+  fails: r.fails,
+});
+
+/** The injected loop was found: the instructions moved up beyond the tolerance. */
+const foundInstructions = (/** @type {ReturnType<typeof compact>} */ x) =>
+  x.change !== null && x.tolerance !== null && x.change > x.tolerance;
+/** The injected fsyncs were found: more fsyncs per operation. */
+const foundFsync = (/** @type {ReturnType<typeof compact>} */ x) =>
+  x.io.some((d) => d.field === 'fsync' && d.head > d.base);
+
+/**
+ * The calibration's figures from calibrate-counts.json's state.
+ * @param {any} c
+ */
+export function countsCalibrationSummary(c) {
+  /** @type {any[]} */
+  const runs = c.done;
+  const n = runs.length;
+  const keys = [...new Set(runs.flatMap((r) => r.aa.map((/** @type {any} */ x) => x.key)))].sort();
+  const opOf = new Map(runs.flatMap((r) => r.aa.map((/** @type {any} */ x) => [x.key, x.op])));
+  const of = (/** @type {string} */ part, /** @type {string} */ key) =>
+    runs.map((r) => r[part].find((/** @type {any} */ x) => x.key === key)).filter(Boolean);
+  const perCase = keys.map((key) => {
+    const aa = of('aa', key);
+    const ins = of('instructions', key);
+    const fs_ = of('fsync', key);
+    return {
+      key,
+      op: opOf.get(key),
+      bound: OPS.find((o) => o.name === opOf.get(key))?.bound ?? 'cpu',
+      falseAlarms: aa.filter((x) => x.verdict !== 'same cost').length,
+      failsAA: aa.filter((x) => x.fails).length,
+      tolerance: median(aa.map((x) => x.tolerance ?? NaN)),
+      injected: median(ins.map((x) => x.change ?? NaN)),
+      foundInstructions: ins.filter(foundInstructions).length,
+      foundFsync: fs_.filter(foundFsync).length,
+      counted: aa.filter((x) => x.verdict !== 'not counted').length,
+    };
+  });
+  const runsAA = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.verdict !== 'same cost')).length;
+  const runsAAFail = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.fails)).length;
+  const cpu = perCase.filter((x) => x.bound === 'cpu');
+  const seconds = runs.map((r) => median(r.seconds));
+  const md = [
+    `## Compare calibration of the counts: ${n} runs, this machine`,
+    '',
+    `Node ${c.node}, ${c.cores} cores; \`npm run counts -- ${c.countArgs.join(' ')}\`, ${keys.length} cases; injected: a loop of ${percent(c.injected.instructions, 0)} of each case's instructions per operation (${c.probe.perIteration.toFixed(2)} instructions per iteration, counted alone), and one fsync on the first counted operation and every ${c.injected.fsyncEvery}th; one counting pass ${Math.round(median(seconds))} s (median); ${(c.seconds / 60).toFixed(0)} min in all.`,
+    '',
+    `- **A/A**: ${runsAA} of ${n} compares reported any change in cost; ${runsAAFail} of ${n} would have failed the check.`,
+    `- **+${percent(c.injected.instructions, 0)} instructions**: found in ${perCase.reduce((s, x) => s + x.foundInstructions, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; every CPU-bound case in ≥ 19 of ${n} runs: ${cpu.every((x) => x.foundInstructions >= Math.ceil(0.95 * n)) ? 'yes' : 'no'} (${cpu.filter((x) => x.foundInstructions >= Math.ceil(0.95 * n)).length} of ${cpu.length}).`,
+    `- **+1 fsync per ${c.injected.fsyncEvery} operations**: found in ${perCase.reduce((s, x) => s + x.foundFsync, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs.`,
+    '',
+    markdownTable(
+      [
+        [
+          'Case',
+          'Bound',
+          'A/A changes',
+          'Tolerance (median)',
+          'Injected, as counted (median)',
+          '+1% found',
+          '+fsync found',
+        ],
+        ...perCase.map((x) => [
+          x.key,
+          x.bound,
+          `${x.falseAlarms} of ${x.counted}`,
+          percent(x.tolerance, 2),
+          `+${percent(x.injected, 2)}`,
+          `${x.foundInstructions} of ${x.counted}`,
+          `${x.foundFsync} of ${x.counted}`,
+        ]),
+      ],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  ].join('\n');
+  return md;
+}

@@ -1,0 +1,97 @@
+// Count each side of a compare: `npm run counts` (bench/counts/cli.js) run in the side's own
+// checkout, with its own code and drivers, on the Node the compare runs on, one side after the
+// other (each uses every core). A side without that file, or on a machine that cannot count, gets
+// the reason instead, and wall time alone decides.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { costRows, costTally } from '../lib/costs.js';
+
+/**
+ * @typedef {object} CostsSection compare.json's `costs`
+ * @property {'ok'|'unavailable'|'error'} status
+ * @property {string} [reason]
+ * @property {number} [seconds]
+ * @property {{ base: { node: string, seconds: number }, head: { node: string, seconds: number } }} [sides]
+ * @property {ReturnType<typeof costTally>} [tally]
+ * @property {import('../lib/costs.js').CostRow[]} [rows]
+ */
+
+/**
+ * Run one side's counting pass; resolves to its output, or a reason.
+ * @param {{ label: string, dir: string }} side
+ * @param {string[]} args the counts CLI's flags (mode, filters, seed)
+ * @param {{ log: (line: string) => void, inject?: Record<string, import('../bench/counts/worker.js').Inject>, jobs?: number }} o
+ * @returns {Promise<{ doc: any } | { reason: string }>}
+ */
+export async function countSide(side, args, o) {
+  const cli = path.join(side.dir, 'bench', 'counts', 'cli.js');
+  if (!fs.existsSync(cli)) return { reason: `${side.label} has no bench/counts/cli.js (it is older than the counts)` };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `sqlite-bench-counts-${side.label}-`));
+  try {
+    const out = path.join(tmp, 'counts.json');
+    const extra = [];
+    if (o.inject) {
+      fs.writeFileSync(path.join(tmp, 'inject.json'), JSON.stringify(o.inject));
+      extra.push('--inject', path.join(tmp, 'inject.json'));
+    }
+    if (o.jobs) extra.push('--jobs', String(o.jobs));
+    const child = spawn(process.execPath, [cli, ...args, ...extra, '--out', out], {
+      cwd: side.dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let last = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (/** @type {string} */ d) => {
+      for (const line of d.split('\n').filter(Boolean)) {
+        last = line;
+        if (/processes done|counted in/.test(line)) o.log(`${side.label}: ${line}`);
+      }
+    });
+    /** @type {number} */
+    const code = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (c, sig) => resolve(sig ? -1 : (c ?? -1)));
+    });
+    if (!fs.existsSync(out)) return { reason: `${side.label}'s counting exited ${code}: ${last || 'no message'}` };
+    const doc = JSON.parse(fs.readFileSync(out, 'utf8'));
+    if (doc.counting?.status !== 'ok')
+      return { reason: `${side.label}: counting ${doc.counting?.status}: ${doc.counting?.reason ?? 'no reason'}` };
+    return { doc };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Count both sides and compare their costs.
+ * @param {{ label: string, dir: string }[]} sides base, head
+ * @param {string[]} args
+ * @param {{ log: (line: string) => void, inject?: Record<string, import('../bench/counts/worker.js').Inject>, jobs?: number }} o
+ *   inject: calibration only, into the second side
+ * @returns {Promise<CostsSection>}
+ */
+export async function countSides(sides, args, o) {
+  const t0 = Date.now();
+  const [base, head] = [
+    await countSide(sides[0], args, { log: o.log, ...(o.jobs ? { jobs: o.jobs } : {}) }),
+    await countSide(sides[1], args, o),
+  ];
+  const seconds = (Date.now() - t0) / 1000;
+  if ('reason' in base || 'reason' in head) {
+    const reason = /** @type {{ reason: string }} */ ('reason' in base ? base : head).reason;
+    return { status: /cannot count|unavailable|older than/.test(reason) ? 'unavailable' : 'error', reason, seconds };
+  }
+  const rows = costRows(base.doc.cases, head.doc.cases);
+  return {
+    status: 'ok',
+    seconds,
+    sides: {
+      base: { node: base.doc.node, seconds: base.doc.seconds },
+      head: { node: head.doc.node, seconds: head.doc.seconds },
+    },
+    tally: costTally(rows),
+    rows,
+  };
+}

@@ -1,0 +1,358 @@
+// The compare's counts (lib/costs.js, bench/counts/cli.js): the rule that calls a change in
+// cost, checked on crafted counts, then on real counts of real SQLite files, where known work is
+// injected and must be found, and a pull request that adds one statement per insert must be named
+// with its instruction and system-call change. Counting needs valgrind and strace (Linux).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { countingTools } from '../bench/counts/tools.js';
+import { compareProblem } from '../compare/check.js';
+import { costRows, costTally, INSTRUCTIONS_FLOOR } from '../lib/costs.js';
+import { report } from '../compare/report.js';
+import { ROOT, childEnv, scratch } from './helpers.js';
+
+const tools = countingTools();
+const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}`;
+
+/**
+ * A case's counts as the counting pass writes them.
+ * @param {number} instructions
+ * @param {{ repeat?: number, fsync?: number, write?: number, written?: number, read?: number, same?: boolean }} [o]
+ */
+const counts = (instructions, o = {}) => ({
+  status: 'ok',
+  instructions,
+  syscalls: { fsync: o.fsync ?? 0, write: o.write ?? 2, read: o.read ?? 0, other: 1, runtime: 0 },
+  calls: {},
+  bytes: { read: 0, written: o.written ?? 8192 },
+  repeat: {
+    instructions: instructions * (1 + (o.repeat ?? 0)),
+    difference: o.repeat ?? 0,
+    syscallsSame: o.same ?? true,
+  },
+});
+const row = (/** @type {string} */ key, /** @type {any} */ c) => ({ key, op: key.split('/').at(-1) ?? '', counts: c });
+const K = (/** @type {string} */ op, cipher = 'none') => `production/better-sqlite3/${cipher}/${op}`;
+
+test('costs: the same counts are the same cost; a change beyond the tolerance is named, with its direction', () => {
+  const base = [
+    row(K('update'), counts(30000)),
+    row(K('delete'), counts(60000)),
+    row(K('insert'), counts(80000, { fsync: 0.01 })),
+  ];
+  const head = [
+    row(K('update'), counts(30000 * 1.02)),
+    row(K('delete'), counts(60000 * (1 - 0.005))),
+    row(K('insert'), counts(80000, { fsync: 0.01 })),
+  ];
+  const rows = costRows(base, head);
+  const by = new Map(rows.map((r) => [r.key, r]));
+  const update = by.get(K('update'));
+  assert.equal(update?.verdict, 'costs more');
+  assert.ok(Math.abs((update?.change ?? 0) - 0.02) < 1e-9);
+  assert.equal(update?.tolerance, INSTRUCTIONS_FLOOR);
+  assert.equal(update?.fails, true, '2% more instructions fails the check');
+  assert.equal(by.get(K('delete'))?.verdict, 'costs less');
+  assert.equal(by.get(K('delete'))?.fails, false);
+  assert.equal(by.get(K('insert'))?.verdict, 'same cost');
+  assert.deepEqual(costTally(rows), {
+    'costs more': 1,
+    'costs less': 1,
+    'cost changed': 0,
+    'same cost': 1,
+    'not counted': 0,
+    fails: 1,
+  });
+});
+
+test("costs: a case's tolerance grows with its own repeat spread and with its operation's", () => {
+  const base = [
+    row(K('select'), counts(1e6)),
+    row(K('select', 'chacha20'), counts(1.1e6, { repeat: 0.01 })), // one select whose layouts put it 1% apart
+    row(K('update'), counts(30000, { repeat: 0.002 })),
+  ];
+  const head = [
+    row(K('select'), counts(1e6 * 1.015)),
+    row(K('select', 'chacha20'), counts(1.1e6)),
+    row(K('update'), counts(30000 * 1.005)),
+  ];
+  const by = new Map(costRows(base, head).map((r) => [r.key, r]));
+  // 2 × the largest spread of a select: 2%, so 1.5% on a select is within it
+  assert.ok(Math.abs((by.get(K('select'))?.tolerance ?? 0) - 0.02) < 1e-12);
+  assert.equal(by.get(K('select'))?.verdict, 'same cost');
+  // 3 × its own 0.2%: 0.6%, so 0.5% is within it
+  assert.ok(Math.abs((by.get(K('update'))?.tolerance ?? 0) - 0.006) < 1e-12);
+  assert.equal(by.get(K('update'))?.verdict, 'same cost');
+});
+
+test('costs: any change in fsyncs, writes or bytes per operation is a change; an added fsync or write fails', () => {
+  const base = [
+    row(K('insert'), counts(80000, { fsync: 0 })),
+    row(K('update'), counts(30000, { write: 2 })),
+    row(K('delete'), counts(60000, { read: 1 })),
+    row(K('select'), counts(1e6, { write: 0, same: false })),
+  ];
+  const head = [
+    row(K('insert'), counts(80000, { fsync: 1 / 60 })),
+    row(K('update'), counts(30000, { write: 2, written: 8192 * 1.001 })),
+    row(K('delete'), counts(60000, { read: 2 })),
+    row(K('select'), counts(1e6, { write: 1 })),
+  ];
+  const by = new Map(costRows(base, head).map((r) => [r.key, r]));
+  assert.deepEqual(by.get(K('insert'))?.io, [{ field: 'fsync', base: 0, head: 1 / 60 }]);
+  assert.equal(by.get(K('insert'))?.verdict, 'costs more');
+  assert.equal(by.get(K('insert'))?.fails, true);
+  assert.equal(by.get(K('update'))?.verdict, 'costs more', '0.1% more bytes written is a change');
+  assert.equal(by.get(K('update'))?.fails, false, '...but under 1% more bytes does not fail');
+  assert.equal(by.get(K('delete'))?.fails, false, 'a read more is reported, not failed');
+  assert.equal(by.get(K('delete'))?.verdict, 'costs more');
+  assert.deepEqual(by.get(K('select'))?.io, [], 'system calls that did not repeat on a side are not compared');
+});
+
+test('costs: a case counted on one side only is not counted, with the reason', () => {
+  const rows = costRows(
+    [row(K('update'), { status: 'error', reason: 'callgrind process (first count) exited 1: boom' })],
+    [row(K('update'), counts(30000)), row(K('delete'), counts(60000))],
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.key, r.verdict, r.reason]),
+    [
+      [K('delete'), 'not counted', 'base: not in this side'],
+      [K('update'), 'not counted', 'base: callgrind process (first count) exited 1: boom'],
+    ],
+  );
+});
+
+/** A compare.json with costs, as the compare writes it. */
+const compareJson = (/** @type {any[]} */ given) => {
+  const costs = structuredClone(given);
+  return {
+    kind: 'sqlite-node-bench/compare',
+    version: 1,
+    base: { given: 'main', commit: null },
+    head: { given: '.', commit: null },
+    method: 'interleaved',
+    rounds: 3,
+    threshold: 0.1,
+    alpha: 0.05,
+    engine: ['--quick'],
+    seconds: 60,
+    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2 },
+    drivers: { base: [], head: [] },
+    rows: [
+      {
+        key: costs[0].key,
+        op: 'update',
+        unit: 'ops/s',
+        pairs: 3,
+        base: 1000,
+        head: 990,
+        change: -0.01,
+        low: -0.2,
+        high: 0.2,
+        p: 0.5,
+        pAdjusted: 0.5,
+        significant: false,
+        sd: 0.1,
+        verdict: 'too noisy to tell',
+      },
+    ],
+    costs: { status: 'ok', seconds: 10, tally: costTally(costs), rows: costs },
+  };
+};
+
+test('the report leads with the cases whose cost changed, beside their wall-time verdict, every string inert', () => {
+  const key = 'production/better-sqlite3/none/update|<img src=x>';
+  const costs = costRows([row(key, counts(30000))], [row(key, counts(30600, { write: 3 }))]);
+  const json = compareJson(costs);
+  assert.equal(compareProblem(json), null);
+  const md = report(/** @type {any} */ (json));
+  const lines = md.split('\n');
+  const countsAt = lines.findIndex((l) =>
+    l.startsWith('**Counts**: **1 case(s) fail the check**; 1 case(s) cost more'),
+  );
+  const wallAt = lines.findIndex((l) => /^(No regression|\*\*\d+ regression)/.test(l));
+  assert.ok(countsAt > 0 && countsAt < wallAt, md);
+  const cells = lines.find((l) => l.includes('30k → 30.6k'));
+  assert.ok(cells, md);
+  assert.match(cells, /\*\*\+2\.0%\*\* \(±0\.10%\)/);
+  assert.match(cells, /\*\*2 → 3\*\*/, 'the writes per operation, base → head');
+  assert.match(cells, /too noisy to tell −1\.0%/);
+  assert.doesNotMatch(md, /[^\\]<img/, 'escaped: it renders as text');
+  assert.doesNotMatch(cells, /update\|</, 'the key cannot break the table');
+});
+
+test('compare.json: a costs section that is not what the report reads is refused, naming the field', () => {
+  const costs = costRows([row(K('update'), counts(30000))], [row(K('update'), counts(30000))]);
+  const bad = compareJson(costs);
+  /** @type {any} */ (bad.costs.rows[0]).verdict = 'cheaper';
+  assert.match(String(compareProblem(bad)), /^\/costs\/rows\/0\/verdict must be one of costs more, /);
+  const io = compareJson(costs);
+  /** @type {any} */ (io.costs.rows[0]).io = [{ field: 'rm -rf', base: 1, head: 2 }];
+  assert.match(String(compareProblem(io)), /^\/costs\/rows\/0\/io must be a list of \{ field: one of fsync/);
+  const old = compareJson(costs);
+  delete (/** @type {any} */ (old).costs);
+  assert.equal(compareProblem(old), null, 'a compare from before the counts still renders');
+});
+
+const cli = (/** @type {string[]} */ args, cwd = ROOT) =>
+  spawnSync(process.execPath, [path.join(cwd, 'bench/counts/cli.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: childEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+
+test('npm run counts: bad flags and a bad --inject file get one line naming them', () => {
+  const dir = scratch('counts-flags-');
+  const file = path.join(dir, 'inject.json');
+  fs.writeFileSync(file, JSON.stringify({ [K('update')]: { loop: -1 } }));
+  for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
+    [['--quick'], /^counts: missing --out FILE/],
+    [['--op', 'drop', '--out', 'x'], /^counts: unknown --op 'drop'; valid: setup, /],
+    [
+      ['--out', 'x', '--inject', file],
+      /^counts: --inject .*: production\/better-sqlite3\/none\/update\.loop is -1; valid/,
+    ],
+    [['--out', 'x', '--inject', file, '--probe-loop', '10'], /^counts: --inject and --probe-loop do not go together/],
+  ])) {
+    const r = cli(args);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr.trim(), pattern);
+  }
+});
+
+test(
+  'npm run counts on real databases: a loop added to every update and an fsync to every 10th insert are found; the rest is the same',
+  { skip, timeout: 600_000 },
+  () => {
+    const dir = scratch('counts-inject-');
+    const small = ['--quick', '--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none'];
+    const ops = ['--op', 'insert,update,delete'];
+    const plain = cli([...small, ...ops, '--out', path.join(dir, 'plain.json')]);
+    assert.equal(plain.status, 0, plain.stderr);
+    const a = JSON.parse(fs.readFileSync(path.join(dir, 'plain.json'), 'utf8'));
+    assert.equal(a.kind, 'sqlite-node-bench/counts');
+    assert.equal(a.counting.status, 'ok');
+    assert.deepEqual(a.cases.map((/** @type {any} */ c) => c.op).sort(), ['delete', 'insert', 'update']);
+    const update = a.cases.find((/** @type {any} */ c) => c.op === 'update');
+    // the loop alone: what one iteration costs, to size 2% of an update
+    const probe = cli([...small, '--op', 'update', '--probe-loop', '20000', '--out', path.join(dir, 'probe.json')]);
+    assert.equal(probe.status, 0, probe.stderr);
+    const perIteration = JSON.parse(fs.readFileSync(path.join(dir, 'probe.json'), 'utf8')).probe.perIteration;
+    assert.ok(perIteration > 10 && perIteration < 10000, `one iteration: ${perIteration} instructions`);
+    const loop = Math.round((0.02 * update.counts.instructions) / perIteration);
+    fs.writeFileSync(
+      path.join(dir, 'inject.json'),
+      JSON.stringify({ [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 } }),
+    );
+    const injected = cli([
+      ...small,
+      ...ops,
+      '--inject',
+      path.join(dir, 'inject.json'),
+      '--out',
+      path.join(dir, 'b.json'),
+    ]);
+    assert.equal(injected.status, 0, injected.stderr);
+    const b = JSON.parse(fs.readFileSync(path.join(dir, 'b.json'), 'utf8'));
+    assert.deepEqual(b.inject, { [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 } }, 'the output names it');
+    const by = new Map(costRows(a.cases, b.cases).map((r) => [r.op, r]));
+    const u = by.get('update');
+    assert.equal(u?.verdict, 'costs more', JSON.stringify(u));
+    assert.ok(
+      (u?.change ?? 0) > 0.015 && (u?.change ?? 0) < 0.06,
+      `the loop of 2% (and the wrapper's own per-operation cost) counted as ${u?.change}`,
+    );
+    assert.deepEqual(u?.io, [], 'a loop makes no system call');
+    const ins = by.get('insert');
+    const k = a.cases.find((/** @type {any} */ c) => c.op === 'insert').counts.ops;
+    assert.deepEqual(
+      ins?.io.filter((x) => x.field === 'fsync'),
+      [
+        {
+          field: 'fsync',
+          base: a.cases.find((/** @type {any} */ c) => c.op === 'insert').counts.syscalls.fsync,
+          head: ins?.io.find((x) => x.field === 'fsync')?.head,
+        },
+      ],
+    );
+    const added = ((ins?.io.find((x) => x.field === 'fsync')?.head ?? 0) - (ins?.base?.io.fsync ?? 0)) * k;
+    assert.equal(Math.round(added), Math.ceil(k / 10), `${k} inserts, an fsync on every 10th: ${added} more`);
+    assert.equal(ins?.fails, true);
+    assert.deepEqual(by.get('delete')?.io, [], 'the delete was not touched: the same system calls and bytes');
+  },
+);
+
+test(
+  "a pull request that adds one statement per insert: the compare's report names the insert with its instruction and system-call change, and fails",
+  { skip, timeout: 900_000 },
+  () => {
+    // the head: this checkout, copied, with one more UPDATE per inserted message (what a PR might do)
+    const head = scratch('compare-pr-head-');
+    fs.cpSync(ROOT, head, {
+      recursive: true,
+      filter: (src) => !['.git', 'out', 'results', '.cache'].includes(path.relative(ROOT, src)),
+    });
+    const ops = path.join(head, 'bench/tables/ops.js');
+    const text = fs.readFileSync(ops, 'utf8');
+    const loop = '          for (let i = 0; i < n; i++) insert();';
+    assert.equal(text.split(loop).length, 2, 'the insert loop is where this test expects it');
+    fs.writeFileSync(
+      ops,
+      text.replace(
+        loop,
+        "          const bump = ctx.conn.prepare('UPDATE mailboxes SET uidnext = uidnext + 1');\n" +
+          '          for (let i = 0; i < n; i++) {\n            insert();\n            bump.run();\n          }',
+      ),
+    );
+    const out = scratch('compare-pr-out-');
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'compare/cli.js'),
+        '--base',
+        ROOT,
+        '--head',
+        head,
+        '--quick',
+        '--rounds',
+        '2',
+        '--time',
+        '5',
+        '--config',
+        'production',
+        '--driver',
+        'better-sqlite3',
+        '--cipher',
+        'none',
+        '--op',
+        'insert,update',
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', env: childEnv(), maxBuffer: 64 * 1024 * 1024 },
+    );
+    assert.equal(r.status, 1, `the added statement fails the check: ${r.stderr.slice(-800)}`);
+    const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
+    assert.equal(result.costs.status, 'ok', result.costs.reason);
+    const insert = result.costs.rows.find((/** @type {any} */ x) => x.op === 'insert');
+    assert.equal(insert.verdict, 'costs more');
+    assert.ok(insert.change > 0.05, `one more UPDATE per insert: instructions ${insert.change}`);
+    assert.ok(
+      insert.io.some((/** @type {any} */ x) => x.field === 'write' && x.head > x.base),
+      'its own transaction writes to the WAL',
+    );
+    assert.equal(insert.fails, true);
+    const update = result.costs.rows.find((/** @type {any} */ x) => x.op === 'update');
+    assert.deepEqual(update.io, [], 'the update is untouched: the same system calls and bytes');
+    const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
+    const line = md.split('\n').find((l) => l.startsWith('| production/better-sqlite3/none/insert') && l.includes('→'));
+    assert.ok(line, md);
+    assert.match(line, /\*\*\+\d+\.\d%\*\* \(±\d\.\d\d%\)/, 'its instruction change and tolerance');
+    assert.match(line, /\|\s+yes\s+\|$/, 'it fails');
+  },
+);
