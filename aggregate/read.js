@@ -5,7 +5,7 @@ import path from 'node:path';
 import { SCHEMA_VERSIONS, validate } from '../bench/result/document.js';
 import {
   KIND as SHOOTOUT_KIND,
-  SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
+  SCHEMA_VERSIONS as SHOOTOUT_SCHEMA_VERSIONS,
   shootoutProblems,
   validateShootout,
 } from '../bench/shootout/document.js';
@@ -146,10 +146,10 @@ const oneLine = (/** @type {string[]} */ problems) =>
  * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
 function readShootout(doc, text) {
-  if (doc.schemaVersion !== SHOOTOUT_SCHEMA_VERSION)
+  if (!SHOOTOUT_SCHEMA_VERSIONS.includes(doc.schemaVersion))
     return {
       ok: false,
-      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads shootout documents of version ${SHOOTOUT_SCHEMA_VERSION}`,
+      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads shootout documents of version ${SHOOTOUT_SCHEMA_VERSIONS.join(' and ')}`,
     };
   const schema = validateShootout(doc);
   if (schema.length) return { ok: false, reason: `shootout document: ${oneLine(schema)}` };

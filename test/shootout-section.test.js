@@ -237,6 +237,99 @@ test('the chart: a bar per compared side and operation within its interval, the 
   assert.match(page.md, /better-sqlite3 · none/, 'every driver on the results page');
 });
 
+/**
+ * A document with counts (schema version 2) for every compared row: a third of the cases within
+ * their repeat, a third 25% more instructions on the head side, a third 5% fewer.
+ * @param {any} doc
+ */
+function withCounts(doc) {
+  const d = structuredClone(doc);
+  /** @type {Map<string, any>} */
+  const cases = new Map();
+  const differences = d.rows.map((/** @type {any} */ r, /** @type {number} */ i) => {
+    const change = [0.0001, 0.25, -0.05][i % 3];
+    for (const [side, instructions] of [
+      [r.base, 1e6],
+      [r.head, 1e6 * (1 + change)],
+    ])
+      cases.set(`${side}|${r.key}`, {
+        side,
+        key: r.key,
+        status: 'ok',
+        instructions,
+        difference: 0.0002,
+        fsync: 0,
+        write: 1,
+        syscallsSame: true,
+      });
+    return { group: r.group, base: r.base, head: r.head, key: r.key, change, spread: 0.0002 };
+  });
+  const ran = d.sides.filter((/** @type {any} */ s) => s.status === 'ok');
+  d.schemaVersion = 2;
+  d.counting = {
+    status: 'ok',
+    mode: 'quick',
+    tools: { valgrind: '3.19.0', strace: '6.1' },
+    method: 'counted',
+    seconds: 300,
+    sides: ran.map((/** @type {any} */ s) => ({ side: s.label, node: s.node, status: 'ok', seconds: 60 })),
+    cases: [...cases.values()],
+    differences,
+  };
+  return d;
+}
+
+test("counts: the chart puts each counted bar's instructions on its row as a diamond, the README says in one sentence how many differ, within the budget", () => {
+  for (const [name, doc] of [
+    ['the real shootout', withCounts(REAL)],
+    ['every Node', withCounts(everyNodeRan())],
+  ]) {
+    assert.deepEqual(shootoutDocumentProblems(doc), [], 'the crafted document is a valid one');
+    const s = section(doc);
+    assert.ok(s.lines.length <= LINES, `${name}: ${s.lines.length} lines`);
+    assert.ok(s.bytes <= BYTES, `${name}: ${s.bytes} bytes (${section(everyNodeRan()).bytes} without counts)`);
+    const bars = s.charts[0].spec.data.values.filter((/** @type {any} */ v) => v.change !== undefined);
+    const counted = bars.filter((/** @type {any} */ b) => b.instr !== undefined);
+    assert.equal(counted.length, bars.length, 'every compared bar was counted');
+    // + is fewer instructions, as + is faster: 25% more instructions reads −20%
+    assert.ok(counted.some((/** @type {any} */ b) => b.instr === -20));
+    assert.ok(counted.some((/** @type {any} */ b) => Math.abs(b.instr - 5.3) < 1e-9));
+    const layers = s.charts[0].spec.vconcat.flatMap((/** @type {any} */ r) =>
+      r.hconcat.flatMap((/** @type {any} */ p) => p.layer),
+    );
+    assert.equal(layers.filter((/** @type {any} */ l) => l.mark.shape === 'diamond').length, 8, 'one per panel');
+    assert.ok(s.charts[0].spec.title.subtitle.some((/** @type {string} */ t) => t.startsWith('◆: instructions')));
+  }
+  const s = section(withCounts(REAL));
+  const rows = shootoutView(withCounts(REAL)).columns.flatMap((c) => c.rows);
+  const beyond = rows.filter((/** @type {any} */ r) => r.instr.change !== 0.0001).length;
+  assert.ok(beyond > 0 && beyond < rows.length);
+  assert.ok(
+    s.lines[1].includes(` ◆: instructions/op under valgrind, ${beyond}/${rows.length} beyond 2× their repeat. `),
+  );
+  // no counts: nothing said (schema version 1); a machine that cannot count: why, in one sentence
+  assert.doesNotMatch(section(REAL).md, /instructions/i);
+  const off = structuredClone(REAL);
+  off.schemaVersion = 2;
+  off.counting = {
+    status: 'unavailable',
+    reason: 'counting runs under valgrind and strace, which run on Linux only; this machine is darwin',
+  };
+  assert.deepEqual(shootoutDocumentProblems(off), []);
+  const o = section(off);
+  assert.equal(o.lines.length, section(REAL).lines.length);
+  assert.match(
+    o.lines[1],
+    /Instructions not counted: counting runs under valgrind and strace, which run on Linux only; this machine is darwin\./,
+  );
+  assert.ok(!o.charts[0].spec.title.subtitle.some((/** @type {string} */ t) => t.startsWith('◆')));
+  // the results page: the counts' tables after the time's
+  const page = section(withCounts(REAL), 'results');
+  assert.match(page.md, /\*\*Instructions: Same driver: each Node against the reference Node/);
+  assert.match(page.md, /\| +\+25% ±0\.02% +\|/);
+  assert.match(page.md, /\+0\.01% ±0\.02% \(within repeat\)/);
+});
+
 test('crafted shootouts: a case not compared, a quick run, a machine with one Node, a machine where nothing was compared', () => {
   // a case not compared: n/a in the table, a note in the chart, no bar
   const gap = structuredClone(REAL);

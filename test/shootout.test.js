@@ -21,6 +21,10 @@ import {
 } from '../bench/shootout/plan.js';
 import { shootoutDocumentProblems, writeShootout } from '../bench/shootout/document.js';
 import { shootoutLines } from '../bench/shootout/report.js';
+import { countingSection } from '../bench/shootout/counting.js';
+import { countLines } from '../bench/shootout/counts-report.js';
+import { countingTools } from '../bench/counts/tools.js';
+import { inert } from '../lib/markdown.js';
 import { ciArgs } from '../bench/shootout/ci.js';
 import { readResult } from '../aggregate/read.js';
 import { openStore } from '../aggregate/store.js';
@@ -288,6 +292,160 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
   assert.match(r.stdout, /Same Node twice \(A\/A\)/);
   assert.match(r.stderr, /round 2\/2: .* ETA/);
   assert.equal(readResult(path.join(out, files[0])).ok, true);
+  // the counts: each side's cases counted under its Node, twice; the A/A copy counts what the first does
+  const tools = countingTools();
+  const c = runDoc.counting;
+  if (tools.status !== 'ok') {
+    assert.deepEqual(c, { status: 'unavailable', reason: tools.reason });
+    assert.ok(r.stdout.includes(`Instructions per operation: not counted: ${inert(tools.reason)}.`), r.stdout);
+    return;
+  }
+  assert.equal(c.status, 'ok', c.reason);
+  assert.deepEqual(
+    c.sides.map((/** @type {any} */ s) => [s.side, s.node, s.status]),
+    runDoc.sides.map((/** @type {any} */ s) => [s.label, process.version, 'ok']),
+  );
+  const counted = runDoc.rows.map((/** @type {any} */ x) => x.key);
+  for (const side of runDoc.sides) {
+    const mine = c.cases.filter((/** @type {any} */ x) => x.side === side.label);
+    assert.deepEqual(mine.map((/** @type {any} */ x) => x.key).sort(), [...counted].sort(), side.label);
+    for (const x of mine) {
+      assert.equal(x.status, 'ok', x.reason);
+      assert.ok(x.instructions > 10_000, `${x.key}: ${x.instructions} instructions per select`);
+      // a select reads: no fsync, no write (docs/counting.md); its repeat within ~1%
+      assert.deepEqual([x.fsync, x.write, x.syscallsSame], [0, 0, true], x.key);
+      assert.ok(Math.abs(x.difference) < 0.02, `${x.key}: repeat ${x.difference}`);
+    }
+  }
+  assert.deepEqual(
+    c.differences.map((/** @type {any} */ d) => [d.group, d.key]).sort(),
+    counted.map((/** @type {string} */ k) => ['same-node', k]).sort(),
+  );
+  for (const d of c.differences) {
+    const [a, b] = [d.base, d.head].map((l) => c.cases.find((/** @type {any} */ x) => x.side === l && x.key === d.key));
+    assert.ok(Math.abs(d.change - (b.instructions / a.instructions - 1)) < 1e-4, JSON.stringify(d));
+    assert.equal(d.spread, Math.max(Math.abs(a.difference), Math.abs(b.difference)));
+    // the same Node and drivers in other processes: as far apart as a repeat (a select ~1% at most)
+    assert.ok(Math.abs(d.change) < 0.02, `A/A ${d.key}: ${d.change}`);
+  }
+  assert.match(r.stdout, /\*\*Instructions: Same Node twice \(A\/A\)/);
+  assert.match(r.stdout, /\*\*Counts per side\*\*/);
+  assert.match(r.stderr, /counting v\d+ 12\.x \(2\): done in \d+ s/);
+});
+
+test('--no-counts: the document says counting was not asked for, and the report says so in one line', () => {
+  const dir = scratch('shootout-no-counts-');
+  const r = node('bench/shootout/cli.js', [
+    ...['--node', `${major},${major}`, '--quick', '--rounds', '2', '--time', '2'],
+    ...['--op', 'select', '--driver', 'better-sqlite3', '--no-counts', '--out', dir],
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  const [file] = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+  const doc = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  assert.deepEqual(doc.counting, { status: 'unavailable', reason: 'not asked for (--no-counts)' });
+  assert.equal(
+    r.stdout.split('\n').filter((l) => l.includes(`not counted: ${inert('not asked for (--no-counts)')}.`)).length,
+    1,
+    r.stdout,
+  );
+  assert.doesNotMatch(r.stdout, /Counts per side/);
+});
+
+test('counting: differences pair the compared sides case by case, with the larger repeat; a side that failed is kept with its reason', () => {
+  const out = (/** @type {Record<string, number[]>} */ cases) => ({
+    ok: /** @type {const} */ (true),
+    out: {
+      node: 'v24.11.1',
+      v8: '13.6',
+      flags: ['--no-opt'],
+      seconds: 40,
+      counting: /** @type {any} */ ({
+        status: 'ok',
+        processes: 4,
+        repeat: { cases: 2, quantiles: { max: 0.001 }, syscallsSame: 2 },
+      }),
+      counts: Object.fromEntries(
+        Object.entries(cases).map(([key, [instructions, difference, fsync]]) => [
+          key,
+          /** @type {any} */ ({
+            status: 'ok',
+            instructions,
+            syscalls: { fsync, write: 3, read: 0, other: 0, runtime: 0 },
+            repeat: { instructions: instructions * (1 + difference), difference, syscallsSame: true },
+          }),
+        ]),
+      ),
+      skipped: {},
+    },
+  });
+  const sel = 'production/better-sqlite3/none/select';
+  const ins = 'production/better-sqlite3/none/insert';
+  const comparisons = /** @type {import('../bench/shootout/plan.js').Comparison[]} */ ([
+    { group: 'same-driver', base: 'v24 12.x', head: 'v20 12.x' },
+    { group: 'driver-upgrade', base: 'v24 12.x', head: 'v24 13.x' },
+    { group: 'same-driver', base: 'v24 13.x', head: 'v22 13.x' },
+  ]);
+  const section = countingSection(
+    [
+      { label: 'v24 12.x', result: out({ [sel]: [1_000_000, 0.0001, 0], [ins]: [90_000, -0.0003, 0.01] }) },
+      { label: 'v20 12.x', result: out({ [sel]: [1_500_000, -0.002, 0] }) },
+      { label: 'v24 13.x', result: out({ [sel]: [900_000, 0, 0], [ins]: [90_000, 0.00001, 0.01] }) },
+      { label: 'v22 13.x', result: { ok: false, reason: 'counting under Node v22 13.x exited 1: boom' } },
+    ],
+    comparisons,
+    { mode: 'quick', tools: { valgrind: '3.19.0', strace: '6.1' }, seconds: 100 },
+  );
+  assert.equal(section.status, 'error');
+  assert.equal(section.reason, 'v22 13.x: counting under Node v22 13.x exited 1: boom');
+  assert.deepEqual(
+    section.differences.map((d) => [d.head, d.base, d.key, d.change, d.spread]),
+    [
+      ['v20 12.x', 'v24 12.x', sel, 0.5, 0.002],
+      ['v24 13.x', 'v24 12.x', sel, -0.1, 0.0001],
+      ['v24 13.x', 'v24 12.x', ins, 0, 0.0003],
+    ],
+  );
+  assert.deepEqual(
+    section.cases.find((x) => x.side === 'v24 12.x' && x.key === ins),
+    {
+      side: 'v24 12.x',
+      key: ins,
+      status: 'ok',
+      instructions: 90_000,
+      difference: -0.0003,
+      fsync: 0.01,
+      write: 3,
+      syscallsSame: true,
+    },
+  );
+  // in a document: valid, and the report says which side was not counted and why
+  assert.ok(runDoc, 'needs the end-to-end document');
+  const doc = structuredClone(runDoc);
+  doc.counting = section;
+  const problems = shootoutDocumentProblems(doc);
+  assert.ok(problems.length > 0, "the sides of this section are not the run's");
+  assert.ok(
+    problems.some((p) => /^\/counting\/sides\/0\/side 'v24 12\.x' is not a side$/.test(p)),
+    problems.join('; '),
+  );
+  assert.ok(
+    problems.some((p) => /^\/counting\/differences\/0 belongs to no comparison/.test(p)),
+    problems.join('; '),
+  );
+  const lines = countLines({ ...doc, counting: section });
+  assert.ok(lines.some((l) => l.includes('v22 13.x was not counted: counting under Node v22 13.x exited 1: boom.')));
+  assert.ok(
+    lines.some((l) => /\| v20 12\.x \| *\| *\+50% ±0\.20% *\|/.test(l) || /\+50% ±0\.20%/.test(l)),
+    lines.join('\n'),
+  );
+  assert.ok(
+    lines.some((l) => l.includes('−10% ±0.01%')),
+    lines.join('\n'),
+  );
+  assert.ok(
+    lines.some((l) => l.includes('±0% ±0.03% (within repeat)')),
+    lines.join('\n'),
+  );
 });
 
 test('document checks: crafted bad shootout documents are refused, each with one line naming the field', () => {
@@ -305,9 +463,9 @@ test('document checks: crafted bad shootout documents are refused, each with one
     [
       'version',
       (d) => {
-        d.schemaVersion = 2;
+        d.schemaVersion = 3;
       },
-      /^\/schemaVersion is 2; this aggregate reads shootout documents of version 1$/,
+      /^\/schemaVersion is 3; this aggregate reads shootout documents of version 1 and 2$/,
     ],
     [
       'label',

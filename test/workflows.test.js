@@ -71,6 +71,14 @@ test('the Linux cells install what counting needs, pinned, before the bench, whi
   assert.match(script, /valgrind: '[^']+', strace: '[^']+'/, 'the versions are pinned');
   // the cell's bench counts unless told not to: nothing in the cell's wiring turns it off
   assert.ok(!fs.readFileSync(path.join(ROOT, 'bench/ci/bench-cell.js'), 'utf8').includes('--no-counts'));
+  // and so does the shootout job, before the shootout, which counts every Node after its timed run
+  const shootout = steps(bench.jobs.shootout);
+  const its = shootout.find((/** @type {any} */ s) => s.run === 'npm run ci:install-counting');
+  assert.ok(its, 'the shootout job runs npm run ci:install-counting');
+  assert.match(String(its.if), /runner\.os == 'Linux'/);
+  const order = shootout.map((/** @type {any} */ s) => s.run).filter(Boolean);
+  assert.ok(order.indexOf('npm run ci:install-counting') < order.indexOf('npm run ci:shootout'));
+  assert.ok(!fs.readFileSync(path.join(ROOT, 'bench/shootout/ci.js'), 'utf8').includes('--no-counts'));
 });
 
 test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
@@ -197,7 +205,12 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   assert.ok(job['timeout-minutes'] > 0 && job['timeout-minutes'] <= 60);
   assert.ok(!job.permissions, 'reads only (the workflow default)');
   const runs = runsOf(job);
-  assert.deepEqual(runs, ['npm run ci:install-js', 'npm run ci:shootout-nodes', 'npm run ci:shootout']);
+  assert.deepEqual(runs, [
+    'npm run ci:install-js',
+    'npm run ci:shootout-nodes',
+    'npm run ci:install-counting',
+    'npm run ci:shootout',
+  ]);
   const nodes = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout-nodes');
   assert.equal(nodes.id, 'nodes');
   assert.equal(nodes.env.WANT_NODES, '${{ inputs.node-versions }}', 'the same Nodes as the shootout');

@@ -217,8 +217,9 @@ export function historySpec(o) {
  * compared side from 0 to its change, its 95% interval a dark line with caps, coloured by verdict;
  * a side with no figure for an operation (it did not run, the case was not compared) is a grey
  * note in its row, never a bar. The x scale is comparisonSpec's: a log scale of the ratio (1 +
- * change) labelled in %, per panel.
- * @param {{ title: string, subtitle: string[], alt: string, legend: string, points: { member: string, op: string, change: number, low: number, high: number, verdict: string }[], notes: { member: string, op: string, note: string }[], members: string[], ops: string[] }} o
+ * change) labelled in %, per panel. Where a point has `instr` (its instructions per operation as a
+ * change on the bar's scale, counted under valgrind), a black diamond sits on its row there.
+ * @param {{ title: string, subtitle: string[], alt: string, legend: string, points: { member: string, op: string, change: number, low: number, high: number, verdict: string, instr?: number }[], notes: { member: string, op: string, note: string }[], members: string[], ops: string[] }} o
  *   points: the bars (change, low, high in %); notes: the rows without one; legend: the verdict legend's title
  */
 export function shootoutSpec(o) {
@@ -234,7 +235,11 @@ export function shootoutSpec(o) {
     legend: { title: o.legend, orient: 'top', direction: 'horizontal' },
   };
   const panel = (/** @type {string} */ op, /** @type {number} */ i) => {
-    const { scale, ticks } = ratioScale(o.points.filter((p) => p.op === op));
+    const inPanel = o.points.filter((p) => p.op === op);
+    const { scale, ticks } = ratioScale([
+      ...inPanel,
+      ...inPanel.flatMap((p) => (p.instr === undefined ? [] : [{ low: p.instr, high: p.instr }])),
+    ]);
     const y = memberRows(o.members, [0.25, 0.15], labels, i);
     const x = (/** @type {string} */ field, /** @type {any} */ more = {}) => ({
       field,
@@ -271,6 +276,26 @@ export function shootoutSpec(o) {
           mark: { type: 'rule', color: '#333', strokeWidth: 1 },
           encoding: { x: { datum: 1, type: 'quantitative', scale } },
         },
+        ...(inPanel.some((p) => p.instr !== undefined)
+          ? [
+              {
+                transform: [
+                  { filter: 'isValid(datum.instr)' },
+                  { calculate: 'max(0.01, 1 + datum.instr / 100)', as: 'ri' },
+                ],
+                mark: {
+                  type: 'point',
+                  shape: 'diamond',
+                  filled: true,
+                  color: '#24292f',
+                  size: 45,
+                  opacity: 1,
+                  clip: true,
+                },
+                encoding: { y, x: x('ri') },
+              },
+            ]
+          : []),
         // at the panel's edge with room for it left of 0, else at the other: not across the line at 0
         {
           transform: [{ filter: 'isValid(datum.note)' }],

@@ -5,11 +5,12 @@
 // no shootout: Node versions are never compared across matrix cells (different VMs).
 //
 // Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
-// compared side). The README adds one line and one compact table (a row per operation, a column
+// compared side, and a diamond for its instructions per operation where they were counted). The README adds one line and one compact table (a row per operation, a column
 // per compared side); results/README.md keeps every driver's long tables (bench/shootout/report.js).
 import { inert } from '../../lib/markdown.js';
 import { compactChange, COMPARED, opLabel, signed, table } from './common.js';
 import { shootoutLines } from '../../bench/shootout/report.js';
+import { beyondRepeat } from '../../bench/shootout/counts-report.js';
 import { GROUPS } from '../../bench/shootout/plan.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
@@ -69,7 +70,13 @@ const production = (/** @type {any} */ r) =>
 export function shootoutView(doc) {
   const groups = Object.keys(GROUPS);
   const rank = (/** @type {string} */ g) => (groups.includes(g) ? groups.indexOf(g) : groups.length);
-  const rows = doc.rows.filter(production);
+  /** @type {any[]} */
+  const diffs = doc.counting?.differences ?? [];
+  // each row with its instruction difference (the document's `counting`, schema version 2), if counted
+  const rows = doc.rows.filter(production).map((/** @type {any} */ r) => {
+    const instr = diffs.find((d) => d.group === r.group && d.base === r.base && d.head === r.head && d.key === r.key);
+    return instr ? { ...r, instr } : r;
+  });
   const columns = [...doc.comparisons]
     .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
     .map((/** @type {Comparison} */ c) => ({
@@ -130,6 +137,9 @@ export function shootoutPoints(view) {
       high: pct(r.high),
       verdict: /** @type {string} */ (r.verdict),
       who: c.short,
+      // instructions per operation as the bar reads (+ is fewer: what the time would be if it
+      // followed the instructions), where the case was counted on both sides
+      ...(r.instr ? { instr: pct(1 / (1 + r.instr.change) - 1) } : {}),
     })),
   );
   const notes = [
@@ -203,6 +213,11 @@ function chartSpec(doc, data, ops, alt) {
       `Every Node in one interleaved run of ${doc.run.rounds} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
       `Change in ops/s (+ is faster) against ${doc.reference} with the same driver release; (driver): 13.x against 12.x on the same Node;`,
       '(other driver): the Node and the driver both differ. Bar: the change; line: its 95% interval; colour: the verdict.',
+      ...(data.points.some((p) => p.instr !== undefined)
+        ? [
+            '◆: instructions per operation under valgrind against the same base, inverted (+ is fewer instructions, as + is faster).',
+          ]
+        : []),
     ],
     legend: `verdict (Holm over ${tested(doc)} comparisons; under ${Math.round(doc.run.threshold * 100)}% is no difference):`,
     alt,
@@ -228,6 +243,7 @@ function readmeLines(ctx, { doc, view, chart }) {
       ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`
       : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
+    ...(doc.counting ? [countingSentence(doc.counting, view)] : []),
     `[Every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md).`,
   ].join(' ');
   if (!chart) return [`##### ${TITLE}`, line];
@@ -249,6 +265,30 @@ function readmeLines(ctx, { doc, view, chart }) {
       ['l', ...view.columns.map(() => /** @type {'r'} */ ('r'))],
     ),
   ];
+}
+
+/**
+ * The README's one sentence on the counts (the chart's diamonds): how many differences in
+ * instructions per operation are beyond twice their repeat spread, the sides not counted; or why
+ * nothing was counted.
+ * @param {any} counting a shootout document's `counting`
+ * @param {ReturnType<typeof shootoutView>} view
+ */
+export function countingSentence(counting, view) {
+  if (counting.status === 'unavailable') return `Instructions not counted: ${inert(counting.reason ?? '', 160)}.`;
+  const diffs = view.columns.flatMap((c) =>
+    c.rows
+      .filter((/** @type {any} */ r) => r.instr)
+      .map((/** @type {any} */ r) => ({ who: c.short, op: opLabel(r.op), d: r.instr })),
+  );
+  const beyond = diffs.filter((x) => beyondRepeat(x.d));
+  const failed = (counting.sides ?? []).filter((/** @type {any} */ s) => s.status !== 'ok');
+  // the README's byte budget: how many differ, the values in the chart
+  return [
+    `◆: instructions/op under valgrind, ${beyond.length}/${diffs.length} beyond 2× their repeat`,
+    ...(failed.length ? [`; ${failed.map((/** @type {any} */ s) => inert(s.side)).join(', ')} not counted`] : []),
+    '.',
+  ].join('');
 }
 
 /** @param {import('./index.js').SectionContext} ctx */

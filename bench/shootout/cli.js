@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // npm run shootout -- [--node 18,20,22,24,25] [--rounds N] [--time MS] [--seed N] [--out DIR]
-//                     [--quick] [--threshold PCT] [--alpha A] [--from-source]
+//                     [--quick] [--threshold PCT] [--alpha A] [--from-source] [--no-counts]
 //                     [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //
 // Which Node is fastest, on this machine: every Node given is fetched and its drivers installed
 // against its own headers (bench/shootout/prepare.js), then the same cases are measured under every
 // Node in one interleaved run, with progress and an ETA on stderr (bench/shootout/run.js). The driver
 // is held constant where it can be (12.x on Node 20-25), and the Node's default 13.x is measured
-// beside it where it loads (bench/shootout/plan.js). This file: the flags, then the tables on
+// beside it where it loads (bench/shootout/plan.js). Then, on Linux with valgrind and strace, every
+// side's cases are counted under its own Node (bench/shootout/counting.js). This file: the flags, then the tables on
 // stdout and the document (bench/shootout/shootout.schema.json) written atomically to --out.
 //
 // Exit 0: measured and written; 1: the run failed (no two sides ran, a server died); 2: bad flags.
@@ -22,7 +23,7 @@ import { writeShootout } from './document.js';
 import { shootoutLines } from './report.js';
 
 const USAGE =
-  'usage: npm run shootout -- [--node 18,20,22,24,25] [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--threshold PCT] [--alpha A] [--from-source] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…';
+  'usage: npm run shootout -- [--node 18,20,22,24,25] [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--threshold PCT] [--alpha A] [--from-source] [--no-counts] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…';
 
 export const OPTIONS = /** @type {const} */ ({
   node: { type: 'string', multiple: true },
@@ -34,6 +35,7 @@ export const OPTIONS = /** @type {const} */ ({
   threshold: { type: 'string', default: '5' },
   alpha: { type: 'string', default: '0.05' },
   'from-source': { type: 'boolean', default: false },
+  'no-counts': { type: 'boolean', default: false },
   ...FILTER_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 });
@@ -79,6 +81,7 @@ export function parseFlags(argv) {
     threshold: numberFlag('threshold', v.threshold, 0, 100, false) / 100,
     alpha: numberFlag('alpha', v.alpha, 0, 0.5, false),
     fromSource: Boolean(v['from-source']),
+    counts: !v['no-counts'],
     help: Boolean(v.help),
   };
 }

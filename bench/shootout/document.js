@@ -6,14 +6,16 @@ import semver from 'semver';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { loadSchema, runProblems } from '../../lib/schema.js';
-import { TABLES, caseKey } from '../tables/suite.js';
+import { TABLES, caseKey, parseCaseKey } from '../tables/suite.js';
 import { OPS } from '../tables/ops.js';
 
 export const KIND = 'sqlite-node-bench/shootout';
 export const SCHEMA_FILE = path.join(ROOT, 'bench', 'shootout', 'shootout.schema.json');
 const schema = loadSchema(SCHEMA_FILE);
 export const SCHEMA = schema.schema;
-export const SCHEMA_VERSION = SCHEMA.properties.schemaVersion.const;
+/** The versions the schema admits (1 has no `counting`); a new document is of the last. */
+export const SCHEMA_VERSIONS = /** @type {number[]} */ (SCHEMA.properties.schemaVersion.enum);
+export const SCHEMA_VERSION = /** @type {number} */ (SCHEMA_VERSIONS.at(-1));
 
 /** A document's problems against the schema, each naming the field; empty when valid. */
 export const validateShootout = schema.validate;
@@ -78,7 +80,49 @@ export function shootoutProblems(doc) {
   doc.figures.forEach((/** @type {any} */ f, /** @type {number} */ i) => {
     if (!labels.has(f.side)) problems.push(`/figures/${i}/side '${f.side}' is not a side`);
   });
+  problems.push(...countingProblems(doc, labels, pairs));
   problems.push(...runProblems(doc, (v) => String(v).slice(0, 40)));
+  return problems;
+}
+
+/**
+ * The counts' labels refer to sides, their keys to cases the tables know, each once; a difference
+ * to a comparison, and to two counted cases.
+ * @param {any} doc a schema-valid document
+ * @param {Set<string>} labels
+ * @param {Set<string>} pairs group|base|head of every comparison
+ * @returns {string[]}
+ */
+function countingProblems(doc, labels, pairs) {
+  const c = doc.counting;
+  if (!c) return [];
+  /** @type {string[]} */
+  const problems = [];
+  if (c.status !== 'ok' && !c.reason) problems.push(`/counting is '${c.status}' without a reason`);
+  (c.sides ?? []).forEach((/** @type {any} */ s, /** @type {number} */ i) => {
+    if (!labels.has(s.side)) problems.push(`/counting/sides/${i}/side '${s.side}' is not a side`);
+    if (s.status !== 'ok' && !s.reason) problems.push(`/counting/sides/${i} failed without a reason`);
+  });
+  const known = (/** @type {string} */ key) => {
+    const k = parseCaseKey(key);
+    return key === caseKey(k) && TABLES.op.includes(k.op) && TABLES.driver.includes(k.driver);
+  };
+  const counted = new Set();
+  (c.cases ?? []).forEach((/** @type {any} */ x, /** @type {number} */ i) => {
+    if (!labels.has(x.side)) problems.push(`/counting/cases/${i}/side '${x.side}' is not a side`);
+    if (!known(x.key)) problems.push(`/counting/cases/${i}/key '${String(x.key).slice(0, 60)}' is not a case`);
+    if (counted.has(`${x.side}|${x.key}`)) problems.push(`/counting/cases/${i} repeats ${x.key} on ${x.side}`);
+    if (x.status === 'ok' && [x.instructions, x.difference, x.fsync, x.write].some((n) => !Number.isFinite(n)))
+      problems.push(`/counting/cases/${i} is 'ok' without its counts`);
+    if (x.status !== 'ok' && !x.reason) problems.push(`/counting/cases/${i} failed without a reason`);
+    if (x.status === 'ok') counted.add(`${x.side}|${x.key}`);
+  });
+  (c.differences ?? []).forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    if (!pairs.has(`${d.group}|${d.base}|${d.head}`))
+      problems.push(`/counting/differences/${i} belongs to no comparison (${d.group}: ${d.head} against ${d.base})`);
+    if (!counted.has(`${d.base}|${d.key}`) || !counted.has(`${d.head}|${d.key}`))
+      problems.push(`/counting/differences/${i} is not of two counted cases (${String(d.key).slice(0, 60)})`);
+  });
   return problems;
 }
 

@@ -2,11 +2,13 @@
 // README's "Node versions on one machine" section (aggregate/sections/shootout.js) are the same
 // lines. Per comparison group a table: a row per case (driver, cipher, operation), a column per
 // Node, each cell the change against the group's base side with its 95% interval and the verdict.
+// Then the counts' tables (bench/shootout/counts-report.js): instructions per operation per Node.
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
 import { rate, signedPercent } from '../../lib/format.js';
 import { GROUPS } from './plan.js';
 import { OPS } from '../tables/ops.js';
+import { countLines } from './counts-report.js';
 
 const baseRate = (/** @type {number | null} */ n) => (n === null ? '' : rate(n));
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
@@ -121,6 +123,7 @@ export function shootoutLines(doc, o = {}) {
       );
     }
   }
+  lines.push(...countLines(doc, o));
   lines.push('Nodes and drivers:', '', ...sideLines(doc), '');
   return lines;
 }

@@ -11,6 +11,7 @@ import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, figures } from './analysis.js';
 import { engineArgs } from './prepare.js';
 import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js';
+import { countShootout } from './counting.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
 
@@ -115,6 +116,17 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   );
   const rows = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
   const refReady = res.ready[ref.label];
+  // after every timed figure is taken: each side's cases counted under its own Node (counting.js);
+  // the engine runs --quick databases, so the counts are of those
+  const counting = f.counts
+    ? await countShootout(
+        ok
+          .map((p) => ({ label: p.plan.label, exec: p.build.exec, env: p.env, keys: listed[p.plan.label] ?? [] }))
+          .filter((s) => s.keys.length),
+        comparisons,
+        { mode: 'quick', seed: f.seed, log },
+      )
+    : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
   return {
     schemaVersion: SCHEMA_VERSION,
     kind: KIND,
@@ -149,5 +161,6 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       res.rounds,
       ok.map((p) => p.plan.label),
     ),
+    counting,
   };
 }

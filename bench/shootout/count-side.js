@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// One shootout side's counting pass, run by bench/shootout/counting.js under that side's own Node
+// with its environment (the driver generation, SQLITE_BENCH_GENERATION), so that everything the
+// pass does is that side's: the templates are built with its drivers, the counted processes
+// (bench/counts/worker.js) start under its Node (process.execPath), and Node's flags are those
+// its V8 accepts (bench/counts/tools.js nodeFlags: no --no-maglev before V8 11, Node 18).
+//
+//   <side's node> bench/shootout/count-side.js --plan FILE --out FILE
+//
+// The plan ({ mode, seed, jobs?, keys }) names the side's measured cases; a case whose driver does
+// not load under this Node (node:sqlite before 22.13) is left out with the driver's reason. Writes
+// { node, v8, flags, seconds, counting, counts: { key: CaseCounts }, skipped: { key: reason } }
+// (bench/counts/pass.js countPass) to --out, whole or not at all.
+import fs from 'node:fs';
+import { UsageError, command, parseStrict } from '../../lib/command.js';
+import { writeFileAtomic } from '../../lib/files.js';
+import { loadDrivers } from '../engine/load-drivers.js';
+import { LAYOUT_PAD, countPass } from '../counts/pass.js';
+import { nodeFlags } from '../counts/tools.js';
+import { caseKey, parseCaseKey } from '../tables/suite.js';
+
+/**
+ * @typedef {object} SidePlan
+ * @property {'quick'|'full'} mode
+ * @property {number} seed
+ * @property {number} [jobs]
+ * @property {string[]} keys
+ */
+
+async function main(/** @type {string[]} */ argv) {
+  const flags = parseStrict(argv, { plan: { type: 'string' }, out: { type: 'string' } });
+  if (!flags.plan || !flags.out) throw new UsageError('--plan FILE and --out FILE are both required');
+  /** @type {SidePlan} */
+  const plan = JSON.parse(fs.readFileSync(flags.plan, 'utf8'));
+  const started = Date.now();
+  const drivers = await loadDrivers();
+  /** @type {Record<string, string>} */
+  const skipped = {};
+  const cases = plan.keys.map(parseCaseKey).filter((c) => {
+    const d = drivers.get(c.driver)?.info;
+    if (d?.status === 'ok') return true;
+    skipped[caseKey(c)] = d?.reason ?? `${c.driver} is not loaded`;
+    return false;
+  });
+  const { counting, counts } = await countPass({
+    mode: plan.mode,
+    seed: plan.seed,
+    cases,
+    drivers,
+    // the repeat with its heap laid out differently: two Nodes' layouts differ, and the spread must say by how much that moves a count
+    layout: { padRepeat: LAYOUT_PAD },
+    ...(plan.jobs ? { jobs: plan.jobs } : {}),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const out = {
+    node: process.version,
+    v8: process.versions.v8,
+    flags: nodeFlags(),
+    seconds: (Date.now() - started) / 1000,
+    counting,
+    counts: Object.fromEntries(counts),
+    skipped,
+  };
+  writeFileAtomic(flags.out, `${JSON.stringify(out)}\n`);
+}
+
+command('shootout count-side', import.meta.url, main);

@@ -1,0 +1,217 @@
+// The shootout's counts: after the interleaved run, what one operation of every measured case
+// costs on each side, in instructions (valgrind's callgrind) and system calls (strace), counted
+// twice in new processes (bench/counts/pass.js, docs/counting.md), each side by its own Node with
+// its own drivers (count-side.js, started with the side's Node and environment). Wall time on a
+// shared VM cannot see a difference between Nodes under 12-97% in 10 rounds; an instruction count
+// repeats to ~0.01%, so a CPU-bound difference is seen beside the time's verdict, with its repeat
+// spread. Sides are counted one after another, each with every core.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../../lib/root.js';
+import { sig } from '../../lib/format.js';
+import { COUNT_METHOD } from '../counts/pass.js';
+import { countingTools } from '../counts/tools.js';
+
+const COUNT_SIDE = path.join(ROOT, 'bench', 'shootout', 'count-side.js');
+
+const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
+
+/**
+ * @typedef {object} CountSide what count-side.js wrote for one side
+ * @property {string} node
+ * @property {string} v8
+ * @property {string[]} flags Node's flags in its counted processes
+ * @property {number} seconds
+ * @property {import('../counts/pass.js').CountingSection} counting
+ * @property {Record<string, import('../counts/counts.js').CaseCounts>} counts
+ * @property {Record<string, string>} skipped
+ */
+
+/**
+ * @typedef {object} SideToCount
+ * @property {string} label
+ * @property {string} exec its Node
+ * @property {NodeJS.ProcessEnv} env its processes' environment (prepare.js: the driver generation)
+ * @property {string[]} keys its measured cases
+ */
+
+/**
+ * Count one side: count-side.js under the side's Node, its progress lines on the log.
+ * @param {SideToCount} side
+ * @param {{ mode: 'quick'|'full', seed: number, jobs?: number, log: (line: string) => void }} o
+ * @returns {Promise<{ ok: true, out: CountSide } | { ok: false, reason: string }>}
+ */
+export async function countSide(side, o) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shootout-count-'));
+  try {
+    const plan = path.join(dir, 'plan.json');
+    const outFile = path.join(dir, 'out.json');
+    fs.writeFileSync(plan, JSON.stringify({ mode: o.mode, seed: o.seed, jobs: o.jobs, keys: side.keys }));
+    const child = spawn(side.exec, [COUNT_SIDE, '--plan', plan, '--out', outFile], {
+      cwd: ROOT,
+      env: side.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let tail = '';
+    let partial = '';
+    child.stderr.on('data', (d) => {
+      tail = (tail + d).slice(-2000);
+      const lines = (partial + d).split('\n');
+      partial = lines.pop() ?? '';
+      for (const l of lines) if (l.trim()) o.log(`${side.label}: ${l}`);
+    });
+    /** @type {number} */
+    const code = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (c, s) => resolve(s ? -1 : (c ?? -1)));
+    });
+    if (code !== 0 || !fs.existsSync(outFile)) {
+      const last = tail.trim().split('\n').at(-1) || 'no message';
+      return { ok: false, reason: `counting under Node ${side.label} exited ${code}: ${last}`.slice(0, 900) };
+    }
+    return { ok: true, out: JSON.parse(fs.readFileSync(outFile, 'utf8')) };
+  } catch (err) {
+    return {
+      ok: false,
+      reason: String(/** @type {Error} */ (err).message)
+        .split('\n')[0]
+        .slice(0, 900),
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One side's counted cases as the document keeps them: instructions per operation and how far
+ * the repeat was from them, fsyncs and writes per operation, whether every system call repeated.
+ * @param {string} label
+ * @param {CountSide} out
+ */
+export function sideCases(label, out) {
+  return Object.entries(out.counts).map(([key, c]) => {
+    if (c.status !== 'ok' || c.instructions === undefined || !c.repeat || !c.syscalls)
+      return {
+        side: label,
+        key,
+        status: /** @type {const} */ ('error'),
+        reason: (c.reason ?? 'not counted').slice(0, 500),
+      };
+    return {
+      side: label,
+      key,
+      status: /** @type {const} */ ('ok'),
+      instructions: sig6(c.instructions),
+      difference: sig6(c.repeat.difference),
+      fsync: sig6(c.syscalls.fsync),
+      write: sig6(c.syscalls.write),
+      syscallsSame: c.repeat.syscallsSame,
+    };
+  });
+}
+
+/**
+ * @typedef {ReturnType<typeof sideCases>[number]} CountedCase
+ */
+
+/**
+ * Per comparison and case counted on both sides: the head's instructions per operation against
+ * its base's (head / base - 1, + is more instructions), and the larger of the two sides' repeat
+ * differences, which a difference between Nodes must exceed to be one.
+ * @param {CountedCase[]} cases
+ * @param {import('./plan.js').Comparison[]} comparisons
+ */
+export function instructionDifferences(cases, comparisons) {
+  /** @type {Map<string, any>} */
+  const by = new Map(cases.filter((c) => c.status === 'ok').map((c) => [`${c.side}|${c.key}`, c]));
+  return comparisons.flatMap((cmp) =>
+    cases
+      .filter((c) => c.side === cmp.head && by.has(`${cmp.base}|${c.key}`) && by.has(`${cmp.head}|${c.key}`))
+      .map((c) => {
+        const base = by.get(`${cmp.base}|${c.key}`);
+        const head = by.get(`${cmp.head}|${c.key}`);
+        return {
+          group: cmp.group,
+          base: cmp.base,
+          head: cmp.head,
+          key: c.key,
+          change: sig6(head.instructions / base.instructions - 1),
+          spread: sig6(Math.max(Math.abs(base.difference), Math.abs(head.difference))),
+        };
+      }),
+  );
+}
+
+/**
+ * The document's `counting`: each side's pass, its counted cases, and the differences between
+ * the compared sides.
+ * @param {{ label: string, result: Awaited<ReturnType<typeof countSide>> }[]} results
+ * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {{ mode: 'quick'|'full', tools: { valgrind: string, strace: string }, seconds: number }} o
+ */
+export function countingSection(results, comparisons, o) {
+  const sides = results.map(({ label, result }) => {
+    if (!result.ok) return { side: label, status: /** @type {const} */ ('error'), reason: result.reason };
+    const { out } = result;
+    const c = out.counting;
+    const failed = c.status !== 'ok';
+    return {
+      side: label,
+      node: out.node,
+      status: failed ? /** @type {const} */ ('error') : /** @type {const} */ ('ok'),
+      ...(failed ? { reason: (c.reason ?? c.status).slice(0, 900) } : {}),
+      seconds: sig6(out.seconds),
+      ...(c.processes ? { processes: c.processes } : {}),
+      flags: out.flags,
+      ...(Object.keys(out.skipped).length
+        ? { skipped: Object.keys(out.skipped).length, skippedReason: Object.values(out.skipped)[0].slice(0, 500) }
+        : {}),
+      ...(c.repeat
+        ? { repeat: { cases: c.repeat.cases, max: sig6(c.repeat.quantiles.max), syscallsSame: c.repeat.syscallsSame } }
+        : {}),
+    };
+  });
+  const cases = results.flatMap(({ label, result }) => (result.ok ? sideCases(label, result.out) : []));
+  const bad = sides.find((s) => s.status !== 'ok');
+  return {
+    status: bad ? /** @type {const} */ ('error') : /** @type {const} */ ('ok'),
+    ...(bad ? { reason: `${bad.side}: ${bad.reason}`.slice(0, 1000) } : {}),
+    mode: o.mode,
+    tools: o.tools,
+    method: COUNT_METHOD,
+    seconds: sig6(o.seconds),
+    sides,
+    cases,
+    differences: instructionDifferences(cases, comparisons),
+  };
+}
+
+/**
+ * Count every side that ran, one after another. A machine that cannot count (not Linux, no
+ * valgrind or strace) gets a section saying why; a side whose pass fails is kept with its reason.
+ * @param {SideToCount[]} sides
+ * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {{ mode: 'quick'|'full', seed: number, jobs?: number, log: (line: string) => void }} o
+ */
+export async function countShootout(sides, comparisons, o) {
+  const tools = countingTools();
+  if (tools.status !== 'ok') return { status: /** @type {const} */ ('unavailable'), reason: tools.reason };
+  const started = Date.now();
+  const results = [];
+  for (const side of sides) {
+    const t = Date.now();
+    o.log(`counting ${side.label}: ${side.keys.length} cases, twice, under valgrind and strace`);
+    const result = await countSide(side, o);
+    o.log(
+      `counting ${side.label}: ${result.ok ? 'done' : `failed: ${result.reason}`} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+    );
+    results.push({ label: side.label, result });
+  }
+  return countingSection(results, comparisons, {
+    mode: o.mode,
+    tools: { valgrind: tools.valgrind, strace: tools.strace },
+    seconds: (Date.now() - started) / 1000,
+  });
+}

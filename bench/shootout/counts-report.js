@@ -1,0 +1,160 @@
+// The shootout's counts in Markdown (its document's `counting`, bench/shootout/counting.js): per
+// comparison group a table of the instruction differences against the same base sides as the
+// time's tables, each cell the change in instructions per operation with the larger of the two
+// sides' repeat differences; then every side's counts per case. Shown after the time's tables by
+// the CLI's summary and results/README.md (bench/shootout/report.js); a machine that could not
+// count gets one line saying why. Every string that came from a document goes through lib/markdown.js.
+import { inert, table } from '../../lib/markdown.js';
+import { MINUS, sign } from '../../lib/format.js';
+import { countText } from '../result/counts-text.js';
+import { OPS } from '../tables/ops.js';
+import { parseCaseKey } from '../tables/suite.js';
+import { GROUPS } from './plan.js';
+
+const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
+
+/** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
+export function smallPercent(/** @type {number} */ x) {
+  const p = Math.abs(x * 100);
+  if (p === 0) return '0%';
+  if (p < 0.005) return '<0.01%';
+  return `${p < 1 ? p.toFixed(2) : p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+/** A signed change of instructions: "+1.23%", "−0.04%"; "±0%" when nothing changed at that precision. */
+export const signedSmall = (/** @type {number} */ x) =>
+  Math.abs(x) < 5e-5 ? '±0%' : `${sign(x)}${smallPercent(x).replace('<', '')}`;
+
+/**
+ * Whether a difference between two sides' counts is one: more than twice the larger of the two
+ * sides' repeat differences. Two processes of one Node differ by about what its repeat did (an
+ * A/A shootout's two sides came out 0.11% apart with repeats of 0.10% and 0.09%), so the spread
+ * alone would call about one equal pair in three a difference.
+ * @param {{ change: number, spread: number }} d
+ */
+export const beyondRepeat = (d) => Math.abs(d.change) > 2 * d.spread;
+
+/** A difference's cell: the change, ± the repeat spread, and "(within repeat)" where it is not one. */
+export function differenceCell(/** @type {any} */ d) {
+  if (!d) return '';
+  return `${signedSmall(d.change)} ±${smallPercent(d.spread)}${beyondRepeat(d) ? '' : ' (within repeat)'}`;
+}
+
+/** A side's counts of one case: instructions per operation ± its repeat, fsyncs and writes per operation. */
+export function sideCell(/** @type {any} */ c) {
+  if (!c) return '';
+  if (c.status !== 'ok') return `not counted: ${inert(c.reason ?? '', 80)}`;
+  return `${countText(c.instructions)} ±${smallPercent(c.difference)} · ${countText(c.fsync)} · ${countText(c.write)}`;
+}
+
+/**
+ * The one line saying what was counted, or why nothing was.
+ * @param {any} counting a document's `counting`
+ */
+export function countingLine(counting) {
+  if (counting.status === 'unavailable')
+    return `Instructions per operation: not counted: ${inert(counting.reason ?? '', 300)}.`;
+  const failed = (counting.sides ?? []).filter((/** @type {any} */ s) => s.status !== 'ok');
+  return [
+    `Instructions per operation, counted after the timed run (valgrind ${inert(counting.tools?.valgrind ?? '?')}'s callgrind; system calls under strace ${inert(counting.tools?.strace ?? '?')}), each side under its own Node with its own drivers, every case twice in new processes (${counting.mode} databases, ${Math.round(counting.seconds ?? 0)} s).`,
+    `A change (+ is more instructions) against the same base as the time; ± the larger of the two sides' repeat differences: a change within twice it is no difference.`,
+    ...failed.map((/** @type {any} */ s) => `${inert(s.side)} was not counted: ${inert(s.reason ?? '', 300)}.`),
+  ].join(' ');
+}
+
+/** Cases in the report's order: driver, cipher, config, operation. */
+const byCase = (/** @type {any} */ a, /** @type {any} */ b) =>
+  a.driver.localeCompare(b.driver) ||
+  a.cipher.localeCompare(b.cipher) ||
+  a.config.localeCompare(b.config) ||
+  opOrder(a.op) - opOrder(b.op);
+
+/**
+ * The counts' tables of one document.
+ * @param {any} doc a valid shootout document
+ * @param {{ only?: (row: any) => boolean, table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] as shootoutLines
+ * @returns {string[]} Markdown lines; none for a document without `counting` (schema version 1)
+ */
+export function countLines(doc, o = {}) {
+  const c = doc.counting;
+  if (!c) return [];
+  const lines = [countingLine(c), ''];
+  if (c.status === 'unavailable') return lines;
+  const only = o.only ?? (() => true);
+  const write = o.table ?? table;
+  /** @returns {any} */
+  const withCase = (/** @type {any} */ x) => ({ ...x, ...parseCaseKey(x.key) });
+  /** @type {any[]} */
+  const diffs = (c.differences ?? []).map(withCase).filter(only);
+  /** @type {any[]} */
+  const counted = (c.cases ?? []).map(withCase).filter(only);
+  const configsOf = (/** @type {any[]} */ xs) => new Set(xs.map((x) => x.config)).size > 1;
+  const caseCells = (/** @type {any} */ x, /** @type {boolean} */ configs) => [
+    inert(`${configs ? `${x.config} · ` : ''}${x.driver} · ${x.cipher}`),
+    inert(OPS.find((op) => op.name === x.op)?.label ?? x.op),
+  ];
+  const instrOf = (/** @type {string} */ side, /** @type {string} */ key) =>
+    counted.find((x) => x.side === side && x.key === key && x.status === 'ok')?.instructions;
+  for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
+    const inGroup = diffs.filter((d) => d.group === group);
+    if (!inGroup.length) continue;
+    lines.push(`**Instructions: ${inert(GROUPS[group])}**`, '');
+    const perBase = group === 'driver-upgrade' ? [null] : [...new Set(inGroup.map((d) => d.base))];
+    for (const base of perBase) {
+      const rows = inGroup.filter((d) => base === null || d.base === base);
+      const heads = [...new Set(rows.map((d) => d.head))];
+      const cases = [...new Map(rows.map((d) => [d.key, d])).values()].sort(byCase);
+      const configs = configsOf(cases);
+      if (base !== null && perBase.length > 1) lines.push(`Against ${inert(base)}:`, '');
+      const header = [
+        configs ? 'Config · driver · cipher' : 'Driver · cipher',
+        'Operation',
+        ...(base !== null ? [`${inert(base)} instr/op`] : []),
+        ...heads.map((h) =>
+          base === null ? `${inert(h)} vs ${inert(rows.find((d) => d.head === h).base)}` : inert(h),
+        ),
+      ];
+      const body = cases.map((x) => {
+        const b = base !== null ? instrOf(base, x.key) : undefined;
+        return [
+          ...caseCells(x, configs),
+          ...(base !== null ? [b === undefined ? '' : countText(b)] : []),
+          ...heads.map((h) => differenceCell(rows.find((d) => d.head === h && d.key === x.key))),
+        ];
+      });
+      lines.push(
+        ...write(
+          [header, ...body],
+          [
+            'l',
+            'l',
+            ...(base !== null ? /** @type {const} */ (['r']) : []),
+            ...heads.map(() => /** @type {const} */ ('r')),
+          ],
+        ).split('\n'),
+        '',
+      );
+    }
+  }
+  if (counted.length) {
+    const sides = [...new Set(counted.map((x) => x.side))];
+    const cases = [...new Map(counted.map((x) => [x.key, x])).values()].sort(byCase);
+    const configs = configsOf(cases);
+    lines.push(
+      `**Counts per side**: instructions per operation ±its repeat difference · fsyncs · writes per operation (${MINUS} where the side did not count the case)`,
+      '',
+      ...write(
+        [
+          [configs ? 'Config · driver · cipher' : 'Driver · cipher', 'Operation', ...sides.map((s) => inert(s))],
+          ...cases.map((x) => [
+            ...caseCells(x, configs),
+            ...sides.map((s) => sideCell(counted.find((y) => y.side === s && y.key === x.key)) || MINUS),
+          ]),
+        ],
+        ['l', 'l', ...sides.map(() => /** @type {const} */ ('r'))],
+      ).split('\n'),
+      '',
+    );
+  }
+  return lines;
+}
