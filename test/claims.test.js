@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { verdictOf, ruleText } from '../bench/claims/verdict.js';
 import { claimRows, claimedText, metricChange } from '../bench/claims/table.js';
+import { mechanismOf } from '../bench/claims/mechanism.js';
 import { experimentsOf } from '../bench/result/analysis.js';
 import { EXPERIMENTS, measuredChecks } from '../bench/tables/experiments.js';
 import { validate } from '../bench/result/document.js';
@@ -274,7 +275,7 @@ test("the claims section: on results/README.md each check linked to its source w
     'a reason from a document opened a link or HTML',
   );
   for (const line of text.split('\n').filter((l) => l.startsWith('|')))
-    assert.equal(line.split(/(?<!\\)\|/).length, 8, line);
+    assert.equal(line.split(/(?<!\\)\|/).length, 9, line);
   // the README: no per-class section; one table (renderBlockClaims) that links the source once and the rules from the root
   assert.deepEqual(
     render(
@@ -375,9 +376,35 @@ test('npm run claims -- --quick checks the chosen claims end to end on real file
     for (const row of rows)
       assert.match(
         row,
-        /(holds|smaller than claimed|larger than claimed|opposite|within noise|context|not measured: .+) +\|$/,
+        /(holds|smaller than claimed|larger than claimed|opposite|within noise|context|not measured: .+) +\|[^|]*\|$/,
       );
   } finally {
     spawnSync('rm', ['-rf', out]);
   }
+});
+
+test("a verdict's mechanism: what the variant costs per operation against the reference, where both were counted", () => {
+  const counts = (/** @type {number} */ instructions, /** @type {number} */ fsync, write = 2) => ({
+    status: 'ok',
+    instructions,
+    syscalls: { fsync, write, read: 0, other: 0, runtime: 0 },
+    calls: {},
+    bytes: { read: 0, written: write * 4096 },
+    repeat: { instructions, difference: 0, syscallsSame: true },
+  });
+  // synchronous=FULL against production's NORMAL: an fsync per insert, a few more instructions
+  assert.equal(
+    mechanismOf({ op: 'insert', counts: counts(77000, 0.001) }, { op: 'insert', counts: counts(80100, 1) }),
+    'fsync/op 1 against 0.001; instructions/op 80.1k against 77k (+4.0%)',
+  );
+  // under 1% of instructions and the same system calls: nothing to name
+  assert.equal(
+    mechanismOf({ op: 'select', counts: counts(1e6, 0) }, { op: 'select', counts: counts(1.005e6, 0) }),
+    null,
+  );
+  assert.equal(mechanismOf({ op: 'select', counts: counts(1e6, 0) }, { op: 'select' }), null, 'not counted: none');
+  assert.equal(
+    mechanismOf({ op: 'update', counts: counts(30000, 0, 2) }, { op: 'update', counts: counts(30000, 0, 3) }),
+    'writes/op 3 against 2; bytes written/op 12.3k against 8192',
+  );
 });

@@ -37,7 +37,7 @@ export function render(ctx) {
     `The performance claims of ${SOURCE.publisher}'s [${SOURCE.title}](${SOURCE.url}), each measured in the newest full run (${runName(doc)}): the claim's variant against its reference, in the same blocks of the same rounds; the change with its paired 95% interval. ` +
       `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, within noise (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](../docs/claims.md)).`,
     '',
-    table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l']),
+    table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l', 'l']),
   ];
 }
 

@@ -4,6 +4,7 @@
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
 import { EXPERIMENTS, SOURCE } from '../tables/experiments.js';
 import { OPS } from '../tables/ops.js';
+import { mechanismOf } from './mechanism.js';
 
 /**
  * @typedef {object} ClaimRow
@@ -14,6 +15,8 @@ import { OPS } from '../tables/ops.js';
  * @property {string | null} measured our change and its 95% interval in the metric, with the pairs; null when not measured
  * @property {string} verdict
  * @property {string | null} reason why it is not measured (from the document: shown inert)
+ * @property {string | null} mechanism what the member costs per operation against the reference, where the run
+ *   counted both and they differ (mechanism.js): the cause of the verdict
  */
 
 const pct = (/** @type {number} */ x) =>
@@ -57,6 +60,12 @@ export function claimRows(doc) {
   const found = new Map(
     (Array.isArray(doc?.experiments) ? doc.experiments : []).map((/** @type {any} */ e) => [e?.id, e]),
   );
+  const cases = new Map(
+    (Array.isArray(doc?.cases) ? doc.cases : []).map((/** @type {any} */ c) => [
+      `${c?.config}/${c?.driver}/${c?.cipher}/${c?.op}`,
+      c,
+    ]),
+  );
   for (const experiment of EXPERIMENTS) {
     const got = found.get(experiment.id);
     if (!got) continue;
@@ -71,7 +80,13 @@ export function claimRows(doc) {
         claimed: claimedText(check),
       };
       if (!r || r.verdict === 'not measured' || typeof r.change !== 'number') {
-        rows.push({ ...base, measured: null, verdict: 'not measured', reason: r?.reason ?? 'not in this document' });
+        rows.push({
+          ...base,
+          measured: null,
+          verdict: 'not measured',
+          reason: r?.reason ?? 'not in this document',
+          mechanism: null,
+        });
         return;
       }
       const m = metricChange(check.metric, r);
@@ -80,6 +95,7 @@ export function claimRows(doc) {
         measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${r.pairs} pairs`,
         verdict: String(r.verdict),
         reason: null,
+        mechanism: mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),
       });
     });
   }
@@ -94,7 +110,7 @@ export function claimRows(doc) {
  */
 export function claimCells(rows, o) {
   return [
-    ['#', 'Claim', 'Checked', 'Claimed', 'Measured (95% interval)', 'Verdict'],
+    ['#', 'Claim', 'Checked', 'Claimed', 'Measured (95% interval)', 'Verdict', 'Counted (against the reference)'],
     ...rows.map((r) => [
       r.first ? String(r.experiment.n) : '',
       r.first ? (o.link ? `[${r.experiment.short}](${SOURCE.url})` : r.experiment.short) : '',
@@ -102,6 +118,7 @@ export function claimCells(rows, o) {
       r.claimed,
       r.measured ?? '—',
       r.verdict === 'not measured' ? `not measured: ${o.text(String(r.reason), 320)}` : r.verdict,
+      r.mechanism ?? '',
     ]),
   ];
 }
