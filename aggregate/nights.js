@@ -1,6 +1,7 @@
 // One line per nightly document for the history charts: what each night measured for the
 // production setup (figure and 95% interval per timed operation) and what it ran on (Node, driver,
-// SQLite, runner image). Kept in results/charts/nights.jsonl so the aggregate reads a few hundred
+// SQLite, runner image, the project's commit) and, where the run counted (Linux), what one operation
+// cost in instructions, fsyncs, writes and bytes written (docs/counting.md). Kept in results/charts/nights.jsonl so the aggregate reads a few hundred
 // short lines instead of parsing every document of the last 90 days (each is ~0.5 MB); a line is
 // reused while its document's sha256 matches, else made again from the document. Only the lines
 // a render used are kept, so the file holds the window the charts show and no more.
@@ -28,8 +29,35 @@ const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
  * @property {string | null} driver the production driver's version
  * @property {string | null} sqlite its SQLite version
  * @property {string | null} sqlite3mc its SQLite3MC version
+ * @property {string | null} [commit] the project's commit the run measured (absent in lines made before it was kept)
  * @property {Record<string, [number, number, number]>} figures op → [median, low, high] in ops/s, 4 significant figures
+ * @property {Record<string, Counts>} [counts] op → what one operation cost, where the run counted
+ *   it (absent in lines made before counts were kept, and where the run did not count)
  */
+
+/**
+ * One operation's counts, 4 significant figures: instructions, fsyncs, writes and bytes written
+ * per operation (bench/counts/counts.js CaseCounts: the first count).
+ * @typedef {[number, number, number, number]} Counts
+ */
+/** The counts a Night keeps, in the order of Counts, with how each is read from a case's `counts`. */
+export const COUNTED = /** @type {const} */ ([
+  ['instructions', (/** @type {any} */ c) => c.instructions],
+  ['fsync', (/** @type {any} */ c) => c.syscalls?.fsync],
+  ['writes', (/** @type {any} */ c) => c.syscalls?.write],
+  ['bytesWritten', (/** @type {any} */ c) => c.bytes?.written],
+]);
+
+/**
+ * A case's counts as a Night keeps them, or null where it has none (not counted, or not ok).
+ * @param {any} counts the case's `counts`
+ * @returns {Counts | null}
+ */
+function countsOf(counts) {
+  if (counts?.status !== 'ok') return null;
+  const xs = COUNTED.map(([, read]) => read(counts));
+  return xs.every((x) => typeof x === 'number' && Number.isFinite(x)) ? /** @type {Counts} */ (xs.map(sig4)) : null;
+}
 
 /**
  * @param {any} doc
@@ -41,6 +69,8 @@ export function nightOf(doc, entry) {
   const ok = d?.status === 'ok';
   /** @type {Record<string, [number, number, number]>} */
   const figures = {};
+  /** @type {Record<string, Counts>} */
+  const counts = {};
   for (const op of TIMED) {
     const c = doc.cases.find(
       (/** @type {any} */ x) =>
@@ -50,6 +80,8 @@ export function nightOf(doc, entry) {
         x.op === op,
     );
     if (c?.status !== 'ok' || !c.stats) continue;
+    const k = countsOf(c.counts);
+    if (k) counts[op] = k;
     const o = c.stats.opsPerSec;
     const m = headlineMargin(c.stats) / 100;
     figures[op] = [sig4(o.median), sig4(o.low ?? o.median * (1 - m)), sig4(o.high ?? o.median * (1 + m))];
@@ -64,7 +96,9 @@ export function nightOf(doc, entry) {
     driver: ok ? d.version : null,
     sqlite: ok ? d.sqlite : null,
     sqlite3mc: ok ? (d.sqlite3mc ?? null) : null,
+    commit: doc.run.commit ?? null,
     figures,
+    ...(Object.keys(counts).length ? { counts } : {}),
   };
 }
 

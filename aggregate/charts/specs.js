@@ -160,9 +160,9 @@ export function comparisonSpec(o) {
 
 /**
  * One Node major's nights on one machine class: per operation the night's figure with its 95%
- * interval (a shaded ribbon), the band nights on this runner label usually fall in, and the
- * nights outside it marked.
- * @param {{ title: string, subtitle: string[], alt: string, domain: [number, number], points: { op: string, night: string, value: number, low: number, high: number, bandLow: number | null, bandHigh: number | null, outside: boolean }[], ops: string[] }} o
+ * interval (a shaded ribbon), the band nights on this runner label usually fall in, the
+ * nights outside it marked, and the change points (the first night of a new level) as vertical lines.
+ * @param {{ title: string, subtitle: string[], alt: string, domain: [number, number], points: { op: string, night: string, value: number, low: number, high: number, bandLow: number | null, bandHigh: number | null, outside: boolean, change?: boolean }[], ops: string[] }} o
  *   domain: the time axis, in ms since the epoch (fixed for a week: history.js windowOf)
  */
 export function historySpec(o) {
@@ -198,6 +198,11 @@ export function historySpec(o) {
         {
           mark: { type: 'area', color: '#0969da', opacity: 0.25 },
           encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' } },
+        },
+        {
+          transform: [{ filter: 'datum.change' }],
+          mark: { type: 'rule', color: '#8250df', strokeWidth: 1.5, strokeDash: [4, 3] },
+          encoding: { x },
         },
         { mark: { type: 'line', color: '#0969da', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'value' } } },
         {

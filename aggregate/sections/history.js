@@ -3,6 +3,9 @@
 // runner label fall in. Every night runs on another VM of the label, so the band is the machines'
 // spread, not the code's; a night outside it is marked, and listed with what its document says
 // changed since the night before (Node patch, driver, SQLite, runner image).
+// The band marks one night; a level that moved and stayed is a change point (lib/changepoints.js),
+// found per operation in the figure and, where the runs counted, in instructions, fsyncs, writes and
+// bytes written per operation, each named with its night, size, interval and what changed then.
 import semver from 'semver';
 import { OPS } from '../../bench/tables/ops.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
@@ -11,6 +14,7 @@ import { inert } from '../../lib/markdown.js';
 import { logSpread, median } from '../../lib/stats/spread.js';
 import { COMPARED, opLabel } from './common.js';
 import { num } from '../../lib/format.js';
+import { SETTINGS, changePointsOf } from '../../lib/changepoints.js';
 
 const WEEK = 7 * 86_400_000;
 
@@ -79,8 +83,149 @@ function changedFields(prev, n) {
     ['SQLite3MC', prev.sqlite3mc, n.sqlite3mc],
     ['runner image', prev.image, n.image],
   ];
+  // the project's commit, where both lines keep it (a line made before it was kept has none)
+  if (prev.commit !== undefined && n.commit !== undefined)
+    fields.push(['commit', prev.commit?.slice(0, 7) ?? null, n.commit?.slice(0, 7) ?? null]);
   return fields.filter(([, a, b]) => a !== b);
 }
+
+/**
+ * The series a change point is looked for in, per operation: the night's figure (ops/s), and where
+ * the run counted, what one operation cost (aggregate/nights.js Counts, in that order).
+ * @type {{ name: string, label: string, kind: 'wall' | 'count', value: (n: import('../nights.js').Night, op: string) => number | undefined }[]}
+ */
+export const MEASURES = [
+  { name: 'wall', label: 'ops/s', kind: 'wall', value: (n, op) => n.figures[op]?.[0] },
+  { name: 'instructions', label: 'instructions/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[0] },
+  { name: 'fsync', label: 'fsyncs/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[1] },
+  { name: 'writes', label: 'writes/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[2] },
+  { name: 'bytesWritten', label: 'bytes written/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[3] },
+];
+
+/**
+ * @typedef {object} NightChange a change point: the night a level moved and stayed
+ * @property {string} label the machine class (runner label) of the nights
+ * @property {number} major the Node major
+ * @property {string} op the operation
+ * @property {string} measure a MEASURES name: 'wall' (the figure, ops/s) or a count per operation
+ * @property {string} night the first night of the new level, YYYY-MM-DD (UTC)
+ * @property {string} finishedAt that night's document's finishedAt
+ * @property {number} size the change, after / before − 1 (ops/s for 'wall': + is faster; a count: + is more)
+ * @property {number} low its 95% interval's lower end
+ * @property {number} high its upper end
+ * @property {number} before the level before (the median of the nights since the change point before)
+ * @property {number} after the level after
+ * @property {[string, string | null, string | null][]} changed what the documents say changed:
+ *   what, before, after (Node, driver, SQLite, SQLite3MC, runner image, commit)
+ * @property {-1 | 0 | 1} at where that change was: that night (0), or, when nothing changed that
+ *   night, the night before (-1) or after (1) it (a change point is placed to a night or so)
+ * @property {string} cause what changed, in words (document strings made inert)
+ */
+
+/**
+ * The change points of one Node major's nights on one machine class, newest first: per operation and
+ * measure (MEASURES), each with what the documents say changed that night.
+ * @param {import('../nights.js').Night[]} nights oldest first
+ * @param {{ label: string, major: number }} o
+ * @returns {NightChange[]}
+ */
+export function changePoints(nights, { label, major }) {
+  /** @type {NightChange[]} */
+  const out = [];
+  for (const op of COMPARED) {
+    for (const m of MEASURES) {
+      // a count may be 0 (a select's fsyncs): kept, and shifted by ZERO_SHIFT, so that one appearing is a step
+      const series = nights.filter((n) =>
+        m.kind === 'count' ? m.value(n, op) !== undefined : (m.value(n, op) ?? 0) > 0,
+      );
+      const values = series.map((n) => /** @type {number} */ (m.value(n, op)));
+      const shift = m.kind === 'count' && values.some((v) => v === 0) ? ZERO_SHIFT : 0;
+      for (const c of changePointsOf(
+        values.map((v) => v + shift),
+        SETTINGS[m.kind],
+      )) {
+        const { changed, at } = causeOf(series, c.index);
+        const night = series[c.index];
+        out.push({
+          label,
+          major,
+          op,
+          measure: m.name,
+          night: night.finishedAt.slice(0, 10),
+          finishedAt: night.finishedAt,
+          size: c.size,
+          low: c.low,
+          high: c.high,
+          before: c.before - shift,
+          after: c.after - shift,
+          changed,
+          at,
+          cause: causeText(changed, at),
+        });
+      }
+    }
+  }
+  return out.sort((a, b) => (a.finishedAt > b.finishedAt ? -1 : a.finishedAt < b.finishedAt ? 1 : 0));
+}
+
+/**
+ * Added to a count's series that holds a 0 (no fsync per select, until one appears): the change
+ * points work on logs. Its size is then against 0.001 per operation, and the levels (before, after)
+ * say what it was.
+ */
+export const ZERO_SHIFT = 0.001;
+
+/** Both pages show the same history: its change points are found once per aggregate. */
+const found = new Map();
+/** changePoints, remembered for the same nights (the README's and results/README.md's). */
+function changePointsOnce(
+  /** @type {import('../nights.js').Night[]} */ nights,
+  /** @type {{ label: string, major: number }} */ o,
+) {
+  const key = `${o.label}|${o.major}|${nights.map((n) => n.sha256).join(',')}`;
+  if (!found.has(key)) {
+    if (found.size > 100) found.clear();
+    found.set(key, changePoints(nights, o));
+  }
+  return /** @type {NightChange[]} */ (found.get(key));
+}
+
+/**
+ * What changed at a change point: from the night before it to its night, else a night either side.
+ * @param {import('../nights.js').Night[]} series
+ * @param {number} i the change point's night in it
+ * @returns {{ changed: [string, string | null, string | null][], at: -1 | 0 | 1 }}
+ */
+function causeOf(series, i) {
+  for (const at of /** @type {const} */ ([0, -1, 1])) {
+    const [a, b] = [series[i + at - 1], series[i + at]];
+    const changed = a && b ? changedFields(a, b) : [];
+    if (changed.length) return { changed, at };
+  }
+  return { changed: [], at: 0 };
+}
+
+/** What changed, in words. */
+function causeText(/** @type {[string, string | null, string | null][]} */ changed, /** @type {number} */ at) {
+  if (!changed.length) return 'nothing recorded changed (another VM)';
+  const what = changed.map(([w, a, b]) => `${w} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`).join('; ');
+  return at === 0 ? what : `${what} (the night ${at < 0 ? 'before' : 'after'})`;
+}
+
+/** A relative change in %, signed, 2 significant figures below 10%: +3.0%, −0.52%, +14%. */
+const pct = (/** @type {number} */ x) => {
+  const v = 100 * x;
+  const a = Math.abs(v);
+  const s = a >= 10 ? String(Math.round(a)) : a >= 1 ? a.toFixed(1) : a.toPrecision(2);
+  return `${v < 0 ? '−' : '+'}${s}%`;
+};
+const measureLabel = (/** @type {string} */ name) => MEASURES.find((m) => m.name === name)?.label ?? name;
+
+/**
+ * A change point's size with its interval: "+3.0% [+2.8%, +3.2%]".
+ * @param {NightChange} c
+ */
+export const sizeText = (c) => `${pct(c.size)} [${pct(c.low)}, ${pct(c.high)}]`;
 
 /**
  * A machine class's nights per Node major, with bands and the nights outside them.
@@ -115,7 +260,8 @@ export function historyOf(ctx) {
           }),
         }))
         .filter((o) => o.ops.length);
-      return { major, nights, ops, bands, outside, domain: windowOf(newest).domain };
+      const changes = changePointsOnce(nights, { label: ctx.machine, major });
+      return { major, nights, ops, bands, outside, changes, domain: windowOf(newest).domain };
     })
     .filter((h) => h.nights.length);
 }
@@ -211,6 +357,7 @@ function chartLines(ctx, history) {
               bandLow: b ? r(b[0]) : null,
               bandHigh: b ? r(b[1]) : null,
               outside: Boolean(b && (value < b[0] || value > b[1])),
+              change: h.changes.some((c) => c.op === op && c.measure === 'wall' && c.finishedAt === n.finishedAt),
             };
           }),
       );
@@ -223,7 +370,7 @@ function chartLines(ctx, history) {
             title: `Nightly history, Node ${h.major}: Forward Email Production, the last 13 weeks`,
             subtitle: [
               `${ctx.platform}. Blue line and ribbon: each night's figure and its 95% interval. Green band: where nights on this runner label fall`,
-              `(median ± ${BAND_SD} robust sd of the nights; each night is another VM). Red dots: nights outside the band.`,
+              `(median ± ${BAND_SD} robust sd of the nights; each night is another VM). Red dots: nights outside the band; purple lines: change points.`,
             ],
             alt,
             points,
@@ -270,6 +417,41 @@ export function shortItems(listed) {
     .join(' · ');
 }
 
+/**
+ * The newest change points in one sentence, for the README: those of one night and Node major in
+ * one item, at most two named with their size, what changed named without its versions
+ * (results/README.md has them). None: nothing is said (the README's line is short; results/README.md
+ * says there was none).
+ * @param {NightChange[]} all newest first
+ * @param {string} link the link to results/README.md
+ */
+export function changeSentence(all, link) {
+  if (!all.length) return 'No change point (a level that moved and stayed) in these 13 weeks.';
+  /** @type {Map<string, NightChange[]>} */
+  const groups = new Map();
+  for (const c of all) groups.set(`${c.night}|${c.major}`, [...(groups.get(`${c.night}|${c.major}`) ?? []), c]);
+  const listed = [...groups.values()].slice(0, LISTED);
+  const items = listed.map((cs) => {
+    const named = cs.slice(0, 2).map((c) => `${opLabel(c.op)} ${measureLabel(c.measure)} ${sizeText(c)}`);
+    const more = cs.length > 2 ? `, ${cs.length - 2} more` : '';
+    const what = cs[0].changed.map(([name]) => name);
+    const changed = what.length ? `changed: ${what.join(', ')}` : 'nothing recorded changed';
+    return `${cs[0].night}, Node ${cs[0].major}: ${named.join(', ')}${more}; ${changed}`;
+  });
+  const of =
+    groups.size > listed.length ? `newest ${listed.length} nights of ${groups.size}; all: ${link}` : `details: ${link}`;
+  return `Change points, a level that moved and stayed (${of}): ${items.join(' · ')}.`;
+}
+
+/**
+ * A change point as a list item of results/README.md.
+ * @param {NightChange} c
+ */
+function changeItem(c) {
+  const unit = measureLabel(c.measure);
+  return `- ${c.night}, Node ${c.major}, ${opLabel(c.op)}, ${unit}: ${sizeText(c)} (${num(c.before)} → ${num(c.after)}); changed: ${c.cause}.`;
+}
+
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const history = historyOf(ctx);
@@ -277,6 +459,9 @@ export function render(ctx) {
   const all = history
     .flatMap((h) => h.outside.map((o) => ({ h, o })))
     .sort((a, b) => (a.o.night.finishedAt > b.o.night.finishedAt ? -1 : 1));
+  const changes = history
+    .flatMap((h) => h.changes)
+    .sort((a, b) => (a.finishedAt > b.finishedAt ? -1 : a.finishedAt < b.finishedAt ? 1 : a.major - b.major));
   if (ctx.page === 'readme') {
     const link = `[${ctx.resultsLink}/README.md](${ctx.resultsLink}/README.md)`;
     const listed = all.slice(0, LISTED);
@@ -286,9 +471,11 @@ export function render(ctx) {
       '',
       ...chartLines(ctx, history),
       '',
-      all.length
-        ? `Outside the band${all.length > listed.length ? ` (newest ${listed.length} of ${all.length}; all: ${link})` : ` (details: ${link})`}: ${shortItems(listed)}.`
-        : 'No night outside the band.',
+      `${
+        all.length
+          ? `Outside the band${all.length > listed.length ? ` (newest ${listed.length} of ${all.length}; all: ${link})` : ` (details: ${link})`}: ${shortItems(listed)}.`
+          : 'No night outside the band.'
+      }${changes.length ? ` ${changeSentence(changes, link)}` : ''}`,
     ];
   }
   return [
@@ -300,5 +487,13 @@ export function render(ctx) {
     ...(all.length
       ? ['Nights outside the band:', '', ...all.map(({ h, o }) => item(h, o))]
       : ['No night outside the band.']),
+    '',
+    ...(changes.length
+      ? [
+          'Change points: the nights a level moved and stayed, per operation in the figure and, where the runs counted, in what one operation cost (found over the nights shown; the size is the change of the level, with its 95% interval):',
+          '',
+          ...changes.map(changeItem),
+        ]
+      : ['No change point (a level that moved and stayed) in these 13 weeks.']),
   ];
 }

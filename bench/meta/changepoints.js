@@ -1,0 +1,294 @@
+#!/usr/bin/env node
+// npm run meta:changepoints — the change-point detection of the nightly history (lib/changepoints.js)
+// on a synthetic year: series of 365 nights with the noise real nights have, steps of 1%, 3% and
+// 10% injected at known nights, and series with no step at all. Per measure and step size: how many
+// injected steps were found at the right night (±1), found a few nights off (2 to 5), or missed, and
+// how many change points were found where no step was (false), per 100 series-years.
+//
+// The noise, per measure (docs/pipeline.md, "Change points"):
+// - counts are nearly deterministic on one Node, driver and SQLite: instructions per operation
+//   repeat within 0.005–0.01% for most series, 0.1% for some, 0.5–1% for a few (2%); system calls
+//   and bytes per operation are exact. Every value is stored at 4 significant figures, as
+//   aggregate/nights.js stores it (a rounding of up to 0.1%).
+// - wall time (the night's figure in ops/s) moves with the VM: a robust sd of 2–4% night to night,
+//   heavy-tailed (Student's t with 4 degrees of freedom), and 5% of nights on a VM off by 20–40%
+//   (seven in ten slower); select is bimodal besides: each night near 6,000/s or near 10,000/s
+//   (a share of 20–50% of nights in the low mode, per series), as some VMs run it.
+// Also measured: false change points as the aggregate shows them, from a window of 13 weeks that
+// moves a night at a time (every night's change points, counted once each over the year).
+import { SETTINGS, changePointsOf, oneSplit } from '../../lib/changepoints.js';
+import { createRandom } from '../../lib/prng.js';
+import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { table } from '../../lib/markdown.js';
+
+const NIGHTS = 365;
+/** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
+const WINDOW = 91;
+export const SIZES = [0.01, 0.03, 0.1];
+/** Steps per series-year, at about these nights (± 20): 100 nights apart. */
+const STEP_NIGHTS = [70, 170, 270];
+/** Found: within this many nights of the injected one; off: within NEAR; else false. */
+const RIGHT = 1;
+const NEAR = 5;
+
+const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
+
+/** A standard normal draw (Box–Muller). */
+const normal = (/** @type {() => number} */ random) =>
+  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+/** Student's t with df degrees of freedom. */
+const student = (/** @type {() => number} */ random, /** @type {number} */ df) => {
+  let chi = 0;
+  for (let i = 0; i < df; i++) chi += normal(random) ** 2;
+  return normal(random) / Math.sqrt(chi / df);
+};
+/** t(4)'s robust sd (1.4826 × its median absolute value, 0.741): a draw ÷ this has a robust sd of 1. */
+const T4_MAD_SD = 1.4826 * 0.7407;
+
+/**
+ * The kinds of series, each a generator of one series-year's values before any step: a level and
+ * a multiplicative noise per night.
+ * @type {Record<string, { measure: 'count' | 'wall', label: string, make: (random: () => number) => (night: number) => number }>}
+ */
+export const KINDS = {
+  instructions: {
+    measure: 'count',
+    label: 'instructions/op',
+    make: (random) => {
+      const u = random();
+      const sd = u < 0.9 ? 5e-5 + 5e-5 * random() : u < 0.98 ? 1e-3 : 5e-3 + 5e-3 * random();
+      const level = 10 ** (4 + 2 * random());
+      return () => level * (1 + sd * normal(random));
+    },
+  },
+  fsync: {
+    measure: 'count',
+    label: 'fsyncs/op',
+    make: (random) => {
+      const level = [0.02, 0.1, 1.02, 2][Math.floor(4 * random())];
+      return () => level;
+    },
+  },
+  writes: {
+    measure: 'count',
+    label: 'writes/op',
+    make: (random) => {
+      const level = 1 + 5 * random();
+      return () => level;
+    },
+  },
+  bytesWritten: {
+    measure: 'count',
+    label: 'bytes written/op',
+    make: (random) => {
+      const level = 4096 * (1 + 10 * random());
+      return () => level;
+    },
+  },
+  wall: {
+    measure: 'wall',
+    label: 'ops/s',
+    make: (random) => {
+      const sd = 0.02 + 0.02 * random();
+      const level = 10 ** (1 + 3.5 * random());
+      return () => level * Math.exp((sd * student(random, 4)) / T4_MAD_SD) * outlier(random);
+    },
+  },
+  'wall, bimodal': {
+    measure: 'wall',
+    label: 'ops/s (select: 6,000 or 10,000)',
+    make: (random) => {
+      const sd = 0.02 + 0.02 * random();
+      const low = 0.2 + 0.3 * random();
+      return () => (random() < low ? 6000 : 10_000) * Math.exp((sd * student(random, 4)) / T4_MAD_SD) * outlier(random);
+    },
+  },
+};
+
+/** 5% of nights on a VM off by 20–40%, seven in ten slower. */
+function outlier(/** @type {() => number} */ random) {
+  if (random() >= 0.05) return 1;
+  const by = 0.2 + 0.2 * random();
+  return random() < 0.7 ? 1 - by : 1 + by;
+}
+
+/**
+ * One series-year: its values (4 significant figures) and the nights its steps start at.
+ * @param {keyof typeof KINDS} kind
+ * @param {number} size the steps' relative size (0: none)
+ * @param {number} seed
+ */
+export function seriesYear(kind, size, seed) {
+  const random = createRandom(seed);
+  const next = KINDS[kind].make(random);
+  const steps = size ? STEP_NIGHTS.map((n) => n + Math.round(40 * (random() - 0.5))) : [];
+  const signs = steps.map(() => (random() < 0.5 ? -1 : 1));
+  const values = Array.from({ length: NIGHTS }, (_, night) => {
+    let factor = 1;
+    steps.forEach((s, i) => {
+      if (night >= s) factor *= 1 + signs[i] * size;
+    });
+    return sig4(next(night) * factor);
+  });
+  return { values, steps };
+}
+
+/**
+ * Detections against injections: found (±RIGHT), off (±NEAR), missed, and false detections.
+ * @param {number[]} found the nights detected
+ * @param {number[]} steps the nights injected
+ */
+export function score(found, steps) {
+  const dist = (/** @type {number} */ x, /** @type {number[]} */ ys) =>
+    Math.min(Infinity, ...ys.map((y) => Math.abs(x - y)));
+  const right = steps.filter((s) => dist(s, found) <= RIGHT).length;
+  const off = steps.filter((s) => dist(s, found) > RIGHT && dist(s, found) <= NEAR).length;
+  return {
+    right,
+    off,
+    missed: steps.length - right - off,
+    false: found.filter((f) => dist(f, steps) > NEAR).length,
+  };
+}
+
+/**
+ * The injected steps the best single split places within ±RIGHT, knowing where each step is to a
+ * bracket (halfway to the neighbouring steps): what no method placing steps from the data beats.
+ * @param {number[]} values
+ * @param {number[]} steps
+ */
+export function oracle(values, steps) {
+  return steps.filter((s, i) => {
+    const a = i ? Math.round((steps[i - 1] + s) / 2) : 0;
+    const b = i < steps.length - 1 ? Math.round((s + steps[i + 1]) / 2) : values.length;
+    return Math.abs(oneSplit(values, a, b) - s) <= RIGHT;
+  }).length;
+}
+
+/**
+ * False change points as the history shows them: each night, the change points of the window of
+ * the last WINDOW nights; every distinct night ever shown as a change point, counted once.
+ * @param {number[]} values
+ * @param {import('../../lib/changepoints.js').Options} o
+ */
+function slidingFalse(values, o) {
+  /** @type {Set<number>} */
+  const shown = new Set();
+  for (let end = 2 * 6; end <= values.length; end++) {
+    const start = Math.max(0, end - WINDOW);
+    for (const c of changePointsOf(values.slice(start, end), o)) shown.add(start + c.index);
+  }
+  // a change point shown at neighbouring nights on different nights is one
+  const nights = [...shown].sort((a, b) => a - b);
+  return nights.filter((x, i) => i === 0 || x - nights[i - 1] > RIGHT).length;
+}
+
+function main(/** @type {string[]} */ argv) {
+  const values = parseStrict(argv, {
+    series: { type: 'string', default: '200' },
+    sliding: { type: 'string', default: '40' },
+    seed: { type: 'string', default: '1' },
+  });
+  const perCell = numberFlag('series', values.series, 1, 100_000);
+  const sliding = numberFlag('sliding', values.sliding, 0, 100_000);
+  const seed0 = numberFlag('seed', values.seed, 0, 2 ** 31);
+  const t0 = performance.now();
+  /** @type {string[][]} */
+  const rows = [];
+  /** @type {Record<string, { right: number, steps: number, false: number, years: number }>} */
+  const byMeasure = {};
+  let detections = 0;
+  for (const [k, kind] of Object.entries(KINDS)) {
+    const o = SETTINGS[kind.measure];
+    for (const size of [0, ...SIZES]) {
+      const total = { right: 0, off: 0, missed: 0, false: 0, oracle: 0 };
+      for (let s = 0; s < perCell; s++) {
+        const { values: v, steps } = seriesYear(/** @type {any} */ (k), size, seed0 * 1_000_003 + s * 101 + size * 1e4);
+        const found = changePointsOf(v, o).map((c) => c.index);
+        detections++;
+        const r = { ...score(found, steps), oracle: oracle(v, steps) };
+        for (const key of /** @type {(keyof typeof total)[]} */ (Object.keys(total))) total[key] += r[key];
+      }
+      const m = (byMeasure[`${kind.measure}|${size}`] ??= { right: 0, steps: 0, false: 0, years: 0 });
+      m.right += total.right;
+      m.steps += total.right + total.off + total.missed;
+      m.false += total.false;
+      m.years += perCell;
+      const steps = total.right + total.off + total.missed;
+      rows.push([
+        k,
+        size ? `${size * 100}%` : 'none',
+        String(perCell),
+        size ? `${total.right} (${((100 * total.right) / steps).toFixed(1)}%)` : '–',
+        size ? String(total.off) : '–',
+        size ? String(total.missed) : '–',
+        size ? `${((100 * total.oracle) / steps).toFixed(1)}%` : '–',
+        String(total.false),
+        ((100 * total.false) / perCell).toFixed(2),
+      ]);
+    }
+  }
+  const detectMs = performance.now() - t0;
+  console.log(
+    `Change points on a synthetic year: ${NIGHTS} nights per series, steps at 3 known nights per series-year (±20 around nights ${STEP_NIGHTS.join(', ')}, random signs); ${perCell} series-years per row; found: within ±${RIGHT} night, off: 2–${NEAR} nights away, elsewhere: a change point with no step within ${NEAR} nights (where there is no step, a false one; where there are, also a step placed far off); best split: the share of steps the best single split places within ±${RIGHT} knowing each step to a bracket (halfway to its neighbours), what no method beats.\n`,
+  );
+  console.log(
+    table(
+      [
+        [
+          'series',
+          'step',
+          'series-years',
+          'found ±1',
+          'off 2–5',
+          'missed',
+          'best split ±1',
+          'elsewhere',
+          'per 100 series-years',
+        ],
+        ...rows,
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+  console.log('\nBy measure (every kind of series of the measure together):\n');
+  console.log(
+    table(
+      [
+        ['measure', 'step', 'found ±1', 'elsewhere / 100 series-years'],
+        ...Object.entries(byMeasure).map(([key, m]) => {
+          const [measure, size] = key.split('|');
+          return [
+            measure,
+            Number(size) ? `${Number(size) * 100}%` : 'none',
+            m.steps ? `${m.right} of ${m.steps} (${((100 * m.right) / m.steps).toFixed(1)}%)` : '–',
+            ((100 * m.false) / m.years).toFixed(2),
+          ];
+        }),
+      ],
+      ['l', 'r', 'r', 'r'],
+    ),
+  );
+  if (sliding) {
+    /** @type {string[][]} */
+    const srows = [];
+    for (const [k, kind] of Object.entries(KINDS)) {
+      let f = 0;
+      for (let s = 0; s < sliding; s++)
+        f += slidingFalse(seriesYear(/** @type {any} */ (k), 0, seed0 * 7919 + s).values, SETTINGS[kind.measure]);
+      srows.push([k, String(sliding), String(f), ((100 * f) / sliding).toFixed(2)]);
+    }
+    console.log(
+      `\nAs the history shows them: each night the change points of the last ${WINDOW} nights, every night of a year; a change point shown on several nights counted once (series with no step):\n`,
+    );
+    console.log(
+      table([['series', 'series-years', 'false', 'false / 100 series-years'], ...srows], ['l', 'r', 'r', 'r']),
+    );
+  }
+  console.log(
+    `\n${detections} series-years analysed in ${(detectMs / 1000).toFixed(2)} s (${(detectMs / detections).toFixed(2)} ms per series-year), ${process.version}`,
+  );
+  return 0;
+}
+
+command('meta:changepoints', import.meta.url, main);

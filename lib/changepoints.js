@@ -1,0 +1,341 @@
+// Change points in a nightly series: the nights where a level moved and stayed. Every night runs on
+// another VM, so a night-by-night threshold flags VMs, not code; what the best CI dashboards do
+// instead is change-point detection over the history (MongoDB's Otava/Hunter: E-divisive means, each
+// change point kept only if a Student's t-test between its neighbouring segments gives p below a
+// threshold and the change is at least a minimum relative size; Chromium's perf dashboard: segments
+// of at least 6 points, changes of at least 1%). Here, per series:
+//
+// 1. Logs of the figures (a step is a ratio; the size is a relative change).
+// 2. Two levels that alternate from night to night (select: some VMs near 6,000/s, others near
+//    10,000/s) are two modes, not a history: each night is measured from its mode's median when the
+//    series splits into two well-separated groups that interleave in time (a step splits it into
+//    two groups too, but contiguous ones).
+// 3. A night far from its neighbours is an outlier (a slow or fast VM): the Hampel filter replaces
+//    a value more than HAMPEL_K robust standard deviations from the median of its 7-night window by
+//    that median, so one or two wild nights move no level (Hampel, J. Am. Stat. Assoc. 69, 1974).
+//    The robust standard deviation is that of night-to-night differences (MAD / √2), which a step
+//    hardly moves.
+// 4. The segmentation that minimises the squared deviations from each segment's mean plus a penalty
+//    per change point, over every segmentation with segments of MIN_SEGMENT nights or more: optimal
+//    partitioning (Jackson et al., IEEE Signal Processing Letters 12, 2005), which PELT (Killick,
+//    Fearnhead & Eckley, JASA 107, 2012) computes with pruning; at a few hundred nights the exact
+//    O(n²) recursion costs well under a millisecond, so nothing is pruned. Unlike binary
+//    segmentation (or E-divisive's bisection), it finds a level that went up and came back down.
+// 5. The gate, as Otava's: each change point is tested against its neighbouring segments (Welch's
+//    t-test on the filtered logs) and kept when p ≤ alpha and the change is at least minChange; the
+//    weakest that fails is removed and its neighbours tested again, until all pass. Each kept
+//    change point's night is then placed again, as the best split between its neighbours.
+//
+// The penalty, alpha and minChange are set by the false-alarm rate measured on a synthetic year
+// (bench/meta/changepoints.js, docs/pipeline.md): p-values after a search are not what a single
+// test's would be, so alpha is chosen by simulation, not read as a false-alarm rate.
+import tcdf from '@stdlib/stats-base-dists-t-cdf';
+import tquantile from '@stdlib/stats-base-dists-t-quantile';
+
+/** Nights a segment holds at least (Chromium's perf dashboard: 6). */
+export const MIN_SEGMENT = 6;
+/** A value this many robust sd from its window's median is an outlier (Hampel filter). */
+export const HAMPEL_K = 3;
+/** The Hampel filter's half-window: 3 nights each side. */
+const HALF_WINDOW = 3;
+/**
+ * The least robust sd on the log scale: what 4 significant figures (aggregate/nights.js) leave of an
+ * exact count is a rounding error of up to 0.1%, an sd of about 0.03%.
+ */
+export const SD_FLOOR = 3e-4;
+
+/**
+ * The settings per kind of series, chosen on the synthetic year (bench/meta/changepoints.js):
+ * counts (instructions, system calls, bytes per operation) are nearly exact, so a change of 0.5% is
+ * one; wall time moves by several % from VM to VM, so a change is 2% or more (Chromium keeps 1%).
+ * @type {Record<'count' | 'wall', Options>}
+ */
+export const SETTINGS = {
+  count: { alpha: 1e-5, minChange: 0.005, penalty: 1 },
+  wall: { alpha: 1e-7, minChange: 0.02, penalty: 1, minSegment: 14 },
+};
+
+/**
+ * @typedef {object} Options
+ * @property {number} [alpha] the t-test's threshold (default 1e-4)
+ * @property {number} [minChange] the least relative change kept (default 0.01)
+ * @property {number} [penalty] per change point, in units of the variance × log(n) (default 3)
+ * @property {number} [minSegment] nights a segment holds at least (default MIN_SEGMENT)
+ */
+
+/**
+ * @typedef {object} ChangePoint
+ * @property {number} index the first value of the new level
+ * @property {number} size the change, after / before − 1
+ * @property {number} low its 95% interval's lower end (the same scale)
+ * @property {number} high its upper end
+ * @property {number} p the t-test's p-value between the neighbouring segments
+ * @property {number} before the level before: the median of its segment, in the series' unit
+ * @property {number} after the level after: the median of its segment
+ */
+
+const median = (/** @type {number[]} */ xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const mad = (/** @type {number[]} */ xs) => {
+  const m = median(xs);
+  return 1.4826 * median(xs.map((x) => Math.abs(x - m)));
+};
+
+/**
+ * The robust sd of a series' values night to night: of the differences between neighbours, / √2.
+ * @param {number[]} z
+ */
+export function robustSd(z) {
+  if (z.length < 3) return SD_FLOOR;
+  const d = z.slice(1).map((x, i) => x - z[i]);
+  return Math.max(SD_FLOOR, mad(d) / Math.SQRT2);
+}
+
+/**
+ * The best split of some sorted values into two groups (least squares), each of `least` or more:
+ * where the high group starts, and each group's median and robust sd.
+ * @param {number[]} sorted
+ * @param {number} least
+ */
+function twoGroups(sorted, least) {
+  const n = sorted.length;
+  const { sse } = prefix(sorted);
+  let at = -1;
+  let best = Infinity;
+  for (let k = least; k <= n - least; k++) {
+    const c = sse(0, k) + sse(k, n);
+    if (c < best) [best, at] = [c, k];
+  }
+  if (at < 0) return null;
+  const low = sorted.slice(0, at);
+  const high = sorted.slice(at);
+  return {
+    cut: (sorted[at - 1] + sorted[at]) / 2,
+    apart: median(high) - median(low),
+    spread: Math.max(mad(low), mad(high), SD_FLOOR),
+  };
+}
+
+/** Nights each side of a night that tell its mode: levels move little within a month. */
+const MODE_HALF_WINDOW = 15;
+
+/**
+ * Two modes that alternate night to night, removed: each night of the low mode raised by the
+ * distance between the modes. A night's mode is told within the month around it (its window of
+ * 31 nights split in two groups, least squares), so a level that moves over the year does not mix
+ * the modes up. The series has two modes when most windows split into two groups of 15% of their
+ * nights or more, 20% and 4 robust sd apart or more, and the nights switch mode at least half as
+ * often as independent nights would (a step splits only the windows around it, and switches once).
+ * @param {number[]} z logs
+ * @returns {{ z: number[], apart: number | null }}
+ */
+export function withoutModes(z) {
+  const n = z.length;
+  if (n < 4 * MIN_SEGMENT) return { z, apart: null };
+  // most series are one mode at first sight: all their nights split into two groups close together
+  const whole = twoGroups(
+    [...z].sort((x, y) => x - y),
+    Math.ceil(0.05 * n),
+  );
+  if (!whole || whole.apart < Math.log(1.2)) return { z, apart: null };
+  const w = Math.min(MODE_HALF_WINDOW, Math.floor((n - 1) / 2));
+  // each night's window: the cut between its two groups where they are two modes, else none
+  const cuts = z.map((_, i) => {
+    const a = Math.max(0, Math.min(i - w, n - 2 * w - 1));
+    const g = twoGroups(
+      z.slice(a, a + 2 * w + 1).sort((x, y) => x - y),
+      Math.ceil(0.1 * (2 * w + 1)),
+    );
+    return g && g.apart >= Math.log(1.2) && g.apart >= 4 * g.spread ? g : null;
+  });
+  const split = cuts.filter((g) => g !== null);
+  if (split.length < n / 2) return { z, apart: null };
+  // a night whose window is no two modes takes the cut of the nearest window that is
+  /** @type {number[]} */
+  const nearest = [];
+  for (let i = 0; i < n; i++) {
+    let d = 0;
+    while (!cuts[i - d] && !cuts[i + d]) d++;
+    nearest.push(/** @type {{ cut: number }} */ (cuts[i - d] ?? cuts[i + d]).cut);
+  }
+  const low = z.map((x, i) => x < nearest[i]);
+  const aparts = split.map((g) => g.apart);
+  const share = low.filter(Boolean).length / n;
+  let switches = 0;
+  for (let i = 1; i < n; i++) if (low[i] !== low[i - 1]) switches++;
+  if (switches < Math.max(4, share * (1 - share) * (n - 1))) return { z, apart: null };
+  const apart = median(aparts);
+  return { z: z.map((x, i) => (low[i] ? x + apart : x)), apart };
+}
+
+/**
+ * The Hampel filter: a value more than HAMPEL_K robust sd from the median of its window of 7 is
+ * replaced by that median (near the ends, the window is cut).
+ * @param {number[]} z
+ * @param {number} sd
+ */
+export function hampel(z, sd) {
+  return z.map((x, i) => {
+    const m = median(z.slice(Math.max(0, i - HALF_WINDOW), i + HALF_WINDOW + 1));
+    return Math.abs(x - m) > HAMPEL_K * sd ? m : x;
+  });
+}
+
+/** Prefix sums of values and squares, for each segment's mean and squared deviations in O(1). */
+function prefix(/** @type {number[]} */ z) {
+  const s = new Float64Array(z.length + 1);
+  const q = new Float64Array(z.length + 1);
+  for (let i = 0; i < z.length; i++) {
+    s[i + 1] = s[i] + z[i];
+    q[i + 1] = q[i] + z[i] * z[i];
+  }
+  const sum = (/** @type {number} */ a, /** @type {number} */ b) => s[b] - s[a];
+  return {
+    mean: (/** @type {number} */ a, /** @type {number} */ b) => sum(a, b) / (b - a),
+    /** squared deviations from the mean of z[a..b) */
+    sse: (/** @type {number} */ a, /** @type {number} */ b) => Math.max(0, q[b] - q[a] - sum(a, b) ** 2 / (b - a)),
+  };
+}
+
+/**
+ * The segmentation of least cost: the sum over segments of squared deviations from their means,
+ * plus `beta` per change point, segments of `min` values or more (optimal partitioning).
+ * @param {number[]} z
+ * @param {number} beta
+ * @param {number} min
+ * @returns {number[]} the change points: each segment's first index, the first segment's left out
+ */
+export function partition(z, beta, min) {
+  const n = z.length;
+  if (n < 2 * min) return [];
+  const { sse } = prefix(z);
+  const cost = new Float64Array(n + 1).fill(Infinity);
+  const last = new Int32Array(n + 1).fill(-1);
+  cost[0] = -beta;
+  for (let t = min; t <= n; t++) {
+    // the last segment is z[s..t): s = 0, or s ≥ min so that z[0..s) is a segmentation too
+    for (let s = 0; s <= t - min; s = s === 0 ? min : s + 1) {
+      const c = cost[s] + sse(s, t) + beta;
+      if (c < cost[t]) {
+        cost[t] = c;
+        last[t] = s;
+      }
+    }
+  }
+  /** @type {number[]} */
+  const cps = [];
+  for (let t = n; last[t] > 0; t = last[t]) cps.unshift(last[t]);
+  return cps;
+}
+
+/**
+ * Welch's t-test between z[a..k) and z[k..b), each segment's variance at least `floor`²: the
+ * difference of the means (after − before), its standard error, degrees of freedom and p-value.
+ * @param {ReturnType<typeof prefix>} pre
+ * @param {number} a
+ * @param {number} k
+ * @param {number} b
+ * @param {number} floor
+ */
+function welch(pre, a, k, b, floor) {
+  const n1 = k - a;
+  const n2 = b - k;
+  const v1 = Math.max(floor * floor, pre.sse(a, k) / (n1 - 1)) / n1;
+  const v2 = Math.max(floor * floor, pre.sse(k, b) / (n2 - 1)) / n2;
+  const diff = pre.mean(k, b) - pre.mean(a, k);
+  const se = Math.sqrt(v1 + v2);
+  const df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1));
+  return { diff, se, df, p: Math.min(1, 2 * tcdf(-Math.abs(diff / se), df)) };
+}
+
+/**
+ * Where between a and b one split fits best (least squared deviations), segments of `min` or more.
+ * @param {ReturnType<typeof prefix>} pre
+ * @param {number} a
+ * @param {number} b
+ * @param {number} min
+ */
+function bestSplit(pre, a, b, min) {
+  let at = -1;
+  let best = Infinity;
+  for (let k = a + min; k <= b - min; k++) {
+    const c = pre.sse(a, k) + pre.sse(k, b);
+    if (c < best) [best, at] = [c, k];
+  }
+  return at;
+}
+
+/**
+ * The night one step is most likely at between a and b (least squares), of the series as the
+ * detection sees it (modes removed, outliers filtered): what knowing there is one step there gives,
+ * the best a method can place it (bench/meta/changepoints.js compares with it).
+ * @param {number[]} values
+ * @param {number} a
+ * @param {number} b
+ */
+export function oneSplit(values, a, b) {
+  const centred = withoutModes(values.map(Math.log)).z;
+  return bestSplit(prefix(hampel(centred, robustSd(centred))), a, b, 1);
+}
+
+/**
+ * The change points of a series of positive figures, one per night, oldest first.
+ * @param {number[]} values
+ * @param {Options} [o]
+ * @returns {ChangePoint[]}
+ */
+export function changePointsOf(values, o = {}) {
+  const alpha = o.alpha ?? 1e-4;
+  const minChange = o.minChange ?? 0.01;
+  const min = o.minSegment ?? MIN_SEGMENT;
+  const n = values.length;
+  if (n < 2 * min || values.some((v) => !(v > 0) || !Number.isFinite(v))) return [];
+  const logs = values.map(Math.log);
+  const { z: centred } = withoutModes(logs);
+  const sd = robustSd(centred);
+  const z = hampel(centred, sd);
+  const pre = prefix(z);
+  const beta = (o.penalty ?? 3) * sd * sd * Math.log(n);
+  let cps = partition(z, beta, min);
+  // the gate: the weakest failing change point goes, and its neighbours are tested again
+  const bounds = () => [0, ...cps, n];
+  const test = (/** @type {number} */ i) => {
+    const b = bounds();
+    return welch(pre, b[i], b[i + 1], b[i + 2], SD_FLOOR);
+  };
+  const fails = (/** @type {ReturnType<typeof test>} */ t) => t.p > alpha || Math.abs(Math.expm1(t.diff)) < minChange;
+  for (;;) {
+    const tests = cps.map((_, i) => test(i));
+    const failing = tests.map((t, i) => ({ t, i })).filter(({ t }) => fails(t));
+    if (!failing.length) break;
+    const weakest = failing.reduce((w, x) =>
+      x.t.p > w.t.p || (x.t.p === w.t.p && Math.abs(x.t.diff) < Math.abs(w.t.diff)) ? x : w,
+    );
+    cps = cps.filter((_, i) => i !== weakest.i);
+  }
+  // each kept change point placed again between its neighbours, now that the weak ones are gone
+  cps = cps.map((_, i) => {
+    const b = bounds();
+    return bestSplit(pre, b[i], b[i + 2], min);
+  });
+  return cps.flatMap((index, i) => {
+    const t = test(i);
+    if (fails(t)) return [];
+    const h = tquantile(0.975, t.df) * t.se;
+    const b = bounds();
+    return [
+      {
+        index,
+        size: Math.expm1(t.diff),
+        low: Math.expm1(t.diff - h),
+        high: Math.expm1(t.diff + h),
+        p: t.p,
+        before: median(values.slice(b[i], index)),
+        after: median(values.slice(index, b[i + 2])),
+      },
+    ];
+  });
+}
