@@ -12,6 +12,7 @@ import { inert } from '../lib/markdown.js';
 import { chartFile } from './charts/writer.js';
 import { summary } from './sections/environment.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
+import { renderFindings } from './sections/findings.js';
 import { when } from './sections/common.js';
 import { latestAttempts } from './store.js';
 
@@ -194,7 +195,17 @@ export function renderBlock(store, o) {
       nights: o.nights,
     }),
   ];
+  // what the numbers say first (sections/findings.js), then how to read them, then the charts
+  const found = renderFindings({
+    classes,
+    load,
+    resultsLink: o.resultsLink,
+    page: 'readme',
+    nights: o.nights,
+    chart: () => '',
+  });
   return tidy([
+    ...(found.length ? [...found, ''] : []),
     `_Last updated ${when(newest.finishedAt)} (the newest run's finish time) from ${entries.length} result document(s) (listed in [\`${o.resultsLink}/index.json\`](${o.resultsLink}/index.json); each is a release asset). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
     '',
     HOW_TO_READ_SHORT,

@@ -367,10 +367,19 @@ test("the README's compact forms stay within their budgets for one machine class
     const end = lines.findIndex((l, k) => k > i && /^#{1,6} /.test(l));
     return lines.slice(i, end < 0 ? lines.length : end);
   };
-  const preamble = lines.slice(
+  // the findings come first (a line, then an item per machine class), then the preamble
+  const head = lines.slice(
     0,
     lines.findIndex((l) => l.startsWith('### ')),
   );
+  assert.match(head[0], /^\*\*Findings\*\*: /, 'the block opens with the findings');
+  const findings = head.slice(
+    0,
+    head.findIndex((l, i) => i > 0 && l === '' && head[i - 1].startsWith('- ')),
+  );
+  assert.equal(findings.filter((l) => l.startsWith('- ')).length, 1, 'one item per machine class');
+  assert.ok(bytes(findings) <= 900, `findings: ${findings.length} lines, ${bytes(findings)} bytes`);
+  const preamble = head.slice(findings.length + 1);
   assert.ok(
     preamble.length <= 4 && bytes(preamble) <= 1300,
     `preamble: ${preamble.length} lines, ${bytes(preamble)} bytes`,
