@@ -34,6 +34,12 @@ import tquantile from '@stdlib/stats-base-dists-t-quantile';
 
 /** Nights a segment holds at least (Chromium's perf dashboard: 6). */
 export const MIN_SEGMENT = 6;
+/**
+ * The least share of a month's nights a mode holds (withoutModes): a few slow or fast VMs (5% of
+ * nights, some weeks more) are outliers for the Hampel filter, not a mode; select's low mode holds
+ * 20–50% of the nights.
+ */
+export const MIN_MODE_SHARE = 0.2;
 /** A value this many robust sd from its window's median is an outlier (Hampel filter). */
 export const HAMPEL_K = 3;
 /** The Hampel filter's half-window: 3 nights each side. */
@@ -147,7 +153,7 @@ export function withoutModes(z) {
     const a = Math.max(0, Math.min(i - w, n - 2 * w - 1));
     const g = twoGroups(
       z.slice(a, a + 2 * w + 1).sort((x, y) => x - y),
-      Math.ceil(0.1 * (2 * w + 1)),
+      Math.ceil(MIN_MODE_SHARE * (2 * w + 1)),
     );
     return g && g.apart >= Math.log(1.2) && g.apart >= 4 * g.spread ? g : null;
   });
