@@ -13,7 +13,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { table as markdownTable } from '../lib/markdown.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { percent } from '../lib/format.js';
+import { percent, signedPercent } from '../lib/format.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/tables/ops.js';
 import { costRows } from '../lib/costs.js';
@@ -180,7 +180,7 @@ export function countsCalibrationSummary(c) {
     '',
     `Node ${c.node}, ${c.cores} cores; \`npm run counts -- ${c.countArgs.join(' ')}\`, ${keys.length} cases; injected: a loop of ${percent(c.injected.instructions, 0)} of each case's instructions per operation (${c.probe.perIteration.toFixed(2)} instructions per iteration, counted alone), and one fsync on the first counted operation and every ${c.injected.fsyncEvery}th; one counting pass ${Math.round(median(seconds))} s (median); ${(c.seconds / 60).toFixed(0)} min in all.`,
     '',
-    `- **A/A**: ${runsAA} of ${n} compares reported any change in cost; ${runsAAFail} of ${n} would have failed the check.`,
+    `- **A/A** (B a copy of the checkout in another directory): ${runsAA} of ${n} compares reported any change in cost; ${runsAAFail} of ${n} would have failed the check. Counts repeat exactly when the same processes run again, so the runs show that repeatability, not ${n} independent draws; what differs between a real base and head is the heap's layout, which B's directory and the repeat's padding change.`,
     `- **+${percent(c.injected.instructions, 0)} instructions**: found in ${perCase.reduce((s, x) => s + x.foundInstructions, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; every CPU-bound case in ≥ 19 of ${n} runs: ${cpu.every((x) => x.foundInstructions >= Math.ceil(0.95 * n)) ? 'yes' : 'no'} (${cpu.filter((x) => x.foundInstructions >= Math.ceil(0.95 * n)).length} of ${cpu.length}).`,
     `- **+1 fsync per ${c.injected.fsyncEvery} operations**: found in ${perCase.reduce((s, x) => s + x.foundFsync, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs.`,
     '',
@@ -200,7 +200,7 @@ export function countsCalibrationSummary(c) {
           x.bound,
           `${x.falseAlarms} of ${x.counted}`,
           percent(x.tolerance, 2),
-          `+${percent(x.injected, 2)}`,
+          signedPercent(x.injected, 10),
           `${x.foundInstructions} of ${x.counted}`,
           `${x.foundFsync} of ${x.counted}`,
         ]),
