@@ -399,7 +399,10 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   assert.equal(checkout.with.ref, '${{ github.event.pull_request.head.sha }}');
   assert.equal(checkout.with['fetch-depth'], 0, 'the merge-base must be in the clone');
   const runs = runsOf(job);
-  assert.deepEqual(runs, ['npm run ci:install-as-user', 'npm run ci:compare']);
+  // valgrind and strace before the compare: it counts both sides (docs/compare.md)
+  assert.deepEqual(runs, ['npm run ci:install-as-user', 'npm run ci:install-counting', 'npm run ci:compare']);
+  const counting = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:install-counting');
+  assert.ok(counting['timeout-minutes'] > 0, 'installing the tools has its own timeout');
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:compare');
   assert.equal(
     step.env.BASE_SHA,
