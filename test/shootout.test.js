@@ -312,9 +312,10 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     for (const x of mine) {
       assert.equal(x.status, 'ok', x.reason);
       assert.ok(x.instructions > 10_000, `${x.key}: ${x.instructions} instructions per select`);
-      // a select reads: no fsync, no write (docs/counting.md); its repeat within ~1%
+      // a select reads: no fsync, no write (docs/counting.md); its repeat, in another heap layout
+      // (LAYOUT_PAD), within a few percent: layouts moved selects by up to 2.6%
       assert.deepEqual([x.fsync, x.write, x.syscallsSame], [0, 0, true], x.key);
-      assert.ok(Math.abs(x.difference) < 0.02, `${x.key}: repeat ${x.difference}`);
+      assert.ok(Math.abs(x.difference) < 0.04, `${x.key}: repeat ${x.difference}`);
     }
   }
   assert.deepEqual(
@@ -325,12 +326,13 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     const [a, b] = [d.base, d.head].map((l) => c.cases.find((/** @type {any} */ x) => x.side === l && x.key === d.key));
     assert.ok(Math.abs(d.change - (b.instructions / a.instructions - 1)) < 1e-4, JSON.stringify(d));
     assert.equal(d.spread, Math.max(Math.abs(a.difference), Math.abs(b.difference)));
-    // the same Node and drivers in other processes: as far apart as a repeat (a select ~1% at most)
-    assert.ok(Math.abs(d.change) < 0.02, `A/A ${d.key}: ${d.change}`);
+    // the same Node and drivers in other processes: as far apart as layouts put a select (2.6% at most seen)
+    assert.ok(Math.abs(d.change) < 0.04, `A/A ${d.key}: ${d.change}`);
   }
   assert.match(r.stdout, /\*\*Instructions: Same Node twice \(A\/A\)/);
   assert.match(r.stdout, /\*\*Counts per side\*\*/);
-  assert.match(r.stderr, /counting v\d+ 12\.x \(2\): done in \d+ s/);
+  // the A/A side is the driver generation of the Node running the test: 12.x on Node 20, 13.x on 22.14+
+  assert.match(r.stderr, /counting v\d+ \d+\.x \(2\): done in \d+ s/);
 });
 
 test('--no-counts: the document says counting was not asked for, and the report says so in one line', () => {
