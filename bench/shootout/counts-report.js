@@ -7,11 +7,8 @@
 import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
 import { countText } from '../result/counts-text.js';
-import { OPS } from '../tables/ops.js';
 import { parseCaseKey } from '../tables/suite.js';
-import { GROUPS } from './plan.js';
-
-const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
+import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './tables.js';
 
 /** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
 export function smallPercent(/** @type {number} */ x) {
@@ -62,13 +59,6 @@ export function countingLine(counting) {
   ].join(' ');
 }
 
-/** Cases in the report's order: driver, cipher, config, operation. */
-const byCase = (/** @type {any} */ a, /** @type {any} */ b) =>
-  a.driver.localeCompare(b.driver) ||
-  a.cipher.localeCompare(b.cipher) ||
-  a.config.localeCompare(b.config) ||
-  opOrder(a.op) - opOrder(b.op);
-
 /**
  * The counts' tables of one document.
  * @param {any} doc a valid shootout document
@@ -88,64 +78,30 @@ export function countLines(doc, o = {}) {
   const diffs = (c.differences ?? []).map(withCase).filter(only);
   /** @type {any[]} */
   const counted = (c.cases ?? []).map(withCase).filter(only);
-  const configsOf = (/** @type {any[]} */ xs) => new Set(xs.map((x) => x.config)).size > 1;
-  const caseCells = (/** @type {any} */ x, /** @type {boolean} */ configs) => [
-    inert(`${configs ? `${x.config} · ` : ''}${x.driver} · ${x.cipher}`),
-    inert(OPS.find((op) => op.name === x.op)?.label ?? x.op),
-  ];
   const instrOf = (/** @type {string} */ side, /** @type {string} */ key) =>
     counted.find((x) => x.side === side && x.key === key && x.status === 'ok')?.instructions;
-  for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
-    const inGroup = diffs.filter((d) => d.group === group);
-    if (!inGroup.length) continue;
-    lines.push(`**Instructions: ${inert(GROUPS[group])}**`, '');
-    const perBase = group === 'driver-upgrade' ? [null] : [...new Set(inGroup.map((d) => d.base))];
-    for (const base of perBase) {
-      const rows = inGroup.filter((d) => base === null || d.base === base);
-      const heads = [...new Set(rows.map((d) => d.head))];
-      const cases = [...new Map(rows.map((d) => [d.key, d])).values()].sort(byCase);
-      const configs = configsOf(cases);
-      if (base !== null && perBase.length > 1) lines.push(`Against ${inert(base)}:`, '');
-      const header = [
-        configs ? 'Config · driver · cipher' : 'Driver · cipher',
-        'Operation',
-        ...(base !== null ? [`${inert(base)} instr/op`] : []),
-        ...heads.map((h) =>
-          base === null ? `${inert(h)} vs ${inert(rows.find((d) => d.head === h).base)}` : inert(h),
-        ),
-      ];
-      const body = cases.map((x) => {
-        const b = base !== null ? instrOf(base, x.key) : undefined;
-        return [
-          ...caseCells(x, configs),
-          ...(base !== null ? [b === undefined ? '' : countText(b)] : []),
-          ...heads.map((h) => differenceCell(rows.find((d) => d.head === h && d.key === x.key))),
-        ];
-      });
-      lines.push(
-        ...write(
-          [header, ...body],
-          [
-            'l',
-            'l',
-            ...(base !== null ? /** @type {const} */ (['r']) : []),
-            ...heads.map(() => /** @type {const} */ ('r')),
-          ],
-        ).split('\n'),
-        '',
-      );
-    }
-  }
+  lines.push(
+    ...groupTables(diffs, {
+      heading: (name) => `**Instructions: ${name}**`,
+      baseUnit: 'instr/op',
+      baseCell: (base, x) => {
+        const b = instrOf(base, x.key);
+        return b === undefined ? '' : countText(b);
+      },
+      cell: differenceCell,
+      write,
+    }),
+  );
   if (counted.length) {
     const sides = [...new Set(counted.map((x) => x.side))];
     const cases = [...new Map(counted.map((x) => [x.key, x])).values()].sort(byCase);
-    const configs = configsOf(cases);
+    const configs = severalConfigs(cases);
     lines.push(
       `**Counts per side**: instructions per operation ±its repeat difference · fsyncs · writes per operation (${MINUS} where the side did not count the case)`,
       '',
       ...write(
         [
-          [configs ? 'Config · driver · cipher' : 'Driver · cipher', 'Operation', ...sides.map((s) => inert(s))],
+          [...caseHeader(configs), ...sides.map((s) => inert(s))],
           ...cases.map((x) => [
             ...caseCells(x, configs),
             ...sides.map((s) => sideCell(counted.find((y) => y.side === s && y.key === x.key)) || MINUS),

@@ -6,12 +6,10 @@
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
 import { rate, signedPercent } from '../../lib/format.js';
-import { GROUPS } from './plan.js';
-import { OPS } from '../tables/ops.js';
 import { countLines } from './counts-report.js';
+import { groupTables } from './tables.js';
 
 const baseRate = (/** @type {number | null} */ n) => (n === null ? '' : rate(n));
-const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
 
 /** One cell: the change, its 95% interval, the verdict. */
 export function cell(/** @type {any} */ r) {
@@ -68,61 +66,18 @@ export function shootoutLines(doc, o = {}) {
     `Measured ${inert(doc.run.finishedAt.slice(0, 10))} on ${machineLine(doc)}: every Node on the same machine in one run, ${doc.run.rounds} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${(doc.run.threshold * 100).toFixed(0)}% counts as no difference).`,
     '',
   );
-  for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
-    const inGroup = doc.rows.filter((/** @type {any} */ r) => r.group === group && only(r));
-    if (!inGroup.length) continue;
-    lines.push(`**${inert(GROUPS[group])}**`, '');
-    // one table per base: the driver upgrade's base differs per Node (that Node's 12.x), so its
-    // heads are shown as the Node with 13.x and the base column is dropped
-    const bases = [...new Set(inGroup.map((/** @type {any} */ r) => r.base))];
-    const perBase = group === 'driver-upgrade' ? [null] : bases;
-    for (const base of perBase) {
-      const rows = inGroup.filter((/** @type {any} */ r) => base === null || r.base === base);
-      const heads = [...new Set(rows.map((/** @type {any} */ r) => r.head))];
-      const cases = [...new Map(rows.map((/** @type {any} */ r) => [r.key, r])).values()].sort(
-        (a, b) =>
-          a.driver.localeCompare(b.driver) ||
-          a.cipher.localeCompare(b.cipher) ||
-          a.config.localeCompare(b.config) ||
-          opOrder(a.op) - opOrder(b.op),
-      );
-      const configs = new Set(cases.map((c) => c.config));
-      if (base !== null && perBase.length > 1) lines.push(`Against ${inert(base)}:`, '');
-      const header = [
-        configs.size > 1 ? 'Config · driver · cipher' : 'Driver · cipher',
-        'Operation',
-        ...(base !== null ? [`${inert(base)} ops/s`] : []),
-        ...heads.map((h) =>
-          base === null ? `${inert(h)} vs ${inert(rows.find((/** @type {any} */ r) => r.head === h).base)}` : inert(h),
-        ),
-      ];
-      const body = cases.map((c) => {
-        const of = (/** @type {string} */ h) => rows.find((/** @type {any} */ r) => r.head === h && r.key === c.key);
-        const baseOps =
-          base !== null
-            ? (rows.find((/** @type {any} */ r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null)
-            : null;
-        return [
-          inert(`${configs.size > 1 ? `${c.config} · ` : ''}${c.driver} · ${c.cipher}`),
-          inert(OPS.find((x) => x.name === c.op)?.label ?? c.op),
-          ...(base !== null ? [baseRate(baseOps)] : []),
-          ...heads.map((h) => cell(of(h))),
-        ];
-      });
-      lines.push(
-        ...(o.table ?? table)(
-          [header, ...body],
-          [
-            'l',
-            'l',
-            ...(base !== null ? /** @type {const} */ (['r']) : []),
-            ...heads.map(() => /** @type {const} */ ('r')),
-          ],
-        ).split('\n'),
-        '',
-      );
-    }
-  }
+  lines.push(
+    ...groupTables(
+      doc.rows.filter((/** @type {any} */ r) => only(r)),
+      {
+        heading: (name) => `**${name}**`,
+        baseUnit: 'ops/s',
+        baseCell: (_, c, rows) => baseRate(rows.find((r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null),
+        cell,
+        write: o.table ?? table,
+      },
+    ),
+  );
   lines.push(...countLines(doc, o));
   lines.push('Nodes and drivers:', '', ...sideLines(doc), '');
   return lines;
