@@ -10,14 +10,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { table as markdownTable } from '../lib/markdown.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { percent, signedPercent } from '../lib/format.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/tables/ops.js';
 import { costRows } from '../lib/costs.js';
-import { countSide } from './count-sides.js';
+import { countSide, runCounts } from './count-sides.js';
+import { copyCheckout } from './sides.js';
 
 /** The known changes: instructions, as a share of each case; fsyncs, one per this many operations. */
 export const INJECTED = { instructions: 0.01, fsyncEvery: 100 };
@@ -35,10 +35,7 @@ export async function calibrateCounts(f, prepare, log) {
   // B is a copy of A in another directory, as the PR check's base is a worktree beside the head:
   // the same code, other paths, so another heap layout
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-calibration-copy-'));
-  fs.cpSync(A.dir, copy, {
-    recursive: true,
-    filter: (src) => !['.git', 'out', 'results', '.cache'].includes(path.relative(A.dir, src)),
-  });
+  copyCheckout(A.dir, copy);
   const file = path.join(f.out, 'calibrate-counts.json');
   const t0 = Date.now();
   /** @type {any} */
@@ -54,7 +51,7 @@ export async function calibrateCounts(f, prepare, log) {
     done: [],
   };
   try {
-    const probe = probeLoop(A.dir, f.countArgs);
+    const probe = await probeLoop(A.dir, f.countArgs);
     state.probe = probe;
     log(`the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration`);
     /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
@@ -108,21 +105,10 @@ export async function calibrateCounts(f, prepare, log) {
  * @param {string} dir
  * @param {string[]} args
  */
-function probeLoop(dir, args) {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-probe-'));
-  try {
-    const out = path.join(tmp, 'probe.json');
-    const r = spawnSync(
-      process.execPath,
-      [path.join(dir, 'bench', 'counts', 'cli.js'), ...args, '--probe-loop', String(PROBE), '--out', out],
-      { cwd: dir, encoding: 'utf8' },
-    );
-    if (!fs.existsSync(out))
-      throw new Error(`--probe-loop failed (exit ${r.status}): ${r.stderr.trim().split('\n').pop()}`);
-    return JSON.parse(fs.readFileSync(out, 'utf8')).probe;
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+async function probeLoop(dir, args) {
+  const got = await runCounts({ label: 'probe', dir }, [...args, '--probe-loop', String(PROBE)], { log: () => {} });
+  if ('reason' in got) throw new Error(`--probe-loop: ${got.reason}`);
+  return got.doc.probe;
 }
 
 const compact = (/** @type {import('../lib/costs.js').CostRow} */ r) => ({

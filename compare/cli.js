@@ -82,6 +82,7 @@ export function parseFlags(argv) {
   if (v.calibrate && v['calibrate-counts'])
     throw new UsageError('--calibrate and --calibrate-counts do not go together; valid: one of them');
   const rounds = num('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds;
+  const seed = num('seed', v.seed, 0, 4294967295);
   return {
     base: v.base ?? '.',
     head: v.head ?? '.',
@@ -92,10 +93,10 @@ export function parseFlags(argv) {
     quick,
     engine: ['--quick', ...engine, '--time', String(time)],
     /** the counting pass's flags (bench/counts/cli.js): the timed run's cases, on its quick databases */
-    countArgs: ['--quick', ...engine, '--seed', String(num('seed', v.seed, 0, 4294967295))],
+    countArgs: ['--quick', ...engine, '--seed', String(seed)],
     counts: !v['no-counts'],
     calibrateCounts: Boolean(v['calibrate-counts']),
-    seed: num('seed', v.seed, 0, 4294967295),
+    seed,
     out: path.resolve(String(v.out)),
     keepWorktrees: Boolean(v['keep-worktrees']),
     calibrate: Boolean(v.calibrate),

@@ -19,13 +19,13 @@ import { costRows, costTally } from '../lib/costs.js';
  */
 
 /**
- * Run one side's counting pass; resolves to its output, or a reason.
+ * Run `npm run counts` in a side's checkout; resolves to what it wrote, or why it wrote nothing.
  * @param {{ label: string, dir: string }} side
- * @param {string[]} args the counts CLI's flags (mode, filters, seed)
+ * @param {string[]} args the counts CLI's flags (mode, filters, seed; --probe-loop)
  * @param {{ log: (line: string) => void, inject?: Record<string, import('../bench/counts/worker.js').Inject>, jobs?: number }} o
  * @returns {Promise<{ doc: any } | { reason: string }>}
  */
-export async function countSide(side, args, o) {
+export async function runCounts(side, args, o) {
   const cli = path.join(side.dir, 'bench', 'counts', 'cli.js');
   if (!fs.existsSync(cli)) return { reason: `${side.label} has no bench/counts/cli.js (it is older than the counts)` };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `sqlite-bench-counts-${side.label}-`));
@@ -55,13 +55,24 @@ export async function countSide(side, args, o) {
       child.once('exit', (c, sig) => resolve(sig ? -1 : (c ?? -1)));
     });
     if (!fs.existsSync(out)) return { reason: `${side.label}'s counting exited ${code}: ${last || 'no message'}` };
-    const doc = JSON.parse(fs.readFileSync(out, 'utf8'));
-    if (doc.counting?.status !== 'ok')
-      return { reason: `${side.label}: counting ${doc.counting?.status}: ${doc.counting?.reason ?? 'no reason'}` };
-    return { doc };
+    return { doc: JSON.parse(fs.readFileSync(out, 'utf8')) };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Run one side's counting pass; resolves to its output, or a reason (also when it could not count).
+ * @param {{ label: string, dir: string }} side
+ * @param {string[]} args the counts CLI's flags (mode, filters, seed)
+ * @param {{ log: (line: string) => void, inject?: Record<string, import('../bench/counts/worker.js').Inject>, jobs?: number }} o
+ * @returns {Promise<{ doc: any } | { reason: string }>}
+ */
+export async function countSide(side, args, o) {
+  const got = await runCounts(side, args, o);
+  if ('reason' in got || got.doc.counting?.status === 'ok') return got;
+  const { counting } = got.doc;
+  return { reason: `${side.label}: counting ${counting?.status}: ${counting?.reason ?? 'no reason'}` };
 }
 
 /**

@@ -127,6 +127,19 @@ export function sameDriverBuild(a, b) {
   });
 }
 
+/** What a copy of a checkout leaves out: its git, its outputs and its results, its cache of Nodes. */
+const NOT_COPIED = ['.git', 'out', 'results', '.cache'];
+
+/**
+ * Copy a checkout, with its installed dependencies and drivers, into `to`: the same code in another
+ * directory (the counts' calibration's A/A side; a made-up pull request's head in the tests).
+ * @param {string} from
+ * @param {string} to
+ */
+export function copyCheckout(from, to) {
+  fs.cpSync(from, to, { recursive: true, filter: (src) => !NOT_COPIED.includes(path.relative(from, src)) });
+}
+
 /** Remove a worktree the compare made. */
 export function removeWorktree(/** @type {string} */ repo, /** @type {string} */ dir) {
   git(repo, ['worktree', 'remove', '--force', dir]);

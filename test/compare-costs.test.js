@@ -11,6 +11,7 @@ import { countingTools } from '../bench/counts/tools.js';
 import { compareProblem } from '../compare/check.js';
 import { costRows, costTally, INSTRUCTIONS_FLOOR } from '../lib/costs.js';
 import { report } from '../compare/report.js';
+import { copyCheckout } from '../compare/sides.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
 const tools = countingTools();
@@ -293,10 +294,7 @@ test(
   () => {
     // the head: this checkout, copied, with one more UPDATE per inserted message (what a PR might do)
     const head = scratch('compare-pr-head-');
-    fs.cpSync(ROOT, head, {
-      recursive: true,
-      filter: (src) => !['.git', 'out', 'results', '.cache'].includes(path.relative(ROOT, src)),
-    });
+    copyCheckout(ROOT, head);
     const ops = path.join(head, 'bench/tables/ops.js');
     const text = fs.readFileSync(ops, 'utf8');
     const loop = '          for (let i = 0; i < n; i++) insert();';
