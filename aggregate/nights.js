@@ -1,8 +1,9 @@
 // One line per nightly document for the history charts: what each night measured for the
 // production setup (figure and 95% interval per timed operation) and what it ran on (Node, driver,
-// SQLite, runner image, the project's commit) and, where the run counted (Linux), what one operation
-// cost in instructions, fsyncs, writes and bytes written (docs/counting.md). Kept in results/charts/nights.jsonl so the aggregate reads a few hundred
-// short lines instead of parsing every document of the last 90 days (each is ~0.5 MB); a line is
+// SQLite, runner image, the project's commit) and, where the run counted (Linux), what one
+// operation cost in instructions, fsyncs, writes and bytes written (docs/counting.md). Kept in
+// results/charts/nights.jsonl so the aggregate reads a few hundred short lines instead of parsing
+// every document of the last 90 days (each is ~0.5 MB); a line is
 // reused while its document's sha256 matches, else made again from the document. Only the lines
 // a render used are kept, so the file holds the window the charts show and no more.
 import fs from 'node:fs';
