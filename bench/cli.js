@@ -2,11 +2,16 @@
 // npm run bench -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--no-counts] [--list]
 // Runs the suite on this machine, then (on Linux, unless --no-counts) counts what every timed case
-// costs per operation (bench/counts/), and writes one result document (bench/result/) to --out.
+// costs per operation (bench/counts/), and writes one result document (bench/result/) to --out, a
+// new file per run. Before anything is measured: --out and --keep-db made and written to, and at
+// least one driver the run needs loaded, so a mistake costs seconds, not a whole run.
 import path from 'node:path';
-import { command } from '../lib/command.js';
+import { CommandError, command } from '../lib/command.js';
+import { checkedDir } from '../lib/files.js';
 import { ROOT } from '../lib/root.js';
-import { parseFlags } from './engine/flags.js';
+import { OPTIONS, parseFlags } from './engine/flags.js';
+import { DRIVERS } from './tables/drivers.js';
+import { cases as casesOf } from './tables/suite.js';
 import { loadDrivers } from './engine/load-drivers.js';
 import { writeResult } from './result/document.js';
 import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from './result/header.js';
@@ -23,18 +28,40 @@ import { configNotes } from './tables/configs.js';
 import { countPass } from './counts/pass.js';
 import { caseKey } from './tables/suite.js';
 
+export const HELP = {
+  usage: 'npm run bench -- [flags]',
+  summary:
+    'Runs the suite and the workloads on this machine, then (on Linux, unless --no-counts) counts what one operation of every case costs, and writes one result document to --out.',
+  options: OPTIONS,
+};
+
+/**
+ * Stop before measuring when the run cannot measure anything worth a document: none of the drivers
+ * its cases need loads, or none of the installable ones is installed for this Node.
+ * @param {Map<string, { info: import('./engine/load-drivers.js').DriverInfo, open?: unknown }>} drivers
+ * @param {Record<string, string[]>} filters
+ */
+export function checkDrivers(drivers, filters) {
+  const needed = [...new Set(casesOf(filters).map((c) => c.driver))];
+  const ok = needed.filter((n) => drivers.get(n)?.open);
+  const packaged = needed.filter((n) => DRIVERS.find((d) => d.name === n)?.package);
+  const installed = packaged.filter((n) => drivers.get(n)?.info.status !== 'error');
+  if (ok.length && (installed.length || !packaged.length)) return;
+  const first = needed.map((n) => drivers.get(n)?.info).find((i) => i && i.status !== 'ok');
+  const other = ok.length ? `, or limit the run to what loads: --driver ${ok.join(',')}` : '';
+  throw new CommandError(
+    `no driver for Node ${process.version} among ${needed.join(', ')}: ${first?.name} ${first?.reason ?? 'did not load'}${other}`,
+  );
+}
+
 async function main(/** @type {string[]} */ argv) {
   const flags = parseFlags(argv);
-  if (flags.help) {
-    console.log(
-      'usage: npm run bench -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--workload NAME]... [--time MS] [--rounds N] [--seed N] [--out DIR] [--keep-db DIR] [--no-counts] [--list] [--slowdown PERCENT (calibration only)]',
-    );
-    return;
-  }
   if (flags.list) {
     console.log(`${listText()}\n${workloadListText()}`);
     return;
   }
+  checkedDir('out', flags.out);
+  if (flags.keepDb) checkedDir('keep-db', flags.keepDb);
   const state = { interrupted: /** @type {string | null} */ (null) };
   for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
     process.on(sig, () => {
@@ -45,6 +72,7 @@ async function main(/** @type {string[]} */ argv) {
   const startedAt = new Date().toISOString();
   const cpuAtStart = cpuTimes();
   const drivers = await loadDrivers();
+  checkDrivers(drivers, flags.filters);
   const run = await runSuite({
     mode: flags.quick ? 'quick' : 'full',
     filters: flags.filters,
@@ -132,7 +160,13 @@ async function main(/** @type {string[]} */ argv) {
   const errors =
     cases.filter((c) => c.status === 'error').length +
     (workloads?.cases.filter((c) => c.status === 'error').length ?? 0);
-  if (state.interrupted) return state.interrupted === 'SIGINT' ? 130 : 143;
+  if (state.interrupted) {
+    // the last line: how much of the run there is (a case counts once it has a round)
+    console.error(
+      `bench: ${state.interrupted}: stopped after ${cases.length} of ${order.length} cases; ${path.relative(process.cwd(), file) || file} is marked interrupted`,
+    );
+    return state.interrupted === 'SIGINT' ? 130 : 143;
+  }
   if (errors) {
     console.error(
       `bench: ${errors} case(s) failed; see "Not measured" above and the reason fields in ${path.relative(ROOT, file)}`,
@@ -142,4 +176,4 @@ async function main(/** @type {string[]} */ argv) {
   return 0;
 }
 
-command('bench', import.meta.url, main);
+command('bench', import.meta.url, main, HELP);

@@ -27,21 +27,115 @@ export const firstLine = (/** @type {unknown} */ err) =>
   String(/** @type {any} */ (err)?.message ?? err).split('\n')[0];
 
 /**
- * node:util parseArgs, strict; an unknown or malformed flag becomes a UsageError listing the flags.
- * @template {import('node:util').ParseArgsConfig['options']} O
+ * One flag of a command's option table: what node:util parseArgs reads (type, multiple, short,
+ * default), plus what --help prints: `description` (what it does), `arg` (the value's name, e.g.
+ * DIR) and `shown` (the default as words, where the parser has none or it depends on the mode).
+ * @typedef {object} Option
+ * @property {'string' | 'boolean'} type
+ * @property {boolean} [multiple]
+ * @property {string} [short]
+ * @property {string | boolean | string[]} [default]
+ * @property {string} [description]
+ * @property {string} [arg]
+ * @property {string} [shown]
+ */
+
+/** The flag every command takes: --help prints the option table and exits 0 (see command()). */
+export const HELP_OPTION = /** @type {const} */ ({
+  type: 'boolean',
+  short: 'h',
+  default: false,
+  description: 'print every flag with its default and meaning, then exit',
+});
+
+/**
+ * `--flag -1` as `--flag=-1`: parseArgs reads a value that starts with '-' as another flag ("argument
+ * is ambiguous"), so a negative number would never reach the check that names the valid range.
+ * @param {string[]} argv
+ * @param {Record<string, Option>} options
+ */
+function joinNegatives(argv, options) {
+  /** @type {string[]} */
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : '';
+    if (argv[i] === '--') return [...out, ...argv.slice(i)];
+    if (options[name]?.type === 'string' && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`--${name}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+/**
+ * node:util parseArgs, strict, over an option table (Option: the keys parseArgs does not know are
+ * for --help); every command takes --help. An unknown or malformed flag becomes a UsageError
+ * listing the flags.
+ * @template {Record<string, Option>} O
  * @param {string[]} argv
  * @param {O} options
+ * @param {{ positionals?: boolean }} [o] positionals: allowed, and returned as `_`
+ * @returns {ReturnType<typeof parseArgs<{ options: O & { help: typeof HELP_OPTION }, strict: true }>>['values'] & { _: string[] }}
  */
-export function parseStrict(argv, options) {
+export function parseStrict(argv, options, o = {}) {
+  /** @type {Record<string, Option>} */
+  const table = { ...options, help: HELP_OPTION };
+  /** @type {NonNullable<import('node:util').ParseArgsConfig['options']>} */
+  const config = {};
+  for (const [k, { type, multiple, short, default: d }] of Object.entries(table))
+    config[k] = {
+      type,
+      ...(multiple ? { multiple } : {}),
+      ...(short ? { short } : {}),
+      ...(d === undefined ? {} : { default: d }),
+    };
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    const r = parseArgs({
+      args: joinNegatives(argv, table),
+      options: config,
+      strict: true,
+      allowPositionals: Boolean(o.positionals),
+    });
+    return /** @type {any} */ ({ ...r.values, _: r.positionals });
   } catch (err) {
-    const valid =
-      Object.keys(options ?? {})
-        .map((k) => `--${k}`)
-        .join(', ') || 'none';
+    const valid = Object.keys(table)
+      .map((k) => `--${k}`)
+      .join(', ');
     throw new UsageError(`${firstLine(err)}; valid flags: ${valid}`);
   }
+}
+
+/**
+ * What a command's --help prints: how to run it, what it does, and every flag of the option table
+ * the parser uses, with its default and meaning.
+ * @typedef {{ usage: string, summary: string, options: Record<string, Option> }} Help
+ */
+
+/**
+ * The --help text of a command.
+ * @param {Help} help
+ */
+export function helpText({ usage, summary, options }) {
+  /** @type {Record<string, Option>} */
+  const table = { ...options, help: HELP_OPTION };
+  const rows = Object.entries(table).map(([k, x]) => {
+    const name = `${x.short ? `-${x.short}, ` : ''}--${k}${x.type === 'string' ? ` ${x.arg ?? 'VALUE'}` : ''}`;
+    const d =
+      x.shown ??
+      (x.type === 'boolean'
+        ? x.default
+          ? 'on'
+          : 'off'
+        : x.default === undefined
+          ? 'none'
+          : [x.default].flat().join(','));
+    const more = x.multiple ? ' (repeatable, or comma-separated)' : '';
+    return [name, `${x.description ?? '(undocumented)'}${more}; default: ${d}`];
+  });
+  const width = Math.min(28, Math.max(...rows.map(([n]) => n.length)));
+  const lines = rows.map(([n, d]) =>
+    n.length > width ? `  ${n}\n  ${' '.repeat(width)}  ${d}` : `  ${n.padEnd(width)}  ${d}`,
+  );
+  return `usage: ${usage}\n\n${summary}\n\nflags:\n${lines.join('\n')}`;
 }
 
 /**
@@ -112,11 +206,15 @@ export function printMarkdown(md) {
  * @param {string} name how errors are prefixed, e.g. 'bench'
  * @param {string} url the entry point's import.meta.url
  * @param {(argv: string[]) => number | void | Promise<number | void>} main
+ * @param {Help} [help] what --help prints (then exit 0, nothing else run): the option table main parses with
  */
-export function command(name, url, main) {
+export function command(name, url, main, help) {
   if (!isMain(url)) return;
+  const argv = process.argv.slice(2);
+  const end = argv.indexOf('--');
+  const asked = (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
   Promise.resolve()
-    .then(() => main(process.argv.slice(2)))
+    .then(() => (help && asked ? printUsage(helpText(help)) : main(argv)))
     .then(
       (code) => {
         if (typeof code === 'number') process.exitCode = code;

@@ -1,7 +1,7 @@
 // The engine's flags: what to measure (filters over the tables), how long, with which seed. Parsed
 // the same by `npm run bench`, the engine server and the compare.
 import path from 'node:path';
-import { UsageError, numberFlag, parseStrict } from '../../lib/command.js';
+import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
 import { TABLES } from '../tables/suite.js';
 import { EXPERIMENTS, casesOf } from '../tables/experiments.js';
 import '../claims/experiments.js'; // checks the experiments table: a bad row stops every run
@@ -10,26 +10,89 @@ import { WORKLOAD_NAMES } from '../tables/workloads.js';
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
 export const FILTER_OPTIONS = /** @type {const} */ ({
-  config: { type: 'string', multiple: true },
-  driver: { type: 'string', multiple: true },
-  cipher: { type: 'string', multiple: true },
-  op: { type: 'string', multiple: true },
-  experiment: { type: 'string', multiple: true },
+  config: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: 'every config',
+    description: 'run only these PRAGMA configs (npm run catalogue lists them)',
+  },
+  driver: { type: 'string', multiple: true, arg: 'NAME', shown: 'every driver', description: 'run only these drivers' },
+  cipher: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: 'every cipher',
+    description: 'run only these ciphers (none: no encryption)',
+  },
+  op: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: 'every operation',
+    description: 'run only these operations',
+  },
+  experiment: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: 'none',
+    description: "run only the cases of these claims' experiments (docs/claims.md)",
+  },
 });
 
 export const OPTIONS = /** @type {const} */ ({
-  quick: { type: 'boolean', default: false },
+  quick: {
+    type: 'boolean',
+    default: false,
+    description: 'the whole suite with small budgets: a smoke test, not figures to compare',
+  },
   ...FILTER_OPTIONS,
-  list: { type: 'boolean', default: false },
-  time: { type: 'string' },
-  rounds: { type: 'string' },
-  out: { type: 'string', default: 'out' },
-  'keep-db': { type: 'string' },
-  seed: { type: 'string', default: '1' },
-  workload: { type: 'string', multiple: true },
-  slowdown: { type: 'string' },
-  'no-counts': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
+  list: { type: 'boolean', default: false, description: 'print every valid name, with what it is, and exit' },
+  time: {
+    type: 'string',
+    arg: 'MS',
+    shown: '120 (quick: 40)',
+    description: 'measuring time per case and round, in milliseconds',
+  },
+  rounds: {
+    type: 'string',
+    arg: 'N',
+    shown: '8, up to 25 where the rounds disagree (quick: 1)',
+    description: 'exactly N rounds per case, from 1 to 100',
+  },
+  out: {
+    type: 'string',
+    default: 'out',
+    arg: 'DIR',
+    description:
+      'the folder the result document goes to (created; checked before measuring); each run writes a new file named by its platform, Node, start time and run id, never over another',
+  },
+  'keep-db': {
+    type: 'string',
+    arg: 'DIR',
+    description:
+      'keep every database file in DIR (created; checked before measuring); set SQLITE_BENCH_KEY to know the key',
+  },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the case order' },
+  workload: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: 'default',
+    description: 'the workloads after the suite: names, or default, all, none, concurrency, scale (docs/workloads.md)',
+  },
+  slowdown: {
+    type: 'string',
+    arg: 'PERCENT',
+    description: 'calibration only: every timed call slowed by PERCENT (the aggregate refuses such a document)',
+  },
+  'no-counts': {
+    type: 'boolean',
+    default: false,
+    description: 'skip the counting pass after the timed run (docs/counting.md)',
+  },
+  help: HELP_OPTION,
 });
 
 /**
@@ -145,11 +208,11 @@ function slowdown(s) {
 /** The engine's flags that a wrapper (matrix, meta:precision) passes on to each run it starts. */
 export const BENCH_FLAGS = /** @type {const} */ ({
   ...FILTER_OPTIONS,
-  time: { type: 'string' },
-  seed: { type: 'string' },
-  'keep-db': { type: 'string' },
-  slowdown: { type: 'string' },
-  workload: { type: 'string', multiple: true },
+  time: OPTIONS.time,
+  seed: { ...OPTIONS.seed, default: undefined, shown: '1' },
+  'keep-db': OPTIONS['keep-db'],
+  slowdown: OPTIONS.slowdown,
+  workload: OPTIONS.workload,
 });
 
 /**

@@ -1,12 +1,14 @@
 // What a result document is stamped with and how it is written, without validating it: the schema
-// version, the harness, the run id and commit, the file name, the atomic write. Built-ins and
+// version, the harness, the run id and commit, the file name (the run's start and id in it, so a
+// document never replaces another), the atomic write that refuses an existing name. Built-ins and
 // project files only (no npm package), so npm run ci:failure can write a document on a runner
 // whose install failed; document.js validates against the schema (ajv) before it writes.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../lib/files.js';
+import { writeFileNew } from '../../lib/files.js';
+import { CommandError } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 
 export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'result.schema.json');
@@ -44,23 +46,30 @@ export function currentCommit() {
 export const newRunId = () => crypto.randomUUID();
 
 /**
- * The file a document is written to: one per platform, arch and Node version.
- * @param {{ environment: { platform: string, arch: string, node: string } }} doc
+ * The file a document is written to: its platform, arch and Node version (the matrix cell), then
+ * the run's start (UTC, to the second) and the first 8 characters of its id, so an interrupted or
+ * filtered run never replaces a complete one: e.g. linux-x64-node-v22.12.0-20260105T021500Z-0a1b2c3d.json.
+ * @param {{ environment: { platform: string, arch: string, node: string }, run: { id: string, startedAt: string } }} doc
  */
 export function resultFileName(doc) {
   const { platform, arch, node } = doc.environment;
-  return `${platform}-${arch}-node-${node}.json`;
+  const at = doc.run.startedAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
+  return `${platform}-${arch}-node-${node}-${at}-${doc.run.id.slice(0, 8)}.json`;
 }
 
+/** The names resultFileName gives, to find a run's documents in a folder. */
+export const RESULT_FILE = /^[a-z0-9]+-[a-z0-9]+-node-v[^/]*-\d{8}T\d{6}Z-[0-9a-f]{8}\.json$/;
+
 /**
- * Write a document into dir atomically (a temp file, then rename), unchecked: document.js
- * writeResult validates first.
+ * Write a document into dir, whole or not at all and never over another file, unchecked:
+ * document.js writeResult validates first.
  * @param {any} doc
  * @param {string} dir
  * @returns {string} the file written
  */
 export function writeDocument(doc, dir) {
   const file = path.join(dir, resultFileName(doc));
-  writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
+  if (!writeFileNew(file, `${JSON.stringify(doc, null, 2)}\n`))
+    throw new CommandError(`${file} exists; a result document never replaces another`);
   return file;
 }
