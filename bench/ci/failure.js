@@ -39,7 +39,7 @@ import {
   TINYBENCH_VERSION,
   currentCommit,
   newRunId,
-  resultFileName,
+  RESULT_FILE,
   writeDocument,
 } from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
@@ -174,8 +174,9 @@ function main(/** @type {string[]} */ argv) {
     mode: env.BENCH_QUICK === 'true' ? 'quick' : 'full',
     cellNode: cellNodeOf(env) || undefined,
   });
-  const file = path.join(out, resultFileName(doc));
-  if (fs.existsSync(file)) console.log(`ci:failure: ${file} exists; the bench wrote its own document`);
+  // each run's document has a name of its own: any result document there is the bench's (or an earlier failure's)
+  const there = fs.existsSync(out) ? fs.readdirSync(out).find((f) => RESULT_FILE.test(f)) : undefined;
+  if (there) console.log(`ci:failure: ${path.join(out, there)} exists; the bench wrote its own document`);
   else console.log(`ci:failure: wrote ${writeDocument(doc, out)} (${reason})`);
 }
 
