@@ -10,7 +10,8 @@
 // repository's own README.md when results/ exists; and each --real DIR holding README.md and
 // results/ (default: out/matrix when `npm run matrix` has written it). Needs Debian's chromium
 // (apt-get install -y chromium), or CHROMIUM naming another binary. Look at the PNGs: the script
-// checks that they were made, not that they are readable.
+// checks that they were made, not that they are readable. It never removes a folder it did not
+// make: --out must be new, empty, or its own earlier output (whose subfolders its note lists).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
-import { writeFileAtomic } from '../../lib/files.js';
+import { checkedDir, writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { buildYear } from './aggregate-year.js';
 
@@ -108,12 +109,65 @@ function shoot(chromium, page, png) {
     );
 }
 
+/** The note meta:screenshots leaves in its --out: the subfolders it made there, the only ones it removes. */
+const MADE = '.meta-screenshots.json';
+
+/**
+ * The --out folder, made if absent; one that holds anything meta:screenshots did not make is
+ * refused, untouched. Of an earlier output only the subfolders its note lists are removed.
+ * @param {string} given
+ */
+export function screenshotsDir(given) {
+  const out = path.resolve(given);
+  if (fs.existsSync(out) && fs.statSync(out).isDirectory()) {
+    const there = fs.readdirSync(out);
+    if (there.length && !there.includes(MADE))
+      throw new UsageError(
+        `bad --out '${given}': not empty, and not made by meta:screenshots (no ${MADE}); give a new or empty folder`,
+      );
+    if (there.length) {
+      const made = JSON.parse(fs.readFileSync(path.join(out, MADE), 'utf8'));
+      const names = Array.isArray(made)
+        ? made.filter((n) => typeof n === 'string' && /^[\w.-]+$/.test(n) && n !== '..' && n !== '.')
+        : [];
+      for (const n of names) fs.rmSync(path.join(out, n), { recursive: true, force: true });
+    }
+  }
+  checkedDir('out', out);
+  writeFileAtomic(path.join(out, MADE), '[]\n');
+  return out;
+}
+
+export const HELP = {
+  usage: 'npm run meta:screenshots -- [flags]',
+  summary:
+    "The README and results/README.md in headless Chromium at 1280 px, from a synthetic year, the repository's results and a local matrix, as PNG files in --out (needs Debian's chromium, or CHROMIUM).",
+  options: /** @type {const} */ ({
+    nights: {
+      type: 'string',
+      default: '100',
+      arg: 'N',
+      description: 'nights of the synthetic year, 0 to 3660 (0: none)',
+    },
+    real: {
+      type: 'string',
+      multiple: true,
+      arg: 'DIR',
+      shown: 'out/matrix when a local matrix has run',
+      description: 'an aggregated folder to show (README.md and results/README.md), e.g. out/matrix',
+    },
+    out: {
+      type: 'string',
+      default: 'out/screenshots',
+      arg: 'DIR',
+      description:
+        'where the pages and screenshots go: a new or empty folder, or one this command made (only its own subfolders are replaced)',
+    },
+  }),
+};
+
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, {
-    nights: { type: 'string', default: '100' },
-    real: { type: 'string', multiple: true },
-    out: { type: 'string', default: 'out/screenshots' },
-  });
+  const values = parseStrict(argv, HELP.options);
   for (const dir of values.real ?? []) {
     if (!fs.existsSync(path.join(dir, 'README.md')) || !fs.existsSync(path.join(dir, 'results', 'README.md')))
       throw new UsageError(
@@ -121,13 +175,12 @@ async function main(/** @type {string[]} */ argv) {
       );
   }
   const nights = numberFlag('nights', values.nights, 0, 3660);
+  const out = screenshotsDir(values.out);
   const chromium = process.env.CHROMIUM || 'chromium';
   if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0)
     throw new CommandError(
       `no '${chromium}': install Debian's chromium (apt-get install -y chromium), or set CHROMIUM`,
     );
-  const out = path.resolve(values.out);
-  fs.rmSync(out, { recursive: true, force: true });
   /** @type {{ name: string, readme: string, results: string }[]} */
   const sources = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shots-'));
@@ -135,6 +188,7 @@ async function main(/** @type {string[]} */ argv) {
     if (nights > 0) {
       const year = buildYear({ dir: tmp, nights, log: (s) => console.error(s) });
       // keep what the pages show (the year's documents are about 0.4 MB each): README, results/README.md, the charts
+      writeFileAtomic(path.join(out, MADE), `${JSON.stringify([`synthetic-${nights}-nights`])}\n`);
       const keep = path.join(out, `synthetic-${nights}-nights`, 'site');
       fs.mkdirSync(path.join(keep, 'results'), { recursive: true });
       fs.copyFileSync(year.readme, path.join(keep, 'README.md'));
@@ -157,6 +211,7 @@ async function main(/** @type {string[]} */ argv) {
         readme: path.join(dir, 'README.md'),
         results: path.join(dir, 'results'),
       });
+    writeFileAtomic(path.join(out, MADE), `${JSON.stringify(sources.map((x) => x.name))}\n`);
     if (!sources.length)
       throw new CommandError('nothing to show: --nights 0 and no results (run npm run matrix, or pass --real DIR)');
     for (const s of sources) {
@@ -182,4 +237,4 @@ async function main(/** @type {string[]} */ argv) {
   return 0;
 }
 
-command('meta:screenshots', import.meta.url, main);
+command('meta:screenshots', import.meta.url, main, HELP);
