@@ -20,7 +20,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
-import { writeFileAtomic } from '../../lib/files.js';
+import { checkedDir, writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { ROOT } from '../../lib/root.js';
 import { OPS } from '../tables/ops.js';
@@ -51,13 +51,16 @@ function main(/** @type {string[]} */ argv) {
   const passthrough = benchArgs(values);
   parseFlags(passthrough);
 
-  const base = path.resolve(values.out, 'precision');
+  // a new folder per call (precision-XXXXXX under --out), so no earlier run's files are removed
+  const base = values.from ? '' : fs.mkdtempSync(path.join(checkedDir('out', values.out), 'precision-'));
   /** @type {any[]} */
   const docs = [];
   /** @type {number[]} */
   const walls = [];
   if (values.from) return summarise(fromRuns(path.resolve(values.from)), values, passthrough);
-  fs.rmSync(base, { recursive: true, force: true });
+  console.error(
+    `precision: the runs' documents go to ${path.relative(process.cwd(), base) || base} (--from reads them again)`,
+  );
   // --interference: a competing process on the other core for the whole measurement (interference.js)
   const noise = values.interference
     ? spawn(process.execPath, [path.join(ROOT, 'bench/meta/interference.js'), '--seconds', '86400'], {

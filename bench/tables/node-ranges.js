@@ -1,7 +1,7 @@
 // The ranges of drivers.js applied to a Node version (semver): the driver generation it installs
 // and loads, and whether a built-in driver is there.
 import semver from 'semver';
-import { GENERATIONS, GENERATION_LOADS } from './drivers.js';
+import { GENERATIONS, GENERATION_LOADS, MATRIX_NODES } from './drivers.js';
 
 /**
  * @param {string} nodeVersion e.g. process.version
@@ -43,4 +43,24 @@ export function chosenGeneration(nodeVersion, id) {
 export function builtinUnavailable(driver, nodeVersion) {
   if (!driver.node || semver.satisfies(nodeVersion, driver.node)) return null;
   return `${driver.name} needs Node ${driver.node} without a flag; this is ${nodeVersion}`;
+}
+
+/** The newest Node major the project runs on: the matrix's newest. */
+const NEWEST_MAJOR = Math.max(...MATRIX_NODES);
+
+/** The Node versions the project supports: package.json's engines floor (18.18) to the matrix's newest major. */
+export const SUPPORTED_NODE = `>=18.18.0 <${NEWEST_MAJOR + 1}.0.0`;
+
+/** The supported range in words, for one-line errors. */
+export const SUPPORTED_NODE_TEXT = `18.18 to ${NEWEST_MAJOR}.x`;
+
+/**
+ * Whether a Node version or major given on a command line (18, v22, 18.20.8) is supported: a
+ * major when its releases reach into the range, a version when it is inside it.
+ * @param {string} spec
+ */
+export function supportedNode(spec) {
+  const want = spec.replace(/^v/, '');
+  if (/^\d+$/.test(want)) return Number(want) >= 18 && Number(want) <= NEWEST_MAJOR;
+  return semver.valid(want) !== null && semver.satisfies(want, SUPPORTED_NODE);
 }

@@ -4,36 +4,57 @@
 // The nightly matrix on this machine, for the platform it runs on: for each Node version, fetch
 // that Node from the npm registry, compile the drivers against its own headers into a per-version
 // cache (a second run reuses it), run the benchmark under it, and write its document where
-// download-artifact would put it (<out>/artifacts/result-<platform>-node<major>/). A version that
-// fails is reported with its error, gets a document saying so, and the rest go on. Finally the
-// aggregate runs into <out>/results and <out>/README.md.
+// download-artifact would put it (<out>/artifacts/<start>/result-<platform>-node<major>/: a new
+// folder per matrix run, so an earlier run's files are never removed). A version that fails is
+// reported with its error, gets a document saying so, and the rest go on. Finally the aggregate
+// runs into <out>/results and <out>/README.md. Unsupported Node versions are refused before
+// anything is fetched.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { clock } from '../../lib/format.js';
 import { command, parseStrict } from '../../lib/command.js';
+import { checkedDir } from '../../lib/files.js';
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { ROOT } from '../../lib/root.js';
+import { SUPPORTED_NODE_TEXT } from '../tables/node-ranges.js';
 import { fetchNode, nodeEnv, nodeSpecs, resolveNodeVersion, runUnder } from './other-node.js';
 import { END, START } from '../../lib/markers.js';
 
 /** The bench's flags that every run gets (--quick too); the runs' --out is the matrix's. */
 const OPTIONS = /** @type {const} */ ({
-  node: { type: 'string', default: MATRIX_NODES.join(',') },
-  out: { type: 'string', default: 'out/matrix' },
-  quick: { type: 'boolean', default: false },
+  node: {
+    type: 'string',
+    default: MATRIX_NODES.join(','),
+    arg: 'LIST',
+    description: `the Node majors or versions to run, comma-separated, from ${SUPPORTED_NODE_TEXT}`,
+  },
+  out: {
+    type: 'string',
+    default: 'out/matrix',
+    arg: 'DIR',
+    description: 'where the documents (artifacts/<start>/), results/ and README.md go',
+  },
+  quick: { type: 'boolean', default: false, description: "every run with the bench's small budgets: a smoke test" },
   ...BENCH_FLAGS,
 });
+
+export const HELP = {
+  usage: 'npm run matrix -- [flags]',
+  summary:
+    'The nightly bench matrix on this machine: npm run bench under each Node (fetched from the npm registry, drivers compiled for it), aggregated into --out.',
+  options: OPTIONS,
+};
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
   const specs = nodeSpecs(values.node);
   const passthrough = benchArgs(values);
   parseFlags(passthrough); // the bench's flags, checked here before any Node is fetched and built for
-  const out = path.resolve(String(values.out));
-  const artifacts = path.join(out, 'artifacts');
-  fs.rmSync(artifacts, { recursive: true, force: true });
+  const out = checkedDir('out', String(values.out));
+  if (values['keep-db']) checkedDir('keep-db', String(values['keep-db']));
+  const artifacts = path.join(out, 'artifacts', new Date().toISOString().replace(/\.\d+/, '').replace(/[-:]/g, ''));
   const start = Date.now();
   const outcome = [];
   for (const [i, spec] of specs.entries()) {
@@ -92,4 +113,4 @@ function main(/** @type {string[]} */ argv) {
   return agg.status === 0 && outcome.every((o) => !o.includes('FAILED')) ? 0 : 1;
 }
 
-command('matrix', import.meta.url, main);
+command('matrix', import.meta.url, main, HELP);

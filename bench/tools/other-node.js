@@ -12,8 +12,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
-import { UsageError, command } from '../../lib/command.js';
-import { parseFlags } from '../engine/flags.js';
+import { CommandError, UsageError, command } from '../../lib/command.js';
+import { OPTIONS, parseFlags } from '../engine/flags.js';
+import { SUPPORTED_NODE_TEXT, supportedNode } from '../tables/node-ranges.js';
 import { npmCommand } from './install-drivers.js';
 import { ROOT } from '../../lib/root.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
@@ -29,11 +30,18 @@ export const NPM_CACHE = path.join(ROOT, '.cache', 'npm');
 function resolveVersion(pkg, spec) {
   const { cmd, pre } = npmCommand();
   const want = spec.replace(/^v/, '');
-  const out = execFileSync(
-    cmd,
-    [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  let out;
+  try {
+    out = execFileSync(cmd, [...pre, 'view', `${pkg}@${/^\d+$/.test(want) ? `^${want}` : want}`, 'version', '--json'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    // npm view exits 1 with E404 on a version that was never published: one line, not npm's log
+    const e = /** @type {{ stdout?: string, status?: number }} */ (err);
+    const code = /"code":\s*"(\w+)"/.exec(e.stdout ?? '')?.[1] ?? `exit ${e.status}`;
+    throw new CommandError(`no ${pkg} release matches '${spec}' on the npm registry (npm view: ${code})`);
+  }
   const parsed = JSON.parse(out || 'null');
   const versions = Array.isArray(parsed) ? parsed : parsed ? [parsed] : [];
   // npm lists the matching versions unsorted: take the highest, not the last
@@ -52,10 +60,10 @@ export function nodeSpecs(value) {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s));
+  const bad = specs.filter((s) => !/^v?\d+(\.\d+\.\d+)?$/.test(s) || !supportedNode(s));
   if (!specs.length || bad.length)
     throw new UsageError(
-      `bad --node '${value}'; valid: Node majors or versions, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
+      `bad --node '${value}'; valid: Node majors or versions from ${SUPPORTED_NODE_TEXT}, comma-separated, e.g. ${MATRIX_NODES.join(',')}`,
     );
   return specs;
 }
@@ -173,10 +181,18 @@ export function runUnder(nodeDir, script, args, { fromSource = false, extraEnv =
   return { status: r.status ?? 1, stage: 'run' };
 }
 
+export const HELP = {
+  usage: 'npm run bench:node -- VERSION [bench flags]',
+  summary: `Runs npm run bench under another Node (VERSION: a major or an exact version, from ${SUPPORTED_NODE_TEXT}), fetched from the npm registry with the drivers compiled for it; the flags are the bench's.`,
+  options: OPTIONS,
+};
+
 function main(/** @type {string[]} */ argv) {
   const [spec, ...rest] = argv;
-  if (!spec || !/^v?\d+(\.\d+\.\d+)?$/.test(spec))
-    throw new UsageError("give a Node version or major first, e.g. 'npm run bench:node -- 18.20.8 --quick'");
+  if (!spec || !/^v?\d+(\.\d+\.\d+)?$/.test(spec) || !supportedNode(spec))
+    throw new UsageError(
+      `bad Node version '${spec ?? ''}'; valid: a major or an exact version from ${SUPPORTED_NODE_TEXT}, first, e.g. 'npm run bench:node -- 18.20.8 --quick'`,
+    );
   parseFlags(rest); // the bench's flags, checked here before a Node is fetched and built for
   const version = resolveNodeVersion(spec);
   const dir = fetchNode(version);
@@ -186,4 +202,4 @@ function main(/** @type {string[]} */ argv) {
   return r.status;
 }
 
-command('bench:node', import.meta.url, main);
+command('bench:node', import.meta.url, main, HELP);
