@@ -116,8 +116,13 @@ export function takePages(pages, o) {
   const from = path.join(pages, 'results');
   if (!fs.existsSync(path.join(pages, 'README.md')) || !fs.existsSync(from))
     throw new UsageError(`--pages ${pages}: holds no README.md and results/ (the aggregate job's pages artifact)`);
-  fs.copyFileSync(path.join(pages, 'README.md'), path.resolve(o.cwd, o.readme));
   const results = path.resolve(o.cwd, o.results);
+  // replaced whole, so only a folder the aggregate made (it always holds index.json), never another
+  if (fs.existsSync(results) && !fs.existsSync(path.join(results, 'index.json')))
+    throw new UsageError(
+      `--results ${o.results}: holds no index.json, so it is no results folder the aggregate made; not replaced`,
+    );
+  fs.copyFileSync(path.join(pages, 'README.md'), path.resolve(o.cwd, o.readme));
   fs.rmSync(results, { recursive: true, force: true });
   fs.cpSync(from, results, { recursive: true });
 }
