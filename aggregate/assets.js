@@ -12,11 +12,18 @@
 // fetches the documents the pages show (publish/needed.js) with `npm run ci:restore` first.
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
+import { namePart } from '../lib/names.js';
 
-/** A stored document's file under results/: <year>/<day>-….json (store.js fileFor). */
-const FILE = /^(\d{4})\/((\d{4})-\d{2}-\d{2})-[a-z0-9.-]+\.json$/;
+/**
+ * A stored document's file under results/ (store.js fileFor):
+ * <year>/<day>-<platform>-<arch>-node-<Node version>-<8 hex>.json, or …-shootout-<8 hex>.json; each
+ * part of the kind of name the schemas admit (lib/names.js), so every document stored has a release.
+ */
+const FILE = new RegExp(
+  `^(\\d{4})/((\\d{4})-\\d{2}-\\d{2})-${namePart('platform')}-${namePart('arch')}-(?:node-${namePart('nodeVersion')}|shootout)-[0-9a-f]{8}\\.json$`,
+);
 /** A release's tag: results-<day>-<8 hex>. */
-export const TAG = /^results-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}$/;
+export const TAG = new RegExp(`^results-${namePart('day')}-[0-9a-f]{8}$`);
 
 /**
  * The release a batch of documents is archived in: the newest one's day and the first 8 hex of
@@ -32,7 +39,7 @@ export function releaseOf(batch, run = '') {
     const m = FILE.exec(e.file);
     if (!m || m[1] !== m[3])
       throw new Error(
-        `results/index.json: '${e.file}' is not a stored document's path (<year>/<year>-<month>-<day>-….json)`,
+        `results/index.json: '${e.file}' is not a stored document's path (<year>/<year>-<month>-<day>-<platform>-<arch>-node-<Node version>-<8 hex>.json, or …-shootout-<8 hex>.json)`,
       );
     return m[2];
   });

@@ -9,9 +9,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCHEMA } from '../bench/result/document.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { CommandError } from '../lib/command.js';
+import { isName } from '../lib/names.js';
 import { bundleName, releaseOf } from './assets.js';
 import { readResult } from './read.js';
 import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
@@ -102,13 +102,12 @@ export function latestAttempts(entries) {
   return entries.filter((e) => !e.run || !e.attempt || newest.get(key(e)) === e.attempt);
 }
 
-const ENV = SCHEMA.properties.environment.properties;
-/** What each part of a stored file's name may be: the schema's own enums and patterns. */
+/** What each part of a stored file's name may be: the kinds of name the schemas refer to (lib/names.js). */
 const PARTS = {
-  day: (/** @type {string} */ s) => /^\d{4}-\d{2}-\d{2}$/.test(s),
-  platform: (/** @type {string} */ s) => ENV.platform.enum.includes(s),
-  arch: (/** @type {string} */ s) => ENV.arch.enum.includes(s),
-  node: (/** @type {string} */ s) => s.length <= ENV.node.maxLength && new RegExp(ENV.node.pattern).test(s),
+  day: (/** @type {string} */ s) => isName('day', s),
+  platform: (/** @type {string} */ s) => isName('platform', s),
+  arch: (/** @type {string} */ s) => isName('arch', s),
+  node: (/** @type {string} */ s) => isName('nodeVersion', s),
   id: (/** @type {string} */ s) => /^[0-9a-f]{8}$/.test(s),
 };
 

@@ -1,8 +1,10 @@
 // What every document kind (a result, a shootout) is checked with: its committed JSON Schema
-// (2020-12, one Ajv set-up), and the checks of its run and environment a schema cannot express.
+// (2020-12, one Ajv set-up, the kinds of name of lib/names.schema.json beside it), and the checks
+// of its run and environment a schema cannot express.
 import fs from 'node:fs';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import semver from 'semver';
+import { NAMES_SCHEMA } from './names.js';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
 
@@ -19,7 +21,10 @@ export function loadSchema(file) {
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
-  }).compile(schema);
+  })
+    // the kinds of name (lib/names.schema.json) both document schemas refer to
+    .addSchema(NAMES_SCHEMA)
+    .compile(schema);
   /** @param {unknown} doc */
   const validate = (doc) => {
     if (validator(doc)) return [];

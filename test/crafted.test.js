@@ -150,7 +150,7 @@ const refusedKinds = (escape) => [
     make: (d) => {
       d.drivers[0].version = '13.0.3\u2066';
     },
-    expect: /\/drivers\/0\/version contains the Unicode bidirectional control U\+2066/,
+    expect: /\/drivers\/0\/version must match pattern/,
   },
   {
     name: 'os-release-nul',
@@ -186,14 +186,43 @@ const refusedKinds = (escape) => [
     make: (d) => {
       d.environment.ci.imageVersion = '1\n\n<script>alert(1)</script>';
     },
-    expect: /\/environment\/ci\/imageVersion contains the control character U\+000A/,
+    expect: /\/environment\/ci\/imageVersion must match pattern/,
   },
   {
     name: 'image-os-table-break',
     make: (d) => {
       d.environment.ci.imageOs = 'ubuntu24 |\n| --- |';
     },
-    expect: /\/environment\/ci\/imageOs contains the control character U\+000A/,
+    expect: /\/environment\/ci\/imageOs must match pattern/,
+  },
+  // names (issue 36): markup where a kind of name belongs does not match its pattern; a free text is bounded
+  {
+    name: 'image-os-html',
+    make: (d) => {
+      d.environment.ci.imageOs = '<img src=x onerror=alert(1)>';
+    },
+    expect: /\/environment\/ci\/imageOs must match pattern/,
+  },
+  {
+    name: 'image-version-table-pipe',
+    make: (d) => {
+      d.environment.ci.imageVersion = '1 | 2 | 3';
+    },
+    expect: /\/environment\/ci\/imageVersion must match pattern/,
+  },
+  {
+    name: 'driver-version-mention',
+    make: (d) => {
+      d.drivers[1].version = '@octocat';
+    },
+    expect: /\/drivers\/1\/version must match pattern/,
+  },
+  {
+    name: 'cpu-model-very-long',
+    make: (d) => {
+      d.environment.cpuModel = 'A'.repeat(100_000);
+    },
+    expect: /\/environment\/cpuModel must NOT have more than 200 characters/,
   },
   // what else a crafted document can try
   {
@@ -261,30 +290,6 @@ const inertKinds = [
     shown: '| linux \\!\\[x\\](https\\://evil.example/x.png) |',
   },
   {
-    name: 'image-os-html',
-    make: (d) => {
-      d.environment.ci.imageOs = '<img src=x onerror=alert(1)>';
-    },
-    raw: '<img src=x onerror=alert(1)>',
-    shown: '| \\<img src=x onerror=alert(1)\\> 20261115.1 |',
-  },
-  {
-    name: 'image-version-table-pipe',
-    make: (d) => {
-      d.environment.ci.imageVersion = '1 | 2 | 3';
-    },
-    raw: '1 | 2 | 3',
-    shown: '| ubuntu24 1 \\| 2 \\| 3 |',
-  },
-  {
-    name: 'driver-version-mention',
-    make: (d) => {
-      d.drivers[1].version = '@octocat';
-    },
-    raw: '@octocat',
-    shown: `| @${Z}octocat (SQLite 3.54.1) |`,
-  },
-  {
     name: 'case-reason-heading-fence',
     make: (d) => {
       d.cases[1] = { ...d.cases[1], status: 'error', reason: '# Owned ```js' };
@@ -302,14 +307,6 @@ const inertKinds = [
     },
     raw: `${END} ${START}`,
     shown: '| skipped: \\<\\!-- BENCHMARK\\_RESULTS\\_END --\\> \\<\\!-- BENCHMARK\\_RESULTS\\_START --\\> |',
-  },
-  {
-    name: 'cpu-model-very-long',
-    make: (d) => {
-      d.environment.cpuModel = 'A'.repeat(100_000);
-    },
-    raw: 'A'.repeat(201),
-    shown: `| ${'A'.repeat(199)}… |`,
   },
 ];
 
