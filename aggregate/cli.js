@@ -25,22 +25,45 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../lib/files.js';
-import { UsageError, command, parseStrict } from '../lib/command.js';
+import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
 import { replaceBlock } from '../lib/markers.js';
 import { plan } from './plan.js';
 import { discover, readResult } from './read.js';
 import { renderBlock, renderResultsPage } from './render.js';
-import { chartWriter } from './charts/writer.js';
+import { CHARTS, chartWriter } from './charts/writer.js';
 import { nightStore } from './nights.js';
-import { digest, fileFor, openStore, sha256, storedText } from './store.js';
+import { digest, fileFor, kindOf, openStore, sha256, storedText } from './store.js';
+import { artifactProblem, attemptProblem, timeProblem } from './trust.js';
 
 const OPTIONS = /** @type {const} */ ({
-  artifacts: { type: 'string' },
-  results: { type: 'string', default: 'results' },
-  readme: { type: 'string', default: 'README.md' },
-  help: { type: 'boolean', short: 'h', default: false },
+  artifacts: {
+    type: 'string',
+    arg: 'DIR',
+    shown: 'none (required)',
+    description:
+      "the result and shootout documents to store: download-artifact's layout, or a folder of npm run bench output",
+  },
+  results: {
+    type: 'string',
+    default: 'results',
+    arg: 'DIR',
+    description: 'the stored documents, index.json, pages and charts',
+  },
+  readme: {
+    type: 'string',
+    default: 'README.md',
+    arg: 'FILE',
+    description: 'the README whose block between the markers is rewritten',
+  },
 });
+
+export const HELP = {
+  usage: 'npm run aggregate -- --artifacts DIR [flags]',
+  summary:
+    'Checks every document under --artifacts, stores the valid ones in --results (append-only), and regenerates the README block, results/README.md and the charts from all of them.',
+  options: OPTIONS,
+};
 
 const UNPRINTABLE = new RegExp(`${CONTROL.source}|${BIDI.source}`, 'gu');
 /** A line for the terminal: control and bidirectional characters written as \u{…}, so one line stays one line. */
@@ -48,10 +71,13 @@ export const printable = (/** @type {string} */ s) =>
   s.replace(UNPRINTABLE, (ch) => `\\u{${/** @type {number} */ (ch.codePointAt(0)).toString(16)}}`);
 
 /**
- * Read and check every file; of a valid document, keep only what the plan needs.
+ * Read and check every file (its schema, then what trust.js asks of its time, its attempt and the
+ * artifact it came in); of a valid document, keep only what the plan needs.
  * @param {string[]} files
+ * @param {Map<string, string>} artifactOf a file's artifact folder, when it came in one (read.js discover)
+ * @param {number} now the aggregate's clock
  */
-function check(files) {
+function check(files, artifactOf, now) {
   /** @type {import('./plan.js').Checked[]} */
   const valid = [];
   /** @type {{ file: string, reason: string }[]} */
@@ -59,7 +85,14 @@ function check(files) {
   for (const file of files) {
     const r = readResult(file);
     const target = r.ok ? fileFor(r.doc) : null;
+    const folder = artifactOf.get(file);
+    const distrust = r.ok
+      ? (timeProblem(r.doc, now) ??
+        attemptProblem(r.doc) ??
+        (folder ? artifactProblem(folder, r.doc, kindOf(r.doc)) : null))
+      : null;
     if (!r.ok) invalid.push({ file, reason: r.reason });
+    else if (distrust) invalid.push({ file, reason: distrust });
     else if (!target) invalid.push({ file, reason: '/run and /environment do not make a file name inside results/' });
     else valid.push({ file, id: r.doc.run.id, sha256: digest(r.doc), target });
   }
@@ -81,25 +114,26 @@ function reread(d) {
 }
 
 /**
- * Store what the plan says; a file that changed since it was checked, or that the store refuses, is refused.
+ * Stage what the plan says (store.js stage: shown, written only once the pages rendered); a file
+ * that changed since it was checked, or that the store refuses, is refused.
  * @param {import('./plan.js').Checked[]} planned
  * @param {ReturnType<typeof openStore>} store
  */
-function storeAll(planned, store) {
-  /** @type {string[]} */
-  const stored = [];
+function stageAll(planned, store) {
+  /** @type {Map<string, string>} under results/ → the file it was read from */
+  const staged = new Map();
   /** @type {{ file: string, reason: string }[]} */
   const refused = [];
   for (const d of planned) {
     const again = reread(d);
-    /** @type {ReturnType<typeof store.add>} */
+    /** @type {ReturnType<typeof store.stage>} */
     const added = again
-      ? store.add(again.doc, again.text)
+      ? store.stage(again.doc, again.text)
       : { stored: false, reason: 'changed after it was checked; not stored' };
-    if (added.stored) stored.push(added.file);
+    if (added.stored) staged.set(added.file, d.file);
     else refused.push({ file: d.file, reason: added.reason });
   }
-  return { stored, refused };
+  return { staged, refused };
 }
 
 /** Documents kept parsed: the newest per Node major of every machine class, and a night's, fit. */
@@ -123,83 +157,214 @@ function recent(load) {
 }
 
 /**
- * Regenerate the README's block, results/README.md and the charts from all of results/, in two
- * steps: render both pages (each section asks the chart writer for its charts and gets their paths
- * at once; the drawing threads draw the charts whose data changed meanwhile); then, once every
- * chart is drawn, write each file that changed: the charts first, then the nights, the pages.
+ * Render the README's block and results/README.md to memory, from the entries given. A section
+ * asks for its charts as it renders; the requests are kept (`charts`), and given to the chart
+ * writer only once both pages rendered, so a render that fails leaves no chart behind.
  * @param {{ results: string, readme: string }} o
  * @param {string} readmeText
- * @param {ReturnType<typeof openStore>} store
- * @param {ReturnType<typeof chartWriter>} charts
+ * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} shown
+ * @param {ReturnType<typeof nightStore>} nights
  */
-async function writePages(o, readmeText, store, charts) {
+function renderPages(o, readmeText, shown, nights) {
   const rel = (/** @type {string} */ from, /** @type {string} */ to) =>
     path.relative(from, to).split(path.sep).join('/') || '.';
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
-  // both pages and the nights read the newest documents: each is parsed once
-  const shared = { entries: store.entries, load: recent(store.load) };
-  const nights = nightStore(o.results, shared.load);
-  // step 1: render
-  const next = replaceBlock(readmeText, renderBlock(shared, { resultsLink, charts, nights }));
-  const page = renderResultsPage(shared, {
+  /** @type {[string, any][]} */
+  const asked = [];
+  const charts = {
+    add: (/** @type {string} */ file, /** @type {any} */ spec) => {
+      asked.push([file, spec]);
+      return `${CHARTS}/${file}`;
+    },
+  };
+  const next = replaceBlock(readmeText, renderBlock(shown, { resultsLink, charts, nights }));
+  const page = renderResultsPage(shown, {
     resultsLink: '.',
     readmeLink: rel(path.resolve(o.results), path.resolve(o.readme)),
     charts,
     nights,
   });
-  // step 2: write
-  const drawn = await charts.flush();
-  const nightsChanged = nights.save();
-  const pageFile = path.join(o.results, 'README.md');
-  const pageChanged = page !== null && (!fs.existsSync(pageFile) || fs.readFileSync(pageFile, 'utf8') !== page);
-  if (pageChanged) writeFileAtomic(pageFile, page);
-  const readmeChanged = next !== readmeText;
-  if (readmeChanged) writeFileAtomic(o.readme, next);
-  return { readmeChanged, pageChanged, nightsChanged, drawn };
+  return { next, page, nights, charts: asked };
+}
+
+/** How many stored documents one aggregate leaves out before it gives up (something else is wrong). */
+const MAX_LEFT_OUT = 8;
+/** How many of the documents a failed render read are tried without, one at a time, to find the one at fault. */
+const PROBES = 8;
+
+/**
+ * Render the pages; when a document makes a renderer throw, render them without it. The document
+ * at fault is among those the failed render read: the one it read last is tried first (a renderer
+ * fails on the document it just read, or one it read before in the same section); the first
+ * whose absence lets both pages render is left out. A document archived only (store.js notHere)
+ * is no fault of a document: that error stops the aggregate.
+ * @param {(entries: import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any) => ReturnType<typeof renderPages>} render
+ * @param {import('./store.js').Entry[]} entries
+ * @param {(e: import('./store.js').Entry) => any} load
+ * @returns {{ pages: ReturnType<typeof renderPages>, left: { file: string, reason: string }[] }}
+ */
+function renderLeavingOut(render, entries, load) {
+  /** @type {{ file: string, reason: string }[]} */
+  const left = [];
+  const attempt = (/** @type {Set<string>} */ without) => {
+    /** @type {string[]} */
+    const read = [];
+    try {
+      const pages = render(
+        entries.filter((e) => !without.has(e.file)),
+        (e) => {
+          read.push(e.file);
+          return load(e);
+        },
+      );
+      return { ok: /** @type {const} */ (true), pages };
+    } catch (err) {
+      if (err instanceof CommandError) throw err;
+      return { ok: /** @type {const} */ (false), err, read };
+    }
+  };
+  /** @type {Set<string>} */
+  const out = new Set();
+  let r = attempt(out);
+  while (!r.ok) {
+    const failed = r;
+    const reason = `${/** @type {Error} */ (failed.err)?.name ?? 'Error'}: ${String(
+      /** @type {Error} */ (failed.err)?.message ?? failed.err,
+    )
+      .split('\n')[0]
+      .slice(0, 200)}`;
+    const suspects = [...new Set(failed.read)].reverse().filter((f) => !out.has(f));
+    if (!suspects.length || left.length >= MAX_LEFT_OUT) throw failed.err;
+    let culprit = suspects[0];
+    for (const f of suspects.slice(0, PROBES)) {
+      const trial = attempt(new Set([...out, f]));
+      if (trial.ok) {
+        culprit = f;
+        r = trial;
+        break;
+      }
+    }
+    out.add(culprit);
+    left.push({ file: culprit, reason });
+    if (!r.ok) r = attempt(out); // none alone: several are at fault; the last read is one, the next render finds the others
+  }
+  return { pages: r.pages, left };
 }
 
 /**
- * @param {{ artifacts: string, results: string, readme: string, repository?: string | null, run?: string }} o
+ * @param {{ artifacts: string, results: string, readme: string, repository?: string | null, run?: string, now?: number }} o
  *   repository: where the documents are archived (GITHUB_REPOSITORY on GitHub), by default the
  *   one the index names; run: the GitHub run and attempt (GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT) that
- *   names the release of the documents it stores (assets.js releaseOf)
+ *   names the release of the documents it stores (assets.js releaseOf); now: the job's clock, ms
+ *   since the epoch (default Date.now()): it alone says "Last updated", where the history ends and
+ *   which documents are from the future (trust.js)
  * @param {{ log: (s: string) => void, warn: (s: string) => void }} io
  * @returns {Promise<number>} exit code
  */
 export async function aggregate(o, io) {
+  const now = o.now ?? Date.now();
   const warn = (/** @type {string} */ s) => io.warn(printable(s));
   const readmeText = fs.readFileSync(o.readme, 'utf8');
   replaceBlock(readmeText, ''); // refuse bad markers before anything is written
+  // the caps, by stat before a byte is read: a batch over them is refused whole (trust.js)
+  const { files, rejected, artifactOf, over } = discover(o.artifacts);
+  if (over) {
+    warn(over);
+    return 1;
+  }
   // an aggregate killed between writing a temp file and renaming it leaves the temp file behind
   for (const f of [...removeStaleTemps(o.results), ...removeStaleTempsOf(o.readme)])
     warn(`${f}: removed, left by an interrupted aggregate`);
-  const { files, rejected } = discover(o.artifacts);
-  const { valid, invalid } = check(files);
+  const { valid, invalid } = check(files, artifactOf, now);
   const store = openStore(o.results, warn);
   const planned = plan(valid, store);
   const charts = chartWriter(o.results);
   if (planned.store.length) charts.warm(); // a new document moves charts: the threads load vega meanwhile
-  const { stored, refused } = storeAll(planned.store, store);
+  // staged: shown in the pages rendered below, written only once they rendered
+  const { staged, refused } = stageAll(planned.store, store);
   const skipped = [...rejected, ...invalid, ...planned.same];
   const conflicts = [...planned.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
-  const release = store.nameRelease(o.run ?? '');
+  // a document stored before its date was checked (trust.js) is left out of the pages, named
+  /** @type {Set<string>} */
+  const untimely = new Set();
+  for (const e of store.entries()) {
+    const why = store.staged(e.file) ? null : timeProblem({ run: { finishedAt: e.finishedAt } }, now);
+    if (why) {
+      untimely.add(e.file);
+      warn(`${path.join(o.results, e.file)}: ${why}; left out of the pages`);
+    }
+  }
+  let release = store.nameRelease(o.run ?? '');
+  /** Name the release again once the documents to store changed (assets.js releaseOf hashes them). */
+  const rename = () => {
+    for (const e of store.entries()) if (release && e.release === release) delete e.release;
+    release = store.nameRelease(o.run ?? '');
+  };
+  // both pages and the nights read the newest documents: each is parsed once
+  const parsed = recent(store.load);
+  const render = (
+    /** @type {import('./store.js').Entry[]} */ entries,
+    /** @type {(e: import('./store.js').Entry) => any} */ load,
+  ) => renderPages(o, readmeText, { entries: () => entries, load }, nightStore(o.results, load, now));
+  const shownEntries = () => store.entries().filter((e) => !untimely.has(e.file));
+  let { pages, left } = renderLeavingOut(render, shownEntries(), parsed);
+  /** @type {{ file: string, reason: string }[]} stored documents left out */
+  const leftOut = [];
+  for (const l of left) {
+    const from = staged.get(l.file);
+    if (from !== undefined && store.staged(l.file)) {
+      store.unstage(l.file);
+      staged.delete(l.file);
+      skipped.push({ file: from, reason: `could not be rendered (${l.reason}); not stored` });
+      warn(`${from}: could not be rendered (${l.reason}); not stored`);
+    } else {
+      leftOut.push(l);
+      warn(
+        `${path.join(o.results, l.file)}: stored document could not be rendered (${l.reason}); left out of the pages`,
+      );
+    }
+  }
+  if (left.length > leftOut.length) {
+    // a new document was taken back: the release and the pages without it
+    rename();
+    const without = new Set(leftOut.map((l) => l.file));
+    ({ pages } = renderLeavingOut(
+      render,
+      shownEntries().filter((e) => !without.has(e.file)),
+      parsed,
+    ));
+  }
+  // the pages rendered: draw the charts (none is written if one cannot be drawn), then store, then write
+  for (const [file, spec] of pages.charts) charts.add(file, spec);
+  const drawn = await charts.flush();
+  store.commit();
   // on GitHub the index names the repository whose releases archive its documents (a fork's are its own)
   const indexChanged = store.saveIndex(o.repository ?? store.repository());
-  const { readmeChanged, pageChanged, drawn } = await writePages(o, readmeText, store, charts);
+  pages.nights.save();
+  const pageFile = path.join(o.results, 'README.md');
+  const pageChanged =
+    pages.page !== null && (!fs.existsSync(pageFile) || fs.readFileSync(pageFile, 'utf8') !== pages.page);
+  if (pageChanged) writeFileAtomic(pageFile, /** @type {string} */ (pages.page));
+  const readmeChanged = pages.next !== readmeText;
+  if (readmeChanged) writeFileAtomic(o.readme, pages.next);
+  const stored = [...staged.keys()];
   /** @type {Map<string, number>} */
   const perPlatform = new Map();
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);
+  const validNow = valid.length - (left.length - leftOut.length);
   io.log(
-    `aggregate: ${files.length + rejected.length} file(s) read, ${valid.length} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`,
+    `aggregate: ${files.length + rejected.length} file(s) read, ${validNow} valid, ${stored.length} stored, ${skipped.length} skipped, ${conflicts.length} refused`,
   );
   for (const f of stored) io.log(`  stored ${path.join(o.results, f)}`);
   if (release) io.log(`  archived in release ${release} by npm run ci:archive (aggregate/assets.js)`);
   io.log(
     `  results/ holds ${store.entries().length} document(s): ${[...perPlatform].map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`,
   );
+  if (leftOut.length + untimely.size)
+    io.log(`  left out of the pages: ${leftOut.length + untimely.size} stored document(s), each named on stderr`);
   io.log(
-    `  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}; ${path.join(o.results, 'README.md')} ${pageChanged ? 'updated' : 'unchanged'}`,
+    `  ${o.readme} ${readmeChanged ? 'updated' : 'unchanged'}; index ${indexChanged ? 'updated' : 'unchanged'}; ${pageFile} ${pageChanged ? 'updated' : 'unchanged'}`,
   );
   io.log(`  charts: ${drawn.written.length} drawn, ${drawn.unchanged} unchanged, ${drawn.removed.length} removed`);
   if (conflicts.length) {
@@ -208,7 +373,7 @@ export async function aggregate(o, io) {
     );
     return 1;
   }
-  if (valid.length === 0) {
+  if (validNow === 0) {
     warn(`aggregate: no valid result document under ${o.artifacts}`);
     return 1;
   }
@@ -217,10 +382,6 @@ export async function aggregate(o, io) {
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
-  if (values.help) {
-    console.log('usage: npm run aggregate -- --artifacts DIR [--results DIR] [--readme FILE]');
-    return 0;
-  }
   if (!values.artifacts || !fs.existsSync(values.artifacts) || !fs.statSync(values.artifacts).isDirectory()) {
     throw new UsageError(
       `--artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`,
@@ -236,4 +397,4 @@ function main(/** @type {string[]} */ argv) {
   );
 }
 
-command('aggregate', import.meta.url, main);
+command('aggregate', import.meta.url, main, HELP);

@@ -17,15 +17,37 @@ import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
 import { claimCells, claimRows } from './table.js';
 
 const OPTIONS = /** @type {const} */ ({
-  experiment: { type: 'string', multiple: true },
-  rounds: { type: 'string' },
-  time: { type: 'string' },
-  seed: { type: 'string', default: '1' },
-  out: { type: 'string', default: path.join('out', 'claims') },
-  quick: { type: 'boolean', default: false },
-  'no-counts': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
+  experiment: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: 'every claim',
+    description: 'check only these claims (docs/claims.md)',
+  },
+  rounds: { type: 'string', arg: 'N', shown: "the bench's (quick: 3)", description: 'rounds per case, from 3 to 100' },
+  time: {
+    type: 'string',
+    arg: 'MS',
+    shown: "the bench's",
+    description: 'measuring time per case and round, in milliseconds',
+  },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the case order' },
+  out: {
+    type: 'string',
+    default: path.join('out', 'claims'),
+    arg: 'DIR',
+    description: 'the folder the result document goes to (a new file per run)',
+  },
+  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test, not verdicts to rely on' },
+  'no-counts': { type: 'boolean', default: false, description: 'skip the counting pass (docs/counting.md)' },
 });
+
+export const HELP = {
+  usage: 'npm run claims -- [flags]',
+  summary:
+    "Checks the production write-up's performance claims on this machine: runs their experiments with the bench, prints the claims table with a verdict each, and writes the document to --out.",
+  options: OPTIONS,
+};
 
 /** Rounds of a quick claims run: the fewest that give a paired interval (lib/stats/comparison.js MIN_PAIRS). */
 const QUICK_ROUNDS = 3;
@@ -71,17 +93,11 @@ export function benchArgsOf(argv) {
     '--out',
     path.resolve(String(v.out)),
   ];
-  return { args, help: Boolean(v.help), out: path.resolve(String(v.out)) };
+  return { args, out: path.resolve(String(v.out)) };
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const { args, help } = benchArgsOf(argv);
-  if (help) {
-    console.log(
-      'usage: npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]',
-    );
-    return;
-  }
+  const { args } = benchArgsOf(argv);
   const started = Date.now();
   const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'cli.js'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -107,4 +123,4 @@ async function main(/** @type {string[]} */ argv) {
   return r.status ?? 1;
 }
 
-command('claims', import.meta.url, main);
+command('claims', import.meta.url, main, HELP);

@@ -17,7 +17,7 @@
 // compare's calibration only; the output names what was injected.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, command, numberFlag, parseStrict, printUsage } from '../../lib/command.js';
+import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { loadDrivers } from '../engine/load-drivers.js';
@@ -25,19 +25,35 @@ import { caseKey, caseOf, cases as selectCases } from '../tables/suite.js';
 import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
 import { countingTools } from './tools.js';
 
-const USAGE =
-  'usage: npm run counts -- [--quick] [--config NAME]... [--driver NAME]... [--cipher NAME]... [--op NAME]... [--experiment NAME]... [--seed N] [--jobs N] --out FILE [--inject FILE | --probe-loop N (calibration only)]';
-
 const OPTIONS = /** @type {const} */ ({
-  quick: { type: 'boolean', default: false },
+  quick: { type: 'boolean', default: false, description: "the quick run's cases and budgets" },
   ...FILTER_OPTIONS,
-  seed: { type: 'string', default: '1' },
-  jobs: { type: 'string' },
-  out: { type: 'string' },
-  inject: { type: 'string' },
-  'probe-loop': { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data' },
+  jobs: { type: 'string', arg: 'N', shown: 'one per core', description: 'counting processes at once' },
+  out: {
+    type: 'string',
+    arg: 'FILE',
+    shown: 'none (required)',
+    description: 'the counts document, written whole or not at all',
+  },
+  inject: {
+    type: 'string',
+    arg: 'FILE',
+    description: 'calibration only: JSON of known work added to cases ({"<case key>": {"loop": N, "fsyncEvery": N}})',
+  },
+  'probe-loop': {
+    type: 'string',
+    arg: 'N',
+    description: 'calibration only: count a loop of N alone, to size --inject',
+  },
 });
+
+export const HELP = {
+  usage: 'npm run counts -- --out FILE [flags]',
+  summary:
+    'The counting pass alone: what every selected case costs per operation in instructions, system calls and bytes, counted twice in new processes (what the compare runs in each side).',
+  options: OPTIONS,
+};
 
 export const COUNTS_KIND = 'sqlite-node-bench/counts';
 
@@ -97,7 +113,6 @@ async function probeLoop(o, loop) {
 
 async function main(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
-  if (v.help) return printUsage(USAGE);
   if (!v.out) throw new UsageError('missing --out FILE; valid: the file the counts are written to');
   if (v.inject && v['probe-loop']) throw new UsageError('--inject and --probe-loop do not go together');
   const filters = tableFilters(v);
@@ -148,4 +163,4 @@ async function main(/** @type {string[]} */ argv) {
   return counting.status === 'error' ? 1 : 0;
 }
 
-command('counts', import.meta.url, main);
+command('counts', import.meta.url, main, HELP);

@@ -227,12 +227,24 @@ function gitRepo(dir) {
   };
 }
 
+export const HELP = {
+  usage: 'npm run meta:aggregate -- [flags]',
+  summary:
+    "The aggregate over a synthetic year of nightly history: one more night's time, the README's and the charts' sizes, and what a night's commit adds, against their bounds (exit 1 when one is missed).",
+  options: /** @type {const} */ ({
+    nights: { type: 'string', default: '183', arg: 'N', description: 'nights of synthetic history, 1 to 3660' },
+    out: {
+      type: 'string',
+      default: 'out/meta',
+      arg: 'DIR',
+      description: 'where the report (aggregate-year.json) goes',
+    },
+    keep: { type: 'boolean', default: false, description: 'keep the temporary folder of the year, and say where' },
+  }),
+};
+
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, {
-    nights: { type: 'string', default: '183' },
-    out: { type: 'string', default: 'out/meta' },
-    keep: { type: 'boolean', default: false },
-  });
+  const values = parseStrict(argv, HELP.options);
   const nights = numberFlag('nights', values.nights, 1, 3660);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-year-'));
   try {
@@ -394,4 +406,4 @@ function main(/** @type {string[]} */ argv) {
   }
 }
 
-command('meta:aggregate', import.meta.url, main);
+command('meta:aggregate', import.meta.url, main, HELP);

@@ -40,14 +40,25 @@ const EXTRA_CASES = [
  */
 const EXTRA_SQL = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4) SELECT sum(x) FROM c';
 
+export const HELP = {
+  usage: 'npm run meta:counting -- [flags]',
+  summary:
+    'The counting pass against its targets on this machine: repeatability, sensitivity (one more statement seen as what it costs) and cost (wall time, valgrind slowdown).',
+  options: /** @type {const} */ ({
+    quick: { type: 'boolean', default: false, description: "the quick run's cases only" },
+    jobs: { type: 'string', arg: 'N', shown: 'one per core', description: 'counting processes at once' },
+    order: {
+      type: 'boolean',
+      default: false,
+      description: 'count the repeat in the reverse order: how much a count depends on what ran before it',
+    },
+    sensitivity: { type: 'boolean', default: false, description: 'only the sensitivity check' },
+    out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where counting.json goes' },
+  }),
+};
+
 async function main(/** @type {string[]} */ argv) {
-  const v = parseStrict(argv, {
-    quick: { type: 'boolean', default: false },
-    jobs: { type: 'string' },
-    order: { type: 'boolean', default: false },
-    sensitivity: { type: 'boolean', default: false },
-    out: { type: 'string', default: 'out/meta' },
-  });
+  const v = parseStrict(argv, HELP.options);
   const tools = countingTools();
   if (tools.status !== 'ok') {
     console.log(`meta:counting: cannot count here: ${tools.reason}`);
@@ -172,4 +183,4 @@ async function main(/** @type {string[]} */ argv) {
   return r.failures.length ? 1 : 0;
 }
 
-command('meta:counting', import.meta.url, main);
+command('meta:counting', import.meta.url, main, HELP);

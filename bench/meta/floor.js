@@ -34,14 +34,31 @@ export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memo
 const perProbe = () => ({ fsync: [], checkpoint: [], cpu: [], memory: [] });
 
 const OPTIONS = /** @type {const} */ ({
-  runs: { type: 'string', default: '5' },
-  seconds: { type: 'string', default: '570' },
-  window: { type: 'string', default: '200' },
-  rounds: { type: 'string', default: '5,25,100' },
-  draws: { type: 'string', default: '2000' },
-  seed: { type: 'string', default: '1' },
-  out: { type: 'string', default: 'out/meta' },
+  runs: { type: 'string', default: '5', arg: 'N', description: 'runs of the probes' },
+  seconds: { type: 'string', default: '570', arg: 'N', description: 'length of each run (a full suite run)' },
+  window: {
+    type: 'string',
+    default: '200',
+    arg: 'MS',
+    description: "each window's length, whose typical rate is kept",
+  },
+  rounds: {
+    type: 'string',
+    default: '5,25,100',
+    arg: 'LIST',
+    description: "windows drawn at random times per run, as a case's rounds fall, comma-separated",
+  },
+  draws: { type: 'string', default: '2000', arg: 'N', description: 'random draws per number of rounds' },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the draws' },
+  out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the report goes' },
 });
+
+export const HELP = {
+  usage: 'npm run meta:floor -- [flags]',
+  summary:
+    "How repeatable a figure can be on this machine at all: the probes (an fsync, a checkpoint's disk work, a CPU loop) timed window after window, without SQLite or the harness.",
+  options: OPTIONS,
+};
 
 /**
  * @param {string[]} argv
@@ -190,4 +207,4 @@ function main(/** @type {string[]} */ argv) {
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
 }
 
-command('floor', import.meta.url, main);
+command('floor', import.meta.url, main, HELP);

@@ -12,10 +12,27 @@ import { command, numberFlag, parseStrict } from '../../lib/command.js';
 import { createRandom } from '../../lib/prng.js';
 
 const OPTIONS = /** @type {const} */ ({
-  seconds: { type: 'string', default: '3600' },
-  seed: { type: 'string', default: '1' },
-  mb: { type: 'string', default: '64' },
+  seconds: {
+    type: 'string',
+    default: '3600',
+    arg: 'N',
+    description: 'stop after this many seconds (or when its parent goes)',
+  },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the bursts' },
+  mb: {
+    type: 'string',
+    default: '64',
+    arg: 'N',
+    description: 'the buffer streamed through, in MB (larger than the caches)',
+  },
 });
+
+export const HELP = {
+  usage: 'npm run meta:interference -- [flags]',
+  summary:
+    'Interference on purpose: one core kept busy in bursts of 50 ms to 1 s, streaming memory or spinning, so a quiet machine can be measured as a shared runner.',
+  options: OPTIONS,
+};
 
 /**
  * Busy for `ms`: either stream through `buf` (read and write every cache line) or spin.
@@ -51,4 +68,4 @@ async function main(/** @type {string[]} */ argv) {
   }
 }
 
-command('interference', import.meta.url, main);
+command('interference', import.meta.url, main, HELP);
