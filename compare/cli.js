@@ -13,7 +13,16 @@ import path from 'node:path';
 import { ROOT } from '../lib/root.js';
 import { FILTER_OPTIONS, tableFilters } from '../bench/engine/flags.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { UsageError, command, logger, numberFlag, parseStrict, printMarkdown, printUsage } from '../lib/command.js';
+import {
+  UsageError,
+  command,
+  helpText,
+  logger,
+  numberFlag,
+  parseStrict,
+  printMarkdown,
+  printUsage,
+} from '../lib/command.js';
 import { OPS } from '../bench/tables/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
 import { analyse, collect, tally } from '../bench/paired/analysis.js';
@@ -25,30 +34,84 @@ import { countSides } from './count-sides.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 
-const USAGE =
-  'usage: npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT] [--alpha A] [--quick] [engine filters] [--time MS] [--seed N] [--out DIR] [--no-counts]\n       npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [--rounds N] [engine filters]\n       npm run compare -- --calibrate-counts [--base <dir|ref>] [--runs N] [engine filters]';
-
 export const OPTIONS = /** @type {const} */ ({
-  base: { type: 'string' },
-  head: { type: 'string' },
-  'merge-base': { type: 'boolean', default: false },
-  rounds: { type: 'string' },
-  threshold: { type: 'string', default: '10' },
-  alpha: { type: 'string', default: '0.05' },
-  quick: { type: 'boolean', default: false },
+  base: {
+    type: 'string',
+    arg: 'DIR|REF',
+    shown: 'none (required, but with --calibrate: .)',
+    description: 'the base side: a checkout folder or a git ref',
+  },
+  head: {
+    type: 'string',
+    arg: 'DIR|REF',
+    shown: '. (this checkout)',
+    description: 'the head side: a checkout folder or a git ref',
+  },
+  'merge-base': {
+    type: 'boolean',
+    default: false,
+    description: "compare against the merge base of --base and head, as a PR's diff",
+  },
+  rounds: { type: 'string', arg: 'N', shown: '10 (quick: 3)', description: 'interleaved rounds, from 2 to 1000' },
+  threshold: {
+    type: 'string',
+    default: '10',
+    arg: 'PCT',
+    description: 'the smallest slowdown that is a regression, in percent',
+  },
+  alpha: {
+    type: 'string',
+    default: '0.05',
+    arg: 'A',
+    description: 'the chance of any false alarm over all cases, 0 to 0.5',
+  },
+  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test' },
   ...FILTER_OPTIONS,
-  time: { type: 'string' },
-  seed: { type: 'string', default: '1' },
-  out: { type: 'string', default: 'out/compare' },
-  'keep-worktrees': { type: 'boolean', default: false },
-  'no-counts': { type: 'boolean', default: false },
-  calibrate: { type: 'boolean', default: false },
-  'calibrate-counts': { type: 'boolean', default: false },
-  runs: { type: 'string', default: '20' },
-  slowdown: { type: 'string', default: '10' },
-  family: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
+  time: {
+    type: 'string',
+    arg: 'MS',
+    shown: '80 (quick: 20)',
+    description: 'measuring time per case, side and round, in milliseconds',
+  },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the order' },
+  out: { type: 'string', default: 'out/compare', arg: 'DIR', description: 'where compare.json and the report go' },
+  'keep-worktrees': {
+    type: 'boolean',
+    default: false,
+    description: 'keep the git worktrees of the sides, and say where',
+  },
+  'no-counts': { type: 'boolean', default: false, description: "skip counting each side's cases (docs/counting.md)" },
+  calibrate: {
+    type: 'boolean',
+    default: false,
+    description: 'measure the noise floor: base against itself, and against a known --slowdown',
+  },
+  'calibrate-counts': {
+    type: 'boolean',
+    default: false,
+    description: "calibrate the counts' tolerance: repeat counts and injected work",
+  },
+  runs: { type: 'string', default: '20', arg: 'N', description: 'calibration runs, from 1 to 1000' },
+  slowdown: {
+    type: 'string',
+    default: '10',
+    arg: 'PCT',
+    description: 'calibration: the slowdown every timed task gets, 0.1 to 90 percent',
+  },
+  family: {
+    type: 'string',
+    arg: 'N',
+    shown: "calibration: a full check's timed cases",
+    description: 'comparisons the correction counts, from 1 to 100000',
+  },
 });
+
+export const HELP = {
+  usage: 'npm run compare -- --base DIR|REF [flags]',
+  summary:
+    'Base against head on this machine: the same cases measured interleaved, paired statistics per case, and each side counted; exit 1 on a regression or a case that costs more.',
+  options: OPTIONS,
+};
 
 /**
  * Rounds per side and ms per measurement: the PR check's budget (about 10 minutes for the whole
@@ -232,7 +295,7 @@ export async function compare(f, log) {
 
 async function main(/** @type {string[]} */ argv) {
   const f = parseFlags(argv);
-  if (f.help) return printUsage(USAGE);
+  if (f.help) return printUsage(helpText(HELP));
   const log = logger('compare');
   if (f.calibrateCounts) {
     const { md } = await calibrateCounts(f, (labels) => prepare(f, labels, log), log);
@@ -250,4 +313,4 @@ async function main(/** @type {string[]} */ argv) {
   return rows.some((r) => r.verdict === 'regression') || result.costs.rows?.some((r) => r.fails) ? 1 : 0;
 }
 
-command('compare', import.meta.url, main);
+command('compare', import.meta.url, main, HELP);

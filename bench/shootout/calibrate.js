@@ -31,20 +31,51 @@ import {
 import { installSide, resolveNode, sideEnv } from './nodes.js';
 
 const OPTIONS = /** @type {const} */ ({
-  node: { type: 'string' },
-  runs: { type: 'string', default: '20' },
-  rounds: { type: 'string' },
-  time: { type: 'string' },
-  slowdown: { type: 'string', default: '10' },
-  threshold: { type: 'string', default: '5' },
-  alpha: { type: 'string', default: '0.05' },
-  seed: { type: 'string', default: '1' },
-  out: { type: 'string', default: 'out/shootout-calibrate' },
-  family: { type: 'string' },
-  quick: { type: 'boolean', default: false },
+  node: {
+    type: 'string',
+    arg: 'VERSION',
+    shown: 'the running Node',
+    description: 'the one Node measured as three sides',
+  },
+  runs: { type: 'string', default: '20', arg: 'N', description: 'calibration runs' },
+  rounds: {
+    type: 'string',
+    arg: 'N',
+    shown: "the shootout's",
+    description: 'interleaved rounds per run, from 2 to 1000',
+  },
+  time: {
+    type: 'string',
+    arg: 'MS',
+    shown: "the shootout's",
+    description: 'measuring time per case, side and round, in milliseconds',
+  },
+  slowdown: { type: 'string', default: '10', arg: 'PCT', description: 'the known slowdown of side S, in percent' },
+  threshold: { type: 'string', default: '5', arg: 'PCT', description: "the shootout's threshold, in percent" },
+  alpha: { type: 'string', default: '0.05', arg: 'A', description: "the shootout's alpha, 0 to 0.5" },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the order' },
+  out: {
+    type: 'string',
+    default: 'out/shootout-calibrate',
+    arg: 'DIR',
+    description: 'where the calibration document goes',
+  },
+  family: {
+    type: 'string',
+    arg: 'N',
+    shown: "a full shootout's comparisons",
+    description: 'comparisons the correction counts',
+  },
+  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test' },
   ...FILTER_OPTIONS,
-  help: { type: 'boolean', short: 'h', default: false },
 });
+
+export const HELP = {
+  usage: 'npm run meta:shootout -- [flags]',
+  summary:
+    "The shootout's noise floor on this machine: one Node as sides A, B and S (S slowed by --slowdown), interleaved; how often A/A flags a difference and how often the slowdown is found.",
+  options: OPTIONS,
+};
 
 /**
  * The paired tests of a full default shootout (every matrix Node): the family Holm corrects over,
@@ -69,12 +100,6 @@ export function shootoutFamily(filters) {
 
 async function main(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
-  if (v.help) {
-    console.log(
-      'usage: npm run meta:shootout -- [--node 24] [--runs N] [--rounds N] [--time MS] [--slowdown PCT] [--threshold PCT] [--alpha A] [--seed N] [--out DIR] [--quick] [engine filters]',
-    );
-    return 0;
-  }
   const filters = tableFilters(v);
   const quick = Boolean(v.quick);
   if (v.node !== undefined && !/^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/.test(v.node))
@@ -123,4 +148,4 @@ async function main(/** @type {string[]} */ argv) {
   return 0;
 }
 
-command('meta:shootout', import.meta.url, main);
+command('meta:shootout', import.meta.url, main, HELP);

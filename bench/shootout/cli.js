@@ -15,30 +15,68 @@
 import path from 'node:path';
 import semver from 'semver';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
-import { UsageError, command, logger, numberFlag, parseStrict, printMarkdown, printUsage } from '../../lib/command.js';
+import {
+  UsageError,
+  command,
+  helpText,
+  logger,
+  numberFlag,
+  parseStrict,
+  printMarkdown,
+  printUsage,
+} from '../../lib/command.js';
+import { SUPPORTED_NODE_TEXT, supportedNode } from '../tables/node-ranges.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { prepareSides } from './prepare.js';
 import { runShootout } from './run.js';
 import { writeShootout } from './document.js';
 import { shootoutLines } from './report.js';
 
-const USAGE =
-  'usage: npm run shootout -- [--node 18,20,22,24,25] [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--threshold PCT] [--alpha A] [--from-source] [--no-counts] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…';
-
 export const OPTIONS = /** @type {const} */ ({
-  node: { type: 'string', multiple: true },
-  rounds: { type: 'string' },
-  time: { type: 'string' },
-  seed: { type: 'string', default: '1' },
-  out: { type: 'string', default: 'out/shootout' },
-  quick: { type: 'boolean', default: false },
-  threshold: { type: 'string', default: '5' },
-  alpha: { type: 'string', default: '0.05' },
-  'from-source': { type: 'boolean', default: false },
-  'no-counts': { type: 'boolean', default: false },
+  node: {
+    type: 'string',
+    multiple: true,
+    arg: 'LIST',
+    shown: 'the matrix: 18,20,22,24,25',
+    description: `the Nodes compared: majors or exact versions from ${SUPPORTED_NODE_TEXT}`,
+  },
+  rounds: { type: 'string', arg: 'N', shown: '10 (quick: 3)', description: 'interleaved rounds, from 2 to 1000' },
+  time: {
+    type: 'string',
+    arg: 'MS',
+    shown: '80 (quick: 20)',
+    description: 'measuring time per case, side and round, in milliseconds',
+  },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the order' },
+  out: { type: 'string', default: 'out/shootout', arg: 'DIR', description: 'the folder the shootout document goes to' },
+  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test' },
+  threshold: {
+    type: 'string',
+    default: '5',
+    arg: 'PCT',
+    description: 'the smallest difference between Nodes that counts, in percent',
+  },
+  alpha: {
+    type: 'string',
+    default: '0.05',
+    arg: 'A',
+    description: 'the chance of any false difference over all comparisons, 0 to 0.5',
+  },
+  'from-source': {
+    type: 'boolean',
+    default: false,
+    description: 'compile every driver from source, as the nightly job does',
+  },
+  'no-counts': { type: 'boolean', default: false, description: 'skip counting each side (docs/counting.md)' },
   ...FILTER_OPTIONS,
-  help: { type: 'boolean', short: 'h', default: false },
 });
+
+export const HELP = {
+  usage: 'npm run shootout -- [flags]',
+  summary:
+    'Which Node is fastest on this machine: every Node given, fetched with its drivers, measured in one interleaved run with the driver held constant; tables on stdout, the document in --out.',
+  options: OPTIONS,
+};
 
 /** Rounds and ms per measurement (the compare's budget per case); --quick is a smoke run. */
 export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
@@ -64,8 +102,8 @@ export function parseFlags(argv) {
         `bad --node '${n}'; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25 or 22.14.0`,
       );
     const version = /^\d+$/.test(n.replace(/^v/, '')) ? `${n.replace(/^v/, '')}.99.99` : n.replace(/^v/, '');
-    if (semver.lt(version, '18.0.0'))
-      throw new UsageError(`bad --node '${n}'; valid: Node 18 or newer (the drivers support 18-25)`);
+    if (!supportedNode(n) || !semver.valid(version))
+      throw new UsageError(`bad --node '${n}'; valid: Node majors or versions from ${SUPPORTED_NODE_TEXT}`);
   }
   if (!nodes.length)
     throw new UsageError('--node is empty; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25');
@@ -92,7 +130,7 @@ export function parseFlags(argv) {
  */
 export async function main(argv) {
   const f = parseFlags(argv);
-  if (f.help) return printUsage(USAGE);
+  if (f.help) return printUsage(helpText(HELP));
   const log = logger('shootout');
   const started = { startedAt: new Date().toISOString(), t0: Date.now() };
   const sides = await prepareSides(f, log);
@@ -103,4 +141,4 @@ export async function main(argv) {
   return 0;
 }
 
-command('shootout', import.meta.url, main);
+command('shootout', import.meta.url, main, HELP);
