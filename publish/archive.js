@@ -172,10 +172,24 @@ export function archive(o) {
   return { releases: done, archived: here.length };
 }
 
+export const HELP = {
+  usage: 'npm run ci:archive -- [flags]',
+  summary:
+    'Makes the releases the index names for the documents here, one asset each, never appending to one; a release that exists is checked, not overwritten.',
+  options: /** @type {const} */ ({
+    results: {
+      type: 'string',
+      default: 'results',
+      arg: 'DIR',
+      description: 'the results folder holding index.json and the documents',
+    },
+  }),
+};
+
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, { results: { type: 'string', default: 'results' } });
+  const values = parseStrict(argv, HELP.options);
   archive({ results: values.results, log: (s) => console.log(s) });
   return 0;
 }
 
-command('ci:archive', import.meta.url, main);
+command('ci:archive', import.meta.url, main, HELP);

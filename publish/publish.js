@@ -182,18 +182,41 @@ export function publish(o) {
   throw new Error(`could not push after ${ATTEMPTS} attempts`);
 }
 
+export const HELP = {
+  usage: 'npm run ci:publish -- --artifacts DIR [flags]',
+  summary:
+    "The nightly publish job: takes the aggregate job's pages, archives the new documents (ci:archive), commits README.md and results/ when they changed, and pushes, aggregating again after a rejected push.",
+  options: /** @type {const} */ ({
+    artifacts: {
+      type: 'string',
+      arg: 'DIR',
+      shown: 'none (required)',
+      description: "the night's documents, to aggregate again after a rejected push",
+    },
+    pages: {
+      type: 'string',
+      arg: 'DIR',
+      shown: "the checkout's",
+      description: "the aggregate job's README.md and results/",
+    },
+    results: { type: 'string', default: 'results', arg: 'DIR', description: 'the results folder committed' },
+    readme: { type: 'string', default: 'README.md', arg: 'FILE', description: 'the README committed' },
+    remote: { type: 'string', default: 'origin', arg: 'NAME', description: 'the git remote pushed to' },
+    branch: {
+      type: 'string',
+      default: process.env.GITHUB_REF_NAME || '',
+      arg: 'NAME',
+      shown: '$GITHUB_REF_NAME (required)',
+      description: 'the branch pushed to',
+    },
+  }),
+};
+
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, {
-    artifacts: { type: 'string' },
-    pages: { type: 'string' },
-    results: { type: 'string', default: 'results' },
-    readme: { type: 'string', default: 'README.md' },
-    remote: { type: 'string', default: 'origin' },
-    branch: { type: 'string', default: process.env.GITHUB_REF_NAME || '' },
-  });
+  const values = parseStrict(argv, HELP.options);
   if (!values.artifacts || !values.branch)
     throw new UsageError('--artifacts DIR and --branch NAME (or GITHUB_REF_NAME) are required');
   publish({ .../** @type {any} */ (values), cwd: process.cwd() });
 }
 
-command('ci:publish', import.meta.url, main);
+command('ci:publish', import.meta.url, main, HELP);

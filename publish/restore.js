@@ -104,13 +104,29 @@ export function restore(o) {
   return { fetched, here: wanted.length - missing.length, startedOver: false };
 }
 
+export const HELP = {
+  usage: 'npm run ci:restore -- [flags]',
+  summary:
+    "Fetches the archived documents the pages read (release assets) into results/<year>/, each checked against the index's sha256; a fork's first night starts its own history.",
+  options: /** @type {const} */ ({
+    results: {
+      type: 'string',
+      default: 'results',
+      arg: 'DIR',
+      description: 'the results folder whose index.json names the documents',
+    },
+    all: {
+      type: 'boolean',
+      default: false,
+      description: 'every document the index lists, not only those the pages read',
+    },
+  }),
+};
+
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, {
-    results: { type: 'string', default: 'results' },
-    all: { type: 'boolean', default: false },
-  });
+  const values = parseStrict(argv, HELP.options);
   restore({ results: values.results, all: Boolean(values.all), log: (s) => console.log(s) });
   return 0;
 }
 
-command('ci:restore', import.meta.url, main);
+command('ci:restore', import.meta.url, main, HELP);

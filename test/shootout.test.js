@@ -213,7 +213,7 @@ test('generation override: install-drivers refuses it with exit 2 and one line; 
 });
 
 for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
-  [['--node', '16'], /^shootout: bad --node '16'; valid: Node 18 or newer/],
+  [['--node', '16'], /^shootout: bad --node '16'; valid: Node majors or versions from 18.18 to/],
   [['--node', 'latest'], /^shootout: bad --node 'latest'; valid: comma-separated Node majors or exact versions/],
   [['--rounds', '1'], /^shootout: bad --rounds '1'; valid: a whole number from 2 to 1000$/],
   [['--op', 'drop'], /^shootout: unknown --op 'drop'; valid: setup, /],

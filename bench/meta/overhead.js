@@ -32,11 +32,18 @@ function bare(fn, ms) {
   return (n / (t - t0)) * 1000;
 }
 
+export const HELP = {
+  usage: 'npm run meta:overhead -- [flags]',
+  summary:
+    'What the harness itself costs: a trivial prepared SELECT timed by the harness and by a bare loop, interleaved (target: harness at least 95% of bare).',
+  options: /** @type {const} */ ({
+    rounds: { type: 'string', default: '7', arg: 'N', description: 'interleaved rounds, 1 to 1000' },
+    out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the report goes' },
+  }),
+};
+
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, {
-    rounds: { type: 'string', default: '7' },
-    out: { type: 'string', default: 'out/meta' },
-  });
+  const values = parseStrict(argv, HELP.options);
   const rounds = numberFlag('rounds', values.rounds, 1, 1000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-overhead-'));
   const rows = [];
@@ -110,4 +117,4 @@ async function main(/** @type {string[]} */ argv) {
   return 0;
 }
 
-command('overhead', import.meta.url, main);
+command('overhead', import.meta.url, main, HELP);

@@ -34,14 +34,35 @@ import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { analyseRun } from '../result/analysis.js';
 
 const OPTIONS = /** @type {const} */ ({
-  runs: { type: 'string', default: '5' },
-  out: { type: 'string', default: 'out/meta' },
-  'probe-ms': { type: 'string', default: '3000' },
-  quick: { type: 'boolean', default: false },
-  interference: { type: 'boolean', default: false },
-  from: { type: 'string' },
+  runs: { type: 'string', default: '5', arg: 'N', description: 'suite runs, each in its own process, 2 to 1000' },
+  out: {
+    type: 'string',
+    default: 'out/meta',
+    arg: 'DIR',
+    description: 'where the report and a new precision-XXXXXX folder of the runs go',
+  },
+  'probe-ms': {
+    type: 'string',
+    default: '3000',
+    arg: 'MS',
+    description: 'how long the machine is probed before each run and after the last',
+  },
+  quick: { type: 'boolean', default: false, description: "the bench's small budgets: a smoke test" },
+  interference: { type: 'boolean', default: false, description: 'meta:interference on the other core throughout' },
+  from: {
+    type: 'string',
+    arg: 'DIR',
+    description: "the figures again from an earlier precision-XXXXXX folder's run-N documents",
+  },
   ...BENCH_FLAGS,
 });
+
+export const HELP = {
+  usage: 'npm run meta:precision -- [flags]',
+  summary:
+    "How repeatable the figures are: the suite --runs times, then each case's coefficient of variation across runs, per operation, with each run's wall time and what the probes saw.",
+  options: OPTIONS,
+};
 
 function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
@@ -347,4 +368,4 @@ function summarise({ docs, walls, probes }, values, passthrough) {
   console.log(`wrote ${path.relative(process.cwd(), file)}`);
 }
 
-command('precision', import.meta.url, main);
+command('precision', import.meta.url, main, HELP);

@@ -84,19 +84,37 @@ export async function samePages(o) {
   }
 }
 
-command('meta:same-pages', import.meta.url, async (argv) => {
-  const v = parseStrict(argv, {
-    nights: { type: 'string', default: '20' },
-    real: { type: 'string', multiple: true },
-    out: { type: 'string' },
-  });
-  const nights = numberFlag('nights', v.nights, 1, 366);
-  const real = (v.real ?? DEFAULT_REAL).map((f) => path.resolve(f));
-  for (const f of real)
-    if (!fs.existsSync(f)) throw new UsageError(`--real ${f}: no such file; valid: a result or shootout document`);
-  const lines = await samePages({ nights, real });
-  const text = `${lines.join('\n')}\n`;
-  if (v.out) writeFileAtomic(path.resolve(v.out), text);
-  else process.stdout.write(text);
-  console.error(`meta:same-pages: ${lines.length} files digested`);
-});
+export const HELP = {
+  usage: 'npm run meta:same-pages -- [flags]',
+  summary:
+    "A digest of everything the aggregate writes (a synthetic year and real documents), one 'sha256  path' line per file: run it before and after a refactor and diff the two.",
+  options: /** @type {const} */ ({
+    nights: { type: 'string', default: '20', arg: 'N', description: 'nights of the synthetic year, 1 to 366' },
+    real: {
+      type: 'string',
+      multiple: true,
+      arg: 'DOC',
+      shown: 'the real shootout fixture',
+      description: 'real documents aggregated on their own',
+    },
+    out: { type: 'string', arg: 'FILE', shown: 'stdout', description: 'where the digest goes' },
+  }),
+};
+
+command(
+  'meta:same-pages',
+  import.meta.url,
+  async (argv) => {
+    const v = parseStrict(argv, HELP.options);
+    const nights = numberFlag('nights', v.nights, 1, 366);
+    const real = (v.real ?? DEFAULT_REAL).map((f) => path.resolve(f));
+    for (const f of real)
+      if (!fs.existsSync(f)) throw new UsageError(`--real ${f}: no such file; valid: a result or shootout document`);
+    const lines = await samePages({ nights, real });
+    const text = `${lines.join('\n')}\n`;
+    if (v.out) writeFileAtomic(path.resolve(v.out), text);
+    else process.stdout.write(text);
+    console.error(`meta:same-pages: ${lines.length} files digested`);
+  },
+  HELP,
+);

@@ -118,11 +118,28 @@ export function installedLines(drivers) {
   });
 }
 
+export const HELP = {
+  usage: 'npm run drivers -- [flags]',
+  summary:
+    "Installs the driver generation for the running Node into .drivers/ from drivers/<generation>/'s lockfile (the project's postinstall), then loads them and says which binary each loaded.",
+  options: /** @type {const} */ ({
+    'from-source': {
+      type: 'boolean',
+      default: false,
+      shown: 'off (on with SQLITE_BENCH_FROM_SOURCE=1)',
+      description: 'compile every driver from source, never a prebuilt binary',
+    },
+    generation: {
+      type: 'string',
+      arg: 'ID',
+      shown: "the Node's own (or $SQLITE_BENCH_GENERATION)",
+      description: `another driver generation, where its range allows this Node: ${GENERATIONS.map((g) => g.id).join(', ')}`,
+    },
+  }),
+};
+
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, {
-    'from-source': { type: 'boolean', default: false },
-    generation: { type: 'string' },
-  });
+  const values = parseStrict(argv, HELP.options);
   const generation = values.generation ?? (process.env[GENERATION_ENV] || undefined);
   if (values.generation !== undefined && !GENERATIONS.some((g) => g.id === values.generation))
     throw new UsageError(
@@ -136,4 +153,4 @@ async function main(/** @type {string[]} */ argv) {
   for (const line of installedLines(await loadDrivers())) console.error(line);
 }
 
-command('install-drivers', import.meta.url, main);
+command('install-drivers', import.meta.url, main, HELP);
