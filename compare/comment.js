@@ -159,10 +159,17 @@ export async function postComment(env) {
   return { action: 'created', url: c.html_url };
 }
 
+export const HELP = {
+  usage: 'npm run ci:comment',
+  summary:
+    "Posts or updates the one compare comment on a pull request, rendered here from the compare artifact's compare.json, checked field by field. No flags: the environment names the artifact and the PR.",
+  options: {},
+};
+
 async function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const r = await postComment(process.env);
   console.log(`ci:comment: ${r.action} ${r.url}`);
 }
 
-command('ci:comment', import.meta.url, main);
+command('ci:comment', import.meta.url, main, HELP);
