@@ -25,8 +25,15 @@ export function readEnv(env) {
   return { base, pr: Number(pr) };
 }
 
+export const HELP = {
+  usage: 'npm run ci:compare',
+  summary:
+    "The PR check's one step: this checkout against the merge base of BASE_SHA and it, with the default rounds and threshold; writes pr.json (PR_NUMBER) beside the report. No flags.",
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const { base, pr } = readEnv(process.env);
   fs.mkdirSync(OUT, { recursive: true });
   writeFileAtomic(path.join(OUT, 'pr.json'), `${JSON.stringify({ number: pr, head: commitOf(ROOT), base })}\n`);
@@ -44,4 +51,4 @@ function main(/** @type {string[]} */ argv) {
   return r.status ?? 1;
 }
 
-command('ci:compare', import.meta.url, main);
+command('ci:compare', import.meta.url, main, HELP);

@@ -9,6 +9,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { firstLine, helpText, parseStrict } from '../lib/command.js';
+
+const HELP = {
+  usage: 'npm run lint',
+  summary:
+    "Every JavaScript file parses on this Node; tsc over the JSDoc types against Node 18's API; ESLint with eslint-plugin-n; prettier --check; actionlint and zizmor over the workflows. Exit 1 on any finding. No flags.",
+  options: {},
+};
+try {
+  if (parseStrict(process.argv.slice(2), HELP.options).help) {
+    console.log(helpText(HELP));
+    process.exit(0);
+  }
+} catch (err) {
+  console.error(`lint: ${firstLine(err)}`);
+  process.exit(2);
+}
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The folders of JavaScript the project runs; fixtures are data. */
 const DIRS = ['bench', 'aggregate', 'compare', 'publish', 'lib', 'test'];

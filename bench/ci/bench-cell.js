@@ -8,8 +8,15 @@ import { command, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { summarize } from '../result/summary.js';
 
+export const HELP = {
+  usage: 'npm run ci:bench',
+  summary:
+    "The benchmark as a matrix cell runs it: the suite (quick when BENCH_QUICK is 'true'), the document into BENCH_OUT (default out), and the cell's table in the job summary. No flags: the workflow's data comes in as environment variables.",
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const out = path.resolve(process.env.BENCH_OUT || 'out');
   const args = [
     path.join(ROOT, 'bench', 'cli.js'),
@@ -28,4 +35,4 @@ function main(/** @type {string[]} */ argv) {
   return r.status ?? 1;
 }
 
-command('ci:bench', import.meta.url, main);
+command('ci:bench', import.meta.url, main, HELP);

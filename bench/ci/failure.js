@@ -165,8 +165,15 @@ export function failureDocument(reason, { mode = 'full', now = new Date(), cellN
   };
 }
 
+export const HELP = {
+  usage: 'npm run ci:failure',
+  summary:
+    "For a matrix cell that wrote no document: writes a schema-valid result document saying which step failed (FAILED_STEP, or the steps' outcomes in the environment) into BENCH_OUT (default out); nothing when a result document is there already. No flags.",
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const env = process.env;
   const out = path.resolve(env.BENCH_OUT || 'out');
   const reason = (env.FAILED_STEP || failureReason(env)).replace(/\s+/g, ' ').slice(0, REASON_MAX);
@@ -180,4 +187,4 @@ function main(/** @type {string[]} */ argv) {
   else console.log(`ci:failure: wrote ${writeDocument(doc, out)} (${reason})`);
 }
 
-command('ci:failure', import.meta.url, main);
+command('ci:failure', import.meta.url, main, HELP);

@@ -28,8 +28,15 @@ function codename() {
   }
 }
 
+export const HELP = {
+  usage: 'npm run ci:install-counting',
+  summary:
+    'Installs valgrind and strace at the pinned versions for the counting pass on a Linux cell, then runs them to check; elsewhere it says so and does nothing. No flags.',
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   if (process.platform !== 'linux') {
     console.log(
       `ci:install-counting: ${process.platform} does not count (valgrind runs on Linux only); nothing to install`,
@@ -60,4 +67,4 @@ function main(/** @type {string[]} */ argv) {
   return 0;
 }
 
-command('ci:install-counting', import.meta.url, main);
+command('ci:install-counting', import.meta.url, main, HELP);

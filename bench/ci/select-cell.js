@@ -21,8 +21,15 @@ export function wanted({ node, runner, wantNodes = '', wantRunners = '' }) {
   return (nodes.length === 0 || nodes.includes(String(node))) && (runners.length === 0 || runners.includes(runner));
 }
 
+export const HELP = {
+  usage: 'npm run ci:cell',
+  summary:
+    'Is this matrix cell requested? Reads CELL_NODE, CELL_RUNNER, WANT_NODES and WANT_RUNNERS (empty: all) and writes run=true|false to $GITHUB_OUTPUT. No flags.',
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const e = process.env;
   const run = wanted({
     node: e.CELL_NODE ?? '',
@@ -34,4 +41,4 @@ function main(/** @type {string[]} */ argv) {
   if (e.GITHUB_OUTPUT) fs.appendFileSync(e.GITHUB_OUTPUT, `run=${run}\n`);
 }
 
-command('ci:cell', import.meta.url, main);
+command('ci:cell', import.meta.url, main, HELP);

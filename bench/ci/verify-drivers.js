@@ -46,8 +46,15 @@ export function verify(drivers) {
   return problems;
 }
 
+export const HELP = {
+  usage: 'npm run ci:verify-drivers',
+  summary:
+    'After ci:install-from-source: the native binary each driver loads must be the one compiled here, for this Node and arch; exit 1 if not. No flags.',
+  options: {},
+};
+
 async function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const drivers = await loadDrivers();
   for (const { info } of drivers.values()) {
     console.log(
@@ -59,4 +66,4 @@ async function main(/** @type {string[]} */ argv) {
   return problems.length ? 1 : 0;
 }
 
-command('ci:verify-drivers', import.meta.url, main);
+command('ci:verify-drivers', import.meta.url, main, HELP);

@@ -4,7 +4,7 @@
 // theirs), the document written to out/shootout/ for the aggregate job. The workflow's data comes
 // in as environment variables, never pasted into a command: BENCH_QUICK=true runs the quick
 // (smoke) shootout; WANT_NODES (comma-separated majors, empty: all) narrows the Nodes.
-import { command } from '../../lib/command.js';
+import { command, parseStrict } from '../../lib/command.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { main } from './cli.js';
 
@@ -24,4 +24,11 @@ export function ciArgs(env = process.env) {
   ];
 }
 
-command('ci:shootout', import.meta.url, () => main(ciArgs()));
+export const HELP = {
+  usage: 'npm run ci:shootout',
+  summary:
+    "The nightly shootout of one runner: every matrix Node (or WANT_NODES), drivers compiled from source, the document in out/shootout/; BENCH_QUICK=true for the smoke run. No flags: the workflow's data comes in as environment variables.",
+  options: {},
+};
+
+command('ci:shootout', import.meta.url, (argv) => (parseStrict(argv, HELP.options), main(ciArgs())), HELP);

@@ -20,11 +20,18 @@ export function shootoutVersions(env = process.env, resolve = (spec) => versionO
   return args[args.indexOf('--node') + 1].split(',').map((spec) => resolve(spec));
 }
 
+export const HELP = {
+  usage: 'npm run ci:shootout-nodes',
+  summary:
+    "The exact Node versions tonight's shootout runs on this runner (every matrix major, or WANT_NODES), written to the step's outputs as versions=…, the key of the shootout job's cache. No flags.",
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   const line = `versions=${shootoutVersions().join('-')}`;
   console.log(line);
   if (process.env.GITHUB_OUTPUT) fs.appendFileSync(process.env.GITHUB_OUTPUT, `${line}\n`);
 }
 
-command('ci:shootout-nodes', import.meta.url, main);
+command('ci:shootout-nodes', import.meta.url, main, HELP);

@@ -143,10 +143,16 @@ export const CATALOGUE_FILE = path.join(ROOT, 'docs', 'catalogue.md');
  */
 export const withCatalogue = (page) => replaceBetween(page, START, END, catalogueMarkdown(), 'docs/catalogue.md');
 
+export const HELP = {
+  usage: 'npm run catalogue',
+  summary: 'Regenerates docs/catalogue.md (between its markers) from the tables in bench/tables/. No flags.',
+  options: {},
+};
+
 function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, {});
+  parseStrict(argv, HELP.options);
   writeFileAtomic(CATALOGUE_FILE, withCatalogue(fs.readFileSync(CATALOGUE_FILE, 'utf8')));
   console.error('docs/catalogue.md: catalogue rewritten');
 }
 
-command('catalogue', import.meta.url, main);
+command('catalogue', import.meta.url, main, HELP);
