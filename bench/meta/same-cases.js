@@ -8,7 +8,7 @@
 // differ from run to run and are not compared. Exit 0 when they agree, 1 with one line per
 // difference when not, 2 on bad usage.
 import fs from 'node:fs';
-import { CommandError, UsageError, command } from '../../lib/command.js';
+import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
 import { caseKey, setupKey } from '../tables/suite.js';
 
 /** A temp directory path differs per run: compare what follows it. */
@@ -88,16 +88,29 @@ const read = (/** @type {string} */ file) => {
   }
 };
 
-command('same-cases', import.meta.url, (argv) => {
-  if (argv.length !== 2 || argv.some((x) => x.startsWith('-')))
-    throw new UsageError('usage: npm run meta:same-cases -- BEFORE.json AFTER.json');
-  const [a, b] = argv.map(read);
-  const diffs = caseDifferences(a, b);
-  if (diffs.length) {
-    for (const d of diffs) console.error(d);
-    throw new CommandError(`${diffs.length} difference(s) in what was measured`);
-  }
-  console.log(
-    `same cases (${a.cases.length}), statuses, reasons, PRAGMA readings, encryption proofs, verified kinds and case order`,
-  );
-});
+export const HELP = {
+  usage: 'npm run meta:same-cases -- BEFORE.json AFTER.json',
+  summary:
+    'For a refactor: do two result documents of the same seed and filters measure the same cases, statuses, reasons, PRAGMA readings, encryption proofs and kinds of checks? Exit 1 with one line per difference.',
+  options: {},
+};
+
+command(
+  'same-cases',
+  import.meta.url,
+  (argv) => {
+    const files = parseStrict(argv, HELP.options, { positionals: true })._;
+    if (files.length !== 2)
+      throw new UsageError(`give two result documents, BEFORE.json AFTER.json; got ${files.length}`);
+    const [a, b] = files.map(read);
+    const diffs = caseDifferences(a, b);
+    if (diffs.length) {
+      for (const d of diffs) console.error(d);
+      throw new CommandError(`${diffs.length} difference(s) in what was measured`);
+    }
+    console.log(
+      `same cases (${a.cases.length}), statuses, reasons, PRAGMA readings, encryption proofs, verified kinds and case order`,
+    );
+  },
+  HELP,
+);

@@ -27,12 +27,25 @@ import { command, firstLine, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { fetchNode, fetchNpm, nodeSpecs, resolveNodeVersion } from './other-node.js';
+import { SUPPORTED_NODE_TEXT } from '../tables/node-ranges.js';
 
 const OPTIONS = /** @type {const} */ ({
-  node: { type: 'string', default: MATRIX_NODES.join(',') },
-  out: { type: 'string', default: 'out/test-nodes' },
-  keep: { type: 'boolean', default: false },
+  node: {
+    type: 'string',
+    default: MATRIX_NODES.join(','),
+    arg: 'LIST',
+    description: `the Node majors or versions, comma-separated, from ${SUPPORTED_NODE_TEXT}`,
+  },
+  out: { type: 'string', default: 'out/test-nodes', arg: 'DIR', description: 'where the report goes' },
+  keep: { type: 'boolean', default: false, description: 'keep the fresh copies, and say where' },
 });
+
+export const HELP = {
+  usage: 'npm run test:nodes -- [flags]',
+  summary:
+    'npm install and npm test in a fresh copy of the working tree under each Node (fetched from the npm registry, with the npm it ships): test counts, durations, and the binary each driver loaded.',
+  options: OPTIONS,
+};
 
 /**
  * The counts the Node test runner prints last: TAP (`# pass 3`, Node 18 and 20 without a TTY)
@@ -310,4 +323,4 @@ async function main(/** @type {string[]} */ argv) {
   }
 }
 
-command('test:nodes', import.meta.url, main);
+command('test:nodes', import.meta.url, main, HELP);
