@@ -64,7 +64,8 @@ export function schemaTools(root) {
     if (typeof s === 'boolean') return s;
     let f = compiled.get(s);
     if (!f) {
-      f = ajv.compile({ ...s, $defs: root.$defs ?? {} });
+      const { $id: _id, ...rest } = s; // compiled once per object: two objects with one $id would clash
+      f = ajv.compile({ ...rest, $defs: root.$defs ?? {} });
       compiled.set(s, /** @type {(v: unknown) => boolean} */ (f));
     }
     return /** @type {(v: unknown) => boolean} */ (f)(v);
@@ -383,6 +384,11 @@ function string(nodes, examples, random, o) {
       .filter(fits);
     if (changed.length) return pick(changed);
     if (known.length) return pick(known);
+    // no example: a string made from the pattern itself, if it is simple enough to read
+    for (let i = 0; i < 20; i++) {
+      const made = fromPattern(patterns[0], random);
+      if (made !== null && fits(made)) return made;
+    }
   }
   const table = typeof o.key === 'string' ? /** @type {Record<string, string[]>} */ (TABLES)[o.key] : undefined;
   if (table && random() < 0.85) return pick(table);
@@ -401,6 +407,108 @@ function string(nodes, examples, random, o) {
   s = [...s].slice(0, max).join('');
   while ([...s].length < min) s += 'z';
   return s;
+}
+
+/**
+ * A string matching a simple regular expression: literals, escapes (\\d, \\w, \\s, an escaped
+ * character), classes with ranges, groups with alternatives, the quantifiers ? * + {n} {n,m},
+ * anchors. Null for anything else (a lookahead, a back-reference, a negated class).
+ * @param {string} source
+ * @param {() => number} random
+ * @returns {string | null}
+ */
+export function fromPattern(source, random) {
+  let i = 0;
+  const CLASSES = /** @type {Record<string, string>} */ ({ d: '0123456789', w: 'abcxyzABC019_', s: ' ' });
+  /** One atom's choices, as a function making one; null when unreadable. */
+  const atom = () => {
+    const ch = source[i++];
+    if (ch === '(') {
+      if (source[i] === '?') {
+        if (source.slice(i, i + 2) !== '?:') return null;
+        i += 2;
+      }
+      const alts = alternatives();
+      if (source[i++] !== ')') return null;
+      return alts;
+    }
+    if (ch === '[') {
+      if (source[i] === '^') return null;
+      let chars = '';
+      while (i < source.length && source[i] !== ']') {
+        let c = source[i++];
+        if (c === '\\') {
+          const e = source[i++];
+          if (CLASSES[e]) {
+            chars += CLASSES[e];
+            continue;
+          }
+          c = e;
+        }
+        if (source[i] === '-' && source[i + 1] !== ']' && i + 1 < source.length) {
+          const to = source[i + 1] === '\\' ? source[i + 2] : source[i + 1];
+          i += source[i + 1] === '\\' ? 3 : 2;
+          for (let k = c.charCodeAt(0); k <= to.charCodeAt(0); k++) chars += String.fromCharCode(k);
+        } else chars += c;
+      }
+      i++;
+      return chars ? () => chars[randomInt(random, chars.length)] : null;
+    }
+    if (ch === '\\') {
+      const e = source[i++];
+      if (CLASSES[e]) return () => CLASSES[e][randomInt(random, CLASSES[e].length)];
+      if (/[a-zA-Z0-9]/.test(e)) return null; // \b, \1, \p{…}: not read here
+      return () => e;
+    }
+    if (ch === '.') return () => 'z';
+    if (ch === undefined || '|)?*+{'.includes(ch)) return null;
+    return () => ch;
+  };
+  /** A sequence of quantified atoms. */
+  const sequence = () => {
+    /** @type {(() => string)[]} */
+    const parts = [];
+    while (i < source.length && source[i] !== '|' && source[i] !== ')') {
+      if (source[i] === '^' || source[i] === '$') {
+        i++;
+        continue;
+      }
+      const a = atom();
+      if (!a) return null;
+      let [min, max] = [1, 1];
+      const q = /^(?:\?|\*|\+|\{(\d+)(?:(,)(\d*))?\})/.exec(source.slice(i));
+      if (q) {
+        i += q[0].length;
+        if (q[0] === '?') [min, max] = [0, 1];
+        else if (q[0] === '*') [min, max] = [0, 3];
+        else if (q[0] === '+') [min, max] = [1, 3];
+        else [min, max] = [Number(q[1]), q[2] ? (q[3] ? Number(q[3]) : Number(q[1]) + 3) : Number(q[1])];
+      }
+      const [lo, hi] = [min, max];
+      parts.push(() => {
+        const n = lo + randomInt(random, Math.min(hi, lo + 8) - lo + 1);
+        return Array.from({ length: n }, a).join('');
+      });
+    }
+    return () => parts.map((p) => p()).join('');
+  };
+  /** Alternatives separated by |. */
+  const alternatives = () => {
+    /** @type {(() => string)[]} */
+    const alts = [];
+    for (;;) {
+      const s = sequence();
+      if (!s) return null;
+      alts.push(s);
+      if (source[i] !== '|') break;
+      i++;
+    }
+    return () => alts[randomInt(random, alts.length)]();
+  };
+  const all = alternatives();
+  if (!all || i !== source.length) return null;
+  const made = all();
+  return new RegExp(source, 'u').test(made) ? made : null;
 }
 
 /** @typedef {{ path: Path, op: 'set' | 'delete', value?: unknown }} Change */

@@ -20,7 +20,7 @@ import { readResult } from '../aggregate/read.js';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { createRandom, randomInt } from '../lib/prng.js';
-import { applyChanges, changesFor, examplesOf, pointer, schemaTools } from './generate.js';
+import { applyChanges, changesFor, examplesOf, generate, pointer, schemaTools } from './generate.js';
 import { ROOT, scratch } from './helpers.js';
 
 const SEED = Number(process.env.GENERATED_SEED ?? 3600);
@@ -276,6 +276,51 @@ test('the generator makes valid documents and crafted ones, and reaches the plac
     [...nodes].some((v) => /-/.test(/** @type {string} */ (v))),
     `no prerelease among ${[...nodes].join(' ')}`,
   );
+});
+
+test("values made from the schema alone are valid against it: at 90% of a document's places, and whole shootout documents", () => {
+  const random = createRandom(SEED);
+  for (const b of BASES) {
+    const examples = /** @type {Map<string, string[]>} */ (EXAMPLES.get(b.tools));
+    /** @type {string[]} */
+    const invalid = [];
+    for (const [where, [place]] of b.places) {
+      const v = generate(b.tools, examples, random, place.given, { key: place.path.at(-1) });
+      if (!place.given.every((s) => b.tools.valid(s, v)))
+        invalid.push(`${where || '/'} = ${JSON.stringify(v).slice(0, 80)}`);
+    }
+    assert.ok(
+      invalid.length <= b.places.size * 0.1,
+      `${b.name}: ${invalid.length} of ${b.places.size} invalid\n${invalid.join('\n')}`,
+    );
+  }
+  const root = schemaOf('bench/shootout/shootout.schema.json');
+  const made = Array.from({ length: 10 }, () =>
+    generate(shootout, /** @type {Map<string, string[]>} */ (EXAMPLES.get(shootout)), random, [root]),
+  );
+  assert.ok(made.filter((d) => shootout.valid(root, d)).length >= 5, 'whole shootout documents');
+});
+
+test(`aggregate over documents made from the schemas alone (seed ${SEED}): no throw, every refused file named, nothing written outside, nothing live`, async () => {
+  const random = createRandom(SEED);
+  const docs = [
+    ['bench/result/result.schema.json', result],
+    ['bench/shootout/shootout.schema.json', shootout],
+  ].flatMap(([file, tools]) => {
+    const t = /** @type {ReturnType<typeof schemaTools>} */ (tools);
+    const root = schemaOf(/** @type {string} */ (file));
+    return Array.from({ length: 3 }, (_, i) => {
+      const d = /** @type {any} */ (
+        generate(t, /** @type {Map<string, string[]>} */ (EXAMPLES.get(t)), random, [root])
+      );
+      if (d?.run && typeof d.run === 'object')
+        d.run.id = `${String(i).padStart(8, 'e')}-0000-4000-8000-${String(SEED).padStart(12, '0')}`;
+      if (d?.environment && typeof d.environment === 'object') d.environment.cores = 30 + i;
+      return d;
+    });
+  });
+  const problems = await problemsOf(docs);
+  assert.deepEqual(problems, [], `seed ${SEED}: ${problems.join('; ')}`);
 });
 
 test('liveMarkup sees each canary made live, and none made inert', () => {
