@@ -1,101 +1,211 @@
-// compare.json as the PR comment reads it: written by a pull request's code, so untrusted. Every
-// field report.js reads is checked for its type before anything is rendered (the strings are then
-// escaped by the report); a file that is not this shape is refused, naming the field.
+// compare.json as the PR comment reads it: written by a pull request's code, so every field is
+// untrusted. Every field report.js reads is checked before anything is rendered: its type, and its
+// bounds (a string's length and, where it names something, its pattern; a number's range; a list's
+// size; the fields one needs beside another). A file that is not this shape is refused in one line
+// naming the first field that is wrong, as a JSON pointer: "/environment/cpuModel must be a string
+// of at most 200 characters". Keys this code does not read are ignored (a newer compare may add
+// some): nothing renders a key it does not know, report.js reads its fields by name only.
+// The strings are then made inert by the report (lib/markdown.js).
 // Built-ins only (the comment job installs nothing).
 import { COMPARE_VERDICTS } from '../bench/paired/verdicts.js';
 import { COST_VERDICTS, IO } from '../lib/costs.js';
 
 /** At most this many rows: a whole suite is a few hundred. */
 export const MAX_ROWS = 10_000;
+/** The bounds of compare.json's fields (docs/compare.md). */
+export const LIMITS = /** @type {const} */ ({
+  /** --base/--head as given: a path or a git ref */
+  given: 1000,
+  /** the method's sentence, a reason */
+  sentence: 1000,
+  /** the engine's flags, and each flag's characters */
+  flags: 100,
+  flag: 200,
+  /** the CPU's name (as the shootout's schema) */
+  cpuModel: 200,
+  /** a name or version of a driver, SQLite, an image */
+  name: 100,
+  /** drivers per side */
+  drivers: 100,
+  /** a case's key, config/driver/cipher/op */
+  key: 200,
+  cores: 65_536,
+  /** ops/s, bytes, instructions and system calls per operation */
+  count: 1e15,
+  /** a change, head over base less 1: from −100% up to this */
+  change: 1e6,
+});
 
-/** @typedef {(v: any) => boolean} Check */
+/** process.version (pre-releases too), as the result schema names a Node: v24.11.0, v25.0.0-rc.1. */
+const NODE = /^v\d{1,4}(\.\d{1,4}){0,2}(-[0-9A-Za-z]+([.-][0-9A-Za-z]+)*)?$/;
+/** A process.platform or process.arch. */
+const WORD = /^[A-Za-z0-9_-]{1,32}$/;
+/** A git commit: SHA-1 or SHA-256. */
+const COMMIT = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
 
-const num = /** @type {Check} */ ((v) => typeof v === 'number' && Number.isFinite(v));
-const numOrNull = /** @type {Check} */ ((v) => v === null || num(v));
-const str = /** @type {Check} */ ((v) => typeof v === 'string');
-const object = /** @type {Check} */ ((v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
-const arrayOf = (/** @type {Check} */ each, max = MAX_ROWS) =>
-  /** @type {Check} */ ((v) => Array.isArray(v) && v.length <= max && v.every(each));
-const between = (/** @type {number} */ lo, /** @type {number} */ hi) =>
-  /** @type {Check} */ ((v) => num(v) && v >= lo && v <= hi);
+/** @typedef {(v: any, at: string) => string | null} Check the problem with `v` at pointer `at`, or null */
 
-/** Field by field: what each must be, as a check and the words naming it. */
-const SIDE = { given: [str, 'a string'], commit: [(/** @type {any} */ v) => v === null || str(v), 'a string or null'] };
-const ROW = {
-  key: [str, 'a string'],
-  unit: [(/** @type {any} */ v) => v === 'ops/s' || v === 'bytes', "'ops/s' or 'bytes'"],
-  verdict: [(/** @type {any} */ v) => COMPARE_VERDICTS.includes(v), `one of ${COMPARE_VERDICTS.join(', ')}`],
-  significant: [(/** @type {any} */ v) => typeof v === 'boolean', 'true or false'],
-  reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
-  ...Object.fromEntries(
-    ['base', 'head', 'change', 'low', 'high', 'pAdjusted'].map((k) => [k, [numOrNull, 'a number or null']]),
+const isObject = (/** @type {unknown} */ v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A key of o's own (a JSON object's), never one it inherits. */
+const own = (/** @type {any} */ o, /** @type {string} */ k) =>
+  Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+
+/** @returns {Check} */
+const is = (/** @type {(v: any) => boolean} */ ok, /** @type {string} */ what) => (v, at) =>
+  ok(v) ? null : `${at} must be ${what}`;
+/** @returns {Check} */
+const text = (/** @type {number} */ max, /** @type {RegExp} */ pattern = /^/, what = '') =>
+  is(
+    (v) => typeof v === 'string' && v.length <= max && pattern.test(v),
+    `a string of at most ${max} characters${what}`,
+  );
+/** @returns {Check} */
+const number = (/** @type {number} */ lo, /** @type {number} */ hi, whole = false) =>
+  is(
+    (v) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi && (!whole || Number.isInteger(v)),
+    `${whole ? 'a whole number' : 'a number'} from ${lo} to ${hi}`,
+  );
+/** @returns {Check} */
+const oneOf = (/** @type {readonly unknown[]} */ values, what = values.join(', ')) =>
+  is((v) => values.includes(v), `one of ${what}`);
+const bool = is((v) => typeof v === 'boolean', 'true or false');
+/** @returns {Check} */
+const orNull = (/** @type {Check} */ check) => (v, at) => {
+  const p = v === null ? null : check(v, at);
+  return p && `${p} or null`;
+};
+/** @returns {Check} */
+const optional = (/** @type {Check} */ check) => (v, at) => {
+  const p = v === undefined ? null : check(v, at);
+  return p && `${p}, or left out`;
+};
+/**
+ * An object with these fields; `also` checks what one field needs of another.
+ * @param {Record<string, Check>} fields
+ * @param {(o: any, at: string) => string | null} [also]
+ * @returns {Check}
+ */
+const shape = (fields, also) => (v, at) => {
+  if (!isObject(v)) return `${at || '/'} must be an object`;
+  for (const [k, check] of Object.entries(fields)) {
+    const p = check(own(v, k), `${at}/${k}`);
+    if (p) return p;
+  }
+  return also ? also(v, at) : null;
+};
+/** @returns {Check} */
+const list = (/** @type {Check} */ each, /** @type {number} */ max, /** @type {string} */ what) => (v, at) => {
+  if (!Array.isArray(v) || v.length > max) return `${at} must be a list of at most ${max} ${what}`;
+  for (const [i, x] of v.entries()) {
+    const p = each(x, `${at}/${i}`);
+    if (p) return p;
+  }
+  return null;
+};
+
+const count = number(0, LIMITS.count);
+const change = orNull(number(-1, LIMITS.change));
+const reason = optional(text(LIMITS.sentence));
+
+const SIDE = shape({ given: text(LIMITS.given), commit: orNull(text(64, COMMIT, ' naming a commit (40 or 64 hex)')) });
+
+const ENVIRONMENT = shape({
+  node: text(64, NODE, ' naming a Node version (v24.11.0)'),
+  platform: text(32, WORD, ' of letters, digits, _ or -'),
+  arch: text(32, WORD, ' of letters, digits, _ or -'),
+  cpuModel: text(LIMITS.cpuModel),
+  cores: number(1, LIMITS.cores, true),
+  ci: optional(
+    orNull(
+      shape({
+        imageOs: optional(orNull(text(LIMITS.name))),
+        imageVersion: optional(orNull(text(LIMITS.name))),
+      }),
+    ),
   ),
-};
-const TOP = {
-  kind: [(/** @type {any} */ v) => v === 'sqlite-node-bench/compare', "'sqlite-node-bench/compare'"],
-  version: [(/** @type {any} */ v) => v === 1, '1'],
-  base: [object, 'an object'],
-  head: [object, 'an object'],
-  method: [str, 'a string'],
-  rounds: [(/** @type {any} */ v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'a whole number from 1 to 1000'],
-  threshold: [between(0, 1), 'a number from 0 to 1'],
-  alpha: [between(0, 1), 'a number from 0 to 1'],
-  engine: [arrayOf(str, 100), 'a list of strings'],
-  seconds: [between(0, 1e7), 'a number of seconds'],
-  environment: [object, 'an object'],
-  drivers: [
-    (/** @type {any} */ v) => object(v) && arrayOf(object, 100)(v.base) && arrayOf(object, 100)(v.head),
-    '{ base: [objects], head: [objects] }',
-  ],
-  rows: [arrayOf(object), `a list of at most ${MAX_ROWS} objects`],
-};
+});
+
+/** A side's driver; the report names the ones that loaded, with their versions. */
+const DRIVER = shape({ name: text(LIMITS.name), status: text(40) }, (d, at) =>
+  d.status === 'ok'
+    ? shape({
+        version: text(LIMITS.name),
+        sqlite: text(LIMITS.name),
+        sqlite3mc: optional(orNull(text(LIMITS.name))),
+      })(d, at)
+    : null,
+);
+const DRIVERS = list(DRIVER, LIMITS.drivers, 'objects');
+
+/** The 95% interval is both ends or neither. */
+const bothEnds = (/** @type {any} */ r, /** @type {string} */ at) =>
+  (r.low === null) === (r.high === null) ? null : `${at}/high must be null exactly when ${at}/low is`;
+const ROW = shape(
+  {
+    key: text(LIMITS.key),
+    unit: oneOf(['ops/s', 'bytes'], "'ops/s' or 'bytes'"),
+    verdict: oneOf(COMPARE_VERDICTS),
+    significant: bool,
+    reason,
+    base: orNull(count),
+    head: orNull(count),
+    change,
+    low: change,
+    high: change,
+    pAdjusted: orNull(number(0, 1)),
+  },
+  bothEnds,
+);
 
 const FIELDS = IO.map(([f]) => f);
-const sideCost = /** @type {Check} */ (
-  (v) =>
-    v === null ||
-    (object(v) &&
-      num(v.instructions) &&
-      num(v.spread) &&
-      typeof v.exact === 'boolean' &&
-      object(v.io) &&
-      FIELDS.every((f) => num(v.io[f])))
+const SIDE_COST = orNull(
+  shape({
+    instructions: count,
+    io: shape(Object.fromEntries(FIELDS.map((f) => [f, count]))),
+  }),
 );
-const COST_ROW = {
-  key: [str, 'a string'],
-  op: [str, 'a string'],
-  verdict: [(/** @type {any} */ v) => COST_VERDICTS.includes(v), `one of ${COST_VERDICTS.join(', ')}`],
-  reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
-  base: [sideCost, 'null or { instructions, spread, exact, io }'],
-  head: [sideCost, 'null or { instructions, spread, exact, io }'],
-  change: [numOrNull, 'a number or null'],
-  tolerance: [numOrNull, 'a number or null'],
-  io: [
-    arrayOf((x) => object(x) && FIELDS.includes(x.field) && num(x.base) && num(x.head), FIELDS.length),
-    `a list of { field: one of ${FIELDS.join(', ')}, base, head }`,
-  ],
-  fails: [(/** @type {any} */ v) => typeof v === 'boolean', 'true or false'],
-};
-const COSTS = {
-  status: [(/** @type {any} */ v) => ['ok', 'unavailable', 'error'].includes(v), "'ok', 'unavailable' or 'error'"],
-  reason: [(/** @type {any} */ v) => v === undefined || str(v), 'a string'],
-  tally: [
-    (/** @type {any} */ v) => v === undefined || (object(v) && Object.values(v).every(num)),
-    'an object of numbers',
-  ],
-  rows: [(/** @type {any} */ v) => v === undefined || arrayOf(object)(v), `a list of at most ${MAX_ROWS} objects`],
-};
+const COST_ROW = shape({
+  key: text(LIMITS.key),
+  verdict: oneOf(COST_VERDICTS),
+  reason,
+  base: SIDE_COST,
+  head: SIDE_COST,
+  change,
+  tolerance: orNull(number(0, LIMITS.change)),
+  io: is(
+    (v) =>
+      Array.isArray(v) &&
+      v.length <= FIELDS.length &&
+      v.every(
+        (x) => isObject(x) && FIELDS.includes(x.field) && count(x.base, '') === null && count(x.head, '') === null,
+      ),
+    `a list of { field: one of ${FIELDS.join(', ')}, base, head } (counts from 0 to ${LIMITS.count})`,
+  ),
+  fails: bool,
+});
+const COSTS = shape({
+  status: oneOf(['ok', 'unavailable', 'error'], "'ok', 'unavailable' or 'error'"),
+  reason,
+  tally: optional(shape(Object.fromEntries([...COST_VERDICTS, 'fails'].map((k) => [k, number(0, MAX_ROWS, true)])))),
+  rows: optional(list(COST_ROW, MAX_ROWS, 'objects')),
+});
 
-/**
- * The first field of obj that is not what spec says, as '/pointer must be …'.
- * @param {any} obj
- * @param {Record<string, any[]>} spec
- * @param {string} at
- */
-function firstProblem(obj, spec, at) {
-  for (const [k, [ok, what]] of Object.entries(spec)) if (!ok(obj[k])) return `${at}/${k} must be ${what}`;
-  return null;
-}
+const COMPARE = shape({
+  kind: oneOf(['sqlite-node-bench/compare'], "'sqlite-node-bench/compare'"),
+  version: oneOf([1]),
+  base: SIDE,
+  head: SIDE,
+  method: text(LIMITS.sentence),
+  rounds: number(1, 1000, true),
+  threshold: number(0, 1),
+  alpha: number(0, 1),
+  engine: list(text(LIMITS.flag), LIMITS.flags, 'strings'),
+  seconds: number(0, 1e7),
+  environment: ENVIRONMENT,
+  drivers: shape({ base: DRIVERS, head: DRIVERS }),
+  rows: list(ROW, MAX_ROWS, 'objects'),
+  costs: optional(COSTS), // left out by a compare from before the counts
+});
 
 /**
  * Why this is not a compare result report.js can render, or null when it is.
@@ -103,21 +213,5 @@ function firstProblem(obj, spec, at) {
  * @returns {string | null}
  */
 export function compareProblem(json) {
-  if (!object(json)) return '/ must be an object';
-  const c = /** @type {any} */ (json);
-  const top = firstProblem(c, TOP, '') ?? firstProblem(c.base, SIDE, '/base') ?? firstProblem(c.head, SIDE, '/head');
-  if (top) return top;
-  for (const [i, row] of c.rows.entries()) {
-    const p = firstProblem(row, ROW, `/rows/${i}`);
-    if (p) return p;
-  }
-  if (c.costs === undefined) return null; // a compare from before the counts
-  if (!object(c.costs)) return '/costs must be an object';
-  const costs = firstProblem(c.costs, COSTS, '/costs');
-  if (costs) return costs;
-  for (const [i, row] of (c.costs.rows ?? []).entries()) {
-    const p = firstProblem(row, COST_ROW, `/costs/rows/${i}`);
-    if (p) return p;
-  }
-  return null;
+  return COMPARE(json, '');
 }

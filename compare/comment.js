@@ -54,8 +54,16 @@ function readCompare(file) {
  */
 export function reportFrom(dir) {
   const r = readCompare(path.join(dir, 'compare.json'));
-  if ('result' in r) return report(r.result);
-  return `## Benchmark compare\n\nNothing to show: ${inert(r.problem, 300)}.\n`;
+  let problem = 'problem' in r ? r.problem : '';
+  if ('result' in r)
+    try {
+      return report(r.result);
+    } catch (err) {
+      // check.js lets through only what report.js renders; were that ever wrong, the PR still
+      // gets a comment naming the failure instead of none at all
+      problem = `compare.json passed its check but could not be rendered (${String(/** @type {Error} */ (err)?.message).split('\n')[0]})`;
+    }
+  return `## Benchmark compare\n\nNothing to show: ${inert(problem, 300)}.\n`;
 }
 
 /**

@@ -77,7 +77,7 @@ export function table(rows) {
             ? ''
             : `${changeCell(r.low)} … ${changeCell(r.high)}`,
         r.significant ? '*' : '',
-        r.verdict === 'not compared' ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
+        r.verdict === 'not compared' && r.reason ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),
     ],
     ['l', 'r', 'r', 'r', 'c', 'c', 'l'],
