@@ -104,10 +104,19 @@ export function nightOf(doc, entry) {
 }
 
 /**
+ * What the pages read of the nights: each document's night, and the job's clock, which says where
+ * the history ends (sections/history.js windowOf), never the newest document (trust.js).
+ * @typedef {object} Nights
+ * @property {(e: import('./store.js').Entry) => Night} of
+ * @property {number} [now] the aggregate's clock, ms since the epoch
+ */
+
+/**
  * @param {string} resultsDir
  * @param {(e: import('./store.js').Entry) => any} load
+ * @param {number} [now] the aggregate's clock (Nights)
  */
-export function nightStore(resultsDir, load) {
+export function nightStore(resultsDir, load, now) {
   const file = path.join(resultsDir, NIGHTS_FILE);
   /** @type {Map<string, Night>} */
   const cached = new Map();
@@ -124,6 +133,7 @@ export function nightStore(resultsDir, load) {
   /** @type {Map<string, Night>} */
   const used = new Map();
   return {
+    now,
     /** The night of a stored document. */
     of(/** @type {import('./store.js').Entry} */ entry) {
       let n = used.get(entry.file) ?? cached.get(entry.file);

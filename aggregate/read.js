@@ -13,17 +13,24 @@ import { OPS } from '../bench/tables/ops.js';
 import { TABLES, caseKey } from '../bench/tables/suite.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
 import { runProblems } from '../lib/schema.js';
+import { MAX_DOCUMENT_BYTES, artifactFolder, batchProblem } from './trust.js';
 
-export const MAX_BYTES = 10 * 1024 * 1024;
+/** The largest document read (aggregate/trust.js says why this size). */
+export const MAX_BYTES = MAX_DOCUMENT_BYTES;
 
 /**
- * Every *.json file under dir, in a stable order. Symlinks are reported, not followed.
+ * Every *.json file under dir, in a stable order, with its artifact (trust.js): a top-level folder
+ * named as benchmark.yml names artifacts (result-*, shootout-*) is a cell's artifact and holds one
+ * document, else none of its files is read; any other file is local output (npm run bench), read
+ * as it is. Symlinks are reported, not followed. Sizes come from stat, before a byte is read: a
+ * file over MAX_BYTES is refused by its size (readResult), and a batch over trust.js's caps is
+ * refused whole (`over`, one line).
  * @param {string} dir
- * @returns {{ files: string[], rejected: { file: string, reason: string }[] }}
+ * @returns {{ files: string[], rejected: { file: string, reason: string }[], artifactOf: Map<string, string>, over: string | null }}
  */
 export function discover(dir) {
   /** @type {string[]} */
-  const files = [];
+  const found = [];
   /** @type {{ file: string, reason: string }[]} */
   const rejected = [];
   const walk = (/** @type {string} */ d) => {
@@ -35,11 +42,42 @@ export function discover(dir) {
         if (entry.name.endsWith('.json') || fs.statSync(p, { throwIfNoEntry: false })?.isDirectory())
           rejected.push({ file: p, reason: 'is a symbolic link; not followed' });
       } else if (entry.isDirectory()) walk(p);
-      else if (entry.isFile() && entry.name.endsWith('.json')) files.push(p);
+      else if (entry.isFile() && entry.name.endsWith('.json')) found.push(p);
     }
   };
   walk(dir);
-  return { files, rejected };
+  /** @type {Map<string, string[]>} artifact folder → its files */
+  const byArtifact = new Map();
+  for (const f of found) {
+    const a = artifactFolder(dir, f);
+    if (a) byArtifact.set(a, [...(byArtifact.get(a) ?? []), f]);
+  }
+  /** @type {Map<string, string>} */
+  const artifactOf = new Map();
+  /** @type {string[]} */
+  const files = [];
+  for (const f of found) {
+    const a = artifactFolder(dir, f);
+    const mates = a ? /** @type {string[]} */ (byArtifact.get(a)) : [];
+    if (a && mates.length > 1)
+      rejected.push({
+        file: f,
+        reason: `the artifact ${a} holds ${mates.length} documents; a cell's artifact holds one: none of them is read`,
+      });
+    else {
+      files.push(f);
+      if (a) artifactOf.set(f, a);
+    }
+  }
+  let bytes = 0;
+  let count = 0;
+  for (const f of files) {
+    const size = fs.lstatSync(f).size;
+    if (size > MAX_BYTES) continue; // refused by its size, alone (readResult)
+    bytes += size;
+    count++;
+  }
+  return { files, rejected, artifactOf, over: batchProblem(dir, count, bytes) };
 }
 
 const codePoint = (/** @type {string} */ ch) =>

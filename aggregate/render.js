@@ -73,7 +73,7 @@ export function tidy(lines) {
  * @typedef {object} RenderOptions
  * @property {string} resultsLink the relative link from the page to results/
  * @property {{ add: (file: string, spec: any) => string }} charts the chart writer (charts/writer.js)
- * @property {{ of: (e: import('./store.js').Entry) => import('./nights.js').Night }} nights (nights.js)
+ * @property {import('./nights.js').Nights} nights (nights.js): its `now`, the job's clock, says "Last updated"
  */
 
 /**
@@ -175,6 +175,18 @@ export const NO_RESULTS =
   "_No results yet: the nightly benchmark workflow's `aggregate` job (`.github/workflows/benchmark.yml`) fills this block from the result documents in `results/`. To see it on your machine, `npm run matrix` benchmarks each Node of the nightly matrix here and writes the block into `out/matrix/README.md`._";
 
 /**
+ * "Last updated": the day of the job's clock (nights.now), never a document's date (a document can
+ * claim any: aggregate/trust.js), with the newest run's finish beside it; without a clock (a page
+ * rendered alone), the newest run's finish.
+ * @param {RenderOptions} o
+ * @param {string} newest the newest run's finishedAt
+ */
+const updated = (o, newest) =>
+  o.nights.now === undefined
+    ? `${when(newest)} (the newest run's finish time)`
+    : `${new Date(o.nights.now).toISOString().slice(0, 10)} (the aggregate's clock, UTC; the newest run finished ${when(newest)})`;
+
+/**
  * The README block.
  * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} store
  * @param {RenderOptions} o
@@ -206,7 +218,7 @@ export function renderBlock(store, o) {
   });
   return tidy([
     ...(found.length ? [...found, ''] : []),
-    `_Last updated ${when(newest.finishedAt)} (the newest run's finish time) from ${entries.length} result document(s) (listed in [\`${o.resultsLink}/index.json\`](${o.resultsLink}/index.json); each is a release asset). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
+    `_Last updated ${updated(o, newest.finishedAt)} from ${entries.length} result document(s) (listed in [\`${o.resultsLink}/index.json\`](${o.resultsLink}/index.json); each is a release asset). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
     '',
     HOW_TO_READ_SHORT,
     // a section after another: a blank line between them (tidy drops it before a heading)

@@ -15,6 +15,7 @@ import { isName } from '../lib/names.js';
 import { bundleName, releaseOf } from './assets.js';
 import { readResult } from './read.js';
 import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
+import { validAttempt } from './trust.js';
 
 export const INDEX = 'index.json';
 
@@ -79,27 +80,34 @@ export function entryOf(doc, file, text) {
     node: doc.environment.node,
     machine: machineOf(doc),
     kind: kindOf(doc),
-    ...(ci?.runId && attempt > 0 ? { run: String(ci.runId), attempt } : {}),
+    // an attempt out of GitHub's range (trust.js) names no run: it supersedes nothing
+    ...(ci?.runId && validAttempt(attempt) ? { run: String(ci.runId), attempt } : {}),
   };
 }
 
 /**
  * The entries to show: of the attempts of one GitHub run's cell (the same run, platform and arch,
- * kind and Node major: the four runner labels are four platform-archs), the newest only. "Re-run failed jobs" gives a failed cell a new attempt
- * in the same run: the failed attempt's document (npm run ci:failure), committed by that
- * attempt's aggregate, stays in results/ (append-only) and is no longer shown, whatever its
- * machine class or status. An entry of no run (local, or stored before entries named their run)
- * is its own.
+ * machine class, kind and Node major), the newest only. "Re-run failed jobs" gives a failed cell a
+ * new attempt in the same run: the failed attempt's document (npm run ci:failure), committed by
+ * that attempt's aggregate, stays in results/ (append-only) and is no longer shown, whatever its
+ * status. A document of another machine class never supersedes (a document can claim any run and
+ * attempt: it hides at most its own class's), so a re-run that landed on a VM with another CPU
+ * leaves the failed attempt shown in its class until a newer night. An entry of no run (local,
+ * stored before entries named their run, or of an attempt out of GitHub's range: trust.js) is its
+ * own.
  * @template {Entry} E
  * @param {E[]} entries
  * @returns {E[]}
  */
 export function latestAttempts(entries) {
-  const key = (/** @type {Entry} */ e) => `${e.run}|${e.platform}|${e.kind}|${e.node.slice(1).split('.')[0]}`;
+  const key = (/** @type {Entry} */ e) =>
+    `${e.run}|${e.platform}|${e.machine}|${e.kind}|${e.node.slice(1).split('.')[0]}`;
+  const counts = (/** @type {Entry} */ e) => Boolean(e.run) && validAttempt(e.attempt);
   /** @type {Map<string, number>} */
   const newest = new Map();
-  for (const e of entries) if (e.run && e.attempt) newest.set(key(e), Math.max(newest.get(key(e)) ?? 0, e.attempt));
-  return entries.filter((e) => !e.run || !e.attempt || newest.get(key(e)) === e.attempt);
+  for (const e of entries)
+    if (counts(e)) newest.set(key(e), Math.max(newest.get(key(e)) ?? 0, /** @type {number} */ (e.attempt)));
+  return entries.filter((e) => !counts(e) || newest.get(key(e)) === e.attempt);
 }
 
 /** What each part of a stored file's name may be: the kinds of name the schemas refer to (lib/names.js). */
@@ -196,43 +204,75 @@ export function openStore(dir, warn) {
   const entries = () => [...byFile.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   /** @type {Map<string, Entry>} */
   const ids = new Map([...byFile.values()].map((e) => [e.id, e]));
-  /** Whether a listed document's file is here (else it is archived only: assets.js). */
-  const has = (/** @type {Entry} */ e) => fs.existsSync(path.join(dir, e.file));
+  /** @type {Map<string, string>} staged documents (file → stored bytes): shown, not yet written (stage, commit) */
+  const staged = new Map();
+  /** Whether a listed document's file is here, or staged (else it is archived only: assets.js). */
+  const has = (/** @type {Entry} */ e) => staged.has(e.file) || fs.existsSync(path.join(dir, e.file));
   /** The stored document with this run id. */
   const byId = (/** @type {string} */ id) => ids.get(id);
+  /**
+   * Add a document, unless it is already there: staged (listed and loadable, not written) until
+   * commit. Never overwrites, never writes outside dir.
+   * @param {string} [text] storedText(doc), when the caller has it already
+   * @returns {{ stored: true, file: string } | { stored: false, reason: string, duplicate?: boolean }}
+   */
+  function stage(/** @type {any} */ doc, text = storedText(doc)) {
+    const same = byId(doc.run.id);
+    if (same) {
+      if (same.sha256 === sha256(text))
+        return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };
+      return {
+        stored: false,
+        reason: `/run/id ${doc.run.id} is already stored as results/${same.file} with different content; not overwritten`,
+      };
+    }
+    const file = fileFor(doc);
+    if (!file || !inside(dir, file))
+      return { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' };
+    const full = path.join(dir, file);
+    if (fs.existsSync(full) || staged.has(file))
+      return { stored: false, reason: `results/${file} exists with another document; not overwritten` };
+    staged.set(file, text);
+    const entry = entryOf(doc, file, text);
+    byFile.set(file, entry);
+    ids.set(entry.id, entry);
+    return { stored: true, file };
+  }
   return {
     dir,
     entries,
     byId,
     /** The stored document at this path under results/. */
     byFile: (/** @type {string} */ file) => byFile.get(file),
+    stage,
     /**
-     * Add a document, unless it is already there. Never overwrites, never writes outside dir.
+     * Add a document and write it at once (stage, then commit it alone).
      * @param {any} doc
-     * @param {string} [text] storedText(doc), when the caller has it already
-     * @returns {{ stored: true, file: string } | { stored: false, reason: string, duplicate?: boolean }}
+     * @param {string} [text]
      */
     add(doc, text = storedText(doc)) {
-      const same = byId(doc.run.id);
-      if (same) {
-        if (same.sha256 === sha256(text))
-          return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };
-        return {
-          stored: false,
-          reason: `/run/id ${doc.run.id} is already stored as results/${same.file} with different content; not overwritten`,
-        };
+      const r = stage(doc, text);
+      if (r.stored) {
+        writeFileAtomic(path.join(dir, r.file), text);
+        staged.delete(r.file);
       }
-      const file = fileFor(doc);
-      if (!file || !inside(dir, file))
-        return { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' };
-      const full = path.join(dir, file);
-      if (fs.existsSync(full))
-        return { stored: false, reason: `results/${file} exists with another document; not overwritten` };
-      writeFileAtomic(full, text);
-      const entry = entryOf(doc, file, text);
-      byFile.set(file, entry);
-      ids.set(entry.id, entry);
-      return { stored: true, file };
+      return r;
+    },
+    /** Take back a staged document (it could not be rendered): as if it had never been added. */
+    unstage(/** @type {string} */ file) {
+      const e = byFile.get(file);
+      if (!staged.delete(file) || !e) return;
+      byFile.delete(file);
+      ids.delete(e.id);
+    },
+    /** Whether a document is staged, not yet written. */
+    staged: (/** @type {string} */ file) => staged.has(file),
+    /** Write every staged document. */
+    commit() {
+      for (const [file, text] of staged) {
+        writeFileAtomic(path.join(dir, file), text);
+        staged.delete(file);
+      }
     },
     /** The repository whose releases hold the archived documents, as the index names it; null when it names none. */
     repository: () => repository,
@@ -266,6 +306,8 @@ export function openStore(dir, warn) {
     has,
     /** Parse a stored document; one that is archived only is an error saying how to fetch it. */
     load(/** @type {Entry} */ e) {
+      const text = staged.get(e.file);
+      if (text !== undefined) return JSON.parse(text);
       const full = path.join(dir, e.file);
       if (!fs.existsSync(full)) throw new CommandError(notHere(dir, e));
       return JSON.parse(fs.readFileSync(full, 'utf8'));

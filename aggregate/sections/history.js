@@ -19,10 +19,11 @@ import { SETTINGS, changePointsOf } from '../../lib/changepoints.js';
 const WEEK = 7 * 86_400_000;
 
 /**
- * The nights a chart shows: from a Monday (UTC) 12 weeks before the newest night's week, to the end
- * of that week (85 to 91 days of nights, a 13-week axis). The axis moves once a week, not every
- * night, so a night's chart differs from the last one mostly by the new night (a small git delta).
- * @param {string} newest ISO time of the newest night
+ * The nights a chart shows: from a Monday (UTC) 12 weeks before the week of the aggregate's clock
+ * (historyOf), to the end of that week (85 to 91 days of nights, a 13-week axis). The axis moves
+ * once a week, not every night, so a night's chart differs from the last one mostly by the new
+ * night (a small git delta).
+ * @param {string} newest ISO time the history ends: the aggregate's clock
  * @returns {{ from: string, domain: [number, number] }}
  */
 export function windowOf(newest) {
@@ -234,7 +235,12 @@ export const sizeText = (c) => `${pct(c.size)} [${pct(c.low)}, ${pct(c.high)}]`;
 export function historyOf(ctx) {
   const full = ctx.entries.filter((e) => e.mode === 'full' && e.status === 'complete');
   if (!full.length) return [];
-  const newest = full.reduce((a, e) => (e.finishedAt > a ? e.finishedAt : a), '');
+  // the history ends at the job's clock (nights.js Nights), never at a document's date (trust.js);
+  // without a clock (a page rendered alone), at the newest night
+  const newest =
+    ctx.nights.now === undefined
+      ? full.reduce((a, e) => (e.finishedAt > a ? e.finishedAt : a), '')
+      : new Date(ctx.nights.now).toISOString();
   const { from } = windowOf(newest);
   const majors = [...new Set(full.map((e) => semver.major(e.node)))].sort((a, b) => a - b);
   return majors

@@ -22,8 +22,8 @@
  *   main finding in words. Returns the Markdown image line (alt made inert) for the page being
  *   written, pointing at results/charts/<platform>/<machine>-<name>.svg. The SVG is drawn after
  *   both pages are rendered, and written only when its spec changed (aggregate/charts/writer.js).
- * @property {{ of: (e: import('../store.js').Entry) => import('../nights.js').Night }} nights a
- *   document's production figures and versions, without parsing it again (aggregate/nights.js)
+ * @property {import('../nights.js').Nights} nights a document's production figures and versions,
+ *   without parsing it again, and the job's clock, where the history ends (aggregate/nights.js)
  */
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: SectionContext) => string[] } }} Section */
 /**
@@ -37,7 +37,7 @@
  * @property {(e: import('../store.js').Entry) => any} load
  * @property {string} resultsLink
  * @property {'readme'} page
- * @property {{ of: (e: import('../store.js').Entry) => import('../nights.js').Night }} nights
+ * @property {import('../nights.js').Nights} nights
  * @property {(name: string, spec: any, alt: string) => string} chart
  */
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: BlockContext) => string[] } }} BlockSection */
