@@ -49,8 +49,9 @@ export function checkDrivers(drivers, filters) {
   if (ok.length && (installed.length || !packaged.length)) return;
   const first = needed.map((n) => drivers.get(n)?.info).find((i) => i && i.status !== 'ok');
   const other = ok.length ? `, or limit the run to what loads: --driver ${ok.join(',')}` : '';
+  const why = first?.reason ?? 'did not load';
   throw new CommandError(
-    `no driver for Node ${process.version} among ${needed.join(', ')}: ${first?.name} ${first?.reason ?? 'did not load'}${other}`,
+    `no driver for Node ${process.version} among ${needed.join(', ')}: ${why.startsWith(`${first?.name} `) ? why : `${first?.name} ${why}`}${other}`,
   );
 }
 
