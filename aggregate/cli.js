@@ -1,26 +1,33 @@
 #!/usr/bin/env node
 // npm run aggregate -- --artifacts <dir> [--results results] [--readme README.md]
 //
-// Reads every result document under <dir> (download-artifact's layout with or without
-// merge-multiple, or a folder of `npm run bench` output), adds the valid ones to results/
-// (append-only), and regenerates README.md between its markers from all of results/.
+// Reads every result document under <dir> (download-artifact's layout: a folder per artifact, each
+// holding its cell's one document; or a folder of `npm run bench` output), adds the valid ones to
+// results/ (append-only), and regenerates README.md between its markers from all of results/.
 //
-// Validate first, store second: every file is read and checked before anything is written, and
-// only valid documents take part in deciding what is stored (aggregate/plan.js), so an invalid
-// one never blocks a valid one. Each file not stored gets one line on stderr: the file, the
-// field, the reason.
+// Validate first, render second, store last: every file is read and checked before anything is
+// written, and only valid documents take part in deciding what is stored (aggregate/plan.js), so an
+// invalid one never blocks a valid one; the pages are rendered to memory with the new documents in
+// them, and the documents are written only once both pages rendered and their charts were drawn.
+// What a document is trusted for (its date against this job's clock, its run attempt, the artifact
+// it came in, the batch's size) is aggregate/trust.js. Each file not stored gets one line on
+// stderr: the file, the field, the reason. A stored document that makes a renderer throw (stored
+// before a check that would refuse it now) is named on one line and left out of the pages, every
+// night until the code renders it again: the night goes on without it.
 //
 // Exit status:
 //   0  at least one valid document was found, and every valid one is stored (now or before),
-//      even when invalid files were skipped (each is named);
+//      even when invalid files were skipped or stored documents left out of the pages (each is
+//      named);
 //   1  a conflict: two valid documents claim the same run id (or the same file in results/)
 //      with different content; the one already in results/ stays, two new ones are both
 //      refused, every file involved is named, and everything else is still stored and shown here
 //      (in the nightly job the failed step keeps `npm run ci:publish` from running: nothing of that
 //      night is archived or committed; docs/pipeline.md says what to do).
 //      Also 1 when no valid document was found (the pages are still written: with no document
-//      stored, the README block is render.js NO_RESULTS), or something could not be written (a
-//      README with bad markers: nothing is written);
+//      stored, the README block is render.js NO_RESULTS), when the batch is over a cap
+//      (trust.js: one line, nothing read or written), or something could not be done (a README
+//      with bad markers, a document the pages need that is archived only: nothing is written);
 //   2  bad flags.
 import fs from 'node:fs';
 import path from 'node:path';

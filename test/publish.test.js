@@ -98,8 +98,12 @@ function cell(dir, name, doc, o = {}) {
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), name], dir);
   const cwd = path.join(dir, name);
   const artifacts = path.join(dir, `${name}-artifacts`);
-  fs.mkdirSync(path.join(artifacts, 'result-x'), { recursive: true });
-  fs.writeFileSync(path.join(artifacts, 'result-x', 'r.json'), JSON.stringify(doc));
+  // the cell's artifact, named as benchmark.yml names it for the cell the document names (aggregate/trust.js)
+  const major = /** @type {any} */ (doc).environment.node.slice(1).split('.')[0];
+  const ci = { .../** @type {any} */ (doc).environment.ci, cellRunner: 'ubuntu-24.04', cellNode: major };
+  const celled = { ...doc, environment: { .../** @type {any} */ (doc).environment, ci } };
+  fs.mkdirSync(path.join(artifacts, `result-ubuntu-24.04-node${major}`), { recursive: true });
+  fs.writeFileSync(path.join(artifacts, `result-ubuntu-24.04-node${major}`, 'r.json'), JSON.stringify(celled));
   /** @type {string[]} */
   const log = [];
   restore({ results: path.join(cwd, 'results'), log: (l) => log.push(l) });
