@@ -59,26 +59,27 @@ const text = (/** @type {number} */ max, /** @type {RegExp} */ pattern = /^/, wh
     (v) => typeof v === 'string' && v.length <= max && pattern.test(v),
     `a string of at most ${max} characters${what}`,
   );
+const figure = (/** @type {number} */ n) => (Math.abs(n) >= 1e4 ? n.toLocaleString('en-US') : String(n));
 /** @returns {Check} */
 const number = (/** @type {number} */ lo, /** @type {number} */ hi, whole = false) =>
   is(
     (v) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi && (!whole || Number.isInteger(v)),
-    `${whole ? 'a whole number' : 'a number'} from ${lo} to ${hi}`,
+    `${whole ? 'a whole number' : 'a number'} from ${figure(lo)} to ${figure(hi)}`,
   );
 /** @returns {Check} */
 const oneOf = (/** @type {readonly unknown[]} */ values, what = values.join(', ')) =>
   is((v) => values.includes(v), `one of ${what}`);
 const bool = is((v) => typeof v === 'boolean', 'true or false');
-/** @returns {Check} */
-const orNull = (/** @type {Check} */ check) => (v, at) => {
-  const p = v === null ? null : check(v, at);
-  return p && `${p} or null`;
-};
-/** @returns {Check} */
-const optional = (/** @type {Check} */ check) => (v, at) => {
-  const p = v === undefined ? null : check(v, at);
-  return p && `${p}, or left out`;
-};
+/** A check that also lets `allowed` through, and says so when v itself is wrong (not a field inside it). */
+const or = (/** @type {unknown} */ allowed, /** @type {string} */ words) => (/** @type {Check} */ check) =>
+  /** @type {Check} */ (
+    (v, at) => {
+      const p = v === allowed ? null : check(v, at);
+      return p?.startsWith(`${at || '/'} must be `) ? `${p}${words}` : p;
+    }
+  );
+const orNull = or(null, ' or null');
+const optional = or(undefined, ', or left out');
 /**
  * An object with these fields; `also` checks what one field needs of another.
  * @param {Record<string, Check>} fields

@@ -99,7 +99,7 @@ export function pointers(doc, at = '') {
  * @param {unknown} value
  */
 export function withValue(doc, pointer, value) {
-  const copy = structuredClone(doc);
+  const copy = JSON.parse(JSON.stringify(doc)); // a JSON document: no value shared by two fields
   const keys = pointer
     .split('/')
     .slice(1)
@@ -157,7 +157,7 @@ export function inertProblems(md, { tags, values }) {
   const text = decode(h.replace(TAG, GAP));
   // GitHub links no mention or issue inside a code span
   const prose = decode(h.replace(/<code>[^<]*<\/code>/g, GAP).replace(TAG, GAP));
-  const mention = prose.match(/(?:^|[^\w`])[@#][A-Za-z0-9]/);
+  const mention = prose.match(/(?:^|[^\w])[@#][A-Za-z0-9]/);
   if (mention) out.push(`a mention or issue reference: ${JSON.stringify(mention[0])}`);
   if (/[\u202a-\u202e\u2066-\u2069]/.test(text)) out.push('a bidirectional control');
   const flat = text.replace(/\u200b/g, '').replace(/\s+/g, ' ');
