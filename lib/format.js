@@ -6,8 +6,22 @@
 /** 6 significant figures: more than any margin of error justifies, and a third of the bytes. */
 export const sig = (/** @type {number} */ x) => Number(x.toPrecision(6));
 
+/**
+ * What a figure read from a document is written as when it is not a finite number (the schema says
+ * it is; a renderer never writes a value of another type as its text).
+ */
+export const NOT_A_NUMBER = '?';
+
+/** A whole count, thousands separated: 12,345; NOT_A_NUMBER for anything but a number. */
+export const count = (/** @type {unknown} */ n) =>
+  typeof n === 'number' && Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : NOT_A_NUMBER;
+
+/** A date as shown: the day of an ISO time, "2026-11-20"; NOT_A_NUMBER for anything else. */
+export const day = (/** @type {unknown} */ iso) => /^\d{4}-\d{2}-\d{2}/.exec(String(iso))?.[0] ?? NOT_A_NUMBER;
+
 /** 3 significant figures, thousands separated: 1,230,000; 45.6; 0.123. */
 export function num(/** @type {number} */ n) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return NOT_A_NUMBER;
   if (n >= 1000) return Math.round(Number(n.toPrecision(3))).toLocaleString('en-US');
   return String(Number(n.toPrecision(3)));
 }

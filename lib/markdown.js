@@ -1,8 +1,10 @@
 // Text from outside the project (a result document, a pull request's compare.json) made inert for
 // GitHub-flavoured Markdown: whatever it holds, it renders as the same characters in one line and
 // cannot open a link, an image, HTML, a heading, a list, a code span or fence, emphasis, math, break
-// a table or mention anyone. And the project's one GFM table writer: padded as markdown-table 3
-// lays a table out, or unpadded in fewer bytes for the README.
+// a table or mention anyone; the same text as a heading's link fragment, a file name part or a
+// chart's text, each bounded: the one neutraliser for text from outside. And the project's one
+// GFM table writer: padded as markdown-table 3 lays a table out, or unpadded in fewer bytes for
+// the README.
 // Built-ins only (no imports at all): the PR comment job runs it without installing anything.
 
 /** C0 and C1 controls, DEL, and the Unicode line and paragraph separators. */
@@ -63,6 +65,54 @@ export function inert(s, max = MAX_TEXT) {
 export function code(s, max = MAX_TEXT) {
   const p = plain(s, max);
   return p && !/[`|]/.test(p) ? `\`${p}\`` : inert(p, max);
+}
+
+/**
+ * The fragment GitHub gives a heading (#…), for a heading written as inert(text, max): its text
+ * bounded as the heading is, lowercased, without punctuation and symbols (what is not a letter,
+ * mark, digit, '_', '-' or space), spaces as '-'. The escapes inert() adds do not show, so they are
+ * no part of the fragment; nor is the zero-width space (a format character).
+ * @param {unknown} text
+ * @param {number} [max]
+ */
+export const fragment = (text, max = MAX_TEXT) =>
+  `#${plain(text, max)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-')}`;
+
+/**
+ * A file name part: lowercase ASCII letters, digits and '-', at most `max` characters; never
+ * empty ('x'), never '.', '..' or a separator.
+ * @param {unknown} text
+ * @param {number} [max]
+ */
+export const fileSlug = (text, max = 40) =>
+  String(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '') || 'x';
+
+/** Longest text of a chart (a title, a label, a description), in characters. */
+export const MAX_CHART_TEXT = 300;
+
+/**
+ * Every string of a chart's spec (vega-lite) as one line of plain text, bounded: the SVG renderer
+ * escapes what XML would read as markup, this keeps a document's text from filling the chart.
+ * Equal strings stay equal, so a spec's fields and its data still match.
+ * @template T
+ * @param {T} spec
+ * @param {number} [max]
+ * @returns {T}
+ */
+export function chartText(spec, max = MAX_CHART_TEXT) {
+  if (typeof spec === 'string') return /** @type {T} */ (plain(spec, max));
+  if (Array.isArray(spec)) return /** @type {T} */ (spec.map((x) => chartText(x, max)));
+  if (spec && typeof spec === 'object')
+    return /** @type {T} */ (Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, chartText(v, max)])));
+  return spec;
 }
 
 /**
