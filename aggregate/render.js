@@ -6,9 +6,10 @@
 // chart with ctx.chart: the chart writer (charts/writer.js) gives back its path at once, for the
 // image link, and writes the chart once both pages are rendered. Every string that comes from a
 // document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
-// image, HTML or heading, break no table and mention no one.
+// image, HTML or heading, break no table and mention no one; a chart's spec through chartText()
+// (one line, bounded), a folder's name through fileSlug(); numbers through lib/format.js.
 import path from 'node:path';
-import { inert } from '../lib/markdown.js';
+import { chartText, fileSlug, inert } from '../lib/markdown.js';
 import { chartFile } from './charts/writer.js';
 import { summary } from './sections/environment.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
@@ -118,9 +119,9 @@ const ofKinds = (/** @type {{ kinds?: string[] }} */ s, /** @type {import('./sto
 function machines(classes, sections, o) {
   const out = [];
   for (const [i, { platform, machine, entries: mine }] of classes.entries()) {
-    if (classes[i - 1]?.platform !== platform) out.push([`### ${platform}`]);
+    if (classes[i - 1]?.platform !== platform) out.push([`### ${inert(platform)}`]);
     // the platform names the folder; the machine class without it (it starts with it) the file
-    const folder = platform.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+    const folder = fileSlug(platform);
     const file = (/** @type {string} */ name) =>
       `${folder}/${chartFile(machine.startsWith(platform) ? machine.slice(platform.length) : machine, name)}`;
     out.push([`#### ${inert(machine)}`, ...o.intro(classes[i])]);
@@ -134,7 +135,8 @@ function machines(classes, sections, o) {
         resultsLink: o.resultsLink,
         page: o.page,
         nights: o.nights,
-        chart: (name, spec, alt) => `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(file(name), spec)})`,
+        chart: (name, spec, alt) =>
+          `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(file(name), chartText(spec))})`,
       };
       const lines = s.module.render(ctx);
       if (lines.length) out.push(lines);
@@ -160,7 +162,7 @@ function wholeBlock(classes, sections, o) {
         page: 'readme',
         nights: o.nights,
         chart: (name, spec, alt) =>
-          `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, spec)})`,
+          `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, chartText(spec))})`,
       }),
     )
     .filter((lines) => lines.length);

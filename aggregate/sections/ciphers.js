@@ -6,6 +6,7 @@ import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
+import { day } from '../../lib/format.js';
 import {
   anchor,
   cipherLabel,
@@ -62,7 +63,7 @@ export function render(ctx) {
     comparisonSpec({
       title,
       subtitle: [
-        `${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: ${PRODUCTION_DRIVER} with each cipher and the production PRAGMAs,`,
+        `${ctx.platform}, Node ${doc.environment.node}, run of ${day(doc.run.finishedAt)}: ${PRODUCTION_DRIVER} with each cipher and the production PRAGMAs,`,
         'change in ops/s (+ is faster) against two references without encryption, measured side by side (paired), with its 95% interval.',
       ],
       alt,

@@ -9,6 +9,7 @@
 import { claimCells, claimRows, metricChange } from '../../bench/claims/table.js';
 import { EXPERIMENTS, SOURCE } from '../../bench/tables/experiments.js';
 import { inert } from '../../lib/markdown.js';
+import { day } from '../../lib/format.js';
 import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
@@ -107,7 +108,7 @@ export function renderBlockClaims(o) {
   );
   const without = all.filter((m) => !m.doc).map((m) => inert(m.machine));
   const runs = checked
-    .map((m, i) => `${headers(checked)[i]}: ${inert(m.doc.environment.node)}, ${m.doc.run.finishedAt.slice(0, 10)}`)
+    .map((m, i) => `${headers(checked)[i]}: ${inert(m.doc.environment.node)}, ${day(m.doc.run.finishedAt)}`)
     .join('; ');
   const link = `${o.resultsLink}/README.md`;
   return [

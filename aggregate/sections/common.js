@@ -1,4 +1,4 @@
-// What the sections share: names as readers know them, how a number is written, which documents a
+// What the sections share: names as readers know them (a name no table knows: inert, lib/markdown.js), how a number is written, which documents a
 // machine class's sections are drawn from, and a comparison of a run as a table.
 import semver from 'semver';
 import { CIPHERS } from '../../bench/tables/ciphers.js';
@@ -6,14 +6,14 @@ import { CONFIGS, describeChanges } from '../../bench/tables/configs.js';
 import { OPS } from '../../bench/tables/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/tables/suite.js';
 import { comparisonGrid } from '../../bench/result/figure.js';
-import { inert, table as markdownTable } from '../../lib/markdown.js';
-import { num, sign, signedPoints } from '../../lib/format.js';
+import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
+import { day, num, sign, signedPoints } from '../../lib/format.js';
 
 /** Operations compared in ops/s: every timed one, in table order. */
 export const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
-export const opLabel = (/** @type {string} */ op) => OPS.find((o) => o.name === op)?.label ?? op;
-export const configLabel = (/** @type {string} */ c) => CONFIGS.find((x) => x.name === c)?.label ?? c;
-export const cipherLabel = (/** @type {string} */ c) => CIPHERS.find((x) => x.name === c)?.label ?? c;
+export const opLabel = (/** @type {string} */ op) => OPS.find((o) => o.name === op)?.label ?? inert(op);
+export const configLabel = (/** @type {string} */ c) => CONFIGS.find((x) => x.name === c)?.label ?? inert(c);
+export const cipherLabel = (/** @type {string} */ c) => CIPHERS.find((x) => x.name === c)?.label ?? inert(c);
 /** A config that equals production (describeChanges: SQLite's default) is "not a tuning". */
 export const notATuning = (/** @type {string} */ c) =>
   Boolean(
@@ -33,7 +33,7 @@ export const table = (rows, align = [], o = {}) => markdownTable(rows, align, { 
 export const REASON_MAX = 320;
 
 /** A run's finish time as shown: to the second, UTC. */
-export const when = (/** @type {string} */ iso) => iso.replace(/\.\d+Z$/, 'Z');
+export const when = (/** @type {string} */ iso) => inert(String(iso).replace(/\.\d+Z$/, 'Z'), 40);
 
 /**
  * The newest document per Node major: complete before interrupted, full before quick, then newest.
@@ -81,13 +81,12 @@ export function newestFirst(entries) {
 }
 
 /** Where a run is named in a heading line: its Node and its date. */
-export const runName = (/** @type {any} */ doc) =>
-  `${inert(doc.environment.node)}, run of ${doc.run.finishedAt.slice(0, 10)}`;
+export const runName = (/** @type {any} */ doc) => `${inert(doc.environment.node)}, run of ${day(doc.run.finishedAt)}`;
 
 /** A setup key as a row label: config, driver, cipher. */
 export function setupLabel(/** @type {string} */ key) {
   const s = parseSetupKey(key);
-  return `${configLabel(s.config)}, ${s.driver}, ${s.cipher === 'none' ? 'no encryption' : cipherLabel(s.cipher)}`;
+  return `${configLabel(s.config)}, ${inert(s.driver)}, ${s.cipher === 'none' ? 'no encryption' : cipherLabel(s.cipher)}`;
 }
 
 /** Setups in table order (bench/tables/suite.js): configs, then ciphers, then drivers, each as its table lists them. */
@@ -182,17 +181,8 @@ export function compactTable(doc, id, rowLabel, corner) {
   });
 }
 
-/**
- * The fragment GitHub gives a heading: its text lowercased, without punctuation and symbols (what
- * is not a letter, mark, digit, '_', '-' or space), spaces as '-'. For a heading's raw text (not
- * inert: the escapes inert() adds do not show, so they are no part of the fragment).
- * @param {string} text
- */
-export const anchor = (text) =>
-  `#${text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}_\- ]/gu, '')
-    .replace(/ /g, '-')}`;
+/** The fragment GitHub gives a heading written as inert(text): lib/markdown.js fragment. */
+export const anchor = (/** @type {string} */ text) => fragment(text);
 
 /**
  * The comparisons of a run as chart data: change and interval in %, per member and operation.

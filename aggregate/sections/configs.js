@@ -6,6 +6,7 @@
 import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
 import { COMPARISONS } from '../../bench/tables/comparisons.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
+import { day } from '../../lib/format.js';
 import { comparisonSpec } from '../charts/specs.js';
 import {
   COMPARED,
@@ -72,7 +73,7 @@ export function render(ctx) {
     comparisonSpec({
       title: TITLE,
       subtitle: [
-        `${ctx.platform}, Node ${doc.environment.node}, run of ${doc.run.finishedAt.slice(0, 10)}: change in ops/s against production (+ is faster), measured side by side (paired),`,
+        `${ctx.platform}, Node ${doc.environment.node}, run of ${day(doc.run.finishedAt)}: change in ops/s against production (+ is faster), measured side by side (paired),`,
         'with its 95% interval. The A/A twin is production measured again: how far apart two identical configs land.',
       ],
       alt,

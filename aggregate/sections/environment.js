@@ -3,14 +3,14 @@
 // in the README one line under the machine class's heading (summary).
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { inert } from '../../lib/markdown.js';
-import { percent } from '../../lib/format.js';
+import { NOT_A_NUMBER, count, percent } from '../../lib/format.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 import { documentLink } from '../assets.js';
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
   if (!d) return 'not in this run';
-  if (d.status !== 'ok') return `${d.status}: ${inert(d.reason, REASON_MAX)}`;
+  if (d.status !== 'ok') return `${inert(d.status)}: ${inert(d.reason, REASON_MAX)}`;
   return `${inert(d.version)} (SQLite ${inert(d.sqlite)})${d.sqlite3mc ? `, ${inert(d.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC'))}` : ''}`;
 };
 
@@ -20,11 +20,12 @@ const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
  * @param {any} noise
  */
 export function noiseCell(noise) {
-  const pct = (/** @type {number} */ x) => percent(x, x < 0.1 ? 1 : 0);
+  const pct = (/** @type {unknown} */ x) =>
+    typeof x === 'number' && Number.isFinite(x) ? percent(x, x < 0.1 ? 1 : 0) : NOT_A_NUMBER;
   const parts = [
     noise?.slowShare == null ? null : `slow ${pct(noise.slowShare)}`,
     noise?.steal == null ? null : `steal ${pct(noise.steal)}`,
-    noise?.topology ? `${noise.topology.threadsPerCore} thread(s)/core` : null,
+    noise?.topology ? `${count(noise.topology.threadsPerCore)} thread(s)/core` : null,
   ].filter(Boolean);
   return parts.length ? parts.join(' · ') : 'not recorded';
 }
@@ -51,13 +52,13 @@ export function render(ctx) {
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
     t.push([
       inert(e.node),
-      documentLink(inert(when(doc.run.finishedAt)), ctx.resultsLink, entry),
-      `${doc.run.mode}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
+      documentLink(when(doc.run.finishedAt), ctx.resultsLink, entry),
+      `${inert(doc.run.mode)}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
       ...(full
         ? [
             inert(e.cpuModel),
-            String(e.cores),
-            `${Math.round(e.memoryBytes / 2 ** 30)} GiB`,
+            count(e.cores),
+            `${count(e.memoryBytes / 2 ** 30)} GiB`,
             inert(`${e.platform} ${e.osRelease}`),
           ]
         : []),

@@ -9,12 +9,14 @@ import { claimRows } from '../../bench/claims/table.js';
 import { parseSetupKey } from '../../bench/tables/suite.js';
 import { inert } from '../../lib/markdown.js';
 import { claimsRun } from './claims.js';
+import { NOT_A_NUMBER, day } from '../../lib/format.js';
 import { cipherLabel, comparisonRun, configLabel, opLabel } from './common.js';
 import { MEASURES, historyOf, sizeText } from './history.js';
 import { newestShootout, shootoutPoints, shootoutView } from './shootout.js';
 
 /** A change in %, signed, with the interval: "−52% [−55%, −49%]". */
 const pct = (/** @type {number} */ x) => {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return NOT_A_NUMBER;
   const a = Math.abs(100 * x);
   return `${x < 0 ? '−' : '+'}${a >= 10 ? Math.round(a) : a.toFixed(1)}%`;
 };
@@ -39,7 +41,7 @@ export function largestEffect(doc, id, name) {
   const size = (/** @type {any} */ c) => Math.abs(Math.log(Math.max(1e-3, 1 + c.change)));
   const best = real.reduce((/** @type {any} */ a, /** @type {any} */ c) => (size(c) > size(a) ? c : a));
   const mechanism = mechanismOf(cases.get(`${best.reference}/${best.op}`), cases.get(`${best.member}/${best.op}`));
-  return `${inert(name(best.member))}, ${opLabel(best.op)} ${changeText(best)}${mechanism ? ` (${mechanism})` : ''}`;
+  return `${name(best.member)}, ${opLabel(best.op)} ${changeText(best)}${mechanism ? ` (${mechanism})` : ''}`;
 }
 
 /**
@@ -56,7 +58,7 @@ export function shootoutClause(doc) {
   const clear = ['faster', 'slower']
     .map((v) => largest(v))
     .filter((p) => p !== undefined)
-    .map((p) => `${inert(p.who)} ${p.op} ${pct(p.change / 100)} [${pct(p.low / 100)}, ${pct(p.high / 100)}]`);
+    .map((p) => `${inert(p.who)} ${inert(p.op)} ${pct(p.change / 100)} [${pct(p.low / 100)}, ${pct(p.high / 100)}]`);
   const n = (/** @type {string} */ v) => points.filter((p) => p.verdict === v).length;
   return `against ${inert(doc.reference)}, ${clear.length ? `largest ${clear.join(' and ')}` : 'no clear difference'} (${n('faster') + n('slower')} clear, ${n('no difference')} no difference, ${n('too noisy')} too noisy of ${points.length})`;
 }
@@ -72,7 +74,7 @@ export function findingsOf(c, o) {
   const doc = comparisonRun({ entries: results, load: o.load });
   let run = '';
   if (doc) {
-    run = ` (${inert(doc.environment.node)}, ${doc.run.finishedAt.slice(0, 10)})`;
+    run = ` (${inert(doc.environment.node)}, ${day(doc.run.finishedAt)})`;
     const config = largestEffect(doc, 'config', (k) => configLabel(parseSetupKey(k).config));
     const cipher = largestEffect(doc, 'cipher', (k) => cipherLabel(parseSetupKey(k).cipher));
     parts.push(`largest PRAGMA effect: ${config ?? 'none clear'}`, `largest cipher cost: ${cipher ?? 'none clear'}`);
@@ -88,7 +90,7 @@ export function findingsOf(c, o) {
     parts.push(
       `claims: ${[...tally]
         .sort((a, b) => b[1] - a[1])
-        .map(([v, n]) => `${n} ${v.replace(' than claimed', '')}`)
+        .map(([v, n]) => `${n} ${inert(String(v).replace(' than claimed', ''))}`)
         .join(', ')} of ${rows.length}`,
     );
   }
@@ -109,7 +111,7 @@ export function findingsOf(c, o) {
     );
     parts.push(
       newest
-        ? `newest change point: ${newest.finishedAt.slice(0, 10)}, Node ${newest.major} ${opLabel(newest.op)} ${MEASURES.find((m) => m.name === newest.measure)?.label ?? newest.measure} ${sizeText(newest)}${newest.cause ? ` (${newest.cause})` : ''}`
+        ? `newest change point: ${day(newest.finishedAt)}, Node ${newest.major} ${opLabel(newest.op)} ${MEASURES.find((m) => m.name === newest.measure)?.label ?? newest.measure} ${sizeText(newest)}${newest.cause ? ` (${newest.cause})` : ''}`
         : 'no change point in the history shown',
     );
   }

@@ -8,8 +8,8 @@
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { journalRows, latencyRows, notRunLines, scaleRows } from '../../bench/workloads/markdown.js';
-import { num } from '../../lib/format.js';
+import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../../bench/workloads/markdown.js';
+import { count, num } from '../../lib/format.js';
 import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
@@ -45,9 +45,7 @@ export function concurrencyLine(w) {
         .map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.figure === f) }))
         .filter((x) => x.cmp);
       if (!figures.length) return null;
-      const shape = c.setup.writer
-        ? `writer + ${c.setup.readers} reader${c.setup.readers > 1 ? 's' : ''}`
-        : `${c.setup.readers} readers alone`;
+      const shape = c.setup.writer ? `writer + ${readersOf(c.setup)}` : `${readersOf(c.setup)} alone`;
       return `${shape}: ${figures.map((x) => `${x.f} ${compactRatio(x.cmp)}`).join(', ')}`;
     })
     .filter(Boolean);
@@ -130,7 +128,7 @@ export function render(ctx) {
   const out = ['##### Concurrency and scale', ''];
   const quick = w.mode === 'quick' ? ' A quick run: one round, a smoke test without ±.' : '';
   out.push(
-    `From ${runName(doc)}: ${w.budget.rounds} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`,
+    `From ${runName(doc)}: ${count(w.budget.rounds)} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`,
     '',
   );
   const journal = journalRows(w, inert);

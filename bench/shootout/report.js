@@ -5,17 +5,20 @@
 // Then the counts' tables (bench/shootout/counts-report.js): instructions per operation per Node.
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
-import { rate, signedPercent } from '../../lib/format.js';
+import { NOT_A_NUMBER, count, day, rate, signedPercent } from '../../lib/format.js';
 import { countLines } from './counts-report.js';
 import { groupTables } from './tables.js';
 
-const baseRate = (/** @type {number | null} */ n) => (n === null ? '' : rate(n));
+const baseRate = (/** @type {number | null} */ n) =>
+  n === null ? '' : typeof n === 'number' && Number.isFinite(n) ? rate(n) : NOT_A_NUMBER;
+const finite = (/** @type {unknown[]} */ xs) => xs.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** One cell: the change, its 95% interval, the verdict. */
 export function cell(/** @type {any} */ r) {
   if (!r) return '';
   if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
-  return `${signedPercent(r.change)} (${signedPercent(r.low)} … ${signedPercent(r.high)}) ${r.verdict}`;
+  if (!finite([r.change, r.low, r.high])) return `${NOT_A_NUMBER} ${inert(r.verdict)}`;
+  return `${signedPercent(r.change)} (${signedPercent(r.low)} … ${signedPercent(r.high)}) ${inert(r.verdict)}`;
 }
 
 /** The machine line: platform, CPU, cores, runner image. */
@@ -42,11 +45,11 @@ export function sideLines(/** @type {any} */ doc) {
     const text = ds
       .map((/** @type {any} */ d) =>
         d.status === 'ok'
-          ? `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`
-          : `${d.name} ${d.status}: ${d.reason ?? ''}`,
+          ? `${inert(d.name)} ${inert(d.version)} (SQLite ${inert(d.sqlite)}${d.sqlite3mc ? `, ${inert(d.sqlite3mc)}` : ''})`
+          : `${inert(d.name)} ${inert(d.status)}: ${inert(d.reason ?? '', 300)}`,
       )
       .join('; ');
-    return `- ${inert(s.label)}: Node ${inert(s.node)}${s.override ? ' (12.x installed beside the default 13.x)' : ''}: ${inert(text, 600)}`;
+    return `- ${inert(s.label)}: Node ${inert(s.node)}${s.override ? ' (12.x installed beside the default 13.x)' : ''}: ${text}`;
   });
 }
 
@@ -63,7 +66,7 @@ export function shootoutLines(doc, o = {}) {
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(
-    `Measured ${inert(doc.run.finishedAt.slice(0, 10))} on ${machineLine(doc)}: every Node on the same machine in one run, ${doc.run.rounds} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${(doc.run.threshold * 100).toFixed(0)}% counts as no difference).`,
+    `Measured ${day(doc.run.finishedAt)} on ${machineLine(doc)}: every Node on the same machine in one run, ${count(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${count(doc.run.threshold * 100)}% counts as no difference).`,
     '',
   );
   lines.push(

@@ -4,7 +4,7 @@
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.
 import { changeText } from '../result/figure.js';
-import { num } from '../../lib/format.js';
+import { NOT_A_NUMBER, count, num } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
 
 /** @typedef {(s: string) => string} Text */
@@ -31,8 +31,17 @@ export function pairedCell(c) {
   return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 
-const shapeOf = (/** @type {any} */ s) =>
-  `${s.writer ? '1 writer + ' : ''}${s.readers} reader${s.readers > 1 ? 's' : ''}${s.writer ? '' : ' (no writer)'}`;
+/**
+ * A concurrency case's shape in words: "1 writer + 2 readers", "4 readers (no writer)".
+ * @param {any} s the case's setup
+ */
+export const shapeOf = (s) => `${s.writer ? '1 writer + ' : ''}${readersOf(s)}${s.writer ? '' : ' (no writer)'}`;
+/**
+ * "2 readers": the count through the number format (a value that is not a number shows as its
+ * placeholder, never as its text).
+ * @param {any} s the case's setup
+ */
+export const readersOf = (s) => `${count(s.readers)} reader${s.readers === 1 ? '' : 's'}`;
 const setupOf = (/** @type {any} */ s, /** @type {Text} */ text) =>
   `${text(String(s.driver))}, ${text(String(s.cipher))}${s.busyTimeout === 0 ? ', busy_timeout 0' : ''}`;
 
@@ -58,7 +67,8 @@ export function journalRows(workloads, text, keep = () => true) {
     workloads.comparisons.find((/** @type {any} */ x) => x.member === c?.name && x.figure === figure);
   const cell = (/** @type {any} */ c, /** @type {string} */ figure) =>
     c?.status === 'ok' ? figureCell(c.figures[figure]) : c ? text(c.status) : '–';
-  const busy = (/** @type {any} */ c) => (c?.status === 'ok' ? `${c.busy.reads} / ${c.busy.writes}` : '–');
+  const busy = (/** @type {any} */ c) =>
+    c?.status === 'ok' ? `${count(c.busy?.reads)} / ${count(c.busy?.writes)}` : '–';
   const rows = [...pairs.values()].map(({ wal, del }) => {
     const s = (wal ?? del).setup;
     return [
@@ -100,7 +110,7 @@ export function latencyRows(workloads, text) {
     .map((/** @type {any} */ c) => [
       text(c.name),
       figureCell(c.figures.readsPerReader),
-      c.perReader.map(num).join(' / '),
+      Array.isArray(c.perReader) ? c.perReader.map(num).join(' / ') : NOT_A_NUMBER,
       `${figureCell(c.figures.readP50)} / ${figureCell(c.figures.readP99)}`,
       c.figures.writeP50 ? `${figureCell(c.figures.writeP50)} / ${figureCell(c.figures.writeP99)}` : '–',
     ]);
