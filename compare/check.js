@@ -14,12 +14,14 @@ import { COST_VERDICTS, IO } from '../lib/costs.js';
 export const MAX_ROWS = 10_000;
 /** The bounds of compare.json's fields (docs/compare.md). */
 export const LIMITS = /** @type {const} */ ({
-  /** --base/--head as given: a path or a git ref */
-  given: 1000,
-  /** the method's sentence, a reason */
+  /** --base/--head as given: a path (Linux's PATH_MAX) or a git ref */
+  given: 4096,
+  /** the method's sentence */
   sentence: 1000,
+  /** why a case was not compared or counted: one problem per round, joined */
+  reason: 10_000,
   /** the engine's flags, and each flag's characters */
-  flags: 100,
+  flags: 1000,
   flag: 200,
   /** the CPU's name (as the shootout's schema) */
   cpuModel: 200,
@@ -106,7 +108,7 @@ const list = (/** @type {Check} */ each, /** @type {number} */ max, /** @type {s
 
 const count = number(0, LIMITS.count);
 const change = orNull(number(-1, LIMITS.change));
-const reason = optional(text(LIMITS.sentence));
+const reason = optional(text(LIMITS.reason));
 
 const SIDE = shape({ given: text(LIMITS.given), commit: orNull(text(64, COMMIT, ' naming a commit (40 or 64 hex)')) });
 
@@ -115,7 +117,7 @@ const ENVIRONMENT = shape({
   platform: text(32, WORD, ' of letters, digits, _ or -'),
   arch: text(32, WORD, ' of letters, digits, _ or -'),
   cpuModel: text(LIMITS.cpuModel),
-  cores: number(1, LIMITS.cores, true),
+  cores: number(0, LIMITS.cores, true), // os.cpus() is empty on some machines
   ci: optional(
     orNull(
       shape({

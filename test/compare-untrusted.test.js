@@ -89,7 +89,7 @@ export function validCompare(seed) {
       significant: random() < 0.5,
       sd: null,
       verdict,
-      ...(verdict === 'not compared' && random() < 0.8 ? { reason: str(1000) } : {}),
+      ...(verdict === 'not compared' && random() < 0.8 ? { reason: str(10_000) } : {}),
     };
   });
   const sideCost = () =>
@@ -103,7 +103,7 @@ export function validCompare(seed) {
     key: random() < 0.5 && keys.length ? pick(keys) : str(200),
     op: 'op',
     verdict: pick(COST_VERDICTS),
-    ...(random() < 0.3 ? { reason: str(1000) } : {}),
+    ...(random() < 0.3 ? { reason: str(10_000) } : {}),
     base: sideCost(),
     head: sideCost(),
     change: orNull(() => num(-1, 1e6)),
@@ -113,7 +113,7 @@ export function validCompare(seed) {
   });
   const costs = () => {
     const status = pick(['ok', 'ok', 'unavailable', 'error']);
-    if (status !== 'ok') return { status, ...(random() < 0.8 ? { reason: str(1000) } : {}) };
+    if (status !== 'ok') return { status, ...(random() < 0.8 ? { reason: str(10_000) } : {}) };
     const n = int(8);
     return {
       status,
@@ -125,13 +125,13 @@ export function validCompare(seed) {
   const doc = {
     kind: 'sqlite-node-bench/compare',
     version: 1,
-    base: { given: str(1000), commit: commit() },
-    head: { given: str(1000), commit: commit() },
+    base: { given: str(4096), commit: commit() },
+    head: { given: str(4096), commit: commit() },
     method: str(1000),
     rounds: 1 + int(1000),
     threshold: num(0, 1),
     alpha: num(0, 1),
-    engine: Array.from({ length: int(random() < 0.1 ? 101 : 6) }, () => str(200)),
+    engine: Array.from({ length: int(random() < 0.1 ? 1001 : 6) }, () => str(200)),
     seconds: num(0, 1e7),
     environment: {
       node: pick(['v18.18.0', 'v24.11.0', 'v25.0.0-nightly20250101abcdef', 'v24.0.0-rc.1', 'v20']),
@@ -139,7 +139,7 @@ export function validCompare(seed) {
       platform: pick(['linux', 'darwin', 'win32']),
       arch: pick(['x64', 'arm64', 'loong64']),
       cpuModel: str(200),
-      cores: 1 + int(random() < 0.1 ? 65536 : 64),
+      cores: int(random() < 0.1 ? 65537 : 64),
       ci: pick([
         null,
         undefined,
@@ -191,7 +191,7 @@ test('fault 6: an object where a string belongs is refused, naming the field, in
       [{ name: 'd', status: 'ok', version: '1', sqlite: [] }],
       '/drivers/head/0/sqlite must be a string',
     ],
-    ['/environment/cores', '4', '/environment/cores must be a whole number from 1 to 65,536'],
+    ['/environment/cores', '4', '/environment/cores must be a whole number from 0 to 65,536'],
   ];
   for (const [pointer, value, named] of cases) {
     const bad = withValue(doc, String(pointer), value);
