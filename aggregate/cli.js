@@ -63,7 +63,17 @@ const OPTIONS = /** @type {const} */ ({
     arg: 'FILE',
     description: 'the README whose block between the markers is rewritten',
   },
+  now: {
+    type: 'string',
+    arg: 'TIME',
+    shown: "this machine's clock",
+    description:
+      "the job's clock, an ISO time in UTC such as 2026-11-20T06:00:00Z: it says Last updated, where the history ends and which documents are from the future (aggregate/trust.js); for replaying a synthetic history",
+  },
 });
+
+/** An ISO time in UTC, as --now takes it. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
 
 export const HELP = {
   usage: 'npm run aggregate -- --artifacts DIR [flags]',
@@ -394,9 +404,15 @@ function main(/** @type {string[]} */ argv) {
       `--artifacts must name a directory (got ${values.artifacts === undefined ? 'nothing' : `'${values.artifacts}'`})`,
     );
   }
+  const now = values.now === undefined ? undefined : Date.parse(values.now);
+  if (values.now !== undefined && (!ISO_UTC.test(values.now) || Number.isNaN(now)))
+    throw new UsageError(
+      `--now must be an ISO time in UTC such as 2026-11-20T06:00:00Z (got '${printable(values.now.slice(0, 40))}')`,
+    );
   return aggregate(
     {
       .../** @type {any} */ (values),
+      now,
       repository: process.env.GITHUB_REPOSITORY || null,
       run: process.env.GITHUB_RUN_ID ? `${process.env.GITHUB_RUN_ID}.${process.env.GITHUB_RUN_ATTEMPT ?? 1}` : '',
     },

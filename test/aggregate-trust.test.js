@@ -4,6 +4,7 @@
 // and a stored document that no longer renders is named and left out; a batch has caps, checked by
 // stat before reading. Real files, the real aggregate.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -13,7 +14,7 @@ import { NIGHTS_FILE } from '../aggregate/nights.js';
 import { MAX_BATCH_BYTES, MAX_BATCH_DOCUMENTS, MAX_DOCUMENT_BYTES } from '../aggregate/trust.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { scratch } from './helpers.js';
+import { ROOT, childEnv, scratch } from './helpers.js';
 
 const README = `# Title\n\n${START}\nold block\n${END}\n`;
 /** The job's clock in these tests: the day after the synthetic documents' default night. */
@@ -346,4 +347,28 @@ test('fault 7: a batch over the document or byte cap is refused in one line nami
     new RegExp(`over the ${MAX_DOCUMENT_BYTES}-byte limit`),
   );
   assert.equal(stored(ws.results).length, 1);
+});
+
+test('npm run aggregate -- --now sets the clock (an ISO time in UTC); anything else is refused in one line', () => {
+  const ws = workspace();
+  put(path.join(ws.artifacts, 'a.json'), night(20));
+  const cli = (/** @type {string} */ now) =>
+    spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'aggregate/cli.js'),
+        ...['--artifacts', ws.artifacts, '--results', ws.results, '--readme', ws.readme, '--now', now],
+      ],
+      { encoding: 'utf8', env: childEnv() },
+    );
+  const bad = cli('yesterday');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--now must be an ISO time in UTC such as 2026-11-20T06:00:00Z \(got 'yesterday'\)/);
+  assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+  assert.ok(!fs.existsSync(ws.results));
+  const ok = cli('2026-11-21T01:00:00Z');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(fs.readFileSync(ws.readme, 'utf8'), /_Last updated 2026-11-21 /);
+  // a clock before the document's night: it is from the future, refused
+  assert.equal(cli('2026-11-18T01:00:00Z').stderr.includes("after this aggregate's clock"), true);
 });

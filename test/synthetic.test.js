@@ -10,7 +10,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { readResult, semanticProblems } from '../aggregate/read.js';
 import { machineOf } from '../aggregate/store.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
-import { COMMIT_PARTS, PER_NIGHT, artifactOf, night } from '../bench/meta/aggregate-year.js';
+import { COMMIT_PARTS, PER_NIGHT, artifactOf, inCell, night } from '../bench/meta/aggregate-year.js';
 import { validate } from '../bench/result/document.js';
 import { EXPERIMENTS } from '../bench/tables/experiments.js';
 import { WORKLOADS } from '../bench/tables/workloads.js';
@@ -138,7 +138,7 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
     );
     assert.ok(shootout.figures.every((/** @type {any} */ f) => f.opsPerSec.length === shootout.run.rounds));
     const result = syntheticDoc({ platform, node: 'v22.23.3' });
-    put(path.join(ws.artifacts, `result-${platform}`, 'result.json'), result);
+    put(path.join(ws.artifacts, artifactOf(inCell(result))), result); // its cell's artifact (aggregate/trust.js)
     assert.equal(machineOf(shootout), machineOf(result), 'the shootout lands in its machine class');
   }
   await run(ws);

@@ -83,19 +83,43 @@ export function night(n, nights) {
   });
   return [
     ...SYNTHETIC_PLATFORMS.flatMap((_, i) =>
-      nodes.map((node, k) => syntheticDoc({ ...common(i), node, seed: n * 100 + i * 10 + k })),
+      nodes.map((node, k) => inCell(syntheticDoc({ ...common(i), node, seed: n * 100 + i * 10 + k }))),
     ),
     ...SYNTHETIC_PLATFORMS.map((_, i) => syntheticShootout({ ...common(i), nodes, seed: n * 100 + 50 + i })),
   ];
 }
 
-/** The artifact a document arrives as: one folder per matrix cell or shootout, as the workflow downloads them. */
+/** The runner label of each synthetic platform (benchmark.yml's matrix). */
+const RUNNERS = /** @type {Record<string, string>} */ ({
+  'linux-x64': 'ubuntu-24.04',
+  'linux-arm64': 'ubuntu-24.04-arm',
+  'darwin-arm64': 'macos-15',
+  'darwin-x64': 'macos-15-intel',
+});
+const runnerOf = (/** @type {any} */ doc) => RUNNERS[`${doc.environment.platform}-${doc.environment.arch}`];
+
+/**
+ * The artifact a document arrives as: one folder per matrix cell or shootout, named as the workflow
+ * names them (a result document names its cell: aggregate/trust.js checks the two agree).
+ */
 export function artifactOf(/** @type {any} */ doc) {
-  const { platform, arch, node } = doc.environment;
   return doc.kind === 'sqlite-node-bench/shootout'
-    ? path.join(`shootout-${platform}-${arch}`, 'shootout.json')
-    : path.join(`result-${platform}-${arch}-${node}`, 'result.json');
+    ? path.join(`shootout-${runnerOf(doc)}`, 'shootout.json')
+    : path.join(`result-${doc.environment.ci.cellRunner}-node${doc.environment.ci.cellNode}`, 'result.json');
 }
+
+/** A result document as its matrix cell writes it: naming the cell (runner label and Node major). */
+export const inCell = (/** @type {any} */ doc) => {
+  doc.environment.ci = {
+    ...doc.environment.ci,
+    cellRunner: runnerOf(doc),
+    cellNode: doc.environment.node.slice(1).split('.')[0],
+  };
+  return doc;
+};
+
+/** The clock of the aggregate that replays night n: that night, three hours after its runs finished. */
+export const clockOf = (/** @type {number} */ n) => new Date(START_DAY + n * DAY + 3 * 3_600_000).toISOString();
 
 /**
  * What a file of the night's commit is, by its path: the parts the report splits the commit into
@@ -129,6 +153,11 @@ function files(dir) {
   );
 }
 
+/** Nights per aggregate when the year is built: 5 nights are 120 documents, within a batch's caps (aggregate/trust.js). */
+const PART_NIGHTS = 5;
+/** The folder of history/ a night's artifacts are in: PART_NIGHTS nights each. */
+export const partOfNight = (/** @type {number} */ n) => `part-${Math.floor(n / PART_NIGHTS)}`;
+
 /**
  * A synthetic year in dir: history/ of artifacts, results/ and README.md aggregated from it.
  * @param {{ dir: string, nights: number, log?: (s: string) => void }} o
@@ -137,11 +166,22 @@ export function buildYear(o) {
   const results = path.join(o.dir, 'results');
   const readme = path.join(o.dir, 'README.md');
   fs.writeFileSync(readme, replaceBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), ''));
-  const aggregate = (/** @type {string} */ artifacts) => {
+  /** npm run aggregate over artifacts, its clock the night n it replays (clockOf). */
+  const aggregate = (/** @type {string} */ artifacts, /** @type {number} */ n) => {
     const t0 = performance.now();
     const r = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'aggregate/cli.js'), '--artifacts', artifacts, '--results', results, '--readme', readme],
+      [
+        path.join(ROOT, 'aggregate/cli.js'),
+        '--artifacts',
+        artifacts,
+        '--results',
+        results,
+        '--readme',
+        readme,
+        '--now',
+        clockOf(n),
+      ],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     const ms = performance.now() - t0;
@@ -157,11 +197,15 @@ export function buildYear(o) {
     for (const doc of night(n, o.nights)) {
       const text = JSON.stringify(doc);
       bytes += text.length;
-      writeFileAtomic(path.join(history, `night-${n}`, artifactOf(doc)), text);
+      writeFileAtomic(path.join(history, partOfNight(n), `night-${n}`, artifactOf(doc)), text);
     }
   }
   o.log?.('year: aggregating it');
-  const cold = aggregate(history); // stores the year: every document read, checked, written
+  // stores the year, PART_NIGHTS nights an aggregate (a batch has caps: aggregate/trust.js), each at its last night's clock
+  const parts = [];
+  for (let n = 0; n < o.nights; n += PART_NIGHTS)
+    parts.push(aggregate(path.join(history, partOfNight(n)), Math.min(n + PART_NIGHTS, o.nights) - 1));
+  const cold = { ms: parts.reduce((a, p) => a + p.ms, 0), log: /** @type {{ log: string }} */ (parts.at(-1)).log };
   return { results, readme, history, bytes, cold, aggregate };
 }
 
@@ -252,7 +296,7 @@ function main(/** @type {string[]} */ argv) {
     const { results, readme, aggregate } = year;
     // a lost index: every stored document is read and checked again (the input is one known document)
     fs.rmSync(path.join(results, 'index.json'));
-    const rebuild = aggregate(path.join(year.history, 'night-0'));
+    const rebuild = aggregate(path.join(year.history, partOfNight(0), 'night-0'), nights - 1);
     const tonight = path.join(dir, 'tonight');
     for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
     const before = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set(
@@ -263,19 +307,19 @@ function main(/** @type {string[]} */ argv) {
     const isDoc = (/** @type {string} */ f) => /^results\/\d{4}\//.test(f);
     // the repository before tonight: every derived file; the documents are not in git (.gitignore)
     const packedBefore = git.commit(new Map([...before].filter(([f]) => !isDoc(f))));
-    const nightly = aggregate(tonight);
+    const nightly = aggregate(tonight, nights);
     const after = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set(
       'README.md',
       fs.readFileSync(readme),
     );
-    const again = aggregate(tonight);
+    const again = aggregate(tonight, nights);
     // one timing on a shared machine moves by a second: the nightly step is the median of three
     // nights (tonight's, measured above for what it commits, and the two after it)
     const nightlies = [nightly.ms];
     for (const n of [nights + 1, nights + 2]) {
       const more = path.join(dir, `night-after-${n}`);
       for (const doc of night(n, nights)) writeFileAtomic(path.join(more, artifactOf(doc)), JSON.stringify(doc));
-      nightlies.push(aggregate(more).ms);
+      nightlies.push(aggregate(more, n).ms);
     }
     const nightlyMs = [...nightlies].sort((a, b) => a - b)[1];
     // what the night's commit adds: every new or changed file, raw and as git stores a new blob (zlib)
