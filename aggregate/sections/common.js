@@ -29,8 +29,8 @@ export const notATuning = (/** @type {string} */ c) =>
  */
 export const table = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
 
-/** The longest reason shown (a failed cell's reason is up to about 310 characters). */
-export const REASON_MAX = 320;
+/** The longest reason shown: lib/markdown.js's. */
+export { REASON_MAX } from '../../lib/markdown.js';
 
 /** A run's finish time as shown: to the second, UTC. */
 export const when = (/** @type {string} */ iso) => inert(String(iso).replace(/\.\d+Z$/, 'Z'), 40);

@@ -1,6 +1,7 @@
 // A case's counts as text, for the summary: instructions and fsyncs per operation, the repeat's
 // spread over the run, and what changed between the two sides of a paired comparison.
-import { percent, signedPercent } from '../../lib/format.js';
+import { count, percent, signedPercent } from '../../lib/format.js';
+import { REASON_MAX, inert } from '../../lib/markdown.js';
 
 /**
  * A count in a few characters: 975.9k, 1.05M, 0.020, 2.
@@ -52,14 +53,14 @@ export function countChange(ref, member) {
  */
 export function countingLine(counting) {
   if (!counting) return 'Counts: this run did not count (no `counting` in the document).';
-  if (counting.status === 'unavailable') return `Counts: not counted: ${counting.reason}.`;
+  if (counting.status === 'unavailable') return `Counts: not counted: ${inert(counting.reason, REASON_MAX)}.`;
   const r = counting.repeat;
-  const head = `Counts (instructions under valgrind ${counting.tools.valgrind}'s callgrind, system calls under strace ${counting.tools.strace}; ${counting.processes} processes, ${Math.round(counting.seconds)} s)`;
-  if (!r?.cases) return `${head}: no case counted${counting.reason ? `: ${counting.reason}` : ''}.`;
-  const worst = r.worst ? `, worst ${percent(r.worst.difference, 4)} (${r.worst.key})` : '';
+  const head = `Counts (instructions under valgrind ${inert(counting.tools?.valgrind)}'s callgrind, system calls under strace ${inert(counting.tools?.strace)}; ${count(counting.processes)} processes, ${count(counting.seconds)} s)`;
+  if (!r?.cases) return `${head}: no case counted${counting.reason ? `: ${inert(counting.reason, REASON_MAX)}` : ''}.`;
+  const worst = r.worst ? `, worst ${percent(r.worst.difference, 4)} (${inert(r.worst.key)})` : '';
   return (
     `${head}: every case counted twice in new processes; instructions per operation within 0.1% of each other in ` +
-    `${r.within['0.1%']} of ${r.cases} cases (median difference ${percent(r.quantiles.p50, 4)}${worst}); system calls and bytes ` +
-    `the same in ${r.syscallsSame} of ${r.cases}.${counting.status === 'error' ? ` Some processes failed: ${counting.reason}.` : ''}`
+    `${count(r.within?.['0.1%'])} of ${count(r.cases)} cases (median difference ${percent(r.quantiles.p50, 4)}${worst}); system calls and bytes ` +
+    `the same in ${count(r.syscallsSame)} of ${count(r.cases)}.${counting.status === 'error' ? ` Some processes failed: ${inert(counting.reason, REASON_MAX)}.` : ''}`
   );
 }

@@ -1,7 +1,8 @@
 // The readable summary of a result document: one row per (config, driver, cipher), one column
-// per operation, each figure with its ±; then every case that did not run, with why.
-import { table as markdownTable } from '../../lib/markdown.js';
-import { rate } from '../../lib/format.js';
+// per operation, each figure with its ±; then every case that did not run, with why. Markdown
+// (the job's step summary): every string of the document through lib/markdown.js inert().
+import { REASON_MAX, inert, table as markdownTable } from '../../lib/markdown.js';
+import { count, rate } from '../../lib/format.js';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
@@ -25,7 +26,7 @@ import { countCell, countChange, countingLine } from './counts-text.js';
  */
 export function cell(c) {
   if (!c) return '';
-  return figureText(c, rate).text ?? c.status;
+  return figureText(c, rate).text ?? inert(c.status);
 }
 
 /**
@@ -53,8 +54,8 @@ export function summarize(doc) {
     ['Config', 'Driver', 'Cipher', ...ops.map(columnTitle)],
     ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => {
       const n = /** @type {any} */ (notes.get(config));
-      const label = `${n?.label ?? config}${n?.equalsDefault ? ' (= default)' : ''}`;
-      return [label, driver, cipher, ...ops.map((op) => cell(byOp.get(op.name)))];
+      const label = `${inert(n?.label ?? config)}${n?.equalsDefault ? ' (= default)' : ''}`;
+      return [label, inert(driver), inert(cipher), ...ops.map((op) => cell(byOp.get(op.name)))];
     }),
   ];
   const lines = [markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))])];
@@ -70,9 +71,9 @@ export function summarize(doc) {
       [
         ['Config', 'Driver', 'Cipher', ...columns.map(title)],
         ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
-          config,
-          driver,
-          cipher,
+          inert(config),
+          inert(driver),
+          inert(cipher),
           ...columns.map((op) => cellOf(byOp.get(op.name))),
         ]),
       ],
@@ -101,20 +102,25 @@ export function summarize(doc) {
   if (doc.schemaVersion >= 3) lines.push('', countingLine(doc.counting));
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
-      ? `- ${d.name} ${d.version}: SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''}, binary ${d.binary?.origin}`
-      : `- ${d.name}: ${d.status}: ${d.reason}`,
+      ? `- ${inert(d.name)} ${inert(d.version)}: SQLite ${inert(d.sqlite)}${d.sqlite3mc ? `, ${inert(d.sqlite3mc)}` : ''}, binary ${inert(d.binary?.origin)}`
+      : `- ${inert(d.name)}: ${inert(d.status)}: ${inert(d.reason, REASON_MAX)}`,
   );
   lines.push('', 'Drivers:', ...drivers);
   const defaults = doc.configs.filter((/** @type {any} */ c) => c.note);
-  if (defaults.length) lines.push('', 'Configs:', ...defaults.map((/** @type {any} */ c) => `- ${c.label}: ${c.note}`));
+  if (defaults.length)
+    lines.push(
+      '',
+      'Configs:',
+      ...defaults.map((/** @type {any} */ c) => `- ${inert(c.label)}: ${inert(c.note, REASON_MAX)}`),
+    );
   const notOk = doc.cases.filter((/** @type {any} */ c) => c.status !== 'ok');
   if (notOk.length) {
     lines.push('', 'Not measured:');
     /** @type {Map<string, string[]>} */
     const byReason = new Map();
     for (const c of notOk) {
-      const r = `${c.status}: ${c.reason}`;
-      byReason.set(r, [...(byReason.get(r) ?? []), caseKey(c)]);
+      const r = `${inert(c.status)}: ${inert(c.reason, REASON_MAX)}`;
+      byReason.set(r, [...(byReason.get(r) ?? []), inert(caseKey(c))]);
     }
     for (const [reason, which] of byReason)
       lines.push(
@@ -165,7 +171,7 @@ function comparisonLines(doc) {
   if (doc.selfCheck) {
     const aa = all.filter((/** @type {any} */ c) => c.id === 'self-check');
     lines.push(
-      `Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${doc.selfCheck.flagged.join(', ')}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${c.op} ${changeText(c)}${countsOf(c)}`).join(', ')}`,
+      `Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${inert([].concat(doc.selfCheck.flagged).join(', '))}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${inert(c.op)} ${changeText(c)}${countsOf(c)}`).join(', ')}`,
       '',
     );
   }
@@ -180,7 +186,7 @@ function comparisonLines(doc) {
       `${cmp.title} (${setupKey(cmp.reference)}):`,
       '',
       markdownTable(
-        [['Compared', ...ops], ...grid.map((r) => [r.member, ...r.cells])],
+        [['Compared', ...ops.map((op) => inert(op))], ...grid.map((r) => [inert(r.member), ...r.cells])],
         ['l', ...ops.map(() => /** @type {const} */ ('r'))],
       ),
       '',
@@ -195,9 +201,9 @@ function comparisonLines(doc) {
  * @param {any} w the document's `workloads`
  */
 export function workloadLines(w) {
-  const same = (/** @type {string} */ x) => x;
+  const same = (/** @type {string} */ x) => inert(x);
   const lines = [
-    `Workloads (${w.seconds} s; ${w.budget.rounds} round${w.budget.rounds > 1 ? 's' : ''} of ${w.budget.durationMs} ms per concurrency workload, each in fresh processes):`,
+    `Workloads (${count(w.seconds)} s; ${count(w.budget.rounds)} round${w.budget.rounds === 1 ? '' : 's'} of ${count(w.budget.durationMs)} ms per concurrency workload, each in fresh processes):`,
     '',
   ];
   const journal = journalRows(w, same);
