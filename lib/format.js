@@ -12,8 +12,8 @@ export const sig = (/** @type {number} */ x) => Number(x.toPrecision(6));
  */
 export const NOT_A_NUMBER = '?';
 
-/** A whole count, thousands separated: 12,345; NOT_A_NUMBER for anything but a number. */
-export const count = (/** @type {unknown} */ n) =>
+/** A whole number, thousands separated: 12,345; NOT_A_NUMBER for anything but a number. */
+export const whole = (/** @type {unknown} */ n) =>
   typeof n === 'number' && Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : NOT_A_NUMBER;
 
 /** A date as shown: the day of an ISO time, "2026-11-20"; NOT_A_NUMBER for anything else. */

@@ -3,7 +3,7 @@
 // in the README one line under the machine class's heading (summary).
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { inert } from '../../lib/markdown.js';
-import { NOT_A_NUMBER, count, percent } from '../../lib/format.js';
+import { NOT_A_NUMBER, percent, whole } from '../../lib/format.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 import { documentLink } from '../assets.js';
 
@@ -25,7 +25,7 @@ export function noiseCell(noise) {
   const parts = [
     noise?.slowShare == null ? null : `slow ${pct(noise.slowShare)}`,
     noise?.steal == null ? null : `steal ${pct(noise.steal)}`,
-    noise?.topology ? `${count(noise.topology.threadsPerCore)} thread(s)/core` : null,
+    noise?.topology ? `${whole(noise.topology.threadsPerCore)} thread(s)/core` : null,
   ].filter(Boolean);
   return parts.length ? parts.join(' · ') : 'not recorded';
 }
@@ -57,8 +57,8 @@ export function render(ctx) {
       ...(full
         ? [
             inert(e.cpuModel),
-            count(e.cores),
-            `${count(e.memoryBytes / 2 ** 30)} GiB`,
+            whole(e.cores),
+            `${whole(e.memoryBytes / 2 ** 30)} GiB`,
             inert(`${e.platform} ${e.osRelease}`),
           ]
         : []),

@@ -4,7 +4,7 @@
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { changeText } from '../../bench/result/figure.js';
 import { comparisonRun, configLabel, opLabel, runName } from './common.js';
-import { count } from '../../lib/format.js';
+import { whole } from '../../lib/format.js';
 
 /** What a failed self-check means for the comparisons: in full, and in the README's line. */
 const FAILED = 'the comparisons are less certain than their intervals say';
@@ -18,7 +18,7 @@ function line(doc) {
   const from = `Comparisons below: paired within one run (${runName(doc)}).`;
   const sc = doc.selfCheck;
   if (!sc) return from;
-  const differ = `${count(sc.flagged?.length)} of ${count(sc.operations)} operations differ`;
+  const differ = `${whole(sc.flagged?.length)} of ${whole(sc.operations)} operations differ`;
   return sc.passed
     ? `${from} Self-check (production measured twice): passed, ${differ}.`
     : `${from} **Self-check FAILED** (production measured twice): ${differ}; ${FAILED_SHORT}.`;

@@ -8,7 +8,7 @@
 // compared side, and a diamond for its instructions per operation where they were counted). The README adds one line and one compact table (a row per operation, a column
 // per compared side); results/README.md keeps every driver's long tables (bench/shootout/report.js).
 import { inert, plain } from '../../lib/markdown.js';
-import { count, day } from '../../lib/format.js';
+import { day, whole } from '../../lib/format.js';
 import { compactChange, COMPARED, opLabel, signed, table } from './common.js';
 import { shootoutLines } from '../../bench/shootout/report.js';
 import { beyondRepeat } from '../../bench/shootout/counts-report.js';
@@ -211,7 +211,7 @@ function chartSpec(doc, data, ops, alt) {
     title: TITLE,
     subtitle: [
       `${machineText(doc)}, ${day(doc.run.finishedAt)}${quick}`,
-      `Every Node in one interleaved run of ${count(doc.run.rounds)} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
+      `Every Node in one interleaved run of ${whole(doc.run.rounds)} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
       `Change in ops/s (+ is faster) against ${doc.reference} with the same driver release; (driver): 13.x against 12.x on the same Node;`,
       '(other driver): the Node and the driver both differ. Bar: the change; line: its 95% interval; colour: the verdict.',
       ...(data.points.some((p) => p.instr !== undefined)
@@ -239,7 +239,7 @@ function chartSpec(doc, data, ops, alt) {
 function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
-    `Run of ${day(doc.run.finishedAt)} on this machine, ${count(doc.run.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
+    `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
     view.columns.length
       ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`
       : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,

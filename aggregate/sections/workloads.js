@@ -9,7 +9,7 @@ import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../../bench/workloads/markdown.js';
-import { count, num } from '../../lib/format.js';
+import { num, whole } from '../../lib/format.js';
 import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
@@ -128,7 +128,7 @@ export function render(ctx) {
   const out = ['##### Concurrency and scale', ''];
   const quick = w.mode === 'quick' ? ' A quick run: one round, a smoke test without ±.' : '';
   out.push(
-    `From ${runName(doc)}: ${count(w.budget.rounds)} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`,
+    `From ${runName(doc)}: ${whole(w.budget.rounds)} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`,
     '',
   );
   const journal = journalRows(w, inert);

@@ -5,7 +5,7 @@
 import { EXPERIMENTS, SOURCE } from '../tables/experiments.js';
 import { OPS } from '../tables/ops.js';
 import { mechanismOf } from './mechanism.js';
-import { count } from '../../lib/format.js';
+import { whole } from '../../lib/format.js';
 
 /**
  * @typedef {object} ClaimRow
@@ -93,7 +93,7 @@ export function claimRows(doc) {
       const m = metricChange(check.metric, r);
       rows.push({
         ...base,
-        measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${count(r.pairs)} pairs`,
+        measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(r.pairs)} pairs`,
         verdict: String(r.verdict),
         reason: null,
         mechanism: mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),

@@ -1,6 +1,6 @@
 // A case's counts as text, for the summary: instructions and fsyncs per operation, the repeat's
 // spread over the run, and what changed between the two sides of a paired comparison.
-import { count, percent, signedPercent } from '../../lib/format.js';
+import { percent, signedPercent, whole } from '../../lib/format.js';
 import { REASON_MAX, inert } from '../../lib/markdown.js';
 
 /**
@@ -55,12 +55,12 @@ export function countingLine(counting) {
   if (!counting) return 'Counts: this run did not count (no `counting` in the document).';
   if (counting.status === 'unavailable') return `Counts: not counted: ${inert(counting.reason, REASON_MAX)}.`;
   const r = counting.repeat;
-  const head = `Counts (instructions under valgrind ${inert(counting.tools?.valgrind)}'s callgrind, system calls under strace ${inert(counting.tools?.strace)}; ${count(counting.processes)} processes, ${count(counting.seconds)} s)`;
+  const head = `Counts (instructions under valgrind ${inert(counting.tools?.valgrind)}'s callgrind, system calls under strace ${inert(counting.tools?.strace)}; ${whole(counting.processes)} processes, ${whole(counting.seconds)} s)`;
   if (!r?.cases) return `${head}: no case counted${counting.reason ? `: ${inert(counting.reason, REASON_MAX)}` : ''}.`;
   const worst = r.worst ? `, worst ${percent(r.worst.difference, 4)} (${inert(r.worst.key)})` : '';
   return (
     `${head}: every case counted twice in new processes; instructions per operation within 0.1% of each other in ` +
-    `${count(r.within?.['0.1%'])} of ${count(r.cases)} cases (median difference ${percent(r.quantiles.p50, 4)}${worst}); system calls and bytes ` +
-    `the same in ${count(r.syscallsSame)} of ${count(r.cases)}.${counting.status === 'error' ? ` Some processes failed: ${inert(counting.reason, REASON_MAX)}.` : ''}`
+    `${whole(r.within?.['0.1%'])} of ${whole(r.cases)} cases (median difference ${percent(r.quantiles.p50, 4)}${worst}); system calls and bytes ` +
+    `the same in ${whole(r.syscallsSame)} of ${whole(r.cases)}.${counting.status === 'error' ? ` Some processes failed: ${inert(counting.reason, REASON_MAX)}.` : ''}`
   );
 }

@@ -2,7 +2,7 @@
 // per operation, each figure with its ±; then every case that did not run, with why. Markdown
 // (the job's step summary): every string of the document through lib/markdown.js inert().
 import { REASON_MAX, inert, table as markdownTable } from '../../lib/markdown.js';
-import { count, rate } from '../../lib/format.js';
+import { rate, whole } from '../../lib/format.js';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
@@ -203,7 +203,7 @@ function comparisonLines(doc) {
 export function workloadLines(w) {
   const same = (/** @type {string} */ x) => inert(x);
   const lines = [
-    `Workloads (${count(w.seconds)} s; ${count(w.budget.rounds)} round${w.budget.rounds === 1 ? '' : 's'} of ${count(w.budget.durationMs)} ms per concurrency workload, each in fresh processes):`,
+    `Workloads (${whole(w.seconds)} s; ${whole(w.budget.rounds)} round${w.budget.rounds === 1 ? '' : 's'} of ${whole(w.budget.durationMs)} ms per concurrency workload, each in fresh processes):`,
     '',
   ];
   const journal = journalRows(w, same);

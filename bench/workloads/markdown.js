@@ -4,7 +4,7 @@
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.
 import { changeText } from '../result/figure.js';
-import { NOT_A_NUMBER, count, num } from '../../lib/format.js';
+import { NOT_A_NUMBER, num, whole } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
 
 /** @typedef {(s: string) => string} Text */
@@ -41,7 +41,7 @@ export const shapeOf = (s) => `${s.writer ? '1 writer + ' : ''}${readersOf(s)}${
  * placeholder, never as its text).
  * @param {any} s the case's setup
  */
-export const readersOf = (s) => `${count(s.readers)} reader${s.readers === 1 ? '' : 's'}`;
+export const readersOf = (s) => `${whole(s.readers)} reader${s.readers === 1 ? '' : 's'}`;
 const setupOf = (/** @type {any} */ s, /** @type {Text} */ text) =>
   `${text(String(s.driver))}, ${text(String(s.cipher))}${s.busyTimeout === 0 ? ', busy_timeout 0' : ''}`;
 
@@ -68,7 +68,7 @@ export function journalRows(workloads, text, keep = () => true) {
   const cell = (/** @type {any} */ c, /** @type {string} */ figure) =>
     c?.status === 'ok' ? figureCell(c.figures[figure]) : c ? text(c.status) : '–';
   const busy = (/** @type {any} */ c) =>
-    c?.status === 'ok' ? `${count(c.busy?.reads)} / ${count(c.busy?.writes)}` : '–';
+    c?.status === 'ok' ? `${whole(c.busy?.reads)} / ${whole(c.busy?.writes)}` : '–';
   const rows = [...pairs.values()].map(({ wal, del }) => {
     const s = (wal ?? del).setup;
     return [
