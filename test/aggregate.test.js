@@ -11,7 +11,7 @@ import { changeText, figureText } from '../bench/result/figure.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
 import { parse as parseYaml } from 'yaml';
-import { childEnv, ROOT, scratch } from './helpers.js';
+import { childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 
@@ -38,7 +38,7 @@ async function run(ws) {
   /** @type {string[]} */
   const warn = [];
   const code = await aggregate(
-    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme, now: TEST_NOW },
     { log: (s) => log.push(s), warn: (s) => warn.push(s) },
   );
   return { code, log: log.join('\n'), warn };
@@ -322,7 +322,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   const ws = workspace();
   const full = syntheticDoc({});
   fs.writeFileSync(path.join(ws.artifacts, 'full.json'), JSON.stringify(full));
-  assert.equal(await aggregate(ws, { log: () => {}, warn: () => {} }), 0);
+  assert.equal(await aggregate({ ...ws, now: TEST_NOW }, { log: () => {}, warn: () => {} }), 0);
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.match(
     b,
@@ -343,7 +343,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();
   fs.writeFileSync(path.join(ws2.artifacts, 'quick.json'), JSON.stringify(syntheticDoc({ mode: 'quick' })));
-  assert.equal(await aggregate(ws2, { log: () => {}, warn: () => {} }), 0);
+  assert.equal(await aggregate({ ...ws2, now: TEST_NOW }, { log: () => {}, warn: () => {} }), 0);
   const q = block(fs.readFileSync(ws2.readme, 'utf8'));
   assert.match(q, /_No comparisons: quick runs are smoke tests/);
   assert.doesNotMatch(q, /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/, 'no interval of a comparison anywhere');

@@ -15,7 +15,7 @@ import { bundleName, documentLink, packBundle, releaseOf, unpackBundle } from '.
 import { openStore, storedText } from '../aggregate/store.js';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { ROOT, scratch } from './helpers.js';
+import { ROOT, scratch, TEST_NOW } from './helpers.js';
 
 process.env.SQLITE_BENCH_GH = path.join(ROOT, 'test', 'fixtures', 'fake-gh.js');
 process.env.SQLITE_BENCH_GH_BACKOFF_MS = '1';
@@ -67,7 +67,7 @@ function night(/** @type {string} */ dir, /** @type {number} */ n) {
 }
 const run = async (/** @type {{ results: string, readme: string }} */ ws, /** @type {string} */ artifacts) => {
   const warn = /** @type {string[]} */ ([]);
-  const code = await aggregate({ artifacts, ...ws }, { log: () => {}, warn: (s) => warn.push(s) });
+  const code = await aggregate({ artifacts, ...ws, now: TEST_NOW }, { log: () => {}, warn: (s) => warn.push(s) });
   return { code, warn };
 };
 /** What git would hold of a results/ folder: everything but the documents (.gitignore). */

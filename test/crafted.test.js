@@ -14,7 +14,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { fileFor, inside, openStore } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { childEnv, ROOT, scratch } from './helpers.js';
+import { childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 const Z = '\u200b';
@@ -399,7 +399,7 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   /** @type {string[]} */
   const log = [];
   const code = await aggregate(
-    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme, now: TEST_NOW },
     { log: (s) => log.push(s), warn: (s) => warn.push(s) },
   );
   assert.equal(code, 0, warn.join('\n'));
@@ -451,7 +451,7 @@ test('aggregate over the valid document and every crafted one: the valid one sto
 
   // and the next aggregate reads that README again: a marker in a document cannot lock it
   const again = await aggregate(
-    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+    { artifacts: ws.artifacts, results: ws.results, readme: ws.readme, now: TEST_NOW },
     { log: () => {}, warn: () => {} },
   );
   assert.equal(again, 0);
@@ -490,7 +490,7 @@ for (const order of ['the valid one first', 'the other first']) {
     /** @type {string[]} */
     const warn = [];
     const code = await aggregate(
-      { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+      { artifacts: ws.artifacts, results: ws.results, readme: ws.readme, now: TEST_NOW },
       { log: () => {}, warn: (s) => warn.push(s) },
     );
     assert.equal(code, 1);
@@ -519,7 +519,7 @@ test('a valid document whose file name another new run would take: neither is st
   const warn = [];
   assert.equal(
     await aggregate(
-      { artifacts: ws.artifacts, results: ws.results, readme: ws.readme },
+      { artifacts: ws.artifacts, results: ws.results, readme: ws.readme, now: TEST_NOW },
       { log: () => {}, warn: (s) => warn.push(s) },
     ),
     1,

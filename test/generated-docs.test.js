@@ -21,7 +21,7 @@ import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { createRandom, randomInt } from '../lib/prng.js';
 import { applyChanges, changesFor, examplesOf, generate, pointer, schemaTools } from './generate.js';
-import { ROOT, scratch } from './helpers.js';
+import { ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const SEED = Number(process.env.GENERATED_SEED ?? 3600);
 const RUNS = Number(process.env.GENERATED_RUNS ?? 8);
@@ -157,7 +157,10 @@ async function problemsOf(docs) {
   /** @type {number} */
   let code;
   try {
-    code = await aggregate({ artifacts, results, readme }, { log: (s) => log.push(s), warn: (s) => warn.push(s) });
+    code = await aggregate(
+      { artifacts, results, readme, now: TEST_NOW },
+      { log: (s) => log.push(s), warn: (s) => warn.push(s) },
+    );
   } catch (err) {
     const e = /** @type {Error} */ (err);
     const at = String(e.stack)

@@ -43,3 +43,10 @@ export function childEnv(extra = {}) {
 export const entries = (/** @type {string} */ dir) => fs.readdirSync(dir).sort();
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The aggregate's clock in tests: a few days after the synthetic documents' default finish
+ * (bench/meta/synthetic.js, 2026-11-20), so the history window and "Last updated" do not move
+ * with the day the tests run on (aggregate/trust.js: the clock, never a document, says both).
+ */
+export const TEST_NOW = Date.parse('2026-11-25T06:00:00.000Z');

@@ -14,7 +14,7 @@ import { openStore } from '../aggregate/store.js';
 import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { childEnv, ROOT, scratch } from './helpers.js';
+import { childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 /** Every <img> of rendered HTML: its src and alt, as the browser would read them. */
@@ -96,7 +96,7 @@ function workspace() {
 const run = async (/** @type {ReturnType<typeof workspace>} */ ws) => {
   /** @type {string[]} */
   const log = [];
-  const code = await aggregate(ws, { log: (s) => log.push(s), warn: () => {} });
+  const code = await aggregate({ ...ws, now: TEST_NOW }, { log: (s) => log.push(s), warn: () => {} });
   assert.equal(code, 0);
   return log.join('\n');
 };
@@ -271,7 +271,7 @@ test('with no document stored, the aggregate writes the line saying what fills t
   fs.writeFileSync(ws.readme, `${before}${START}\n${END}${after}`);
   /** @type {string[]} */
   const warned = [];
-  const code = await aggregate(ws, { log: () => {}, warn: (s) => warned.push(s) });
+  const code = await aggregate({ ...ws, now: TEST_NOW }, { log: () => {}, warn: (s) => warned.push(s) });
   assert.equal(code, 1);
   assert.match(warned.join('\n'), /no valid result document/);
   const written = fs.readFileSync(ws.readme, 'utf8');

@@ -17,7 +17,7 @@ import { render, shootoutCell, shootoutPoints, shootoutView } from '../aggregate
 import { shootoutDocumentProblems } from '../bench/shootout/document.js';
 import { planComparisons, planSides } from '../bench/shootout/plan.js';
 import { END, START } from '../lib/markers.js';
-import { ROOT, scratch } from './helpers.js';
+import { ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const REAL = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json'), 'utf8'));
 /** The README budget of this section per machine class (issue #16). */
@@ -406,7 +406,7 @@ test('the aggregate draws the shootout chart once: both pages show the same SVG,
   fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   /** @type {string[]} */
   const log = [];
-  assert.equal(await aggregate(ws, { log: (l) => log.push(l), warn: () => {} }), 0);
+  assert.equal(await aggregate({ ...ws, now: TEST_NOW }, { log: (l) => log.push(l), warn: () => {} }), 0);
   const images = (/** @type {string} */ file) =>
     [...html(fs.readFileSync(file, 'utf8')).matchAll(/<img src="([^"]*)" alt="([^"]*)"/g)].map((m) => ({
       file: path.resolve(path.dirname(file), decodeURIComponent(m[1])),

@@ -16,7 +16,7 @@ import { EXPERIMENTS } from '../bench/tables/experiments.js';
 import { WORKLOADS } from '../bench/tables/workloads.js';
 import { sig } from '../lib/format.js';
 import { END, START } from '../lib/markers.js';
-import { scratch } from './helpers.js';
+import { scratch, TEST_NOW } from './helpers.js';
 
 const NODES = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0'];
 
@@ -39,7 +39,7 @@ const put = (/** @type {string} */ file, /** @type {any} */ doc) => {
 const run = async (/** @type {ReturnType<typeof workspace>} */ ws) => {
   /** @type {string[]} */
   const warn = [];
-  const code = await aggregate(ws, { log: () => {}, warn: (s) => warn.push(s) });
+  const code = await aggregate({ ...ws, now: TEST_NOW }, { log: () => {}, warn: (s) => warn.push(s) });
   assert.equal(code, 0, warn.join('\n'));
   assert.deepEqual(warn, []);
 };
