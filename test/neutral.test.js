@@ -23,6 +23,7 @@ import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
 import { summarize } from '../bench/result/summary.js';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
+import { chartText, fileSlug, fragment, inert } from '../lib/markdown.js';
 import { END, START } from '../lib/markers.js';
 import { scratch } from './helpers.js';
 
@@ -235,6 +236,39 @@ test('a workload case’s setup.readers, crafted, is never written as its text i
   assert.deepEqual(markdownProblems(md, token, true), []);
   assert.ok(!md.includes(token), 'a number that is not one is never written as its text');
   assert.match(md, /writer \+ \? readers/, 'but as the placeholder');
+});
+
+test('a 4 MB cpuModel: the machine class’s heading, its link fragment and its charts’ file names stay bounded (issue #36 fault 5)', () => {
+  const doc = structuredClone(BASE[0]);
+  doc.environment.cpuModel = 'A'.repeat(4_000_000);
+  const { md, specs } = render([doc]);
+  const longest = Math.max(...md.split('\n').map((l) => l.length));
+  assert.ok(longest < 5000, `a line of ${longest} characters`);
+  assert.doesNotMatch(md, new RegExp(`A{${BOUND + 1}}`));
+  assert.deepEqual(specProblems(specs, 'AAAA'), []);
+});
+
+test('the neutraliser: a fragment is the heading’s as GitHub makes it, bounded as the heading is; a file name part and chart text bounded', () => {
+  const machine = 'linux-x64 · Intel(R) Core(TM) i7-8700B CPU @ 3.20GHz · 4 cores · macos15';
+  assert.equal(fragment(machine), '#linux-x64--intelr-coretm-i7-8700b-cpu--320ghz--4-cores--macos15');
+  // the heading is inert(text): its fragment is of the text as shown, cut where the heading is cut
+  const long = `x ${'a'.repeat(1000)}`;
+  assert.equal(fragment(long), `#x-${'a'.repeat(197)}`);
+  assert.equal(
+    fragment(`${CRAFT}`),
+    '#xhttpsevilexample-ievilpng-a-hrefxa-details-octocat-1-em-wwwevilexample--pipe--heading',
+  );
+  assert.ok(inert(long).startsWith(`x ${'a'.repeat(197)}…`));
+  assert.equal(fileSlug('linux-x64'), 'linux-x64');
+  assert.equal(fileSlug('../../etc/passwd'), 'etc-passwd');
+  assert.equal(fileSlug('..'), 'x');
+  assert.equal(fileSlug('a'.repeat(100)).length, 40);
+  const spec = { title: { text: `t\n${'y'.repeat(1000)}` }, data: { values: [{ member: 'a\u202eb', n: 1 }] }, n: null };
+  assert.deepEqual(chartText(spec, 10), {
+    title: { text: `t ${'y'.repeat(7)}…` },
+    data: { values: [{ member: 'ab', n: 1 }] },
+    n: null,
+  });
 });
 
 test('every field the renderers read, and every other string and number of the documents, crafted: inert and bounded wherever it shows', () => {
