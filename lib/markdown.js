@@ -56,7 +56,8 @@ export function inert(s, max = MAX_TEXT) {
     .replace(/^(\d+)([.)])(?= |$)/, '$1\\$2') // an ordered list item
     .replace(/:(?=\/\/)/g, '\\:') // http://… would become a link
     .replace(/(www)\./gi, '$1\\.') // and so would www.…
-    .replace(/[@#]/g, `$&${ZWSP}`); // @name pings, a@b.c is a mailto: link, #12 links an issue
+    .replace(/[@#]/g, `$&${ZWSP}`) // @name pings, a@b.c is a mailto: link, #12 links an issue
+    .replace(/\b(gh)-(?=\d)/gi, `$1${ZWSP}-`); // and so does GH-12
 }
 
 /**

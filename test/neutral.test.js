@@ -259,6 +259,7 @@ test('the neutraliser: a fragment is the heading’s as GitHub makes it, bounded
     '#xhttpsevilexample-ievilpng-a-hrefxa-details-octocat-1-em-wwwevilexample--pipe--heading',
   );
   assert.ok(inert(long).startsWith(`x ${'a'.repeat(197)}…`));
+  assert.doesNotMatch(inert('see GH-12, gh-3'), /gh-\d/i, 'an issue reference');
   assert.equal(fileSlug('linux-x64'), 'linux-x64');
   assert.equal(fileSlug('../../etc/passwd'), 'etc-passwd');
   assert.equal(fileSlug('..'), 'x');
