@@ -177,7 +177,7 @@ test('meta:floor times each probe window after window, writes the series and the
     [['--runs', '1'], "floor: bad --runs '1'; valid: a whole number from 2 to 100"],
     [
       ['--minutes', '3'],
-      /^floor: Unknown option '--minutes'.*; valid flags: --runs, --seconds, --window, --rounds, --draws, --seed, --out$/,
+      /^floor: Unknown option '--minutes'.*; valid flags: --runs, --seconds, --window, --rounds, --draws, --seed, --out, --help$/,
     ],
   ];
   for (const [args, message] of refusals) {
