@@ -68,13 +68,12 @@ export function checkedDir(flag, dir) {
 }
 
 /**
- * Write a file that must not exist yet, so a reader sees it whole or not at all and nothing is
- * replaced: temp file, fsync, then a hard link to the name (which fails if the name exists).
+ * A temp file beside `file` holding `data`, written and fsynced: the first step of both writes below.
  * @param {string} file
  * @param {string | Buffer} data
- * @returns {boolean} false: the name exists (nothing written)
+ * @returns {string} the temp file's path
  */
-export function writeFileNew(file, data) {
+function writeTemp(file, data) {
   makeDir(path.dirname(file));
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const fd = fs.openSync(tmp, 'wx');
@@ -84,6 +83,18 @@ export function writeFileNew(file, data) {
   } finally {
     fs.closeSync(fd);
   }
+  return tmp;
+}
+
+/**
+ * Write a file that must not exist yet, so a reader sees it whole or not at all and nothing is
+ * replaced: temp file, fsync, then a hard link to the name (which fails if the name exists).
+ * @param {string} file
+ * @param {string | Buffer} data
+ * @returns {boolean} false: the name exists (nothing written)
+ */
+export function writeFileNew(file, data) {
+  const tmp = writeTemp(file, data);
   try {
     fs.linkSync(tmp, file);
     return true;
@@ -102,15 +113,7 @@ export function writeFileNew(file, data) {
  * @param {string | Buffer} data
  */
 export function writeFileAtomic(file, data) {
-  makeDir(path.dirname(file));
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
+  const tmp = writeTemp(file, data);
   try {
     fs.renameSync(tmp, file);
   } catch (err) {

@@ -14,7 +14,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { fileFor, inside, openStore } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
+import { blockWithMarkers, childEnv, outsideBlock, ROOT, scratch, TEST_NOW, tree } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 const Z = '\u200b';
@@ -310,22 +310,6 @@ const inertKinds = [
   },
 ];
 
-/** Every file under dir but those under skip, with its bytes. */
-function tree(/** @type {string} */ dir, /** @type {string[]} */ skip) {
-  return Object.fromEntries(
-    fs
-      .readdirSync(dir, { recursive: true })
-      .map(String)
-      .sort()
-      .filter((f) => !skip.some((s) => f === s || f.startsWith(s + path.sep)))
-      .map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? fs.readFileSync(path.join(dir, f), 'latin1') : 'dir']),
-  );
-}
-const outside = (/** @type {string} */ readme) => [
-  readme.slice(0, readme.indexOf(START)),
-  readme.slice(readme.indexOf(END)),
-];
-const block = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
 const stored = (/** @type {string} */ results) =>
   fs.existsSync(results)
     ? fs
@@ -437,10 +421,10 @@ test('aggregate over the valid document and every crafted one: the valid one sto
   assert.ok(!fs.existsSync(path.join(path.dirname(ws.dir), ws.escape)));
   for (const f of fs.readdirSync(ws.results, { recursive: true }).map(String)) assert.ok(inside(ws.results, f), f);
   const readme = fs.readFileSync(ws.readme, 'utf8');
-  assert.deepEqual(outside(readme), outside(README));
+  assert.deepEqual(outsideBlock(readme), outsideBlock(README));
 
   // Markdown in a valid document's strings is shown as text (a case's reason is in the long form, results/README.md)
-  const b = block(readme) + fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
+  const b = blockWithMarkers(readme) + fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   for (const k of shown) {
     assert.ok(b.includes(k.shown), `${k.name}: ${k.shown} not in the block`);
     assert.ok(!b.includes(k.raw), `${k.name}: ${k.raw} reached the README as it is`);
@@ -473,7 +457,7 @@ test('npm run aggregate over the valid document and the crafted ones that are in
   for (const x of refused)
     assert.match(lines.find((l) => l.startsWith(`${x.file}: `)) ?? `${x.name}: not named`, x.expect, x.name);
   assert.match(r.stdout, /1 stored/);
-  assert.deepEqual(outside(fs.readFileSync(ws.readme, 'utf8')), outside(README));
+  assert.deepEqual(outsideBlock(fs.readFileSync(ws.readme, 'utf8')), outsideBlock(README));
 });
 
 for (const order of ['the valid one first', 'the other first']) {

@@ -21,7 +21,7 @@ import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
 import { createRandom, randomInt } from '../lib/prng.js';
 import { applyChanges, changesFor, examplesOf, generate, pointer, schemaTools } from './generate.js';
-import { ROOT, scratch, TEST_NOW } from './helpers.js';
+import { blockWithMarkers, outsideBlock, ROOT, scratch, TEST_NOW, tree } from './helpers.js';
 
 const SEED = Number(process.env.GENERATED_SEED ?? 3600);
 const RUNS = Number(process.env.GENERATED_RUNS ?? 8);
@@ -86,22 +86,6 @@ function generated(seed) {
 const described = (/** @type {import('./generate.js').Change} */ c) =>
   `${c.op} ${pointer(c.path)}${c.op === 'set' ? ` = ${String(JSON.stringify(c.value)).slice(0, 120)}` : ''}`;
 
-/** Every file under dir but those given, with its bytes. */
-function tree(/** @type {string} */ dir, /** @type {string[]} */ skip) {
-  return Object.fromEntries(
-    fs
-      .readdirSync(dir, { recursive: true })
-      .map(String)
-      .sort()
-      .filter((f) => !skip.some((s) => f === s || f.startsWith(s + path.sep)))
-      .map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? fs.readFileSync(path.join(dir, f), 'latin1') : 'dir']),
-  );
-}
-const outside = (/** @type {string} */ readme) => [
-  readme.slice(0, readme.indexOf(START)),
-  readme.slice(readme.indexOf(END)),
-];
-const block = (/** @type {string} */ readme) => readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
 const html = (/** @type {string} */ md) =>
   micromark(md, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 
@@ -196,11 +180,11 @@ async function problemsOf(docs) {
     if (before[f] !== after[f]) problems.push(`${f} ${f in after ? (f in before ? 'changed' : 'written') : 'removed'}`);
   const text = fs.readFileSync(readme, 'utf8');
   if (text.split(START).length !== 2 || text.split(END).length !== 2) problems.push('README: not one pair of markers');
-  else if (JSON.stringify(outside(text)) !== JSON.stringify(outside(README)))
+  else if (JSON.stringify(outsideBlock(text)) !== JSON.stringify(outsideBlock(README)))
     problems.push('README changed outside its markers');
   const page = path.join(results, 'README.md');
   for (const [name, md] of /** @type {[string, string][]} */ ([
-    ['README block', block(text)],
+    ['README block', blockWithMarkers(text)],
     ['results/README.md', fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : ''],
   ]))
     for (const live of liveMarkup(md)) problems.push(`${name} has ${live}`);

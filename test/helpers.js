@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadDrivers } from '../bench/engine/load-drivers.js';
+import { END, START } from '../lib/markers.js';
 
 /** @type {ReturnType<typeof loadDrivers> | undefined} */
 let loading;
@@ -50,3 +51,29 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * with the day the tests run on (aggregate/trust.js: the clock, never a document, says both).
  */
 export const TEST_NOW = Date.parse('2026-11-25T06:00:00.000Z');
+
+/**
+ * Every file under dir but those under skip, with its bytes: a folder's state, to compare before
+ * and after a command that must write nowhere else.
+ * @param {string} dir
+ * @param {string[]} skip paths relative to dir
+ */
+export function tree(dir, skip) {
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .sort()
+      .filter((f) => !skip.some((s) => f === s || f.startsWith(s + path.sep)))
+      .map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? fs.readFileSync(path.join(dir, f), 'latin1') : 'dir']),
+  );
+}
+
+/** A README's text before and after its generated block, which nothing may change. */
+export const outsideBlock = (/** @type {string} */ readme) => [
+  readme.slice(0, readme.indexOf(START)),
+  readme.slice(readme.indexOf(END)),
+];
+/** A README's generated block, markers included. */
+export const blockWithMarkers = (/** @type {string} */ readme) =>
+  readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
