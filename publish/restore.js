@@ -11,7 +11,7 @@
 // names. When the index names another repository than this one (GH_REPO or GITHUB_REPOSITORY; the
 // aggregate writes the nightly job's repository into the index) and this one lacks the release of
 // the newest document the pages need (a renamed or transferred repository has it, and keeps its
-// history), results/ is emptied and this repository's own history starts with the night's
+// history), what the aggregate made in results/ is removed (anything else there is kept) and this repository's own history starts with the night's
 // documents, which one line says (the documents upstream's index lists stay in upstream's releases
 // and in this repository's git history).
 import fs from 'node:fs';
@@ -24,6 +24,7 @@ import { NO_RELEASE, viewRelease } from './archive.js';
 import { gh } from './gh.js';
 import { neededEntries } from './needed.js';
 import { INDEX, openStore, sha256 } from '../aggregate/store.js';
+import { CHARTS } from '../aggregate/charts/writer.js';
 
 const NOT_THERE = new RegExp(`${NO_RELEASE.source}|no assets match`, 'i');
 
@@ -31,13 +32,24 @@ const NOT_THERE = new RegExp(`${NO_RELEASE.source}|no assets match`, 'i');
 export const thisRepository = (/** @type {Record<string, string | undefined>} */ env = process.env) =>
   env.GH_REPO || env.GITHUB_REPOSITORY || null;
 
+/** What the aggregate makes in results/: the index, the long page, the charts (and nights) and the documents by year. */
+const MADE_BY_AGGREGATE = [INDEX, 'README.md', CHARTS, /^\d{4}$/];
+
 /**
- * Empty results/ (everything in it: the index, pages, charts, nights and any document), for a
- * repository whose own history starts now.
+ * Empty results/ of what the aggregate made there (the index, pages, charts, nights and the
+ * documents), for a repository whose own history starts now; anything else in it is kept, and
+ * named (no command removes what it did not make).
  * @param {string} results
+ * @returns {string[]} what was kept
  */
-function startOver(results) {
-  for (const f of fs.readdirSync(results)) fs.rmSync(path.join(results, f), { recursive: true, force: true });
+export function startOver(results) {
+  const kept = [];
+  for (const f of fs.readdirSync(results)) {
+    if (MADE_BY_AGGREGATE.some((m) => (typeof m === 'string' ? m === f : m.test(f))))
+      fs.rmSync(path.join(results, f), { recursive: true, force: true });
+    else kept.push(f);
+  }
+  return kept;
 }
 
 /**
@@ -60,7 +72,9 @@ export function restore(o) {
       );
     else {
       const n = store.entries().length;
-      startOver(o.results);
+      const kept = startOver(o.results);
+      if (kept.length)
+        log(`ci:restore: ${o.results} also holds ${kept.join(', ')}, which the aggregate did not make: kept`);
       log(
         `ci:restore: ${path.join(o.results, INDEX)} lists ${n} document(s) archived in ${theirs}'s releases, and this is ${mine}, which has none of them (a fork: GitHub does not copy releases): results/ emptied, ${mine}'s own history starts with tonight's documents`,
       );

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { END, START } from '../lib/markers.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { commitMessage, publish, pushRejection } from '../publish/publish.js';
-import { restore } from '../publish/restore.js';
+import { restore, startOver } from '../publish/restore.js';
 import { archive } from '../publish/archive.js';
 import { bundleName, unpackBundle } from '../aggregate/assets.js';
 import { childEnv, scratch } from './helpers.js';
@@ -432,4 +432,16 @@ test('restore in the repository the index names, without a release it lists: exi
     'made',
     'archive makes it again from the documents here',
   );
+});
+
+test("a fork's start over removes only what the aggregate made in results/; a user's file stays", () => {
+  const results = scratch('start-over-');
+  for (const d of ['charts', '2026', '2027']) fs.mkdirSync(path.join(results, d));
+  for (const f of ['index.json', 'README.md', 'charts/nights.jsonl', '2026/a.json', 'notes.txt'])
+    fs.writeFileSync(path.join(results, f), 'x');
+  fs.mkdirSync(path.join(results, 'mine'));
+  fs.writeFileSync(path.join(results, 'mine', 'keep.md'), 'y');
+  assert.deepEqual(startOver(results).sort(), ['mine', 'notes.txt']);
+  assert.deepEqual(fs.readdirSync(results).sort(), ['mine', 'notes.txt']);
+  assert.equal(fs.readFileSync(path.join(results, 'mine', 'keep.md'), 'utf8'), 'y');
 });
