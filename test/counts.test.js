@@ -1,32 +1,12 @@
-// The counting pass (bench/counts/) on real SQLite files under the real tools: two counts of a
-// case in new processes agree, one more statement per operation adds what it costs, and the
-// system calls are what the PRAGMAs say they should be. Needs valgrind and strace (Linux); where
-// they are missing the tests say so and check that the pass records why instead of counting.
+// The counting pass (bench/counts/): where the tools are missing the pass records why instead of
+// counting; how cases are laid out over processes; instructions per operation from the marks. The
+// pass on real SQLite files under valgrind and strace (two counts agree, one more statement adds
+// what it costs, the system calls the PRAGMAs imply) is test/e2e/counts.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countPlans, countPlanOf, jobsOf } from '../bench/counts/pass.js';
+import { jobsOf } from '../bench/counts/pass.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { instructionsPerOp, repeatSpread, caseCounts } from '../bench/counts/counts.js';
-import { cases, caseKey } from '../bench/tables/suite.js';
-import { drivers } from './helpers.js';
-
-const tools = countingTools();
-const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}`;
-
-const PROD = 'production/better-sqlite3-multiple-ciphers/none';
-
-/**
- * How close two counts in new processes come: 0.1% where the sources of variation were found and
- * removed (V8 11 and older: Node 18 and 20, docs/counting.md); on V8 12 and later (Node 22 on)
- * some are left, and Node 24 has put a small update's two counts 0.3% apart, so 2% there.
- */
-const REPEAT_WITHIN = Number(process.versions.v8.split('.')[0]) <= 11 ? 0.001 : 0.02;
-const all = new Map(cases({}).map((c) => [caseKey(c), c]));
-const the = (/** @type {string} */ key) => {
-  const c = all.get(key);
-  if (!c) throw new Error(`no case ${key}`);
-  return c;
-};
 
 test('a machine without the tools gets a reason, naming what is missing, and no counts', () => {
   const mac = countingTools('darwin');
@@ -83,75 +63,3 @@ function cnt(/** @type {number} */ instructions) {
     },
   };
 }
-
-test(
-  'two counts in new processes agree within 0.1%; one more statement per operation adds exactly what it costs; fsyncs follow synchronous',
-  { skip, timeout: 600_000 },
-  async () => {
-    const update = `${PROD}/update`;
-    /** @type {import('../bench/counts/worker.js').PlanCase[]} */
-    const plans = [
-      { key: update, k: 200, warmup: 20 },
-      { key: `${PROD}/insert`, .../** @type {{ k: number, warmup: number }} */ (countPlanOf('insert', 'quick')) },
-      {
-        key: 'synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert',
-        .../** @type {{ k: number, warmup: number }} */ (countPlanOf('insert', 'quick')),
-      },
-      { key: `${PROD}/select`, .../** @type {{ k: number, warmup: number }} */ (countPlanOf('select', 'quick')) },
-      { key: update, k: 200, warmup: 20, id: 'alone', extra: 'SELECT 1', alone: true },
-    ];
-    const count = async (/** @type {typeof plans} */ ps) =>
-      countPlans({
-        mode: 'quick',
-        seed: 1,
-        cases: [...new Set(ps.map((p) => p.key))].map(the),
-        plans: ps,
-        drivers: await drivers(),
-        jobs: 2,
-      });
-    const r = await count(plans);
-    assert.deepEqual(r.failures, []);
-    assert.ok(
-      r.markCost.every((m) => m > 0 && m === r.markCost[0]),
-      `the marks cost ${r.markCost}`,
-    );
-    const [a, b] = r.found;
-    for (const p of plans) {
-      const id = p.id ?? p.key;
-      // a select builds 50 row objects per operation, and about one pair of processes in eight puts
-      // its two counts ~1% apart (V8's lookup caches, docs/counting.md); the C-heavy cases stay within
-      const within = p.key.endsWith('/select') ? 0.02 : REPEAT_WITHIN;
-      const x = a.get(id);
-      const y = b.get(id);
-      assert.ok(x?.instructions && y?.instructions && x.syscalls && y.syscalls, `${id} was counted twice`);
-      const diff = Math.abs(y.instructions.perOp / x.instructions.perOp - 1);
-      assert.ok(
-        diff < within,
-        `${id}: ${x.instructions.perOp} then ${y.instructions.perOp} instructions per op (within ${within * 100}% here)`,
-      );
-      const c = caseCounts(x, y);
-      assert.ok(
-        c.repeat?.syscallsSame,
-        `${id}: the same system calls and bytes both times: ${JSON.stringify(x.syscalls)} then ${JSON.stringify(y.syscalls)}`,
-      );
-    }
-    // the same plan again, with one SELECT 1 per update: the update costs what the statement costs alone more
-    const more = await count(plans.map((p) => (p.key === update && !p.id ? { ...p, extra: 'SELECT 1' } : p)));
-    const added = more.found[0].get(update).instructions.perOp - a.get(update).instructions.perOp;
-    const alone = a.get('alone').instructions.perOp;
-    assert.ok(alone > 1000, `SELECT 1 costs ${alone} instructions`);
-    // within 5% of its cost alone: its call site's JavaScript costs some dozens of instructions more
-    // or less inside the update's loop than alone (measured: 0.3% of it on Node 20, 2.7% on Node 24),
-    // and 5% of it is 0.05% of the update
-    assert.ok(
-      Math.abs(added / alone - 1) < 0.05,
-      `one SELECT 1 per update added ${added} instructions per op; alone it costs ${alone}`,
-    );
-    // what the PRAGMAs say: WAL with synchronous=NORMAL syncs only at checkpoints, FULL on every commit
-    const sync = (/** @type {string} */ key) => a.get(key).syscalls.syscalls;
-    assert.ok(sync('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert').fsync >= 1);
-    assert.ok(sync(`${PROD}/insert`).fsync < 0.1);
-    assert.ok(a.get(`${PROD}/insert`).syscalls.bytes.written > 1000, 'an insert writes its message');
-    assert.deepEqual([sync(`${PROD}/select`).fsync, sync(`${PROD}/select`).write], [0, 0]);
-  },
-);

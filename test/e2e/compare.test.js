@@ -1,0 +1,100 @@
+// End to end (npm run test:e2e): npm run compare on a real git ref, checked out in a temporary
+// worktree and installed, against this checkout, on real SQLite files. The flags, the engine
+// server's protocol and the slowdown's guard rails are test/compare.test.js. No timing is asserted.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ROOT, childEnv, scratch } from '../helpers.js';
+
+const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
+  spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    env: childEnv(),
+  });
+const git = (/** @type {string[]} */ args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', env: childEnv() });
+const SMALL = ['--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none'];
+
+test('compare: a git ref (temporary worktree, installed) against this checkout, interleaved, on real databases; nothing in the job summary', () => {
+  const out = scratch('compare-out-');
+  const head = git(['rev-parse', 'HEAD']).stdout.trim();
+  const before = git(['worktree', 'list']).stdout;
+  // as in a GitHub Actions job: the compare appends its report to the step summary it is given,
+  // and a test must give it none
+  const job = scratch('compare-job-');
+  const summary = path.join(job, 'summary.md');
+  fs.writeFileSync(summary, '');
+  const saved = process.env.GITHUB_STEP_SUMMARY;
+  process.env.GITHUB_STEP_SUMMARY = summary;
+  let r;
+  try {
+    r = node('compare/cli.js', [
+      '--base',
+      'HEAD',
+      '--head',
+      ROOT,
+      '--quick',
+      '--rounds',
+      '3',
+      ...SMALL,
+      '--op',
+      'select,update,size',
+      '--out',
+      out,
+    ]);
+  } finally {
+    if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+    else process.env.GITHUB_STEP_SUMMARY = saved;
+  }
+  assert.equal(fs.readFileSync(summary, 'utf8'), '', 'the compare wrote into the job summary');
+  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr.slice(-800)}`);
+  const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
+  assert.equal(result.kind, 'sqlite-node-bench/compare');
+  assert.equal(result.base.commit, head);
+  assert.equal(result.rounds, 3);
+  assert.deepEqual(result.rows.map((/** @type {any} */ x) => x.key).sort(), [
+    'production/better-sqlite3/none/select',
+    'production/better-sqlite3/none/size',
+    'production/better-sqlite3/none/update',
+  ]);
+  const size = result.rows.find((/** @type {any} */ x) => x.op === 'size');
+  assert.equal(size.change, 0, 'same seed, same code, same file size');
+  assert.equal(size.verdict, 'no change');
+  for (const row of result.rows.filter((/** @type {any} */ x) => x.op !== 'size')) {
+    assert.equal(row.pairs, 3);
+    assert.ok(row.low <= row.change && row.change <= row.high);
+    assert.ok(['regression', 'improvement', 'no change', 'too noisy to tell'].includes(row.verdict));
+    assert.ok(row.pAdjusted >= row.p);
+  }
+  assert.equal(
+    r.status === 1,
+    result.rows.some((/** @type {any} */ x) => x.verdict === 'regression'),
+    'exit 1 exactly when there is a regression',
+  );
+  const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
+  assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
+  assert.match(md, /Holm-corrected over the 2 timed cases/);
+  assert.equal(git(['worktree', 'list']).stdout, before, 'the temporary worktree is removed');
+  // the base reuses this checkout's driver build exactly when its driver lockfiles and install
+  // script are those of this checkout (a fresh clone: always)
+  const sameBuild =
+    git([
+      'diff',
+      '--quiet',
+      'HEAD',
+      '--',
+      'drivers',
+      'bench/tools/install-drivers.js',
+      'bench/tables/drivers.js',
+      'bench/tables/node-ranges.js',
+    ]).status === 0;
+  assert.equal(/reusing its build/.test(r.stderr), sameBuild, r.stderr.slice(-600));
+  assert.equal(
+    /npm ci --ignore-scripts/.test(r.stderr),
+    sameBuild,
+    'a reused build installs without the scripts that would build the drivers',
+  );
+});
