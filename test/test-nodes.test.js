@@ -1,10 +1,13 @@
-// npm run test:nodes: its parsing of the test runner's counts, the files it copies, its table.
+// npm run test:nodes: its parsing of the test runner's counts, the files it copies, its table;
+// the test sets (test/sets.js) and the test command (test/run.js) it and .ci/run run.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { table, testCounts, workingTreeFiles } from '../bench/tools/test-nodes.js';
+import { table, testCommand, testCounts, workingTreeFiles } from '../bench/tools/test-nodes.js';
+import { testArgs } from './run.js';
+import { NODE_FILES, filesOf } from './sets.js';
 import { npmMajorFor } from '../bench/tools/other-node.js';
 import { installedLines } from '../bench/tools/install-drivers.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
@@ -130,4 +133,47 @@ test('the driver install ends by saying which binary each driver loads and where
     'drivers: better-sqlite3 12.11.1: compiled here (.drivers/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node)',
     'drivers: other does not load: failed to load: wrong ELF class',
   ]);
+});
+
+test('the test sets: npm test holds no end-to-end file, test:e2e every one, and the node set names files that exist (test/sets.js)', () => {
+  const unit = filesOf('unit', ROOT);
+  const e2e = filesOf('e2e', ROOT);
+  assert.ok(unit.length >= 40 && e2e.length >= 4, `${unit.length} unit, ${e2e.length} e2e`);
+  assert.ok(
+    unit.every((f) => /^test\/[^/]+\.test\.js$/.test(f)),
+    'npm test runs only test/*.test.js',
+  );
+  assert.ok(
+    e2e.every((f) => /^test\/e2e\/[^/]+\.test\.js$/.test(f)),
+    'test:e2e runs only test/e2e/*.test.js',
+  );
+  for (const f of NODE_FILES) assert.ok(unit.includes(f), `${f}: the node set is part of npm test`);
+  const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+  assert.equal(scripts.test, 'node test/run.js');
+  assert.equal(scripts['test:e2e'], 'node test/run.js --set e2e');
+});
+
+test('the test command passes --test-concurrency only to a Node that takes it, and a set or the files given', () => {
+  const at = (/** @type {string} */ version) => testArgs({ set: 'node', concurrency: 2, version });
+  assert.deepEqual(at('v18.18.0'), ['--test', ...NODE_FILES], 'Node 18 stops at a flag it does not know');
+  assert.deepEqual(at('v20.9.0'), ['--test', ...NODE_FILES]);
+  assert.deepEqual(at('v20.10.0'), ['--test', '--test-concurrency=2', ...NODE_FILES]);
+  assert.deepEqual(at('v24.21.0'), ['--test', '--test-concurrency=2', ...NODE_FILES]);
+  assert.deepEqual(testArgs({ set: 'unit', concurrency: 1, files: ['test/a.test.js'], version: 'v22.0.0' }), [
+    '--test',
+    '--test-concurrency=1',
+    'test/a.test.js',
+  ]);
+  assert.throws(() => testArgs({ set: 'fast' }), /^Error: bad --set 'fast'; valid: unit, e2e, node$/);
+});
+
+test('test:nodes runs npm test, or one set of it, in each copy; .ci/run runs the end-to-end tests once and only the node set on its second Node', () => {
+  assert.deepEqual(testCommand('unit'), ['test']);
+  assert.deepEqual(testCommand('node'), ['test', '--', '--set', 'node']);
+  assert.throws(() => testCommand('all'), /^Error: bad --set 'all'; valid: unit, e2e, node$/);
+  const ci = fs
+    .readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+    .split('\n')
+    .filter((l) => /^npm /.test(l));
+  assert.deepEqual(ci.slice(-3), ['npm test', 'npm run test:e2e', 'npm run test:nodes -- --node 24 --set node']);
 });

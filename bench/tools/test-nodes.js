@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// npm run test:nodes -- [--node 18,20,22,24,25] [--out out/test-nodes] [--keep]
+// npm run test:nodes -- [--node 18,20,22,24,25] [--set unit|node] [--out out/test-nodes] [--keep]
 //
 // The README's two commands, `npm install` and `npm test`, under every supported Node on this
-// machine, each in a fresh copy of this checkout. The copy is what a clone would hold if the
+// machine, each in a fresh copy of this checkout; `--set node` runs only the test files that differ
+// between Nodes (test/sets.js: the drivers, their binaries, node:sqlite, the engine on real files),
+// as .ci/run does for its second Node. The copy is what a clone would hold if the
 // working tree were committed: the tracked files and the untracked ones git does not ignore, as
 // they are on disk, committed in a new repository (the compare's tests check out HEAD). No
 // node_modules/, .drivers/ or .cache/ is copied: each Node installs everything itself.
@@ -23,11 +25,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
-import { command, firstLine, parseStrict } from '../../lib/command.js';
+import { UsageError, command, firstLine, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { fetchNode, fetchNpm, nodeSpecs, resolveNodeVersion } from './other-node.js';
 import { SUPPORTED_NODE_TEXT } from '../tables/node-ranges.js';
+import { SETS } from '../../test/sets.js';
 
 const OPTIONS = /** @type {const} */ ({
   node: {
@@ -36,6 +39,14 @@ const OPTIONS = /** @type {const} */ ({
     arg: 'LIST',
     description: `the Node majors or versions, comma-separated, from ${SUPPORTED_NODE_TEXT}`,
   },
+  set: {
+    type: 'string',
+    default: 'unit',
+    arg: 'NAME',
+    description: `the test files npm test runs in each copy (npm test -- --set NAME): ${Object.entries(SETS)
+      .map(([k, v]) => `${k} (${v})`)
+      .join('; ')}`,
+  },
   out: { type: 'string', default: 'out/test-nodes', arg: 'DIR', description: 'where the report goes' },
   keep: { type: 'boolean', default: false, description: 'keep the fresh copies, and say where' },
 });
@@ -43,7 +54,7 @@ const OPTIONS = /** @type {const} */ ({
 export const HELP = {
   usage: 'npm run test:nodes -- [flags]',
   summary:
-    'npm install and npm test in a fresh copy of the working tree under each Node (fetched from the npm registry, with the npm it ships): test counts, durations, and the binary each driver loaded.',
+    'npm install and npm test (or one set of its test files) in a fresh copy of the working tree under each Node (fetched from the npm registry, with the npm it ships): test counts, durations, and the binary each driver loaded.',
   options: OPTIONS,
 };
 
@@ -160,7 +171,7 @@ console.log(JSON.stringify([...drivers.values()].map(({ info }) => ({ name: info
 /**
  * Install and test one Node in a fresh clone of the snapshot.
  * @param {string} spec
- * @param {{ snapshot: string, work: string, out: string, label: string }} o
+ * @param {{ snapshot: string, work: string, out: string, label: string, set: string }} o
  * @returns {Promise<NodeReport>}
  */
 async function testNode(spec, o) {
@@ -200,9 +211,10 @@ async function testNode(spec, o) {
       } catch {
         fs.appendFileSync(log, `driver report: ${drivers.output}\n`);
       }
-      say(`Node v${version}: npm test`);
-      fs.appendFileSync(log, '\n$ npm test\n');
-      const t = await run('npm', ['test'], { cwd: copy, env, log });
+      const args = testCommand(o.set);
+      say(`Node v${version}: npm ${args.join(' ')}`);
+      fs.appendFileSync(log, `\n$ npm ${args.join(' ')}\n`);
+      const t = await run('npm', args, { cwd: copy, env, log });
       report.test = { status: t.status, seconds: t.seconds, counts: testCounts(t.output) };
     }
     report.ok =
@@ -221,6 +233,15 @@ async function testNode(spec, o) {
     console.error(`test:nodes: ${o.label} Node ${spec}: ${report.error}`);
   }
   return report;
+}
+
+/**
+ * The npm arguments of the tests in a copy: `npm test` for the whole set, else that set.
+ * @param {string} set a key of SETS
+ */
+export function testCommand(set) {
+  if (!Object.hasOwn(SETS, set)) throw new UsageError(`bad --set '${set}'; valid: ${Object.keys(SETS).join(', ')}`);
+  return set === 'unit' ? ['test'] : ['test', '--', '--set', set];
 }
 
 /** The report as a table: one row per Node. */
@@ -247,6 +268,8 @@ export function table(/** @type {NodeReport[]} */ reports) {
 async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, OPTIONS);
   const specs = nodeSpecs(values.node);
+  const set = String(values.set);
+  testCommand(set); // a bad --set is refused before anything is fetched
   const out = path.resolve(String(values.out));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-nodes-'));
   const cleanup = () => {
@@ -310,10 +333,10 @@ async function main(/** @type {string[]} */ argv) {
     /** @type {NodeReport[]} */
     const reports = [];
     for (const [i, spec] of specs.entries())
-      reports.push(await testNode(spec, { snapshot, work, out, label: `[${i + 1}/${specs.length}]` }));
+      reports.push(await testNode(spec, { snapshot, work, out, set, label: `[${i + 1}/${specs.length}]` }));
     writeFileAtomic(
       path.join(out, 'report.json'),
-      `${JSON.stringify({ kind: 'sqlite-node-bench/test-nodes', platform: process.platform, arch: process.arch, finishedAt: new Date().toISOString(), nodes: reports }, null, 2)}\n`,
+      `${JSON.stringify({ kind: 'sqlite-node-bench/test-nodes', platform: process.platform, arch: process.arch, set, finishedAt: new Date().toISOString(), nodes: reports }, null, 2)}\n`,
     );
     console.log(table(reports));
     console.log(`\nreport: ${path.relative(process.cwd(), path.join(out, 'report.json'))}`);
