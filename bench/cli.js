@@ -2,8 +2,9 @@
 // npm run bench -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--no-counts] [--list]
 // Runs the suite on this machine, then (on Linux, unless --no-counts) counts what every timed case
-// costs per operation (bench/counts/), and writes one result document (bench/result/) to --out, a
-// new file per run. Before anything is measured: --out and --keep-db made and written to, and at
+// costs per operation (bench/counts/; a quick run only the few of bench/tables/quick-counts.js),
+// and writes one result document (bench/result/) to --out, a new file per run. Progress on stderr,
+// a line at least every 10 s in each phase (bench/run/progress.js). Before anything is measured: --out and --keep-db made and written to, and at
 // least one driver the run needs loaded, so a mistake costs seconds, not a whole run.
 import path from 'node:path';
 import { CommandError, command } from '../lib/command.js';
@@ -20,6 +21,8 @@ import { analyseRun, withWorkloadChecks } from './result/analysis.js';
 import { environment } from './result/environment.js';
 import { summarize } from './result/summary.js';
 import { createProgress } from './run/progress.js';
+import { countingProgress } from './run/count-progress.js';
+import { quickCountSelection } from './tables/quick-counts.js';
 import { runSuite } from './run/run-suite.js';
 import { runWorkloads } from './workloads/run-workloads.js';
 import { workloadListText } from './tables/workloads.js';
@@ -31,7 +34,7 @@ import { caseKey } from './tables/suite.js';
 export const HELP = {
   usage: 'npm run bench -- [flags]',
   summary:
-    'Runs the suite and the workloads on this machine, then (on Linux, unless --no-counts) counts what one operation of every case costs, and writes one result document to --out.',
+    'Runs the suite and the workloads on this machine, then (on Linux, unless --no-counts) counts what one operation of every case costs (a quick run: of a few representative cases), and writes one result document to --out.',
   options: OPTIONS,
 };
 
@@ -53,6 +56,37 @@ export function checkDrivers(drivers, filters) {
   throw new CommandError(
     `no driver for Node ${process.version} among ${needed.join(', ')}: ${why.startsWith(`${first?.name} `) ? why : `${first?.name} ${why}`}${other}`,
   );
+}
+
+/**
+ * The counting pass over these cases, with its progress on stderr.
+ * @param {ReturnType<typeof parseFlags>} flags
+ * @param {import('./tables/suite.js').Case[]} cases
+ * @param {Awaited<ReturnType<typeof loadDrivers>>} drivers
+ */
+function countCases(flags, cases, drivers) {
+  const progress = countingProgress(createProgress(process.stderr, { label: 'counting' }));
+  if (cases.length) progress({ step: 'begin', cases: cases.length });
+  return countPass({
+    mode: flags.quick ? 'quick' : 'full',
+    seed: flags.seed,
+    cases,
+    drivers,
+    log: (line) => process.stderr.write(`${line}\n`),
+    onProgress: progress,
+  });
+}
+
+/**
+ * The counting section with what a quick run left uncounted: its reason, after the pass's own
+ * (a failure, or why nothing was counted) where there is one.
+ * @param {import('./counts/pass.js').CountingSection} counting
+ * @param {string | null} selected quickCountSelection's reason
+ * @returns {import('./counts/pass.js').CountingSection}
+ */
+export function withSelection(counting, selected) {
+  if (!selected || counting.status === 'unavailable') return counting;
+  return { ...counting, reason: counting.reason ? `${counting.reason}; ${selected}` : selected };
 }
 
 async function main(/** @type {string[]} */ argv) {
@@ -84,7 +118,7 @@ async function main(/** @type {string[]} */ argv) {
     keepDb: flags.keepDb,
     drivers,
     state,
-    onProgress: createProgress(),
+    onProgress: createProgress(process.stderr, { label: 'suite' }),
   });
   const { setups, budget, order, engines } = run;
   const { cases, machine, machineFast, comparisons, selfCheck, experiments } = analyseRun(run.cases);
@@ -99,25 +133,27 @@ async function main(/** @type {string[]} */ argv) {
         seed: flags.seed,
         drivers,
         state,
-        onProgress: createProgress(),
+        onProgress: createProgress(process.stderr, { label: 'workloads' }),
         ...(flags.rounds ? { budget: { rounds: flags.rounds } } : {}),
       });
   const workloads = workloadRun?.cases.length ? workloadRun : null;
-  // the counting pass, after every timed figure is taken (bench/counts/, docs/counting.md)
-  const counted =
-    flags.counts && !state.interrupted
-      ? await countPass({
-          mode: flags.quick ? 'quick' : 'full',
-          seed: flags.seed,
-          cases: cases.filter((c) => c.status === 'ok' && c.stats),
-          drivers,
-          log: (line) => process.stderr.write(`${line}\n`),
-        })
-      : null;
-  const counting = counted?.counting ?? {
-    status: 'unavailable',
-    reason: state.interrupted ? 'the run was interrupted before counting' : 'not asked for (--no-counts)',
-  };
+  // the counting pass, after every timed figure is taken (bench/counts/, docs/counting.md); a quick
+  // run counts only the few cases of bench/tables/quick-counts.js, and says so
+  const timed = cases.filter((c) => c.status === 'ok' && c.stats);
+  const selection = flags.quick ? quickCountSelection(timed) : { counted: timed, reason: null };
+  const toCount = flags.counts && !state.interrupted && (selection.counted.length > 0 || !timed.length);
+  const counted = toCount ? await countCases(flags, selection.counted, drivers) : null;
+  const counting = withSelection(
+    counted?.counting ?? {
+      status: 'unavailable',
+      reason: state.interrupted
+        ? 'the run was interrupted before counting'
+        : flags.counts
+          ? `${selection.reason}; none of them ran in this run`
+          : 'not asked for (--no-counts)',
+    },
+    selection.reason,
+  );
   for (const c of cases) {
     const k = counted?.counts.get(caseKey(c));
     if (k) c.counts = k;

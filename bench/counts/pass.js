@@ -215,6 +215,8 @@ async function pool(tasks, jobs) {
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]
+ * @param {(e: import('../run/count-progress.js').CountEvent) => void} [o.onProgress] the processes as they start and
+ *   end, for progress with an ETA (bench/run/count-progress.js); instead of their lines in `log`
  * @param {{ reverseRepeat?: boolean, native?: boolean, padRepeat?: number }} [o.layout] see jobsOf
  * @returns {Promise<Counted>}
  */
@@ -241,11 +243,16 @@ export async function countPlans(o) {
     });
     const plan = { mode: o.mode, seed: o.seed, seedMessages, templates, pool: poolFile };
     const list = jobsOf(o.plans, Math.max(1, Math.floor(jobs / 2)), o.layout);
+    o.onProgress?.({ step: 'plan', jobs: list.map((j) => ({ ...j, cases: j.cases.length })), lanes: jobs });
     let finished = 0;
     const results = await pool(
       list.map((job, i) => async () => {
-        const r = await runJob(job, { dir: path.join(base, `job-${i}`), plan, env });
-        o.log?.(`counting: ${++finished}/${list.length} processes done (${job.tool}, ${job.cases.length} cases)`);
+        o.onProgress?.({ step: 'start', i });
+        const r = await runJob(job, { dir: path.join(base, `job-${i}`), plan, env }).finally(() =>
+          o.onProgress?.({ step: 'end', i }),
+        );
+        if (!o.onProgress)
+          o.log?.(`counting: ${++finished}/${list.length} processes done (${job.tool}, ${job.cases.length} cases)`);
         return r;
       }),
       jobs,
@@ -300,6 +307,7 @@ export async function countPlans(o) {
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]
+ * @param {(e: import('../run/count-progress.js').CountEvent) => void} [o.onProgress] see countPlans
  * @param {Record<string, import('./worker.js').Inject>} [o.inject] calibration only: known work added to these cases
  *   (by key), which the compare's calibration must find (bench/counts/cli.js --inject)
  * @param {{ padRepeat?: number }} [o.layout] see jobsOf

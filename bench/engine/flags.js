@@ -45,7 +45,8 @@ export const OPTIONS = /** @type {const} */ ({
   quick: {
     type: 'boolean',
     default: false,
-    description: 'the whole suite with small budgets: a smoke test, not figures to compare',
+    description:
+      'the whole suite with small budgets, counting only a few representative cases (bench/tables/quick-counts.js): a smoke test, not figures to compare',
   },
   ...FILTER_OPTIONS,
   list: { type: 'boolean', default: false, description: 'print every valid name, with what it is, and exit' },

@@ -59,7 +59,7 @@ export function countingLine(counting) {
   if (!r?.cases) return `${head}: no case counted${counting.reason ? `: ${inert(counting.reason, REASON_MAX)}` : ''}.`;
   const worst = r.worst ? `, worst ${percent(r.worst.difference, 4)} (${inert(r.worst.key)})` : '';
   return (
-    `${head}: every case counted twice in new processes; instructions per operation within 0.1% of each other in ` +
+    `${head}: ${counting.status === 'ok' && counting.reason ? `${inert(counting.reason, REASON_MAX)}. Each` : 'every case'} counted twice in new processes; instructions per operation within 0.1% of each other in ` +
     `${whole(r.within?.['0.1%'])} of ${whole(r.cases)} cases (median difference ${percent(r.quantiles.p50, 4)}${worst}); system calls and bytes ` +
     `the same in ${whole(r.syscallsSame)} of ${whole(r.cases)}.${counting.status === 'error' ? ` Some processes failed: ${inert(counting.reason, REASON_MAX)}.` : ''}`
   );

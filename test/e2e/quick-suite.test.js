@@ -14,6 +14,7 @@ import { shuffledCases } from '../../bench/engine/session.js';
 import { validate } from '../../bench/result/document.js';
 import { RESULT_FILE } from '../../bench/result/header.js';
 import { OPS } from '../../bench/tables/ops.js';
+import { QUICK_COUNTS, quickCounted } from '../../bench/tables/quick-counts.js';
 import { caseKey, cases, setups, TABLES } from '../../bench/tables/suite.js';
 import { ROOT, childEnv, entries, scratch } from '../helpers.js';
 
@@ -91,7 +92,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.match(r.stderr, /\[\s*1\/\d+\] \d\d:\d\d elapsed, ETA/);
   // counted after the timed run: every timed case that ran, or the document says why not
   const tools = countingTools();
-  const timed = r.doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
+  let timed = r.doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
   if (tools.status !== 'ok') {
     assert.deepEqual(r.doc.counting, tools);
     assert.ok(timed.every((/** @type {any} */ c) => !c.counts));
@@ -99,11 +100,15 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   }
   assert.equal(r.doc.counting.status, 'ok', r.doc.counting.reason);
   const key = (/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
+  // a quick run counts its representative cases only (bench/tables/quick-counts.js), and says so
   assert.deepEqual(
-    timed.filter((/** @type {any} */ c) => c.counts?.status !== 'ok').map(key),
+    timed.filter((/** @type {any} */ c) => (c.counts?.status === 'ok') !== quickCounted(c)).map(key),
     [],
-    'every timed case is counted',
+    'counted: exactly the timed cases of the quick set',
   );
+  assert.match(r.doc.counting.reason, /^quick run: counted \d+ of \d+ timed cases/);
+  timed = timed.filter(quickCounted);
+  assert.deepEqual(timed.map(key).sort(), QUICK_COUNTS.map(caseKey).sort(), 'the whole quick set ran and was counted');
   for (const c of timed) {
     const op = OPS.find((o) => o.name === c.op);
     assert.equal(c.counts.ops, op?.count?.quick, `${key(c)}: the quick K`);
@@ -123,7 +128,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.match(r.stdout, /What one operation costs, counted: instructions · fsyncs per operation/);
   assert.match(
     r.stdout,
-    /Counts \(instructions under valgrind [\d.]+'s callgrind, system calls under strace [\d.]+; \d+ processes, \d+ s\): every case counted twice/,
+    /Counts \(instructions under valgrind [\d.]+'s callgrind, system calls under strace [\d.]+; \d+ processes, \d+ s\): quick run: counted \d+ of \d+ timed cases .*\. Each counted twice/,
   );
 });
 
