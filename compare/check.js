@@ -193,6 +193,19 @@ const COSTS = shape({
   rows: optional(list(COST_ROW, MAX_ROWS, 'objects')),
 });
 
+/** The phases of a compare, in the order they run (compare/cli.js); `timed` twice where some cases get fewer rounds. */
+export const PHASES = /** @type {const} */ (['prepare', 'count', 'timed', 'report']);
+const SECONDS = number(0, 1e7);
+const PHASE = shape({
+  phase: oneOf(PHASES, "'prepare', 'count', 'timed' or 'report'"),
+  seconds: SECONDS,
+  base: optional(SECONDS),
+  head: optional(SECONDS),
+  together: optional(bool),
+  rounds: optional(number(1, 1000, true)),
+  cases: optional(number(0, MAX_ROWS, true)),
+});
+
 const COMPARE = shape({
   kind: oneOf(['sqlite-node-bench/compare'], "'sqlite-node-bench/compare'"),
   version: oneOf([1]),
@@ -208,6 +221,7 @@ const COMPARE = shape({
   drivers: shape({ base: DRIVERS, head: DRIVERS }),
   rows: list(ROW, MAX_ROWS, 'objects'),
   costs: optional(COSTS), // left out by a compare from before the counts
+  phases: optional(list(PHASE, 20, 'objects')), // left out by a compare from before the phases
 });
 
 /**

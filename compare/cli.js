@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--threshold PCT]
+// npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--cpu-rounds N] [--threshold PCT]
 //                    [--alpha A] [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //                    [--time MS] [--seed N] [--out DIR] [--keep-worktrees] [--no-counts]
 // npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [same options]
 // npm run compare -- --calibrate-counts [--base <dir|ref>] [--runs N] [engine filters]
+//
+// Phases, each timed in compare.json's `phases` and the report: prepare the sides (worktrees,
+// installs), count both sides (at once where the cores allow: count-sides.js), time the cases
+// (the cases the counts decide in fewer rounds: timed-rounds.js), the statistics and the report.
 //
 // Exit 0: no regression and no case that costs more (docs/compare.md); 1: a regression, a case
 // whose counts fail the check (lib/costs.js), or a run that failed; 2: bad flags.
@@ -32,6 +36,7 @@ import { SLICE_MS } from '../bench/engine/slices.js';
 import { report } from './report.js';
 import { countSides } from './count-sides.js';
 import { calibrateCounts } from './calibrate-counts.js';
+import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 
 export const OPTIONS = /** @type {const} */ ({
@@ -53,6 +58,13 @@ export const OPTIONS = /** @type {const} */ ({
     description: "compare against the merge base of --base and head, as a PR's diff",
   },
   rounds: { type: 'string', arg: 'N', shown: '10 (quick: 3)', description: 'interleaved rounds, from 2 to 1000' },
+  'cpu-rounds': {
+    type: 'string',
+    arg: 'N',
+    shown: String(ROUNDS_RULE.cpuRounds),
+    description:
+      'rounds of a case whose counts decide its CPU cost (a CPU-bound operation counted exactly on both sides, no fsync per operation) and of a size, from 3 to 1000 (at most --rounds); --cpu-rounds as --rounds times every case alike',
+  },
   threshold: {
     type: 'string',
     default: '10',
@@ -145,12 +157,14 @@ export function parseFlags(argv) {
   if (v.calibrate && v['calibrate-counts'])
     throw new UsageError('--calibrate and --calibrate-counts do not go together; valid: one of them');
   const rounds = num('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds;
+  const cpuRounds = Math.min(rounds, num('cpu-rounds', v['cpu-rounds'], 3, 1000) ?? ROUNDS_RULE.cpuRounds);
   const seed = num('seed', v.seed, 0, 4294967295);
   return {
     base: v.base ?? '.',
     head: v.head ?? '.',
     mergeBase: Boolean(v['merge-base']),
     rounds,
+    cpuRounds,
     threshold: num('threshold', v.threshold, 0, 100, false) / 100,
     alpha: num('alpha', v.alpha, 0, 0.5, false),
     quick,
@@ -228,22 +242,50 @@ function prepare(f, labels, log) {
 }
 
 /**
- * Measure: interleaved case by case, one engine server per side and round.
+ * Measure: interleaved case by case, one engine server per side and round; every case first for
+ * the rounds the counts leave it (--cpu-rounds), then the cases where wall time decides for the
+ * rest of --rounds. Each of the two is a phase of its own.
  * @param {import('./sides.js').Side[]} sides
  * @param {ReturnType<typeof parseFlags>} f
+ * @param {(key: string) => boolean} fewer the cases timed only --cpu-rounds (timed-rounds.js)
  * @param {(line: string) => void} log
  */
-async function measureSides(sides, f, log) {
+async function measureSides(sides, f, fewer, log) {
   const args = [...f.engine, '--seed', String(f.seed)];
-  const res = await interleave(
-    sides.map((side) => ({ side, args })),
-    { rounds: f.rounds, seed: f.seed, log },
-  );
+  const specs = sides.map((side) => ({ side, args }));
+  /** @type {import('./report.js').Phase[]} */
+  const phases = [];
+  /** @type {Set<string>} */
+  const keys = new Set();
+  const timed = async (/** @type {number} */ rounds, /** @type {((key: string) => boolean) | undefined} */ only) => {
+    const t0 = Date.now();
+    const seen = new Set();
+    const only2 = (/** @type {string} */ key) => {
+      const ok = !only || only(key);
+      if (ok) seen.add(key);
+      return ok;
+    };
+    const res = await interleave(specs, { rounds, seed: f.seed, log, only: only2 });
+    for (const k of seen) keys.add(k);
+    phases.push({ phase: 'timed', seconds: (Date.now() - t0) / 1000, rounds, cases: seen.size });
+    log(`phase timed: ${seen.size} cases × ${rounds} rounds, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    return res;
+  };
+  // every case the rounds the counts leave it, then the cases where wall time decides the rest
+  const first = f.cpuRounds < f.rounds ? f.cpuRounds : f.rounds;
+  const res = await timed(first, undefined);
+  /** @type {typeof res.rounds} */
+  let more = [];
+  if (first < f.rounds && [...keys].some((k) => !fewer(k))) {
+    log(`the cases the counts decide are done; ${f.rounds - first} more rounds of the others`);
+    more = (await timed(f.rounds - first, (k) => !fewer(k))).rounds;
+  }
   return {
+    phases,
     method: res.sliced
       ? `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`
       : 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA) (the base is older than the slices)',
-    rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
+    rounds: [...res.rounds, ...more].map((r) => ({ base: r.base, head: r.head })),
     environment: res.ready.base.environment,
     drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
   };
@@ -255,18 +297,33 @@ async function measureSides(sides, f, log) {
  * @param {(line: string) => void} log
  */
 export async function compare(f, log) {
-  const { sides, cleanup } = prepare(f, ['base', 'head'], log);
   const t0 = Date.now();
+  const { sides, cleanup } = prepare(f, ['base', 'head'], log);
+  const since = (/** @type {number} */ t) => (Date.now() - t) / 1000;
+  /** @type {import('./report.js').Phase[]} */
+  const phases = [{ phase: 'prepare', seconds: since(t0) }];
+  log(`phase prepare: ${phases[0].seconds.toFixed(0)} s`);
   try {
-    const m = await measureSides(sides, f, log);
-    const rows = analyse(collect(m.rounds), { threshold: f.threshold, alpha: f.alpha });
-    log('counting both sides (bench/counts/cli.js in each checkout)');
+    // the counts first: they say which cases need every timed round (timed-rounds.js)
+    const t1 = Date.now();
     /** @type {import('./count-sides.js').CostsSection} */
     const costs = f.counts
       ? await countSides(sides, f.countArgs, { log })
       : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
     if (costs.status !== 'ok') log(`counts: ${costs.status}: ${costs.reason}`);
-    const seconds = (Date.now() - t0) / 1000;
+    phases.push({
+      phase: 'count',
+      seconds: since(t1),
+      ...(costs.sides ? { base: costs.sides.base.seconds, head: costs.sides.head.seconds } : {}),
+      ...(costs.together === undefined ? {} : { together: costs.together }),
+    });
+    log(`phase count: ${since(t1).toFixed(0)} s`);
+    const m = await measureSides(sides, f, fewerRounds(costs), log);
+    phases.push(...m.phases);
+    const t2 = Date.now();
+    const rows = analyse(collect(m.rounds), { threshold: f.threshold, alpha: f.alpha });
+    phases.push({ phase: 'report', seconds: since(t2) });
+    const seconds = since(t0);
     const result = {
       kind: 'sqlite-node-bench/compare',
       version: 1,
@@ -283,6 +340,7 @@ export async function compare(f, log) {
       tally: tally(rows),
       rows,
       costs,
+      phases,
     };
     const md = report(result);
     writeFileAtomic(path.join(f.out, 'compare.json'), `${JSON.stringify(result, null, 2)}\n`);

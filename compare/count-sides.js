@@ -1,7 +1,9 @@
 // Count each side of a compare: `npm run counts` (bench/counts/cli.js) run in the side's own
-// checkout, with its own code and drivers, on the Node the compare runs on, one side after the
-// other (each uses every core). A side without that file, or on a machine that cannot count, gets
-// the reason instead, and wall time alone decides.
+// checkout, with its own code and drivers, on the Node the compare runs on. Both sides at once, each
+// on its share of the cores, where every side gets at least MIN_CORES_PER_SIDE (a count is exact per
+// process: what runs beside it does not change it); else one after the other, each on every core.
+// A side without that file, or on a machine that cannot count, gets the reason instead, and wall
+// time alone decides.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +15,8 @@ import { costRows, costTally } from '../lib/costs.js';
  * @property {'ok'|'unavailable'|'error'} status
  * @property {string} [reason]
  * @property {number} [seconds]
+ * @property {boolean} [together] both sides counted at once (countingLayout)
+ * @property {number} [jobs] counting processes at once, per side
  * @property {{ base: { node: string, seconds: number }, head: { node: string, seconds: number } }} [sides]
  * @property {ReturnType<typeof costTally>} [tally]
  * @property {import('../lib/costs.js').CostRow[]} [rows]
@@ -75,29 +79,57 @@ export async function countSide(side, args, o) {
   return { reason: `${side.label}: counting ${counting?.status}: ${counting?.reason ?? 'no reason'}` };
 }
 
+/** Both sides are counted at once when each gets at least this many cores (a callgrind process and its repeat). */
+export const MIN_CORES_PER_SIDE = 2;
+
+/**
+ * How to count the sides on this many cores: at once, the cores shared out, when every side gets
+ * at least MIN_CORES_PER_SIDE; else one after the other, each on every core.
+ * @param {number} cores
+ * @param {number} [sides]
+ */
+export function countingLayout(cores, sides = 2) {
+  const share = Math.floor(cores / sides);
+  return share >= MIN_CORES_PER_SIDE ? { together: true, jobs: share } : { together: false, jobs: Math.max(1, cores) };
+}
+
 /**
  * Count both sides and compare their costs.
  * @param {{ label: string, dir: string }[]} sides base, head
  * @param {string[]} args
- * @param {{ log: (line: string) => void, inject?: Record<string, import('../bench/counts/worker.js').Inject>, jobs?: number }} o
- *   inject: calibration only, into the second side
+ * @param {{ log: (line: string) => void, inject?: Record<string, import('../bench/counts/worker.js').Inject>, jobs?: number, together?: boolean }} o
+ *   inject: calibration only, into the second side; together, jobs: the layout (default countingLayout of
+ *   this machine's cores)
  * @returns {Promise<CostsSection>}
  */
 export async function countSides(sides, args, o) {
   const t0 = Date.now();
-  const [base, head] = [
-    await countSide(sides[0], args, { log: o.log, ...(o.jobs ? { jobs: o.jobs } : {}) }),
-    await countSide(sides[1], args, o),
-  ];
+  const auto = countingLayout(os.cpus().length);
+  const together = o.together ?? auto.together;
+  const jobs = o.jobs ?? auto.jobs;
+  o.log(
+    `counting both sides ${together ? `at once, ${jobs} processes each` : `one after the other, ${jobs} processes at once`} (bench/counts/cli.js in each checkout)`,
+  );
+  const { inject } = o;
+  const one = (/** @type {0|1} */ i) =>
+    countSide(sides[i], args, { log: o.log, jobs, ...(i === 1 && inject ? { inject } : {}) });
+  const [base, head] = together ? await Promise.all([one(0), one(1)]) : [await one(0), await one(1)];
   const seconds = (Date.now() - t0) / 1000;
+  const layout = { together, jobs };
   if ('reason' in base || 'reason' in head) {
     const reason = /** @type {{ reason: string }} */ ('reason' in base ? base : head).reason;
-    return { status: /cannot count|unavailable|older than/.test(reason) ? 'unavailable' : 'error', reason, seconds };
+    return {
+      status: /cannot count|unavailable|older than/.test(reason) ? 'unavailable' : 'error',
+      reason,
+      seconds,
+      ...layout,
+    };
   }
   const rows = costRows(base.doc.cases, head.doc.cases);
   return {
     status: 'ok',
     seconds,
+    ...layout,
     sides: {
       base: { node: base.doc.node, seconds: base.doc.seconds },
       head: { node: head.doc.node, seconds: head.doc.seconds },

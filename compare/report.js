@@ -24,7 +24,22 @@ import { IO } from '../lib/costs.js';
  * @property {import('../bench/paired/analysis.js').Row[]} rows
  * @property {import('./count-sides.js').CostsSection} [costs] each side's counts compared (lib/costs.js);
  *   missing in a compare.json from before the counts
+ * @property {Phase[]} [phases] how long each phase took, in order; missing in a compare.json from before them
  */
+
+/**
+ * @typedef {object} Phase one phase of a compare (compare/check.js PHASES)
+ * @property {typeof import('./check.js').PHASES[number]} phase
+ * @property {number} seconds
+ * @property {number} [base] count: each side's own seconds
+ * @property {number} [head]
+ * @property {boolean} [together] count: both sides at once
+ * @property {number} [rounds] timed: the rounds of this phase
+ * @property {number} [cases] timed: the cases it timed
+ */
+
+/** The A/A false-alarm rate of the time verdicts, and the rounds it was measured at (docs/compare.md, Calibration). */
+export const CALIBRATED = { falseAlarms: '0 of 20', rounds: 10 };
 
 /** The longest case key, reason and environment line shown. */
 const MAX = { key: 120, reason: 320, line: 800 };
@@ -159,6 +174,42 @@ function costLines(c) {
   return lines;
 }
 
+const minutes = (/** @type {number} */ s) => `${(s / 60).toFixed(1)} min`;
+
+/**
+ * Where a compare's minutes went, and which cases got fewer timed rounds (compare/timed-rounds.js).
+ * @param {Phase[] | undefined} phases
+ * @returns {string[]}
+ */
+export function phaseLines(phases) {
+  if (!phases?.length) return [];
+  const timed = phases.filter((p) => p.phase === 'timed');
+  const words = phases.map((p) => {
+    if (p.phase === 'prepare') return `preparing the sides ${minutes(p.seconds)}`;
+    if (p.phase === 'report') return `the statistics and the report ${minutes(p.seconds)}`;
+    if (p.phase === 'count') {
+      const each =
+        p.base === undefined || p.head === undefined
+          ? ''
+          : `base ${(p.base / 60).toFixed(1)}, head ${(p.head / 60).toFixed(1)}`;
+      const how = p.together ? 'both sides at once' : 'one side after the other';
+      return `counting ${minutes(p.seconds)} (${how}${each ? `: ${each}` : ''})`;
+    }
+    const more = p !== timed[0] ? ' more' : '';
+    return `${p === timed[0] ? 'timing ' : ''}${p.cases ?? '?'} cases × ${p.rounds ?? '?'}${more} rounds ${minutes(p.seconds)}`;
+  });
+  const total = phases.reduce((s, p) => s + p.seconds, 0);
+  const lines = [`**Where the time went** (${minutes(total)}): ${words.join('; ')}.`];
+  const [all, rest] = timed;
+  if (rest && all?.cases !== undefined && rest.cases !== undefined && all.rounds && rest.rounds) {
+    const full = all.rounds + rest.rounds;
+    lines.push(
+      `${rest.cases} case(s) were timed in all ${full} rounds; the other ${all.cases - rest.cases} in ${all.rounds}: their counts decide their CPU cost (CPU-bound operations counted exactly on both sides, without an fsync per operation; sizes are exact), and wall time decides the waits of the others. The false-alarm rate of the time verdicts (A/A: ${CALIBRATED.falseAlarms}) was measured at ${CALIBRATED.rounds} rounds for every case, not at these.`,
+    );
+  }
+  return [...lines, ''];
+}
+
 /**
  * The whole report.
  * @param {CompareResult} c
@@ -175,6 +226,7 @@ export function report(c) {
     `${inert(environmentLine(c), MAX.line)}. ${c.rounds} rounds per side; ${inert(c.method, MAX.line)}; engine ${code(c.engine.join(' '), MAX.line)}; ${(c.seconds / 60).toFixed(1)} min.`,
     `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Regression: significantly slower, and the interval reaches a slowdown of ${(c.threshold * 100).toFixed(0)}% or more; no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
     '',
+    ...phaseLines(c.phases),
   ];
   const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');

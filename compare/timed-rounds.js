@@ -1,0 +1,51 @@
+// How many timed rounds each case of a compare gets. Wall time on a shared runner sees a change of
+// 10–20% in one case; the counts (lib/costs.js) see a change in a case's CPU cost to a tenth of a
+// percent (a select's to a few percent). Where the counts decide the CPU cost and the operation
+// waits on nothing else, the timed rounds add little: such a case is timed in fewer rounds, and
+// the PR check's minutes go to the cases where wall time still decides (waiting on the disk: an
+// fsync is one system call to the counts, whatever the device does). The rule is this table.
+import { OPS } from '../bench/tables/ops.js';
+import { parseCaseKey } from '../bench/tables/suite.js';
+
+export const ROUNDS_RULE = /** @type {const} */ ({
+  /**
+   * Rounds of a case whose counts decide its CPU cost (at most --rounds): 5 pairs still trim one at
+   * each end (the 20% trimmed mean), so one hiccup does not decide its wall-time verdict.
+   */
+  cpuRounds: 5,
+  /** The operations whose time is their CPU cost (bench/tables/ops.js `bound`). */
+  bound: 'cpu',
+  /**
+   * At most this many fsyncs per operation on either side: one per 100 operations waits about 10 µs
+   * per operation at a 1 ms fsync, what the cheapest operation (an update, ~30k instructions) costs
+   * in CPU. Counted in quick mode: a select 0, an update 0 (a checkpoint every ~700), a delete 0.05
+   * (secure_delete and auto_vacuum: a checkpoint every ~20), synchronous=FULL about 1 (every commit).
+   */
+  maxFsyncPerOp: 0.01,
+  /** Where counting found that the two counts of a side made the same system calls and bytes. */
+  exact: true,
+});
+
+/** The operations whose figure is exact, not timed (a database's size): one round says it. */
+const EXACT_OPS = new Set(OPS.filter((o) => o.kind === 'size').map((o) => o.name));
+const CPU_OPS = new Set(OPS.filter((o) => o.kind === 'timed' && o.bound === ROUNDS_RULE.bound).map((o) => o.name));
+
+/**
+ * Whether the counts decide a case's CPU cost, so its wall time needs fewer rounds.
+ * @param {import('../lib/costs.js').CostRow} r
+ */
+export function decidedByCounts(r) {
+  if (!CPU_OPS.has(r.op) || !r.base || !r.head) return false;
+  if (ROUNDS_RULE.exact && !(r.base.exact && r.head.exact)) return false;
+  return Math.max(r.base.io.fsync, r.head.io.fsync) <= ROUNDS_RULE.maxFsyncPerOp;
+}
+
+/**
+ * The cases a compare times in fewer rounds: the sizes, and the cases the counts decide.
+ * @param {import('./count-sides.js').CostsSection} costs
+ * @returns {(key: string) => boolean}
+ */
+export function fewerRounds(costs) {
+  const decided = new Set(costs.status === 'ok' ? (costs.rows ?? []).filter(decidedByCounts).map((r) => r.key) : []);
+  return (key) => decided.has(key) || EXACT_OPS.has(parseCaseKey(key).op);
+}
