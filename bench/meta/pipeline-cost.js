@@ -1,0 +1,294 @@
+#!/usr/bin/env node
+// npm run meta:cost -- [--phase quick,full,counts,compare,test,ci] [--out DIR]
+// What the pipeline itself costs, against the targets of issue 40, so a regression in our own
+// speed is seen like any other: each chosen phase run as a user runs it (a new output folder every
+// time), timed from start to exit, with the load average at its start and end and the cores
+// beside it. The full run and the PR check are also broken down by their own phases, read from
+// what they wrote (the result document's workloads and counting seconds; compare.json's phases).
+// The PR check's target is for a 4-vCPU runner: where this machine has fewer cores, its figure is
+// scaled as the table says (counting splits across cores; the timed compare alternates two servers
+// and does not). Writes pipeline-cost-<time>.json and .md to --out (never over another file) and
+// the table to stdout. Timings on a busy machine are long: read them beside the load average.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../../lib/root.js';
+import { UsageError, command, parseStrict, printMarkdown } from '../../lib/command.js';
+import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
+import { table as markdownTable } from '../../lib/markdown.js';
+import { npmCommand } from '../tools/install-drivers.js';
+
+/** The cores of the runner the PR check's target is for (GitHub's ubuntu-24.04 for public repositories). */
+export const RUNNER_CORES = 4;
+
+/**
+ * A phase of the pipeline: how a user runs it, its target, and how to break it down.
+ * @typedef {object} Phase
+ * @property {string} name
+ * @property {string} what the command as the table names it
+ * @property {number} target seconds (issue 40)
+ * @property {(dir: string) => { cmd: string, args: string[] }} run dir: a new folder of this phase's own
+ * @property {(dir: string, seconds: number) => Part[]} [parts] its own phases, from what it wrote
+ * @property {boolean} [scaled] measured here, judged on a RUNNER_CORES runner (scaleCompare)
+ */
+
+/** @typedef {{ part: string, seconds: number, note?: string }} Part */
+
+const npm = (/** @type {string[]} */ args) => {
+  const { cmd, pre } = npmCommand();
+  return { cmd, args: [...pre, ...args] };
+};
+const readJson = (/** @type {string} */ file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+
+/**
+ * The full run's phases from its result document: suite (what is left), workloads, counting.
+ * @param {string} dir
+ * @returns {Part[]}
+ */
+export function runParts(dir) {
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.json'));
+  if (!file) return [];
+  const doc = readJson(path.join(dir, file));
+  const total = (Date.parse(doc.run.finishedAt) - Date.parse(doc.run.startedAt)) / 1000;
+  const workloads = Number(doc.workloads?.seconds ?? 0);
+  const counting = Number(doc.counting?.seconds ?? 0);
+  return [
+    { part: 'suite (templates, timed rounds, passes)', seconds: Math.max(0, total - workloads - counting) },
+    { part: 'workloads', seconds: workloads },
+    { part: 'counting', seconds: counting },
+  ];
+}
+
+/**
+ * The PR check's phases from compare.json (compare/cli.js `phases`), and the whole scaled to a
+ * RUNNER_CORES runner: the counting × cores / RUNNER_CORES (both sides at once there, each on
+ * half the cores: the same work split across more cores), the rest as measured (the installs wait
+ * on the network and the disk; the timed compare alternates two servers, one at a time).
+ * @param {{ phase: string, seconds: number, rounds?: number, cases?: number, together?: boolean }[]} phases
+ * @param {number} cores this machine's
+ */
+export function scaleCompare(phases, cores) {
+  const factor = Math.min(1, Math.max(1, cores) / RUNNER_CORES);
+  /** @type {Part[]} */
+  const parts = phases.map((p) => ({
+    part: p.phase === 'timed' ? `timed (${p.cases} cases × ${p.rounds} rounds)` : p.phase,
+    seconds: p.seconds,
+    ...(p.phase === 'count' ? { note: p.together ? 'both sides at once' : 'one side after the other' } : {}),
+  }));
+  const scaled = phases.reduce((s, p) => s + (p.phase === 'count' ? p.seconds * factor : p.seconds), 0);
+  const how =
+    factor === 1
+      ? `measured on ${cores} cores, as on ${RUNNER_CORES}`
+      : `counting × ${Math.max(1, cores)}/${RUNNER_CORES} (it splits across cores); installs, timed compare and report as measured (they do not)`;
+  return { parts, scaled, how };
+}
+
+/** @type {Phase[]} */
+export const PHASES = [
+  {
+    name: 'quick',
+    what: 'npm run bench -- --quick',
+    target: 60,
+    run: (dir) => npm(['run', 'bench', '--', '--quick', '--out', dir]),
+    parts: (dir) => runParts(dir),
+  },
+  {
+    name: 'full',
+    what: 'npm run bench',
+    target: 15 * 60,
+    run: (dir) => npm(['run', 'bench', '--', '--out', dir]),
+    parts: (dir) => runParts(dir),
+  },
+  {
+    name: 'counts',
+    what: 'npm run counts (the full suite)',
+    target: 120,
+    run: (dir) => npm(['run', 'counts', '--', '--out', path.join(dir, 'counts.json')]),
+    parts: (dir) => {
+      const file = path.join(dir, 'counts.json');
+      if (!fs.existsSync(file)) return [];
+      const doc = readJson(file);
+      return [{ part: `${doc.cases.length} cases, ${doc.counting?.processes ?? '?'} processes`, seconds: doc.seconds }];
+    },
+  },
+  {
+    name: 'compare',
+    what: 'npm run compare -- --base HEAD (the PR check: this checkout against its own commit)',
+    target: 15 * 60,
+    scaled: true,
+    run: (dir) => npm(['run', 'compare', '--', '--base', 'HEAD', '--head', ROOT, '--out', dir]),
+  },
+  { name: 'test', what: 'npm test', target: 5 * 60, run: () => npm(['test']) },
+  { name: 'ci', what: '.ci/run', target: 15 * 60, run: () => ({ cmd: path.join(ROOT, '.ci', 'run'), args: [] }) },
+];
+
+/**
+ * One row of the table.
+ * @typedef {object} Row
+ * @property {string} phase the phase, or "phase: part" for a part of it
+ * @property {number} measured seconds
+ * @property {number | null} target seconds (parts have none)
+ * @property {boolean | null} pass
+ * @property {number | null} loadStart 1-minute load average
+ * @property {number | null} loadEnd
+ * @property {number} cores
+ * @property {string} note
+ */
+
+const seconds = (/** @type {number} */ s) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
+const load = (/** @type {number | null} */ x) => (x === null ? '' : x.toFixed(2));
+
+/**
+ * The table as Markdown.
+ * @param {Row[]} rows
+ */
+export function costTable(rows) {
+  return markdownTable(
+    [
+      ['Phase', 'Measured', 'Target', 'Pass', 'Load at start', 'Load at end', 'Cores', 'Note'],
+      ...rows.map((r) => [
+        r.phase,
+        seconds(r.measured),
+        r.target === null ? '' : seconds(r.target),
+        r.pass === null ? '' : r.pass ? 'pass' : '**fail**',
+        load(r.loadStart),
+        load(r.loadEnd),
+        String(r.cores),
+        r.note,
+      ]),
+    ],
+    ['l', 'r', 'r', 'c', 'r', 'r', 'r', 'l'],
+  );
+}
+
+/**
+ * The phases --phase names, in the table's order.
+ * @param {string[]} names
+ */
+export function choosePhases(names) {
+  const asked = names.flatMap((n) => n.split(',')).filter(Boolean);
+  const bad = asked.find((n) => !PHASES.some((p) => p.name === n));
+  if (bad) throw new UsageError(`unknown --phase '${bad}'; valid: ${PHASES.map((p) => p.name).join(', ')}`);
+  return asked.length ? PHASES.filter((p) => asked.includes(p.name)) : PHASES;
+}
+
+/**
+ * Run one phase as a user would and time it; its rows (the phase, then its parts).
+ * @param {Phase} phase
+ * @param {string} work a new folder for what it writes
+ * @returns {Row[]}
+ */
+export function measure(phase, work) {
+  const dir = path.join(work, phase.name);
+  fs.mkdirSync(dir);
+  const { cmd, args } = phase.run(dir);
+  const cores = os.cpus().length;
+  const loadStart = os.loadavg()[0];
+  process.stderr.write(`meta:cost: ${phase.name}: ${phase.what}\n`);
+  const t0 = Date.now();
+  // the child's output goes to stderr: stdout is the table's
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  const measured = (Date.now() - t0) / 1000;
+  const loadEnd = os.loadavg()[0];
+  const exit = r.status ?? r.signal;
+  const compareJson = path.join(dir, 'compare.json');
+  // the compare exits 1 on a regression (a false alarm, here): it ran when it wrote its result
+  const ran = r.status === 0 || (phase.name === 'compare' && fs.existsSync(compareJson));
+  const base = { loadStart, loadEnd, cores };
+  /** @type {Row[]} */
+  const rows = [];
+  if (phase.scaled && fs.existsSync(compareJson)) {
+    const { parts, scaled, how } = scaleCompare(readJson(compareJson).phases ?? [], cores);
+    rows.push(
+      { phase: phase.name, measured, target: null, pass: null, ...base, note: `${phase.what}; here` },
+      {
+        phase: `${phase.name} on a ${RUNNER_CORES}-vCPU runner`,
+        measured: scaled,
+        target: phase.target,
+        pass: ran && scaled <= phase.target,
+        ...base,
+        note: `scaled: ${how}`,
+      },
+      ...parts.map((p) => partRow(phase, p, base)),
+    );
+  } else {
+    rows.push({
+      phase: phase.name,
+      measured,
+      target: phase.target,
+      pass: ran && measured <= phase.target,
+      ...base,
+      note: ran ? phase.what : `${phase.what}: failed (exit ${exit})`,
+    });
+    rows.push(...(phase.parts?.(dir, measured) ?? []).map((p) => partRow(phase, p, base)));
+  }
+  return rows;
+}
+
+const partRow = (/** @type {Phase} */ phase, /** @type {Part} */ p, /** @type {{ cores: number }} */ base) => ({
+  phase: `${phase.name}: ${p.part}`,
+  measured: p.seconds,
+  target: null,
+  pass: null,
+  loadStart: null,
+  loadEnd: null,
+  cores: base.cores,
+  note: p.note ?? '',
+});
+
+/**
+ * Write the table and its data to a new pair of files in `out`, never over another.
+ * @param {string} out
+ * @param {Row[]} rows
+ * @param {Date} [now]
+ */
+export function writeTable(out, rows, now = new Date()) {
+  makeDir(out);
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  for (let i = 0; i < 100; i++) {
+    const name = `pipeline-cost-${stamp}${i ? `-${i}` : ''}`;
+    const md = path.join(out, `${name}.md`);
+    if (fs.existsSync(md) || !writeFileNew(path.join(out, `${name}.json`), `${JSON.stringify({ rows }, null, 2)}\n`))
+      continue;
+    if (!writeFileNew(md, `${costTable(rows)}\n`)) continue;
+    return md;
+  }
+  throw new Error(`${out}: 100 tables already written at ${stamp}`);
+}
+
+const OPTIONS = /** @type {const} */ ({
+  phase: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME',
+    shown: PHASES.map((p) => p.name).join(','),
+    description: `the phases to run and time: ${PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
+  },
+  out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the table goes, a new file per run' },
+});
+
+export const HELP = {
+  usage: 'npm run meta:cost -- [--phase NAME,…] [--out DIR]',
+  summary:
+    "What the pipeline itself costs: each chosen phase run as a user runs it and timed, against its target, with the load average and the cores beside it (the PR check scaled to a 4-vCPU runner). Long: the full run and .ci/run take about 15 minutes each; don't run it in tests.",
+  options: OPTIONS,
+};
+
+function main(/** @type {string[]} */ argv) {
+  const v = parseStrict(argv, OPTIONS);
+  const phases = choosePhases(v.phase ?? []);
+  const out = checkedDir('out', String(v.out)); // before an hour is spent
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-cost-'));
+  try {
+    const rows = phases.flatMap((p) => measure(p, work));
+    const file = writeTable(out, rows);
+    printMarkdown(costTable(rows));
+    process.stderr.write(`meta:cost: wrote ${path.relative(process.cwd(), file)} and its .json\n`);
+    return rows.some((r) => r.pass === false) ? 1 : 0;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+command('meta:cost', import.meta.url, main, HELP);
