@@ -150,3 +150,23 @@ test('the counting pass has an ETA from its first line, scaled by the processes 
   assert.equal(fast.last.current, null);
   assert.equal(fast.last.done, 4);
 });
+
+test('a counting process past its estimate moves the ETA out instead of leaving it stuck', async () => {
+  const f = fakes();
+  const seen = /** @type {any[]} */ ([]);
+  const track = countingProgress((p) => seen.push(p), f.now);
+  const jobs = [
+    { tool: 'callgrind', repeat: 0, cases: 2 },
+    { tool: 'strace', repeat: 0, cases: 2 },
+  ];
+  track({ step: 'plan', jobs, lanes: 1 });
+  track({ step: 'start', i: 0 });
+  await new Promise((r) => setImmediate(r));
+  const { eta } = seen[seen.length - 1];
+  const first = eta();
+  f.advanceTo(first * 3);
+  const late = eta();
+  f.advanceTo(first * 6);
+  const later = eta();
+  assert.ok(late > 0 && later > late, `${first} then ${late} then ${later}`);
+});

@@ -13,9 +13,9 @@
  * @type {Record<string, { start: number, perCase: number }>}
  */
 export const PRIOR = {
-  callgrind: { start: 6, perCase: 1 },
-  strace: { start: 2, perCase: 0.4 },
-  native: { start: 1, perCase: 0.1 },
+  callgrind: { start: 3.5, perCase: 0.9 },
+  strace: { start: 0.8, perCase: 0.05 },
+  native: { start: 0.5, perCase: 0.05 },
 };
 
 /**
@@ -47,14 +47,24 @@ export function countingProgress(report, now = Date.now) {
     const p = PRIOR[j.tool] ?? PRIOR.callgrind;
     return (p.start + p.perCase * j.cases) * 1000;
   };
-  /** How much slower than its prior a process of this tool runs here: its finished ones', else any finished one's. */
-  const scale = (/** @type {string} */ tool) => {
+  /**
+   * How much slower than its prior a process of this tool runs here: its finished ones', else any
+   * finished one's; and at least what a running one of the tool has already taken over its prior.
+   */
+  const scale = (/** @type {string} */ tool, /** @type {number} */ t) => {
     const of = (/** @type {(i: number) => boolean} */ f) => [...finished].filter(([i]) => f(i)).map(([, r]) => r);
     const own = of((i) => jobs[i].tool === tool);
     const all = own.length ? own : of(() => true);
-    return all.length ? all.reduce((a, b) => a + b, 0) / all.length : 1;
+    const mean = all.length ? all.reduce((a, b) => a + b, 0) / all.length : 1;
+    const over = [...running].filter(([i]) => jobs[i].tool === tool).map(([i, at]) => (t - at) / prior(jobs[i]));
+    return Math.max(mean, ...over);
   };
-  const expected = (/** @type {number} */ i) => prior(jobs[i]) * scale(jobs[i].tool);
+  /** A process's expected ms; one that has run past it is expected to need a tenth of its time again. */
+  const expected = (/** @type {number} */ i, /** @type {number} */ t) => prior(jobs[i]) * scale(jobs[i].tool, t);
+  const left = (/** @type {number} */ i, /** @type {number} */ t) => {
+    const ran = t - /** @type {number} */ (running.get(i));
+    return Math.max(expected(i, t) - ran, ran / 10);
+  };
 
   /** ms until the last process ends: the running ones' remainders, then the queued on the first free lane. */
   const eta = () => {
@@ -63,12 +73,12 @@ export function countingProgress(report, now = Date.now) {
       return prior({ tool: 'callgrind', cases }) + prior({ tool: 'strace', cases });
     }
     const t = now();
-    const free = [...running].map(([i, at]) => Math.max(0, expected(i) - (t - at)));
+    const free = [...running.keys()].map((i) => left(i, t));
     while (free.length < lanes) free.push(0);
     jobs.forEach((_, i) => {
       if (running.has(i) || finished.has(i)) return;
       const k = free.indexOf(Math.min(...free));
-      free[k] += expected(i);
+      free[k] += expected(i, t);
     });
     return Math.max(0, ...free);
   };
