@@ -1,0 +1,96 @@
+// End to end (npm run test:e2e): a compare of real checkouts on real SQLite files times its phases,
+// times the CPU-bound case its counts decide in fewer rounds, and both sides counted at once count
+// what they count one after the other (issue 40). Counting needs valgrind and strace (Linux).
+// No timing is asserted. The rule itself, on crafted counts: test/compare-phases.test.js.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { countingTools } from '../../bench/counts/tools.js';
+import { compareProblem } from '../../compare/check.js';
+import { countSides } from '../../compare/count-sides.js';
+import { INSTRUCTIONS_FLOOR } from '../../lib/costs.js';
+import { ROOT, childEnv, scratch } from '../helpers.js';
+
+const tools = countingTools();
+const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}`;
+const FILTERS = ['--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none', '--op', 'insert,update'];
+
+test(
+  'a compare of real checkouts times its phases; the CPU-bound case whose counts decide gets fewer rounds; both sides counted at once count what they count apart',
+  { skip, timeout: 600_000 },
+  async () => {
+    const out = scratch('compare-phases-');
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'compare/cli.js'),
+        '--base',
+        ROOT,
+        '--head',
+        ROOT,
+        '--quick',
+        '--rounds',
+        '4',
+        '--cpu-rounds',
+        '3',
+        '--time',
+        '5',
+        ...FILTERS,
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', env: childEnv(), maxBuffer: 64 * 1024 * 1024 },
+    );
+    assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr.slice(-800)}`);
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
+    assert.equal(compareProblem(doc), null, JSON.stringify(doc.rows));
+    assert.equal(doc.costs.status, 'ok', doc.costs.reason);
+    assert.deepEqual(
+      doc.phases.map((/** @type {any} */ p) => p.phase),
+      ['prepare', 'count', 'timed', 'timed', 'report'],
+    );
+    const total = doc.phases.reduce((/** @type {number} */ s, /** @type {any} */ p) => s + p.seconds, 0);
+    assert.ok(total <= doc.seconds + 0.01, `the phases (${total} s) lie within the compare (${doc.seconds} s)`);
+    const pairs = Object.fromEntries(doc.rows.map((/** @type {any} */ x) => [x.op, x.pairs]));
+    assert.deepEqual(pairs, { insert: 4, update: 3 });
+    assert.deepEqual(
+      doc.phases
+        .filter((/** @type {any} */ p) => p.phase === 'timed')
+        .map((/** @type {any} */ p) => [p.cases, p.rounds]),
+      [
+        [2, 3],
+        [1, 1],
+      ],
+    );
+    assert.match(r.stderr, /phase count: .* s/);
+
+    // the same sides counted at once (on any machine): what they count is what they counted apart
+    // (this machine's layout) within the tolerance the compare allows a case (lib/costs.js)
+    const together = await countSides(
+      [
+        { label: 'base', dir: ROOT },
+        { label: 'head', dir: ROOT },
+      ],
+      ['--quick', ...FILTERS, '--seed', '1'],
+      { log: () => {}, together: true, jobs: 2 },
+    );
+    assert.equal(together.status, 'ok', together.reason);
+    assert.equal(together.together, true);
+    const apart = new Map(doc.costs.rows.map((/** @type {any} */ x) => [x.key, x]));
+    for (const row of together.rows ?? []) {
+      assert.equal(row.verdict, 'same cost', `${row.key}: the same code counted at once on both sides`);
+      const before = apart.get(row.key);
+      for (const s of /** @type {const} */ (['base', 'head'])) {
+        const [a, b] = [before[s], row[s]];
+        assert.ok(a && b, `${row.key} ${s}: counted both times`);
+        assert.ok(
+          Math.abs(b.instructions / a.instructions - 1) <= Math.max(before.tolerance, INSTRUCTIONS_FLOOR),
+          `${row.key} ${s}: ${b.instructions} at once, ${a.instructions} apart (tolerance ${before.tolerance})`,
+        );
+        assert.deepEqual(b.io, a.io, `${row.key} ${s}: the same system calls and bytes`);
+      }
+    }
+  },
+);
