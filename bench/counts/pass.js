@@ -21,7 +21,17 @@ import { dumpCollector } from './callgrind.js';
 import { caseCounts, instructionsPerOp, markCostOf, repeatSpread, syscallsPerOp } from './counts.js';
 import { prepareTemplates } from './prepare.js';
 import { straceIntervals } from './strace.js';
-import { COUNT_ENV, KEPT_ENV, SETARCH, STRACE_ARGS, VALGRIND_ARGS, countingTools, nodeFlags } from './tools.js';
+import { instrumentHelper } from './instrument.js';
+import {
+  COUNT_ENV,
+  KEPT_ENV,
+  SETARCH,
+  STRACE_ARGS,
+  VALGRIND_ARGS,
+  FROM_FIRST_MARK_ARGS,
+  countingTools,
+  nodeFlags,
+} from './tools.js';
 
 const WORKER = path.join(ROOT, 'bench', 'counts', 'worker.js');
 
@@ -41,6 +51,10 @@ export const COUNT_METHOD =
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
   'a mark costs, over `ops`. Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
   'setup and running every (driver, operation) once';
+
+/** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
+const FIRST_MARK_METHOD =
+  'callgrind instrumenting from the first mark on (--instr-atstart=no, then a client request): the process start and warm-up uninstrumented';
 
 /**
  * The counted operations of a case, by the run's mode; null for an operation that is not timed.
@@ -103,18 +117,24 @@ export function jobsOf(cases, chunks, o = {}) {
  * @param {string} o.dir this job's directory
  * @param {object} o.plan the plan without its cases
  * @param {NodeJS.ProcessEnv} o.env
+ * @param {string} [o.instrument] the addon that starts callgrind's instrumentation at the first mark (instrument.js);
+ *   absent: the whole callgrind process is instrumented
  * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: any[], seconds: number }>}
  */
 async function runJob(job, o) {
   fs.mkdirSync(o.dir, { recursive: true });
   const planFile = path.join(o.dir, 'plan.json');
   const outFile = path.join(o.dir, 'out.json');
-  fs.writeFileSync(planFile, JSON.stringify({ ...o.plan, cases: job.cases, ...(job.pad ? { pad: job.pad } : {}) }));
+  const fromFirstMark = job.tool === 'callgrind' && o.instrument ? { instrument: o.instrument } : {};
+  fs.writeFileSync(
+    planFile,
+    JSON.stringify({ ...o.plan, cases: job.cases, ...(job.pad ? { pad: job.pad } : {}), ...fromFirstMark }),
+  );
   // in its own directory, with paths relative to it: the same strings in every process (worker.js WORKDIR)
   const node = [...nodeFlags(), WORKER, '--plan', 'plan.json', '--out', 'out.json'];
   const [cmd, args] =
     job.tool === 'callgrind'
-      ? ['valgrind', [...VALGRIND_ARGS, '--callgrind-out-file=cg.%p', process.execPath, ...node]]
+      ? ['valgrind', [...valgrindArgs(!!o.instrument), '--callgrind-out-file=cg.%p', process.execPath, ...node]]
       : job.tool === 'strace'
         ? ['strace', [...STRACE_ARGS, '-o', 'strace.log', process.execPath, ...node]]
         : [process.execPath, node];
@@ -154,6 +174,12 @@ async function runJob(job, o) {
   fs.rmSync(o.dir, { recursive: true, force: true });
   return { out, costs, seconds };
 }
+
+/**
+ * callgrind's flags, by whether it instruments from the first mark on (instrument.js) or the whole process.
+ * @param {boolean} fromFirstMark
+ */
+export const valgrindArgs = (fromFirstMark) => [...VALGRIND_ARGS, ...(fromFirstMark ? FROM_FIRST_MARK_ARGS : [])];
 
 /**
  * Run jobs, `jobs` at a time, in order.
@@ -201,6 +227,12 @@ async function pool(tasks, jobs) {
  * @property {string[]} failures the first line of every process that failed
  * @property {number} processes
  * @property {{ tool: string, repeat: number, cases: number, seconds: number }[]} times each process's wall time
+ * @property {import('./instrument.js').Helper | { status: 'off' }} instrument whether callgrind instrumented each
+ *   process from its first mark on (ok, with the addon), or the whole process: asked to (off), or the addon could not
+ *   be built (unavailable, and why)
+ * @property {{ repeat: number, beforeFirstMark: number, total: number, counted: number }[]} instrumented per callgrind
+ *   process, the instructions callgrind instrumented before its first mark (the start and warm-up, when the whole
+ *   process is instrumented), in all (up to its last mark) and inside the counted calls
  */
 
 /**
@@ -218,6 +250,8 @@ async function pool(tasks, jobs) {
  * @param {(e: import('../run/count-progress.js').CountEvent) => void} [o.onProgress] the processes as they start and
  *   end, for progress with an ETA (bench/run/count-progress.js); instead of their lines in `log`
  * @param {{ reverseRepeat?: boolean, native?: boolean, padRepeat?: number }} [o.layout] see jobsOf
+ * @param {boolean} [o.wholeProcess] instrument the whole callgrind process, not from its first mark on (meta:counting
+ *   --whole measures it)
  * @returns {Promise<Counted>}
  */
 export async function countPlans(o) {
@@ -244,13 +278,20 @@ export async function countPlans(o) {
     const plan = { mode: o.mode, seed: o.seed, seedMessages, templates, pool: poolFile };
     const list = jobsOf(o.plans, Math.max(1, Math.floor(jobs / 2)), o.layout);
     o.onProgress?.({ step: 'plan', jobs: list.map((j) => ({ ...j, cases: j.cases.length })), lanes: jobs });
+    /** @type {Counted['instrument']} */
+    const instrument =
+      o.wholeProcess || !list.some((j) => j.tool === 'callgrind') ? { status: 'off' } : instrumentHelper();
+    if (instrument.status === 'unavailable') o.log?.(`counting: whole processes instrumented: ${instrument.reason}`);
     let finished = 0;
     const results = await pool(
       list.map((job, i) => async () => {
         o.onProgress?.({ step: 'start', i });
-        const r = await runJob(job, { dir: path.join(base, `job-${i}`), plan, env }).finally(() =>
-          o.onProgress?.({ step: 'end', i }),
-        );
+        const r = await runJob(job, {
+          dir: path.join(base, `job-${i}`),
+          plan,
+          env,
+          ...(instrument.status === 'ok' ? { instrument: instrument.file } : {}),
+        }).finally(() => o.onProgress?.({ step: 'end', i }));
         if (!o.onProgress)
           o.log?.(`counting: ${++finished}/${list.length} processes done (${job.tool}, ${job.cases.length} cases)`);
         return r;
@@ -265,6 +306,8 @@ export async function countPlans(o) {
     const failures = [];
     /** @type {Counted['times']} */
     const times = [];
+    /** @type {Counted['instrumented']} */
+    const instrumented = [];
     results.forEach((r, i) => {
       const job = list[i];
       const into = found[job.repeat];
@@ -279,7 +322,18 @@ export async function countPlans(o) {
       times.push({ tool: job.tool, repeat: job.repeat, cases: job.cases.length, seconds });
       if (job.tool === 'native') return;
       const mc = job.tool === 'callgrind' ? markCostOf(out.markCost, costs) : 0;
-      if (job.tool === 'callgrind') markCost.push(mc);
+      if (job.tool === 'callgrind') {
+        markCost.push(mc);
+        const counted = out.cases.flatMap((/** @type {import('./worker.js').WorkerCase} */ w) =>
+          (w.windows ?? []).flatMap((x) => x.ends),
+        );
+        instrumented.push({
+          repeat: job.repeat,
+          beforeFirstMark: costs[1] ?? 0,
+          total: costs.reduce((a, b) => a + (b ?? 0), 0),
+          counted: counted.reduce((a, n) => a + (costs[n] ?? 0), 0),
+        });
+      }
       const plans = new Map(job.cases.map((p) => [idOf(p), p]));
       for (const w of out.cases) {
         const entry = into.get(w.key) ?? { ops: plans.get(w.key)?.k, warmup: plans.get(w.key)?.warmup };
@@ -291,7 +345,7 @@ export async function countPlans(o) {
         into.set(w.key, entry);
       }
     });
-    return { found, markCost, failures, processes: list.length, times };
+    return { found, markCost, failures, processes: list.length, times, instrument, instrumented };
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }
@@ -325,7 +379,7 @@ export async function countPass(o) {
     return p ? [{ c, p: { key: caseKey(c), ...p, ...(inject ? { inject } : {}) } }] : [];
   });
   if (!planned.length) return { counting: { status: 'unavailable', reason: 'no timed case to count' }, counts };
-  const { found, markCost, failures, processes } = await countPlans({
+  const { found, markCost, failures, processes, instrument } = await countPlans({
     ...o,
     cases: planned.map((x) => x.c),
     plans: planned.map((x) => x.p),
@@ -342,8 +396,13 @@ export async function countPass(o) {
       status: failures.length ? 'error' : 'ok',
       ...(failures.length ? { reason: failures[0] } : {}),
       tools: { valgrind: tools.valgrind, strace: tools.strace },
-      flags: { node: nodeFlags(), valgrind: [...VALGRIND_ARGS], strace: [...STRACE_ARGS], setarch: [...SETARCH] },
-      method: COUNT_METHOD,
+      flags: {
+        node: nodeFlags(),
+        valgrind: valgrindArgs(instrument.status === 'ok'),
+        strace: [...STRACE_ARGS],
+        setarch: [...SETARCH],
+      },
+      method: `${COUNT_METHOD}; ${instrument.status === 'ok' ? FIRST_MARK_METHOD : `the whole callgrind process instrumented${instrument.status === 'unavailable' ? ` (${instrument.reason.slice(0, 300)})` : ''}`}`,
       processes,
       seconds: (Date.now() - started) / 1000,
       markCost,

@@ -44,6 +44,14 @@ export const VALGRIND_ARGS = Object.freeze([
 ]);
 
 /**
+ * What callgrind adds when the worker switches its instrumentation on just before its first mark
+ * (instrument.js): nothing is instrumented until it asks. The counts are the same (the same
+ * instructions run between the same marks); the process start, loading the drivers and warming the
+ * process up run at valgrind's uninstrumented speed.
+ */
+export const FROM_FIRST_MARK_ARGS = Object.freeze(['--instr-atstart=no']);
+
+/**
  * Every counted process runs under `setarch -R` (util-linux, on every Linux): without address-space
  * randomisation. Where V8 places its objects decides which of them share a slot of its lookup
  * caches; with randomised addresses a select (50 row objects built per operation) counted 1%

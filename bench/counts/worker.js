@@ -22,6 +22,7 @@
 // { marks, markCost: [ends], cases: [{ key, status, reason?, windows: [{ ops, ends }], verified? }] }
 // to --out: `ends` are the numbers of the marks that end the window's timed calls.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import { command, parseStrict, UsageError } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -60,6 +61,9 @@ import { countingSession } from './prepare.js';
  * @property {string} pool the file of messages the writing operations insert (v8.serialize; prepare.js)
  * @property {PlanCase[]} cases
  * @property {number} [pad] objects to allocate and keep before anything else (pass.js jobsOf padRepeat)
+ * @property {string} [instrument] the addon that switches callgrind's instrumentation on (instrument.js), which the
+ *   process does before its first mark (callgrind runs with --instr-atstart=no); absent: the whole process is
+ *   instrumented
  */
 /**
  * @typedef {object} CountedWindow
@@ -200,6 +204,9 @@ async function main(/** @type {string[]} */ argv) {
   if (typeof gc !== 'function') throw new UsageError('run with --expose-gc (bench/counts/tools.js nodeFlags)');
   /** @type {Plan} */
   const plan = JSON.parse(fs.readFileSync(flags.plan, 'utf8'));
+  // loaded first, so what it allocates lies before everything the cases allocate, in every process
+  /** @type {{ start: () => void }} */
+  const instrument = plan.instrument ? createRequire(import.meta.url)(plan.instrument) : { start() {} };
   // kept for the life of the process: what V8 allocates after them (the drivers, the cases' objects and maps) lies elsewhere
   const padding = Array.from({ length: plan.pad ?? 0 }, (_, i) => ({ i, s: `pad${i}` }));
   const drivers = await loadDrivers();
@@ -214,6 +221,10 @@ async function main(/** @type {string[]} */ argv) {
   const nothing = { maxBatch: 1, run: () => {} };
   runOps(nothing, MARK_CALIBRATION.warmup, false);
   gc();
+  // instrumented from the first mark to the exit: the process start, loading the drivers and warmProcess run at
+  // valgrind's uninstrumented speed. Not switched off between cases: each switch discards valgrind's translations,
+  // and switching per case was measured slower than not switching at all (docs/counting.md)
+  instrument.start();
   const markCost = runOps(nothing, MARK_CALIBRATION.samples, true);
   try {
     for (const p of plan.cases) {

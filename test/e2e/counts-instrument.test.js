@@ -1,0 +1,60 @@
+// End to end (npm run test:e2e): callgrind instruments a counted process from its first mark on
+// (bench/counts/instrument.js), not its start and warm-up, and counts what it counted when it
+// instrumented the whole process. Needs valgrind and strace (Linux) and a C compiler; skipped with
+// the reason where they are missing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { instrumentHelper } from '../../bench/counts/instrument.js';
+import { countPlans } from '../../bench/counts/pass.js';
+import { countingTools } from '../../bench/counts/tools.js';
+import { cases, caseKey } from '../../bench/tables/suite.js';
+import { drivers } from '../helpers.js';
+
+const tools = countingTools();
+const helper = tools.status === 'ok' ? instrumentHelper() : null;
+const skip =
+  tools.status !== 'ok'
+    ? `cannot count here: ${tools.reason}`
+    : helper?.status !== 'ok'
+      ? `cannot build the addon: ${/** @type {any} */ (helper).reason}`
+      : false;
+
+const PROD = 'production/better-sqlite3-multiple-ciphers';
+/** As test/e2e/counts.test.js: 0.1% where V8's sources of variation were removed (V8 11 and older), 2% after. */
+const WITHIN = Number(process.versions.v8.split('.')[0]) <= 11 ? 0.001 : 0.02;
+
+test(
+  'callgrind instruments from the first mark on, and the counts are those of the whole process instrumented',
+  { skip, timeout: 900_000 },
+  async () => {
+    const plans = [
+      { key: `${PROD}/none/update`, k: 200, warmup: 20 },
+      { key: `${PROD}/chacha20/insert`, k: 60, warmup: 20 },
+    ];
+    const keys = new Set(plans.map((p) => p.key));
+    const o = { mode: /** @type {const} */ ('quick'), seed: 1, plans, drivers: await drivers(), jobs: 2 };
+    const some = cases({}).filter((c) => keys.has(caseKey(c)));
+    const late = await countPlans({ ...o, cases: some });
+    const whole = await countPlans({ ...o, cases: some, wholeProcess: true });
+    assert.deepEqual([late.failures, whole.failures], [[], []]);
+    assert.equal(late.instrument.status, 'ok');
+    assert.equal(whole.instrument.status, 'off');
+    // before its first mark a process starts Node, loads the drivers and warms every case up: hundreds of
+    // millions of instructions, which callgrind no longer instruments
+    for (const p of late.instrumented) assert.ok(p.beforeFirstMark < 100_000, `${p.beforeFirstMark} before mark 1`);
+    for (const p of whole.instrumented)
+      assert.ok(p.beforeFirstMark > 100_000_000, `${p.beforeFirstMark} before mark 1`);
+    assert.equal(late.instrumented.length, 2);
+    for (const p of late.instrumented) assert.ok(p.counted > 0 && p.counted < p.total);
+    for (const key of keys)
+      for (const n of [0, 1]) {
+        const a = late.found[n].get(key)?.instructions?.perOp;
+        const b = whole.found[n].get(key)?.instructions?.perOp;
+        assert.ok(a > 0 && b > 0, `${key}: ${a}, ${b}`);
+        assert.ok(Math.abs(a / b - 1) <= WITHIN, `${key}, count ${n}: ${a} from the first mark, ${b} whole`);
+        // strace's processes are the same in both; what they find, but the runtime's own calls (docs/counting.md)
+        const calls = (/** @type {any} */ c) => ({ ...c?.syscalls?.syscalls, runtime: 0, bytes: c?.syscalls?.bytes });
+        assert.deepEqual(calls(late.found[n].get(key)), calls(whole.found[n].get(key)));
+      }
+  },
+);
