@@ -150,6 +150,7 @@ export function parseFlags(argv, options = OPTIONS) {
     keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
     budget: budgetFlag(v.budget),
     templates: v.templates ? path.resolve(v.templates) : undefined,
+    cheapKdf: Boolean(v['cheap-kdf']),
   };
 }
 

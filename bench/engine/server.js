@@ -35,13 +35,16 @@ import { createRandom } from '../../lib/prng.js';
 import { caseKey } from '../tables/suite.js';
 
 /**
- * The engine's flags, and two the run gives its servers: --budget (the measuring budget) and
- * --templates DIR (templates shared by the run's engines: see templates.js).
+ * The engine's flags, and three the run gives its servers: --budget (the measuring budget),
+ * --templates DIR (templates shared by the run's engines: see templates.js) and --cheap-kdf (a
+ * quick run: templates and their copies keyed with the ciphers' cheap key derivation; the setup
+ * operation, which times the open, keeps the real one; bench/run/server-args.js).
  */
 export const SERVE_OPTIONS = {
   ...OPTIONS,
   budget: { type: /** @type {const} */ ('string') },
   templates: { type: /** @type {const} */ ('string') },
+  'cheap-kdf': { type: /** @type {const} */ ('boolean') },
 };
 
 /** The reason given for a key the ready message did not list. */
@@ -86,6 +89,7 @@ async function main(/** @type {string[]} */ argv) {
       keepDb: flags.keepDb,
       budget: flags.budget,
       templates: flags.templates,
+      cheapKdf: flags.cheapKdf,
       drivers,
     });
     session = s;

@@ -56,7 +56,7 @@ function collectGarbage() {
  * @property {string} [workdir] this session's directory for copies and temp files, as given (a relative path
  *   stays relative: two counted processes then handle the same strings, bench/counts/worker.js); removed at the end
  * @property {string} [key] the encryption key (default: SQLITE_BENCH_KEY, else a new random one)
- * @property {boolean} [cheapKdf] the counting pass: templates and their copies keyed with the ciphers'
+ * @property {boolean} [cheapKdf] the counting pass and a quick run: templates and their copies keyed with the ciphers'
  *   cheap key derivation (ciphers.js `countingKdf`); a new database (the setup operation) keeps the real one
  */
 

@@ -70,7 +70,8 @@ export function removeStamps(/** @type {string} */ dir) {
  * @param {number} o.seed
  * @param {number} o.seedMessages
  * @param {boolean} [o.cheapKdf] key every template, and every copy of one, with its cipher's cheap key
- *   derivation (ciphers.js `countingKdf`): the counting pass's templates, never a timed run's
+ *   derivation (ciphers.js `countingKdf`): the counting pass's templates, and a quick run's
+ *   (bench/run/server-args.js), never a full run's
  */
 export function createTemplates(o) {
   /** @type {ReturnType<typeof generateMessages> | null} the seed data, made when a template is built (a fifth of a second) */
