@@ -255,37 +255,34 @@ async function measureSides(sides, f, fewer, log) {
   const specs = sides.map((side) => ({ side, args }));
   /** @type {import('./report.js').Phase[]} */
   const phases = [];
-  /** @type {Set<string>} */
-  const keys = new Set();
-  const timed = async (/** @type {number} */ rounds, /** @type {((key: string) => boolean) | undefined} */ only) => {
+  const timed = async (/** @type {number} */ rounds, /** @type {(key: string) => boolean} */ only) => {
     const t0 = Date.now();
+    /** @type {Set<string>} */
     const seen = new Set();
-    const only2 = (/** @type {string} */ key) => {
-      const ok = !only || only(key);
-      if (ok) seen.add(key);
-      return ok;
-    };
-    const res = await interleave(specs, { rounds, seed: f.seed, log, only: only2 });
-    for (const k of seen) keys.add(k);
-    phases.push({ phase: 'timed', seconds: (Date.now() - t0) / 1000, rounds, cases: seen.size });
-    log(`phase timed: ${seen.size} cases × ${rounds} rounds, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    return res;
+    const res = await interleave(specs, {
+      rounds,
+      seed: f.seed,
+      log,
+      only: (key) => only(key) && Boolean(seen.add(key)),
+    });
+    const seconds = (Date.now() - t0) / 1000;
+    phases.push({ phase: 'timed', seconds, rounds, cases: seen.size });
+    log(`phase timed: ${seen.size} cases × ${rounds} rounds, ${seconds.toFixed(0)} s`);
+    return { ...res, keys: seen };
   };
-  // every case the rounds the counts leave it, then the cases where wall time decides the rest
-  const first = f.cpuRounds < f.rounds ? f.cpuRounds : f.rounds;
-  const res = await timed(first, undefined);
-  /** @type {typeof res.rounds} */
-  let more = [];
-  if (first < f.rounds && [...keys].some((k) => !fewer(k))) {
-    log(`the cases the counts decide are done; ${f.rounds - first} more rounds of the others`);
-    more = (await timed(f.rounds - first, (k) => !fewer(k))).rounds;
-  }
+  // every case the rounds the counts leave it (f.cpuRounds ≤ f.rounds), then the cases where wall
+  // time decides, for the rest
+  const res = await timed(f.cpuRounds, () => true);
+  const rest = f.rounds - f.cpuRounds;
+  const more = rest && [...res.keys].some((k) => !fewer(k)) ? await timed(rest, (k) => !fewer(k)) : null;
+  if (more) log(`the cases the counts decide got ${f.cpuRounds} rounds; the others ${f.rounds}`);
   return {
     phases,
-    method: res.sliced
-      ? `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`
-      : 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA) (the base is older than the slices)',
-    rounds: [...res.rounds, ...more].map((r) => ({ base: r.base, head: r.head })),
+    method:
+      res.sliced && (more?.sliced ?? true)
+        ? `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`
+        : 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA) (the base is older than the slices)',
+    rounds: [...res.rounds, ...(more?.rounds ?? [])].map((r) => ({ base: r.base, head: r.head })),
     environment: res.ready.base.environment,
     drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
   };
