@@ -86,7 +86,9 @@ function countCases(flags, cases, drivers) {
  */
 export function withSelection(counting, selected) {
   if (!selected || counting.status === 'unavailable') return counting;
-  return { ...counting, reason: counting.reason ? `${counting.reason}; ${selected}` : selected };
+  // within the schema's 2,000 characters of counting.reason: the pass's own reason is cut, never the selection's
+  const own = counting.reason?.slice(0, Math.max(0, 2000 - selected.length - 2));
+  return { ...counting, reason: own ? `${own}; ${selected}` : selected };
 }
 
 async function main(/** @type {string[]} */ argv) {

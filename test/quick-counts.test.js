@@ -67,6 +67,9 @@ test('the counting section carries the reason beside an ok count, and the summar
     withSelection({ ...ok, status: 'error', reason: 'strace exited 1' }, 'quick').reason,
     'strace exited 1; quick',
   );
+  const long = withSelection({ ...ok, status: 'error', reason: 'x'.repeat(5000) }, 'quick run: counted 14');
+  assert.equal(long.reason?.length, 2000, "within the schema's maxLength");
+  assert.ok(long.reason?.endsWith('; quick run: counted 14'));
   const none = { status: /** @type {const} */ ('unavailable'), reason: 'no valgrind' };
   assert.deepEqual(withSelection(none, 'quick'), none);
   assert.deepEqual(withSelection(ok, null), ok);
