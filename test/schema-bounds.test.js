@@ -14,6 +14,7 @@ import { fileFor } from '../aggregate/store.js';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { SCHEMA as RESULT_SCHEMA } from '../bench/result/document.js';
 import { SCHEMA as SHOOTOUT_SCHEMA } from '../bench/shootout/document.js';
+import { RUNTIME, straceIntervals } from '../bench/counts/strace.js';
 import { NAMES_SCHEMA, isName } from '../lib/names.js';
 import { scratch } from './helpers.js';
 
@@ -209,4 +210,22 @@ test('fault 5: a cpuModel of 100,000 characters is refused, naming it', () => {
   const shootout = copy(syntheticShootout());
   shootout.environment.cpuModel = 'x'.repeat(100_000);
   refused(shootout, /\/environment\/cpuModel must NOT have more than \d+ characters/);
+});
+
+test('every system call name the counting pass writes is one the schema admits (mmap:anonymous included)', async () => {
+  // the names strace.js makes: strace's own (letters, digits, underscores) and its qualified anonymous mmap
+  const log = path.join(scratch('strace-names-'), 'strace.log');
+  fs.writeFileSync(
+    log,
+    [
+      '100 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000',
+      '100 pwrite64(12, ""..., 4096, 0) = 4096',
+      '100 _llseek(3, 0, [0], SEEK_SET) = 0',
+      '100 getppid() = 1',
+    ].join('\n'),
+  );
+  const [, first] = await straceIntervals(log);
+  const names = [...Object.keys(first.calls), ...RUNTIME];
+  assert.ok(names.includes('mmap:anonymous'));
+  for (const n of names) assert.ok(isName('syscallName', n), `${n} is not a syscallName`);
 });
