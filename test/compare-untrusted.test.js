@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createRandom, randomInt } from '../lib/prng.js';
-import { compareProblem } from '../compare/check.js';
+import { PHASES, compareProblem } from '../compare/check.js';
 import { report } from '../compare/report.js';
 import { MARKER, commentBody, reportFrom } from '../compare/comment.js';
 import { COMPARE_VERDICTS } from '../bench/paired/verdicts.js';
@@ -122,6 +122,12 @@ export function validCompare(seed) {
       rows: Array.from({ length: n }, costRow),
     };
   };
+  const phase = () => ({
+    phase: pick(PHASES),
+    seconds: num(0, 1e7),
+    ...(random() < 0.5 ? { rounds: 1 + int(1000), cases: int(10_001) } : {}),
+    ...(random() < 0.3 ? { base: num(0, 1e7), head: num(0, 1e7), together: random() < 0.5 } : {}),
+  });
   const doc = {
     kind: 'sqlite-node-bench/compare',
     version: 1,
@@ -151,6 +157,7 @@ export function validCompare(seed) {
     tally: {},
     rows,
     ...(random() < 0.8 ? { costs: costs() } : {}),
+    ...(random() < 0.8 ? { phases: Array.from({ length: int(21) }, phase) } : {}),
   };
   return { doc: JSON.parse(JSON.stringify(doc)), values };
 }
@@ -282,6 +289,13 @@ test('every field of a full compare.json, each replaced by every wrong value or 
         },
       ],
     },
+    phases: [
+      { phase: 'prepare', seconds: 30 },
+      { phase: 'count', seconds: 60, base: 40, head: 20, together: true },
+      { phase: 'timed', seconds: 90, rounds: 5, cases: 2 },
+      { phase: 'timed', seconds: 60, rounds: 5, cases: 1 },
+      { phase: 'report', seconds: 0.1 },
+    ],
   };
   assert.equal(compareProblem(doc), null);
   let refused = 0;
