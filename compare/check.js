@@ -34,8 +34,11 @@ export const LIMITS = /** @type {const} */ ({
   cores: 65_536,
   /** ops/s, bytes, instructions and system calls per operation */
   count: 1e15,
-  /** a change, head over base less 1: from −100% up to this */
-  change: 1e6,
+  /**
+   * a change, head over base less 1: from −100% up to this (an interval's end from two or three
+   * pairs can run past a million-fold; it is shown as measured, not refused)
+   */
+  change: 1e15,
 });
 
 /** process.version (pre-releases too), as the result schema names a Node: v24.11.0, v25.0.0-rc.1. */

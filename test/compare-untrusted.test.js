@@ -72,8 +72,8 @@ export function validCompare(seed) {
   const keys = Array.from({ length: int(4) === 0 ? 0 : 1 + int(random() < 0.1 ? 300 : 12) }, () => str(200));
   const rows = keys.map((key) => {
     const verdict = pick(COMPARE_VERDICTS);
-    const low = orNull(() => num(-1, 1e6));
-    const high = low === null ? null : num(low, 1e6);
+    const low = orNull(() => num(-1, 1e15));
+    const high = low === null ? null : num(low, 1e15);
     return {
       key,
       op: 'op',
@@ -81,7 +81,7 @@ export function validCompare(seed) {
       pairs: int(20),
       base: orNull(() => num(0, 1e15)),
       head: orNull(() => num(0, 1e15)),
-      change: orNull(() => num(-1, 1e6)),
+      change: orNull(() => num(-1, 1e15)),
       low,
       high,
       p: orNull(() => random()),
@@ -106,8 +106,8 @@ export function validCompare(seed) {
     ...(random() < 0.3 ? { reason: str(10_000) } : {}),
     base: sideCost(),
     head: sideCost(),
-    change: orNull(() => num(-1, 1e6)),
-    tolerance: orNull(() => num(0, 1e6)),
+    change: orNull(() => num(-1, 1e15)),
+    tolerance: orNull(() => num(0, 1e15)),
     io: IO.filter(() => random() < 0.3).map(([field]) => ({ field, base: num(0, 1e15), head: num(0, 1e15) })),
     fails: random() < 0.3,
   });
