@@ -94,7 +94,7 @@ test("an engine process that dies while it measures makes that case an error wit
       state: { interrupted: null },
       budget: { time: 10, warmupTime: 2, rounds: 2, maxRounds: 2 },
       onProgress: (p) => {
-        if (p.done !== 1 || !p.current) return;
+        if (p.done !== 1 || !p.current || typeof p.current === 'string') return;
         // the engine that measured the first case is about to get the second: kill it
         killed = `${p.current.config}/${p.current.driver}/${p.current.cipher}/${p.current.op}`;
         seen.push(entries(tmp));
