@@ -352,7 +352,7 @@ test('workflows are wiring: every run step is one npm script that package.json h
   }
 });
 
-test('the test workflow runs npm test and the lint on Linux and macOS, on push and pull_request', () => {
+test('the test workflow runs npm test, the end-to-end tests and the lint on Linux and macOS, on push and pull_request', () => {
   const t = wf['test.yml'];
   assert.deepEqual(triggers(t).sort(), ['pull_request', 'push']);
   const all = Object.values(/** @type {Record<string, any>} */ (t.jobs));
@@ -363,9 +363,10 @@ test('the test workflow runs npm test and the lint on Linux and macOS, on push a
     const runners = j.strategy.matrix.runner;
     assert.ok(runners.some((r) => r.startsWith('ubuntu-')) && runners.some((r) => r.startsWith('macos-')));
   }
-  // the Test job installs as a user does and runs the README's test command: nothing in the tests
-  // may need drivers built from source (npm run test:nodes runs the same two commands per Node)
-  assert.deepEqual(runsOf(t.jobs.test), ['npm run ci:install-as-user', 'npm test']);
+  // the Test job installs as a user does and runs the README's test command, then the end-to-end
+  // tests npm test leaves out: nothing in them may need drivers built from source (npm run
+  // test:nodes runs the same commands per Node)
+  assert.deepEqual(runsOf(t.jobs.test), ['npm run ci:install-as-user', 'npm test', 'npm run test:e2e']);
   assert.match(pkg.scripts['ci:install-as-user'], /^npm ci( --no-audit| --no-fund)*$/);
   assert.match(pkg.scripts.lint, /test\/lint\.js/);
   assert.match(fs.readFileSync(path.join(ROOT, 'test', 'lint.js'), 'utf8'), /actionlint@v1\.7\.12[\s\S]*zizmor/);
