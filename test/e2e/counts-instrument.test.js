@@ -40,8 +40,9 @@ test(
     assert.equal(late.instrument.status, 'ok');
     assert.equal(whole.instrument.status, 'off');
     // before its first mark a process starts Node, loads the drivers and warms every case up: hundreds of
-    // millions of instructions, which callgrind no longer instruments
-    for (const p of late.instrumented) assert.ok(p.beforeFirstMark < 100_000, `${p.beforeFirstMark} before mark 1`);
+    // millions of instructions, which callgrind no longer instruments: what is left is the return from
+    // the start request to the first mark (under 100k instructions on Node 20, 119k on Node 24)
+    for (const p of late.instrumented) assert.ok(p.beforeFirstMark < 1_000_000, `${p.beforeFirstMark} before mark 1`);
     for (const p of whole.instrumented)
       assert.ok(p.beforeFirstMark > 100_000_000, `${p.beforeFirstMark} before mark 1`);
     assert.equal(late.instrumented.length, 2);
