@@ -22,6 +22,8 @@ import { writeFileAtomic } from '../../lib/files.js';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { caseKey, caseOf, cases as selectCases } from '../tables/suite.js';
+import { countingProgress } from '../run/count-progress.js';
+import { createProgress } from '../run/progress.js';
 import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
 import { countingTools } from './tools.js';
 
@@ -136,16 +138,21 @@ async function main(/** @type {string[]} */ argv) {
     writeFileAtomic(path.resolve(v.out), `${JSON.stringify({ ...head, probe: r }, null, 2)}\n`);
     return 0;
   }
+  // a line at least every 10 s, with the processes done and an ETA (bench/run/progress.js), as in `npm run bench`
+  const progress = countingProgress(createProgress(process.stderr, { label: 'counting' }));
+  progress({ step: 'begin', cases: selected.length });
   const { counting, counts } = await countPass({
     mode,
     seed,
     cases: selected,
     drivers,
     log,
+    onProgress: progress,
     layout: { padRepeat: LAYOUT_PAD },
     ...(jobs ? { jobs } : {}),
     ...(inject ? { inject } : {}),
   });
+  await new Promise((resolve) => setImmediate(resolve)); // the progress's last line comes a turn after the pass
   const out = {
     ...head,
     inject,
