@@ -1,0 +1,57 @@
+// The folders' import rules, checked by dependency-cruiser over aggregate/, bench/, compare/, lib/
+// and publish/ (test/layers.test.js runs them; so does
+// `npx depcruise aggregate bench compare lib publish -c .dependency-cruiser.mjs`). Every import
+// counts: static, re-exported, dynamic, and the JSDoc type references `import('…').Name` (a type
+// names the module it comes from as surely as a value does). The folder cycles of today are known
+// violations (.dependency-cruiser-known-violations.json): the test fails on a new one only.
+
+/** The lib/ modules a table may import: each imports nothing, not even a built-in. */
+const LIB_LEAVES = '^lib/(prng|sqlite)[.]js$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'table-imports-no-logic',
+      comment:
+        'A table (bench/tables/) imports only tables, built-ins, npm packages and the lib/ leaves: loading a table never loads logic of the repository (the engine, the claims, a run), so aggregate/, which reads the tables, stays free of it',
+      severity: 'error',
+      from: { path: '^bench/tables/' },
+      to: { pathNot: ['^bench/tables/', LIB_LEAVES, '^node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'lib-leaf-imports-nothing',
+      comment: 'A lib/ module a table may import imports nothing (add a module to LIB_LEAVES only if it is a leaf)',
+      severity: 'error',
+      from: { path: LIB_LEAVES },
+      to: {},
+    },
+    {
+      name: 'bench-never-loads-compare',
+      comment: 'The PR check (compare/) builds on the bench, never the reverse: directly or through what it imports',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^compare/', reachable: true },
+    },
+    {
+      name: 'aggregate-never-loads-a-run',
+      comment:
+        'The aggregate reads documents and tables: it never loads bench/engine/ or bench/run/, directly or through what it imports',
+      severity: 'error',
+      from: { path: '^aggregate/' },
+      to: { path: '^bench/(engine|run)/', reachable: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      comment: 'No folder imports, through its files, a folder that imports it back',
+      severity: 'error',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    detectJSDocImports: true,
+    doNotFollow: { path: 'node_modules' },
+  },
+};
