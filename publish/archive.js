@@ -20,23 +20,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { CommandError, command, parseStrict } from '../lib/command.js';
 import { bundleName, byRelease, packBundle, unpackBundle } from '../aggregate/assets.js';
-import { GhError, backoffMs, gh, sleep } from './gh.js';
+import { GhError, RETRIES, gh, retrying } from './gh.js';
 import { openStore, sha256 } from '../aggregate/store.js';
 
 /** What gh says of a release this repository does not have. */
 export const NO_RELEASE = /release not found/i;
-/** Looks at a release whose asset is not listed yet, in all. */
-export const LOOKS = 5;
-/** Rounds of looking at a release and acting on what is there. */
-export const ROUNDS = 4;
 
 /**
  * A release as gh shows it (gh finds a draft by its tag too); null when there is none.
  * @param {string} tag @param {(s: string) => void} log
- * @returns {{ isDraft: boolean, databaseId: number, assets: { name: string, size: number, state: string }[] } | null}
+ * @returns {Promise<{ isDraft: boolean, databaseId: number, assets: { name: string, size: number, state: string }[] } | null>}
  */
-export function viewRelease(tag, log) {
-  const out = gh(['release', 'view', tag, '--json', 'assets,isDraft,databaseId'], { missing: NO_RELEASE, log });
+export async function viewRelease(tag, log) {
+  const out = await gh(['release', 'view', tag, '--json', 'assets,isDraft,databaseId'], { missing: NO_RELEASE, log });
   return out === null ? null : JSON.parse(out);
 }
 
@@ -44,104 +40,91 @@ export function viewRelease(tag, log) {
  * Whether the release's asset holds exactly these documents (file → sha256).
  * @param {string} tag @param {Map<string, string>} want @param {string} tmp @param {(s: string) => void} log
  */
-function holds(tag, want, tmp, log) {
+async function holds(tag, want, tmp, log) {
   const dir = fs.mkdtempSync(path.join(tmp, 'check-'));
-  gh(['release', 'download', tag, '--dir', dir, '--pattern', bundleName(tag)], { log });
+  await gh(['release', 'download', tag, '--dir', dir, '--pattern', bundleName(tag)], { log });
   const docs = unpackBundle(fs.readFileSync(path.join(dir, bundleName(tag))));
   return (
     docs.size === want.size && [...want].every(([file, sha]) => docs.has(file) && sha256(docs.get(file) ?? '') === sha)
   );
 }
 
+/** What GitHub said to a create or an upload: the next round looks at what it left. */
+class Refusal extends Error {}
+const refused = (/** @type {unknown} */ err) => {
+  throw err instanceof GhError ? new Refusal(err.said) : err;
+};
+/** Thrown while GitHub's listing does not show the asset yet. */
+const LAGS = 'asset not listed yet';
+
 /**
  * Make sure release `tag` holds `bundle` (the documents `want`): made when missing, checked when
- * there, in at most ROUNDS rounds of looking and acting. Returns what it did.
+ * there, in at most RETRIES.round rounds of looking and acting. Returns what it did.
  * @param {string} tag @param {string} bundle the packed file @param {Map<string, string>} want
  * @param {string} tmp @param {(s: string) => void} log
- * @returns {'made' | 'there' | 'completed'}
+ * @returns {Promise<'made' | 'there' | 'completed'>}
  */
-function ensure(tag, bundle, want, tmp, log) {
+async function ensure(tag, bundle, want, tmp, log) {
   const name = bundleName(tag);
-  /** @type {string} */
-  let last = '';
-  for (let round = 1; round <= ROUNDS; round++) {
-    if (round > 1) sleep(backoffMs() * 2 ** (round - 2));
-    let state = viewRelease(tag, log);
+  const round = async (/** @type {number} */ n) => {
+    let state = await viewRelease(tag, log);
     if (state?.isDraft) {
       log(`ci:archive: release ${tag} is a draft, left by an upload that was cut off: deleted, to be made again`);
       // by its id: GitHub's lookup by tag does not find a draft (its tag does not exist yet)
-      gh(['api', '-X', 'DELETE', `repos/{owner}/{repo}/releases/${state.databaseId}`], { log });
+      await gh(['api', '-X', 'DELETE', `repos/{owner}/{repo}/releases/${state.databaseId}`], { log });
       state = null;
     }
     if (!state) {
       // not retried by gh.js: a create cut off may have left a draft, which the next round deletes
-      const made = attempt(() =>
-        gh(
-          [
-            'release',
-            'create',
-            tag,
-            bundle,
-            '--latest=false',
-            '--title',
-            `Result documents: ${tag.slice('results-'.length)}`,
-            '--notes',
-            `The result and shootout documents one nightly aggregate stored, packed in ${name} (per document a line {"file": …} and its JSON), as results/index.json lists them (docs/pipeline.md). Never replaced.`,
-          ],
-          { log, tries: 1 },
-        ),
-      );
-      if (made === true) return 'made';
-      last = made;
-      if (/immutable/i.test(made)) break;
-      continue;
+      const notes = `The result and shootout documents one nightly aggregate stored, packed in ${name} (per document a line {"file": …} and its JSON), as results/index.json lists them (docs/pipeline.md). Never replaced.`;
+      const title = `Result documents: ${tag.slice('results-'.length)}`;
+      await gh(['release', 'create', tag, bundle, '--latest=false', '--title', title, '--notes', notes], {
+        log,
+        tries: 1,
+      }).catch(refused);
+      return 'made';
     }
-    for (let look = 1; look < LOOKS && !state.assets.some((a) => a.name === name && a.state === 'uploaded'); look++) {
-      sleep(backoffMs() * 2 ** (look - 1)); // GitHub's listing lags an upload
-      state = viewRelease(tag, log) ?? state;
-    }
-    const asset = state.assets.find((a) => a.name === name);
+    let seen = state;
+    seen = await retrying(
+      async (look) => {
+        if (look > 1) seen = (await viewRelease(tag, log)) ?? seen;
+        if (look < RETRIES.look.tries && !seen.assets.some((a) => a.name === name && a.state === 'uploaded'))
+          throw new Error(LAGS);
+        return seen;
+      },
+      RETRIES.look,
+      { retryable: (err) => err.message === LAGS },
+    );
+    const asset = seen.assets.find((a) => a.name === name);
     if (asset?.state === 'uploaded') {
-      if (asset.size === fs.statSync(bundle).size || holds(tag, want, tmp, log)) return round === 1 ? 'there' : 'made';
+      if (asset.size === fs.statSync(bundle).size || (await holds(tag, want, tmp, log)))
+        return n === 1 ? 'there' : 'made';
       throw new CommandError(
         `release ${tag} holds an asset ${name} that is not the documents results/index.json archives there; not replaced (delete the release on GitHub if it is not this repository's archive, then run the nightly job again)`,
       );
     }
-    const put = attempt(() => {
-      if (asset) gh(['release', 'delete-asset', tag, name, '--yes'], { log }); // cut off: 'starter'
-      gh(['release', 'upload', tag, bundle], { log, tries: 1 });
-    });
-    if (put === true) return 'completed';
-    last = put;
-    if (/immutable/i.test(put)) break;
-  }
-  if (/immutable/i.test(last))
-    throw new CommandError(
-      `release ${tag} is immutable and cannot hold its asset ${name} (${last.slice(0, 120)}): nothing was committed; re-run the workflow, whose new attempt names a new release for these documents`,
-    );
-  throw new CommandError(`release ${tag}: not made after ${ROUNDS} rounds; the last refusal: ${last}`);
-}
-
-/**
- * Run a gh step; true when it went through, else what gh said (a refusal to look at again).
- * @param {() => unknown} step
- * @returns {true | string}
- */
-function attempt(step) {
-  try {
-    step();
-    return true;
-  } catch (err) {
-    if (err instanceof GhError) return err.said;
-    throw err;
-  }
+    if (asset) await gh(['release', 'delete-asset', tag, name, '--yes'], { log }).catch(refused); // cut off: 'starter'
+    await gh(['release', 'upload', tag, bundle], { log, tries: 1 }).catch(refused);
+    return 'completed';
+  };
+  const immutable = (/** @type {Error} */ err) => /immutable/i.test(err.message);
+  return retrying(round, RETRIES.round, { retryable: (err) => err instanceof Refusal && !immutable(err) }).catch(
+    (err) => {
+      if (!(err instanceof Refusal)) throw err;
+      throw new CommandError(
+        immutable(err)
+          ? `release ${tag} is immutable and cannot hold its asset ${name} (${err.message.slice(0, 120)}): nothing was committed; re-run the workflow, whose new attempt names a new release for these documents`
+          : `release ${tag}: not made after ${RETRIES.round.tries} rounds; the last refusal: ${err.message}`,
+      );
+    },
+  );
 }
 
 /**
  * @param {{ results: string, log?: (s: string) => void, warn?: (s: string) => void }} o
- * @returns {{ releases: Record<string, string>, archived: number }} what was done per release
+ * @returns {Promise<{ releases: Record<string, string>, archived: number }>} what was done per release
  */
-export function archive(o) {
+export async function archive(o) {
   const log = o.log ?? ((s) => console.error(s));
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const here = store.entries().filter((e) => store.has(e) && e.release);
@@ -160,7 +143,7 @@ export function archive(o) {
       });
       const bundle = path.join(tmp, bundleName(tag));
       fs.writeFileSync(bundle, packBundle(docs));
-      done[tag] = ensure(tag, bundle, new Map(entries.map((e) => [e.file, e.sha256])), tmp, log);
+      done[tag] = await ensure(tag, bundle, new Map(entries.map((e) => [e.file, e.sha256])), tmp, log);
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -186,9 +169,9 @@ export const HELP = {
   }),
 };
 
-function main(/** @type {string[]} */ argv) {
+async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, HELP.options);
-  archive({ results: values.results, log: (s) => console.log(s) });
+  await archive({ results: values.results, log: (s) => console.log(s) });
   return 0;
 }
 

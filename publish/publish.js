@@ -16,9 +16,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, command, parseStrict } from '../lib/command.js';
+import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
 import { ROOT } from '../lib/root.js';
 import { archive } from './archive.js';
+import { RETRIES, retrying } from './gh.js';
 import { restore } from './restore.js';
 import { INDEX } from '../aggregate/store.js';
 
@@ -28,7 +29,8 @@ const BOT = [
   '-c',
   'user.email=41898282+github-actions[bot]@users.noreply.github.com',
 ];
-const ATTEMPTS = 5;
+/** A push git refused (pushRejection says why): another run pushed first, most often. */
+class Rejected extends CommandError {}
 
 /**
  * @param {string[]} args
@@ -129,9 +131,9 @@ export function takePages(pages, o) {
 
 /**
  * @param {{ artifacts: string, pages?: string, results: string, readme: string, remote: string, branch: string, cwd: string, log?: (s: string) => void, runAggregate?: () => void }} o
- * @returns {'nothing' | 'pushed'}
+ * @returns {Promise<'nothing' | 'pushed'>}
  */
-export function publish(o) {
+export async function publish(o) {
   const log = o.log ?? ((s) => console.log(s));
   if (o.pages) takePages(o.pages, o);
   const paths = [o.readme, o.results];
@@ -154,32 +156,34 @@ export function publish(o) {
       if (r.status !== 0) throw new Error(`aggregate exited ${r.status}`);
     });
   const results = path.resolve(o.cwd, o.results);
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  const { tries } = RETRIES.push;
+  const pushed = async (/** @type {number} */ n) => {
     const stored = fs.existsSync(path.join(results, INDEX)); // no index: nothing stored yet
-    if (stored) archive({ results, log });
+    if (stored) await archive({ results, log });
     git(['add', '--', ...paths], o.cwd);
     const added = stored ? newDocuments(o.results, o.cwd) : [];
     if (!git(['diff', '--cached', '--name-only', '--', ...paths], o.cwd)) {
       log('ci:publish: README.md and results/ unchanged; no commit');
-      return 'nothing';
+      return /** @type {const} */ ('nothing');
     }
     git([...BOT, 'commit', '-q', '-m', commitMessage(added)], o.cwd);
     const push = spawnSync('git', ['push', o.remote, `HEAD:${o.branch}`], { cwd: o.cwd, encoding: 'utf8' });
-    if (push.status === 0) {
-      log(
-        `ci:publish: pushed ${git(['rev-parse', '--short', 'HEAD'], o.cwd)} to ${o.remote}/${o.branch} (${added.length} new document(s))`,
-      );
-      return 'pushed';
-    }
+    if (push.status !== 0) throw new Rejected(`push ${n} of ${tries} rejected (${pushRejection(push.stderr)})`);
     log(
-      `ci:publish: push ${attempt} of ${ATTEMPTS} rejected (${pushRejection(push.stderr)}); taking ${o.remote}/${o.branch} and aggregating again`,
+      `ci:publish: pushed ${git(['rev-parse', '--short', 'HEAD'], o.cwd)} to ${o.remote}/${o.branch} (${added.length} new document(s))`,
     );
-    git(['fetch', '-q', o.remote, o.branch], o.cwd);
-    git(['reset', '-q', '--hard', `${o.remote}/${o.branch}`], o.cwd);
-    restore({ results, log });
-    aggregate();
-  }
-  throw new Error(`could not push after ${ATTEMPTS} attempts`);
+    return /** @type {const} */ ('pushed');
+  };
+  return retrying(pushed, RETRIES.push, {
+    retryable: (err) => err instanceof Rejected,
+    onRetry: async (err) => {
+      log(`ci:publish: ${err.message}; taking ${o.remote}/${o.branch} and aggregating again`);
+      git(['fetch', '-q', o.remote, o.branch], o.cwd);
+      git(['reset', '-q', '--hard', `${o.remote}/${o.branch}`], o.cwd);
+      await restore({ results, log });
+      aggregate();
+    },
+  });
 }
 
 export const HELP = {
@@ -212,11 +216,11 @@ export const HELP = {
   }),
 };
 
-function main(/** @type {string[]} */ argv) {
+async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, HELP.options);
   if (!values.artifacts || !values.branch)
     throw new UsageError('--artifacts DIR and --branch NAME (or GITHUB_REF_NAME) are required');
-  publish({ .../** @type {any} */ (values), cwd: process.cwd() });
+  await publish({ .../** @type {any} */ (values), cwd: process.cwd() });
 }
 
 command('ci:publish', import.meta.url, main, HELP);

@@ -55,9 +55,9 @@ export function startOver(results) {
 /**
  * @param {{ results: string, all?: boolean, repository?: string | null, log?: (s: string) => void, warn?: (s: string) => void }} o
  *   repository: this repository (thisRepository() by default)
- * @returns {{ fetched: string[], here: number, startedOver: boolean }}
+ * @returns {Promise<{ fetched: string[], here: number, startedOver: boolean }>}
  */
-export function restore(o) {
+export async function restore(o) {
   const log = o.log ?? ((s) => console.error(s));
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const mine = o.repository === undefined ? thisRepository() : o.repository;
@@ -66,7 +66,7 @@ export function restore(o) {
   if (mine && theirs && mine !== theirs) {
     // a renamed or transferred repository keeps its releases: only one without them starts over
     const probe = needed.find((e) => e.release);
-    if (probe?.release && viewRelease(probe.release, log))
+    if (probe?.release && (await viewRelease(probe.release, log)))
       log(
         `ci:restore: ${path.join(o.results, INDEX)} names ${theirs}, and this is ${mine}, which holds its releases (renamed or transferred): kept`,
       );
@@ -89,7 +89,7 @@ export function restore(o) {
     for (const [tag, entries] of byTag) {
       const dir = path.join(tmp, tag);
       const name = bundleName(tag);
-      const got = gh(['release', 'download', tag, '--dir', dir, '--pattern', name], { missing: NOT_THERE, log });
+      const got = await gh(['release', 'download', tag, '--dir', dir, '--pattern', name], { missing: NOT_THERE, log });
       if (got === null)
         throw new CommandError(
           `release ${tag}${mine ? ` of ${mine}` : ''} or its asset ${name} is not there, and ${path.join(o.results, INDEX)} lists ${entries.length} document(s) the pages need in it (${entries[0].file}${entries.length > 1 ? ', …' : ''}); nothing written. If this repository is a copy of another, remove results/ to start its own history (docs/pipeline.md)`,
@@ -137,9 +137,9 @@ export const HELP = {
   }),
 };
 
-function main(/** @type {string[]} */ argv) {
+async function main(/** @type {string[]} */ argv) {
   const values = parseStrict(argv, HELP.options);
-  restore({ results: values.results, all: Boolean(values.all), log: (s) => console.log(s) });
+  await restore({ results: values.results, all: Boolean(values.all), log: (s) => console.log(s) });
   return 0;
 }
 

@@ -89,7 +89,7 @@ async function archivedNight() {
   releases(dir);
   const laptop = workspace(dir, 'laptop');
   assert.equal((await run(laptop, night(dir, 0))).code, 0);
-  archive({ results: laptop.results });
+  await archive({ results: laptop.results });
   return { dir, laptop };
 }
 const snapshot = (/** @type {string} */ dir) =>
@@ -138,7 +138,7 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   const ghLog = releases(dir);
   const laptop = workspace(dir, 'laptop');
   for (const n of [0, 1, 2]) assert.equal((await run(laptop, night(dir, n))).code, 0);
-  const first = archive({ results: laptop.results });
+  const first = await archive({ results: laptop.results });
   // one release a night, made with its one asset in one call
   assert.deepEqual(Object.values(first.releases), ['made', 'made', 'made']);
   const index = openStore(laptop.results, () => {}).entries();
@@ -156,7 +156,7 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   assert.equal(fs.readFileSync(ghLog, 'utf8').match(/^create /gm)?.length, 3);
   // archiving again makes nothing and replaces nothing
   fs.writeFileSync(ghLog, '');
-  assert.deepEqual(Object.values(archive({ results: laptop.results }).releases), ['there', 'there', 'there']);
+  assert.deepEqual(Object.values((await archive({ results: laptop.results })).releases), ['there', 'there', 'there']);
   assert.doesNotMatch(fs.readFileSync(ghLog, 'utf8'), /^(create|upload|delete)/m);
 
   // the clone: no document; aggregating without restoring refuses, naming the file and the fix, and writes no page
@@ -176,7 +176,7 @@ test('a clone that holds only what git holds, restored, renders the same pages a
 
   // restored: the documents the pages read (the newest per Node major, the newest shootout), no more, in one download
   fs.writeFileSync(ghLog, '');
-  const { fetched } = restore({ results: clone.results });
+  const { fetched } = await restore({ results: clone.results });
   assert.deepEqual(
     fetched.map((f) => path.basename(f).slice(0, 10)),
     ['2026-11-12', '2026-11-12', '2026-11-12'],
@@ -187,7 +187,7 @@ test('a clone that holds only what git holds, restored, renders the same pages a
       fs.readFileSync(path.join(clone.results, f), 'utf8'),
       fs.readFileSync(path.join(laptop.results, f), 'utf8'),
     );
-  assert.deepEqual(restore({ results: clone.results }).fetched, [], 'a document here is not fetched again');
+  assert.deepEqual((await restore({ results: clone.results })).fetched, [], 'a document here is not fetched again');
 
   // the next night, on both: the same README, page, index, nights and charts, byte for byte
   const tonight = night(dir, 3);
@@ -207,7 +207,7 @@ test('a clone that holds only what git holds, restored, renders the same pages a
   assert.equal(openStore(clone.results, () => {}).entries().length, 12);
   // --all: every document, one download per release
   fs.writeFileSync(ghLog, '');
-  assert.equal(restore({ results: clone.results, all: true }).fetched.length, 6);
+  assert.equal((await restore({ results: clone.results, all: true })).fetched.length, 6);
   assert.equal(fs.readFileSync(ghLog, 'utf8').match(/^download /gm)?.length, 2);
 });
 
@@ -223,8 +223,8 @@ test('restore refuses an asset that does not hold the document the index lists, 
   doc.cases[0].stats.opsPerSec.median *= 2; // a figure changed after it was stored
   docs.set(victim, storedText(doc));
   fs.writeFileSync(file, packBundle([...docs].map(([f, text]) => ({ file: f, text }))));
-  assert.throws(
-    () => restore({ results: clone.results }),
+  await assert.rejects(
+    restore({ results: clone.results }),
     new RegExp(
       `asset ${tag}\\.jsonl\\.gz of release ${tag} holds another document than results/index\\.json lists as ${victim.replace(/\./g, '\\.')} \\(sha256 [0-9a-f]{12}…, listed [0-9a-f]{12}…\\); not written`,
     ),
@@ -247,8 +247,8 @@ test('archive never replaces an asset: a release that holds other documents is r
   docs.set(name, storedText(other));
   fs.writeFileSync(file, packBundle([...docs].map(([f, text]) => ({ file: f, text }))));
   const held = fs.readFileSync(file);
-  assert.throws(
-    () => archive({ results: laptop.results }),
+  await assert.rejects(
+    archive({ results: laptop.results }),
     new RegExp(
       `release ${tag} holds an asset ${tag}\\.jsonl\\.gz that is not the documents results/index\\.json archives there; not replaced`,
     ),
@@ -256,11 +256,36 @@ test('archive never replaces an asset: a release that holds other documents is r
   assert.ok(fs.readFileSync(file).equals(held), 'the asset is as it was');
 });
 
+test('a release GitHub keeps cutting off is made again, in 4 rounds in all; then one line names the last refusal', async () => {
+  for (const cuts of [3, 4]) {
+    const dir = scratch('archive-');
+    const ghLog = releases(dir);
+    const laptop = workspace(dir, 'laptop');
+    assert.equal((await run(laptop, night(dir, 0))).code, 0);
+    fs.mkdirSync(path.join(dir, 'releases'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'releases', 'faults.json'), JSON.stringify({ interrupt: cuts }));
+    /** @type {string[]} */
+    const log = [];
+    const archived = archive({ results: laptop.results, log: (s) => log.push(s) });
+    if (cuts === 3) assert.deepEqual(Object.values((await archived).releases), ['made']);
+    else
+      await assert.rejects(archived, (err) => {
+        assert.match(
+          /** @type {Error} */ (err).message,
+          /^release results-2026-11-10-[0-9a-f]{8}: not made after 4 rounds; the last refusal: Post "https:\/\/uploads\.github\.com\/.*": read: connection reset by peer$/,
+        );
+        return true;
+      });
+    assert.equal(fs.readFileSync(ghLog, 'utf8').match(/^create /gm)?.length, 4);
+    assert.equal(log.filter((l) => /is a draft, left by an upload that was cut off: deleted/.test(l)).length, 3);
+  }
+});
+
 test('an unreadable index is never rebuilt over the archived documents it lists', async () => {
   const dir = scratch('archive-');
   const laptop = workspace(dir, 'laptop');
   assert.equal((await run(laptop, night(dir, 0))).code, 0);
-  fs.writeFileSync(path.join(laptop.results, 'index.json'), '{"schemaVersion":2,"entries":[');
+  fs.writeFileSync(path.join(laptop.results, 'index.json'), '{"schemaVersion":1,"entries":[');
   assert.throws(
     () => openStore(laptop.results, () => {}),
     /index\.json: unreadable \(.*\); it lists the archived documents too, so it is not rebuilt: take it back from git \(git checkout -- .*index\.json\), or remove it to rebuild it from the documents here only/,

@@ -12,6 +12,7 @@ import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { commitMessage, publish, pushRejection } from '../publish/publish.js';
 import { restore, startOver } from '../publish/restore.js';
 import { archive } from '../publish/archive.js';
+import { GhError, gh, retrying } from '../publish/gh.js';
 import { bundleName, unpackBundle } from '../aggregate/assets.js';
 import { childEnv, scratch } from './helpers.js';
 import { ROOT } from '../lib/root.js';
@@ -94,7 +95,7 @@ function setup() {
  * @param {object} doc
  * @param {{ run?: string }} [o] run: the GitHub run id (the release's name depends on it)
  */
-function cell(dir, name, doc, o = {}) {
+async function cell(dir, name, doc, o = {}) {
   git(['clone', '-q', '-b', 'main', path.join(dir, 'origin.git'), name], dir);
   const cwd = path.join(dir, name);
   const artifacts = path.join(dir, `${name}-artifacts`);
@@ -106,7 +107,7 @@ function cell(dir, name, doc, o = {}) {
   fs.writeFileSync(path.join(artifacts, `result-ubuntu-24.04-node${major}`, 'r.json'), JSON.stringify(celled));
   /** @type {string[]} */
   const log = [];
-  restore({ results: path.join(cwd, 'results'), log: (l) => log.push(l) });
+  await restore({ results: path.join(cwd, 'results'), log: (l) => log.push(l) });
   // npm run aggregate, as the aggregate job runs it (publish runs it again after a rejected push)
   const run = () => {
     execFileSync(
@@ -149,12 +150,12 @@ function cell(dir, name, doc, o = {}) {
   };
 }
 
-test('two aggregate jobs racing both land: the rejected one retakes the remote, aggregates again and pushes; nothing is lost', () => {
+test('two aggregate jobs racing both land: the rejected one retakes the remote, aggregates again and pushes; nothing is lost', async () => {
   const dir = setup();
-  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
-  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
-  assert.equal(a.go(), 'pushed');
-  assert.equal(b.go(), 'pushed');
+  const a = await cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  const b = await cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.equal(await a.go(), 'pushed');
+  assert.equal(await b.go(), 'pushed');
   assert.ok(
     b.log.some((l) =>
       /push 1 of 5 rejected \(! \[rejected\] HEAD -> main \((fetch first|non-fast-forward)\)\); taking origin\/main/.test(
@@ -189,12 +190,12 @@ test('two aggregate jobs racing both land: the rejected one retakes the remote, 
   );
 });
 
-test('no change, no commit', () => {
+test('no change, no commit', async () => {
   const dir = setup();
-  const a = cell(dir, 'a', syntheticDoc());
-  assert.equal(a.go(), 'pushed');
+  const a = await cell(dir, 'a', syntheticDoc());
+  assert.equal(await a.go(), 'pushed');
   const head = git(['rev-parse', 'HEAD'], a.cwd);
-  assert.equal(a.go(), 'nothing');
+  assert.equal(await a.go(), 'nothing');
   assert.equal(git(['rev-parse', 'HEAD'], a.cwd), head);
 });
 
@@ -217,6 +218,34 @@ test('the commit message names the run and the cells it adds', () => {
   assert.equal(
     msg,
     'Benchmark results: 1 new document(s) from run 42 of Benchmark\n\n- linux-x64-node-v22.23.3\n\nhttps://github.com/o/r/actions/runs/42\n',
+  );
+});
+
+test('a push the remote keeps refusing: 5 in all, the remote taken and aggregated between them, then the last refusal', async () => {
+  const dir = setup();
+  const a = await cell(dir, 'a', syntheticDoc());
+  const pages = path.join(dir, 'pages');
+  fs.cpSync(path.join(a.cwd, 'results'), path.join(pages, 'results'), { recursive: true });
+  fs.copyFileSync(path.join(a.cwd, 'README.md'), path.join(pages, 'README.md'));
+  const hook = path.join(dir, 'origin.git', 'hooks', 'pre-receive');
+  fs.writeFileSync(hook, '#!/bin/sh\necho "error: frozen" >&2\nexit 1\n', { mode: 0o755 });
+  let aggregated = 0;
+  await assert.rejects(
+    publish({
+      ...{ artifacts: a.artifacts, results: 'results', readme: 'README.md', remote: 'origin', branch: 'main' },
+      cwd: a.cwd,
+      log: (s) => a.log.push(s),
+      runAggregate: () => {
+        aggregated++;
+        fs.cpSync(pages, a.cwd, { recursive: true });
+      },
+    }),
+    /^Error: push 5 of 5 rejected \(! \[remote rejected\] HEAD -> main \(pre-receive hook declined\); remote: error: frozen\)$/,
+  );
+  assert.equal(aggregated, 4);
+  assert.deepEqual(
+    a.log.filter((l) => /rejected .*; taking origin\/main and aggregating again$/.test(l)).map((l) => l.split(' ')[2]),
+    ['1', '2', '3', '4'],
   );
 });
 
@@ -252,13 +281,13 @@ fatal: unable to access 'https://github.com/o/r/': The requested URL returned er
   assert.equal(pushRejection('hint: only advice\n'), 'no message');
 });
 
-test('immutable releases: every night makes its own release in one call, never adds to one', () => {
+test('immutable releases: every night makes its own release in one call, never adds to one', async () => {
   const dir = setup();
   faults(dir, { immutable: true });
-  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
-  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
-  assert.equal(a.go(), 'pushed');
-  assert.equal(b.go(), 'pushed'); // rejected once: takes a's night, aggregates again, finds its release made
+  const a = await cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  const b = await cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.equal(await a.go(), 'pushed');
+  assert.equal(await b.go(), 'pushed'); // rejected once: takes a's night, aggregates again, finds its release made
   const { entries } = allArchived(dir);
   for (const e of entries) assert.equal(releaseOf(dir, e.release)?.immutable, true);
   const calls = fs.readFileSync(/** @type {string} */ (process.env.FAKE_GH_LOG), 'utf8');
@@ -266,23 +295,29 @@ test('immutable releases: every night makes its own release in one call, never a
   assert.equal(calls.match(/^create /gm)?.length, 2);
 });
 
-test("the asset cap: one asset a release, so GitHub's cap per release is never reached", () => {
+test("the asset cap: one asset a release, so GitHub's cap per release is never reached", async () => {
   const dir = setup();
   faults(dir, { assetCap: 1 });
   for (const [i, day] of ['20', '21', '22'].entries())
     assert.equal(
-      cell(dir, `n${i}`, syntheticDoc({ node: 'v22.23.3', finishedAt: `2026-11-${day}T03:17:00.000Z`, seed: i })).go(),
+      await (
+        await cell(
+          dir,
+          `n${i}`,
+          syntheticDoc({ node: 'v22.23.3', finishedAt: `2026-11-${day}T03:17:00.000Z`, seed: i }),
+        )
+      ).go(),
       'pushed',
     );
   assert.equal(allArchived(dir).entries.length, 3);
 });
 
 /** One night under a fault: it lands, archived, and its log has a line saying how. */
-function landsUnder(/** @type {object} */ fault, /** @type {RegExp} */ said) {
+async function landsUnder(/** @type {object} */ fault, /** @type {RegExp} */ said) {
   const dir = setup();
   faults(dir, fault);
-  const a = cell(dir, 'a', syntheticDoc());
-  assert.equal(a.go(), 'pushed');
+  const a = await cell(dir, 'a', syntheticDoc());
+  assert.equal(await a.go(), 'pushed');
   assert.ok(
     a.log.some((l) => said.test(l)),
     a.log.join('\n'),
@@ -290,14 +325,14 @@ function landsUnder(/** @type {object} */ fault, /** @type {RegExp} */ said) {
   allArchived(dir);
 }
 
-test('an upload cut off leaves a draft: it is deleted and the release made again', () => {
-  landsUnder({ interrupt: 1 }, /is a draft, left by an upload that was cut off: deleted, to be made again/);
+test('an upload cut off leaves a draft: it is deleted and the release made again', async () => {
+  await landsUnder({ interrupt: 1 }, /is a draft, left by an upload that was cut off: deleted, to be made again/);
 });
 
-test("a published release with its asset cut off ('starter'): the asset is uploaded again; an immutable one stops before anything is committed", () => {
+test("a published release with its asset cut off ('starter'): the asset is uploaded again; an immutable one stops before anything is committed", async () => {
   for (const immutable of [false, true]) {
     const dir = setup();
-    const a = cell(dir, 'a', syntheticDoc(), { run: '77' });
+    const a = await cell(dir, 'a', syntheticDoc(), { run: '77' });
     const [entry] = JSON.parse(fs.readFileSync(path.join(a.cwd, 'results', 'index.json'), 'utf8')).entries;
     // what an earlier attempt left: the release published, its asset never finished
     const at = path.join(dir, 'releases', 'repos', 'owner', 'repo', entry.release);
@@ -307,13 +342,13 @@ test("a published release with its asset cut off ('starter'): the asset is uploa
       JSON.stringify({ draft: false, immutable, assets: { [bundleName(entry.release)]: { state: 'starter', at: 0 } } }),
     );
     if (!immutable) {
-      assert.equal(a.go(), 'pushed');
+      assert.equal(await a.go(), 'pushed');
       allArchived(dir);
       continue;
     }
     const head = git(['ls-remote', path.join(dir, 'origin.git'), 'main'], dir);
-    assert.throws(
-      () => a.go(),
+    await assert.rejects(
+      a.go(),
       new RegExp(
         `release ${entry.release} is immutable and cannot hold its asset ${entry.release}\\.jsonl\\.gz \\(HTTP 422: Cannot .*\\): nothing was committed; re-run the workflow, whose new attempt names a new release for these documents`,
       ),
@@ -322,36 +357,110 @@ test("a published release with its asset cut off ('starter'): the asset is uploa
   }
 });
 
-test('a listing that lags an upload: the release is looked at again, not uploaded to', () => {
+test('a listing that lags an upload: the release is looked at again, not uploaded to', async () => {
   const dir = setup();
-  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
-  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
-  assert.equal(a.go(), 'pushed');
+  const a = await cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  const b = await cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  assert.equal(await a.go(), 'pushed');
   faults(dir, { viewLag: 3 }); // b makes its release, is rejected, aggregates again: its release is not listed yet
-  assert.equal(b.go(), 'pushed');
+  assert.equal(await b.go(), 'pushed');
   const calls = fs.readFileSync(/** @type {string} */ (process.env.FAKE_GH_LOG), 'utf8');
   assert.doesNotMatch(calls, /^(upload|delete)/m);
   assert.ok((calls.match(/^view /gm)?.length ?? 0) >= 4, calls);
   allArchived(dir);
 });
 
-test('the rate limit: a call turned away is tried again after a wait, and the night lands', () => {
-  landsUnder({ rateLimit: 3 }, /secondary rate limit.*; try 2 of 6 in/);
+test('the rate limit: a call turned away is tried again after a wait, and the night lands', async () => {
+  await landsUnder({ rateLimit: 3 }, /secondary rate limit.*; try 2 of 6 in/);
 });
 
-test("a fork's first night: upstream's index names releases the fork lacks; the fork's own history starts and publishes", () => {
+test('a gh call GitHub keeps turning away: 6 tries, each wait twice the last, then its last refusal in one line', async () => {
+  const dir = scratch('gh-');
+  archiveStandIn(dir);
+  faults(dir, { rateLimit: 7 });
+  /** @type {string[]} */
+  const log = [];
+  const view = (/** @type {object} */ o = {}) =>
+    gh(['release', 'view', 'results-x', '--json', 'assets'], { log: (s) => log.push(s), ...o });
+  await assert.rejects(view(), (err) => {
+    assert.ok(err instanceof GhError);
+    assert.match(
+      err.message,
+      /fake-gh\.js release view results-x failed: HTTP 403: You have exceeded a secondary rate limit\./,
+    );
+    assert.doesNotMatch(err.message, /\n/);
+    return true;
+  });
+  assert.deepEqual(
+    log.map((l) => /^gh release view results-x: HTTP 403: .*; try (\d) of 6 in ([\d.]+) s$/.exec(l)?.slice(1)),
+    [
+      ['2', '0.001'],
+      ['3', '0.002'],
+      ['4', '0.004'],
+      ['5', '0.008'],
+      ['6', '0.016'],
+    ],
+  );
+  const calls = () =>
+    fs.readFileSync(/** @type {string} */ (process.env.FAKE_GH_LOG), 'utf8').match(/^view /gm)?.length;
+  assert.equal(calls(), 6);
+  // tries: 1, the caller looks at what is there itself: the seventh refusal is not tried again
+  log.length = 0;
+  await assert.rejects(view({ tries: 1 }), /secondary rate limit/);
+  assert.deepEqual(log, []);
+  // a refusal that does not pass is not tried again
+  await assert.rejects(view(), /release view results-x failed: release not found$/);
+  assert.equal(calls(), 8);
+  assert.equal(await view({ missing: /release not found/ }), null);
+});
+
+test("a retry's last failure is thrown as it is, not the most frequent one; a lasting one at once", async () => {
+  process.env.SQLITE_BENCH_GH_BACKOFF_MS = '1';
+  for (const lasting of [false, true]) {
+    /** @type {unknown[]} */
+    const seen = [];
+    const step = (/** @type {number} */ n) => {
+      throw new Error(n < 3 ? 'busy' : 'gone');
+    };
+    await assert.rejects(
+      retrying(
+        step,
+        { tries: lasting ? 6 : 3, backoff: true },
+        {
+          retryable: (err) => !lasting || err.message === 'busy',
+          onRetry: (err, n, wait) => {
+            seen.push([err.message, n, wait]);
+          },
+        },
+      ),
+      /^Error: gone$/,
+    );
+    assert.deepEqual(seen, [
+      ['busy', 1, 1],
+      ['busy', 2, 2],
+    ]);
+  }
+});
+
+test("a fork's first night: upstream's index names releases the fork lacks; the fork's own history starts and publishes", async () => {
   const dir = setup();
   // upstream: two nights, archived in upstream's releases, its index committed
   process.env.GH_REPO = 'upstream/repo';
   for (const [i, day] of ['19', '20'].entries())
     assert.equal(
-      cell(dir, `u${i}`, syntheticDoc({ node: 'v22.23.3', finishedAt: `2026-11-${day}T03:17:00.000Z`, seed: i })).go(),
+      await (
+        await cell(
+          dir,
+          `u${i}`,
+          syntheticDoc({ node: 'v22.23.3', finishedAt: `2026-11-${day}T03:17:00.000Z`, seed: i }),
+        )
+      ).go(),
       'pushed',
     );
   assert.equal(remoteIndex(dir).repository, 'upstream/repo');
   // the fork: the same git history, none of the releases
   process.env.GH_REPO = 'fork/repo';
-  const f = cell(dir, 'f', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z', seed: 9 }));
+  const f = await cell(dir, 'f', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z', seed: 9 }));
   assert.ok(
     f.log.some((l) =>
       /index\.json lists 2 document\(s\) archived in upstream\/repo's releases, and this is fork\/repo, which has none of them \(a fork: GitHub does not copy releases\): results\/ emptied, fork\/repo's own history starts with tonight's documents/.test(
@@ -365,7 +474,7 @@ test("a fork's first night: upstream's index names releases the fork lacks; the 
   assert.ok(fs.existsSync(path.join(dir, 'fp', 'results', 'index.json')), "upstream's index is in the checkout");
   /** @type {string[]} */
   const log = [];
-  const published = publish({
+  const published = await publish({
     artifacts: f.artifacts,
     pages: f.cwd,
     results: 'results',
@@ -386,10 +495,10 @@ test("a fork's first night: upstream's index names releases the fork lacks; the 
   assert.ok(linked.length >= 1);
 });
 
-test('a renamed repository keeps its releases, and its history: restore starts over only where the releases are missing', () => {
+test('a renamed repository keeps its releases, and its history: restore starts over only where the releases are missing', async () => {
   const dir = setup();
-  const a = cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
-  assert.equal(a.go(), 'pushed');
+  const a = await cell(dir, 'a', syntheticDoc({ node: 'v22.23.3', finishedAt: '2026-11-20T03:17:00.000Z' }));
+  assert.equal(await a.go(), 'pushed');
   // GitHub moves the releases with a renamed repository
   fs.cpSync(
     path.join(dir, 'releases', 'repos', 'owner', 'repo'),
@@ -399,7 +508,7 @@ test('a renamed repository keeps its releases, and its history: restore starts o
     },
   );
   process.env.GH_REPO = 'owner/renamed';
-  const b = cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
+  const b = await cell(dir, 'b', syntheticDoc({ node: 'v24.11.0', finishedAt: '2026-11-21T03:17:00.000Z' }));
   assert.ok(
     b.log.some((l) =>
       /names owner\/repo, and this is owner\/renamed, which holds its releases \(renamed or transferred\): kept/.test(
@@ -408,27 +517,27 @@ test('a renamed repository keeps its releases, and its history: restore starts o
     ),
     b.log.join('\n'),
   );
-  assert.equal(b.go(), 'pushed');
+  assert.equal(await b.go(), 'pushed');
   const { entries } = allArchived(dir, 'owner/renamed');
   assert.deepEqual(entries.map((/** @type {{ node: string }} */ e) => e.node).sort(), ['v22.23.3', 'v24.11.0']);
 });
 
-test('restore in the repository the index names, without a release it lists: exit 1 naming the fix, nothing written', () => {
+test('restore in the repository the index names, without a release it lists: exit 1 naming the fix, nothing written', async () => {
   const dir = setup();
-  const a = cell(dir, 'a', syntheticDoc());
-  assert.equal(a.go(), 'pushed');
+  const a = await cell(dir, 'a', syntheticDoc());
+  assert.equal(await a.go(), 'pushed');
   const [entry] = remoteIndex(dir).entries;
   fs.rmSync(path.join(dir, 'releases', 'repos', 'owner', 'repo', entry.release), { recursive: true });
   const { check } = remoteIndex(dir);
-  assert.throws(
-    () => restore({ results: path.join(check, 'results'), log: () => {} }),
+  await assert.rejects(
+    restore({ results: path.join(check, 'results'), log: () => {} }),
     new RegExp(
       `release ${entry.release} of owner/repo or its asset ${entry.release}\\.jsonl\\.gz is not there, and .*index\\.json lists 1 document\\(s\\) the pages need in it \\(${entry.file.replace(/\./g, '\\.')}\\); nothing written\\. If this repository is a copy of another, remove results/ to start its own history`,
     ),
   );
   assert.ok(!fs.existsSync(path.join(check, 'results', '2026')));
   assert.equal(
-    archive({ results: path.join(a.cwd, 'results'), log: () => {} }).releases[entry.release],
+    (await archive({ results: path.join(a.cwd, 'results'), log: () => {} })).releases[entry.release],
     'made',
     'archive makes it again from the documents here',
   );
