@@ -296,7 +296,6 @@ export async function aggregate(o, io) {
   const store = openStore(o.results, warn);
   const planned = plan(valid, store);
   const charts = chartWriter(o.results);
-  if (planned.store.length) charts.warm(); // a new document moves charts: the threads load vega meanwhile
   // staged: shown in the pages rendered below, written only once they rendered
   const { staged, refused } = stageAll(planned.store, store);
   const skipped = [...rejected, ...invalid, ...planned.same];

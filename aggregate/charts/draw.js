@@ -1,10 +1,9 @@
-// One chart drawn: a vega-lite spec in, SVG text out, in the thread that calls it (the pool's
-// threads, thread.js). vega renders headlessly, without a browser and without a canvas package:
-// text widths come from metrics.js, the same on every machine, and each chart is drawn on its own
-// (its clip path ids start again), so the same spec always gives the same bytes, whichever thread
-// drew it and whatever it drew before. What vega writes is made small and steady by tidy/.
+// One chart drawn: a vega-lite spec in, SVG text out. vega renders headlessly, without a browser
+// and without a canvas package: text widths come from metrics.js, the same on every machine, and
+// each chart is drawn on its own (its clip path ids start again), so the same spec always gives the
+// same bytes, whatever was drawn before. What vega writes is made small and steady by tidy.js.
 import { vegaTextWidth } from './metrics.js';
-import { tidy } from './tidy/index.js';
+import { tidy } from './tidy.js';
 
 /**
  * What this file uses of vega beyond its typings: the text measure it lays labels out with.
@@ -14,8 +13,8 @@ import { tidy } from './tidy/index.js';
 /** vega and vega-lite, loaded on the first chart. @type {Promise<{ vega: typeof import('vega'), compile: typeof import('vega-lite').compile }> | undefined} */
 let libraries;
 
-/** Load vega and vega-lite (once): a thread calls it as it starts, before its first chart comes. */
-export function load() {
+/** Load vega and vega-lite (once, with the first chart: an aggregate that draws none loads neither). */
+function load() {
   libraries ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => {
     // Helvetica's widths instead of vega's 0.8 em estimate
     /** @type {VegaTextMetrics} */ (/** @type {unknown} */ (vega)).textMetrics.width = vegaTextWidth;
@@ -44,8 +43,7 @@ const quiet = {
 };
 
 /**
- * One vega-lite spec drawn as SVG, tidied. One chart at a time per thread: vega's clip path ids
- * are global.
+ * One vega-lite spec drawn as SVG, tidied. One chart at a time: vega's clip path ids are global.
  * @param {any} spec
  * @returns {Promise<string>}
  */

@@ -1,38 +1,31 @@
 // Charts as files: results/charts/<platform>/<machine>-<name>-<hash>.svg, each drawn from a vega-lite
-// spec by the drawing threads (pool.js). A chart carries, in its first line, the sha256 of its
-// spec, of the chart libraries' versions and of the drawing code: a chart whose spec did not change
-// is neither drawn nor rewritten, so a night's commit touches only the charts whose data moved.
-// The flow, in two steps:
+// spec (draw.js). A chart carries, in its first line, the sha256 of its spec, of the chart
+// libraries' versions (vega, vega-lite, svgo) and of the drawing code: a chart whose spec did not
+// change is neither drawn nor rewritten, so a night's commit touches only the charts whose data
+// moved. The flow, in two steps:
 // 1. `add`: a section asks for a chart while its page is rendered, and gets back the chart's path
-//    at once (it depends only on the name it asked for, never on the drawing); a chart whose spec
-//    changed goes to the drawing threads now, so they draw while the pages are still rendered;
-// 2. `flush`, once the pages are rendered: waits for the drawings, then writes every chart or,
-//    when one could not be drawn, none (naming it). Charts no section asked for are removed (they
-//    are derived, never data). Every write is a temp file renamed (lib/files.js).
+//    at once (it depends only on the name it asked for, never on the drawing);
+// 2. `flush`, once the pages are rendered: draws the charts whose spec changed, one after another
+//    in this process (about 32 a night), then writes every chart or, when one could not be drawn,
+//    none (naming it). Charts no section asked for are removed (they are derived, never data).
+//    Every write is a temp file renamed (lib/files.js).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstLine } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { fileSlug } from '../../lib/markdown.js';
 import { ROOT } from '../../lib/root.js';
-import { drawingPool } from './pool.js';
+import { svgOf } from './draw.js';
 import { CONFIG } from './theme.js';
 
 /** The chart libraries' versions: a new version redraws every chart. */
-const LIBRARIES = ['vega', 'vega-lite']
+const LIBRARIES = ['vega', 'vega-lite', 'svgo']
   .map((p) => `${p}@${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', p, 'package.json'), 'utf8')).version}`)
   .join(' ');
-/** The code that makes a chart's bytes from its spec: draw.js, its text widths and every file of tidy/. */
-export const DRAWING_CODE = [
-  'draw.js',
-  'metrics.js',
-  ...fs
-    .readdirSync(fileURLToPath(new URL('./tidy/', import.meta.url)))
-    .filter((f) => f.endsWith('.js'))
-    .sort()
-    .map((f) => `tidy/${f}`),
-];
+/** The code that makes a chart's bytes from its spec: draw.js, its text widths and its svgo passes. */
+export const DRAWING_CODE = ['draw.js', 'metrics.js', 'tidy.js'];
 /** And so does a change of how they are drawn: that code. */
 const DRAWING = crypto
   .createHash('sha256')
@@ -94,25 +87,16 @@ function firstLineOf(/** @type {string} */ file) {
   }
 }
 
-/**
- * @param {string} resultsDir results/
- * @param {{ threads?: number }} [o] drawing threads (default: pool.js defaultThreads)
- */
-export function chartWriter(resultsDir, o = {}) {
+/** @param {string} resultsDir results/ */
+export function chartWriter(resultsDir) {
   const dir = path.join(resultsDir, CHARTS);
   /** @type {Map<string, string>} file under charts/ → the sha of its spec */
   const wanted = new Map();
-  /** @type {Map<string, string>} the files to draw → sha */
+  /** @type {Map<string, { sha: string, spec: any }>} the files to draw → the sha and spec */
   const stale = new Map();
-  /** @type {ReturnType<typeof drawingPool> | undefined} started with the first chart to draw */
-  let pool;
   return {
-    /** Start the drawing threads now (they load vega while the pages are rendered): when new documents make new charts certain. */
-    warm() {
-      (pool ??= drawingPool(o.threads)).warm();
-    },
     /**
-     * Step 1, a chart asked for: its path under charts/ (with / separators); its drawing starts now when its spec changed.
+     * Step 1, a chart asked for: its path under charts/ (with / separators), to draw at flush when its spec changed.
      * @param {string} file e.g. linux-x64/ubuntu24-…-config.svg, made of slugs
      * @param {any} spec a vega-lite spec, without config (the theme is added)
      */
@@ -124,39 +108,30 @@ export function chartWriter(resultsDir, o = {}) {
       if (wanted.get(file) !== sha) {
         wanted.set(file, sha);
         if (firstLineOf(path.join(dir, file)) === stamp(sha)) stale.delete(file);
-        else {
-          stale.set(file, sha);
-          void (pool ??= drawingPool(o.threads)).draw(sha, full, json.length);
-        }
+        else stale.set(file, { sha, spec: full });
       }
       return `${CHARTS}/${file}`;
     },
     /**
-     * Step 2, once every chart was asked for: wait for the charts whose spec changed, write them,
-     * remove the charts nobody asked for. Rejects, naming the chart, when one could not be drawn:
+     * Step 2, once every chart was asked for: draw the charts whose spec changed, write them,
+     * remove the charts nobody asked for. Rejects, naming the first chart that could not be drawn:
      * then no chart is written.
      * @returns {Promise<{ written: string[], unchanged: number, removed: string[] }>} paths under results/
      */
     async flush() {
-      /** @type {Map<string, import('./pool.js').Drawn>} */
-      let drawn = new Map();
-      try {
-        if (pool && stale.size) drawn = await pool.drawn();
-      } finally {
-        pool?.close();
-        pool = undefined;
-      }
-      const failed = [...stale].filter(([, sha]) => drawn.get(sha)?.svg === undefined);
-      if (failed.length) {
-        const [file, sha] = failed[0];
-        throw new Error(
-          `charts: ${path.join(dir, file)} could not be drawn: ${drawn.get(sha)?.error ?? 'no answer'}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}; no chart written`,
-        );
+      /** @type {Map<string, string>} sha → SVG (two files of one spec: one drawing) */
+      const drawn = new Map();
+      for (const [file, { sha, spec }] of stale) {
+        try {
+          if (!drawn.has(sha)) drawn.set(sha, await svgOf(spec));
+        } catch (err) {
+          throw new Error(`charts: ${path.join(dir, file)} could not be drawn: ${firstLine(err)}; no chart written`);
+        }
       }
       /** @type {string[]} */
       const written = [];
-      for (const [file, sha] of stale) {
-        writeFileAtomic(path.join(dir, file), `${stamp(sha)}\n${drawn.get(sha)?.svg}\n`);
+      for (const [file, { sha }] of stale) {
+        writeFileAtomic(path.join(dir, file), `${stamp(sha)}\n${drawn.get(sha)}\n`);
         written.push(`${CHARTS}/${file}`);
       }
       const unchanged = wanted.size - stale.size;
