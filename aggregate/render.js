@@ -37,7 +37,7 @@ const FIGURES =
 const HOW_TO_READ_SHORT =
   '**How to read.** A change compares two setups measured side by side in one run on one machine (paired: in runs since result schema 4, slices of a few milliseconds of each in turn, so the machine’s switching between fast and slow states falls on both). ' +
   '"+14% ±3.4": 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
-  '"≈ ±22": within noise, no evidence of a difference; the interval lies within ±22% of no change. ' +
+  '"≈ ±22": too noisy to tell, no evidence of a difference; the interval lies within ±22% of no change. ' +
   "The charts draw each interval; the A/A twin (production measured twice) shows a run's own noise. " +
   "Every night runs on another VM, so nights vary more than one run's ± says: the history's band shows how much. " +
   'Node versions are compared only in the shootout (one machine, one interleaved run), never across matrix cells ([methodology](docs/methodology.md)).';

@@ -7,7 +7,7 @@
 // some): nothing renders a key it does not know, report.js reads its fields by name only.
 // The strings are then made inert by the report (lib/markdown.js).
 // Built-ins only (the comment job installs nothing).
-import { COMPARE_VERDICTS } from '../bench/paired/verdicts.js';
+import { RANKED } from '../lib/verdicts.js';
 import { COST_VERDICTS, IO } from '../lib/costs.js';
 
 /** At most this many rows: a whole suite is a few hundred. */
@@ -150,7 +150,7 @@ const ROW = shape(
   {
     key: text(LIMITS.key),
     unit: oneOf(['ops/s', 'bytes'], "'ops/s' or 'bytes'"),
-    verdict: oneOf(COMPARE_VERDICTS),
+    verdict: oneOf(RANKED),
     significant: bool,
     reason,
     base: orNull(count),

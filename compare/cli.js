@@ -9,7 +9,7 @@
 // installs), count both sides (at once where the cores allow: count-sides.js), time the cases
 // (the cases the counts decide in fewer rounds: timed-rounds.js), the statistics and the report.
 //
-// Exit 0: no regression and no case that costs more (docs/compare.md); 1: a regression, a case
+// Exit 0: no case slower and none that costs more (docs/compare.md); 1: a case slower, a case
 // whose counts fail the check (lib/costs.js), or a run that failed; 2: bad flags.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -365,7 +365,7 @@ async function main(/** @type {string[]} */ argv) {
   const { rows, md, result } = await compare(f, log);
   printMarkdown(md);
   console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
-  return rows.some((r) => r.verdict === 'regression') || result.costs.rows?.some((r) => r.fails) ? 1 : 0;
+  return rows.some((r) => r.verdict === 'slower') || result.costs.rows?.some((r) => r.fails) ? 1 : 0;
 }
 
 command('compare', import.meta.url, main, HELP);

@@ -5,7 +5,7 @@
 // this code. Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { megabytes, rate, signedPercent } from '../lib/format.js';
-import { COMPARE_VERDICTS, tally } from '../bench/paired/verdicts.js';
+import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../bench/result/counts-text.js';
 import { IO } from '../lib/costs.js';
 
@@ -56,7 +56,7 @@ const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) =
   return unit === 'bytes' ? megabytes(n) : rate(n);
 };
 const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : signedPercent(x));
-const rank = (/** @type {string} */ verdict) => COMPARE_VERDICTS.indexOf(/** @type {any} */ (verdict));
+const rank = (/** @type {string} */ verdict) => RANKED.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
 export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
@@ -228,10 +228,10 @@ export function report(c) {
     `## Benchmark compare: ${inert(side('head', c.head))} against ${inert(side('base', c.base))}`,
     '',
     ...costLines(c),
-    `${n.regression ? `**${n.regression} regression${n.regression > 1 ? 's' : ''}**` : 'No regression'}, ${n.improvement} improvement(s), ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
+    `${n.slower ? `**${n.slower} slower**` : '0 slower'}, ${n.faster} faster, ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
     '',
     `${inert(environmentLine(c), MAX.line)}. ${c.rounds} rounds per side; ${inert(c.method, MAX.line)}; engine ${code(c.engine.join(' '), MAX.line)}; ${(c.seconds / 60).toFixed(1)} min.`,
-    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Regression: significantly slower, and the interval reaches a slowdown of ${(c.threshold * 100).toFixed(0)}% or more; no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
+    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Slower, faster: significant, and the interval reaches a change of ${(c.threshold * 100).toFixed(0)}% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
     '',
     ...phaseLines(c.phases),
   ];

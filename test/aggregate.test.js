@@ -242,7 +242,7 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   assert.match(b, /Comparisons below: paired within one run \(v22\.23\.3, run of/, 'from the newest full run');
   // a comparison carries the wider side of its interval, or "≈" with the size of difference it rules out
   assert.match(b, /\|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?\|/, 'a difference with its ±');
-  assert.match(b, /\|≈\u00a0±\d+(\.\d+)?\|/, 'within noise, with its ±');
+  assert.match(b, /\|≈\u00a0±\d+(\.\d+)?\|/, 'too noisy to tell, with its ±');
   assert.doesNotMatch(
     b,
     /\[[−+-]\d+\.\d%?, [−+-]\d+\.\d%?\]/,
@@ -315,7 +315,10 @@ test('± of a figure is the wider side of its 95% interval when the document has
   );
   assert.equal(figureText({ status: 'skipped', reason: 'why' }, num).reason, 'skipped: why');
   assert.equal(changeText({ change: -0.1234, low: -0.15, high: -0.09, verdict: 'slower' }), '−12.3% [−15.0%, −9.0%]');
-  assert.equal(changeText({ change: 0.01, low: -0.02, high: 0.04, verdict: 'within noise' }), '≈ +1.0% [−2.0%, +4.0%]');
+  assert.equal(
+    changeText({ change: 0.01, low: -0.02, high: 0.04, verdict: 'too noisy to tell' }),
+    '≈ +1.0% [−2.0%, +4.0%]',
+  );
 });
 
 test('the README block shows paired comparisons and the self-check from the newest full run, none from quick runs', async () => {

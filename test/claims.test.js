@@ -13,7 +13,7 @@ import { ROOT, childEnv } from './helpers.js';
 const change = (/** @type {number} */ low, high = low) => /** @type {const} */ ({ kind: 'change', low, high });
 const iv = (/** @type {number} */ low, /** @type {number} */ high) => ({ low, high });
 
-test('verdict on a claimed number: holds, smaller, larger, opposite, within noise', () => {
+test('verdict on a claimed number: holds, smaller, larger, opposite, too noisy to tell', () => {
   const plus12 = change(0.12);
   assert.equal(verdictOf(plus12, iv(0.08, 0.15)), 'holds');
   assert.equal(verdictOf(plus12, iv(0.01, 0.05)), 'smaller than claimed');
@@ -24,14 +24,14 @@ test('verdict on a claimed number: holds, smaller, larger, opposite, within nois
   );
   assert.equal(verdictOf(plus12, iv(0.2, 0.3)), 'larger than claimed');
   assert.equal(verdictOf(plus12, iv(-0.2, -0.01)), 'opposite');
-  assert.equal(verdictOf(plus12, iv(-0.05, 0.2)), 'within noise', 'holds both 0 and the claim');
+  assert.equal(verdictOf(plus12, iv(-0.05, 0.2)), 'too noisy to tell', 'holds both 0 and the claim');
   // a claimed cost is judged on its own side: a bigger cost is larger, a gain is opposite
   const minus5 = change(-0.05);
   assert.equal(verdictOf(minus5, iv(-0.07, -0.04)), 'holds');
   assert.equal(verdictOf(minus5, iv(-0.3, -0.2)), 'larger than claimed');
   assert.equal(verdictOf(minus5, iv(-0.03, -0.01)), 'smaller than claimed');
   assert.equal(verdictOf(minus5, iv(0.01, 0.03)), 'opposite');
-  assert.equal(verdictOf(minus5, iv(-0.1, 0.02)), 'within noise');
+  assert.equal(verdictOf(minus5, iv(-0.1, 0.02)), 'too noisy to tell');
   // a claimed range: met anywhere is holds
   const range = change(-0.75, -0.7);
   assert.equal(verdictOf(range, iv(-0.72, -0.6)), 'holds');
@@ -45,14 +45,14 @@ test('verdict on a claim with no number: a direction, "minimal", none', () => {
   const slower = /** @type {const} */ ({ kind: 'direction', sign: -1 });
   assert.equal(verdictOf(slower, iv(-0.3, -0.01)), 'holds');
   assert.equal(verdictOf(slower, iv(0.01, 0.3)), 'opposite');
-  assert.equal(verdictOf(slower, iv(-0.3, 0.01)), 'within noise');
+  assert.equal(verdictOf(slower, iv(-0.3, 0.01)), 'too noisy to tell');
   const faster = /** @type {const} */ ({ kind: 'direction', sign: 1 });
   assert.equal(verdictOf(faster, iv(0.01, 0.3)), 'holds');
   const minimal = /** @type {const} */ ({ kind: 'minimal', bound: 0.05 });
   assert.equal(verdictOf(minimal, iv(-0.02, 0.04)), 'holds');
   assert.equal(verdictOf(minimal, iv(0.06, 0.2)), 'larger than claimed');
   assert.equal(verdictOf(minimal, iv(-0.2, -0.06)), 'opposite');
-  assert.equal(verdictOf(minimal, iv(-0.01, 0.09)), 'within noise');
+  assert.equal(verdictOf(minimal, iv(-0.01, 0.09)), 'too noisy to tell');
   assert.equal(verdictOf({ kind: 'none' }, iv(-0.5, 0.5)), 'context');
   assert.match(ruleText(minimal), /±5%/);
   for (const c of [change(0.1), slower, minimal, /** @type {const} */ ({ kind: 'none' })])
@@ -81,7 +81,7 @@ const timedCase = (
   stats: { rounds: rates, slots: rates.map((_, i) => `r${i}/${op}`), opsPerSec: { median: rates[0] } },
 });
 
-test('experimentsOf pairs each check by block and judges it; a case missing, skipped or with one round is "not measured" with the reason', () => {
+test('experimentsOf pairs each check by block and judges it; a case missing, skipped or with one round is "not compared" with the reason', () => {
   const base = [1000, 1010, 990, 1005, 995, 1002];
   const cases = [
     timedCase('production', 'select', base),
@@ -118,21 +118,21 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   assert.match(String(by('analysis-limit')?.checks[0].reason), /fewer than 3 rounds/);
   assert.equal(
     by('analysis-limit')?.checks[1].verdict,
-    'not measured',
+    'not compared',
     'production has paired rounds, analysis-limit-400 has none',
   );
   // a claim with only one side of a check in the run is not in it (production/select is a reference of claim 1 too)
   assert.equal(by('wal-autocheckpoint-1000'), undefined);
   // claims of which the run has no case are left out; a claim that cannot be measured is listed with why
   assert.equal(by('cipher'), undefined);
-  assert.equal(by('wal-concurrency')?.checks[0].verdict, 'not measured');
+  assert.equal(by('wal-concurrency')?.checks[0].verdict, 'not compared');
   assert.deepEqual(experimentsOf([]), []);
   // every check of a listed claim is there, measured or not
   for (const e of got)
     assert.equal(e.checks.length, /** @type {any} */ (EXPERIMENTS.find((x) => x.id === e.id)).checks.length, e.id);
 });
 
-test('a claim measured by a workload is judged from the run\'s WAL-against-DELETE comparison, and stays "not measured" with the reason without one', async () => {
+test('a claim measured by a workload is judged from the run\'s WAL-against-DELETE comparison, and stays "not compared" with the reason without one', async () => {
   const { withWorkloadChecks } = await import('../bench/result/analysis.js');
   const cmp = (/** @type {string} */ figure, /** @type {number} */ low, /** @type {number} */ high) => ({
     id: 'journal',
@@ -163,7 +163,7 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
   ]);
   const partial = withWorkloadChecks(suite, { comparisons: [cmp('reads', -0.2, -0.1)] });
   const w = /** @type {any} */ (partial.find((e) => e.id === 'wal-concurrency'));
-  assert.equal(w.checks[0].verdict, 'not measured');
+  assert.equal(w.checks[0].verdict, 'not compared');
   assert.match(w.checks[0].reason, /concurrency workload/);
   assert.equal(w.checks[1].verdict, 'opposite');
   assert.deepEqual(
@@ -217,7 +217,7 @@ test('the document carries the experiments: the schema takes what experimentsOf 
     validate(doc).filter((p) => p.startsWith('/experiments') || p.startsWith('/run/filters'));
   assert.deepEqual(problems(docWith(experiments)), []);
   const bad = structuredClone(experiments);
-  bad[0].checks[0].verdict = 'proven';
+  /** @type {any} */ (bad[0].checks[0]).verdict = 'proven';
   assert.ok(
     problems(docWith(bad)).some((p) => /^\/experiments\/0\/checks\/0\/verdict/.test(p)),
     problems(docWith(bad)).join(),
@@ -239,7 +239,7 @@ test("the claims section: on results/README.md each check linked to its source w
   blob.checks[0] = {
     index: 0,
     metric: 'ops/s',
-    verdict: 'not measured',
+    verdict: 'not compared',
     reason: '[click](https://evil.example) | <b>x</b>',
   };
   const doc = docWith(experiments);
@@ -296,10 +296,10 @@ test("the claims section: on results/README.md each check linked to its source w
   }).join('\n');
   assert.match(
     readme,
-    /^\| 8 \| cache_size=-64000: 8% faster reads \| larger: \+10%\u00a0±0 \|$/m,
+    /^\| 8 \| cache_size=-64000: 8% faster reads \| larger than claimed: \+10%\u00a0±0 \|$/m,
     'claimed +8%, measured +10% in every pair',
   );
-  assert.match(readme, /^\| 11 \| BLOB columns last \| not measured \|$/m, 'the reason is on results/README.md only');
+  assert.match(readme, /^\| 11 \| BLOB columns last \| not compared \|$/m, 'the reason is on results/README.md only');
   assert.equal(readme.split('](https://forwardemail.net/').length - 1, 1);
   assert.match(readme, /\]\(docs\/claims\.md\)/);
   // a machine class with no full run with experiments has no section
@@ -376,7 +376,7 @@ test('npm run claims -- --quick checks the chosen claims end to end on real file
     for (const row of rows)
       assert.match(
         row,
-        /(holds|smaller than claimed|larger than claimed|opposite|within noise|context|not measured: .+) +\|[^|]*\|$/,
+        /(holds|smaller than claimed|larger than claimed|opposite|too noisy to tell|context|not compared: .+) +\|[^|]*\|$/,
       );
   } finally {
     spawnSync('rm', ['-rf', out]);

@@ -123,7 +123,7 @@ test('creates the comment when there is none, with the marker, the report render
     assert.ok(
       body.startsWith(`${MARKER}\n## Benchmark compare: head /home/runner/work/r/r (aaaaaaaaaaaa) against base bbbb`),
     );
-    assert.match(body, /^No regression, 0 improvement\(s\), 1 no change, 0 too noisy to tell, 0 not compared\.$/m);
+    assert.match(body, /^0 slower, 0 faster, 1 no change, 0 too noisy to tell, 0 not compared\.$/m);
     assert.match(
       body,
       /^Node v24\.11\.0, linux x64, AMD EPYC 7763 64-Core Processor × 4; drivers\. 10 rounds per side; interleaved; engine `--quick --time 80`; 10\.0 min\.$/m,
@@ -195,7 +195,7 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
     },
     drivers: { base: [{ name: 'd', status: 'ok', version: '@v', sqlite: 'www.evil.com' }], head: [] },
     rows: [
-      row('[x](http://evil)|y', 'regression', { significant: true }),
+      row('[x](http://evil)|y', 'slower', { significant: true }),
       row('p/d/c/op', 'not compared', {
         reason: '@octocat <b>hi</b> | ### h',
         base: null,
@@ -217,14 +217,14 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
         MARKER,
         `## Benchmark compare: head \\#${Z} @${Z}octocat \\\`\\\`\\\` (aaaaaaaaaaaa) against base \\[base\\](http\\://evil.example)`,
         '',
-        '**1 regression**, 0 improvement(s), 0 no change, 0 too noisy to tell, 1 not compared.',
+        '**1 slower**, 0 faster, 0 no change, 0 too noisy to tell, 1 not compared.',
         '',
         `Node v24.11.0, linux x64, \\!\\[cpu\\](http\\://evil.example/i.png) evil × 4; drivers base d @${Z}v (SQLite www\\.evil.com); head. 10 rounds per side; \\<img src=x onerror=alert(1)\\>; engine \\--op \\\`x\\\` \\| y; 10.0 min.`,
-        "Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the 10 round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the 1 timed cases, α = 0.05. Regression: significantly slower, and the interval reaches a slowdown of 10% or more; no change: the whole interval lies within ±10%; too noisy to tell: neither (more rounds would tell).",
+        "Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the 10 round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the 1 timed cases, α = 0.05. Slower, faster: significant, and the interval reaches a change of 10% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±10%; too noisy to tell: neither (more rounds would tell).",
         '',
-        '| Case (config/driver/cipher/op) |  Base |  Head | Change |  95% interval | Sig. | Verdict    |',
-        '| :----------------------------- | ----: | ----: | -----: | :-----------: | :--: | :--------- |',
-        '| \\[x\\](http\\://evil)\\|y         | 1,000 | 1,010 |  +1.0% | −2.0% … +4.0% |   *  | regression |',
+        '| Case (config/driver/cipher/op) |  Base |  Head | Change |  95% interval | Sig. | Verdict |',
+        '| :----------------------------- | ----: | ----: | -----: | :-----------: | :--: | :------ |',
+        '| \\[x\\](http\\://evil)\\|y         | 1,000 | 1,010 |  +1.0% | −2.0% … +4.0% |   *  | slower  |',
         '',
         '<details><summary>1 case(s) not compared</summary>',
         '',
@@ -256,7 +256,7 @@ test('no compare.json, or one that is not a compare result: one line saying why,
   const bad = compareJson({ rows: [row('a/b/c/d', '<script>'), row('x')] });
   assert.equal(
     reportFrom(artifact({ number: 7 }, bad)),
-    '## Benchmark compare\n\nNothing to show: compare.json is not a compare result: /rows/0/verdict must be one of regression, improvement, too noisy to tell, not compared, no change.\n',
+    '## Benchmark compare\n\nNothing to show: compare.json is not a compare result: /rows/0/verdict must be one of slower, faster, too noisy to tell, not compared, no change.\n',
   );
   assert.match(
     reportFrom(artifact({ number: 7 }, compareJson({ rounds: '<b>10</b>' }))),

@@ -96,14 +96,14 @@ test('power of the paired test matches the noncentral t (scipy.stats.nct)', () =
   assert.ok(pairsNeeded(0.03, 0.1, 0.05 / 189) > pairsNeeded(0.03, 0.1, 0.05 / 189, { trim: 0 }));
 });
 
-test('verdicts: regression needs significance and an interval reaching the threshold', () => {
-  assert.equal(verdict({ low: -0.13, high: -0.08 }, true, 0.1), 'regression');
+test('verdicts: slower needs significance and an interval reaching the threshold', () => {
+  assert.equal(verdict({ low: -0.13, high: -0.08 }, true, 0.1), 'slower');
   assert.equal(verdict({ low: -0.13, high: -0.08 }, false, 0.1), 'too noisy to tell');
   assert.equal(verdict({ low: -0.05, high: -0.02 }, true, 0.1), 'no change', 'real but within the threshold');
-  assert.equal(verdict({ low: 0.08, high: 0.12 }, true, 0.1), 'improvement');
+  assert.equal(verdict({ low: 0.08, high: 0.12 }, true, 0.1), 'faster');
   assert.equal(verdict({ low: -0.03, high: 0.04 }, false, 0.1), 'no change');
   assert.equal(verdict({ low: -0.2, high: 0.15 }, false, 0.1), 'too noisy to tell');
-  assert.equal(verdict({ low: -0.04, high: -0.01 }, true, 0), 'regression', 'threshold 0: any significant slowdown');
+  assert.equal(verdict({ low: -0.04, high: -0.01 }, true, 0), 'slower', 'threshold 0: any significant slowdown');
 });
 
 /** Result-document-shaped rounds from crafted per-case figures. */
@@ -152,13 +152,13 @@ test('crafted samples: a known slowdown is found, identical cases are not flagge
   ];
   const rows = analyse(collect(rounds(cases)), { threshold: 0.1, alpha: 0.05 });
   const by = Object.fromEntries(rows.map((r) => [r.key, r]));
-  assert.equal(by['slow/d/none/update'].verdict, 'regression');
+  assert.equal(by['slow/d/none/update'].verdict, 'slower');
   const slower = by['slow/d/none/update'].change;
   assert.ok(slower !== null && slower < -0.1 && slower > -0.2, String(slower));
-  assert.equal(by['fast/d/none/insert'].verdict, 'improvement');
+  assert.equal(by['fast/d/none/insert'].verdict, 'faster');
   assert.equal(by['same/d/none/delete'].verdict, 'no change');
   assert.equal(by['same/d/none/delete'].p, 1);
-  assert.equal(tally(rows).regression, 1, 'none of the 30 unchanged cases is flagged');
+  assert.equal(tally(rows).slower, 1, 'none of the 30 unchanged cases is flagged');
 });
 
 test('multiple-comparison correction: p < 0.05 alone is significant, among 40 tests it is not', () => {
@@ -199,7 +199,7 @@ test('size is compared exactly; a case missing or failing on a side is not compa
     { threshold: 0.1, alpha: 0.05 },
   );
   const by = Object.fromEntries(rows.map((r) => [r.key, r]));
-  assert.equal(by['p/d/none/size'].verdict, 'regression');
+  assert.equal(by['p/d/none/size'].verdict, 'slower');
   close(/** @type {number} */ (by['p/d/none/size'].change), 0.2, 1e-12);
   assert.equal(by['q/d/none/size'].verdict, 'no change');
   assert.equal(by['p/d/none/select'].verdict, 'not compared');

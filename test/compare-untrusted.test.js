@@ -15,7 +15,7 @@ import { createRandom, randomInt } from '../lib/prng.js';
 import { PHASES, compareProblem } from '../compare/check.js';
 import { report } from '../compare/report.js';
 import { MARKER, commentBody, reportFrom } from '../compare/comment.js';
-import { COMPARE_VERDICTS } from '../bench/paired/verdicts.js';
+import { RANKED } from '../lib/verdicts.js';
 import { COST_VERDICTS, IO } from '../lib/costs.js';
 import {
   CRAFTED_TEXT,
@@ -71,7 +71,7 @@ export function validCompare(seed) {
   };
   const keys = Array.from({ length: int(4) === 0 ? 0 : 1 + int(random() < 0.1 ? 300 : 12) }, () => str(200));
   const rows = keys.map((key) => {
-    const verdict = pick(COMPARE_VERDICTS);
+    const verdict = pick(RANKED);
     const low = orNull(() => num(-1, 1e15));
     const high = low === null ? null : num(low, 1e15);
     return {
@@ -268,7 +268,7 @@ test('every field of a full compare.json, each replaced by every wrong value or 
       head: [{ name: 'e', status: 'error', reason: 'r' }],
     },
     rows: [
-      { ...row, key: 'k/a', significant: true, verdict: 'regression', low: -0.3, high: -0.1 },
+      { ...row, key: 'k/a', significant: true, verdict: 'slower', low: -0.3, high: -0.1 },
       { ...row, key: 'k/b', significant: false, verdict: 'not compared', reason: 'why', low: null, high: null },
     ],
     costs: {

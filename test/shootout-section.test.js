@@ -146,7 +146,7 @@ test('the real shootout in the README: heading, one line, the chart, one table, 
   assert.equal(
     t.body[3][3],
     '-4.4%\u00a0±3.5 (noisy)',
-    'an interval that excludes 0 without the verdict claims no difference',
+    'an interval that excludes 0 without the verdict claims no change',
   );
 });
 
@@ -178,10 +178,10 @@ test('cells: the verdict follows a change only where it is one; otherwise ≈ or
   });
   assert.equal(shootoutCell(row([0.086, 0.063, 0.11], 'faster'), 5), '+8.6%\u00a0±2.4 faster');
   assert.equal(shootoutCell(row([-0.6, -0.62, -0.58], 'slower'), 5), '-60%\u00a0±2 slower');
-  assert.equal(shootoutCell(row([0.012, -0.004, 0.028], 'no difference'), 5), '≈\u00a0±2.8');
-  assert.equal(shootoutCell(row([0.02, 0.005, 0.035], 'no difference'), 5), '+2%\u00a0±1.5 (<5%)');
-  assert.equal(shootoutCell(row([-0.044, -0.078, -0.009], 'too noisy'), 5), '-4.4%\u00a0±3.5 (noisy)');
-  assert.equal(shootoutCell(row([2.02, -0.46, 15.9], 'too noisy'), 5), '≈\u00a0±1590');
+  assert.equal(shootoutCell(row([0.012, -0.004, 0.028], 'no change'), 5), '≈\u00a0±2.8');
+  assert.equal(shootoutCell(row([0.02, 0.005, 0.035], 'no change'), 5), '+2%\u00a0±1.5 (<5%)');
+  assert.equal(shootoutCell(row([-0.044, -0.078, -0.009], 'too noisy to tell'), 5), '-4.4%\u00a0±3.5 (noisy)');
+  assert.equal(shootoutCell(row([2.02, -0.46, 15.9], 'too noisy to tell'), 5), '≈\u00a0±1590');
   assert.equal(shootoutCell({ change: null, low: null, high: null, verdict: 'not compared' }, 5), 'n/a');
   assert.equal(shootoutCell(undefined, 5), 'n/a');
 });
@@ -227,7 +227,7 @@ test('the chart: a bar per compared side and operation within its interval, the 
   // the finding in words: the clear differences, largest first, how many are noise, who did not run
   assert.equal(
     alt,
-    'Against v22 12.x: slower: v18 11.x (other driver) Select −61%, v20 12.x Select −58%; faster: v25 13.x vs 12.x (driver) Select +8.6%; 4 no difference, 49 too noisy of 56; v24 12.x did not run.',
+    'Against v22 12.x: slower: v18 11.x (other driver) Select −61%, v20 12.x Select −58%; faster: v25 13.x vs 12.x (driver) Select +8.6%; 4 no change, 49 too noisy to tell of 56; v24 12.x did not run.',
   );
   // the results page draws the same chart (same name, same spec: drawn once) above the long tables
   const page = section(REAL, 'results');
@@ -380,7 +380,10 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   const o = section(one);
   assert.deepEqual(tableOf(o.md).header, ['Operation', 'v22 13.x vs 12.x (driver)']);
   assert.doesNotMatch(o.md, /did not run/);
-  assert.match(o.charts[0].alt, /^Against v22 12\.x: no clear difference; \d+ no difference, \d+ too noisy of 8\.$/);
+  assert.match(
+    o.charts[0].alt,
+    /^Against v22 12\.x: no clear difference; \d+ no change, \d+ too noisy to tell of 8\.$/,
+  );
 
   // nothing of production's driver compared (one side only): the line, no chart, no table
   const alone = structuredClone(one);

@@ -493,7 +493,7 @@ test('document checks: crafted bad shootout documents are refused, each with one
     [
       'interval',
       (d) => {
-        Object.assign(d.rows[0], { change: 0.5, low: -0.1, high: 0.1, verdict: 'too noisy' });
+        Object.assign(d.rows[0], { change: 0.5, low: -0.1, high: 0.1, verdict: 'too noisy to tell' });
       },
       /\/rows\/0\/change is outside its interval/,
     ],
@@ -597,7 +597,7 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   assert.match(md, /Same Node twice \(A\/A\)/);
   assert.match(md, /v20 12\.x \(2\)|v\d+ \d+\.x \(2\)/);
   assert.match(md, /\| Select +\|/);
-  assert.match(md, /\(−?\+?\d+\.\d% … [−+]\d+\.\d%\) (faster|slower|no difference|too noisy)/);
+  assert.match(md, /\(−?\+?\d+\.\d% … [−+]\d+\.\d%\) (faster|slower|no change|too noisy to tell)/);
   assert.deepEqual(render({ ...ctx, entries: [] }), [], 'no shootout: no section');
   // the same lines as the CLI's summary
   assert.ok(md.includes(shootoutLines(runDoc)[0]));

@@ -57,7 +57,7 @@ test('a synthetic result document carries experiments and workloads as a real fu
       );
       const judged = doc.experiments
         .flatMap((/** @type {any} */ e) => e.checks)
-        .filter((/** @type {any} */ c) => c.verdict !== 'not measured');
+        .filter((/** @type {any} */ c) => c.verdict !== 'not compared');
       assert.ok(
         judged.length >= 10 && judged.every((/** @type {any} */ c) => c.low <= c.change && c.change <= c.high),
         `${platform} ${node}`,

@@ -229,8 +229,8 @@ export function historySpec(o) {
  */
 export function shootoutSpec(o) {
   const cols = Math.min(COLUMNS, o.ops.length);
-  // the verdicts as colours: the comparison charts' blue, orange and grey, "too noisy" lighter
-  const verdicts = { domain: ['faster', 'slower', 'no difference', 'too noisy'], range: [...VERDICT.range, '#c5cdd6'] };
+  // the verdicts as colours: the comparison charts' blue, orange and grey, "no change" lighter
+  const verdicts = { domain: [...VERDICT.domain, 'no change'], range: [...VERDICT.range, '#c5cdd6'] };
   const labels = Math.ceil(Math.max(60, ...o.members.map((m) => textWidth(m, 12))) + 12);
   const width = Math.floor((WIDTH - labels - GAP * (cols - 1)) / cols);
   const color = {

@@ -1,13 +1,13 @@
 // How every chart looks: one vega-lite config, sized and lettered to be read at 1280 px wide, in
 // the README's column (about 830 px on GitHub: a chart is at most WIDTH px wide, never scaled down).
-// Colours: blue for faster, orange for slower, grey for within noise (readable by the colour-blind:
+// Colours: blue for faster, orange for slower, grey for too noisy to tell (readable by the colour-blind:
 // the verdict is also in the table and in the alt text, never in colour alone).
 
 /** The widest a chart is drawn, in px. */
 export const WIDTH = 820;
 
 export const VERDICT = {
-  domain: ['faster', 'slower', 'within noise'],
+  domain: ['faster', 'slower', 'too noisy to tell'],
   range: ['#0969da', '#bc4c00', '#8c959f'],
 };
 

@@ -40,8 +40,8 @@ function findings(points) {
   if (!byMember.length) return '';
   const sorted = [...byMember].sort((a, b) => b.typical - a.typical);
   const prod = byMember.find((x) => x.m === cipherTitle(PRODUCTION_CIPHER));
-  const noise = points.filter((p) => p.verdict === 'within noise').length;
-  return `Each cipher against no key, median over operations: cheapest ${sorted[0].m} ${signed(sorted[0].typical)}, costliest ${sorted[sorted.length - 1].m} ${signed(sorted[sorted.length - 1].typical)}${prod ? `, ${prod.m} ${signed(prod.typical)}` : ''}; ${noise} of ${points.length} within noise.`;
+  const noise = points.filter((p) => p.verdict === 'too noisy to tell').length;
+  return `Each cipher against no key, median over operations: cheapest ${sorted[0].m} ${signed(sorted[0].typical)}, costliest ${sorted[sorted.length - 1].m} ${signed(sorted[sorted.length - 1].typical)}${prod ? `, ${prod.m} ${signed(prod.typical)}` : ''}; ${noise} of ${points.length} too noisy to tell.`;
 }
 
 /** @param {import('./index.js').SectionContext} ctx */

@@ -10,6 +10,7 @@ import { claimCells, claimRows, metricChange } from '../../bench/claims/table.js
 import { EXPERIMENTS, SOURCE } from '../../bench/tables/experiments.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
+import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
 import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
@@ -36,28 +37,21 @@ export function render(ctx) {
     '##### Claims checked',
     '',
     `The performance claims of ${SOURCE.publisher}'s [${SOURCE.title}](${SOURCE.url}), each measured in the newest full run (${runName(doc)}): the claim's variant against its reference, in the same blocks of the same rounds; the change with its paired 95% interval. ` +
-      `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, within noise (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](../docs/claims.md)).`,
+      `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, too noisy to tell (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](../docs/claims.md)).`,
     '',
     table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l', 'l']),
   ];
 }
 
-/** A verdict as a README cell names it. */
-const WORD = /** @type {Record<string, string>} */ ({
-  holds: 'holds',
-  'smaller than claimed': 'smaller',
-  'larger than claimed': 'larger',
-  opposite: 'opposite',
-  'within noise': 'within noise',
-  context: 'context',
-});
+/** The verdicts a README cell shows (a check not compared is left to results/README.md). */
+const SHOWN = new Set([...Object.values(CLAIM_VERDICTS), VERDICTS.unclear]);
 
 /**
  * One claim on one machine class, as a README cell: its measured checks in the table's order, each
  * change by compactRatio (compactChange, "≈" where its interval holds 0; a ratio from twice up), a run of checks with the same
- * verdict under one verdict word: "larger: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
+ * verdict under one verdict: "larger than claimed: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
  * Checks that could not be measured are left to results/README.md; a claim none of whose checks was
- * measured is "not measured", a claim the run did not check "not run".
+ * measured is "not compared", a claim the run did not check "not run".
  * @param {import('../../bench/tables/experiments.js').Experiment} experiment
  * @param {any} doc
  */
@@ -68,13 +62,13 @@ export function claimCell(experiment, doc) {
   const runs = [];
   experiment.checks.forEach((check, index) => {
     const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
-    if (!r || typeof r.change !== 'number' || !WORD[r.verdict]) return;
+    if (!r || typeof r.change !== 'number' || !SHOWN.has(r.verdict)) return;
     const figure = compactRatio(metricChange(check.metric, r));
     const last = runs[runs.length - 1];
-    if (last?.word === WORD[r.verdict]) last.figures.push(figure);
-    else runs.push({ word: WORD[r.verdict], figures: [figure] });
+    if (last?.word === r.verdict) last.figures.push(figure);
+    else runs.push({ word: r.verdict, figures: [figure] });
   });
-  return runs.length ? runs.map((x) => `${x.word}: ${x.figures.join(', ')}`).join('; ') : 'not measured';
+  return runs.length ? runs.map((x) => `${x.word}: ${x.figures.join(', ')}`).join('; ') : VERDICTS.notCompared;
 }
 
 /**
@@ -115,7 +109,7 @@ export function renderBlockClaims(o) {
     o.heading ?? '### Claims checked',
     `${SOURCE.publisher}'s [production write-up](${SOURCE.url}) makes these claims; each is checked in its machine class's newest full run (${runs}). ` +
       'Columns are separate machines, each measured on its own: not compared with each other. ' +
-      'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval ("≈ ±x": no change, within noise), in ops/s (time for a claim about time). ' +
+      'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval ("≈ ±x": too noisy to tell), in ops/s (time for a claim about time). ' +
       `The quotes, the checks and what is not measured: [${link}](${link}).` +
       (without.length ? ` No claims checked yet on ${without.join(', ')}.` : ''),
     table(

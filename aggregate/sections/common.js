@@ -114,9 +114,9 @@ export const NBSP = '\u00a0';
  * - a difference: the change and the wider side of its 95% interval, "+14% ±3.4": the interval
  *   lies within the change ± that (the same convention as an absolute figure's ±); the change is
  *   written no more precisely than its ± ("+0.3% ±0.1", not "+0.27% ±0.1");
- * - within noise (the verdict, or without one the interval holding 0): "≈ ±22", the interval lies
- *   within ±22% of no change: the data fit no difference and any difference up to that size (the
- *   point estimate is noise);
+ * - too noisy to tell (the verdict, or without one the interval holding 0): "≈ ±22", the
+ *   interval lies within ±22% of no change: the data fit no difference and any difference up to
+ *   that size (the point estimate is noise);
  * - no comparison: "n/a".
  * The parts are joined by NBSP.
  * @param {{ change: number, low: number, high: number, verdict?: string } | undefined} c fractions (−0.1 is −10%)
@@ -124,7 +124,7 @@ export const NBSP = '\u00a0';
 export function compactChange(c) {
   if (!c || ![c.change, c.low, c.high].every(Number.isFinite)) return 'n/a';
   const [change, low, high] = [c.change, c.low, c.high].map((x) => x * 100);
-  if (c.verdict === undefined ? low <= 0 && high >= 0 : c.verdict === 'within noise')
+  if (c.verdict === undefined ? low <= 0 && high >= 0 : c.verdict === 'too noisy to tell')
     return `≈${NBSP}±${short(Math.max(-low, high))}`;
   const margin = short(Math.max(change - low, high - change));
   const first = short(Math.abs(change));
@@ -141,7 +141,7 @@ export function compactChange(c) {
  * @param {{ change: number, low: number, high: number, verdict?: string }} c
  */
 export function compactRatio(c) {
-  if (c.verdict === 'within noise' || !(c.change >= 1) || !(c.low > 0)) return compactChange(c);
+  if (c.verdict === 'too noisy to tell' || !(c.change >= 1) || !(c.low > 0)) return compactChange(c);
   return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 

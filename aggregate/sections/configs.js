@@ -43,7 +43,7 @@ export function configTitle(/** @type {string} */ config) {
  * @param {string} [run] named when the text is read apart from the line naming the run
  */
 export function findings(points, reference, run) {
-  const real = points.filter((p) => p.verdict !== 'within noise');
+  const real = points.filter((p) => p.verdict !== 'too noisy to tell');
   const best = real.reduce((/** @type {any} */ a, p) => (!a || p.change > a.change ? p : a), null);
   const worst = real.reduce((/** @type {any} */ a, p) => (!a || p.change < a.change ? p : a), null);
   const parts = [reference ? `Against ${reference}${run ? ` (${run})` : ''}: largest gain` : 'Largest gain'];
@@ -51,7 +51,7 @@ export function findings(points, reference, run) {
   parts.push(
     `largest loss ${worst && worst.change < 0 ? `${worst.member}, ${worst.op} ${signed(worst.change)}` : 'none'}`,
   );
-  parts.push(`${points.length - real.length} of ${points.length} within noise`);
+  parts.push(`${points.length - real.length} of ${points.length} too noisy to tell`);
   return parts.join('; ');
 }
 
@@ -67,7 +67,7 @@ export function render(ctx) {
     .filter((m) => points.some((p) => p.member === m));
   // the reference is named by the heading and the chart's title, the run by the line above the
   // heading (self-check.js) and the chart's subtitle
-  const alt = `${findings(points)}; A/A twin: ${twin.filter((p) => p.verdict !== 'within noise').length} of ${twin.length} differ.`;
+  const alt = `${findings(points)}; A/A twin: ${twin.filter((p) => p.verdict !== 'too noisy to tell').length} of ${twin.length} differ.`;
   const chart = ctx.chart(
     'config',
     comparisonSpec({

@@ -35,7 +35,7 @@ export function largestEffect(doc, id, name) {
     (doc.cases ?? []).map((/** @type {any} */ c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]),
   );
   const real = (doc.comparisons ?? []).filter(
-    (/** @type {any} */ c) => c.id === id && c.verdict !== 'within noise' && (c.low > 0 || c.high < 0),
+    (/** @type {any} */ c) => c.id === id && c.verdict !== 'too noisy to tell' && (c.low > 0 || c.high < 0),
   );
   if (!real.length) return null;
   const size = (/** @type {any} */ c) => Math.abs(Math.log(Math.max(1e-3, 1 + c.change)));
@@ -60,7 +60,7 @@ export function shootoutClause(doc) {
     .filter((p) => p !== undefined)
     .map((p) => `${inert(p.who)} ${inert(p.op)} ${pct(p.change / 100)} [${pct(p.low / 100)}, ${pct(p.high / 100)}]`);
   const n = (/** @type {string} */ v) => points.filter((p) => p.verdict === v).length;
-  return `against ${inert(doc.reference)}, ${clear.length ? `largest ${clear.join(' and ')}` : 'no clear difference'} (${n('faster') + n('slower')} clear, ${n('no difference')} no difference, ${n('too noisy')} too noisy of ${points.length})`;
+  return `against ${inert(doc.reference)}, ${clear.length ? `largest ${clear.join(' and ')}` : 'no clear difference'} (${n('faster') + n('slower')} clear, ${n('no change')} no change, ${n('too noisy to tell')} too noisy to tell of ${points.length})`;
 }
 
 /**

@@ -93,17 +93,17 @@ export function shootoutView(doc) {
   return { columns, failed, ops };
 }
 
-/** What follows a change that is not within noise: the verdict, or why it is not one. */
+/** What follows a change whose interval excludes 0: the verdict, or why it is not one. */
 const MARKS = /** @type {Record<string, (threshold: number) => string>} */ ({
   faster: () => 'faster',
   slower: () => 'slower',
-  'no difference': (t) => `(<${t}%)`, // the interval excludes 0 but lies under the threshold
-  'too noisy': () => '(noisy)', // the interval excludes 0, the test over every comparison does not
+  'no change': (t) => `(<${t}%)`, // the interval excludes 0 but lies under the threshold
+  'too noisy to tell': () => '(noisy)', // the interval excludes 0, the test over every comparison does not
 });
 
 /**
  * A README table cell: compactChange (≈ when the interval holds 0), then the verdict where it is
- * one; where the interval excludes 0 and the verdict is no difference, why not, so that no cell
+ * one; where the interval excludes 0 and the verdict is no change, why not, so that no cell
  * claims a difference its verdict does not.
  * @param {any} r a shootout row, or undefined
  * @param {number} threshold in %, the smallest change that counts
@@ -162,7 +162,7 @@ export function shootoutPoints(view) {
 
 /**
  * The main finding in words: the clear differences, largest first (at most two per direction),
- * how many comparisons are no difference or too noisy, the sides that did not run.
+ * how many comparisons are no change or too noisy to tell, the sides that did not run.
  * @param {ReturnType<typeof shootoutPoints>['points']} points
  * @param {string[]} failed
  * @param {string} reference
@@ -182,7 +182,7 @@ export function shootoutFindings(points, failed, reference) {
   const say = (/** @type {number} */ n) =>
     [
       `Against ${reference}: ${[clear('slower', n), clear('faster', n)].filter(Boolean).join('; ') || 'no clear difference'}`,
-      `${count('no difference')} no difference, ${count('too noisy')} too noisy of ${points.length}`,
+      `${count('no change')} no change, ${count('too noisy to tell')} too noisy to tell of ${points.length}`,
       ...(failed.length ? [`${failed.join(', ')} did not run`] : []),
     ].join('; ') + '.';
   // the two largest each way, or the largest when that reads too long
@@ -220,7 +220,7 @@ function chartSpec(doc, data, ops, alt) {
           ]
         : []),
     ],
-    legend: `verdict (Holm over ${tested(doc)} comparisons; under ${Math.round(doc.run.threshold * 100)}% is no difference):`,
+    legend: `verdict (Holm over ${tested(doc)} comparisons; under ${Math.round(doc.run.threshold * 100)}% is no change):`,
     alt,
     points: data.points.map(({ who: _who, ...p }) => p),
     notes: data.notes,

@@ -134,7 +134,7 @@ export function render(ctx) {
   const journal = journalRows(w, inert);
   if (journal.length > 1) {
     out.push(
-      `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": within noise).`,
+      `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": too noisy to tell).`,
       '',
     );
     out.push(table(journal, ['l', ...journal[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');

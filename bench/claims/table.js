@@ -80,11 +80,11 @@ export function claimRows(doc) {
         says,
         claimed: claimedText(check),
       };
-      if (!r || r.verdict === 'not measured' || typeof r.change !== 'number') {
+      if (!r || r.verdict === 'not compared' || typeof r.change !== 'number') {
         rows.push({
           ...base,
           measured: null,
-          verdict: 'not measured',
+          verdict: 'not compared',
           reason: r?.reason ?? 'not in this document',
           mechanism: null,
         });
@@ -118,7 +118,7 @@ export function claimCells(rows, o) {
       r.says,
       r.claimed,
       r.measured ?? '—',
-      r.verdict === 'not measured' ? `not measured: ${o.text(String(r.reason), 320)}` : o.text(r.verdict),
+      r.verdict === 'not compared' ? `not compared: ${o.text(String(r.reason), 320)}` : o.text(r.verdict),
       r.mechanism ?? '',
     ]),
   ];

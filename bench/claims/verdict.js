@@ -2,22 +2,20 @@
 // and its 95% interval (lib/stats/comparison.js `pairedChange`). Pure: the same inputs give the same
 // verdict. Changes are in ops/s, member / reference − 1; a claim about time is turned into one
 // about ops/s by bench/tables/experiments.js (faster = fewer ms = more ops/s).
-import { CLAIM_WORDS } from '../../lib/verdicts.js';
+// The words: lib/verdicts.js's, a claim's own on top.
 
 /** @typedef {import('../tables/experiments.js').Claim} Claim what the table's check claims (kinds: change, direction, minimal, none) */
 
 /** @typedef {import('../../lib/verdicts.js').ClaimVerdict} Verdict */
 
-export const VERDICTS = /** @type {Verdict[]} */ (Object.values(CLAIM_WORDS));
-
 /** How each kind of claim is judged: the rule the claims table states. */
 export const RULES = {
   change:
-    'holds: our 95% interval excludes 0 and meets the claimed change; smaller/larger than claimed: the interval lies between 0 and the claim / beyond it (an interval that holds 0 but not the claim: smaller); opposite: it lies on the other side of 0; within noise: it holds both 0 and the claim',
+    'holds: our 95% interval excludes 0 and meets the claimed change; smaller/larger than claimed: the interval lies between 0 and the claim / beyond it (an interval that holds 0 but not the claim: smaller); opposite: it lies on the other side of 0; too noisy to tell: it holds both 0 and the claim',
   direction:
-    'holds: our 95% interval lies wholly on the claimed side of 0; opposite: wholly on the other side; within noise: it holds 0',
+    'holds: our 95% interval lies wholly on the claimed side of 0; opposite: wholly on the other side; too noisy to tell: it holds 0',
   minimal:
-    'holds: our 95% interval lies within ±{bound}; larger than claimed: wholly above +{bound}; opposite: wholly below −{bound} (a loss); within noise: it reaches beyond ±{bound} but holds values inside',
+    'holds: our 95% interval lies within ±{bound}; larger than claimed: wholly above +{bound}; opposite: wholly below −{bound} (a loss); too noisy to tell: it reaches beyond ±{bound} but holds values inside',
   none: 'no claim: measured beside the others for context',
 };
 
@@ -35,7 +33,7 @@ export function verdictOf(claim, measured) {
     if (low >= -b && high <= b) return 'holds';
     if (low > b) return 'larger than claimed';
     if (high < -b) return 'opposite';
-    return 'within noise';
+    return 'too noisy to tell';
   }
   const sign = claim.kind === 'direction' ? claim.sign : Math.sign(claim.low);
   if (
@@ -49,10 +47,10 @@ export function verdictOf(claim, measured) {
   }
   // the interval on the claim's side: positive is the claimed direction
   const [L, H] = sign > 0 ? [low, high] : [-high, -low];
-  if (claim.kind === 'direction') return L > 0 ? 'holds' : H < 0 ? 'opposite' : 'within noise';
+  if (claim.kind === 'direction') return L > 0 ? 'holds' : H < 0 ? 'opposite' : 'too noisy to tell';
   const [A, B] = sign > 0 ? [claim.low, claim.high] : [-claim.high, -claim.low];
   if (H < 0) return 'opposite';
-  if (L <= 0) return H >= A ? 'within noise' : 'smaller than claimed';
+  if (L <= 0) return H >= A ? 'too noisy to tell' : 'smaller than claimed';
   if (H < A) return 'smaller than claimed';
   if (L > B) return 'larger than claimed';
   return 'holds';

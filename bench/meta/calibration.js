@@ -76,7 +76,7 @@ export function pairedWidths(docs) {
       if (c.id === 'self-check') continue;
       const t = (byOp[c.op] ??= { halves: [], decided: 0 });
       t.halves.push((Math.log1p(c.high) - Math.log1p(c.low)) / 2);
-      t.decided += Number(c.verdict !== 'within noise');
+      t.decided += Number(c.verdict !== 'too noisy to tell');
     }
   return Object.entries(byOp).map(([op, t]) => ({
     op,

@@ -91,7 +91,7 @@ export function selfChecks(docs) {
   return {
     comparisons: aa.length,
     flagged: aa
-      .filter((c) => c.verdict !== 'within noise')
+      .filter((c) => c.verdict !== 'too noisy to tell')
       .map(
         (c) => `${c.op} ${(c.change * 100).toFixed(1)}% [${(c.low * 100).toFixed(1)}, ${(c.high * 100).toFixed(1)}]`,
       ),

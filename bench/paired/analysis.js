@@ -4,13 +4,13 @@
 // in slices, the round's paired figure (the median of its cycles' log ratios); the pairs go through the
 // paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
-// a file that grows by more than the threshold is a regression without any statistics.
+// a file that grows by more than the threshold is slower (a regression) without any statistics.
 import { median } from '../../lib/stats/spread.js';
 import { holm, pairedLogTest, verdict } from '../../lib/stats/paired.js';
 import { caseKey } from '../tables/suite.js';
 import { pairedLog } from '../../lib/stats/slices.js';
 
-export { tally } from './verdicts.js';
+export { tally } from '../../lib/verdicts.js';
 
 /**
  * @typedef {object} Series
@@ -91,7 +91,7 @@ export function collect(rounds) {
  * @property {number | null} pAdjusted Holm over every timed case of the compare
  * @property {boolean} significant pAdjusted < alpha
  * @property {number | null} sd noise of one pair (log ratio)
- * @property {import('../../lib/stats/paired.js').Verdict | 'not compared'} verdict
+ * @property {import('../../lib/verdicts.js').Verdict} verdict
  * @property {string} [reason] why not compared
  */
 
@@ -132,7 +132,7 @@ export function analyse(series, o) {
     if (s.unit === 'bytes') {
       row.change = row.head / row.base - 1;
       row.low = row.high = row.change;
-      row.verdict = row.change > o.threshold ? 'regression' : row.change < -o.threshold ? 'improvement' : 'no change';
+      row.verdict = row.change > o.threshold ? 'slower' : row.change < -o.threshold ? 'faster' : 'no change';
       continue;
     }
     if (s.base.length < 2) {

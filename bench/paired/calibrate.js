@@ -97,8 +97,8 @@ export async function calibrate(f, prepare, log) {
       const det = analyse(collect(res.rounds.map((x) => ({ base: x.A, head: x.S }))), opts);
       runs.push({ aa: aa.map(compact), slowed: det.map(compact) });
       writeFileAtomic(file, `${JSON.stringify(state(), null, 1)}\n`);
-      const flagged = aa.filter((x) => x.verdict === 'regression').length;
-      const found = det.filter((x) => x.verdict === 'regression').length;
+      const flagged = aa.filter((x) => x.verdict === 'slower').length;
+      const found = det.filter((x) => x.verdict === 'slower').length;
       const timed = det.filter((x) => x.p !== null).length;
       log(
         `calibration run ${r + 1}/${f.runs}: A/A ${flagged} regression(s); ${f.slowdown}% slowdown flagged in ${found} of ${timed} timed cases; ${((Date.now() - t0) / 60000).toFixed(1)} min`,
@@ -131,15 +131,15 @@ export function calibrationSummary(c) {
   const opOf = new Map(runs.flatMap((r) => r.aa.map((/** @type {any} */ x) => [x.key, x.op])));
   const boundOf = (/** @type {string} */ key) => OPS.find((o) => o.name === opOf.get(key))?.bound ?? 'cpu';
 
-  const aaAny = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.verdict === 'regression')).length;
+  const aaAny = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.verdict === 'slower')).length;
   const aaSig = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.significant)).length;
   const ps = runs.flatMap((r) =>
     r.aa.filter((/** @type {any} */ x) => x.p !== null).map((/** @type {any} */ x) => x.p),
   );
   const below = (/** @type {number} */ a) => ps.filter((p) => p < a).length / ps.length;
-  const detAny = runs.filter((r) => r.slowed.some((/** @type {any} */ x) => x.verdict === 'regression')).length;
+  const detAny = runs.filter((r) => r.slowed.some((/** @type {any} */ x) => x.verdict === 'slower')).length;
 
-  /** per case: detection rate (verdict regression), lone-detection rate, pooled A/A sd */
+  /** per case: detection rate (verdict slower), lone-detection rate, pooled A/A sd */
   const perCase = timedKeys.map((key) => {
     const det = runs.map((r) => r.slowed.find((/** @type {any} */ x) => x.key === key)).filter(Boolean);
     const aa = runs.map((r) => r.aa.find((/** @type {any} */ x) => x.key === key)).filter((x) => x && x.sd !== null);
@@ -149,7 +149,7 @@ export function calibrationSummary(c) {
       key,
       op: opOf.get(key),
       bound,
-      rate: det.filter((x) => x.verdict === 'regression').length / det.length,
+      rate: det.filter((x) => x.verdict === 'slower').length / det.length,
       loneRate: det.filter((x) => x.p < lone && x.low <= -c.threshold && x.high < 0).length / det.length,
       sd,
       mde: detectable(sd, c.rounds, lone),

@@ -6,7 +6,7 @@
 // - the comparisons of bench/tables/comparisons.js, paired by block (lib/stats/comparison.js),
 //   with the A/A self-check among them;
 // - the experiments of bench/tables/experiments.js: each check of a claim paired the same way, and
-//   its verdict (bench/claims/verdict.js), or "not measured" with the reason.
+//   its verdict (bench/claims/verdict.js), or "not compared" with the reason.
 // A quick run has one round per case: no interval, no comparison.
 import { COMPARISONS, membersOf } from '../tables/comparisons.js';
 import { DEFAULT_CONFIGS } from '../tables/configs.js';
@@ -18,7 +18,7 @@ import { pairedChange, storedChange } from '../../lib/stats/comparison.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { sig } from '../../lib/format.js';
-import { NOT_MEASURED, RESULT_WORDS } from '../../lib/verdicts.js';
+import { VERDICTS } from '../../lib/verdicts.js';
 
 /** Used as the between-run term where the machine's movement could not be measured (fewer than 3 blocks). */
 const UNMEASURED = 0;
@@ -151,7 +151,7 @@ const binomial = (/** @type {number} */ n, /** @type {number} */ m) => {
 function selfCheckOf(comparisons) {
   const aa = comparisons.filter((c) => c.id === 'self-check');
   if (!aa.length) return null;
-  const flagged = aa.filter((c) => c.verdict !== RESULT_WORDS.unclear).map((c) => c.op);
+  const flagged = aa.filter((c) => c.verdict !== VERDICTS.unclear).map((c) => c.op);
   return { operations: aa.length, flagged, passed: flagged.length <= allowedByChance(aa.length) };
 }
 
@@ -163,7 +163,7 @@ function selfCheckOf(comparisons) {
 const notMeasured = (check, index) => ({
   index,
   metric: check.metric,
-  verdict: NOT_MEASURED,
+  verdict: VERDICTS.notCompared,
   reason: String(check.notMeasured),
 });
 
@@ -189,7 +189,7 @@ export function experimentsOf(cases) {
     const checks = e.checks.map((check, index) => {
       const m = measured.get(index);
       // notMeasured(check, index), written out: so the checks' inferred type keeps `reason` on every member
-      if (!m) return { index, metric: check.metric, verdict: NOT_MEASURED, reason: String(check.notMeasured) };
+      if (!m) return { index, metric: check.metric, verdict: VERDICTS.notCompared, reason: String(check.notMeasured) };
       const [ref, member] = [
         byKey.get(caseKey({ ...m.reference, op: m.op })),
         byKey.get(caseKey({ ...m.member, op: m.op })),
@@ -210,7 +210,7 @@ export function experimentsOf(cases) {
         const [c, s] = missing;
         return {
           ...base,
-          verdict: NOT_MEASURED,
+          verdict: VERDICTS.notCompared,
           reason: (c
             ? `${setupKey(s)}/${m.op} ${c.status}: ${c.reason}`
             : `${setupKey(s)}/${m.op} is not in this run`
@@ -223,7 +223,7 @@ export function experimentsOf(cases) {
       if (!change)
         return {
           ...base,
-          verdict: NOT_MEASURED,
+          verdict: VERDICTS.notCompared,
           reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)',
         };
       return {

@@ -54,7 +54,7 @@ export function fastText(c, num) {
 export function changeText(c) {
   if (!c) return 'n/a';
   const p = signedPercent;
-  return `${c.verdict === 'within noise' ? '≈ ' : ''}${p(c.change)} [${p(c.low)}, ${p(c.high)}]`;
+  return `${c.verdict === 'too noisy to tell' ? '≈ ' : ''}${p(c.change)} [${p(c.low)}, ${p(c.high)}]`;
 }
 
 /**

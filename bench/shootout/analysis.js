@@ -2,27 +2,14 @@
 // (bench/paired/analysis.js): per round, each side's ops/s median; per case, the paired figure of the
 // head side against its base side in the same round (the median over the cycles of the log ratio of
 // their alternating slices); the trimmed paired test; Holm
-// over every comparison of the run together; 95% intervals. The compare's verdicts are named for
-// Nodes: faster, slower, no difference, too noisy.
+// over every comparison of the run together; 95% intervals; the compare's verdicts (lib/verdicts.js).
 import { analyse, collect } from '../paired/analysis.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
-import { COMPARE_WORDS, SHOOTOUT_WORDS } from '../../lib/verdicts.js';
 
 /** Figures are written with 6 significant digits, as the suite writes them (lib/format.js sig): the
  * digits beyond are noise, and they would make every night's document larger in git. Null stays null. */
 const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite(x) ? x : sig(x));
-
-/** @typedef {import('../../lib/verdicts.js').ShootoutVerdict} ShootoutVerdict */
-
-/** The compare's verdict → the shootout's word for the head side against its base (lib/verdicts.js). */
-export const VERDICT_WORDS = /** @type {Record<string, ShootoutVerdict>} */ (
-  Object.fromEntries(
-    Object.entries(COMPARE_WORDS).map(([k, w]) => [w, SHOOTOUT_WORDS[/** @type {keyof typeof SHOOTOUT_WORDS} */ (k)]]),
-  )
-);
-
-export const SHOOTOUT_VERDICTS = /** @type {ShootoutVerdict[]} */ (Object.values(SHOOTOUT_WORDS));
 
 /**
  * @typedef {object} ShootoutRow
@@ -43,7 +30,7 @@ export const SHOOTOUT_VERDICTS = /** @type {ShootoutVerdict[]} */ (Object.values
  * @property {number | null} p
  * @property {number | null} pAdjusted Holm over every comparison and case of the run
  * @property {number | null} sd noise of one pair's log ratio
- * @property {ShootoutVerdict} verdict
+ * @property {import('../../lib/verdicts.js').Verdict} verdict
  * @property {string} [reason] why not compared
  */
 
@@ -91,7 +78,7 @@ export function analyseShootout(rounds, comparisons, listed, o) {
         p: sig6(r.p),
         pAdjusted: sig6(r.pAdjusted),
         sd: sig6(r.sd),
-        verdict: VERDICT_WORDS[r.verdict],
+        verdict: r.verdict,
       };
       if (r.reason) row.reason = r.reason;
       return row;

@@ -140,7 +140,7 @@ async function main(/** @type {string[]} */ argv) {
   // the shootout flags both directions: an A/A "faster" is as false an alarm as a "slower"
   const state = JSON.parse(fs.readFileSync(path.join(f.out, 'calibrate.json'), 'utf8'));
   const either = state.done.filter((/** @type {any} */ r) =>
-    r.aa.some((/** @type {any} */ x) => x.verdict === 'regression' || x.verdict === 'improvement'),
+    r.aa.some((/** @type {any} */ x) => x.verdict === 'slower' || x.verdict === 'faster'),
   ).length;
   const md = `${summary.md.replace('## Compare calibration', '## Shootout calibration')}\n- **A/A flagged either way** (faster or slower; the shootout's false alarms): ${either} of ${summary.n} runs. Target: at most 1 of 20.\n`;
   writeFileAtomic(path.join(f.out, 'calibrate.md'), md);

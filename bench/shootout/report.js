@@ -66,7 +66,7 @@ export function shootoutLines(doc, o = {}) {
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(
-    `Measured ${day(doc.run.finishedAt)} on ${machineLine(doc)}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% counts as no difference).`,
+    `Measured ${day(doc.run.finishedAt)} on ${machineLine(doc)}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
     '',
   );
   lines.push(

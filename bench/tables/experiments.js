@@ -40,7 +40,7 @@ export const MINIMAL = 0.05;
  * @property {Variant} [reference] this check's own reference, where it is not the experiment's
  * @property {string} [op] the operation (bench/tables/ops.js) both are measured on
  * @property {Claim} [claim] the claimed change in ops/s, member / reference − 1
- * @property {string} [notMeasured] why this suite cannot measure it: its verdict is "not measured"
+ * @property {string} [notMeasured] why this suite cannot measure it: its verdict is "not compared"
  * @property {boolean} [pending] not measured yet, for a reason that will go away (a workload being built)
  * @property {{ pair: string, figure: 'reads' | 'writes' }} [workload] measured by a workload instead of
  *   an operation: the run's paired comparison of WAL against DELETE (bench/workloads/analysis.js) of

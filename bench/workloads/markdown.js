@@ -27,7 +27,7 @@ export function figureCell(f, show = num) {
  * @param {{ change: number, low: number, high: number, verdict: string } | undefined} c
  */
 export function pairedCell(c) {
-  if (!c || c.verdict === 'within noise' || c.change < 1) return changeText(c);
+  if (!c || c.verdict === 'too noisy to tell' || c.change < 1) return changeText(c);
   return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 

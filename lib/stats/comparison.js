@@ -5,7 +5,7 @@
 // slices brings its own paired figure (the median over its block's cycles of the log ratio of the two
 // cases' slices, milliseconds apart), which the machine's switching between states cancels in.
 import { pairedLogTest } from './paired.js';
-import { RESULT_WORDS } from '../verdicts.js';
+import { VERDICTS } from '../verdicts.js';
 import { sig } from '../format.js';
 
 /** Fewer pairs than this give no comparison (the trimmed test needs 2 after trimming, and df ≥ 2). */
@@ -17,8 +17,9 @@ export const MIN_PAIRS = 3;
  * @property {number} change member / reference − 1 (ops/s)
  * @property {number} low lower end of its 95% interval
  * @property {number} high upper end
- * @property {number} p two-sided p-value of "no difference"
- * @property {import('../verdicts.js').ResultVerdict} verdict faster/slower when the interval excludes 0
+ * @property {number} p two-sided p-value of a change of 0
+ * @property {Exclude<import('../verdicts.js').Verdict, 'no change' | 'not compared'>} verdict faster/slower when
+ *   the interval excludes 0 (no threshold: never no change)
  */
 
 /**
@@ -39,7 +40,7 @@ export function pairedChange(reference, member) {
     logs.map(() => 1),
     logs.map(Math.exp),
   );
-  const verdict = t.low > 0 ? RESULT_WORDS.faster : t.high < 0 ? RESULT_WORDS.slower : RESULT_WORDS.unclear;
+  const verdict = t.low > 0 ? VERDICTS.faster : t.high < 0 ? VERDICTS.slower : VERDICTS.unclear;
   return { pairs: t.n, change: t.change, low: t.low, high: t.high, p: t.p, verdict };
 }
 

@@ -10,7 +10,7 @@ import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { COMPARE_WORDS } from '../verdicts.js';
+import { VERDICTS } from '../verdicts.js';
 
 /**
  * The share of pairs trimmed from each end: 20%, Wilcox's usual choice. On a shared 2-core VM
@@ -100,25 +100,23 @@ export function holm(p) {
   return out;
 }
 
-/** @typedef {Exclude<import('../verdicts.js').CompareVerdict, 'not compared'>} Verdict */
-
 /**
- * The verdict of one case, from its interval and its corrected significance.
- * - regression: significantly slower after the correction, and the interval reaches a slowdown of
+ * The verdict of one case, from its interval and its corrected significance (lib/verdicts.js).
+ * - slower: significantly slower after the correction, and the interval reaches a slowdown of
  *   `threshold` or more (the slowdown is real and may be as large as the threshold);
- * - improvement: the same, faster;
+ * - faster: the same, faster;
  * - no change: the whole interval lies within ±threshold (any real change is smaller than it);
  * - too noisy to tell: not significant, and the interval reaches beyond ±threshold.
  * @param {{ low: number, high: number }} t
  * @param {boolean} significant
  * @param {number} threshold e.g. 0.10
- * @returns {Verdict}
+ * @returns {Exclude<import('../verdicts.js').Verdict, 'not compared'>}
  */
 export function verdict(t, significant, threshold) {
-  if (significant && t.high < 0 && t.low <= -threshold) return COMPARE_WORDS.slower;
-  if (significant && t.low > 0 && t.high >= threshold) return COMPARE_WORDS.faster;
-  if (t.low > -threshold && t.high < threshold) return COMPARE_WORDS.same;
-  return COMPARE_WORDS.unclear;
+  if (significant && t.high < 0 && t.low <= -threshold) return VERDICTS.slower;
+  if (significant && t.low > 0 && t.high >= threshold) return VERDICTS.faster;
+  if (t.low > -threshold && t.high < threshold) return VERDICTS.same;
+  return VERDICTS.unclear;
 }
 
 /**

@@ -66,12 +66,12 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   for (const row of result.rows.filter((/** @type {any} */ x) => x.op !== 'size')) {
     assert.equal(row.pairs, 3);
     assert.ok(row.low <= row.change && row.change <= row.high);
-    assert.ok(['regression', 'improvement', 'no change', 'too noisy to tell'].includes(row.verdict));
+    assert.ok(['slower', 'faster', 'no change', 'too noisy to tell'].includes(row.verdict));
     assert.ok(row.pAdjusted >= row.p);
   }
   assert.equal(
     r.status === 1,
-    result.rows.some((/** @type {any} */ x) => x.verdict === 'regression'),
+    result.rows.some((/** @type {any} */ x) => x.verdict === 'slower'),
     'exit 1 exactly when there is a regression',
   );
   const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
