@@ -2,10 +2,11 @@
 // field; nothing is thrown for a bad file, so one bad artifact never stops the rest.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCHEMA_VERSIONS, validate } from '../bench/result/document.js';
+import { validate } from '../bench/result/document.js';
+import { SCHEMA_VERSION } from '../bench/result/header.js';
 import {
   KIND as SHOOTOUT_KIND,
-  SCHEMA_VERSIONS as SHOOTOUT_SCHEMA_VERSIONS,
+  SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
   shootoutProblems,
   validateShootout,
 } from '../bench/shootout/document.js';
@@ -172,6 +173,10 @@ export function semanticProblems(doc) {
   return problems;
 }
 
+/** A document of another version than its schema's one: a line naming the valid value. */
+const versionReason = (/** @type {any} */ doc, /** @type {number} */ version, /** @type {string} */ kind) =>
+  `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${kind} documents of version ${version}`;
+
 /** One line from a list of problems: the first three, and how many more. */
 const oneLine = (/** @type {string[]} */ problems) =>
   problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '');
@@ -184,11 +189,8 @@ const oneLine = (/** @type {string[]} */ problems) =>
  * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
 function readShootout(doc, text) {
-  if (!SHOOTOUT_SCHEMA_VERSIONS.includes(doc.schemaVersion))
-    return {
-      ok: false,
-      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads shootout documents of version ${SHOOTOUT_SCHEMA_VERSIONS.join(' and ')}`,
-    };
+  if (doc.schemaVersion !== SHOOTOUT_SCHEMA_VERSION)
+    return { ok: false, reason: versionReason(doc, SHOOTOUT_SCHEMA_VERSION, 'shootout') };
   const schema = validateShootout(doc);
   if (schema.length) return { ok: false, reason: `shootout document: ${oneLine(schema)}` };
   const semantic = [...textProblems(doc), ...shootoutProblems(doc)];
@@ -221,22 +223,10 @@ export function readResult(file) {
       reason: `/kind is not 'sqlite-node-bench/result': not a result document (nor '${SHOOTOUT_KIND}': not a shootout document)`,
     };
   }
-  if (!SCHEMA_VERSIONS.includes(doc.schemaVersion))
-    return {
-      ok: false,
-      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${SCHEMA_VERSIONS.slice(0, -1).join(', ')} and ${SCHEMA_VERSIONS.at(-1)}`,
-    };
+  if (doc.schemaVersion !== SCHEMA_VERSION) return { ok: false, reason: versionReason(doc, SCHEMA_VERSION, 'result') };
   const problems = validate(doc);
-  if (problems.length)
-    return {
-      ok: false,
-      reason: problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : ''),
-    };
+  if (problems.length) return { ok: false, reason: oneLine(problems) };
   const semantic = semanticProblems(doc);
-  if (semantic.length)
-    return {
-      ok: false,
-      reason: semantic.slice(0, 3).join('; ') + (semantic.length > 3 ? `; and ${semantic.length - 3} more` : ''),
-    };
+  if (semantic.length) return { ok: false, reason: oneLine(semantic) };
   return { ok: true, doc, text };
 }

@@ -18,6 +18,8 @@ import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
 import { validAttempt } from './trust.js';
 
 export const INDEX = 'index.json';
+/** The index's one version: the version written and the only one read. */
+const INDEX_VERSION = 1;
 
 /**
  * @typedef {object} Entry
@@ -92,9 +94,8 @@ export function entryOf(doc, file, text) {
  * that attempt's aggregate, stays in results/ (append-only) and is no longer shown, whatever its
  * status. A document of another machine class never supersedes (a document can claim any run and
  * attempt: it hides at most its own class's), so a re-run that landed on a VM with another CPU
- * leaves the failed attempt shown in its class until a newer night. An entry of no run (local,
- * stored before entries named their run, or of an attempt out of GitHub's range: trust.js) is its
- * own.
+ * leaves the failed attempt shown in its class until a newer night. An entry of no run (local, or
+ * of an attempt out of GitHub's range: trust.js) is its own.
  * @template {Entry} E
  * @param {E[]} entries
  * @returns {E[]}
@@ -179,9 +180,12 @@ export function openStore(dir, warn) {
   if (fs.existsSync(indexFile)) {
     try {
       const index = JSON.parse(fs.readFileSync(indexFile, 'utf8'));
+      if (index.schemaVersion !== INDEX_VERSION)
+        throw new Error(
+          `/schemaVersion is ${index.schemaVersion}; this aggregate reads an index of version ${INDEX_VERSION}`,
+        );
       repository = typeof index.repository === 'string' ? index.repository : null;
-      // an index written before shootout documents lists results only: their kind is 'result'
-      for (const e of index.entries) byFile.set(e.file, { ...e, kind: e.kind ?? 'result' });
+      for (const e of index.entries) byFile.set(e.file, e);
     } catch (err) {
       // it is the only list of the archived documents: never rebuilt over them silently
       throw new CommandError(
@@ -298,7 +302,7 @@ export function openStore(dir, warn) {
       repository = repo;
       const lines = entries().map((e) => JSON.stringify(e));
       const head = repository ? `"repository":${JSON.stringify(repository)},` : '';
-      const text = `{"schemaVersion":2,${head}"entries":[\n${lines.join(',\n')}\n]}\n`;
+      const text = `{"schemaVersion":${INDEX_VERSION},${head}"entries":[\n${lines.join(',\n')}\n]}\n`;
       if (fs.existsSync(indexFile) && fs.readFileSync(indexFile, 'utf8') === text) return false;
       writeFileAtomic(indexFile, text);
       return true;

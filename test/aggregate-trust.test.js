@@ -96,7 +96,7 @@ function storeDirectly(results, doc) {
   const indexFile = path.join(results, INDEX);
   const entries = fs.existsSync(indexFile) ? JSON.parse(fs.readFileSync(indexFile, 'utf8')).entries : [];
   entries.push(entryOf(doc, file, text));
-  fs.writeFileSync(indexFile, JSON.stringify({ schemaVersion: 2, entries }));
+  fs.writeFileSync(indexFile, JSON.stringify({ schemaVersion: 1, entries }));
   return path.join(results, file);
 }
 

@@ -238,8 +238,8 @@ test('the chart: a bar per compared side and operation within its interval, the 
 });
 
 /**
- * A document with counts (schema version 2) for every compared row: a third of the cases within
- * their repeat, a third 25% more instructions on the head side, a third 5% fewer.
+ * A document with counts for every compared row: a third of the cases within their repeat, a
+ * third 25% more instructions on the head side, a third 5% fewer.
  * @param {any} doc
  */
 function withCounts(doc) {
@@ -265,7 +265,6 @@ function withCounts(doc) {
     return { group: r.group, base: r.base, head: r.head, key: r.key, change, spread: 0.0002 };
   });
   const ran = d.sides.filter((/** @type {any} */ s) => s.status === 'ok');
-  d.schemaVersion = 2;
   d.counting = {
     status: 'ok',
     mode: 'quick',
@@ -307,10 +306,9 @@ test("counts: the chart puts each counted bar's instructions on its row as a dia
   assert.ok(
     s.lines[1].includes(` ◆: instructions/op under valgrind, ${beyond}/${rows.length} beyond 2× their repeat. `),
   );
-  // no counts: nothing said (schema version 1); a machine that cannot count: why, in one sentence
+  // no counts: nothing said; a machine that cannot count: why, in one sentence
   assert.doesNotMatch(section(REAL).md, /instructions/i);
   const off = structuredClone(REAL);
-  off.schemaVersion = 2;
   off.counting = {
     status: 'unavailable',
     reason: 'counting runs under valgrind and strace, which run on Linux only; this machine is darwin',

@@ -465,9 +465,9 @@ test('document checks: crafted bad shootout documents are refused, each with one
     [
       'version',
       (d) => {
-        d.schemaVersion = 3;
+        d.schemaVersion = 2;
       },
-      /^\/schemaVersion is 3; this aggregate reads shootout documents of version 1 and 2$/,
+      /^\/schemaVersion is 2; this aggregate reads shootout documents of version 1$/,
     ],
     [
       'label',
@@ -571,13 +571,15 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   changed.run.seconds += 1;
   assert.equal(store.add(changed).stored, false, 'append-only: the same run id is never overwritten');
   store.saveIndex();
-  // the index: a result entry written before shootouts (no kind) reads as a result
+  // the index: of version 1, its entry a shootout; an index of another version is refused, not read
   const index = JSON.parse(fs.readFileSync(path.join(results, 'index.json'), 'utf8'));
+  assert.equal(index.schemaVersion, 1);
   assert.equal(index.entries[0].kind, 'shootout');
-  delete index.entries[0].kind;
-  fs.writeFileSync(path.join(results, 'index.json'), JSON.stringify(index));
-  const reopened = openStore(results, (l) => warnings.push(l));
-  assert.equal(reopened.entries()[0].kind, 'result', 'an old index entry without kind is a result');
+  fs.writeFileSync(path.join(results, 'index.json'), JSON.stringify({ ...index, schemaVersion: 2 }));
+  assert.throws(
+    () => openStore(results, (l) => warnings.push(l)),
+    /index\.json: unreadable \(\/schemaVersion is 2; this aggregate reads an index of version 1\)/,
+  );
   fs.rmSync(path.join(results, 'index.json'));
   const rebuilt = openStore(results, (l) => warnings.push(l));
   assert.equal(rebuilt.entries()[0].kind, 'shootout');

@@ -6,8 +6,6 @@ import { SCHEMA_FILE, writeDocument } from './header.js';
 
 const schema = loadSchema(SCHEMA_FILE);
 export const SCHEMA = schema.schema;
-/** Every version the schema validates. */
-export const SCHEMA_VERSIONS = /** @type {number[]} */ (SCHEMA.properties.schemaVersion.enum);
 
 /** A document's problems against the schema, each naming the field; empty when valid. */
 export const validate = schema.validate;

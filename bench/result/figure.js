@@ -31,8 +31,8 @@ export function figureText(c, num) {
 }
 
 /**
- * A case's fastest typical figure (schemaVersion 4, bench/engine/slices.js) with the wider side of
- * its 95% interval; null where it has none (a size, an earlier document).
+ * A case's fastest typical figure (bench/engine/slices.js) with the wider side of its 95% interval;
+ * null where it has none (a size).
  * @param {any} c
  * @param {NumberText} num
  */

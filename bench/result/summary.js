@@ -99,7 +99,7 @@ export function summarize(doc) {
       '',
       sameRows(counted, (op) => op.label, countCell),
     );
-  if (doc.schemaVersion >= 3) lines.push('', countingLine(doc.counting));
+  lines.push('', countingLine(doc.counting));
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
       ? `- ${inert(d.name)} ${inert(d.version)}: SQLite ${inert(d.sqlite)}${d.sqlite3mc ? `, ${inert(d.sqlite3mc)}` : ''}, binary ${inert(d.binary?.origin)}`
