@@ -32,10 +32,10 @@ const HOW_TO_READ =
 /** The long form also has absolute figures. */
 const FIGURES =
   ' An absolute figure (ops/s; setup and VACUUM in ms) is the median of several rounds; its ± is the wider side of a 95% interval: where a repeat run on the same machine is expected to land. "modes": the rounds fell into separated groups, both shown with their shares. ' +
-  'Which figure is which (runs since result schema 4): the figure shown is typical under load, each round’s median slice of a few milliseconds; each document also holds the fastest typical figure, each round’s 90th-percentile slice, which the machine’s interference (only ever adding time) moves least; "Noise" in the machines table is the share of slices that ran in the machine’s slow state.';
+  'Which figure is which: the figure shown is typical under load, each round’s median slice of a few milliseconds; each document also holds the fastest typical figure, each round’s 90th-percentile slice, which the machine’s interference (only ever adding time) moves least; "Noise" in the machines table is the share of slices that ran in the machine’s slow state.';
 /** The README: how to read its cells (compactChange, sections/common.js), in short; the rest on results/README.md. */
 const HOW_TO_READ_SHORT =
-  '**How to read.** A change compares two setups measured side by side in one run on one machine (paired: in runs since result schema 4, slices of a few milliseconds of each in turn, so the machine’s switching between fast and slow states falls on both). ' +
+  '**How to read.** A change compares two setups measured side by side in one run on one machine (paired: slices of a few milliseconds of each in turn, so the machine’s switching between fast and slow states falls on both). ' +
   '"+14% ±3.4": 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
   '"≈ ±22": too noisy to tell, no evidence of a difference; the interval lies within ±22% of no change. ' +
   "The charts draw each interval; the A/A twin (production measured twice) shows a run's own noise. " +

@@ -78,7 +78,7 @@ export function render(ctx) {
     (s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER),
   );
   return [
-    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval; runs since result schema 4 add "fastest" (the median of the rounds' 90th-percentile slices) with its own.`,
+    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval, and "fastest" (the median of the rounds' 90th-percentile slices) with its own.`,
     ...shown.flatMap((s) => ['', ...configTable(docs, s)]),
   ];
 }

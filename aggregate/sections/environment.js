@@ -15,8 +15,9 @@ const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
 };
 
 /**
- * How noisy the run's machine was (result documents of version 4: bench/result/noise.js): the share
- * of CPU-bound slices in the slow state, the CPU time stolen, hardware threads per core.
+ * How noisy the run's machine was (bench/result/noise.js): the share of CPU-bound slices in the
+ * slow state, the CPU time stolen, hardware threads per core; "not recorded" for a document without
+ * it (one that measured nothing: npm run ci:failure).
  * @param {any} noise
  */
 export function noiseCell(noise) {
@@ -94,7 +95,7 @@ export function summary(ctx) {
           ctx.load(e).drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ?? 'not in this run',
         );
     const mark = runMark(e);
-    // how noisy that run's machine was (schema 4): the share of its CPU-bound slices in the slow state
+    // how noisy that run's machine was: the share of its CPU-bound slices in the slow state
     const slow = ctx.load(e).noise?.slowShare;
     const noise = typeof slow === 'number' ? ` · ${Math.round(100 * slow)}% slow` : '';
     return `${inert(e.node)} · ${driver}${noise}${mark ? ` (${mark})` : ''}`;

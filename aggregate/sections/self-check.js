@@ -48,8 +48,6 @@ export function render(ctx) {
   const doc = comparisonRun(ctx);
   if (!doc) return ['_No comparisons: quick runs are smoke tests (one round per case)._'];
   if (!doc.comparisons?.length)
-    return [
-      `_No comparisons: the newest full run (${runName(doc)}) has none (documents from before paired comparisons, or too few rounds)._`,
-    ];
+    return [`_No comparisons: the newest full run (${runName(doc)}) has none (too few rounds)._`];
   return ctx.page === 'readme' ? [line(doc)] : long(doc);
 }

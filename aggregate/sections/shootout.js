@@ -73,7 +73,7 @@ export function shootoutView(doc) {
   const rank = (/** @type {string} */ g) => (groups.includes(g) ? groups.indexOf(g) : groups.length);
   /** @type {any[]} */
   const diffs = doc.counting?.differences ?? [];
-  // each row with its instruction difference (the document's `counting`, schema version 2), if counted
+  // each row with its instruction difference (the document's `counting`), if counted
   const rows = doc.rows.filter(production).map((/** @type {any} */ r) => {
     const instr = diffs.find((d) => d.group === r.group && d.base === r.base && d.head === r.head && d.key === r.key);
     return instr ? { ...r, instr } : r;

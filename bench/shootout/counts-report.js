@@ -63,7 +63,7 @@ export function countingLine(counting) {
  * The counts' tables of one document.
  * @param {any} doc a valid shootout document
  * @param {{ only?: (row: any) => boolean, table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] as shootoutLines
- * @returns {string[]} Markdown lines; none for a document without `counting` (schema version 1)
+ * @returns {string[]} Markdown lines; none for a document without `counting`
  */
 export function countLines(doc, o = {}) {
   const c = doc.counting;
