@@ -278,10 +278,7 @@ async function measureSides(sides, f, fewer, log) {
   if (more) log(`the cases the counts decide got ${f.cpuRounds} rounds; the others ${f.rounds}`);
   return {
     phases,
-    method:
-      res.sliced && (more?.sliced ?? true)
-        ? `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`
-        : 'interleaved: new engine servers (one per side) every round, each case measured on both sides back to back, the side that goes first alternating (ABBA) (the base is older than the slices)',
+    method: `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`,
     rounds: [...res.rounds, ...(more?.rounds ?? [])].map((r) => ({ base: r.base, head: r.head })),
     environment: res.ready.base.environment,
     drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },

@@ -46,6 +46,15 @@ test('a directory that is not a checkout of this project is refused', () => {
   assert.match(r.stderr, /no bench\/cli\.js there; valid: a checkout of this project, or a git ref/);
 });
 
+test('a checkout whose engine server speaks another protocol is refused, naming the one spoken here', async () => {
+  const dir = scratch('other-protocol-');
+  fs.mkdirSync(path.join(dir, 'bench', 'engine'), { recursive: true });
+  const ready = JSON.stringify({ ready: true, protocol: 1, cases: [] });
+  fs.writeFileSync(path.join(dir, 'bench', 'engine', 'server.js'), `console.log(${JSON.stringify(ready)});\n`);
+  const { startEngine } = await import('../bench/engine/client.js');
+  await assert.rejects(startEngine([], { dir }), /^Error: engine server did not say ready with protocol 2: /);
+});
+
 test('the engine server measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
   const child = spawn(
     process.execPath,
@@ -73,7 +82,7 @@ test('the engine server measures the case asked for, reports what it cannot, and
   assert.ok(Number.isInteger(size.bytes) && size.bytes > 100_000, `${size.bytes}`);
   const again = await ask('production/better-sqlite3/none/size');
   assert.equal(again.bytes, size.bytes, 'the seeded template is built once and does not change');
-  // protocol 2: a block of cases measured together in slices, every slice's rate kept per cycle
+  // a block of cases measured together in slices, every slice's rate kept per cycle
   child.stdin.write(
     `${JSON.stringify({ block: ['production/better-sqlite3/none/update', 'production/better-sqlite3/none/checkpoint'], seed: 3 })}\n`,
   );

@@ -7,26 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from '../../lib/root.js';
-import { ENGINE_TMP_ENV, PROTOCOLS } from './protocol.js';
+import { ENGINE_TMP_ENV, PROTOCOL } from './protocol.js';
 
-/** Where a checkout keeps its engine server: here, or where checkouts before the restructure of
- * bench/ kept it (a compare's base can be such a commit). */
-const SERVER_PATHS = ['bench/engine/server.js', 'bench/serve.js'];
-
-/**
- * The engine server of a checkout, or null when it has none.
- * @param {string} dir
- */
-export function serverOf(dir) {
-  const found = SERVER_PATHS.find((p) => fs.existsSync(path.join(dir, p)));
-  return found ? path.join(dir, found) : null;
-}
+/** Where a checkout keeps its engine server. */
+const SERVER = 'bench/engine/server.js';
 
 /**
  * @typedef {object} Engine
  * @property {any} ready the server's ready message
  * @property {(request: object) => Promise<any>} request send one request, read its one reply
- * @property {(key: string, full?: boolean) => Promise<any>} measure one round of one case (full: the raw round, see server.js)
+ * @property {(key: string) => Promise<any>} measure one round of one case (see server.js)
  * @property {() => Promise<number | null>} stop ask it to quit (it removes its databases); resolves with its exit code
  * @property {() => void} kill
  */
@@ -49,8 +39,8 @@ export async function startEngine(args, o = {}) {
     o.fail ??
     ((what, stderr) =>
       new Error(`engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`));
-  const server = serverOf(dir);
-  if (!server) throw fail('not found', `${dir} has none of ${SERVER_PATHS.join(', ')}`);
+  const server = path.join(dir, SERVER);
+  if (!fs.existsSync(server)) throw fail('not found', `${dir} has no ${SERVER}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-engine-'));
   const removeTmp = () => {
     try {
@@ -96,13 +86,15 @@ export async function startEngine(args, o = {}) {
     return read();
   };
   const ready = await read();
-  if (!ready.ready || !PROTOCOLS.includes(ready.protocol))
-    throw fail(`did not say ready with protocol ${PROTOCOLS.join(' or ')}`, stderr);
+  if (!ready.ready || ready.protocol !== PROTOCOL) {
+    child.kill('SIGTERM'); // a server of another protocol is not left running
+    throw fail(`did not say ready with protocol ${PROTOCOL}`, stderr);
+  }
   return {
     ready,
     request,
-    measure: async (key, full = false) => {
-      const r = await request(full ? { measure: key, full: true } : { measure: key });
+    measure: async (key) => {
+      const r = await request({ measure: key });
       if (r.key !== key) throw fail(`answered for ${r.key} when asked for ${key}`, stderr);
       return r;
     },

@@ -1,7 +1,5 @@
 // The version of the engine server's JSON-lines protocol (see server.js), spoken by server and client.
 export const PROTOCOL = 2;
-/** The versions a client still speaks: a compare's base can be a commit whose server speaks 1 (no slices). */
-export const PROTOCOLS = [1, 2];
 
 /**
  * The environment variable naming the temp directory a client made for one engine server (and

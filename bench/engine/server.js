@@ -5,21 +5,19 @@
 //
 //   node bench/engine/server.js [engine flags, see flags.js] [--budget JSON] [--templates DIR]
 //
-// Protocol (protocol.js): JSON lines. On start it writes {"ready":true,"protocol":1,"cases":[keys],
+// Protocol (protocol.js): JSON lines. On start it writes {"ready":true,"protocol":2,"cases":[keys],
 // "environment","drivers"}; then for each line {"measure":"config/driver/cipher/op"} read on stdin
 // it measures one round of that case (the session's budget, a fresh copy of the template, a full
 // GC before) and writes {"key","status":"ok","opsPerSec"} (size: "bytes"), or
-// {"key","status","reason"}. {"measure":key,"full":true} answers with the raw round
-// ({key,status,round,verified,pragmas}, or the size, or the reason), and {"setups":true} with the
-// PRAGMA readings and encryption proofs of the setups used so far. Protocol 2 adds slices
-// (slices.js): {"block":[keys],"seed":n} measures one round of those cases together, in slices, and
-// answers {"block":[{key,status,round (with fast and slices),verified,pragmas} or the entry]};
-// {"open":key} opens one case on a fresh copy and warms it up ({key,status,batch}, or its entry, or
-// its bytes), {"slice":key,"ms":n} runs one slice of it ({key,status,opsPerSec,ops,ms}) and
-// {"close":key} closes it ({key,status,verified}): the compare alternates slices of one case
-// between the engine processes of its sides. On {"quit":true}, the end of
-// stdin, an error, SIGINT or SIGTERM it removes its databases, and the temp directory its client
-// made for it (client.js), and exits. Nothing else goes to stdout.
+// {"key","status","reason"}. {"setups":true} answers with the PRAGMA readings and encryption
+// proofs of the setups used so far. In slices (slices.js): {"block":[keys],"seed":n} measures one
+// round of those cases together, in slices, and answers {"block":[{key,status,round (with fast and
+// slices),verified,pragmas} or the entry]}; {"open":key} opens one case on a fresh copy and warms
+// it up ({key,status,batch}, or its entry, or its bytes), {"slice":key,"ms":n} runs one slice of it
+// ({key,status,opsPerSec,ops,ms}) and {"close":key} closes it ({key,status,verified}): the compare
+// alternates slices of one case between the engine processes of its sides. On {"quit":true}, the
+// end of stdin, an error, SIGINT or SIGTERM it removes its databases, and the temp directory its
+// client made for it (client.js), and exits. Nothing else goes to stdout.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,8 +174,7 @@ async function main(/** @type {string[]} */ argv) {
         continue;
       }
       const r = /** @type {any} */ (s.runCase(c, s.budget));
-      if (cmd.full) send('round' in r ? { key: cmd.measure, status: 'ok', ...r } : { key: cmd.measure, ...r });
-      else if ('round' in r) send({ key: cmd.measure, status: 'ok', opsPerSec: r.round.opsPerSec });
+      if ('round' in r) send({ key: cmd.measure, status: 'ok', opsPerSec: r.round.opsPerSec });
       else if (r.size) send({ key: cmd.measure, status: 'ok', bytes: r.size.mainBytes + r.size.walBytes });
       else send({ key: cmd.measure, status: r.status, reason: r.reason });
     }

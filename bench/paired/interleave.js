@@ -1,9 +1,8 @@
 // Interleaved measuring: one engine server (bench/engine/server.js) per side and round, and each case
 // measured on every side, the order of the sides alternating (ABBA: base first for one case, head
-// first for the next, the other way round in the next round). Where every server speaks protocol 2
-// the sides alternate in slices of milliseconds within each case (`alternate`), so the machine's
-// switching between states within a second falls on both; an older base is measured a whole
-// round of a case per side, back to back. A drift of the machine over minutes falls on both alike.
+// first for the next, the other way round in the next round). The sides alternate in slices of
+// milliseconds within each case (`alternate`), so the machine's switching between states within a
+// second falls on both; a drift of the machine over minutes falls on both alike.
 import { startEngine } from '../engine/client.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../tables/suite.js';
@@ -72,7 +71,7 @@ export function sideOrder(sides, r, j) {
 
 /**
  * One round of one case on every side, in slices alternating between the sides' engine processes
- * (protocol 2, bench/engine/slices.js): each side opens the case on a fresh copy and warms it up,
+ * (bench/engine/slices.js): each side opens the case on a fresh copy and warms it up,
  * then every cycle runs one slice (~SLICE_MS) on each side in a rotating order, until each side has
  * `time` ms of slices and at least MIN_CYCLES; then each closes it. The sides' slices of a cycle
  * are milliseconds apart, so the machine's switching between fast and slow states, which is faster
@@ -139,10 +138,9 @@ export async function alternate(servers, key, o) {
  * @param {{ side: Side & { node?: string, env?: NodeJS.ProcessEnv }, args: string[] }[]} specs one per side; labels must differ
  * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean, time?: number }} o
  *   progress: called after every case (all sides), for a finer ETA than the per-round line;
- *   time: ms of slices per case, side and round where every side's server speaks protocol 2 (default its budget's);
+ *   time: ms of slices per case, side and round (default its budget's);
  *   only: measure only the cases it accepts (default all the servers list)
- * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any>, sliced: boolean }>}
- *   sliced: every case was measured in alternating slices (every server speaks protocol 2)
+ * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
  */
 export async function interleave(specs, o) {
   /** @type {Awaited<ReturnType<typeof startServer>>[]} */
@@ -152,7 +150,6 @@ export async function interleave(specs, o) {
     const t0 = Date.now();
     /** @type {Record<string, any>} */
     let ready = {};
-    let sliced = true;
     /** @type {Record<string, { cases: any[] }>[]} */
     const out = [];
     for (let r = 0; r < o.rounds; r++) {
@@ -164,18 +161,17 @@ export async function interleave(specs, o) {
       /** @type {Record<string, { cases: any[] }>} */
       const round = Object.fromEntries(servers.map((s) => [s.side.label, { cases: [] }]));
       const order = shuffle(random, [...keys]);
-      sliced &&= servers.every((s) => s.ready.protocol >= 2);
       for (let j = 0; j < order.length; j++) {
         const key = order[j];
         const here = servers.filter((s) => s.ready.cases.includes(key));
-        if (sliced && here.length > 1) {
+        if (here.length > 1) {
           const got = await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j });
           for (const s of here) if (got.has(s.side.label)) round[s.side.label].cases.push(got.get(s.side.label));
-        } else
-          for (const s of sideOrder(here, r, j)) {
-            const c = asCase(key, await s.measure(key));
-            if (c) round[s.side.label].cases.push(c);
-          }
+        } else {
+          // a case of one side only: a whole round of it, with nothing to alternate with
+          const c = asCase(key, await here[0].measure(key));
+          if (c) round[here[0].side.label].cases.push(c);
+        }
         o.progress?.({ round: r, cases: j + 1, of: order.length });
       }
       await Promise.all(servers.map((s) => s.stop()));
@@ -186,7 +182,7 @@ export async function interleave(specs, o) {
         `round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${(done / 60).toFixed(1)} min, ETA ${(((done / (r + 1)) * (o.rounds - r - 1)) / 60).toFixed(1)} min`,
       );
     }
-    return { rounds: out, ready, sliced };
+    return { rounds: out, ready };
   } catch (err) {
     for (const s of servers) s.kill();
     throw err;
