@@ -1,9 +1,9 @@
 // What a quick run counts (bench/tables/quick-counts.js): a few cases that stand for the rest, as
-// data, and the sentence the document gives for the others (bench/cli.js withSelection). The run
+// data, and the sentence the document gives for the others (bench/run/bench-run.js withSelection). The run
 // itself, counting these and not the others, is test/e2e/quick-counts.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withSelection } from '../bench/cli.js';
+import { withSelection } from '../bench/run/bench-run.js';
 import { countingLine } from '../bench/result/counts-text.js';
 import { CIPHERS, PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
