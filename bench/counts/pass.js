@@ -26,6 +26,7 @@ import {
   COUNT_ENV,
   KEPT_ENV,
   SETARCH,
+  SYSCALL_LOG,
   VALGRIND_ARGS,
   FROM_FIRST_MARK_ARGS,
   countingTools,
@@ -33,8 +34,6 @@ import {
 } from './tools.js';
 
 const WORKER = path.join(ROOT, 'bench', 'counts', 'worker.js');
-/** valgrind's log of the process's system calls (--trace-syscalls=yes), in its job's directory. */
-const LOG = 'syscalls.log';
 
 /**
  * Where two counts are compared across code (the compare's sides, the shootout's Nodes), the
@@ -135,16 +134,7 @@ async function runJob(job, o) {
   const node = [...nodeFlags(), WORKER, '--plan', 'plan.json', '--out', 'out.json'];
   const [cmd, args] =
     job.tool === 'callgrind'
-      ? [
-          'valgrind',
-          [
-            ...valgrindArgs(!!o.instrument),
-            '--callgrind-out-file=cg.%p',
-            `--log-file=${LOG}`,
-            process.execPath,
-            ...node,
-          ],
-        ]
+      ? ['valgrind', [...valgrindArgs(!!o.instrument), '--callgrind-out-file=cg.%p', process.execPath, ...node]]
       : [process.execPath, node];
   const started = Date.now();
   const child = spawn(SETARCH[0], [...SETARCH.slice(1), cmd, ...args], {
@@ -175,7 +165,7 @@ async function runJob(job, o) {
   const seconds = (Date.now() - started) / 1000;
   const out = JSON.parse(fs.readFileSync(outFile, 'utf8'));
   const costs = collector ? collector.finish(out.marks) : [];
-  const syscalls = collector ? await syscallIntervals(path.join(o.dir, LOG)) : [];
+  const syscalls = collector ? await syscallIntervals(path.join(o.dir, SYSCALL_LOG)) : [];
   fs.rmSync(o.dir, { recursive: true, force: true });
   return { out, costs, syscalls, seconds };
 }
@@ -252,8 +242,8 @@ async function pool(tasks, jobs) {
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]
- * @param {(e: import('../run/count-progress.js').CountEvent) => void} [o.onProgress] the processes as they start and
- *   end, for progress with an ETA (bench/run/count-progress.js); instead of their lines in `log`
+ * @param {(e: import('./count-progress.js').CountEvent) => void} [o.onProgress] the processes as they start and
+ *   end, for progress with an ETA (count-progress.js); instead of their lines in `log`
  * @param {{ reverseRepeat?: boolean, native?: boolean, padRepeat?: number }} [o.layout] see jobsOf
  * @param {boolean} [o.wholeProcess] instrument the whole callgrind process, not from its first mark on (meta:counting
  *   --whole measures it)
@@ -364,7 +354,7 @@ export async function countPlans(o) {
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]
- * @param {(e: import('../run/count-progress.js').CountEvent) => void} [o.onProgress] see countPlans
+ * @param {(e: import('./count-progress.js').CountEvent) => void} [o.onProgress] see countPlans
  * @param {Record<string, import('./worker.js').Inject>} [o.inject] calibration only: known work added to these cases
  *   (by key), which the compare's calibration must find (bench/counts/cli.js --inject)
  * @param {{ padRepeat?: number }} [o.layout] see jobsOf

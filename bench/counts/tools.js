@@ -3,6 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { MARK_FUNCTION } from './marks.js';
 
+/** valgrind's log of the system calls, in the counted process's own directory (syscall-log.js reads it). */
+export const SYSCALL_LOG = 'syscalls.log';
+
 /**
  * Node's flags in a counted process, to make it repeat itself: V8's compilers off (an optimisation,
  * or giving one up, would change the instructions from one process to the next; Sparkplug's code
@@ -33,7 +36,7 @@ export function nodeFlags(v8 = process.versions.v8) {
  * valgrind's callgrind with the cache simulation off (its default): instructions only. It dumps its
  * counts at every mark (marks.js) to one small file each (callgrind.js), per function but without
  * per-instruction or per-line detail; and valgrind logs every system call the program makes, with
- * its result (--trace-syscalls, to the file pass.js names): the system calls between the same marks
+ * its result (--trace-syscalls, to SYSCALL_LOG): the system calls between the same marks
  * (syscall-log.js), without a process of their own.
  */
 export const VALGRIND_ARGS = Object.freeze([
@@ -42,6 +45,7 @@ export const VALGRIND_ARGS = Object.freeze([
   '--dump-instr=no',
   '--dump-line=no',
   '--trace-syscalls=yes',
+  `--log-file=${SYSCALL_LOG}`,
   '--quiet',
   '--vgdb=no',
 ]);
