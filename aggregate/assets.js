@@ -71,7 +71,7 @@ const named = (e) => typeof e.release === 'string' && TAG.test(e.release);
  * The release a stored document is archived in, checked.
  * @param {{ file: string, release?: string }} e an index entry
  */
-export function releaseTag(e) {
+function releaseTag(e) {
   if (!named(e))
     throw new Error(
       `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>); it was stored by an aggregate before releases were named, or edited by hand`,

@@ -17,7 +17,7 @@ import { runProblems } from '../lib/schema.js';
 import { MAX_DOCUMENT_BYTES, artifactFolder, batchProblem } from './trust.js';
 
 /** The largest document read (aggregate/trust.js says why this size). */
-export const MAX_BYTES = MAX_DOCUMENT_BYTES;
+const MAX_BYTES = MAX_DOCUMENT_BYTES;
 
 /**
  * Every *.json file under dir, in a stable order, with its artifact (trust.js): a top-level folder
@@ -96,7 +96,7 @@ const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/
  * @param {any} doc
  * @returns {string[]}
  */
-export function textProblems(doc) {
+function textProblems(doc) {
   /** @type {string[]} */
   const problems = [];
   /** @type {(string | number)[]} the keys down to the value being looked at: its JSON pointer is made only for a problem */

@@ -15,16 +15,16 @@ import semver from 'semver';
  * The earliest finish a document may have: before any run of this project (its first commit is
  * of 2026-11-21), with room for a laptop's clock and for the engine's first trial runs.
  */
-export const PROJECT_START = '2025-01-01T00:00:00.000Z';
+const PROJECT_START = '2025-01-01T00:00:00.000Z';
 /** How far past the aggregate's clock a finish may be: a runner's clock running ahead, and time zones. */
-export const CLOCK_SLACK_MS = 86_400_000;
+const CLOCK_SLACK_MS = 86_400_000;
 
 /**
  * The highest run attempt: GitHub re-runs a workflow run at most 50 times ("A workflow run can be
  * re-run a maximum of 50 times", docs.github.com, Re-running workflows and jobs), so attempts are
  * 1 to 51; 100 leaves room for that limit to grow without letting an attempt outbid every real one.
  */
-export const MAX_ATTEMPT = 100;
+const MAX_ATTEMPT = 100;
 /** A GitHub run id: a positive whole number (today 11 digits; 20 fit any 64-bit id). */
 const RUN_ID = /^[1-9][0-9]{0,19}$/;
 /** A run attempt as GitHub writes GITHUB_RUN_ATTEMPT. */
@@ -106,7 +106,7 @@ export function attemptProblem(doc) {
 }
 
 /** The artifact names of benchmark.yml: a cell's result, and a runner's shootout. */
-export const ARTIFACT = /^(result|shootout)-/;
+const ARTIFACT = /^(result|shootout)-/;
 
 /**
  * The name of the artifact a document comes in (benchmark.yml's upload steps): result-<runner

@@ -4,7 +4,7 @@
 // Runs the suite on this machine, then (on Linux, unless --no-counts) counts what every timed case
 // costs per operation (bench/counts/; a quick run only the few of bench/tables/quick-counts.js),
 // and writes one result document (bench/result/) to --out, a new file per run. Progress on stderr,
-// a line at least every 10 s in each phase (bench/run/progress.js). Before anything is measured:
+// a line at least every 10 s in each phase (lib/progress.js). Before anything is measured:
 // --out and --keep-db made and written to, and at least one driver the run needs loaded, so a
 // mistake costs seconds, not a whole run. The steps are in bench/run/bench-run.js.
 import { command } from '../lib/command.js';

@@ -20,7 +20,7 @@ import { countSide, runCounts } from './count-sides.js';
 import { copyCheckout } from './sides.js';
 
 /** The known changes: instructions, as a share of each case; fsyncs, one per this many operations. */
-export const INJECTED = { instructions: 0.01, fsyncEvery: 100 };
+const INJECTED = { instructions: 0.01, fsyncEvery: 100 };
 /** Iterations of the loop counted alone to learn what one costs. */
 const PROBE = 100_000;
 
@@ -132,7 +132,7 @@ const foundFsync = (/** @type {ReturnType<typeof compact>} */ x) =>
  * The calibration's figures from calibrate-counts.json's state.
  * @param {any} c
  */
-export function countsCalibrationSummary(c) {
+function countsCalibrationSummary(c) {
   /** @type {any[]} */
   const runs = c.done;
   const n = runs.length;

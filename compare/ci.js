@@ -16,7 +16,7 @@ const OUT = path.join(ROOT, 'out', 'compare');
 /**
  * @param {NodeJS.ProcessEnv} env
  */
-export function readEnv(env) {
+function readEnv(env) {
   const base = env.BASE_SHA ?? '';
   const pr = env.PR_NUMBER ?? '';
   if (!/^[0-9a-f]{40}$/.test(base))

@@ -132,8 +132,7 @@ export const HELP = {
 export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
 
 /** Timed cases of an unfiltered run: the comparisons a full PR check corrects for (calibration). */
-export const timedCases = () =>
-  selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
+const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
 
 /**
  * @param {string[]} argv

@@ -80,7 +80,7 @@ export async function countSide(side, args, o) {
 }
 
 /** Both sides are counted at once when each gets at least this many cores (a callgrind process and its repeat). */
-export const MIN_CORES_PER_SIDE = 2;
+const MIN_CORES_PER_SIDE = 2;
 
 /**
  * How to count the sides on this many cores: at once, the cores shared out, when every side gets

@@ -112,7 +112,7 @@ const filesUnder = (/** @type {string} */ dir) =>
  * @param {string} a
  * @param {string} b
  */
-export function sameDriverBuild(a, b) {
+function sameDriverBuild(a, b) {
   const rel = [
     'bench/tools/install-drivers.js',
     'bench/tables/drivers.js',

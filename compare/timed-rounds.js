@@ -34,7 +34,7 @@ const CPU_OPS = new Set(OPS.filter((o) => o.kind === 'timed' && o.bound === ROUN
  * Whether the counts decide a case's CPU cost, so its wall time needs fewer rounds.
  * @param {import('../lib/costs.js').CostRow} r
  */
-export function decidedByCounts(r) {
+function decidedByCounts(r) {
   if (!CPU_OPS.has(r.op) || !r.base || !r.head) return false;
   if (ROUNDS_RULE.exact && !(r.base.exact && r.head.exact)) return false;
   return Math.max(r.base.io.fsync, r.head.io.fsync) <= ROUNDS_RULE.maxFsyncPerOp;

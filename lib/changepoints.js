@@ -33,22 +33,22 @@ import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 
 /** Nights a segment holds at least (Chromium's perf dashboard: 6). */
-export const MIN_SEGMENT = 6;
+const MIN_SEGMENT = 6;
 /**
  * The least share of a month's nights a mode holds (withoutModes): a few slow or fast VMs (5% of
  * nights, some weeks more) are outliers for the Hampel filter, not a mode; select's low mode holds
  * 20–50% of the nights.
  */
-export const MIN_MODE_SHARE = 0.2;
+const MIN_MODE_SHARE = 0.2;
 /** A value this many robust sd from its window's median is an outlier (Hampel filter). */
-export const HAMPEL_K = 3;
+const HAMPEL_K = 3;
 /** The Hampel filter's half-window: 3 nights each side. */
 const HALF_WINDOW = 3;
 /**
  * The least robust sd on the log scale: what 4 significant figures (aggregate/nights.js) leave of an
  * exact count is a rounding error of up to 0.1%, an sd of about 0.03%.
  */
-export const SD_FLOOR = 3e-4;
+const SD_FLOOR = 3e-4;
 
 /**
  * The settings per kind of series, chosen on the synthetic year (bench/meta/changepoints.js):
@@ -94,7 +94,7 @@ const mad = (/** @type {number[]} */ xs) => {
  * The robust sd of a series' values night to night: of the differences between neighbours, / √2.
  * @param {number[]} z
  */
-export function robustSd(z) {
+function robustSd(z) {
   if (z.length < 3) return SD_FLOOR;
   const d = z.slice(1).map((x, i) => x - z[i]);
   return Math.max(SD_FLOOR, mad(d) / Math.SQRT2);
@@ -183,7 +183,7 @@ export function withoutModes(z) {
  * @param {number[]} z
  * @param {number} sd
  */
-export function hampel(z, sd) {
+function hampel(z, sd) {
   return z.map((x, i) => {
     const m = median(z.slice(Math.max(0, i - HALF_WINDOW), i + HALF_WINDOW + 1));
     return Math.abs(x - m) > HAMPEL_K * sd ? m : x;
@@ -214,7 +214,7 @@ function prefix(/** @type {number[]} */ z) {
  * @param {number} min
  * @returns {number[]} the change points: each segment's first index, the first segment's left out
  */
-export function partition(z, beta, min) {
+function partition(z, beta, min) {
   const n = z.length;
   if (n < 2 * min) return [];
   const { sse } = prefix(z);

@@ -18,7 +18,7 @@ export class UsageError extends Error {}
 export class CommandError extends Error {}
 
 /** Whether the module at `url` is the script node was started with. */
-export function isMain(/** @type {string} */ url) {
+function isMain(/** @type {string} */ url) {
   return Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(url);
 }
 

@@ -13,11 +13,11 @@ export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** Unicode bidirectional controls: the marks, embeddings, overrides and isolates. */
 export const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** Longest text kept, in characters, unless a caller says otherwise. */
-export const MAX_TEXT = 200;
+const MAX_TEXT = 200;
 /** Longest reason kept (why a case or a driver did not run: up to about 310 characters). */
 export const REASON_MAX = 320;
 /** Shown after text that was cut. */
-export const ELLIPSIS = '…';
+const ELLIPSIS = '…';
 /** Zero-width space: after @ and #, so GitHub neither mentions, nor links an e-mail or an issue. */
 const ZWSP = '\u200b';
 
@@ -99,7 +99,7 @@ export const fileSlug = (text, max = 40) =>
     .replace(/-+$/, '') || 'x';
 
 /** Longest text of a chart (a title, a label, a description), in characters. */
-export const MAX_CHART_TEXT = 300;
+const MAX_CHART_TEXT = 300;
 
 /**
  * Every string of a chart's spec (vega-lite) as one line of plain text, bounded: the SVG renderer

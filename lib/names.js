@@ -12,9 +12,6 @@ export const NAMES_SCHEMA = JSON.parse(fs.readFileSync(new URL('./names.schema.j
 /** @type {Record<string, NameDef>} */
 const DEFS = NAMES_SCHEMA.$defs;
 
-/** The URI a document schema uses for a kind of name. */
-export const nameRef = (/** @type {string} */ kind) => `${NAMES_SCHEMA.$id}#/$defs/${kind}`;
-
 /**
  * A kind of name's definition.
  * @param {string} kind a key of names.schema.json's $defs
@@ -50,13 +47,4 @@ export function isName(kind, value) {
   return (
     value.length <= /** @type {number} */ (d.maxLength) && new RegExp(/** @type {string} */ (d.pattern)).test(value)
   );
-}
-
-/**
- * What a kind of name may be, for a message: its pattern, or its values.
- * @param {string} kind
- */
-export function nameForm(kind) {
-  const d = def(kind);
-  return d.enum ? d.enum.join(', ') : `${d.pattern}, at most ${d.maxLength} characters`;
 }

@@ -114,7 +114,7 @@ function newDocuments(results, cwd) {
  * @param {string} pages a folder holding README.md and results/
  * @param {{ results: string, readme: string, cwd: string }} o
  */
-export function takePages(pages, o) {
+function takePages(pages, o) {
   const from = path.join(pages, 'results');
   if (!fs.existsSync(path.join(pages, 'README.md')) || !fs.existsSync(from))
     throw new UsageError(`--pages ${pages}: holds no README.md and results/ (the aggregate job's pages artifact)`);

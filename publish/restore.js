@@ -29,7 +29,7 @@ import { CHARTS } from '../aggregate/charts/writer.js';
 const NOT_THERE = new RegExp(`${NO_RELEASE.source}|no assets match`, 'i');
 
 /** The repository the nightly job runs in, as gh reads it; null on a laptop. */
-export const thisRepository = (/** @type {Record<string, string | undefined>} */ env = process.env) =>
+const thisRepository = (/** @type {Record<string, string | undefined>} */ env = process.env) =>
   env.GH_REPO || env.GITHUB_REPOSITORY || null;
 
 /** What the aggregate makes in results/: the index, the long page, the charts (and nights) and the documents by year. */

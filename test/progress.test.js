@@ -1,10 +1,10 @@
-// Progress on stderr (bench/run/progress.js, count-progress.js): a line at least every 10 s in
+// Progress on stderr (lib/progress.js, bench/counts/count-progress.js): a line at least every 10 s in
 // every phase, with an ETA, whatever the phase reports on its own. Driven by a fake clock and a
 // fake timer, so nothing here waits or depends on the machine's speed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HEARTBEAT_MS, createProgress } from '../bench/run/progress.js';
-import { countingProgress } from '../bench/run/count-progress.js';
+import { HEARTBEAT_MS, createProgress } from '../lib/progress.js';
+import { countingProgress } from '../bench/counts/count-progress.js';
 
 /** A fake stream, clock and interval timer. */
 function fakes(isTTY = false) {

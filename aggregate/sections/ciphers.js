@@ -23,7 +23,7 @@ import { median } from '../../lib/stats/spread.js';
 const SERIES = ['against the same package, no key', 'against better-sqlite3, no encryption'];
 
 /** A cipher as a row: its name, marked when it is production's. */
-export const cipherTitle = (/** @type {string} */ c) =>
+const cipherTitle = (/** @type {string} */ c) =>
   c === 'none' ? 'no key (the package alone)' : `${cipherLabel(c)}${c === PRODUCTION_CIPHER ? ' (production)' : ''}`;
 const cipherRow = (/** @type {string} */ key) => cipherTitle(parseSetupKey(key).cipher);
 

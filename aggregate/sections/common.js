@@ -106,7 +106,7 @@ export const grid = (doc, id) =>
 const short = (/** @type {number} */ x) => (x < 10 ? Number(x.toPrecision(2)).toString() : String(Math.round(x)));
 const decimals = (/** @type {string} */ s) => (s.split('.')[1] ?? '').length;
 /** Joins a cell's parts: a no-break space (U+00A0), so that a narrow column never splits "+14%" from its "±3.4". */
-export const NBSP = '\u00a0';
+const NBSP = '\u00a0';
 
 /**
  * A change as a README table cell, in few bytes (the block has a budget; the chart above the table

@@ -23,14 +23,14 @@ import {
 const TITLE = /** @type {any} */ (COMPARISONS.find((c) => c.id === 'config')).title;
 
 /** A config as a row: its name, and what it is when it is no tuning. */
-export const configRow = (/** @type {string} */ key) => configTitle(parseSetupKey(key).config);
+const configRow = (/** @type {string} */ key) => configTitle(parseSetupKey(key).config);
 
 /** A config as a README table row: as in the chart, the A/A twin in fewer words. */
 const shortRow = (/** @type {string} */ key) =>
   parseSetupKey(key).config === TWIN_CONFIG ? 'A/A twin' : configRow(key);
 
 /** A config's name, and what it is when it is no tuning. */
-export function configTitle(/** @type {string} */ config) {
+function configTitle(/** @type {string} */ config) {
   if (config === TWIN_CONFIG) return 'A/A twin: production again';
   if (notATuning(config)) return `${configLabel(config)} (not a tuning)`;
   return configLabel(config);

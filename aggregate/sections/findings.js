@@ -49,7 +49,7 @@ export function largestEffect(doc, id, name) {
  * how many comparisons showed none or could not tell.
  * @param {any} doc a shootout document
  */
-export function shootoutClause(doc) {
+function shootoutClause(doc) {
   const view = shootoutView(doc);
   const { points } = shootoutPoints(view);
   const size = (/** @type {{ change: number }} */ p) => Math.abs(Math.log(Math.max(0.01, 1 + p.change / 100)));

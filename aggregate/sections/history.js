@@ -33,12 +33,12 @@ export function windowOf(newest) {
   return { from: new Date(start).toISOString(), domain: [start, start + 13 * WEEK] };
 }
 /** Fewer nights than this: no band (a spread of a handful of VMs says little). */
-export const MIN_NIGHTS = 7;
+const MIN_NIGHTS = 7;
 /**
  * The band's half-width in robust standard deviations of the nights: 3, so that with 8 operations a
  * night is flagged by chance about 2% of the time (at 1.96 it would be a third of the nights).
  */
-export const BAND_SD = 3;
+const BAND_SD = 3;
 /** Out-of-band nights listed in the README; results/README.md lists them all. */
 export const LISTED = 3;
 
@@ -54,7 +54,7 @@ const unit = (/** @type {string} */ op) => (opOf(op).show === 'ms' ? 'ms' : 'ops
  * @param {number[]} xs
  * @returns {[number, number] | null}
  */
-export function bandOf(xs) {
+function bandOf(xs) {
   if (xs.length < MIN_NIGHTS) return null;
   const m = Math.log(median(xs));
   const s = BAND_SD * logSpread(xs);
@@ -174,7 +174,7 @@ export function changePoints(nights, { label, major }) {
  * points work on logs. Its size is then against 0.001 per operation, and the levels (before, after)
  * say what it was.
  */
-export const ZERO_SHIFT = 0.001;
+const ZERO_SHIFT = 0.001;
 
 /** Both pages show the same history: its change points are found once per aggregate. */
 const found = new Map();
@@ -308,7 +308,7 @@ function direction(
  * @param {ReturnType<typeof historyOf>[number]} h
  * @param {ReturnType<typeof historyOf>[number]['outside'][number]} o
  */
-export function movedOps(h, o) {
+function movedOps(h, o) {
   return ['slower', 'faster']
     .map((way) => o.ops.filter((op) => direction(h, o.night, op) === way))
     .map((ops, i) => {
@@ -323,7 +323,7 @@ export function movedOps(h, o) {
  * A chart's alt text: the finding, short (≤ about 150 characters, the same on both pages).
  * @param {ReturnType<typeof historyOf>[number]} h
  */
-export function altOf(h) {
+function altOf(h) {
   const first = h.nights[0].finishedAt.slice(0, 10);
   const last = h.nights[h.nights.length - 1].finishedAt.slice(0, 10);
   const newest = h.outside[h.outside.length - 1];
@@ -401,7 +401,7 @@ function chartLines(ctx, history) {
  * (results/README.md has them).
  * @param {{ h: ReturnType<typeof historyOf>[number], o: ReturnType<typeof historyOf>[number]['outside'][number] }[]} listed newest first
  */
-export function shortItems(listed) {
+function shortItems(listed) {
   /** @type {Map<string, string[]>} */
   const groups = new Map();
   for (const { h, o } of listed) {
@@ -431,7 +431,7 @@ export function shortItems(listed) {
  * @param {NightChange[]} all newest first
  * @param {string} link the link to results/README.md
  */
-export function changeSentence(all, link) {
+function changeSentence(all, link) {
   if (!all.length) return 'No change point (a level that moved and stayed) in these 13 weeks.';
   /** @type {Map<string, NightChange[]>} */
   const groups = new Map();

@@ -167,7 +167,7 @@ export function shootoutPoints(view) {
  * @param {string[]} failed
  * @param {string} reference
  */
-export function shootoutFindings(points, failed, reference) {
+function shootoutFindings(points, failed, reference) {
   const size = (/** @type {{ change: number }} */ p) => Math.abs(Math.log(Math.max(0.01, 1 + p.change / 100)));
   const clear = (/** @type {string} */ verdict, /** @type {number} */ n) => {
     const xs = points.filter((p) => p.verdict === verdict).sort((a, b) => size(b) - size(a));
@@ -275,7 +275,7 @@ function readmeLines(ctx, { doc, view, chart }) {
  * @param {any} counting a shootout document's `counting`
  * @param {ReturnType<typeof shootoutView>} view
  */
-export function countingSentence(counting, view) {
+function countingSentence(counting, view) {
   if (counting.status === 'unavailable') return `Instructions not counted: ${inert(counting.reason ?? '', 160)}.`;
   const diffs = view.columns.flatMap((c) =>
     c.rows

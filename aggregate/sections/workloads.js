@@ -18,7 +18,7 @@ import { compactRatio, newestFirst, runName, table } from './common.js';
  * @param {import('./index.js').SectionContext} ctx
  * @returns {any | null}
  */
-export function workloadRun(ctx) {
+function workloadRun(ctx) {
   const withWorkloads = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
     .map((e) => ({ e, doc: ctx.load(e) }))
     .filter((x) => x.doc?.workloads?.cases?.length);
@@ -35,7 +35,7 @@ const production = (/** @type {any} */ s) =>
  * @param {any} w the document's workloads
  * @returns {string | null}
  */
-export function concurrencyLine(w) {
+function concurrencyLine(w) {
   const cases = w.cases.filter(
     (/** @type {any} */ c) => c.kind === 'concurrency' && c.setup.journal === 'WAL' && production(c.setup),
   );
@@ -86,7 +86,7 @@ export function growthOf(sizes, g) {
  * @param {any} w the document's workloads
  * @returns {string | null}
  */
-export function scaleLine(w) {
+function scaleLine(w) {
   const sizes = w.cases
     .filter((/** @type {any} */ c) => c.kind === 'scale' && c.status === 'ok' && production(c.setup))
     .sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);

@@ -127,7 +127,7 @@ export function failureReason(env) {
  * @param {ReturnType<typeof environment>} env
  * @param {string} [cellNode] the matrix Node major, e.g. '22'
  */
-export function cellEnvironment(env, cellNode) {
+function cellEnvironment(env, cellNode) {
   if (!cellNode || env.node.slice(1).split('.')[0] === cellNode) return env;
   return { ...env, node: `v${cellNode}.0.0-not-installed`, ci: env.ci && { ...env.ci, failureNode: env.node } };
 }

@@ -14,7 +14,7 @@ import { countingTools } from '../counts/tools.js';
  * archive.ubuntu.com's noble, noble-updates and noble-security indexes, Nov 2026: no update). `setarch` comes with util-linux, which every Ubuntu has. A release not listed installs
  * the archive's current version, and the document records which (`counting.tools`).
  */
-export const PACKAGES = {
+const PACKAGES = {
   noble: { valgrind: '1:3.22.0-0ubuntu3' },
 };
 

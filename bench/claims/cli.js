@@ -56,7 +56,7 @@ const QUICK_ROUNDS = 3;
  * The bench's arguments for these flags.
  * @param {string[]} argv
  */
-export function benchArgsOf(argv) {
+function benchArgsOf(argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
   const measurable = EXPERIMENTS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
   const given = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());

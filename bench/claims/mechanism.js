@@ -8,7 +8,7 @@ import { countText } from '../result/counts-text.js';
 import { costRows } from '../../lib/costs.js';
 
 /** Instruction differences below this are left out of a mechanism. */
-export const MIN_INSTRUCTIONS = 0.01;
+const MIN_INSTRUCTIONS = 0.01;
 
 const LABEL = /** @type {const} */ ({
   fsync: 'fsync/op',

@@ -22,8 +22,8 @@ import { writeFileAtomic } from '../../lib/files.js';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { caseKey, caseOf, cases as selectCases } from '../tables/suite.js';
-import { countingProgress } from '../run/count-progress.js';
-import { createProgress } from '../run/progress.js';
+import { countingProgress } from './count-progress.js';
+import { createProgress } from '../../lib/progress.js';
 import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
 import { countingTools } from './tools.js';
 
@@ -138,7 +138,7 @@ async function main(/** @type {string[]} */ argv) {
     writeFileAtomic(path.resolve(v.out), `${JSON.stringify({ ...head, probe: r }, null, 2)}\n`);
     return 0;
   }
-  // a line at least every 10 s, with the processes done and an ETA (bench/run/progress.js), as in `npm run bench`
+  // a line at least every 10 s, with the processes done and an ETA (lib/progress.js), as in `npm run bench`
   const progress = countingProgress(createProgress(process.stderr, { label: 'counting' }));
   progress({ step: 'begin', cases: selected.length });
   const { counting, counts } = await countPass({

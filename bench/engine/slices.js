@@ -75,7 +75,7 @@ export function slicer(task, budget) {
  * @param {number} batch
  * @returns {SlicedRound}
  */
-export function roundOf(rates, latencies, batch) {
+function roundOf(rates, latencies, batch) {
   return { ...sliceFigures(rates), opsPerSample: batch, latencies, slices: rates };
 }
 

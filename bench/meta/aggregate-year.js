@@ -50,7 +50,7 @@ const PART_NAMES = /** @type {Record<string, string>} */ ({
 });
 
 /** The bounds the issue sets. */
-export const BOUNDS = {
+const BOUNDS = {
   blockLines: 300,
   blockBytes: 40 * 1024,
   readmeLines: 500,
@@ -119,7 +119,7 @@ export const inCell = (/** @type {any} */ doc) => {
 };
 
 /** The clock of the aggregate that replays night n: that night, three hours after its runs finished. */
-export const clockOf = (/** @type {number} */ n) => new Date(START_DAY + n * DAY + 3 * 3_600_000).toISOString();
+const clockOf = (/** @type {number} */ n) => new Date(START_DAY + n * DAY + 3 * 3_600_000).toISOString();
 
 /**
  * What a file of the night's commit is, by its path: the parts the report splits the commit into
@@ -156,7 +156,7 @@ function files(dir) {
 /** Nights per aggregate when the year is built: 5 nights are 120 documents, within a batch's caps (aggregate/trust.js). */
 const PART_NIGHTS = 5;
 /** The folder of history/ a night's artifacts are in: PART_NIGHTS nights each. */
-export const partOfNight = (/** @type {number} */ n) => `part-${Math.floor(n / PART_NIGHTS)}`;
+const partOfNight = (/** @type {number} */ n) => `part-${Math.floor(n / PART_NIGHTS)}`;
 
 /**
  * A synthetic year in dir: history/ of artifacts, results/ and README.md aggregated from it.

@@ -24,7 +24,7 @@ import { table } from '../../lib/markdown.js';
 const NIGHTS = 365;
 /** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
 const WINDOW = 91;
-export const SIZES = [0.01, 0.03, 0.1];
+const SIZES = [0.01, 0.03, 0.1];
 /** Steps per series-year, at about these nights (± 20): 100 nights apart. */
 const STEP_NIGHTS = [70, 170, 270];
 /** Found: within this many nights of the injected one; off: within NEAR; else false. */
@@ -50,7 +50,7 @@ const T4_MAD_SD = 1.4826 * 0.7407;
  * a multiplicative noise per night.
  * @type {Record<string, { measure: 'count' | 'wall', label: string, make: (random: () => number) => (night: number) => number }>}
  */
-export const KINDS = {
+const KINDS = {
   instructions: {
     measure: 'count',
     label: 'instructions/op',
@@ -157,7 +157,7 @@ export function score(found, steps) {
  * @param {number[]} values
  * @param {number[]} steps
  */
-export function oracle(values, steps) {
+function oracle(values, steps) {
   return steps.filter((s, i) => {
     const a = i ? Math.round((steps[i - 1] + s) / 2) : 0;
     const b = i < steps.length - 1 ? Math.round((s + steps[i + 1]) / 2) : values.length;

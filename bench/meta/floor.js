@@ -85,7 +85,7 @@ export function parseFloorFlags(argv) {
  * @param {{ seconds: number, window: number, probes: Record<Probe, () => void> }} o
  * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
  */
-export function sampleRun({ seconds, window, probes }) {
+function sampleRun({ seconds, window, probes }) {
   /** @type {Record<Probe, number[]>} */
   const rates = perProbe();
   const until = performance.now() + seconds * 1000;

@@ -20,7 +20,7 @@ import { table as markdownTable } from '../../lib/markdown.js';
 import { npmCommand } from '../tools/install-drivers.js';
 
 /** The cores of the runner the PR check's target is for (GitHub's ubuntu-24.04 for public repositories). */
-export const RUNNER_CORES = 4;
+const RUNNER_CORES = 4;
 
 /**
  * A phase of the pipeline: how a user runs it, its target, and how to break it down.

@@ -64,7 +64,7 @@ function html(md, dir) {
  * around it (from the heading above it, the chart, and what follows, about one screen).
  * @param {string} file
  */
-export function pagesOf(file) {
+function pagesOf(file) {
   const md = fs.readFileSync(file, 'utf8');
   const dir = path.dirname(path.resolve(file));
   const lines = md.split('\n');
@@ -117,7 +117,7 @@ const MADE = '.meta-screenshots.json';
  * refused, untouched. Of an earlier output only the subfolders its note lists are removed.
  * @param {string} given
  */
-export function screenshotsDir(given) {
+function screenshotsDir(given) {
   const out = path.resolve(given);
   if (fs.existsSync(out) && fs.statSync(out).isDirectory()) {
     const there = fs.readdirSync(out);

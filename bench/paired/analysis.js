@@ -25,7 +25,7 @@ export { tally } from '../../lib/verdicts.js';
  */
 
 /** The figure a compare reads from a case, or null when the case did not run. */
-export function measuredValue(/** @type {any} */ c) {
+function measuredValue(/** @type {any} */ c) {
   if (c?.status !== 'ok') return null;
   if (c.size) return { unit: /** @type {const} */ ('bytes'), value: c.size.mainBytes + c.size.walBytes };
   return { unit: /** @type {const} */ ('ops/s'), value: c.stats.opsPerSec.median };

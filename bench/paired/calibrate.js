@@ -21,7 +21,7 @@ import { analyse, collect } from './analysis.js';
 import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';
 
-export const GOAL = { io: 0.05, cpu: 0.03 };
+const GOAL = { io: 0.05, cpu: 0.03 };
 
 const compact = (/** @type {import('./analysis.js').Row} */ r) => ({
   key: r.key,
@@ -116,7 +116,7 @@ export async function calibrate(f, prepare, log) {
  * The calibration figures from the stored runs (also re-runnable on a calibrate.json).
  * @param {any} c a calibration state (calibrate.json)
  */
-export function calibrationSummary(c) {
+function calibrationSummary(c) {
   /** @type {any[]} */
   const runs = c.done;
   const n = runs.length;

@@ -30,7 +30,7 @@ export class SideError extends CommandError {}
  *   sides are Node versions)
  * @param {string[]} args engine flags
  */
-export async function startServer(side, args) {
+async function startServer(side, args) {
   const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
     new SideError(
       `${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`,
@@ -47,7 +47,7 @@ export async function startServer(side, args) {
 }
 
 /** A server's reply as a result-document case, for `collect`. */
-export function asCase(/** @type {string} */ key, /** @type {any} */ r) {
+function asCase(/** @type {string} */ key, /** @type {any} */ r) {
   const { config, driver, cipher, op } = parseCaseKey(key);
   if (!r) return null;
   if (r.status !== 'ok') return { config, driver, cipher, op, status: r.status, reason: r.reason };

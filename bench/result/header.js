@@ -51,7 +51,7 @@ export const newRunId = () => crypto.randomUUID();
  * filtered run never replaces a complete one: e.g. linux-x64-node-v22.12.0-20260105T021500Z-0a1b2c3d.json.
  * @param {{ environment: { platform: string, arch: string, node: string }, run: { id: string, startedAt: string } }} doc
  */
-export function resultFileName(doc) {
+function resultFileName(doc) {
   const { platform, arch, node } = doc.environment;
   const at = doc.run.startedAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
   return `${platform}-${arch}-node-${node}-${at}-${doc.run.id.slice(0, 8)}.json`;

@@ -15,7 +15,7 @@ import { MIN_GAP } from '../../lib/stats/modes.js';
 import { percent, sig } from '../../lib/format.js';
 
 /** A slice slower than its round's fastest typical figure by more than this ratio is in the slow state. */
-export const SLOW = Math.exp(MIN_GAP);
+const SLOW = Math.exp(MIN_GAP);
 
 /** Counts of slices in the slow state, per operation, as the run measures them. */
 export function slowCounter() {

@@ -10,11 +10,11 @@ import { changeText, comparisonGrid, fastText, figureText } from './figure.js';
 import { noiseLine } from './noise.js';
 
 /** Which figure is which, one line each: the summary's, the README's and the docs' words. */
-export const MEDIAN_LINE =
+const MEDIAN_LINE =
   'typical under load: the median over the rounds of each round’s median slice, in ops/s (setup and VACUUM: ms)';
-export const FAST_LINE =
+const FAST_LINE =
   'Fastest typical: the median over the rounds of each round’s 90th-percentile slice (the 10th-percentile time), what an operation costs when the machine’s interference, which only ever adds time, is least; ± its 95% interval';
-export const PAIRED_LINE =
+const PAIRED_LINE =
   'A comparison pairs slices milliseconds apart: per round, the median over its cycles of the log ratio of the two cases’ slices, then the paired test over the rounds';
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
@@ -200,7 +200,7 @@ function comparisonLines(doc) {
  * growth, and what did not run.
  * @param {any} w the document's `workloads`
  */
-export function workloadLines(w) {
+function workloadLines(w) {
   const same = (/** @type {string} */ x) => inert(x);
   const lines = [
     `Workloads (${whole(w.seconds)} s; ${whole(w.budget.rounds)} round${w.budget.rounds === 1 ? '' : 's'} of ${whole(w.budget.durationMs)} ms per concurrency workload, each in fresh processes):`,

@@ -16,8 +16,8 @@ import { DRIVERS } from '../tables/drivers.js';
 import { quickCountSelection } from '../tables/quick-counts.js';
 import { caseKey, cases as casesOf } from '../tables/suite.js';
 import { runWorkloads } from '../workloads/run-workloads.js';
-import { countingProgress } from './count-progress.js';
-import { createProgress } from './progress.js';
+import { countingProgress } from '../counts/count-progress.js';
+import { createProgress } from '../../lib/progress.js';
 import { runSuite } from './run-suite.js';
 
 /** @typedef {ReturnType<typeof import('../engine/flags.js').parseFlags>} Flags */
@@ -29,7 +29,7 @@ import { runSuite } from './run-suite.js';
  * @param {Map<string, { info: import('../engine/load-drivers.js').DriverInfo, open?: unknown }>} drivers
  * @param {Record<string, string[]>} filters
  */
-export function checkDrivers(drivers, filters) {
+function checkDrivers(drivers, filters) {
   const needed = [...new Set(casesOf(filters).map((c) => c.driver))];
   const ok = needed.filter((n) => drivers.get(n)?.open);
   const packaged = needed.filter((n) => DRIVERS.find((d) => d.name === n)?.package);

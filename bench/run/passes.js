@@ -1,7 +1,7 @@
 // Which cases the next pass of extra rounds measures (see run-suite.js).
 
 /** An extra pass measures at least this many cases (all the imprecise ones, if fewer). */
-export const MIN_PASS = 16;
+const MIN_PASS = 16;
 
 /**
  * The cases of the next pass: those within a factor 2 of the least precise one, so the time goes

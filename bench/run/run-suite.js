@@ -30,7 +30,7 @@ import { serverArgs } from './server-args.js';
 /**
  * @typedef {import('../engine/session.js').SessionOptions & {
  *   state: { interrupted: string | null },
- *   onProgress?: (p: import('./progress.js').Progress) => void,
+ *   onProgress?: (p: import('../../lib/progress.js').Progress) => void,
  * }} RunOptions state: set `interrupted` to stop after the current case
  */
 /**

@@ -82,7 +82,7 @@ export const HELP = {
  * so the smallest detectable difference is the one that clears its first step alone.
  * @param {Record<string, string[]>} filters
  */
-export function shootoutFamily(filters) {
+function shootoutFamily(filters) {
   const sides = planSides(MATRIX_NODES.map((m) => `${m}.99.0`));
   const scoped = selectCases(defaultFilters(filters)).filter((c) => inScope(c, filters));
   const of = (/** @type {string} */ label) => {

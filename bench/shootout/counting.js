@@ -123,7 +123,7 @@ export function sideCases(label, out) {
  * @param {CountedCase[]} cases
  * @param {import('./plan.js').Comparison[]} comparisons
  */
-export function instructionDifferences(cases, comparisons) {
+function instructionDifferences(cases, comparisons) {
   /** @type {Map<string, any>} */
   const by = new Map(cases.filter((c) => c.status === 'ok').map((c) => [`${c.side}|${c.key}`, c]));
   return comparisons.flatMap((cmp) =>

@@ -18,7 +18,7 @@ import { OPS } from '../tables/ops.js';
 export const CONSTANT_GENERATION = 'node20';
 
 /** The release line each generation installs (drivers/<id>/package.json), for labels. */
-export const DRIVER_LINE = /** @type {Record<string, string>} */ ({ node18: '11.x', node20: '12.x', napi10: '13.x' });
+const DRIVER_LINE = /** @type {Record<string, string>} */ ({ node18: '11.x', node20: '12.x', napi10: '13.x' });
 
 /**
  * The comparison groups, in the order the report shows them.
@@ -37,14 +37,14 @@ export const GROUPS = /** @type {const} */ ({
 });
 
 /** The default scope: the production config with the production cipher, better-sqlite3 unencrypted, node:sqlite. */
-export const DEFAULT_SCOPE = [
+const DEFAULT_SCOPE = [
   { config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: PRODUCTION_CIPHER },
   { config: PRODUCTION_CONFIG, driver: 'better-sqlite3', cipher: 'none' },
   { config: PRODUCTION_CONFIG, driver: 'node:sqlite', cipher: 'none' },
 ];
 
 /** Every timed operation (the size is the same on every Node: seeded data, same SQLite). */
-export const TIMED_OPS = OPS.filter((o) => o.kind === 'timed').map((o) => o.name);
+const TIMED_OPS = OPS.filter((o) => o.kind === 'timed').map((o) => o.name);
 
 /**
  * @typedef {object} SidePlan
@@ -62,7 +62,7 @@ export const TIMED_OPS = OPS.filter((o) => o.kind === 'timed').map((o) => o.name
  * default when that is another.
  * @param {string} version
  */
-export function generationsOf(version) {
+function generationsOf(version) {
   const def = generationFor(version);
   /** @type {string[]} */
   const out = [];

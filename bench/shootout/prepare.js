@@ -26,7 +26,7 @@ import { installSide, resolveNode, sideEnv } from './nodes.js';
  * and the frames in a native driver, else its last two lines.
  * @param {string} stderr
  */
-export function crashReason(stderr) {
+function crashReason(stderr) {
   const lines = stderr
     .split('\n')
     .map((l) => l.trim())

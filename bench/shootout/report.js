@@ -22,7 +22,7 @@ export function cell(/** @type {any} */ r) {
 }
 
 /** The machine line: platform, CPU, cores, runner image. */
-export function machineLine(/** @type {any} */ doc) {
+function machineLine(/** @type {any} */ doc) {
   const e = doc.environment;
   const image = e.ci?.imageOs
     ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}`
@@ -33,7 +33,7 @@ export function machineLine(/** @type {any} */ doc) {
 }
 
 /** One line per side: its Node patch version and the drivers it loaded, or why it did not run. */
-export function sideLines(/** @type {any} */ doc) {
+function sideLines(/** @type {any} */ doc) {
   return doc.sides.map((/** @type {any} */ s) => {
     if (s.status !== 'ok')
       return `- ${inert(s.label)}: Node ${inert(s.node)}: **did not run**: ${inert(s.reason ?? '', 300)}`;

@@ -15,7 +15,7 @@ import { versionOf } from './nodes.js';
  * @param {Record<string, string | undefined>} env
  * @param {(spec: string) => string} resolve
  */
-export function shootoutVersions(env = process.env, resolve = (spec) => versionOf(spec, (l) => console.error(l))) {
+function shootoutVersions(env = process.env, resolve = (spec) => versionOf(spec, (l) => console.error(l))) {
   const args = ciArgs(env);
   return args[args.indexOf('--node') + 1].split(',').map((spec) => resolve(spec));
 }

@@ -20,7 +20,7 @@ export const SOURCE = {
 export const METRICS = /** @type {const} */ (['ops/s', 'time', 'peak RSS', 'file size']);
 
 /** "Minimal": a change of at most this much either way. */
-export const MINIMAL = 0.05;
+const MINIMAL = 0.05;
 
 /**
  * What a claim says about the change in ops/s from the reference to the member (a claim about time

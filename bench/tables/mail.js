@@ -40,7 +40,7 @@ export const SCHEMA_BLOB_FIRST = SCHEMA.replace(',\n  raw BLOB NOT NULL\n);', '\
 );
 
 /** The schemas a config may use (configs.js `schema`), by name; every config but one uses 'blob-last'. */
-export const SCHEMAS = { 'blob-last': SCHEMA, 'blob-first': SCHEMA_BLOB_FIRST };
+const SCHEMAS = { 'blob-last': SCHEMA, 'blob-first': SCHEMA_BLOB_FIRST };
 
 /** @typedef {keyof typeof SCHEMAS} SchemaName */
 

@@ -49,7 +49,7 @@ export function builtinUnavailable(driver, nodeVersion) {
 const NEWEST_MAJOR = Math.max(...MATRIX_NODES);
 
 /** The Node versions the project supports: package.json's engines floor (18.18) to the matrix's newest major. */
-export const SUPPORTED_NODE = `>=18.18.0 <${NEWEST_MAJOR + 1}.0.0`;
+const SUPPORTED_NODE = `>=18.18.0 <${NEWEST_MAJOR + 1}.0.0`;
 
 /** The supported range in words, for one-line errors. */
 export const SUPPORTED_NODE_TEXT = `18.18 to ${NEWEST_MAJOR}.x`;

@@ -19,7 +19,7 @@ import { OPS } from './ops.js';
 import { caseKey } from './suite.js';
 
 /** The operation each cipher family is counted on. */
-export const CIPHER_OP = 'insert';
+const CIPHER_OP = 'insert';
 
 /** One cipher per family besides production's (chacha20, counted on every operation). */
 export const CIPHER_FAMILIES = ['aes256cbc', 'sqlcipher', 'rc4', 'ascon128', 'aegis', 'none'];

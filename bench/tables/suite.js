@@ -103,7 +103,7 @@ export function setups() {
  * @param {string[]} [ids] only these experiments' cases (all of theirs, also those the rules give)
  * @returns {Case[]}
  */
-export function experimentCases(ids) {
+function experimentCases(ids) {
   const given = new Set(ids ? [] : setups().flatMap((s) => TABLES.op.map((op) => caseKey({ ...s, op }))));
   const out = new Map();
   for (const e of EXPERIMENTS.filter((x) => !ids || ids.includes(x.id))) {

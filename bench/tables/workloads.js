@@ -136,7 +136,7 @@ const SCALE = [2_000, 20_000, 200_000].map((messages, i) => ({
 export const WORKLOADS = [...concurrencyRows(), ...SCALE];
 
 /** Names `--workload` takes besides the rows': groups of rows. */
-export const WORKLOAD_GROUPS = /** @type {Record<string, (w: Workload) => boolean>} */ ({
+const WORKLOAD_GROUPS = /** @type {Record<string, (w: Workload) => boolean>} */ ({
   default: (w) => w.default,
   all: () => true,
   none: () => false,

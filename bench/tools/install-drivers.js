@@ -97,7 +97,7 @@ export function install({ fromSource = false, generation = process.env[GENERATIO
 }
 
 /** What a binary's origin means, for the install's last lines. */
-export const ORIGIN_TEXT = {
+const ORIGIN_TEXT = {
   'built-from-source': 'compiled here',
   'bundled-prebuild': 'the prebuilt binary the package bundles',
   'downloaded-prebuild': 'a prebuilt binary downloaded for this Node',

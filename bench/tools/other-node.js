@@ -20,7 +20,7 @@ import { ROOT } from '../../lib/root.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 
 export const NODE_CACHE = path.join(ROOT, '.cache', 'node');
-export const NPM_CACHE = path.join(ROOT, '.cache', 'npm');
+const NPM_CACHE = path.join(ROOT, '.cache', 'npm');
 
 /**
  * The highest published version of an npm package that matches a version or major.
@@ -123,7 +123,7 @@ export function fetchNode(version) {
  * The npm major each Node release line ships (node-<platform>-<arch> carries no npm): 10 up to
  * Node 22, 11 from Node 24.
  */
-export const BUNDLED_NPM = [
+const BUNDLED_NPM = [
   { node: '>=24.0.0', npm: '11' },
   { node: '*', npm: '10' },
 ];

@@ -38,7 +38,7 @@ export const FIGURES = {
 };
 
 /** Comparisons of WAL against DELETE, on these figures (rates: a paired change of a cost would read backwards). */
-export const PAIRED_FIGURES = ['reads', 'writes'];
+const PAIRED_FIGURES = ['reads', 'writes'];
 
 /**
  * @typedef {object} Measured a workload's rounds as the run collected them
@@ -56,7 +56,7 @@ export const PAIRED_FIGURES = ['reads', 'writes'];
  * @param {number[]} values
  * @param {number} between
  */
-export function figureOf(values, between) {
+function figureOf(values, between) {
   const i = values.every((x) => x > 0) ? intervalOf(values, between) : null;
   return { median: sig(median(values)), ...(i ? { low: sig(i.low), high: sig(i.high) } : {}), rounds: values.map(sig) };
 }

@@ -9,9 +9,9 @@
 const TURN = 0;
 const ARRIVED = 1;
 const STATE = 2;
-export const WAITING = 0;
-export const GO = 1;
-export const ABORT = 2;
+const WAITING = 0;
+const GO = 1;
+const ABORT = 2;
 
 /** A new barrier's memory, to give every worker (workerData). */
 export const createBarrier = () => new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);

@@ -9,9 +9,9 @@ import { scalar } from '../../lib/sqlite.js';
 import { createBarrier, mainSide } from './barrier.js';
 
 /** How long the workers may take to load the driver and open their connections, in all. */
-export const SETUP_LIMIT_MS = 60_000;
+const SETUP_LIMIT_MS = 60_000;
 /** How long past the deadline a worker may take to stop (a write waiting on a lock finishes when the readers stop). */
-export const STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 10_000;
 
 /**
  * @typedef {object} ConcurrencyRoundOptions

@@ -14,7 +14,7 @@ import { widerSide } from '../../lib/stats/headline.js';
  * @param {{ median: number, low?: number, high?: number } | undefined} f
  * @param {(n: number) => string} [show]
  */
-export function figureCell(f, show = num) {
+function figureCell(f, show = num) {
   if (!f) return '–';
   if (typeof f.low !== 'number' || typeof f.high !== 'number' || !(f.median > 0)) return show(f.median);
   const m = 100 * widerSide(f.median, f.low, f.high);
@@ -26,7 +26,7 @@ export function figureCell(f, show = num) {
  * reference (×40 reads better than +3900%), its interval too.
  * @param {{ change: number, low: number, high: number, verdict: string } | undefined} c
  */
-export function pairedCell(c) {
+function pairedCell(c) {
   if (!c || c.verdict === 'too noisy to tell' || c.change < 1) return changeText(c);
   return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
@@ -35,7 +35,7 @@ export function pairedCell(c) {
  * A concurrency case's shape in words: "1 writer + 2 readers", "4 readers (no writer)".
  * @param {any} s the case's setup
  */
-export const shapeOf = (s) => `${s.writer ? '1 writer + ' : ''}${readersOf(s)}${s.writer ? '' : ' (no writer)'}`;
+const shapeOf = (s) => `${s.writer ? '1 writer + ' : ''}${readersOf(s)}${s.writer ? '' : ' (no writer)'}`;
 /**
  * "2 readers": the count through the number format (a value that is not a number shows as its
  * placeholder, never as its text).

@@ -47,7 +47,7 @@ const effective = (/** @type {import('../engine/database.js').PragmaReading[]} *
  * @param {RoundSpec} spec
  * @param {string} key
  */
-export async function runRound(spec, key) {
+async function runRound(spec, key) {
   const cipher = CIPHERS.find((c) => c.name === spec.cipher);
   if (!cipher) throw new Error(`unknown cipher ${spec.cipher}`);
   const loaded = (await loadDrivers()).get(spec.driver);

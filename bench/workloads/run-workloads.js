@@ -24,7 +24,7 @@ import { runRoundProcess, running } from './spawn.js';
  * @property {number} seed
  * @property {Map<string, { info: import('../engine/load-drivers.js').DriverInfo, open?: unknown }>} drivers
  * @property {{ interrupted: string | null }} state
- * @property {(p: import('../run/progress.js').Progress) => void} [onProgress]
+ * @property {(p: import('../../lib/progress.js').Progress) => void} [onProgress]
  * @property {Partial<import('./budgets.js').WorkloadBudget>} [budget] replaces parts of the mode's budget (tests)
  */
 

@@ -14,7 +14,7 @@ import { OPS } from '../tables/ops.js';
 import { createRandom } from '../../lib/prng.js';
 
 /** The operations, in the order a round runs them on its copy (see the header). */
-export const SCALE_OPS = ['select', 'update', 'checkpoint', 'insert', 'delete'];
+const SCALE_OPS = ['select', 'update', 'checkpoint', 'insert', 'delete'];
 
 const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
 
@@ -23,7 +23,7 @@ const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).s
  * older libuv passes macOS's ru_maxrss (bytes) through: a "peak" a thousand times the current
  * resident size is that.
  */
-export function peakRssBytes() {
+function peakRssBytes() {
   const kb = process.resourceUsage().maxRSS;
   return kb * 1024 > 256 * process.memoryUsage().rss ? kb : kb * 1024;
 }

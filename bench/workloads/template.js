@@ -8,7 +8,7 @@ import { sizeFacts } from '../engine/templates.js';
 import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../tables/mail.js';
 
 /** Messages generated and committed at a time. */
-export const CHUNK = 5_000;
+const CHUNK = 5_000;
 
 const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
 
@@ -19,7 +19,7 @@ const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).s
  * @param {number} count
  * @returns {Generator<import('../tables/mail.js').Message[]>}
  */
-export function* messageChunks(seed, count) {
+function* messageChunks(seed, count) {
   if (count <= CHUNK) {
     yield generateMessages(seed, count);
     return;

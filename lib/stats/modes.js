@@ -6,9 +6,9 @@ import { median } from './spread.js';
 /** Two groups are separated when the gap between them is at least this ratio (25%)… */
 export const MIN_GAP = Math.log(1.25);
 /** …and at least this many times the spread within the groups. */
-export const GAP_TO_SPREAD = 4;
+const GAP_TO_SPREAD = 4;
 /** Each group has at least this many rounds (a single wild round is an outlier, not a mode). */
-export const MIN_ROUNDS = 2;
+const MIN_ROUNDS = 2;
 
 /**
  * @typedef {object} Mode

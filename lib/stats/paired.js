@@ -17,7 +17,7 @@ import { VERDICTS } from '../verdicts.js';
  * some measurements are hit by a hiccup of the machine (ops/s 20-30% low for one 100 ms window);
  * with 10 rounds the two lowest and two highest log ratios are set aside.
  */
-export const TRIM = 0.2;
+const TRIM = 0.2;
 
 /**
  * @typedef {object} PairedTest

@@ -4,7 +4,7 @@
 // counted process under valgrind, a slow case): so a timer prints the last report again, with the
 // time and the ETA brought up to date, whenever HEARTBEAT_MS pass without a line.
 
-import { clock } from '../../lib/format.js';
+import { clock } from './format.js';
 
 /** The longest the terminal stays silent while a phase runs. */
 export const HEARTBEAT_MS = 10_000;

@@ -1,4 +1,4 @@
-// The counting pass's progress (bench/counts/pass.js), for bench/run/progress.js: processes done
+// The counting pass's progress (bench/counts/pass.js), for lib/progress.js: processes done
 // of all, what runs now, and an ETA from the first line. A counted process says nothing until it
 // exits, and under valgrind one can take minutes, so the ETA comes from what each process should
 // take (a start and a cost per case, per tool: PRIOR, measured here), scaled by how much slower or
@@ -12,7 +12,7 @@
  * finish correct it.
  * @type {Record<string, { start: number, perCase: number }>}
  */
-export const PRIOR = {
+const PRIOR = {
   callgrind: { start: 3.5, perCase: 0.9 },
   native: { start: 0.5, perCase: 0.05 },
 };
@@ -27,7 +27,7 @@ export const PRIOR = {
  */
 
 /**
- * @param {(p: import('./progress.js').Progress) => void} report
+ * @param {(p: import('../../lib/progress.js').Progress) => void} report
  * @param {() => number} [now]
  * @returns {(e: CountEvent) => void} lines come a turn of the event loop after their events (one per moment), but
  *   `begin`'s at once
