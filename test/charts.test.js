@@ -282,13 +282,18 @@ test('drawn charts are well-formed XML, keep title, axis titles and labels, hold
     const styles = [...(/<style>([^<]*)<\/style>/.exec(svg)?.[1] ?? '').matchAll(/\.([a-z]+)\{/g)].map((m) => m[1]);
     const used = new Set([...svg.matchAll(/ class="([a-z]+)"/g)].map((m) => m[1]));
     assert.deepEqual([...used].sort(), [...styles].sort(), 'a class used is not defined, or one defined is not used');
-    // positions to a tenth of a pixel (svgo writes .5 for 0.5 and 1.5.5 for 1.5 0.5)
+    // positions to the pixel or vega's half pixel; a symbol's arcs, and a thin side (under 3 px, a
+    // tick's) of a straight path, to a tenth (svgo writes .5 for 0.5 and 1.5.5 for 1.5 0.5)
     for (const [, attr, value] of svg.matchAll(/ (x|y|transform|d)="([^"]*)"/g)) {
-      for (const n of value.replace(/rotate\([^)]*\)/g, '').match(/-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi) ?? [])
+      const arcs = attr === 'd' && /[AaCcQqSsTt]/.test(value);
+      for (const n of value.replace(/rotate\([^)]*\)/g, '').match(/-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi) ?? []) {
+        const v = Number(n);
+        const tenth = Math.abs(v * 10 - Math.round(v * 10)) < 1e-9;
         assert.ok(
-          Math.abs(Number(n) * 10 - Math.round(Number(n) * 10)) < 1e-9,
+          Number.isInteger(v * 2) || (tenth && (arcs || (attr === 'd' && Math.abs(v) < 3))),
           `${attr}="${value.slice(0, 60)}" holds ${n}`,
         );
+      }
     }
     assert.doesNotMatch(svg, /<script|<foreignObject|\son\w+=|javascript:/i);
     for (const [, id] of svg.matchAll(/url\(#([^)]+)\)/g)) assert.match(svg, new RegExp(`<clipPath id="${id}"`));

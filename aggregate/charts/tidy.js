@@ -1,10 +1,16 @@
 // vega's SVG made small and steady, drawing the same picture. Charts are committed every night: a
 // night that moves a few points should rewrite a few bytes, and what git stores of a chart should
 // be its data, not vega's markup repeated on every element. svgo does the generic work with its
-// default preset (shapes as paths, bare groups unwrapped, transforms folded into paths, numbers to
-// a tenth of a pixel, defaults and what draws nothing dropped, strokes of one style that do not
-// cross drawn as one path) after vega's ARIA and CSS hooks are dropped (a chart is shown as an
-// <img>: its alt text is the <title>). Three passes are ours, as svgo plugins:
+// default preset (shapes as paths, bare groups unwrapped, an element's own transform folded into
+// its path, defaults and what draws nothing dropped, strokes of one style that do not cross drawn
+// as one path). Four passes are ours, as svgo plugins:
+// - pixels, first: vega's ARIA and CSS hooks dropped (a chart is shown as an <img>: its alt text
+//   is the <title>), and every point to the pixel (vega's half pixels, which keep 1-px lines
+//   sharp, kept) where vega wrote it (translates, x, y, a rectangle's or a line's points), so that
+//   the preset's sums stay on the pixel and a night that moves a point by a tenth rewrites
+//   nothing; a symbol's arcs, and a thin side of a bar or tick, to a tenth. A group's transform
+//   stays on the group: a panel moved by a wider axis label rewrites one transform, not every
+//   point in it;
 // - sameClips: a clip path the same as an earlier one dropped, its users pointed at the earlier one;
 // - repeats: a path svgo's merge made of a line drawn several times (vega draws a rule once per
 //   row) split again, so that each is still drawn (a line drawn twice: its anti-aliased edges darken);
@@ -37,6 +43,55 @@ const STYLE = new Set([
 ]);
 /** Letters for a class name from a hash (a class name starts with a letter). */
 const LETTERS = 'abcdefghijklmnop';
+
+/** Numbers as vega writes them. */
+const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi;
+/** The attributes that hold a position or a size. */
+const POSITION = new Set(['x', 'y', 'x1', 'y1', 'x2', 'y2', 'width', 'height']);
+/** A side under this many px (a tick's thickness) is kept to a tenth: to the pixel, it would double or vanish. */
+const THIN = 3;
+
+/** A position to the pixel, or to the half pixel where vega put it: 37.04 → 37, 9.5 → 9.5, -0.2 → 0. */
+function snap(/** @type {number} */ v) {
+  const halves = Math.round(v * 2);
+  return (Math.abs(v * 2 - halves) < 1e-6 ? halves / 2 : Math.round(v)) || 0; // no -0
+}
+const snapNumbers = (/** @type {string} */ s) => s.replace(NUMBER, (n) => String(snap(Number(n))));
+
+/**
+ * A path vega wrote, its points to the pixel: a rectangle (a bar, a tick, a background) as vega
+ * writes it, M x,y h w v h h -w Z, with its corner to the pixel and a side under THIN px to a
+ * tenth; lines and polygons of absolute points (M, L, Z) with each point to the pixel. Anything
+ * else (a symbol's arcs) is left to the preset, to a tenth.
+ * @param {string} d
+ */
+function snapPath(d) {
+  const rect = /^M([^,]+),([^h]+)h([^v]+)v([^h]+)h[^Z]+Z$/.exec(d)?.slice(1).map(Number);
+  if (!rect) return /^M[MLZ\d\s.,eE+-]*$/.test(d) ? snapNumbers(d) : d;
+  const [x, y, w, h] = rect;
+  const side = (/** @type {number} */ at, /** @type {number} */ size) =>
+    Math.abs(size) < THIN ? Math.round(size * 10) / 10 : snap(at + size) - snap(at);
+  return `M${snap(x)},${snap(y)}h${side(x, w)}v${side(y, h)}h${-side(x, w)}Z`;
+}
+
+/** @type {import('svgo').CustomPlugin} */
+const pixels = {
+  name: 'pixels',
+  fn: () => ({
+    element: {
+      enter(el) {
+        const a = el.attributes;
+        // vega's hooks (not by svgo's removeAttrs: it makes its patterns again for each element)
+        for (const k of Object.keys(a)) if (/^(class|role|aria-.*|pointer-events)$/.test(k)) delete a[k];
+        if (el.name === 'svg') return;
+        for (const k of Object.keys(a)) if (POSITION.has(k)) a[k] = snapNumbers(a[k]);
+        if (a.transform) a.transform = a.transform.replace(/translate\([^)]*\)/g, snapNumbers);
+        if (/^translate\(0[ ,]*0?\)$/.test(a.transform ?? '')) delete a.transform; // a group that moves nothing goes
+        if (el.name === 'path' && a.d) a.d = snapPath(a.d);
+      },
+    },
+  }),
+};
 
 /** @type {import('svgo').CustomPlugin} */
 export const sameClips = {
@@ -165,11 +220,11 @@ export function sheet(font, title) {
 export function tidy(svg, spec) {
   return optimize(svg, {
     plugins: [
-      { name: 'removeAttrs', params: { attrs: ['class', 'role', 'aria-.*', 'pointer-events'] } },
+      pixels,
       'removeScripts',
       sameClips,
-      // positions to a tenth of a pixel (vega's half pixels, which keep 1-px lines sharp, kept),
-      // opacities to a hundredth; font sizes keep their px (in the sheet's CSS a bare number is no size)
+      // what pixels left to a tenth kept so, opacities to a hundredth; font sizes keep their px (in
+      // the sheet's CSS a bare number is no size)
       {
         name: 'preset-default',
         params: {
@@ -178,11 +233,13 @@ export function tidy(svg, spec) {
             convertPathData: { floatPrecision: 1 },
             convertTransform: { floatPrecision: 1 },
             mergePaths: { floatPrecision: 1 },
+            moveGroupAttrsToElems: false, // a group's transform stays on the group (see pixels)
+            removeHiddenElems: false, // once, below: it is one of the slowest
           },
         },
       },
       repeats,
-      // again: a path the preset left as one point (vega's empty group backgrounds), and its group
+      // what draws nothing (a path the preset left as one point: vega's empty backgrounds), its group
       'removeHiddenElems',
       'removeEmptyContainers',
       sheet(String(spec.config?.font ?? ''), String(spec.description ?? spec.title?.text ?? '')),
