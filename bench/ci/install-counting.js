@@ -44,9 +44,7 @@ function main(/** @type {string[]} */ argv) {
   }
   const release = codename();
   const pinned = release ? PACKAGES[/** @type {keyof typeof PACKAGES} */ (release)] : undefined;
-  const wanted = Object.keys(PACKAGES.noble).map((p) =>
-    pinned ? `${p}=${pinned[/** @type {'valgrind'} */ (p)]}` : p,
-  );
+  const wanted = [pinned ? `valgrind=${pinned.valgrind}` : 'valgrind'];
   const root = process.getuid?.() === 0;
   const apt = (/** @type {string[]} */ args) => {
     const r = spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['apt-get', ...args], {
