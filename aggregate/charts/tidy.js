@@ -131,7 +131,7 @@ export const sameClips = {
 };
 
 /** @type {import('svgo').CustomPlugin} */
-export const repeats = {
+const repeats = {
   name: 'repeats',
   fn: () => ({
     element: {
