@@ -174,7 +174,7 @@ function costLines(c) {
   const t = k.tally;
   const changed = k.rows.filter((r) => r.verdict !== 'same cost' && r.verdict !== 'not counted');
   const lines = [
-    `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op and system calls and bytes per operation (valgrind's callgrind), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of 0.1%, 3 × the case's own repeat spread, 2 × the largest of its operation's); system calls and bytes when they differ at all. Fails: instructions up by 1% or more beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written.`,
+    `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of 0.1%, 3 × the case's own repeat spread, 2 × the largest of its operation's); system calls and bytes when they differ at all. Fails: instructions up by 1% or more beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written.`,
     '',
   ];
   if (changed.length) lines.push(costTable(changed, c.rows), '');

@@ -1,6 +1,6 @@
 // The counts of two sides compared (the compare's base and head; a claim's reference and variant):
-// what each case costs per operation on either side (instructions, fsyncs, writes and bytes under
-// valgrind's callgrind; bench/counts/), side by side, and whether the cost changed. Counts do not move with the machine: a change beyond what two processes of the same
+// what each case costs per operation on either side (instructions under callgrind; fsyncs, writes
+// and bytes under strace; bench/counts/), side by side, and whether the cost changed. Counts do not move with the machine: a change beyond what two processes of the same
 // code disagree by is a change in the code's cost, found where wall time is too noisy to tell.
 // Pure functions over each side's `npm run counts` output (bench/counts/cli.js); built-ins only
 // (the PR comment renders them).

@@ -51,7 +51,7 @@ test('the failure document names the first step that failed, with its step timeo
   );
   assert.match(
     failureReason({ ...cell, ...ok, COUNTING_OUTCOME: 'failure', COUNTING_TIMEOUT: '10', BENCH_OUTCOME: 'skipped' }),
-    /^installing valgrind \(npm run ci:install-counting\) failed or hit its step timeout of 10 minutes/,
+    /^installing valgrind and strace \(npm run ci:install-counting\) failed or hit its step timeout of 10 minutes/,
   );
   assert.match(
     failureReason({ ...cell, ...ok, COUNTING_OUTCOME: 'skipped', BENCH_OUTCOME: 'failure', BENCH_TIMEOUT: '35' }),

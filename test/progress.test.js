@@ -103,8 +103,8 @@ test('the counting pass has an ETA from its first line, scaled by the processes 
   const jobs = [
     { tool: 'callgrind', repeat: 0, cases: 7 },
     { tool: 'callgrind', repeat: 1, cases: 7 },
-    { tool: 'native', repeat: 0, cases: 7 },
-    { tool: 'native', repeat: 1, cases: 7 },
+    { tool: 'strace', repeat: 0, cases: 7 },
+    { tool: 'strace', repeat: 1, cases: 7 },
   ];
   const turn = () => new Promise((r) => setImmediate(r));
   /** The ETA once both callgrind processes took `ms`, and what was reported on the way. */
@@ -142,10 +142,10 @@ test('the counting pass has an ETA from its first line, scaled by the processes 
   assert.equal(fast.first.running, 2);
   assert.match(fast.first.current, /^running callgrind \(first count, 7 cases\), callgrind \(repeat, 7 cases\)$/);
   assert.equal(fast.later.done, 2);
-  assert.match(fast.later.current, /native/);
+  assert.match(fast.later.current, /strace/);
   assert.ok(
     slow.later.etaNow > 4 * fast.later.etaNow,
-    `a machine that ran callgrind slowly runs the native processes slowly too: ${slow.later.etaNow} vs ${fast.later.etaNow}`,
+    `a machine that ran callgrind slowly runs strace slowly too: ${slow.later.etaNow} vs ${fast.later.etaNow}`,
   );
   assert.equal(fast.last.current, null);
   assert.equal(fast.last.done, 4);
@@ -157,7 +157,7 @@ test('a counting process past its estimate moves the ETA out instead of leaving 
   const track = countingProgress((p) => seen.push(p), f.now);
   const jobs = [
     { tool: 'callgrind', repeat: 0, cases: 2 },
-    { tool: 'native', repeat: 0, cases: 2 },
+    { tool: 'strace', repeat: 0, cases: 2 },
   ];
   track({ step: 'plan', jobs, lanes: 1 });
   track({ step: 'start', i: 0 });

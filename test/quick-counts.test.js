@@ -55,7 +55,7 @@ test('a quick run of the whole suite counts the quick set, and its reason names 
 test('the counting section carries the reason beside an ok count, and the summary shows it (the e2e test validates the document)', () => {
   /** @type {import('../bench/counts/pass.js').CountingSection} */
   const ok = JSON.parse(
-    '{"status":"ok","tools":{"valgrind":"3.19.0"},"processes":4,"seconds":20,' +
+    '{"status":"ok","tools":{"valgrind":"3.19.0","strace":"6.1"},"processes":4,"seconds":20,' +
       '"repeat":{"cases":14,"within":{"0.1%":14},"quantiles":{"p50":0,"p90":0,"p99":0,"max":0},"syscallsSame":14}}',
   );
   const r = withSelection(ok, 'quick run: counted 14 of 207 timed cases');
@@ -64,8 +64,8 @@ test('the counting section carries the reason beside an ok count, and the summar
   assert.match(countingLine(ok), /: every case counted twice in new processes/);
   // a failure keeps its own reason first; a machine that cannot count keeps only its own
   assert.equal(
-    withSelection({ ...ok, status: 'error', reason: 'callgrind process (repeat) exited 1' }, 'quick').reason,
-    'callgrind process (repeat) exited 1; quick',
+    withSelection({ ...ok, status: 'error', reason: 'strace exited 1' }, 'quick').reason,
+    'strace exited 1; quick',
   );
   const long = withSelection({ ...ok, status: 'error', reason: 'x'.repeat(5000) }, 'quick run: counted 14');
   assert.equal(long.reason?.length, 2000, "within the schema's maxLength");

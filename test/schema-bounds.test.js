@@ -14,7 +14,7 @@ import { fileFor } from '../aggregate/store.js';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { SCHEMA as RESULT_SCHEMA } from '../bench/result/document.js';
 import { SCHEMA as SHOOTOUT_SCHEMA } from '../bench/shootout/document.js';
-import { RUNTIME, syscallIntervals } from '../bench/counts/syscall-log.js';
+import { RUNTIME, straceIntervals } from '../bench/counts/strace.js';
 import { NAMES_SCHEMA, isName } from '../lib/names.js';
 import { scratch } from './helpers.js';
 
@@ -213,22 +213,18 @@ test('fault 5: a cpuModel of 100,000 characters is refused, naming it', () => {
 });
 
 test('every system call name the counting pass writes is one the schema admits (mmap:anonymous included)', async () => {
-  // the names syscall-log.js makes: the kernel's (letters, digits, underscores), one valgrind does not know, and
-  // the qualified anonymous mmap
-  const log = path.join(scratch('syscall-names-'), 'syscalls.log');
+  // the names strace.js makes: strace's own (letters, digits, underscores) and its qualified anonymous mmap
+  const log = path.join(scratch('strace-names-'), 'strace.log');
   fs.writeFileSync(
     log,
     [
-      'SYSCALL[100,1](9) sys_mmap ( 0x0, 4096, 3, 34, 4294967295, 0 ) --> [pre-success] Success(0x5ebe000) ',
-      'SYSCALL[100,1](18) sys_pwrite64 ( 12, 0x5906bf0, 4096, 0 ) --> [async] ... ',
-      'SYSCALL[100,1](18) ... [async] --> Success(0x1000) ',
-      'SYSCALL[100,1](140) sys_llseek ( 3, 0, 0, 0x1ffefff810, 0 )[sync] --> Success(0x0) ',
-      'SYSCALL[100,1](435) unimplemented (by the kernel) syscall: 435! (ni_syscall)',
-      ' --> [pre-fail] Failure(0x26) ',
-      'SYSCALL[100,1](110) sys_getppid ()[sync] --> Success(0x1) ',
+      '100 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000',
+      '100 pwrite64(12, ""..., 4096, 0) = 4096',
+      '100 _llseek(3, 0, [0], SEEK_SET) = 0',
+      '100 getppid() = 1',
     ].join('\n'),
   );
-  const [, first] = await syscallIntervals(log);
+  const [, first] = await straceIntervals(log);
   const names = [...Object.keys(first.calls), ...RUNTIME];
   assert.ok(names.includes('mmap:anonymous'));
   for (const n of names) assert.ok(isName('syscallName', n), `${n} is not a syscallName`);

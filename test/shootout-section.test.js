@@ -268,7 +268,7 @@ function withCounts(doc) {
   d.counting = {
     status: 'ok',
     mode: 'quick',
-    tools: { valgrind: '3.19.0' },
+    tools: { valgrind: '3.19.0', strace: '6.1' },
     method: 'counted',
     seconds: 300,
     sides: ran.map((/** @type {any} */ s) => ({ side: s.label, node: s.node, status: 'ok', seconds: 60 })),

@@ -395,7 +395,7 @@ test('counting: differences pair the compared sides case by case, with the large
       { label: 'v22 13.x', result: { ok: false, reason: 'counting under Node v22 13.x exited 1: boom' } },
     ],
     comparisons,
-    { mode: 'quick', tools: { valgrind: '3.19.0' }, seconds: 100 },
+    { mode: 'quick', tools: { valgrind: '3.19.0', strace: '6.1' }, seconds: 100 },
   );
   assert.equal(section.status, 'error');
   assert.equal(section.reason, 'v22 13.x: counting under Node v22 13.x exited 1: boom');

@@ -68,7 +68,7 @@ test('the Linux cells install what counting needs, pinned, before the bench, whi
   assert.ok(runs.indexOf('npm run ci:install-counting') < runs.indexOf('npm run ci:bench'));
   assert.equal(pkg.scripts['ci:install-counting'], 'node bench/ci/install-counting.js');
   const script = fs.readFileSync(path.join(ROOT, 'bench/ci/install-counting.js'), 'utf8');
-  assert.match(script, /valgrind: '[^']+' \}/, 'the version is pinned');
+  assert.match(script, /valgrind: '[^']+', strace: '[^']+'/, 'the versions are pinned');
   // the cell's bench counts unless told not to: nothing in the cell's wiring turns it off
   assert.ok(!fs.readFileSync(path.join(ROOT, 'bench/ci/bench-cell.js'), 'utf8').includes('--no-counts'));
   // and so does the shootout job, before the shootout, which counts every Node after its timed run
@@ -400,7 +400,7 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   assert.equal(checkout.with.ref, '${{ github.event.pull_request.head.sha }}');
   assert.equal(checkout.with['fetch-depth'], 0, 'the merge-base must be in the clone');
   const runs = runsOf(job);
-  // valgrind before the compare: it counts both sides (docs/compare.md)
+  // valgrind and strace before the compare: it counts both sides (docs/compare.md)
   assert.deepEqual(runs, ['npm run ci:install-as-user', 'npm run ci:install-counting', 'npm run ci:compare']);
   const counting = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:install-counting');
   assert.ok(counting['timeout-minutes'] > 0, 'installing the tools has its own timeout');

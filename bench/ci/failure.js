@@ -73,7 +73,7 @@ const STEPS = [
   {
     env: 'COUNTING',
     what: (failed, c) =>
-      `installing valgrind (npm run ci:install-counting) ${failed} on ${c.runner} with Node ${process.version}`,
+      `installing valgrind and strace (npm run ci:install-counting) ${failed} on ${c.runner} with Node ${process.version}`,
   },
   {
     env: 'BENCH',

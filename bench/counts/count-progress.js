@@ -14,6 +14,7 @@
  */
 const PRIOR = {
   callgrind: { start: 3.5, perCase: 0.9 },
+  strace: { start: 0.8, perCase: 0.05 },
   native: { start: 0.5, perCase: 0.05 },
 };
 
@@ -68,8 +69,8 @@ export function countingProgress(report, now = Date.now) {
   /** ms until the last process ends: the running ones' remainders, then the queued on the first free lane. */
   const eta = () => {
     if (!jobs.length) {
-      // the templates first: roughly what one native process takes for these cases
-      return prior({ tool: 'callgrind', cases }) + prior({ tool: 'native', cases });
+      // the templates first: roughly what one strace process takes for these cases
+      return prior({ tool: 'callgrind', cases }) + prior({ tool: 'strace', cases });
     }
     const t = now();
     const free = [...running.keys()].map((i) => left(i, t));

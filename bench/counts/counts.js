@@ -1,11 +1,11 @@
 // From marks to counts per operation: what one counted process found for each of its cases
 // (worker.js output, with the instructions or system calls of every interval between marks),
 // then the two repeats of a case side by side. Pure functions: pass.js does the I/O.
-import { RUNTIME, addCounts, emptyCounts, kinds } from './syscall-log.js';
+import { RUNTIME, addCounts, emptyCounts, kinds } from './strace.js';
 
 /**
  * @typedef {import('./worker.js').WorkerCase} WorkerCase
- * @typedef {import('./syscall-log.js').SyscallCounts} SyscallCounts
+ * @typedef {import('./strace.js').SyscallCounts} SyscallCounts
  */
 
 /**
@@ -88,12 +88,12 @@ export function syscallsPerOp(windows, intervals) {
  * @property {{ read: number, written: number }} [bytes] per operation, as the read and write calls returned them
  * @property {{ instructions: number, difference: number, syscallsSame: boolean, syscalls?: object, calls?: object, bytes?: object }} [repeat] the second count, in a new
  *   process: its instructions per operation, their relative difference from the first's, and whether every
- *   system call and byte per operation was the same, leaving out the runtime's own (syscall-log.js RUNTIME); if not,
+ *   system call and byte per operation was the same, leaving out the runtime's own (strace.js RUNTIME); if not,
  *   the repeat's system calls and bytes
  */
 
 /**
- * What the repeat must match: every call but the runtime's own (syscall-log.js RUNTIME), and the bytes.
+ * What the repeat must match: every call but the runtime's own (strace.js RUNTIME), and the bytes.
  * @param {ReturnType<typeof syscallsPerOp>} s
  */
 function ioOf(s) {
@@ -107,7 +107,7 @@ function ioOf(s) {
 
 /**
  * @typedef {{ instructions?: ReturnType<typeof instructionsPerOp>, syscalls?: ReturnType<typeof syscallsPerOp>, reason?: string, ops?: number, warmup?: number }} OneCount
- *   what one count (its callgrind processes) found for a case
+ *   what one count (callgrind and strace processes) found for a case
  */
 
 /**

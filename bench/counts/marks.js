@@ -3,14 +3,14 @@
 // calls getppid(2), and nothing else in the process calls either. So:
 //   - callgrind, started with --dump-before=uv_os_getppid, writes its counts since the previous
 //     mark to dump file number n at mark n, and starts again from zero (callgrind.js);
-//   - valgrind's log of the system calls (--trace-syscalls=yes) has a getppid line at each mark,
-//     between the system calls of the calls it separates (syscall-log.js).
+//   - strace logs a getppid() line at each mark, between the system calls of the calls it
+//     separates (strace.js).
 // A mark costs the same few thousand instructions every time, and the windows' difference
 // (worker.js) cancels it.
 
 /** The C function callgrind dumps before (--dump-before). */
 export const MARK_FUNCTION = 'uv_os_getppid';
-/** The system call the log shows at a mark. */
+/** The system call strace sees at a mark. */
 export const MARK_SYSCALL = 'getppid';
 
 let made = 0;

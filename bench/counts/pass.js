@@ -1,12 +1,12 @@
 // The counting pass: after the timed rounds, count what every timed case costs per operation, in
-// instructions (valgrind's callgrind) and in system calls and bytes (valgrind's log of them, in the
-// same processes), twice, each time in new processes, and say how far the two counts differ.
+// instructions (valgrind's callgrind) and in system calls and bytes (strace), twice, each time in
+// new processes, and say how far the two counts differ.
 //
 // Layout: the templates and the message pool are made once, natively (prepare.js), on /dev/shm
 // where there is one (an fsync there returns at once; what is counted is what SQLite asks of the
-// kernel, which does not depend on the device). Then the callgrind processes run, `jobs` at a time,
-// for the first count and for the repeat (jobsOf). With more cores the counts are split across
-// processes; each process pays ~10 s of start under valgrind.
+// kernel, which does not depend on the device). Then four kinds of process run, `jobs` at a time:
+// callgrind and strace, each for the first count and for the repeat (jobsOf). With more cores the
+// callgrind counts are split across processes; each process pays ~10 s of start under valgrind.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,13 +20,13 @@ import { caseKey } from '../tables/suite.js';
 import { dumpCollector } from './callgrind.js';
 import { caseCounts, instructionsPerOp, markCostOf, repeatSpread, syscallsPerOp } from './counts.js';
 import { prepareTemplates } from './prepare.js';
-import { syscallIntervals } from './syscall-log.js';
+import { straceIntervals } from './strace.js';
 import { instrumentHelper } from './instrument.js';
 import {
   COUNT_ENV,
   KEPT_ENV,
   SETARCH,
-  SYSCALL_LOG,
+  STRACE_ARGS,
   VALGRIND_ARGS,
   FROM_FIRST_MARK_ARGS,
   countingTools,
@@ -48,7 +48,7 @@ export const LAYOUT_PAD = 10_000;
 export const COUNT_METHOD =
   'per case: a fresh copy of its template (its cipher keyed with a cheap key derivation, except for setup, which opens new files ' +
   'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
-  "timed call; instructions (callgrind, no cache simulation) and system calls (valgrind's log of them; the vDSO's clock reads left out) between the marks of the timed calls, less what " +
+  'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
   'a mark costs, over `ops`. Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
   'setup and running every (driver, operation) once';
 
@@ -69,15 +69,15 @@ export function countPlanOf(opName, mode) {
 
 /**
  * @typedef {object} Job one counted process
- * @property {'callgrind'|'native'} tool native: not under valgrind, to time the same plan without it (meta:counting)
+ * @property {'callgrind'|'strace'|'native'} tool native: neither, to time the same plan without them (meta:counting)
  * @property {0|1} repeat 0: the first count, 1: the repeat
  * @property {import('./worker.js').PlanCase[]} cases
  * @property {number} [pad] objects the process allocates and keeps before anything else (worker.js Plan pad)
  */
 
 /**
- * The processes of a pass: for each count, the cases split into `chunks` callgrind processes, which
- * count the instructions and log the system calls. Every process counts its cases in the order of their keys,
+ * The processes of a pass: for each count, the cases split into `chunks` callgrind processes and
+ * one strace process (native speed). Every process counts its cases in the order of their keys,
  * and the repeat's processes hold the same cases as the first count's, so a case is counted twice
  * after the same history: what differs between the two is the process, not what ran before.
  * @param {import('./worker.js').PlanCase[]} cases
@@ -87,7 +87,7 @@ export function countPlanOf(opName, mode) {
  *   padRepeat: the repeat's processes first allocate this many objects, so everything after them lies elsewhere in the
  *   heap: the repeat then also measures how far a count moves with the heap's layout, as any change of code moves it
  *   (the compare's counts, bench/counts/cli.js --layout);
- *   native: only one process, not counted, to time the plan (meta:counting)
+ *   native: only one process, neither counted nor traced, to time the plan (meta:counting)
  * @returns {Job[]}
  */
 export function jobsOf(cases, chunks, o = {}) {
@@ -105,6 +105,8 @@ export function jobsOf(cases, chunks, o = {}) {
         cases: orderOf(repeat).filter((_, j) => j % chunks === i),
         ...padOf(repeat),
       });
+  for (const repeat of /** @type {const} */ ([0, 1]))
+    jobs.push({ tool: 'strace', repeat, cases: orderOf(repeat), ...padOf(repeat) });
   return jobs.filter((j) => j.cases.length);
 }
 
@@ -117,9 +119,7 @@ export function jobsOf(cases, chunks, o = {}) {
  * @param {NodeJS.ProcessEnv} o.env
  * @param {string} [o.instrument] the addon that starts callgrind's instrumentation at the first mark (instrument.js);
  *   absent: the whole callgrind process is instrumented
- * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: number[],
- *   syscalls: import('./syscall-log.js').SyscallCounts[], seconds: number }>} costs, syscalls: instructions and system
- *   calls by mark
+ * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: any[], seconds: number }>}
  */
 async function runJob(job, o) {
   fs.mkdirSync(o.dir, { recursive: true });
@@ -135,7 +135,9 @@ async function runJob(job, o) {
   const [cmd, args] =
     job.tool === 'callgrind'
       ? ['valgrind', [...valgrindArgs(!!o.instrument), '--callgrind-out-file=cg.%p', process.execPath, ...node]]
-      : [process.execPath, node];
+      : job.tool === 'strace'
+        ? ['strace', [...STRACE_ARGS, '-o', 'strace.log', process.execPath, ...node]]
+        : [process.execPath, node];
   const started = Date.now();
   const child = spawn(SETARCH[0], [...SETARCH.slice(1), cmd, ...args], {
     cwd: o.dir,
@@ -164,10 +166,13 @@ async function runJob(job, o) {
   }
   const seconds = (Date.now() - started) / 1000;
   const out = JSON.parse(fs.readFileSync(outFile, 'utf8'));
-  const costs = collector ? collector.finish(out.marks) : [];
-  const syscalls = collector ? await syscallIntervals(path.join(o.dir, SYSCALL_LOG)) : [];
+  const costs = collector
+    ? collector.finish(out.marks)
+    : job.tool === 'strace'
+      ? await straceIntervals(path.join(o.dir, 'strace.log'))
+      : [];
   fs.rmSync(o.dir, { recursive: true, force: true });
-  return { out, costs, syscalls, seconds };
+  return { out, costs, seconds };
 }
 
 /**
@@ -205,8 +210,8 @@ async function pool(tasks, jobs) {
  * @typedef {object} CountingSection the document's `counting` (schema)
  * @property {'ok'|'unavailable'|'error'} status
  * @property {string} [reason]
- * @property {{ valgrind: string }} [tools]
- * @property {{ node: string[], valgrind: string[], setarch: string[] }} [flags]
+ * @property {{ valgrind: string, strace: string }} [tools]
+ * @property {{ node: string[], valgrind: string[], strace: string[], setarch: string[] }} [flags]
  * @property {string} [method]
  * @property {number} [processes]
  * @property {number} [seconds] wall time of the pass
@@ -313,26 +318,28 @@ export async function countPlans(o) {
         for (const p of job.cases) into.set(idOf(p), { ...into.get(idOf(p)), reason });
         return;
       }
-      const { out, costs, syscalls, seconds } = r.value;
+      const { out, costs, seconds } = r.value;
       times.push({ tool: job.tool, repeat: job.repeat, cases: job.cases.length, seconds });
       if (job.tool === 'native') return;
-      const mc = markCostOf(out.markCost, costs);
-      markCost.push(mc);
-      const counted = out.cases.flatMap((/** @type {import('./worker.js').WorkerCase} */ w) =>
-        (w.windows ?? []).flatMap((x) => x.ends),
-      );
-      instrumented.push({
-        repeat: job.repeat,
-        beforeFirstMark: costs[1] ?? 0,
-        total: costs.reduce((a, b) => a + (b ?? 0), 0),
-        counted: counted.reduce((a, n) => a + (costs[n] ?? 0), 0),
-      });
+      const mc = job.tool === 'callgrind' ? markCostOf(out.markCost, costs) : 0;
+      if (job.tool === 'callgrind') {
+        markCost.push(mc);
+        const counted = out.cases.flatMap((/** @type {import('./worker.js').WorkerCase} */ w) =>
+          (w.windows ?? []).flatMap((x) => x.ends),
+        );
+        instrumented.push({
+          repeat: job.repeat,
+          beforeFirstMark: costs[1] ?? 0,
+          total: costs.reduce((a, b) => a + (b ?? 0), 0),
+          counted: counted.reduce((a, n) => a + (costs[n] ?? 0), 0),
+        });
+      }
       const plans = new Map(job.cases.map((p) => [idOf(p), p]));
       for (const w of out.cases) {
         const entry = into.get(w.key) ?? { ops: plans.get(w.key)?.k, warmup: plans.get(w.key)?.warmup };
         if (w.status === 'ok' && w.windows) {
-          entry.instructions = instructionsPerOp(w.windows, costs, mc);
-          entry.syscalls = syscallsPerOp(w.windows, syscalls);
+          if (job.tool === 'callgrind') entry.instructions = instructionsPerOp(w.windows, costs, mc);
+          else entry.syscalls = syscallsPerOp(w.windows, costs);
         } else if (w.status === 'error') entry.reason = w.reason;
         else entry.skipped = w.reason ?? w.status;
         into.set(w.key, entry);
@@ -388,10 +395,11 @@ export async function countPass(o) {
     counting: {
       status: failures.length ? 'error' : 'ok',
       ...(failures.length ? { reason: failures[0] } : {}),
-      tools: { valgrind: tools.valgrind },
+      tools: { valgrind: tools.valgrind, strace: tools.strace },
       flags: {
         node: nodeFlags(),
         valgrind: valgrindArgs(instrument.status === 'ok'),
+        strace: [...STRACE_ARGS],
         setarch: [...SETARCH],
       },
       method: `${COUNT_METHOD}; ${instrument.status === 'ok' ? FIRST_MARK_METHOD : `the whole callgrind process instrumented${instrument.status === 'unavailable' ? ` (${instrument.reason.slice(0, 300)})` : ''}`}`,

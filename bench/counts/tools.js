@@ -3,9 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { MARK_FUNCTION } from './marks.js';
 
-/** valgrind's log of the system calls, in the counted process's own directory (syscall-log.js reads it). */
-export const SYSCALL_LOG = 'syscalls.log';
-
 /**
  * Node's flags in a counted process, to make it repeat itself: V8's compilers off (an optimisation,
  * or giving one up, would change the instructions from one process to the next; Sparkplug's code
@@ -35,17 +32,13 @@ export function nodeFlags(v8 = process.versions.v8) {
 /**
  * valgrind's callgrind with the cache simulation off (its default): instructions only. It dumps its
  * counts at every mark (marks.js) to one small file each (callgrind.js), per function but without
- * per-instruction or per-line detail; and valgrind logs every system call the program makes, with
- * its result (--trace-syscalls, to SYSCALL_LOG): the system calls between the same marks
- * (syscall-log.js), without a process of their own.
+ * per-instruction or per-line detail.
  */
 export const VALGRIND_ARGS = Object.freeze([
   '--tool=callgrind',
   `--dump-before=${MARK_FUNCTION}`,
   '--dump-instr=no',
   '--dump-line=no',
-  '--trace-syscalls=yes',
-  `--log-file=${SYSCALL_LOG}`,
   '--quiet',
   '--vgdb=no',
 ]);
@@ -65,6 +58,9 @@ export const FROM_FIRST_MARK_ARGS = Object.freeze(['--instr-atstart=no']);
  * more in one process of five than in the others, without, never.
  */
 export const SETARCH = Object.freeze(['setarch', '-R']);
+
+/** strace: every thread, every system call, no string arguments (not needed, and smaller logs). */
+export const STRACE_ARGS = Object.freeze(['-f', '-qq', '-s', '0']);
 
 /** The environment variables a counted process keeps; the rest are dropped, so its start is the same everywhere. */
 export const KEPT_ENV = Object.freeze(['PATH', 'SQLITE_BENCH_GENERATION', 'SQLITE_BENCH_DRIVERS_DIR']);
@@ -98,7 +94,7 @@ function versionOf(cmd, pattern) {
 }
 
 /**
- * @typedef {{ status: 'ok', valgrind: string } | { status: 'unavailable', reason: string }} Tools
+ * @typedef {{ status: 'ok', valgrind: string, strace: string } | { status: 'unavailable', reason: string }} Tools
  */
 
 /**
@@ -110,15 +106,16 @@ export function countingTools(platform = process.platform) {
   if (platform !== 'linux')
     return {
       status: 'unavailable',
-      reason: `counting runs under valgrind, which runs on Linux only; this machine is ${platform}`,
+      reason: `counting runs under valgrind and strace, which run on Linux only; this machine is ${platform}`,
     };
   const valgrind = versionOf('valgrind', /valgrind-(\S+)/);
+  const strace = versionOf('strace', /version (\S+)/);
   const setarch = versionOf('setarch', /util-linux (\S+)/);
-  const missing = [!valgrind && 'valgrind', !setarch && 'setarch (util-linux)'].filter(Boolean);
-  if (!valgrind || !setarch)
+  const missing = [!valgrind && 'valgrind', !strace && 'strace', !setarch && 'setarch (util-linux)'].filter(Boolean);
+  if (!valgrind || !strace || !setarch)
     return {
       status: 'unavailable',
-      reason: `${missing.join(' and ')} not installed (apt-get install valgrind util-linux; in CI: npm run ci:install-counting)`,
+      reason: `${missing.join(' and ')} not installed (apt-get install valgrind strace util-linux; in CI: npm run ci:install-counting)`,
     };
-  return { status: 'ok', valgrind };
+  return { status: 'ok', valgrind, strace };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The counted process: what runs under valgrind (instructions and system calls) in the
+// The counted process: what runs under valgrind (instructions) or strace (system calls) in the
 // counting pass (pass.js). For each case of its plan it opens the case as a timed round does
 // (session.js `prepare`: a fresh copy of the template, the config's PRAGMAs read back), runs its
 // warm-up, collects the garbage, then runs the K counted operations in two halves. Every timed

@@ -189,7 +189,7 @@ async function main(/** @type {string[]} */ argv) {
   writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(
     [
-      `Counting pass, ${mode}, ${report.machine.cores} cores, Node ${process.version}, valgrind ${tools.valgrind}; ${report.order}:`,
+      `Counting pass, ${mode}, ${report.machine.cores} cores, Node ${process.version}, valgrind ${tools.valgrind}, strace ${tools.strace}; ${report.order}:`,
       '',
       `- cost: ${Math.round(seconds)} s for ${counted.length} cases (${r.times.length} processes: ${r.times.map((t) => `${t.tool} ${Math.round(t.seconds)} s`).join(', ')}; target ≤ 120 s on 2 cores; load average ${os.loadavg()[0].toFixed(1)}); valgrind's slowdown over the same plan untraced (${native.toFixed(1)} s): ${slowdown.map((x) => `${x.toFixed(1)}×`).join(', ')}`,
       `- instrumented: ${instrumented.mode}${instrumented.reason ? ` (${instrumented.reason})` : ''}; ${countText(instrumented.beforeFirstMark)} instructions before the first marks, ${countText(instrumented.total)} up to the last, ${countText(instrumented.counted)} of them in counted calls (${percent(instrumented.counted / Math.max(1, instrumented.total))})`,

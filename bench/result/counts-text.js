@@ -55,7 +55,7 @@ export function countingLine(counting) {
   if (!counting) return 'Counts: this run did not count (no `counting` in the document).';
   if (counting.status === 'unavailable') return `Counts: not counted: ${inert(counting.reason, REASON_MAX)}.`;
   const r = counting.repeat;
-  const head = `Counts (instructions and system calls under valgrind ${inert(counting.tools?.valgrind)}'s callgrind; ${whole(counting.processes)} processes, ${whole(counting.seconds)} s)`;
+  const head = `Counts (instructions under valgrind ${inert(counting.tools?.valgrind)}'s callgrind, system calls under strace ${inert(counting.tools?.strace)}; ${whole(counting.processes)} processes, ${whole(counting.seconds)} s)`;
   if (!r?.cases) return `${head}: no case counted${counting.reason ? `: ${inert(counting.reason, REASON_MAX)}` : ''}.`;
   const worst = r.worst ? `, worst ${percent(r.worst.difference, 4)} (${inert(r.worst.key)})` : '';
   return (

@@ -1,5 +1,5 @@
 // The shootout's counts: after the interleaved run, what one operation of every measured case
-// costs on each side, in instructions and system calls (valgrind's callgrind), counted
+// costs on each side, in instructions (valgrind's callgrind) and system calls (strace), counted
 // twice in new processes (bench/counts/pass.js, docs/counting.md), each side by its own Node with
 // its own drivers (count-side.js, started with the side's Node and environment). Wall time on a
 // shared VM cannot see a difference between Nodes under 12-97% in 10 rounds; an instruction count
@@ -149,7 +149,7 @@ function instructionDifferences(cases, comparisons) {
  * the compared sides.
  * @param {{ label: string, result: Awaited<ReturnType<typeof countSide>> }[]} results
  * @param {import('./plan.js').Comparison[]} comparisons
- * @param {{ mode: 'quick'|'full', tools: { valgrind: string }, seconds: number }} o
+ * @param {{ mode: 'quick'|'full', tools: { valgrind: string, strace: string }, seconds: number }} o
  */
 export function countingSection(results, comparisons, o) {
   const sides = results.map(({ label, result }) => {
@@ -190,7 +190,7 @@ export function countingSection(results, comparisons, o) {
 
 /**
  * Count every side that ran, one after another. A machine that cannot count (not Linux, no
- * valgrind) gets a section saying why; a side whose pass fails is kept with its reason.
+ * valgrind or strace) gets a section saying why; a side whose pass fails is kept with its reason.
  * @param {SideToCount[]} sides
  * @param {import('./plan.js').Comparison[]} comparisons
  * @param {{ mode: 'quick'|'full', seed: number, jobs?: number, log: (line: string) => void }} o
@@ -202,7 +202,7 @@ export async function countShootout(sides, comparisons, o) {
   const results = [];
   for (const side of sides) {
     const t = Date.now();
-    o.log(`counting ${side.label}: ${side.keys.length} cases, twice, under valgrind`);
+    o.log(`counting ${side.label}: ${side.keys.length} cases, twice, under valgrind and strace`);
     const result = await countSide(side, o);
     o.log(
       `counting ${side.label}: ${result.ok ? 'done' : `failed: ${result.reason}`} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
@@ -211,7 +211,7 @@ export async function countShootout(sides, comparisons, o) {
   }
   return countingSection(results, comparisons, {
     mode: o.mode,
-    tools: { valgrind: tools.valgrind },
+    tools: { valgrind: tools.valgrind, strace: tools.strace },
     seconds: (Date.now() - started) / 1000,
   });
 }

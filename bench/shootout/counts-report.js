@@ -53,7 +53,7 @@ export function countingLine(counting) {
     return `Instructions per operation: not counted: ${inert(counting.reason ?? '', 300)}.`;
   const failed = (counting.sides ?? []).filter((/** @type {any} */ s) => s.status !== 'ok');
   return [
-    `Instructions per operation, counted after the timed run (valgrind ${inert(counting.tools?.valgrind ?? '?')}'s callgrind, which logs the system calls too), each side under its own Node with its own drivers, every case twice in new processes (${counting.mode} databases, ${Math.round(counting.seconds ?? 0)} s).`,
+    `Instructions per operation, counted after the timed run (valgrind ${inert(counting.tools?.valgrind ?? '?')}'s callgrind; system calls under strace ${inert(counting.tools?.strace ?? '?')}), each side under its own Node with its own drivers, every case twice in new processes (${counting.mode} databases, ${Math.round(counting.seconds ?? 0)} s).`,
     `A change (+ is more instructions) against the same base as the time; ± the larger of the two sides' repeat differences: a change within twice it is no difference.`,
     ...failed.map((/** @type {any} */ s) => `${inert(s.side)} was not counted: ${inert(s.reason ?? '', 300)}.`),
   ].join(' ');

@@ -1,7 +1,7 @@
 // End to end (npm run test:e2e): the compare's counts on real counts of real SQLite files, in new
-// processes under valgrind: known work injected must be found, and a pull request that
+// processes under valgrind and strace: known work injected must be found, and a pull request that
 // adds one statement per insert must be named with its instruction and system-call change. The
-// rule itself, on crafted counts, is test/compare-costs.test.js. Needs valgrind (Linux).
+// rule itself, on crafted counts, is test/compare-costs.test.js. Needs valgrind and strace (Linux).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

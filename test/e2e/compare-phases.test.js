@@ -1,6 +1,6 @@
 // End to end (npm run test:e2e): a compare of real checkouts on real SQLite files times its phases,
 // times the CPU-bound case its counts decide in fewer rounds, and both sides counted at once count
-// what they count one after the other (issue 40). Counting needs valgrind (Linux).
+// what they count one after the other (issue 40). Counting needs valgrind and strace (Linux).
 // No timing is asserted. The rule itself, on crafted counts: test/compare-phases.test.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 // End to end (npm run test:e2e): callgrind instruments a counted process from its first mark on
 // (bench/counts/instrument.js), not its start and warm-up, and counts what it counted when it
-// instrumented the whole process. Needs valgrind (Linux) and a C compiler; skipped with
+// instrumented the whole process. Needs valgrind and strace (Linux) and a C compiler; skipped with
 // the reason where they are missing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -68,8 +68,7 @@ test(
           Math.abs(a / b - 1) <= within,
           `${key}, count ${n}: ${a} from the first mark, ${b} whole (tolerance ${within})`,
         );
-        // the system calls (valgrind's log of them) do not depend on what callgrind instruments: the same in both,
-        // but the runtime's own calls (docs/counting.md)
+        // strace's processes are the same in both; what they find, but the runtime's own calls (docs/counting.md)
         const calls = (/** @type {any} */ c) => ({ ...c?.syscalls?.syscalls, runtime: 0, bytes: c?.syscalls?.bytes });
         assert.deepEqual(calls(late.found[n].get(key)), calls(whole.found[n].get(key)));
       }

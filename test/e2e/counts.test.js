@@ -1,7 +1,7 @@
 // End to end (npm run test:e2e): the counting pass (bench/counts/) on real SQLite files under the
 // real tools, in new processes: two counts of a case agree, one more statement per operation adds
-// what it costs, and the system calls are what the PRAGMAs say they should be. Needs valgrind
-// (Linux); skipped with the reason where they are missing (test/counts.test.js checks that
+// what it costs, and the system calls are what the PRAGMAs say they should be. Needs valgrind and
+// strace (Linux); skipped with the reason where they are missing (test/counts.test.js checks that
 // the pass then records why instead of counting).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

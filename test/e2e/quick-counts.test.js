@@ -2,7 +2,7 @@
 // the document says which were counted and why the others were not, and every phase prints
 // progress with an ETA, the counting pass included. A real `npm run bench -- --quick`, narrowed
 // to two cases (one counted in a quick run, one not) so it takes seconds of timing; the counting
-// part needs valgrind (Linux) and is skipped with the reason where they are missing.
+// part needs valgrind and strace (Linux) and is skipped with the reason where they are missing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

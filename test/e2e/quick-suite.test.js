@@ -128,7 +128,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   assert.match(r.stdout, /What one operation costs, counted: instructions · fsyncs per operation/);
   assert.match(
     r.stdout,
-    /Counts \(instructions and system calls under valgrind [\d.]+'s callgrind; \d+ processes, \d+ s\): quick run: counted \d+ of \d+ timed cases .*\. Each counted twice/,
+    /Counts \(instructions under valgrind [\d.]+'s callgrind, system calls under strace [\d.]+; \d+ processes, \d+ s\): quick run: counted \d+ of \d+ timed cases .*\. Each counted twice/,
   );
 });
 
