@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { costRows, costTally } from '../lib/costs.js';
+/** @import { CostRow } from '../lib/costs.js' */
 
 /**
  * @typedef {object} CostsSection compare.json's `costs`
@@ -19,7 +20,7 @@ import { costRows, costTally } from '../lib/costs.js';
  * @property {number} [jobs] counting processes at once, per side
  * @property {{ base: { node: string, seconds: number }, head: { node: string, seconds: number } }} [sides]
  * @property {ReturnType<typeof costTally>} [tally]
- * @property {import('../lib/costs.js').CostRow[]} [rows]
+ * @property {CostRow[]} [rows]
  */
 
 /**

@@ -8,6 +8,7 @@ import { megabytes, rate, signedPercent } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../bench/result/counts-text.js';
 import { IO } from '../lib/costs.js';
+/** @import { Row } from '../bench/paired/analysis.js' */
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
@@ -21,7 +22,7 @@ import { IO } from '../lib/costs.js';
  * @property {number} seconds
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
- * @property {import('../bench/paired/analysis.js').Row[]} rows
+ * @property {Row[]} rows
  * @property {import('./count-sides.js').CostsSection} [costs] each side's counts compared (lib/costs.js);
  *   missing in a compare.json from before the counts
  * @property {Phase[]} [phases] how long each phase took, in order; missing in a compare.json from before them
@@ -77,7 +78,7 @@ const side = (/** @type {string} */ label, /** @type {{ given: string, commit: s
   `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
 /**
- * @param {import('../bench/paired/analysis.js').Row[]} rows
+ * @param {Row[]} rows
  */
 export function table(rows) {
   const sorted = [...rows].sort(
@@ -119,7 +120,7 @@ const ioCell = (
 /**
  * The cases whose counts changed, with the wall time's verdict beside them.
  * @param {import('../lib/costs.js').CostRow[]} rows
- * @param {import('../bench/paired/analysis.js').Row[]} wall
+ * @param {Row[]} wall
  */
 export function costTable(rows, wall) {
   const byKey = new Map(wall.map((w) => [w.key, w]));
@@ -237,7 +238,7 @@ export function report(c) {
   ];
   const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
-  const fold = (/** @type {string} */ what, /** @type {import('../bench/paired/analysis.js').Row[]} */ rows) => {
+  const fold = (/** @type {string} */ what, /** @type {Row[]} */ rows) => {
     if (rows.length)
       lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
   };

@@ -11,9 +11,9 @@
  * @typedef {object} SectionContext
  * @property {string} platform e.g. linux-x64
  * @property {string} machine the machine class (store.js machineOf), from documents: inert() before showing
- * @property {import('../store.js').Entry[]} entries this machine class's store entries, of the kinds
+ * @property {Entry[]} entries this machine class's store entries, of the kinds
  *   the section's row names (an entry without `kind` is a 'result'); all kinds when the row names none
- * @property {(e: import('../store.js').Entry) => any} load the parsed document (parsed once per aggregate)
+ * @property {(e: Entry) => any} load the parsed document (parsed once per aggregate)
  * @property {string} resultsLink the relative link from the page being written to results/
  * @property {'readme' | 'results'} page the README block (bounded: keep it short) or results/README.md (the long form)
  * @property {(name: string, spec: any, alt: string) => string} chart a chart of this machine class:
@@ -22,7 +22,7 @@
  *   main finding in words. Returns the Markdown image line (alt made inert) for the page being
  *   written, pointing at results/charts/<platform>/<machine>-<name>.svg. The SVG is drawn after
  *   both pages are rendered, and written only when its spec changed (aggregate/charts/writer.js).
- * @property {import('../nights.js').Nights} nights a document's production figures and versions,
+ * @property {Nights} nights a document's production figures and versions,
  *   without parsing it again, and the job's clock, where the history ends (aggregate/nights.js)
  */
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: SectionContext) => string[] } }} Section */
@@ -32,12 +32,12 @@
  * with its entries (of the row's kinds), and load, resultsLink, page and nights as above; `chart`
  * points at results/charts/all/<name>.svg.
  * @typedef {object} BlockContext
- * @property {{ platform: string, machine: string, entries: import('../store.js').Entry[] }[]} classes
+ * @property {{ platform: string, machine: string, entries: Entry[] }[]} classes
  *   platform by platform, machine class by machine class, in the order the block shows them
- * @property {(e: import('../store.js').Entry) => any} load
+ * @property {(e: Entry) => any} load
  * @property {string} resultsLink
  * @property {'readme'} page
- * @property {import('../nights.js').Nights} nights
+ * @property {Nights} nights
  * @property {(name: string, spec: any, alt: string) => string} chart
  */
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: BlockContext) => string[] } }} BlockSection */
@@ -51,6 +51,8 @@ import * as history from './history.js';
 import * as selfCheck from './self-check.js';
 import * as shootout from './shootout.js';
 import * as workloads from './workloads.js';
+/** @import { Nights } from '../nights.js' */
+/** @import { Entry } from '../store.js' */
 
 /**
  * Every section of one machine class, once: its module and the kinds of store entries it is given.

@@ -6,10 +6,11 @@ import { EXPERIMENTS, SOURCE } from '../tables/experiments.js';
 import { OPS } from '../tables/ops.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
+/** @import { Experiment } from '../tables/experiments.js' */
 
 /**
  * @typedef {object} ClaimRow
- * @property {import('../tables/experiments.js').Experiment} experiment
+ * @property {Experiment} experiment
  * @property {boolean} first the claim's first row
  * @property {string} says what the check is (the table's words)
  * @property {string} claimed the claimed effect in the check's metric

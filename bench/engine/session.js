@@ -16,6 +16,8 @@ import { measure } from './measure.js';
 import { measureBlock, slicer } from './slices.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { createTemplates, removeDb } from './templates.js';
+/** @import { Message } from '../tables/mail.js' */
+/** @import { OpTask } from '../tables/ops.js' */
 
 /** Messages generated once per session and inserted with fresh uids by the writing operations. */
 const POOL = 256;
@@ -51,7 +53,7 @@ function collectGarbage() {
  * @property {Map<string, { info: import('./load-drivers.js').DriverInfo, open?: (file: string) => import('./database.js').Conn }>} drivers
  * @property {Partial<import('./budgets.js').RunBudget>} [budget] replaces parts of the mode's budget (tests)
  * @property {string} [templates] a directory of templates shared by the engines of one run (see templates.js)
- * @property {import('../tables/mail.js').Message[]} [pool] the messages the writing operations insert, when
+ * @property {Message[]} [pool] the messages the writing operations insert, when
  *   made elsewhere (the counting pass makes them natively: bench/counts/); by default made from the seed
  * @property {string} [workdir] this session's directory for copies and temp files, as given (a relative path
  *   stays relative: two counted processes then handle the same strings, bench/counts/worker.js); removed at the end
@@ -81,7 +83,7 @@ export function effective(readings) {
 /**
  * @typedef {object} Prepared a case opened on a fresh copy, ready to run (see createSession's prepare)
  * @property {'ready'} status
- * @property {import('../tables/ops.js').OpTask} task
+ * @property {OpTask} task
  * @property {Record<string, unknown>} pragmas what its connection's PRAGMAs read back
  * @property {() => void} close closes the connection and removes the copy
  */

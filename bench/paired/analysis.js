@@ -9,6 +9,7 @@ import { median } from '../../lib/stats/spread.js';
 import { holm, pairedLogTest, verdict } from '../../lib/stats/paired.js';
 import { caseKey } from '../tables/suite.js';
 import { pairedLog } from '../../lib/stats/slices.js';
+/** @import { Verdict } from '../../lib/verdicts.js' */
 
 export { tally } from '../../lib/verdicts.js';
 
@@ -91,7 +92,7 @@ export function collect(rounds) {
  * @property {number | null} pAdjusted Holm over every timed case of the compare
  * @property {boolean} significant pAdjusted < alpha
  * @property {number | null} sd noise of one pair (log ratio)
- * @property {import('../../lib/verdicts.js').Verdict} verdict
+ * @property {Verdict} verdict
  * @property {string} [reason] why not compared
  */
 

@@ -6,6 +6,7 @@
 import { analyse, collect } from '../paired/analysis.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
+/** @import { Verdict } from '../../lib/verdicts.js' */
 
 /** Figures are written with 6 significant digits, as the suite writes them (lib/format.js sig): the
  * digits beyond are noise, and they would make every night's document larger in git. Null stays null. */
@@ -30,7 +31,7 @@ const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite
  * @property {number | null} p
  * @property {number | null} pAdjusted Holm over every comparison and case of the run
  * @property {number | null} sd noise of one pair's log ratio
- * @property {import('../../lib/verdicts.js').Verdict} verdict
+ * @property {Verdict} verdict
  * @property {string} [reason] why not compared
  */
 

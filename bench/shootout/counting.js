@@ -13,6 +13,8 @@ import { ROOT } from '../../lib/root.js';
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
+/** @import { CaseCounts } from '../counts/counts.js' */
+/** @import { CountingSection } from '../counts/pass.js' */
 
 const COUNT_SIDE = path.join(ROOT, 'bench', 'shootout', 'count-side.js');
 
@@ -24,8 +26,8 @@ const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
  * @property {string} v8
  * @property {string[]} flags Node's flags in its counted processes
  * @property {number} seconds
- * @property {import('../counts/pass.js').CountingSection} counting
- * @property {Record<string, import('../counts/counts.js').CaseCounts>} counts
+ * @property {CountingSection} counting
+ * @property {Record<string, CaseCounts>} counts
  * @property {Record<string, string>} skipped
  */
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { INSERT_MESSAGE, MAILBOXES, messageParams } from './mail.js';
 import { randomInt } from '../../lib/prng.js';
 import { scalar } from '../../lib/sqlite.js';
+/** @import { Conn } from '../../lib/sqlite.js' */
 
 export const BATCH_ROWS = 100;
 export const SELECT_LIMIT = 50;
@@ -12,13 +13,13 @@ export const SELECT_SQL = `SELECT id, uid, date, flags, size, subject, from_addr
 
 /**
  * @typedef {object} OpContext
- * @property {import('../../lib/sqlite.js').Conn} conn an open, configured, seeded database
+ * @property {Conn} conn an open, configured, seeded database
  * @property {string} file its path
  * @property {import('./mail.js').Message[]} pool messages to insert, reused with fresh uids
  * @property {() => number} random
  * @property {number} seeded how many messages the database was seeded with
  * @property {string} journalMode what journal_mode reads back as
- * @property {() => { conn: import('../../lib/sqlite.js').Conn, dispose: () => void }} fresh for setup: open, key, PRAGMAs and schema on a new file
+ * @property {() => { conn: Conn, dispose: () => void }} fresh for setup: open, key, PRAGMAs and schema on a new file
  */
 /**
  * @typedef {object} Op
@@ -67,7 +68,7 @@ function inserter(ctx) {
 }
 
 /**
- * @param {import('../../lib/sqlite.js').Conn} conn
+ * @param {Conn} conn
  * @param {number} expected
  */
 function expectCount(conn, expected) {
@@ -96,7 +97,7 @@ export const OPS = [
     needsSeed: false,
     unit: 'open + key + PRAGMAs + schema on a new file',
     task: (ctx) => {
-      /** @type {{ conn: import('../../lib/sqlite.js').Conn, dispose: () => void } | null} */
+      /** @type {{ conn: Conn, dispose: () => void } | null} */
       let opened = null;
       let n = 0;
       return {

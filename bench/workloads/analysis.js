@@ -8,6 +8,7 @@ import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { median } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
+/** @import { Workload } from '../tables/workloads.js' */
 
 /**
  * The figures of each kind: the round value they are read from, and their unit. `rate` figures
@@ -42,7 +43,7 @@ const PAIRED_FIGURES = ['reads', 'writes'];
 
 /**
  * @typedef {object} Measured a workload's rounds as the run collected them
- * @property {import('../tables/workloads.js').Workload} w
+ * @property {Workload} w
  * @property {'ok' | 'skipped' | 'error'} status
  * @property {string} [reason]
  * @property {number} messages the database's size

@@ -1,13 +1,14 @@
 // How long the workloads measure, per mode. Scale's operations use the suite's measuring budget
 // (bench/engine/budgets.js) for each operation of a round.
 import { BUDGETS } from '../engine/budgets.js';
+/** @import { Budget } from '../engine/measure.js' */
 
 /**
  * @typedef {object} WorkloadBudget
  * @property {number} rounds rounds every workload gets, each in fresh processes
  * @property {number} durationMs how long the workers of a concurrency round run
  * @property {number} seedMessages messages in a concurrency template (the suite's size)
- * @property {import('../engine/measure.js').Budget} ops scale: the budget of each operation in a round
+ * @property {Budget} ops scale: the budget of each operation in a round
  */
 
 /** @type {Record<'quick' | 'full', WorkloadBudget>} */
@@ -26,7 +27,7 @@ export const WORKLOAD_BUDGETS = {
   },
 };
 
-/** @param {import('../engine/measure.js').Budget} b */
+/** @param {Budget} b */
 function pick(b) {
   return { time: b.time, warmupTime: b.warmupTime, minSamples: b.minSamples, minSampleMs: b.minSampleMs };
 }

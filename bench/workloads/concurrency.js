@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { applyKey } from '../engine/database.js';
 import { scalar } from '../../lib/sqlite.js';
 import { createBarrier, mainSide } from './barrier.js';
+/** @import { Conn } from '../engine/database.js' */
 
 /** How long the workers may take to load the driver and open their connections, in all. */
 const SETUP_LIMIT_MS = 60_000;
@@ -26,7 +27,7 @@ const STOP_GRACE_MS = 10_000;
  * @property {number} durationMs
  * @property {number} seed
  * @property {number} seeded messages in the database before the round
- * @property {(file: string) => import('../engine/database.js').Conn} open the driver, to count the writes back
+ * @property {(file: string) => Conn} open the driver, to count the writes back
  * @property {{ role: 'reader' | 'writer', index: number, kind: 'crash' | 'hang', after: number }} [fault] tests only
  * @property {number} [stopGraceMs]
  * @property {() => void} [beforeStart] called when every worker is ready, just before they start (tests: to take a lock)

@@ -19,6 +19,7 @@ import { CIPHERS } from '../tables/ciphers.js';
 import { runConcurrency } from './concurrency.js';
 import { runScaleOps, runScaleVacuum } from './scale.js';
 import { buildTemplate } from './template.js';
+/** @import { Budget } from '../engine/measure.js' */
 
 /**
  * @typedef {object} RoundSpec
@@ -34,7 +35,7 @@ import { buildTemplate } from './template.js';
  * @property {number} [readers]
  * @property {boolean} [writer]
  * @property {number} [durationMs]
- * @property {import('../engine/measure.js').Budget} [budget] scale-ops
+ * @property {Budget} [budget] scale-ops
  * @property {any} [fault] tests only (concurrency.js)
  * @property {number} [stopGraceMs] tests only
  */

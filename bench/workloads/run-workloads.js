@@ -15,6 +15,8 @@ import { createRandom, shuffle } from '../../lib/prng.js';
 import { analyseWorkloads } from './analysis.js';
 import { PROCESS_LIMIT_MS, WORKLOAD_BUDGETS } from './budgets.js';
 import { runRoundProcess, running } from './spawn.js';
+/** @import { Progress } from '../../lib/progress.js' */
+/** @import { DriverInfo } from '../engine/load-drivers.js' */
 
 /**
  * @typedef {object} WorkloadRunOptions
@@ -22,9 +24,9 @@ import { runRoundProcess, running } from './spawn.js';
  * @property {string[] | undefined} names --workload
  * @property {{ driver?: string[], cipher?: string[] }} filters the suite's filters (--driver, --cipher apply)
  * @property {number} seed
- * @property {Map<string, { info: import('../engine/load-drivers.js').DriverInfo, open?: unknown }>} drivers
+ * @property {Map<string, { info: DriverInfo, open?: unknown }>} drivers
  * @property {{ interrupted: string | null }} state
- * @property {(p: import('../../lib/progress.js').Progress) => void} [onProgress]
+ * @property {(p: Progress) => void} [onProgress]
  * @property {Partial<import('./budgets.js').WorkloadBudget>} [budget] replaces parts of the mode's budget (tests)
  */
 

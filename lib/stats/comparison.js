@@ -7,6 +7,7 @@
 import { pairedLogTest } from './paired.js';
 import { VERDICTS } from '../verdicts.js';
 import { sig } from '../format.js';
+/** @import { Verdict } from '../verdicts.js' */
 
 /** Fewer pairs than this give no comparison (the trimmed test needs 2 after trimming, and df ≥ 2). */
 export const MIN_PAIRS = 3;
@@ -18,7 +19,7 @@ export const MIN_PAIRS = 3;
  * @property {number} low lower end of its 95% interval
  * @property {number} high upper end
  * @property {number} p two-sided p-value of a change of 0
- * @property {Exclude<import('../verdicts.js').Verdict, 'no change' | 'not compared'>} verdict faster/slower when
+ * @property {Exclude<Verdict, 'no change' | 'not compared'>} verdict faster/slower when
  *   the interval excludes 0 (no threshold: never no change)
  */
 
