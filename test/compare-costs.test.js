@@ -3,14 +3,13 @@
 // command's flags. On real counts of real SQLite files (known work injected and found, a pull
 // request that adds one statement per insert named) it is test/e2e/compare-costs.test.js.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compareProblem } from '../compare/check.js';
 import { costRows, costTally, INSTRUCTIONS_FLOOR } from '../lib/costs.js';
 import { report } from '../compare/report.js';
-import { ROOT, childEnv, scratch } from './helpers.js';
+import { countsCli, scratch } from './helpers.js';
 
 /**
  * A case's counts as the counting pass writes them.
@@ -193,14 +192,6 @@ test('compare.json: a costs section that is not what the report reads is refused
   assert.equal(compareProblem(old), null, 'a compare from before the counts still renders');
 });
 
-const cli = (/** @type {string[]} */ args, cwd = ROOT) =>
-  spawnSync(process.execPath, [path.join(cwd, 'bench/counts/cli.js'), ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: childEnv(),
-    maxBuffer: 64 * 1024 * 1024,
-  });
-
 test('npm run counts: bad flags and a bad --inject file get one line naming them', () => {
   const dir = scratch('counts-flags-');
   const file = path.join(dir, 'inject.json');
@@ -214,7 +205,7 @@ test('npm run counts: bad flags and a bad --inject file get one line naming them
     ],
     [['--out', 'x', '--inject', file, '--probe-loop', '10'], /^counts: --inject and --probe-loop do not go together/],
   ])) {
-    const r = cli(args);
+    const r = countsCli(args);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr.trim(), pattern);

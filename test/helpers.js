@@ -1,5 +1,6 @@
 // Shared by the tests: the real drivers for the running Node, scratch directories, and the
 // environment of every child process a test starts.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,19 @@ export function childEnv(extra = {}) {
 export const entries = (/** @type {string} */ dir) => fs.readdirSync(dir).sort();
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * `npm run counts` (bench/counts/cli.js) of a checkout, as a child process.
+ * @param {string[]} args
+ * @param {string} [cwd] the checkout (default: this one)
+ */
+export const countsCli = (args, cwd = ROOT) =>
+  spawnSync(process.execPath, [path.join(cwd, 'bench/counts/cli.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: childEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 /**
  * The aggregate's clock in tests: a few days after the synthetic documents' default finish

@@ -10,20 +10,12 @@ import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
 import { costRows } from '../../lib/costs.js';
 import { copyCheckout } from '../../compare/sides.js';
-import { ROOT, childEnv, scratch } from '../helpers.js';
+import { ROOT, childEnv, countsCli, scratch } from '../helpers.js';
 
 const tools = countingTools();
 const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}`;
 
 const K = (/** @type {string} */ op, cipher = 'none') => `production/better-sqlite3/${cipher}/${op}`;
-
-const cli = (/** @type {string[]} */ args, cwd = ROOT) =>
-  spawnSync(process.execPath, [path.join(cwd, 'bench/counts/cli.js'), ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: childEnv(),
-    maxBuffer: 64 * 1024 * 1024,
-  });
 
 test(
   'npm run counts on real databases: a loop added to every update and an fsync to every 10th insert are found; the rest is the same',
@@ -32,7 +24,7 @@ test(
     const dir = scratch('counts-inject-');
     const small = ['--quick', '--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none'];
     const ops = ['--op', 'insert,update,delete'];
-    const plain = cli([...small, ...ops, '--out', path.join(dir, 'plain.json')]);
+    const plain = countsCli([...small, ...ops, '--out', path.join(dir, 'plain.json')]);
     assert.equal(plain.status, 0, plain.stderr);
     const a = JSON.parse(fs.readFileSync(path.join(dir, 'plain.json'), 'utf8'));
     assert.equal(a.kind, 'sqlite-node-bench/counts');
@@ -40,7 +32,15 @@ test(
     assert.deepEqual(a.cases.map((/** @type {any} */ c) => c.op).sort(), ['delete', 'insert', 'update']);
     const update = a.cases.find((/** @type {any} */ c) => c.op === 'update');
     // the loop alone: what one iteration costs, to size 2% of an update
-    const probe = cli([...small, '--op', 'update', '--probe-loop', '20000', '--out', path.join(dir, 'probe.json')]);
+    const probe = countsCli([
+      ...small,
+      '--op',
+      'update',
+      '--probe-loop',
+      '20000',
+      '--out',
+      path.join(dir, 'probe.json'),
+    ]);
     assert.equal(probe.status, 0, probe.stderr);
     const perIteration = JSON.parse(fs.readFileSync(path.join(dir, 'probe.json'), 'utf8')).probe.perIteration;
     assert.ok(perIteration > 10 && perIteration < 10000, `one iteration: ${perIteration} instructions`);
@@ -49,7 +49,7 @@ test(
       path.join(dir, 'inject.json'),
       JSON.stringify({ [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 } }),
     );
-    const injected = cli([
+    const injected = countsCli([
       ...small,
       ...ops,
       '--inject',
