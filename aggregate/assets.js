@@ -74,7 +74,7 @@ const named = (e) => typeof e.release === 'string' && TAG.test(e.release);
 function releaseTag(e) {
   if (!named(e))
     throw new Error(
-      `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>); it was stored by an aggregate before releases were named, or edited by hand`,
+      `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>): edited by hand?`,
     );
   return e.release;
 }

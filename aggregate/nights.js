@@ -30,10 +30,9 @@ const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
  * @property {string | null} driver the production driver's version
  * @property {string | null} sqlite its SQLite version
  * @property {string | null} sqlite3mc its SQLite3MC version
- * @property {string | null} [commit] the project's commit the run measured (absent in lines made before it was kept)
+ * @property {string | null} commit the project's commit the run measured
  * @property {Record<string, [number, number, number]>} figures op → [median, low, high] in ops/s, 4 significant figures
- * @property {Record<string, Counts>} [counts] op → what one operation cost, where the run counted
- *   it (absent in lines made before counts were kept, and where the run did not count)
+ * @property {Record<string, Counts>} [counts] op → what one operation cost, where the run counted it
  */
 
 /**
@@ -97,7 +96,7 @@ export function nightOf(doc, entry) {
     driver: ok ? d.version : null,
     sqlite: ok ? d.sqlite : null,
     sqlite3mc: ok ? (d.sqlite3mc ?? null) : null,
-    commit: doc.run.commit ?? null,
+    commit: doc.run.commit,
     figures,
     ...(Object.keys(counts).length ? { counts } : {}),
   };

@@ -104,9 +104,9 @@ export function classesOf(entries) {
   );
 }
 
-/** The entries a section is given: of the kinds its row names (an entry without kind is a result). */
+/** The entries a section is given: of the kinds its row names. */
 const ofKinds = (/** @type {{ kinds?: string[] }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
-  s.kinds ? entries.filter((e) => s.kinds?.includes(e.kind ?? 'result')) : entries;
+  s.kinds ? entries.filter((e) => s.kinds?.includes(e.kind)) : entries;
 
 /**
  * The per-machine sections of one page: each section's lines as an element of its own (blank
@@ -203,7 +203,7 @@ export function renderBlock(store, o) {
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
     summary({
       machine: c.machine,
-      entries: c.entries.filter((e) => (e.kind ?? 'result') === 'result'),
+      entries: c.entries.filter((e) => e.kind === 'result'),
       load,
       resultsLink: o.resultsLink,
       nights: o.nights,

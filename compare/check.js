@@ -223,8 +223,8 @@ const COMPARE = shape({
   environment: ENVIRONMENT,
   drivers: shape({ base: DRIVERS, head: DRIVERS }),
   rows: list(ROW, MAX_ROWS, 'objects'),
-  costs: optional(COSTS), // left out by a compare from before the counts
-  phases: optional(list(PHASE, 20, 'objects')), // left out by a compare from before the phases
+  costs: COSTS,
+  phases: list(PHASE, 20, 'objects'),
 });
 
 /**

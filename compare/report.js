@@ -23,9 +23,8 @@ import { IO } from '../lib/costs.js';
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
  * @property {Row[]} rows
- * @property {import('./count-sides.js').CostsSection} [costs] each side's counts compared (lib/costs.js);
- *   missing in a compare.json from before the counts
- * @property {Phase[]} [phases] how long each phase took, in order; missing in a compare.json from before them
+ * @property {import('./count-sides.js').CostsSection} costs each side's counts compared (lib/costs.js)
+ * @property {Phase[]} phases how long each phase took, in order
  */
 
 /**
@@ -169,7 +168,6 @@ export function costTable(rows, wall) {
  */
 function costLines(c) {
   const k = c.costs;
-  if (!k) return [];
   if (k.status !== 'ok' || !k.rows || !k.tally)
     return [`**Counts**: not compared (${inert(k.reason ?? k.status, MAX.reason)}); wall time alone decides.`, ''];
   const t = k.tally;
@@ -186,11 +184,11 @@ const minutes = (/** @type {number} */ s) => `${(s / 60).toFixed(1)} min`;
 
 /**
  * Where a compare's minutes went, and which cases got fewer timed rounds (compare/timed-rounds.js).
- * @param {Phase[] | undefined} phases
+ * @param {Phase[]} phases
  * @returns {string[]}
  */
-export function phaseLines(phases) {
-  if (!phases?.length) return [];
+function phaseLines(phases) {
+  if (!phases.length) return [];
   const timed = phases.filter((p) => p.phase === 'timed');
   const words = phases.map((p) => {
     if (p.phase === 'prepare') return `preparing the sides ${minutes(p.seconds)}`;

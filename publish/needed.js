@@ -15,7 +15,7 @@ import { latestAttempts } from '../aggregate/store.js';
 export function neededEntries(entries) {
   const needed = classesOf(latestAttempts(entries)).flatMap(({ entries: mine }) => {
     const shootout = newestShootout(mine);
-    return [...newestPerMajor(mine.filter((e) => (e.kind ?? 'result') === 'result')), ...(shootout ? [shootout] : [])];
+    return [...newestPerMajor(mine.filter((e) => e.kind === 'result')), ...(shootout ? [shootout] : [])];
   });
   return needed.sort((a, b) => (a.file < b.file ? -1 : 1));
 }

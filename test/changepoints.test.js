@@ -144,8 +144,8 @@ test('the history names each change point from real documents: night, size with 
   const nights = docs.map((d) => nightOf(d.doc, d.entry));
   assert.equal(nights[25].commit, 'b'.repeat(40));
   assert.equal(nights[25].counts?.insert?.[0], 257_500);
-  // a line kept before counts and commits were: read as having none
-  const { counts: _, commit: __, ...old } = nights[25];
+  // nights of runs that did not count: no change point in counts
+  const { counts: _, ...old } = nights[25];
   assert.deepEqual(
     changePoints([...nights.slice(0, 25).map((n) => ({ ...n, counts: undefined })), old], { label: 'x', major: 22 })
       .filter((c) => c.measure !== 'wall')

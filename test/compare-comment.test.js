@@ -87,6 +87,8 @@ const compareJson = (over = {}) => ({
   drivers: { base: [], head: [] },
   tally: {},
   rows: [row('production/better-sqlite3/none/select')],
+  costs: { status: 'unavailable', reason: 'valgrind is not installed' },
+  phases: [{ phase: 'prepare', seconds: 30 }],
   ...over,
 });
 
@@ -217,10 +219,14 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
         MARKER,
         `## Benchmark compare: head \\#${Z} @${Z}octocat \\\`\\\`\\\` (aaaaaaaaaaaa) against base \\[base\\](http\\://evil.example)`,
         '',
+        '**Counts**: not compared (valgrind is not installed); wall time alone decides.',
+        '',
         '**1 slower**, 0 faster, 0 no change, 0 too noisy to tell, 1 not compared.',
         '',
         `Node v24.11.0, linux x64, \\!\\[cpu\\](http\\://evil.example/i.png) evil × 4; drivers base d @${Z}v (SQLite www\\.evil.com); head. 10 rounds per side; \\<img src=x onerror=alert(1)\\>; engine \\--op \\\`x\\\` \\| y; 10.0 min.`,
         "Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the 10 round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the 1 timed cases, α = 0.05. Slower, faster: significant, and the interval reaches a change of 10% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±10%; too noisy to tell: neither (more rounds would tell).",
+        '',
+        '**Where the time went** (0.5 min): preparing the sides 0.5 min.',
         '',
         '| Case (config/driver/cipher/op) |  Base |  Head | Change |  95% interval | Sig. | Verdict |',
         '| :----------------------------- | ----: | ----: | -----: | :-----------: | :--: | :------ |',

@@ -155,6 +155,7 @@ const compareJson = (/** @type {any[]} */ given) => {
       },
     ],
     costs: { status: 'ok', seconds: 10, tally: costTally(costs), rows: costs },
+    phases: [{ phase: 'prepare', seconds: 1 }],
   };
 };
 

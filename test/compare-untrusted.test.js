@@ -156,8 +156,8 @@ export function validCompare(seed) {
     drivers: { base: Array.from({ length: int(4) }, driver), head: Array.from({ length: int(4) }, driver) },
     tally: {},
     rows,
-    ...(random() < 0.8 ? { costs: costs() } : {}),
-    ...(random() < 0.8 ? { phases: Array.from({ length: int(21) }, phase) } : {}),
+    costs: costs(),
+    phases: Array.from({ length: int(21) }, phase),
   };
   return { doc: JSON.parse(JSON.stringify(doc)), values };
 }
