@@ -16,15 +16,12 @@ import { BIDI, CONTROL } from '../lib/markdown.js';
 import { runProblems } from '../lib/schema.js';
 import { MAX_DOCUMENT_BYTES, artifactFolder, batchProblem } from './trust.js';
 
-/** The largest document read (aggregate/trust.js says why this size). */
-const MAX_BYTES = MAX_DOCUMENT_BYTES;
-
 /**
  * Every *.json file under dir, in a stable order, with its artifact (trust.js): a top-level folder
  * named as benchmark.yml names artifacts (result-*, shootout-*) is a cell's artifact and holds one
  * document, else none of its files is read; any other file is local output (npm run bench), read
  * as it is. Symlinks are reported, not followed. Sizes come from stat, before a byte is read: a
- * file over MAX_BYTES is refused by its size (readResult), and a batch over trust.js's caps is
+ * file over MAX_DOCUMENT_BYTES is refused by its size (readResult), and a batch over trust.js's caps is
  * refused whole (`over`, one line).
  * @param {string} dir
  * @returns {{ files: string[], rejected: { file: string, reason: string }[], artifactOf: Map<string, string>, over: string | null }}
@@ -74,7 +71,7 @@ export function discover(dir) {
   let count = 0;
   for (const f of files) {
     const size = fs.lstatSync(f).size;
-    if (size > MAX_BYTES) continue; // refused by its size, alone (readResult)
+    if (size > MAX_DOCUMENT_BYTES) continue; // refused by its size, alone (readResult)
     bytes += size;
     count++;
   }
@@ -99,9 +96,9 @@ const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/
 function textProblems(doc) {
   /** @type {string[]} */
   const problems = [];
-  /** @type {(string | number)[]} the keys down to the value being looked at: its JSON pointer is made only for a problem */
+  /** @type {string[]} the keys down to the value being looked at: its JSON pointer is made only for a problem */
   const keys = [];
-  const at = () => keys.map((k) => `/${pointer(String(k))}`).join('');
+  const at = () => keys.map((k) => `/${pointer(k)}`).join('');
   const walk = (/** @type {any} */ v) => {
     if (typeof v === 'string') {
       const control = v.match(CONTROL)?.[0];
@@ -109,12 +106,6 @@ function textProblems(doc) {
       if (control !== undefined) problems.push(`${at()} contains the control character ${codePoint(control)}`);
       else if (bidi !== undefined)
         problems.push(`${at()} contains the Unicode bidirectional control ${codePoint(bidi)}`);
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        keys.push(i);
-        walk(v[i]);
-        keys.pop();
-      }
     } else if (v && typeof v === 'object') {
       for (const k of Object.keys(v)) {
         keys.push(k);
@@ -207,7 +198,8 @@ export function readResult(file) {
   const st = fs.lstatSync(file);
   if (st.isSymbolicLink()) return { ok: false, reason: 'is a symbolic link; not followed' };
   if (st.size === 0) return { ok: false, reason: 'is empty' };
-  if (st.size > MAX_BYTES) return { ok: false, reason: `is ${st.size} bytes, over the ${MAX_BYTES}-byte limit` };
+  if (st.size > MAX_DOCUMENT_BYTES)
+    return { ok: false, reason: `is ${st.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit` };
   const text = fs.readFileSync(file, 'utf8');
   let doc;
   try {
@@ -215,14 +207,13 @@ export function readResult(file) {
   } catch (err) {
     return { ok: false, reason: `is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
-  if (doc && typeof doc === 'object' && !Array.isArray(doc) && doc.kind === SHOOTOUT_KIND)
-    return readShootout(doc, text);
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc) || doc.kind !== 'sqlite-node-bench/result') {
+  const kind = doc && typeof doc === 'object' && !Array.isArray(doc) ? doc.kind : undefined;
+  if (kind === SHOOTOUT_KIND) return readShootout(doc, text);
+  if (kind !== 'sqlite-node-bench/result')
     return {
       ok: false,
       reason: `/kind is not 'sqlite-node-bench/result': not a result document (nor '${SHOOTOUT_KIND}': not a shootout document)`,
     };
-  }
   if (doc.schemaVersion !== SCHEMA_VERSION) return { ok: false, reason: versionReason(doc, SCHEMA_VERSION, 'result') };
   const problems = validate(doc);
   if (problems.length) return { ok: false, reason: oneLine(problems) };

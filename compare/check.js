@@ -11,9 +11,9 @@ import { RANKED } from '../lib/verdicts.js';
 import { COST_VERDICTS, IO } from '../lib/costs.js';
 
 /** At most this many rows: a whole suite is a few hundred. */
-export const MAX_ROWS = 10_000;
+const MAX_ROWS = 10_000;
 /** The bounds of compare.json's fields (docs/compare.md). */
-export const LIMITS = /** @type {const} */ ({
+const LIMITS = /** @type {const} */ ({
   /** --base/--head as given: a path (Linux's PATH_MAX) or a git ref */
   given: 4096,
   /** the method's sentence */

@@ -13,7 +13,7 @@ const HEAD = 8192;
  * @param {string} file
  * @returns {{ part: number, instructions: number }}
  */
-export function readDump(file) {
+function readDump(file) {
   const buf = Buffer.alloc(HEAD);
   const fd = fs.openSync(file, 'r');
   let n;
@@ -30,7 +30,7 @@ export function readDump(file) {
 }
 
 /** The dump files of a process in a directory, by mark number. */
-export function dumpFiles(/** @type {string} */ dir, /** @type {number} */ pid) {
+function dumpFiles(/** @type {string} */ dir, /** @type {number} */ pid) {
   const prefix = `cg.${pid}.`;
   /** @type {Map<number, string>} */
   const files = new Map();

@@ -57,14 +57,14 @@ export const HELP = {
   options: OPTIONS,
 };
 
-export const COUNTS_KIND = 'sqlite-node-bench/counts';
+const COUNTS_KIND = 'sqlite-node-bench/counts';
 
 /**
  * The --inject file: case key → { loop?, fsyncEvery? }, every number a whole number ≥ 1 (loop ≥ 0).
  * @param {string} file
  * @returns {Record<string, import('./worker.js').Inject>}
  */
-export function readInject(file) {
+function readInject(file) {
   let data;
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT } from '../../lib/root.js';
 
-export const INSTRUMENT_SOURCE = path.join(ROOT, 'bench', 'counts', 'instrument.c');
+const INSTRUMENT_SOURCE = path.join(ROOT, 'bench', 'counts', 'instrument.c');
 const CACHE = path.join(ROOT, '.cache', 'counting');
 
 /**
@@ -23,7 +23,7 @@ const CACHE = path.join(ROOT, '.cache', 'counting');
  * release tarball and in a system install alike.
  * @param {string} [execPath]
  */
-export function nodeHeaders(execPath = process.execPath) {
+function nodeHeaders(execPath = process.execPath) {
   return path.join(path.dirname(path.dirname(execPath)), 'include', 'node');
 }
 

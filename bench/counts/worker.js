@@ -118,7 +118,7 @@ let sink = 0;
  * @param {Inject} inject
  * @param {number} fd an open scratch file to fsync
  */
-export function withInject(task, inject, fd) {
+function withInject(task, inject, fd) {
   const counting = { on: false, ops: 0 };
   const loop = inject.loop ?? 0;
   const every = inject.fsyncEvery ?? 0;
@@ -145,7 +145,7 @@ export function withInject(task, inject, fd) {
  * @param {boolean} counted
  * @returns {number[]} the marks that ended the timed calls
  */
-export function runOps(task, n, counted) {
+function runOps(task, n, counted) {
   const batch = Math.min(n, task.maxBatch ?? n);
   /** @type {number[]} */
   const ends = [];
