@@ -1,4 +1,4 @@
-// The one skeleton of every entry point (npm scripts and the engine server): flags through one
+// The one skeleton of every entry point (npm scripts and the engine): flags through one
 // strict parser, one top-level handler, one exit-code policy, one-line errors.
 //
 // Exit codes: 0 ok; 1 failure (the work could not be done, or found what it exists to find, e.g. a

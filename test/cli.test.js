@@ -50,38 +50,6 @@ test('filters accept repeats and commas, and deduplicate', () => {
   assert.throws(() => parseFlags(['--cipher', '']), UsageError);
 });
 
-test("a run's engine servers get flags that parse back to exactly what the run measures", async () => {
-  const { serverArgs } = await import('../bench/run/server-args.js');
-  const { SERVE_OPTIONS } = await import('../bench/engine/server.js');
-  const o = /** @type {any} */ ({
-    mode: 'full',
-    filters: { config: ['production', 'baseline'], driver: ['better-sqlite3'], op: ['select', 'vacuum'] },
-    seed: 77,
-    time: 120,
-    slowdown: 0.05,
-    keepDb: path.join(ROOT, 'out', 'kept'),
-    budget: { warmupTime: 7, seedMessages: 300, rounds: 4, targetRse: 0.5 },
-  });
-  const back = parseFlags(serverArgs(o, '/tmp/shared-templates'), SERVE_OPTIONS);
-  assert.equal(back.quick, false);
-  assert.deepEqual(back.filters, o.filters);
-  assert.deepEqual([back.seed, back.time, back.keepDb, back.templates], [77, 120, o.keepDb, '/tmp/shared-templates']);
-  assert.ok(Math.abs(Number(back.slowdown) - 0.05) < 1e-12, String(back.slowdown));
-  // only what measures a round goes to an engine; the run keeps the rounds and the deadline
-  assert.deepEqual(back.budget, { warmupTime: 7, seedMessages: 300 });
-  const quick = parseFlags(
-    serverArgs(
-      { ...o, mode: 'quick', filters: {}, time: undefined, slowdown: undefined, keepDb: undefined, budget: undefined },
-      '/t',
-    ),
-    SERVE_OPTIONS,
-  );
-  assert.deepEqual(
-    [quick.quick, quick.filters, quick.time, quick.slowdown, quick.keepDb, quick.budget],
-    [true, {}, undefined, undefined, undefined, undefined],
-  );
-});
-
 test('meta:screenshots --real with a folder that is not an aggregated one exits 2 naming the flag and what it needs, before anything is drawn', () => {
   const r = spawnSync(
     process.execPath,

@@ -1,14 +1,14 @@
-// npm run compare: its flags, a directory that is not a checkout, the engine server's protocol,
+// npm run compare: its flags, a directory that is not a checkout, the engine's messages,
 // and the calibration slowdown's guard rails. End to end on a real git ref and real SQLite files it
 // is test/e2e/compare.test.js. No timing is asserted: verdicts depend on the machine.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { readResult } from '../aggregate/read.js';
-import { ROOT, childEnv, scratch } from './helpers.js';
+import { ROOT, childEnv, entries, scratch } from './helpers.js';
 
 const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
   spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
@@ -46,47 +46,118 @@ test('a directory that is not a checkout of this project is refused', () => {
   assert.match(r.stderr, /no bench\/cli\.js there; valid: a checkout of this project, or a git ref/);
 });
 
-test('a checkout whose engine server speaks another protocol is refused, naming the one spoken here', async () => {
-  const dir = scratch('other-protocol-');
+/**
+ * A checkout whose bench/engine/engine.js is `body`, and what startEngine says of it; TMPDIR a
+ * scratch directory, to see what the engine leaves there.
+ * @param {string} body
+ */
+async function fakeEngine(body) {
+  const dir = scratch('fake-checkout-');
   fs.mkdirSync(path.join(dir, 'bench', 'engine'), { recursive: true });
-  const ready = JSON.stringify({ ready: true, protocol: 1, cases: [] });
-  fs.writeFileSync(path.join(dir, 'bench', 'engine', 'server.js'), `console.log(${JSON.stringify(ready)});\n`);
-  const { startEngine } = await import('../bench/engine/client.js');
-  await assert.rejects(startEngine([], { dir }), /^Error: engine server did not say ready with protocol 2: /);
+  fs.writeFileSync(path.join(dir, 'bench', 'engine', 'engine.js'), body);
+  const tmp = scratch('fake-engine-tmp-');
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  try {
+    const { startEngine } = await import('../bench/engine/start.js');
+    const e = await startEngine({ mode: 'quick', filters: {}, seed: 1 }, { dir });
+    const err = await e.request({ block: ['a/b/c/d'], seed: 1 }).then(
+      () => null,
+      (/** @type {Error} */ x) => x,
+    );
+    return { err, left: entries(tmp) };
+  } catch (err) {
+    return { err: /** @type {Error} */ (err), left: entries(tmp) };
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
+
+test('a checkout without the engine file is refused, saying so; an engine that answers something else than ready is refused and stopped', async () => {
+  const { startEngine } = await import('../bench/engine/start.js');
+  const dir = scratch('no-engine-');
+  await assert.rejects(
+    startEngine({ mode: 'quick', filters: {}, seed: 1 }, { dir }),
+    new RegExp(
+      `^Error: engine not found: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has no bench/engine/engine\\.js$`,
+    ),
+  );
+  const other = await fakeEngine(
+    `process.once('message', () => process.send({ hello: 1 })); setInterval(() => {}, 1000);\n`,
+  );
+  assert.match(String(other.err), /^Error: engine answered \{"hello":1\} instead of ready: no message$/);
+  assert.deepEqual(other.left, [], 'its temp dir is removed once it is stopped');
 });
 
-test('the engine server measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bench/engine/server.js'), '--quick', '--time', '5', ...SMALL, '--op', 'update,size,checkpoint'],
-    { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() },
+test('an engine killed mid-round gives an error with the signal and the last lines of its stderr, and leaves no temp dir', async () => {
+  const { err, left } = await fakeEngine(`import fs from 'node:fs';
+import path from 'node:path';
+process.once('message', () => {
+  process.send({ ready: true, cases: ['a/b/c/d'] });
+  process.once('message', () => {
+    fs.writeFileSync(path.join(process.env.TMPDIR, 'half-written.db'), 'x'); // mid-round
+    fs.writeSync(2, 'opening the copy\\nnative driver: out of memory\\n');
+    process.kill(process.pid, 'SIGKILL');
+  });
+});
+`);
+  assert.match(
+    String(err),
+    /^Error: engine stopped \(signal SIGKILL\): opening the copy \| native driver: out of memory$/,
   );
-  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async () => JSON.parse(/** @type {string} */ ((await lines.next()).value));
-  const ready = await next();
-  assert.equal(ready.protocol, 2);
+  assert.deepEqual(left, [], "the dead engine's temp dir is removed by the process that started it");
+});
+
+test('an engine whose parent dies (its channel closes) removes its temp dir and exits', async () => {
+  const tmp = scratch('orphan-tmp-');
+  const start = pathToFileURL(path.join(ROOT, 'bench/engine/start.js')).href;
+  const parent = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { startEngine } = await import(${JSON.stringify(start)});
+      const e = await startEngine({ mode: 'quick', filters: { op: ['size'], driver: ['better-sqlite3'], cipher: ['none'], config: ['production'] }, seed: 1 });
+      console.log(e.ready.workdir);
+      process.kill(process.pid, 'SIGKILL');`,
+    ],
+    { encoding: 'utf8', env: childEnv({ TMPDIR: tmp }) },
+  );
+  assert.equal(parent.signal, 'SIGKILL', parent.stderr);
+  assert.ok(parent.stdout.startsWith(tmp), parent.stdout);
+  for (let i = 0; i < 300 && entries(tmp).length; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(entries(tmp), [], 'the orphaned engine removed its temp dir');
+});
+
+test('the engine measures the case asked for, reports what it cannot, and cleans up on quit', async () => {
+  const { startEngine } = await import('../bench/engine/start.js');
+  const filters = {
+    config: ['production'],
+    driver: ['better-sqlite3'],
+    cipher: ['none'],
+    op: ['update', 'size', 'checkpoint'],
+  };
+  const e = await startEngine({ mode: 'quick', filters, seed: 1, time: 5 }, { env: childEnv() });
+  const { ready } = e;
   assert.deepEqual([...ready.cases].sort(), [
     'production/better-sqlite3/none/checkpoint',
     'production/better-sqlite3/none/size',
     'production/better-sqlite3/none/update',
   ]);
   assert.equal(ready.environment.node, process.version);
-  const ask = async (/** @type {string} */ key) => {
-    child.stdin.write(`${JSON.stringify({ measure: key })}\n`);
-    return next();
-  };
-  const upd = await ask('production/better-sqlite3/none/update');
+  const upd = await e.measure('production/better-sqlite3/none/update');
   assert.equal(upd.status, 'ok');
   assert.ok(upd.opsPerSec > 0);
-  const size = await ask('production/better-sqlite3/none/size');
+  const size = await e.measure('production/better-sqlite3/none/size');
   assert.ok(Number.isInteger(size.bytes) && size.bytes > 100_000, `${size.bytes}`);
-  const again = await ask('production/better-sqlite3/none/size');
+  const again = await e.measure('production/better-sqlite3/none/size');
   assert.equal(again.bytes, size.bytes, 'the seeded template is built once and does not change');
   // a block of cases measured together in slices, every slice's rate kept per cycle
-  child.stdin.write(
-    `${JSON.stringify({ block: ['production/better-sqlite3/none/update', 'production/better-sqlite3/none/checkpoint'], seed: 3 })}\n`,
-  );
-  const block = await next();
+  const block = await e.request({
+    block: ['production/better-sqlite3/none/update', 'production/better-sqlite3/none/checkpoint'],
+    seed: 3,
+  });
   assert.equal(block.block.length, 2);
   for (const r of block.block) {
     assert.equal(r.status, 'ok', JSON.stringify(r));
@@ -103,28 +174,22 @@ test('the engine server measures the case asked for, reports what it cannot, and
     'one slice of each case per cycle',
   );
   // and one case opened, run a slice at a time, closed: what the compare alternates between processes
-  const send = async (/** @type {object} */ req) => {
-    child.stdin.write(`${JSON.stringify(req)}\n`);
-    return next();
-  };
-  const opened = await send({ open: 'production/better-sqlite3/none/update' });
+  const opened = await e.request({ open: 'production/better-sqlite3/none/update' });
   assert.equal(opened.status, 'ok');
   assert.ok(opened.batch >= 1);
-  const slice = await send({ slice: 'production/better-sqlite3/none/update', ms: 2 });
+  const slice = await e.request({ slice: 'production/better-sqlite3/none/update', ms: 2 });
   assert.ok(slice.ms >= 2 && slice.ops >= opened.batch && slice.opsPerSec > 0, JSON.stringify(slice));
-  const closed = await send({ close: 'production/better-sqlite3/none/update' });
+  const closed = await e.request({ close: 'production/better-sqlite3/none/update' });
   assert.equal(closed.status, 'ok');
   assert.ok(closed.verified.updated >= slice.ops, `closed with what it verified: ${JSON.stringify(closed)}`);
-  const gone = await send({ slice: 'production/better-sqlite3/none/update', ms: 2 });
+  const gone = await e.request({ slice: 'production/better-sqlite3/none/update', ms: 2 });
   assert.equal(gone.status, 'error');
   assert.match(gone.reason, /is not open/);
-  const bad = await ask('production/better-sqlite3/none/vacuum');
+  const bad = await e.measure('production/better-sqlite3/none/vacuum');
   assert.equal(bad.status, 'error');
   assert.match(bad.reason, /no such case in this run/);
-  assert.ok(fs.existsSync(ready.workdir), 'the databases live while the server does');
-  child.stdin.end(`${JSON.stringify({ quit: true })}\n`);
-  const code = await new Promise((r) => child.once('exit', r));
-  assert.equal(code, 0);
+  assert.ok(fs.existsSync(ready.workdir), 'the databases live while the engine does');
+  assert.equal(await e.stop(), 0);
   assert.equal(fs.existsSync(ready.workdir), false, 'quit removes the databases');
 });
 

@@ -200,12 +200,14 @@ test('generation override: install-drivers refuses it with exit 2 and one line; 
   assert.equal(u.status, 2);
   assert.match(u.stderr.trim(), /^install-drivers: unknown --generation 'bogus'; valid: node18, node20, napi10$/);
   // the engine under the refused generation: the native drivers report the refusal, nothing is loaded
-  const probe = node(
-    'bench/engine/server.js',
-    ['--quick', '--config', 'production', '--driver', 'better-sqlite3', '--cipher', 'none', '--op', 'select'],
-    { [GENERATION_ENV]: refused },
+  const { startEngine } = await import('../bench/engine/start.js');
+  const filters = { config: ['production'], driver: ['better-sqlite3'], cipher: ['none'], op: ['select'] };
+  const probe = await startEngine(
+    { mode: 'quick', filters, seed: 1 },
+    { env: childEnv({ [GENERATION_ENV]: refused }) },
   );
-  const ready = JSON.parse(probe.stdout.split('\n')[0]);
+  const { ready } = probe;
+  await probe.stop();
   const bs = ready.drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3');
   assert.equal(bs.status, 'error');
   assert.match(bs.reason, /does not run on Node/);

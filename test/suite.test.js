@@ -98,7 +98,7 @@ test("an engine process that dies while it measures makes that case an error wit
         // the engine that measured the first case is about to get the second: kill it
         killed = `${p.current.config}/${p.current.driver}/${p.current.cipher}/${p.current.op}`;
         seen.push(entries(tmp));
-        spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/engine/server.js']);
+        spawnSync('pkill', ['-KILL', '-P', String(process.pid), '-f', 'bench/engine/engine.js']);
       },
     });
   } finally {
@@ -114,7 +114,7 @@ test("an engine process that dies while it measures makes that case an error wit
   const cs = /** @type {any[]} */ (r.cases);
   const byKey = Object.fromEntries(cs.map((c) => [`${c.config}/${c.driver}/${c.cipher}/${c.op}`, c]));
   assert.equal(byKey[killed].status, 'error');
-  assert.match(byKey[killed].reason, /engine process measuring it failed: engine server stopped \(signal SIGKILL\)/);
+  assert.match(byKey[killed].reason, /engine process measuring it failed: engine stopped \(signal SIGKILL\)/);
   const others = cs.filter((c) => c !== byKey[killed]);
   assert.equal(others.length, 2);
   for (const c of others) assert.equal(c.stats.rounds.length, 2, `${c.op} was measured in both rounds`);
@@ -192,9 +192,8 @@ test('setups() runs every config but the experiment-only ones on the production 
   );
 });
 
-test('an engine server removes only the temp directory its client made for it, never one a user points at', async () => {
-  const { ownTempDir } = await import('../bench/engine/server.js');
-  const { ENGINE_TMP_ENV } = await import('../bench/engine/protocol.js');
+test('an engine removes only the temp directory start.js made for it, never one a user points at', async () => {
+  const { ENGINE_TMP_ENV, ownTempDir } = await import('../bench/engine/start.js');
   const made = scratch('sqlite-bench-engine-');
   const other = scratch('not-an-engine-');
   const saved = process.env.TMPDIR;
@@ -204,7 +203,7 @@ test('an engine server removes only the temp directory its client made for it, n
     assert.equal(ownTempDir({}), null);
     assert.equal(ownTempDir({ [ENGINE_TMP_ENV]: ROOT }), null, 'not its temp dir');
     process.env.TMPDIR = other;
-    assert.equal(ownTempDir({ [ENGINE_TMP_ENV]: other }), null, 'not named as a client names it');
+    assert.equal(ownTempDir({ [ENGINE_TMP_ENV]: other }), null, 'not named as start.js names it');
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;

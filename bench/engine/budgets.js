@@ -1,4 +1,4 @@
-// How long a run measures: the quick and full budgets, and what an engine server's --budget may set.
+// How long a run measures: the quick and full budgets, and what a run gives its engines of them.
 
 /** @typedef {import('./measure.js').Budget & { seedMessages: number }} RunBudget */
 
@@ -21,7 +21,7 @@ export const BUDGETS = {
   },
 };
 
-/** What an engine server's --budget may set: the measuring parts of a budget (see server-args.js). */
+/** What a run's engines get of its budget: the measuring parts (bench/run/run-suite.js sessionOptions). */
 export const BUDGET_KEYS = /** @type {const} */ (['time', 'warmupTime', 'minSamples', 'minSampleMs', 'seedMessages']);
 
 /**

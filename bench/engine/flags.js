@@ -1,11 +1,11 @@
 // The engine's flags: what to measure (filters over the tables), how long, with which seed. Parsed
-// the same by `npm run bench`, the engine server and the compare.
+// the same by `npm run bench` and the compare; an engine gets them as session options
+// (sessionOfFlags, bench/run/run-suite.js sessionOptions).
 import path from 'node:path';
 import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
 import { TABLES } from '../tables/suite.js';
 import { EXPERIMENTS, casesOf } from '../tables/experiments.js';
 import '../claims/experiments.js'; // checks the experiments table: a bad row stops every run
-import { BUDGET_KEYS } from './budgets.js';
 import { WORKLOAD_NAMES } from '../tables/workloads.js';
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
@@ -126,8 +126,8 @@ export function tableFilters(v) {
  * Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices.
  * @param {string[]} argv
  */
-export function parseFlags(argv, options = OPTIONS) {
-  const v = /** @type {any} */ (parseStrict(argv, options));
+export function parseFlags(argv) {
+  const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
   const filters = tableFilters(v);
   const int = (
     /** @type {string} */ flag,
@@ -148,10 +148,18 @@ export function parseFlags(argv, options = OPTIONS) {
     counts: !v['no-counts'],
     out: path.resolve(String(v.out)),
     keepDb: v['keep-db'] ? path.resolve(v['keep-db']) : undefined,
-    budget: budgetFlag(v.budget),
-    templates: v.templates ? path.resolve(v.templates) : undefined,
-    cheapKdf: Boolean(v['cheap-kdf']),
   };
+}
+
+/**
+ * The session options an engine gets (its first message, start.js) from the engine flags the
+ * compare and the shootout record in their documents, with a seed.
+ * @param {string[]} args
+ */
+export function sessionOfFlags(args) {
+  const f = parseFlags(args);
+  const mode = /** @type {'quick' | 'full'} */ (f.quick ? 'quick' : 'full');
+  return { mode, filters: f.filters, seed: f.seed, time: f.time, slowdown: f.slowdown };
 }
 
 /**
@@ -166,33 +174,6 @@ export function workloadFilter(given) {
     if (!WORKLOAD_NAMES.includes(n))
       throw new UsageError(`unknown --workload '${n}'; valid: ${WORKLOAD_NAMES.join(', ')}`);
   return names.length ? [...new Set(names)] : undefined;
-}
-
-/**
- * --budget JSON (the engine server only): parts of the measuring budget, e.g. {"warmupTime":5}.
- * @param {string | undefined} s
- * @returns {Partial<Record<typeof BUDGET_KEYS[number], number>> | undefined}
- */
-function budgetFlag(s) {
-  if (s === undefined) return undefined;
-  let b;
-  try {
-    b = JSON.parse(s);
-  } catch {
-    b = null;
-  }
-  const bad =
-    !b ||
-    typeof b !== 'object' ||
-    Array.isArray(b) ||
-    Object.entries(b).some(
-      ([k, x]) => !BUDGET_KEYS.includes(/** @type {any} */ (k)) || typeof x !== 'number' || !(x > 0),
-    );
-  if (bad)
-    throw new UsageError(
-      `bad --budget '${s}'; valid: a JSON object of positive numbers with keys from ${BUDGET_KEYS.join(', ')}`,
-    );
-  return b;
 }
 
 /**

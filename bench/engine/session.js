@@ -1,6 +1,6 @@
 // A session: what one engine process measures with. It holds the budget, the shuffled case list and
 // the templates (templates.js), and measures one round of one case on a fresh copy of its template.
-// The engine server (server.js) runs one session; the run starts a server per round.
+// The engine (engine.js) runs one session; the run starts an engine per round.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

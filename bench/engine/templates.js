@@ -71,7 +71,7 @@ export function removeStamps(/** @type {string} */ dir) {
  * @param {number} o.seedMessages
  * @param {boolean} [o.cheapKdf] key every template, and every copy of one, with its cipher's cheap key
  *   derivation (ciphers.js `countingKdf`): the counting pass's templates, and a quick run's
- *   (bench/run/server-args.js), never a full run's
+ *   (bench/run/run-suite.js sessionOptions), never a full run's
  */
 export function createTemplates(o) {
   /** @type {ReturnType<typeof generateMessages> | null} the seed data, made when a template is built (a fifth of a second) */

@@ -1,20 +1,21 @@
-// Interleaved measuring: one engine server (bench/engine/server.js) per side and round, and each case
+// Interleaved measuring: one engine (bench/engine/engine.js) per side and round, and each case
 // measured on every side, the order of the sides alternating (ABBA: base first for one case, head
 // first for the next, the other way round in the next round). The sides alternate in slices of
 // milliseconds within each case (`alternate`), so the machine's switching between states within a
 // second falls on both; a drift of the machine over minutes falls on both alike.
-import { startEngine } from '../engine/client.js';
+import { startEngine } from '../engine/start.js';
+import { sessionOfFlags } from '../engine/flags.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../tables/suite.js';
 import { CommandError } from '../../lib/command.js';
 import { MIN_CYCLES, SLICE_MS } from '../engine/slices.js';
 import { sliceFigures } from '../../lib/stats/slices.js';
 
-/** A side that could not be measured (its engine server failed, too few sides ran). */
+/** A side that could not be measured (its engine failed, too few sides ran). */
 export class SideError extends CommandError {}
 
 /**
- * One side of an interleaved run: a checkout whose engine server runs the cases.
+ * One side of an interleaved run: a checkout whose engine runs the cases.
  * @typedef {object} Side
  * @property {string} label 'base' | 'head' | …
  * @property {string} dir the checkout
@@ -24,29 +25,24 @@ export class SideError extends CommandError {}
  */
 
 /**
- * A running engine server of one side.
+ * A running engine of one side.
  * @param {Side & { node?: string, env?: NodeJS.ProcessEnv }} side node, env: the
- *   Node executable and environment its server runs with (default this process's; the shootout's
+ *   Node executable and environment its engine runs with (default this process's; the shootout's
  *   sides are Node versions)
- * @param {string[]} args engine flags
+ * @param {string[]} args engine flags (the bench's: flags.js)
  */
-async function startServer(side, args) {
+async function startSide(side, args) {
   const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
     new SideError(
-      `${side.label} (${side.given}) engine server ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`,
+      `${side.label} (${side.given}) engine ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`,
     );
-  const engine = await startEngine(args, { dir: side.dir, fail, node: side.node, env: side.env });
   return {
     side,
-    ready: engine.ready,
-    measure: (/** @type {string} */ key) => engine.measure(key),
-    request: engine.request,
-    stop: engine.stop,
-    kill: engine.kill,
+    ...(await startEngine(sessionOfFlags(args), { dir: side.dir, fail, node: side.node, env: side.env })),
   };
 }
 
-/** A server's reply as a result-document case, for `collect`. */
+/** An engine's reply as a result-document case, for `collect`. */
 function asCase(/** @type {string} */ key, /** @type {any} */ r) {
   const { config, driver, cipher, op } = parseCaseKey(key);
   if (!r) return null;
@@ -77,17 +73,17 @@ export function sideOrder(sides, r, j) {
  * are milliseconds apart, so the machine's switching between fast and slow states, which is faster
  * than a whole measurement, falls on both: a side's result carries its slices, from which the
  * compare takes the paired figure of the round (slices.js pairedLog).
- * @param {Awaited<ReturnType<typeof startServer>>[]} servers
+ * @param {Awaited<ReturnType<typeof startSide>>[]} engines
  * @param {string} key
  * @param {{ time: number, r: number, j: number }} o
  * @returns {Promise<Map<string, any>>} per side label, its case (asCase, with `slices`)
  */
-export async function alternate(servers, key, o) {
+export async function alternate(engines, key, o) {
   /** @type {Map<string, any>} */
   const out = new Map();
-  /** @type {typeof servers} */
+  /** @type {typeof engines} */
   const open = [];
-  for (const s of sideOrder(servers, o.r, o.j)) {
+  for (const s of sideOrder(engines, o.r, o.j)) {
     const r = await s.request({ open: key });
     if (r.status === 'ok' && typeof r.batch === 'number') open.push(s);
     else {
@@ -131,7 +127,7 @@ export async function alternate(servers, key, o) {
 }
 
 /**
- * Measure every case `rounds` times on every side, interleaved. Every round starts new servers
+ * Measure every case `rounds` times on every side, interleaved. Every round starts new engines
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
  * would mistake for a difference between the sides.
@@ -139,12 +135,12 @@ export async function alternate(servers, key, o) {
  * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean, time?: number }} o
  *   progress: called after every case (all sides), for a finer ETA than the per-round line;
  *   time: ms of slices per case, side and round (default its budget's);
- *   only: measure only the cases it accepts (default all the servers list)
+ *   only: measure only the cases it accepts (default all the engines list)
  * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
  */
 export async function interleave(specs, o) {
-  /** @type {Awaited<ReturnType<typeof startServer>>[]} */
-  let servers = [];
+  /** @type {Awaited<ReturnType<typeof startSide>>[]} */
+  let engines = [];
   try {
     const random = createRandom(o.seed ^ 0xc0ffee);
     const t0 = Date.now();
@@ -153,17 +149,17 @@ export async function interleave(specs, o) {
     /** @type {Record<string, { cases: any[] }>[]} */
     const out = [];
     for (let r = 0; r < o.rounds; r++) {
-      servers = [];
-      for (const s of sideOrder(specs, r, 0)) servers.push(await startServer(s.side, s.args));
-      servers = specs.map((s) => /** @type {any} */ (servers.find((x) => x.side.label === s.side.label)));
-      if (r === 0) ready = Object.fromEntries(servers.map((s) => [s.side.label, s.ready]));
-      const keys = [...new Set(servers.flatMap((s) => s.ready.cases))].filter((k) => !o.only || o.only(k)).sort();
+      engines = [];
+      for (const s of sideOrder(specs, r, 0)) engines.push(await startSide(s.side, s.args));
+      engines = specs.map((s) => /** @type {any} */ (engines.find((x) => x.side.label === s.side.label)));
+      if (r === 0) ready = Object.fromEntries(engines.map((s) => [s.side.label, s.ready]));
+      const keys = [...new Set(engines.flatMap((s) => s.ready.cases))].filter((k) => !o.only || o.only(k)).sort();
       /** @type {Record<string, { cases: any[] }>} */
-      const round = Object.fromEntries(servers.map((s) => [s.side.label, { cases: [] }]));
+      const round = Object.fromEntries(engines.map((s) => [s.side.label, { cases: [] }]));
       const order = shuffle(random, [...keys]);
       for (let j = 0; j < order.length; j++) {
         const key = order[j];
-        const here = servers.filter((s) => s.ready.cases.includes(key));
+        const here = engines.filter((s) => s.ready.cases.includes(key));
         if (here.length > 1) {
           const got = await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j });
           for (const s of here) if (got.has(s.side.label)) round[s.side.label].cases.push(got.get(s.side.label));
@@ -174,8 +170,8 @@ export async function interleave(specs, o) {
         }
         o.progress?.({ round: r, cases: j + 1, of: order.length });
       }
-      await Promise.all(servers.map((s) => s.stop()));
-      servers = [];
+      await Promise.all(engines.map((s) => s.stop()));
+      engines = [];
       out.push(round);
       const done = (Date.now() - t0) / 1000;
       o.log(
@@ -184,7 +180,7 @@ export async function interleave(specs, o) {
     }
     return { rounds: out, ready };
   } catch (err) {
-    for (const s of servers) s.kill();
+    for (const s of engines) s.kill();
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 // Runs the suite: every case once per round, each round in its own shuffled order and measured by
-// a new engine process (bench/engine/server.js), on templates built once for the run (see
+// a new engine process (bench/engine/engine.js), on templates built once for the run (see
 // bench/engine/templates.js); so no case inherits another's writes and no config is always the
 // cold one.
 //
@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { budgetOf } from '../engine/budgets.js';
-import { startEngine } from '../engine/client.js';
+import { BUDGET_KEYS, budgetOf } from '../engine/budgets.js';
+import { startEngine } from '../engine/start.js';
 import { combine } from '../engine/measure.js';
 import { KEY_ENV, sessionKey, shuffledCases } from '../engine/session.js';
 import { removeStamps } from '../engine/templates.js';
@@ -25,7 +25,6 @@ import { roundOrder, slotOf } from './order.js';
 import { nextPass } from './passes.js';
 import { pairedLog } from '../../lib/stats/slices.js';
 import { slowCounter } from '../result/noise.js';
-import { serverArgs } from './server-args.js';
 
 /**
  * @typedef {import('../engine/session.js').SessionOptions & {
@@ -40,8 +39,38 @@ import { serverArgs } from './server-args.js';
  */
 
 /**
+ * The session options of the run's engines (their first message, bench/engine/start.js): exactly
+ * what this run measures, on the run's shared templates; of the budget only what measures a round
+ * (the run keeps the rounds and the deadline). A quick run (without --keep-db, whose files a user
+ * opens with the key alone) keys its templates and their copies with the ciphers' cheap key
+ * derivation, as the counting pass does: the derivation runs at each copy's open, outside every
+ * timed call, and enciphering a page costs the same whatever it derived the key with; with the
+ * real one it was most of the time the quick suite spent opening copies (a ChaCha20 open ~30-45
+ * ms, a SQLCipher one ~130-200 ms, for ~170 copies). The setup operation, whose figure is the
+ * open, keeps the real derivation.
+ * @param {RunOptions} o
+ * @param {string} templates
+ */
+export function sessionOptions(o, templates) {
+  const budget = Object.entries(o.budget ?? {}).filter(([k]) =>
+    /** @type {readonly string[]} */ (BUDGET_KEYS).includes(k),
+  );
+  return {
+    mode: o.mode,
+    filters: o.filters,
+    seed: o.seed,
+    time: o.time,
+    slowdown: o.slowdown,
+    keepDb: o.keepDb,
+    budget: budget.length ? Object.fromEntries(budget) : undefined,
+    templates,
+    cheapKdf: o.mode === 'quick' && !o.keepDb,
+  };
+}
+
+/**
  * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
- * (bench/engine/server.js), on the templates built once for the run: two processes of the same code can
+ * (bench/engine/engine.js), on the templates built once for the run: two processes of the same code can
  * differ by a steady percent or two on a case (memory layout, code placement), and measured here that offset
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
  * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
@@ -62,7 +91,7 @@ export async function runSuite(o) {
   let total = list.length * budget.rounds;
   let step = 0;
   const deadline = started + (budget.deadlineSeconds ?? Infinity) * 1000;
-  /** @type {import('../engine/client.js').Engine | null} */
+  /** @type {import('../engine/start.js').Engine | null} */
   let engine = null;
   let engines = 0;
   const slow = slowCounter();
@@ -112,7 +141,7 @@ export async function runSuite(o) {
     let replies;
     try {
       if (!engine) {
-        engine = await startEngine(serverArgs(o, templates), { env });
+        engine = await startEngine(sessionOptions(o, templates), { env });
         engines++;
       }
       const keys = cs.map(caseKey);

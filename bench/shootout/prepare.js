@@ -1,9 +1,10 @@
 // The shootout's sides, from its flags: every Node given fetched (bench/shootout/nodes.js), the sides
 // planned (bench/shootout/plan.js: a Node's constant driver generation, and its default beside it),
 // each side's drivers installed against its own Node's headers (cached), and each side's engine
-// server started once to see it loads. A side that cannot run is kept with its reason and left out
+// started once to see it loads. A side that cannot run is kept with its reason and left out
 // of the measuring (bench/shootout/run.js).
-import { startEngine } from '../engine/client.js';
+import { startEngine } from '../engine/start.js';
+import { sessionOfFlags } from '../engine/flags.js';
 import { SideError } from '../paired/interleave.js';
 import { filterArgs } from '../tables/suite.js';
 import { ROOT } from '../../lib/root.js';
@@ -14,15 +15,15 @@ import { installSide, resolveNode, sideEnv } from './nodes.js';
  * @typedef {object} PreparedSide
  * @property {import('./plan.js').SidePlan} plan
  * @property {import('./nodes.js').NodeBuild} build
- * @property {NodeJS.ProcessEnv} env its engine server's environment (the driver generation)
- * @property {string[]} args its engine server's flags; empty when the filters leave it nothing
+ * @property {NodeJS.ProcessEnv} env its engine's environment (the driver generation)
+ * @property {string[]} args its engine's flags; empty when the filters leave it nothing
  * @property {'ok' | 'failed'} status
  * @property {string | undefined} reason why it failed
- * @property {any} ready its server's ready message, from the probe (null when it did not start)
+ * @property {any} ready its engine's ready message, from the probe (null when it did not start)
  */
 
 /**
- * What a server's stderr says about why it stopped: Node's fatal-error lines (a failed assertion)
+ * What an engine's stderr says about why it stopped: Node's fatal-error lines (a failed assertion)
  * and the frames in a native driver, else its last two lines.
  * @param {string} stderr
  */
@@ -43,7 +44,7 @@ function crashReason(stderr) {
 }
 
 /**
- * The engine flags every side's server runs with, for the given filters: the same for every side
+ * The engine flags every side's engine runs with, for the given filters: the same for every side
  * but for its filters (sideFilters), and recorded in the document with the run's (defaultFilters).
  * @param {{ time: number, seed: number }} f
  * @param {Record<string, string[]>} filters
@@ -58,8 +59,8 @@ export const engineArgs = (f, filters) => [
 ];
 
 /**
- * Fetch the Nodes, install each side's drivers, start each side's server once to see it loads.
- * A side whose install or server fails is kept with its reason and left out of the measuring.
+ * Fetch the Nodes, install each side's drivers, start each side's engine once to see it loads.
+ * A side whose install or engine fails is kept with its reason and left out of the measuring.
  * @param {{ nodes: string[], filters: Record<string, string[]>, time: number, seed: number, fromSource: boolean }} f
  *   the shootout's flags (bench/shootout/cli.js parseFlags)
  * @param {(line: string) => void} log
@@ -105,8 +106,8 @@ export async function prepareSides(f, log) {
     }
     try {
       const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
-        new SideError(`engine server under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
-      const e = await startEngine(entry.args, { dir: ROOT, node: build.exec, env: entry.env, fail });
+        new SideError(`engine under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
+      const e = await startEngine(sessionOfFlags(entry.args), { dir: ROOT, node: build.exec, env: entry.env, fail });
       entry.ready = e.ready;
       await e.stop();
       const bad = e.ready.drivers.filter((/** @type {any} */ d) => d.status === 'error');

@@ -1,20 +1,43 @@
-// A run's engine flags (bench/run/server-args.js): a quick run keys its templates and their copies
-// with the ciphers' cheap key derivation, as the counting pass does, and only a quick run without
-// --keep-db: a full run measures with the real one, and kept files open with the key alone.
+// The session options a run gives its engines (bench/run/run-suite.js sessionOptions, their first
+// message) and those the compare's engine flags make (flags.js sessionOfFlags): exactly what the
+// run measures. A quick run keys its templates and their copies with the ciphers' cheap key
+// derivation, as the counting pass does, and only a quick run without --keep-db: a full run
+// measures with the real one, and kept files open with the key alone.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseFlags } from '../bench/engine/flags.js';
+import { sessionOfFlags } from '../bench/engine/flags.js';
 import { createSession } from '../bench/engine/session.js';
-import { SERVE_OPTIONS } from '../bench/engine/server.js';
-import { serverArgs } from '../bench/run/server-args.js';
+import { sessionOptions } from '../bench/run/run-suite.js';
 import { applyKey } from '../bench/engine/database.js';
 import { CIPHERS } from '../bench/tables/ciphers.js';
-import { drivers, scratch } from './helpers.js';
+import { ROOT, drivers, scratch } from './helpers.js';
 
-const run = (/** @type {object} */ o) =>
-  parseFlags(serverArgs(/** @type {any} */ ({ mode: 'quick', filters: {}, seed: 1, ...o }), '/t'), SERVE_OPTIONS);
+/** The options as the engine receives them: through the IPC channel's JSON. */
+const run = (/** @type {object} */ o, templates = '/t') =>
+  JSON.parse(
+    JSON.stringify(sessionOptions(/** @type {any} */ ({ mode: 'quick', filters: {}, seed: 1, ...o }), templates)),
+  );
+
+test("a run's engines get exactly what the run measures, on its templates, and of its budget only what measures a round", () => {
+  const o = {
+    mode: 'full',
+    filters: { config: ['production', 'baseline'], driver: ['better-sqlite3'], op: ['select', 'vacuum'] },
+    seed: 77,
+    time: 120,
+    slowdown: 0.05,
+    keepDb: path.join(ROOT, 'out', 'kept'),
+    budget: { warmupTime: 7, seedMessages: 300, rounds: 4, targetRse: 0.5 },
+  };
+  assert.deepEqual(run(o, '/tmp/shared-templates'), {
+    ...o,
+    budget: { warmupTime: 7, seedMessages: 300 }, // the run keeps the rounds and the deadline
+    templates: '/tmp/shared-templates',
+    cheapKdf: false,
+  });
+  assert.deepEqual(run({}), { mode: 'quick', filters: {}, seed: 1, templates: '/t', cheapKdf: true });
+});
 
 test('only a quick run without --keep-db asks its engines for the cheap key derivation', () => {
   assert.equal(run({}).cheapKdf, true);
@@ -22,6 +45,17 @@ test('only a quick run without --keep-db asks its engines for the cheap key deri
   assert.equal(run({ keepDb: '/tmp/kept' }).cheapKdf, false);
 });
 
+test("the compare's engine flags make the session options of its engines", () => {
+  assert.deepEqual(
+    JSON.parse(
+      JSON.stringify(
+        sessionOfFlags(['--quick', '--op', 'insert,select', '--time', '80', '--seed', '9', '--slowdown', '10']),
+      ),
+    ),
+    { mode: 'quick', filters: { op: ['insert', 'select'] }, seed: 9, time: 80, slowdown: 0.1 },
+  );
+  assert.deepEqual(JSON.parse(JSON.stringify(sessionOfFlags([]))), { mode: 'full', filters: {}, seed: 1 });
+});
 test('with it, a copy opens only with the cheap derivation, and the setup operation makes its file with the real one', async () => {
   const d = await drivers();
   const driver = d.get('better-sqlite3-multiple-ciphers');
