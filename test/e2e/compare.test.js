@@ -1,6 +1,7 @@
 // End to end (npm run test:e2e): npm run compare on a real git ref, checked out in a temporary
-// worktree and installed, against this checkout, on real SQLite files. The flags, the engine
-// server's protocol and the slowdown's guard rails are test/compare.test.js. No timing is asserted.
+// worktree and installed, against this checkout, on real SQLite files: head's start.js drives
+// base's engine. The flags, the engine's messages and the slowdown's guard rails are
+// test/compare.test.js. No timing is asserted.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,7 +22,9 @@ const SMALL = ['--config', 'production', '--driver', 'better-sqlite3', '--cipher
 test('compare: a git ref (temporary worktree, installed) against this checkout, interleaved, on real databases; nothing in the job summary', () => {
   const out = scratch('compare-out-');
   const head = git(['rev-parse', 'HEAD']).stdout.trim();
-  const before = git(['worktree', 'list']).stdout;
+  // the worktrees' paths (their commits move when other worktrees of the repository commit)
+  const worktrees = () => git(['worktree', 'list', '--porcelain']).stdout.match(/^worktree .*$/gm);
+  const before = worktrees();
   // as in a GitHub Actions job: the compare appends its report to the step summary it is given,
   // and a test must give it none
   const job = scratch('compare-job-');
@@ -77,7 +80,7 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
   assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
   assert.match(md, /Holm-corrected over the 2 timed cases/);
-  assert.equal(git(['worktree', 'list']).stdout, before, 'the temporary worktree is removed');
+  assert.deepEqual(worktrees(), before, 'the temporary worktree is removed');
   // the base reuses this checkout's driver build exactly when its driver lockfiles and install
   // script are those of this checkout (a fresh clone: always)
   const sameBuild =
