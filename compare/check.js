@@ -7,8 +7,10 @@
 // some): nothing renders a key it does not know, report.js reads its fields by name only.
 // The strings are then made inert by the report (lib/markdown.js).
 // Built-ins only (the comment job installs nothing).
-import { RANKED } from '../lib/verdicts.js';
-import { COST_VERDICTS, IO } from '../lib/costs.js';
+import { COUNT_VERDICTS, RANKED } from '../lib/verdicts.js';
+import { IO } from '../lib/costs.js';
+
+const COUNTED = Object.values(COUNT_VERDICTS);
 
 /** At most this many rows: a whole suite is a few hundred. */
 const MAX_ROWS = 10_000;
@@ -172,7 +174,7 @@ const SIDE_COST = orNull(
 );
 const COST_ROW = shape({
   key: text(LIMITS.key),
-  verdict: oneOf(COST_VERDICTS),
+  verdict: oneOf(COUNTED),
   reason,
   base: SIDE_COST,
   head: SIDE_COST,
@@ -192,7 +194,7 @@ const COST_ROW = shape({
 const COSTS = shape({
   status: oneOf(['ok', 'unavailable', 'error'], "'ok', 'unavailable' or 'error'"),
   reason,
-  tally: optional(shape(Object.fromEntries([...COST_VERDICTS, 'fails'].map((k) => [k, number(0, MAX_ROWS, true)])))),
+  tally: optional(shape(Object.fromEntries([...COUNTED, 'fails'].map((k) => [k, number(0, MAX_ROWS, true)])))),
   rows: optional(list(COST_ROW, MAX_ROWS, 'objects')),
 });
 

@@ -3,21 +3,44 @@
 // and bytes under strace; bench/counts/), side by side, and whether the cost changed. Counts do not move with the machine: a change beyond what two processes of the same
 // code disagree by is a change in the code's cost, found where wall time is too noisy to tell.
 // Pure functions over each side's `npm run counts` output (bench/counts/cli.js); built-ins only
-// (the PR comment renders them).
+// (the PR comment renders them). The words are lib/verdicts.js's COUNT_VERDICTS.
+import { COUNT_VERDICTS as W } from './verdicts.js';
 
 /**
- * The smallest change in instructions/op that is called a change: 0.1%, above the repeat spread of
- * 99% of the cases on Node 20 (docs/counting.md: p99 0.044%).
+ * The one rule on a count (instructions per operation) measured twice on each of two sides: it
+ * changed when |head / base − 1| exceeds its tolerance, the largest of
+ * - COUNT_FLOOR, 0.1%: above the repeat spread of 99% of the cases on Node 20 (docs/counting.md:
+ *   p99 0.044%), so two counts that each repeated exactly still need to differ by this much;
+ * - SPREAD_TIMES × the larger of the case's own two repeat spreads (|repeat / first − 1|);
+ * - OP_SPREAD_TIMES × the largest repeat spread of any case of its operation, where the family has
+ *   others (the repeat runs with the heap laid out differently, bench/counts/cli.js, and a select's
+ *   count moves with the layout by about 1% either way, so two layouts may lie twice that apart).
+ * Calibrated by `npm run compare -- --calibrate-counts` (docs/compare.md); the compare and the
+ * shootout judge by it.
  */
-export const INSTRUCTIONS_FLOOR = 0.001;
-/** A case's tolerance is at least this many times the largest disagreement of its own two counts on either side. */
+export const COUNT_FLOOR = 0.001;
 export const SPREAD_TIMES = 3;
-/**
- * ...and at least this many times the largest disagreement of any case of its operation: the
- * repeat runs with the heap laid out differently (bench/counts/cli.js), and a select's count moves
- * with the layout by about 1% either way, so two layouts, base's and head's, may lie twice that apart.
- */
 export const OP_SPREAD_TIMES = 2;
+
+/**
+ * A count's tolerance: the smallest |change| that is a change.
+ * @param {number} spread the larger of the case's two sides' repeat spreads
+ * @param {number} [opSpread] the largest repeat spread of any case of its operation, either side
+ */
+export const countTolerance = (spread, opSpread = 0) =>
+  Math.max(COUNT_FLOOR, SPREAD_TIMES * spread, OP_SPREAD_TIMES * opSpread);
+
+/**
+ * The largest repeat spread per operation over these cases.
+ * @param {{ op: string, spread: number }[]} cases
+ */
+export function opSpreads(cases) {
+  /** @type {Map<string, number>} */
+  const m = new Map();
+  for (const c of cases) m.set(c.op, Math.max(m.get(c.op) ?? 0, c.spread));
+  return m;
+}
+
 /**
  * The PR check fails on an increase in instructions/op of this much or more (beyond the
  * tolerance), or in bytes written per operation; smaller increases are reported, not failed.
@@ -47,7 +70,7 @@ export const IO = /** @type {const} */ ([
  * @typedef {object} CostRow
  * @property {string} key
  * @property {string} op
- * @property {typeof COST_VERDICTS[number]} verdict
+ * @property {import('./verdicts.js').CountVerdict} verdict
  * @property {string} [reason] why not counted
  * @property {SideCost | null} base
  * @property {SideCost | null} head
@@ -87,23 +110,21 @@ const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - 
 
 /**
  * The cases of both sides, compared. A case's instructions changed when |head / base - 1| exceeds
- * its tolerance: the largest of INSTRUCTIONS_FLOOR, SPREAD_TIMES × the larger of its own two repeat
- * spreads, and OP_SPREAD_TIMES × the largest repeat spread of any case of the same operation on
- * either side (the repeat is counted with the heap laid out differently, and a select's count moves
- * by about 1% with the layout, as it does with any change of code: then no select is trusted
- * closer than that, in this compare). Its fsyncs, writes, reads and bytes per
- * operation changed when they differ at all, where both sides counted them the same twice.
+ * its countTolerance, the operation's spread taken over every case of this compare on either side
+ * (a select's count moves by about 1% with the heap's layout, as it does with any change of code:
+ * then no select is trusted closer than that, in this compare). Its fsyncs, writes, reads and bytes
+ * per operation changed when they differ at all, where both sides counted them the same twice.
  * @param {{ key: string, op: string, counts: any }[]} base
  * @param {{ key: string, op: string, counts: any }[]} head
  * @returns {CostRow[]}
  */
 export function costRows(base, head) {
   const sides = [base, head].map((cs) => new Map(cs.map((c) => [c.key, { op: c.op, cost: sideCost(c.counts) }])));
-  /** @type {Map<string, number>} */
-  const opSpread = new Map();
-  for (const m of sides)
-    for (const { op, cost } of m.values())
-      if ('instructions' in cost) opSpread.set(op, Math.max(opSpread.get(op) ?? 0, cost.spread));
+  const opSpread = opSpreads(
+    sides.flatMap((m) =>
+      [...m.values()].flatMap(({ op, cost }) => ('instructions' in cost ? [{ op, spread: cost.spread }] : [])),
+    ),
+  );
   const keys = [...new Set([...sides[0].keys(), ...sides[1].keys()])].sort();
   return keys.map((key) => {
     const op = /** @type {{ op: string }} */ (sides[0].get(key) ?? sides[1].get(key)).op;
@@ -113,7 +134,7 @@ export function costRows(base, head) {
       return {
         key,
         op,
-        verdict: 'not counted',
+        verdict: W.notCounted,
         reason: why,
         base: 'instructions' in b ? b : null,
         head: 'instructions' in h ? h : null,
@@ -124,11 +145,7 @@ export function costRows(base, head) {
       };
     }
     const change = h.instructions / b.instructions - 1;
-    const tolerance = Math.max(
-      INSTRUCTIONS_FLOOR,
-      SPREAD_TIMES * Math.max(b.spread, h.spread),
-      OP_SPREAD_TIMES * (opSpread.get(op) ?? 0),
-    );
+    const tolerance = countTolerance(Math.max(b.spread, h.spread), opSpread.get(op));
     const io =
       b.exact && h.exact
         ? IO.filter(([f]) => !same(b.io[f], h.io[f])).map(([field]) => ({
@@ -150,7 +167,7 @@ export function costRows(base, head) {
     return {
       key,
       op,
-      verdict: ups && downs ? 'cost changed' : ups ? 'costs more' : downs ? 'costs less' : 'same cost',
+      verdict: ups && downs ? W.changed : ups ? W.more : downs ? W.less : W.same,
       base: b,
       head: h,
       change,
@@ -161,19 +178,9 @@ export function costRows(base, head) {
   });
 }
 
-/** A case's verdict on its counts. */
-export const COST_VERDICTS = /** @type {const} */ ([
-  'costs more',
-  'costs less',
-  'cost changed',
-  'same cost',
-  'not counted',
-]);
-
 /** How many cases got each verdict, and how many fail the check. */
 export function costTally(/** @type {CostRow[]} */ rows) {
-  /** @type {Record<CostRow['verdict'], number>} */
-  const n = { 'costs more': 0, 'costs less': 0, 'cost changed': 0, 'same cost': 0, 'not counted': 0 };
+  const n = /** @type {Record<CostRow['verdict'], number>} */ (Object.fromEntries(Object.values(W).map((w) => [w, 0])));
   for (const r of rows) n[r.verdict]++;
   return { ...n, fails: rows.filter((r) => r.fails).length };
 }

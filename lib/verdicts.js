@@ -9,6 +9,8 @@
 // A claim (bench/claims/verdict.js) adds its own words on top: holds, smaller than claimed, larger
 // than claimed, opposite (the interval meets the claim, lies between 0 and it, beyond it, on the
 // other side of 0) and context (nothing claimed: measured beside the others).
+// A case's counts (lib/costs.js) have their words here too: costs more, costs less, cost changed
+// (some counts up, some down), same cost, not counted. The rules that give them: lib/judge.js.
 // Built-ins only (no imports at all): the PR comment job reads it without installing anything.
 
 export const VERDICTS = /** @type {const} */ ({
@@ -28,7 +30,17 @@ export const CLAIM_VERDICTS = /** @type {const} */ ({
   context: 'context',
 });
 
+/** A case's counts, compared (lib/costs.js costRows), in the order compare.json's cost tally lists them. */
+export const COUNT_VERDICTS = /** @type {const} */ ({
+  more: 'costs more',
+  less: 'costs less',
+  changed: 'cost changed',
+  same: 'same cost',
+  notCounted: 'not counted',
+});
+
 /** @typedef {typeof VERDICTS[keyof typeof VERDICTS]} Verdict */
+/** @typedef {typeof COUNT_VERDICTS[keyof typeof COUNT_VERDICTS]} CountVerdict */
 /** @typedef {typeof CLAIM_VERDICTS[keyof typeof CLAIM_VERDICTS] | typeof VERDICTS.unclear | typeof VERDICTS.notCompared} ClaimVerdict */
 
 /** Every verdict, in the order the compare's report ranks them (slower first). */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compareProblem } from '../compare/check.js';
-import { costRows, costTally, INSTRUCTIONS_FLOOR } from '../lib/costs.js';
+import { costRows, costTally, COUNT_FLOOR } from '../lib/costs.js';
 import { report } from '../compare/report.js';
 import { countsCli, scratch } from './helpers.js';
 
@@ -47,7 +47,7 @@ test('costs: the same counts are the same cost; a change beyond the tolerance is
   const update = by.get(K('update'));
   assert.equal(update?.verdict, 'costs more');
   assert.ok(Math.abs((update?.change ?? 0) - 0.02) < 1e-9);
-  assert.equal(update?.tolerance, INSTRUCTIONS_FLOOR);
+  assert.equal(update?.tolerance, COUNT_FLOOR);
   assert.equal(update?.fails, true, '2% more instructions fails the check');
   assert.equal(by.get(K('delete'))?.verdict, 'costs less');
   assert.equal(by.get(K('delete'))?.fails, false);

@@ -74,21 +74,21 @@ test('coverage: repeats drawn from the model the interval assumes land inside it
 });
 
 test('a paired comparison pairs rounds by block, and a shift of the machine that falls on both cancels', async () => {
-  const { pairedChange } = await import('../lib/stats/comparison.js');
+  const { judgeRounds } = await import('../lib/judge.js');
   // the machine drifts by ±20% from round to round; the member is 10% slower in every block
   const drift = [1, 1.2, 0.8, 1.1, 0.9, 1.15];
   const ref = drift.map((d, i) => ({ slot: `r${i}`, opsPerSec: 1000 * d * (1 + (i % 2 ? 0.005 : -0.005)) }));
   const slow = drift.map((d, i) => ({ slot: `r${i}`, opsPerSec: 900 * d }));
-  const c = /** @type {NonNullable<ReturnType<typeof pairedChange>>} */ (pairedChange(ref, slow));
+  const c = /** @type {NonNullable<ReturnType<typeof judgeRounds>>} */ (judgeRounds(ref, slow));
   assert.equal(c.verdict, 'slower');
   assert.ok(Math.abs(c.change + 0.1) < 0.01 && c.high < 0, JSON.stringify(c));
   // the same figures unpaired (each side's median ± its own spread) could not tell: the drift swamps 10%
   const same = drift.map((d, i) => ({ slot: `r${i}`, opsPerSec: 1000 * d * (1 + (i % 3 ? 0.004 : -0.006)) }));
-  assert.equal(pairedChange(ref, same)?.verdict, 'too noisy to tell');
+  assert.equal(judgeRounds(ref, same)?.verdict, 'too noisy to tell');
   // only rounds measured in the same block pair up
   const elsewhere = slow.map((x) => ({ ...x, slot: `p${x.slot}` }));
-  assert.equal(pairedChange(ref, elsewhere), null);
-  assert.equal(pairedChange(ref.slice(0, 2), slow.slice(0, 2)), null, 'two pairs are too few');
+  assert.equal(judgeRounds(ref, elsewhere), null);
+  assert.equal(judgeRounds(ref.slice(0, 2), slow.slice(0, 2)), null, 'two pairs are too few');
 });
 
 test("a run's analysis: the machine's movement from its blocks, intervals and modes, paired comparisons and the self-check", async () => {

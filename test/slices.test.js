@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FAST_QUANTILE, MIN_CYCLES, pairedLog, sliceFigures } from '../lib/stats/slices.js';
-import { pairedChange } from '../lib/stats/comparison.js';
+import { judgeRounds } from '../lib/judge.js';
 import { measureBlock } from '../bench/engine/slices.js';
 import { createRandom } from '../lib/prng.js';
 import { median } from '../lib/stats/spread.js';
@@ -73,11 +73,11 @@ test('a comparison uses each round’s paired figure where there is one, not the
     opsPerSec: x,
     log: Math.log(0.95) + [0.002, -0.001, 0.001, -0.002, 0][i],
   }));
-  const c = /** @type {NonNullable<ReturnType<typeof pairedChange>>} */ (pairedChange(reference, member));
+  const c = /** @type {NonNullable<ReturnType<typeof judgeRounds>>} */ (judgeRounds(reference, member));
   assert.ok(Math.abs(c.change + 0.05) < 0.003 && c.high - c.low < 0.01, JSON.stringify(c));
   assert.equal(c.verdict, 'slower');
-  const unpaired = /** @type {NonNullable<ReturnType<typeof pairedChange>>} */ (
-    pairedChange(
+  const unpaired = /** @type {NonNullable<ReturnType<typeof judgeRounds>>} */ (
+    judgeRounds(
       reference,
       member.map(({ log: _, ...m }) => m),
     )

@@ -5,12 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLAIM_VERDICTS, RANKED, VERDICTS, tally } from '../lib/verdicts.js';
-import { verdict } from '../lib/stats/paired.js';
-import { pairedChange } from '../lib/stats/comparison.js';
+import { CLAIM_VERDICTS, COUNT_VERDICTS, RANKED, VERDICTS, tally } from '../lib/verdicts.js';
+import { judgeRounds, verdictOfInterval } from '../lib/judge.js';
 import { verdictOf } from '../bench/claims/verdict.js';
 import { VERDICT } from '../aggregate/charts/theme.js';
-import { COST_VERDICTS } from '../lib/costs.js';
 import { ROOT } from './helpers.js';
 
 const WORDS = Object.values(VERDICTS);
@@ -71,7 +69,7 @@ test('the judges give only the vocabulary: the paired verdict, a comparison with
   const given = new Set();
   for (const low of ends)
     for (const high of ends.filter((h) => h >= low)) {
-      for (const significant of [true, false]) given.add(verdict({ low, high }, significant, 0.1));
+      for (const threshold of [0.1, null]) given.add(verdictOfInterval({ low, high }, threshold));
       for (const c of claims) given.add(verdictOf(c, { low, high }));
     }
   // a run's comparisons: 20% more, 20% fewer ops/s in every block, and ±30% about no change
@@ -82,7 +80,7 @@ test('the judges give only the vocabulary: the paired verdict, a comparison with
     [1, 0.3],
   ])
     given.add(
-      pairedChange(
+      judgeRounds(
         ref,
         ref.map((r, i) => ({ slot: r.slot, opsPerSec: 1000 * k * (1 + (i % 2 ? noise : -noise)) })),
       )?.verdict,
@@ -92,7 +90,7 @@ test('the judges give only the vocabulary: the paired verdict, a comparison with
     assert.ok(given.has(w), `${w} is given`);
 });
 
-test('the code compares verdicts with, and writes, only the vocabulary (the counts have their own words)', () => {
+test('the code compares verdicts with, and writes, only the vocabulary (the counts\' words among it)', () => {
   const dirs = ['aggregate', 'bench', 'compare', 'lib', 'publish'];
   const files = dirs.flatMap((d) =>
     fs
@@ -101,7 +99,7 @@ test('the code compares verdicts with, and writes, only the vocabulary (the coun
       .filter((f) => f.endsWith('.js') || f.endsWith('.json')),
   );
   assert.ok(files.length > 100, 'the source is found');
-  const costs = new Set(/** @type {readonly string[]} */ (COST_VERDICTS));
+  const costs = new Set(/** @type {string[]} */ (Object.values(COUNT_VERDICTS)));
   /** @type {string[]} */
   const bad = [];
   for (const f of files) {

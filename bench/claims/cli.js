@@ -49,7 +49,7 @@ export const HELP = {
   options: OPTIONS,
 };
 
-/** Rounds of a quick claims run: the fewest that give a paired interval (lib/stats/comparison.js MIN_PAIRS). */
+/** Rounds of a quick claims run: the fewest that give a paired interval (lib/judge.js MIN_RUN_PAIRS). */
 const QUICK_ROUNDS = 3;
 
 /**
@@ -116,7 +116,7 @@ async function main(/** @type {string[]} */ argv) {
   console.log(markdownTable(claimCells(rows, { text: (s, max) => plain(s, max) })));
   console.log('');
   console.log(
-    'Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/stats/comparison.js); verdicts: docs/claims.md.',
+    'Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/judge.js); verdicts: docs/claims.md.',
   );
   console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
   if (r.status !== 0) console.error(`claims: the bench exited ${r.status ?? r.signal}; see its output above`);

@@ -1,12 +1,13 @@
 // From the result documents of a compare's rounds to one verdict per case.
 //
 // Timed operations: per round, each side's headline (ops/s median) and, where the sides alternated
-// in slices, the round's paired figure (the median of its cycles' log ratios); the pairs go through the
-// paired log-ratio t-test, all p-values of the compare through Holm together, then `verdict`.
+// in slices, the round's paired figure (the median of its cycles' log ratios); every timed case of
+// the compare is judged in one family (lib/judge.js: the paired test, Holm, the verdict).
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
 // a file that grows by more than the threshold is slower (a regression) without any statistics.
 import { median } from '../../lib/stats/spread.js';
-import { holm, pairedLogTest, verdict } from '../../lib/stats/paired.js';
+import { MIN_PAIRS, exactVerdict, judge } from '../../lib/judge.js';
+import { VERDICTS } from '../../lib/verdicts.js';
 import { caseKey } from '../tables/suite.js';
 import { pairedLog } from '../../lib/stats/slices.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */
@@ -86,7 +87,7 @@ export function collect(rounds) {
  * @property {number | null} base median over the rounds
  * @property {number | null} head
  * @property {number | null} change head / base - 1 (ops/s: negative is slower; bytes: positive is bigger)
- * @property {number | null} low 95% interval
+ * @property {number | null} low the interval at its Holm-corrected level (lib/judge.js)
  * @property {number | null} high
  * @property {number | null} p two-sided, uncorrected
  * @property {number | null} pAdjusted Holm over every timed case of the compare
@@ -102,12 +103,16 @@ export function collect(rounds) {
  * @returns {Row[]}
  */
 export function analyse(series, o) {
-  /** @type {Row[]} */
-  const rows = [];
-  /** @type {{ row: Row }[]} */
-  const tested = [];
-  for (const s of series) {
-    const row = /** @type {Row} */ ({
+  const timed = series.filter((s) => !s.problems.length && s.unit === 'ops/s');
+  const judged = new Map(
+    judge(
+      timed.map((s) => s.base.map((b, i) => ({ reference: b, member: s.head[i], log: s.logs[i] }))),
+      o,
+    ).map((j, i) => [timed[i], j]),
+  );
+  return series.map((s) => {
+    /** @type {Row} */
+    const row = {
       key: s.key,
       op: s.op,
       unit: s.unit,
@@ -121,39 +126,17 @@ export function analyse(series, o) {
       pAdjusted: null,
       significant: false,
       sd: null,
-      verdict: 'not compared',
-    });
-    rows.push(row);
-    if (s.problems.length) {
-      row.reason = s.problems.join('; ');
-      continue;
-    }
-    row.base = median(s.base);
-    row.head = median(s.head);
+      verdict: VERDICTS.notCompared,
+    };
+    if (s.problems.length) return { ...row, reason: s.problems.join('; ') };
+    Object.assign(row, { base: median(s.base), head: median(s.head) });
     if (s.unit === 'bytes') {
-      row.change = row.head / row.base - 1;
-      row.low = row.high = row.change;
-      row.verdict = row.change > o.threshold ? 'slower' : row.change < -o.threshold ? 'faster' : 'no change';
-      continue;
+      const change = /** @type {number} */ (row.head) / /** @type {number} */ (row.base) - 1;
+      return { ...row, change, low: change, high: change, verdict: exactVerdict(change, o.threshold) };
     }
-    if (s.base.length < 2) {
-      row.reason = `${s.base.length} pair(s); a test needs at least 2`;
-      continue;
-    }
-    // a pair measured in alternating slices brings its own figure: the median of its cycles' log ratios
-    const logs = s.base.map((b, i) => s.logs?.[i] ?? Math.log(s.head[i] / b));
-    const t = pairedLogTest(
-      logs.map(() => 1),
-      logs.map(Math.exp),
-    );
-    Object.assign(row, { change: t.change, low: t.low, high: t.high, p: t.p, sd: t.sd });
-    tested.push({ row });
-  }
-  const adjusted = holm(tested.map((t) => /** @type {number} */ (t.row.p)));
-  tested.forEach(({ row }, i) => {
-    row.pAdjusted = adjusted[i];
-    row.significant = adjusted[i] < o.alpha;
-    row.verdict = verdict(/** @type {any} */ (row), row.significant, o.threshold);
+    const j = judged.get(s);
+    if (!j) return { ...row, reason: `${s.base.length} pair(s); a test needs at least ${MIN_PAIRS}` };
+    const { pairs, change, low, high, p, pAdjusted, sd, verdict } = j;
+    return { ...row, pairs, change, low, high, p, pAdjusted, significant: pAdjusted < o.alpha, sd, verdict };
   });
-  return rows;
 }

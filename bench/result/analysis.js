@@ -3,7 +3,7 @@
 //   interval;
 // - each timed case's 95% interval (lib/stats/interval.js) and its modes, if its rounds fall into
 //   separated groups (lib/stats/modes.js);
-// - the comparisons of bench/tables/comparisons.js, paired by block (lib/stats/comparison.js),
+// - the comparisons of bench/tables/comparisons.js, paired by block (lib/judge.js judgeRounds),
 //   with the A/A self-check among them;
 // - the experiments of bench/tables/experiments.js: each check of a claim paired the same way, and
 //   its verdict (bench/claims/verdict.js), or "not compared" with the reason.
@@ -14,7 +14,7 @@ import { EXPERIMENTS, measuredChecks } from '../tables/experiments.js';
 import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { pairedChange, storedChange } from '../../lib/stats/comparison.js';
+import { judgeRounds, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { sig } from '../../lib/format.js';
@@ -107,14 +107,14 @@ function compareAll(cases) {
           rounds(byKey.get(caseKey({ ...cmp.reference, op: op.name }))),
           rounds(byKey.get(caseKey({ ...member, op: op.name })), cmp.reference),
         ];
-        const change = a && b ? pairedChange(a, b) : null;
+        const change = a && b ? judgeRounds(a, b) : null;
         if (!change) continue;
         out.push({
           id: cmp.id,
           reference: setupKey(cmp.reference),
           member: setupKey(member),
           op: op.name,
-          ...storedChange(change),
+          ...storedJudgement(change),
         });
       }
     }
@@ -219,7 +219,7 @@ export function experimentsOf(cases) {
       }
       const a = roundsOf(ref);
       const b = roundsOf(member, m.reference);
-      const change = a && b ? pairedChange(a, b) : null;
+      const change = a && b ? judgeRounds(a, b) : null;
       if (!change)
         return {
           ...base,
@@ -228,7 +228,7 @@ export function experimentsOf(cases) {
         };
       return {
         ...base,
-        ...storedChange(change),
+        ...storedJudgement(change),
         verdict: verdictOf(m.claim, change),
       };
     });

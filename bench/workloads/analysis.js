@@ -1,9 +1,9 @@
 // What a run's workload rounds say, as every case of the suite says it (bench/result/analysis.js):
 // each figure the median of its rounds with a 95% interval (lib/stats/interval.js) whose
 // between-run part is the machine's movement measured on the workloads' own rounds
-// (lib/stats/levels.js); WAL against DELETE paired by round (lib/stats/comparison.js); and how each
+// (lib/stats/levels.js); WAL against DELETE paired by round (lib/judge.js judgeRounds); and how each
 // scale figure grows per 10× more messages.
-import { pairedChange, storedChange } from '../../lib/stats/comparison.js';
+import { judgeRounds, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { median } from '../../lib/stats/spread.js';
@@ -157,7 +157,7 @@ function journalComparisons(measured) {
         m.rounds
           .map((r, i) => ({ slot: m.slots[i], opsPerSec: f.of(r) }))
           .filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
-      const change = pairedChange(rounds(del), rounds(wal));
+      const change = judgeRounds(rounds(del), rounds(wal));
       if (!change) continue;
       out.push({
         id: 'journal',
@@ -165,7 +165,7 @@ function journalComparisons(measured) {
         reference: del.w.name,
         member: wal.w.name,
         figure: id,
-        ...storedChange(change),
+        ...storedJudgement(change),
       });
     }
   }

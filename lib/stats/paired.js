@@ -5,12 +5,11 @@
 // One case gives n pairs (base_i, head_i) of ops/s, each pair measured back to back (interleave.js).
 // The change is estimated on the log scale, where a ratio is a difference and a slowdown and a
 // speedup of the same size weigh the same: d_i = ln(head_i / base_i), a trimmed-mean t-test of
-// "d is centred on 0", and a 95% interval exp(mean ± t·se) - 1.
+// "d is centred on 0", and a 95% interval exp(mean ± t·se) - 1. Verdicts: lib/judge.js.
 import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { VERDICTS } from '../verdicts.js';
 
 /**
  * The share of pairs trimmed from each end: 20%, Wilcox's usual choice. On a shared 2-core VM
@@ -98,25 +97,6 @@ export function holm(p) {
     out[i] = running;
   });
   return out;
-}
-
-/**
- * The verdict of one case, from its interval and its corrected significance (lib/verdicts.js).
- * - slower: significantly slower after the correction, and the interval reaches a slowdown of
- *   `threshold` or more (the slowdown is real and may be as large as the threshold);
- * - faster: the same, faster;
- * - no change: the whole interval lies within ±threshold (any real change is smaller than it);
- * - too noisy to tell: not significant, and the interval reaches beyond ±threshold.
- * @param {{ low: number, high: number }} t
- * @param {boolean} significant
- * @param {number} threshold e.g. 0.10
- * @returns {Exclude<import('../verdicts.js').Verdict, 'not compared'>}
- */
-export function verdict(t, significant, threshold) {
-  if (significant && t.high < 0 && t.low <= -threshold) return VERDICTS.slower;
-  if (significant && t.low > 0 && t.high >= threshold) return VERDICTS.faster;
-  if (t.low > -threshold && t.high < threshold) return VERDICTS.same;
-  return VERDICTS.unclear;
 }
 
 /**

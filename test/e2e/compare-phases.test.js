@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
 import { compareProblem } from '../../compare/check.js';
 import { countSides } from '../../compare/count-sides.js';
-import { INSTRUCTIONS_FLOOR } from '../../lib/costs.js';
+import { COUNT_FLOOR } from '../../lib/costs.js';
 import { ROOT, childEnv, scratch } from '../helpers.js';
 
 const tools = countingTools();
@@ -86,7 +86,7 @@ test(
         const [a, b] = [before[s], row[s]];
         assert.ok(a && b, `${row.key} ${s}: counted both times`);
         assert.ok(
-          Math.abs(b.instructions / a.instructions - 1) <= Math.max(before.tolerance, INSTRUCTIONS_FLOOR),
+          Math.abs(b.instructions / a.instructions - 1) <= Math.max(before.tolerance, COUNT_FLOOR),
           `${row.key} ${s}: ${b.instructions} at once, ${a.instructions} apart (tolerance ${before.tolerance})`,
         );
         assert.deepEqual(b.io, a.io, `${row.key} ${s}: the same system calls and bytes`);
