@@ -85,7 +85,7 @@ export function table(rows) {
   );
   return markdownTable(
     [
-      ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', '95% interval', 'Sig.', 'Verdict'],
+      ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', 'Interval', 'Sig.', 'Verdict'],
       ...sorted.map((r) => [
         inert(r.key, MAX.key),
         valueText(r.base, r.unit),
@@ -230,7 +230,7 @@ export function report(c) {
     `${n.slower ? `**${n.slower} slower**` : '0 slower'}, ${n.faster} faster, ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
     '',
     `${inert(environmentLine(c), MAX.line)}. ${c.rounds} rounds per side; ${inert(c.method, MAX.line)}; engine ${code(c.engine.join(' '), MAX.line)}; ${(c.seconds / 60).toFixed(1)} min.`,
-    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its 95% interval. Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Slower, faster: significant, and the interval reaches a change of ${(c.threshold * 100).toFixed(0)}% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
+    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its interval at the level Holm's correction tested it at (95% for one case alone, wider among many; it excludes 0 exactly when Sig.). Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Slower, faster: significant, and the interval reaches a change of ${(c.threshold * 100).toFixed(0)}% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
     '',
     ...phaseLines(c.phases),
   ];

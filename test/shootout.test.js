@@ -328,6 +328,7 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     const [a, b] = [d.base, d.head].map((l) => c.cases.find((/** @type {any} */ x) => x.side === l && x.key === d.key));
     assert.ok(Math.abs(d.change - (b.instructions / a.instructions - 1)) < 1e-4, JSON.stringify(d));
     assert.equal(d.spread, Math.max(Math.abs(a.difference), Math.abs(b.difference)));
+    assert.ok(d.tolerance >= Math.max(0.001, 3 * d.spread) - 1e-12, JSON.stringify(d));
     // the same Node and drivers in other processes: as far apart as layouts put a select (2.6% at most seen)
     assert.ok(Math.abs(d.change) < 0.04, `A/A ${d.key}: ${d.change}`);
   }
@@ -402,11 +403,12 @@ test('counting: differences pair the compared sides case by case, with the large
   assert.equal(section.status, 'error');
   assert.equal(section.reason, 'v22 13.x: counting under Node v22 13.x exited 1: boom');
   assert.deepEqual(
-    section.differences.map((d) => [d.head, d.base, d.key, d.change, d.spread]),
+    section.differences.map((d) => [d.head, d.base, d.key, d.change, d.spread, d.tolerance]),
     [
-      ['v20 12.x', 'v24 12.x', sel, 0.5, 0.002],
-      ['v24 13.x', 'v24 12.x', sel, -0.1, 0.0001],
-      ['v24 13.x', 'v24 12.x', ins, 0, 0.0003],
+      // the compare's rule: the larger of 0.1%, 3 × the spread, 2 × the operation's largest spread
+      ['v20 12.x', 'v24 12.x', sel, 0.5, 0.002, 0.006],
+      ['v24 13.x', 'v24 12.x', sel, -0.1, 0.0001, 0.001],
+      ['v24 13.x', 'v24 12.x', ins, 0, 0.0003, 0.001],
     ],
   );
   assert.deepEqual(

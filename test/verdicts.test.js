@@ -90,7 +90,7 @@ test('the judges give only the vocabulary: the paired verdict, a comparison with
     assert.ok(given.has(w), `${w} is given`);
 });
 
-test('the code compares verdicts with, and writes, only the vocabulary (the counts\' words among it)', () => {
+test("the code compares verdicts with, and writes, only the vocabulary (the counts' words among it)", () => {
   const dirs = ['aggregate', 'bench', 'compare', 'lib', 'publish'];
   const files = dirs.flatMap((d) =>
     fs

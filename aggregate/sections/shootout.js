@@ -270,7 +270,7 @@ function readmeLines(ctx, { doc, view, chart }) {
 
 /**
  * The README's one sentence on the counts (the chart's diamonds): how many differences in
- * instructions per operation are beyond twice their repeat spread, the sides not counted; or why
+ * instructions per operation are beyond their tolerance (lib/costs.js), the sides not counted; or why
  * nothing was counted.
  * @param {any} counting a shootout document's `counting`
  * @param {ReturnType<typeof shootoutView>} view
@@ -286,7 +286,7 @@ function countingSentence(counting, view) {
   const failed = (counting.sides ?? []).filter((/** @type {any} */ s) => s.status !== 'ok');
   // the README's byte budget: how many differ, the values in the chart
   return [
-    `◆: instructions/op under valgrind, ${beyond.length}/${diffs.length} beyond 2× their repeat`,
+    `◆: instructions/op under valgrind, ${beyond.length}/${diffs.length} beyond their tolerance`,
     ...(failed.length ? [`; ${failed.map((/** @type {any} */ s) => inert(s.side)).join(', ')} not counted`] : []),
     '.',
   ].join('');

@@ -2,7 +2,8 @@
 // (bench/paired/analysis.js): per round, each side's ops/s median; per case, the paired figure of the
 // head side against its base side in the same round (the median over the cycles of the log ratio of
 // their alternating slices); the trimmed paired test; Holm
-// over every comparison of the run together; 95% intervals; the compare's verdicts (lib/verdicts.js).
+// over every comparison of the run together, each interval at its corrected level; the verdicts
+// (lib/judge.js).
 import { analyse, collect } from '../paired/analysis.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
@@ -26,7 +27,7 @@ const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite
  * @property {number | null} baseOps median ops/s over the rounds
  * @property {number | null} headOps
  * @property {number | null} change head / base - 1: positive is faster
- * @property {number | null} low 95% interval of the change
+ * @property {number | null} low the change's interval, at its Holm-corrected level (lib/judge.js)
  * @property {number | null} high
  * @property {number | null} p
  * @property {number | null} pAdjusted Holm over every comparison and case of the run

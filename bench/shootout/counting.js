@@ -13,6 +13,8 @@ import { ROOT } from '../../lib/root.js';
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
+import { countTolerance, opSpreads } from '../../lib/costs.js';
+import { parseCaseKey } from '../tables/suite.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
 
@@ -120,30 +122,38 @@ export function sideCases(label, out) {
 
 /**
  * Per comparison and case counted on both sides: the head's instructions per operation against
- * its base's (head / base - 1, + is more instructions), and the larger of the two sides' repeat
- * differences, which a difference between Nodes must exceed to be one.
+ * its base's (head / base - 1, + is more instructions), the larger of the two sides' repeat
+ * differences, and the tolerance a difference between Nodes must exceed to be one: the compare's
+ * rule (lib/costs.js countTolerance), its operation's spread over the comparison's two sides.
  * @param {CountedCase[]} cases
  * @param {import('./plan.js').Comparison[]} comparisons
  */
-function instructionDifferences(cases, comparisons) {
+export function instructionDifferences(cases, comparisons) {
   /** @type {Map<string, any>} */
   const by = new Map(cases.filter((c) => c.status === 'ok').map((c) => [`${c.side}|${c.key}`, c]));
-  return comparisons.flatMap((cmp) =>
-    cases
+  const spreadOf = (/** @type {string} */ side) =>
+    [...by.values()]
+      .filter((c) => c.side === side)
+      .map((c) => ({ op: parseCaseKey(c.key).op, spread: Math.abs(c.difference) }));
+  return comparisons.flatMap((cmp) => {
+    const ops = opSpreads([...spreadOf(cmp.base), ...spreadOf(cmp.head)]);
+    return cases
       .filter((c) => c.side === cmp.head && by.has(`${cmp.base}|${c.key}`) && by.has(`${cmp.head}|${c.key}`))
       .map((c) => {
         const base = by.get(`${cmp.base}|${c.key}`);
         const head = by.get(`${cmp.head}|${c.key}`);
+        const spread = Math.max(Math.abs(base.difference), Math.abs(head.difference));
         return {
           group: cmp.group,
           base: cmp.base,
           head: cmp.head,
           key: c.key,
           change: sig6(head.instructions / base.instructions - 1),
-          spread: sig6(Math.max(Math.abs(base.difference), Math.abs(head.difference))),
+          spread: sig6(spread),
+          tolerance: sig6(countTolerance(spread, ops.get(parseCaseKey(c.key).op))),
         };
-      }),
-  );
+      });
+  });
 }
 
 /**

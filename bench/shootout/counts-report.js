@@ -23,13 +23,11 @@ export const signedSmall = (/** @type {number} */ x) =>
   Math.abs(x) < 5e-5 ? '±0%' : `${sign(x)}${smallPercent(x).replace('<', '')}`;
 
 /**
- * Whether a difference between two sides' counts is one: more than twice the larger of the two
- * sides' repeat differences. Two processes of one Node differ by about what its repeat did (an
- * A/A shootout's two sides came out 0.11% apart with repeats of 0.10% and 0.09%), so the spread
- * alone would call about one equal pair in three a difference.
- * @param {{ change: number, spread: number }} d
+ * Whether a difference between two sides' counts is one: beyond its tolerance (the compare's rule,
+ * lib/costs.js countTolerance, stored with it by bench/shootout/counting.js).
+ * @param {{ change: number, tolerance: number }} d
  */
-export const beyondRepeat = (d) => Math.abs(d.change) > 2 * d.spread;
+export const beyondRepeat = (d) => Math.abs(d.change) > d.tolerance;
 
 /** A difference's cell: the change, ± the repeat spread, and "(within repeat)" where it is not one. */
 export function differenceCell(/** @type {any} */ d) {
@@ -54,7 +52,7 @@ export function countingLine(counting) {
   const failed = (counting.sides ?? []).filter((/** @type {any} */ s) => s.status !== 'ok');
   return [
     `Instructions per operation, counted after the timed run (valgrind ${inert(counting.tools?.valgrind ?? '?')}'s callgrind; system calls under strace ${inert(counting.tools?.strace ?? '?')}), each side under its own Node with its own drivers, every case twice in new processes (${counting.mode} databases, ${Math.round(counting.seconds ?? 0)} s).`,
-    `A change (+ is more instructions) against the same base as the time; ± the larger of the two sides' repeat differences: a change within twice it is no difference.`,
+    `A change (+ is more instructions) against the same base as the time; ± the larger of the two sides' repeat differences: a change within its tolerance (the larger of 0.1%, 3 × that, 2 × the largest of its operation's) is no difference.`,
     ...failed.map((/** @type {any} */ s) => `${inert(s.side)} was not counted: ${inert(s.reason ?? '', 300)}.`),
   ].join(' ');
 }

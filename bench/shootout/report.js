@@ -1,7 +1,7 @@
 // The shootout's tables, in Markdown, from a shootout document: the CLI's summary on stdout and the
 // README's "Node versions on one machine" section (aggregate/sections/shootout.js) are the same
 // lines. Per comparison group a table: a row per case (driver, cipher, operation), a column per
-// Node, each cell the change against the group's base side with its 95% interval and the verdict.
+// Node, each cell the change against the group's base side with its Holm-corrected interval and the verdict.
 // Then the counts' tables (bench/shootout/counts-report.js): instructions per operation per Node.
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
@@ -13,7 +13,7 @@ const baseRate = (/** @type {number | null} */ n) =>
   n === null ? '' : typeof n === 'number' && Number.isFinite(n) ? rate(n) : NOT_A_NUMBER;
 const finite = (/** @type {unknown[]} */ xs) => xs.every((x) => typeof x === 'number' && Number.isFinite(x));
 
-/** One cell: the change, its 95% interval, the verdict. */
+/** One cell: the change, its Holm-corrected interval, the verdict. */
 export function cell(/** @type {any} */ r) {
   if (!r) return '';
   if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
@@ -66,7 +66,7 @@ export function shootoutLines(doc, o = {}) {
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(
-    `Measured ${day(doc.run.finishedAt)} on ${machineLine(doc)}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its 95% interval, and the verdict (Holm over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
+    `Measured ${day(doc.run.finishedAt)} on ${machineLine(doc)}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its interval, and the verdict (both Holm-corrected over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
     '',
   );
   lines.push(

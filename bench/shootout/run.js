@@ -16,7 +16,7 @@ import { countShootout } from './counting.js';
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
 
 export const METHOD =
-  'interleaved in slices: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round; each case opened on every side, then ~2 ms slices alternating between the sides in an order rotating by round, case and cycle; per case and round the median over the cycles of the log ratio of a side’s slice to its base side’s, trimmed paired t-test over the rounds, Holm over every comparison of the run, 95% intervals';
+  'interleaved in slices: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round; each case opened on every side, then ~2 ms slices alternating between the sides in an order rotating by round, case and cycle; per case and round the median over the cycles of the log ratio of a side’s slice to its base side’s, trimmed paired t-test over the rounds, Holm over every comparison of the run, each interval at the level Holm tested it at';
 
 /**
  * A shootout document's `run`: what the flags asked for, and when and how long it ran. The nightly
