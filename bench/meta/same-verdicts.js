@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+// npm run meta:same-verdicts -- [--ref REF] [FILE.json ...]
+//
+// For a change to the judge (lib/judge.js, lib/costs.js' rule): re-judge stored rounds with the
+// judge as it was at a git ref and as it is, and list every verdict or interval that differs. The
+// old judge is the modules at REF (`git archive` into a temporary folder, removed after), so this
+// keeps working after the change lands. Inputs: result documents of a run (their comparisons and
+// claims, from the cases' rounds: bench/result/analysis.js analyseRun) and shootout documents (their
+// rows, from the sides' figures per round: bench/shootout/analysis.js analyseShootout; and their
+// counted differences, where they have counts). Exit 0 when nothing differs, 1 listing each
+// difference, 2 on bad usage.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
+import { ROOT } from '../../lib/root.js';
+import { parseCaseKey } from '../tables/suite.js';
+
+/** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
+export const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
+/** Real documents judged when no file is given. */
+const DEFAULT_FILES = ['test/fixtures/real-linux-x64-shootout.json'];
+
+/**
+ * The modules at `ref`, loadable: lib/, bench/ and package.json (ESM) in a temporary folder, with
+ * this checkout's node_modules linked beside them.
+ * @param {string} ref
+ */
+function checkoutAt(ref) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-same-verdicts-'));
+  const tar = execFileSync('git', ['archive', '--format=tar', ref, 'lib', 'bench', 'package.json'], {
+    cwd: ROOT,
+    maxBuffer: 1 << 30,
+  });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Both judges' modules: `old` from the folder of REF, `now` from this checkout. */
+async function judges(/** @type {string} */ oldRoot) {
+  const load = (/** @type {string} */ root, /** @type {string} */ file) =>
+    import(pathToFileURL(path.join(root, file)).href);
+  const both = async (/** @type {string} */ root) => ({
+    run: await load(root, 'bench/result/analysis.js'),
+    shootout: await load(root, 'bench/shootout/analysis.js'),
+    counts: await load(root, 'bench/shootout/counts-report.js'),
+    counting: await load(root, 'bench/shootout/counting.js'),
+  });
+  return { old: await both(oldRoot), now: await both(ROOT) };
+}
+
+const pct = (/** @type {number | null} */ x) => (x === null ? 'null' : `${(x * 100).toFixed(2)}%`);
+const interval = (/** @type {any} */ r) => `${r.verdict} [${pct(r.low)}, ${pct(r.high)}]`;
+
+/**
+ * The differences between two lists of judged rows, matched by `id`.
+ * @param {string} what
+ * @param {any[]} a
+ * @param {any[]} b
+ * @param {(r: any) => string} id
+ */
+function rowDifferences(what, a, b, id) {
+  const byId = new Map(b.map((r) => [id(r), r]));
+  /** @type {{ verdict: string[], interval: string[] }} */
+  const out = { verdict: [], interval: [] };
+  for (const x of a) {
+    const y = byId.get(id(x));
+    if (!y) out.verdict.push(`${what} ${id(x)}: only in the old judge's`);
+    else if (x.verdict !== y.verdict)
+      out.verdict.push(`${what} ${id(x)}: ${interval(x)} → ${interval(y)} (p ${x.pAdjusted ?? x.p})`);
+    else if (x.low !== y.low || x.high !== y.high)
+      out.interval.push(`${what} ${id(x)}: ${interval(x)} → ${interval(y)}`);
+  }
+  for (const y of b) if (!a.some((x) => id(x) === id(y))) out.verdict.push(`${what} ${id(y)}: only in the new judge's`);
+  return out;
+}
+
+/**
+ * A shootout document's rounds as its run had them (each side's cases' ops/s per round), from its figures.
+ * @param {any} doc
+ */
+function shootoutRounds(doc) {
+  const n = doc.run.rounds;
+  /** @type {Record<string, { cases: any[] }>[]} */
+  const rounds = Array.from({ length: n }, () => ({}));
+  /** @type {Record<string, string[]>} */
+  const listed = {};
+  for (const f of doc.figures) {
+    (listed[f.side] ??= []).push(f.key);
+    f.opsPerSec.forEach((/** @type {number | null} */ x, /** @type {number} */ i) => {
+      const c = { ...parseCaseKey(f.key), status: x === null ? 'error' : 'ok', reason: f.reason ?? 'not run' };
+      (rounds[i][f.side] ??= { cases: [] }).cases.push(x === null ? c : { ...c, stats: { opsPerSec: { median: x } } });
+    });
+  }
+  return { rounds, listed };
+}
+
+/**
+ * Every difference between the two judges over one document: the verdicts that differ, and the
+ * intervals that differ under the same verdict.
+ * @param {any} doc
+ * @param {Awaited<ReturnType<typeof judges>>} j
+ */
+export function documentDifferences(doc, j) {
+  /** @type {string[]} */
+  const verdicts = [];
+  /** @type {string[]} */
+  const intervals = [];
+  const lines = [];
+  if (doc.kind === 'sqlite-node-bench/shootout') {
+    const { rounds, listed } = shootoutRounds(doc);
+    const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };
+    const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, doc.comparisons, listed, o));
+    const d = rowDifferences('shootout', a, b, (r) => `${r.head} vs ${r.base} ${r.key}`);
+    verdicts.push(...d.verdict);
+    intervals.push(...d.interval);
+    lines.push(`${a.length} shootout rows: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`);
+    if (doc.counting?.cases) {
+      const diffs = j.now.counting.instructionDifferences(doc.counting.cases, doc.comparisons);
+      const moved = diffs.filter(
+        (/** @type {any} */ x) => j.old.counts.beyondRepeat(x) !== j.now.counts.beyondRepeat(x),
+      );
+      for (const x of moved)
+        verdicts.push(
+          `count ${x.head} vs ${x.base} ${x.key}: ${pct(x.change)} ±${pct(x.spread)} was ${j.old.counts.beyondRepeat(x) ? 'a difference' : 'within repeat'}, now ${j.now.counts.beyondRepeat(x) ? 'a difference' : 'within its tolerance'} ${pct(x.tolerance)}`,
+        );
+      lines.push(`${diffs.length} counted differences: ${moved.length} judged otherwise`);
+    }
+  } else {
+    const [a, b] = [j.old, j.now].map((m) => ({ run: m.run.analyseRun(doc.cases) }));
+    const d = rowDifferences('comparison', a.run.comparisons, b.run.comparisons, (r) => `${r.id} ${r.member} ${r.op}`);
+    verdicts.push(...d.verdict);
+    intervals.push(...d.interval);
+    lines.push(
+      `${a.run.comparisons.length} comparisons: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`,
+    );
+    const checks = (/** @type {any[]} */ es) =>
+      es.flatMap((e) => e.checks.map((/** @type {any} */ c) => ({ ...c, id: `${e.id}#${c.index}` })));
+    const e = rowDifferences('claim', checks(a.run.experiments), checks(b.run.experiments), (r) => r.id);
+    verdicts.push(...e.verdict);
+    intervals.push(...e.interval);
+    lines.push(
+      `${checks(a.run.experiments).length} claim checks: ${e.verdict.length} verdicts differ, ${e.interval.length} more intervals`,
+    );
+  }
+  return { verdicts, intervals, lines };
+}
+
+export const HELP = {
+  usage: 'npm run meta:same-verdicts -- [--ref REF] [FILE.json ...]',
+  summary: `Re-judge stored rounds (run and shootout documents; default: ${DEFAULT_FILES.join(', ')}) with the judge as it was at REF and as it is; list every verdict that differs. Exit 1 when any does.`,
+  options: /** @type {const} */ ({
+    ref: {
+      type: 'string',
+      arg: 'REF',
+      shown: `${BEFORE_JUDGE.slice(0, 7)} (before the one judge)`,
+      description: 'the git ref of the old judge',
+    },
+  }),
+};
+
+command(
+  'same-verdicts',
+  import.meta.url,
+  async (argv) => {
+    const v = parseStrict(argv, HELP.options, { positionals: true });
+    const ref = /** @type {string | undefined} */ (v.ref) ?? BEFORE_JUDGE;
+    try {
+      execFileSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
+    } catch {
+      throw new UsageError(`--ref ${ref}: not a commit of this repository`);
+    }
+    const files = v._.length ? v._ : DEFAULT_FILES.map((f) => path.join(ROOT, f));
+    const docs = files.map((/** @type {string} */ f) => {
+      try {
+        return { f, doc: JSON.parse(fs.readFileSync(f, 'utf8')) };
+      } catch (err) {
+        throw new UsageError(
+          `${f}: not a readable JSON document (${/** @type {Error} */ (err).message.split('\n')[0]})`,
+        );
+      }
+    });
+    const dir = checkoutAt(ref);
+    let differ = 0;
+    try {
+      const j = await judges(dir);
+      for (const { f, doc } of docs) {
+        const { verdicts, intervals, lines } = documentDifferences(doc, j);
+        console.log(`${path.basename(f)}: ${lines.join('; ')}`);
+        for (const l of verdicts) console.log(`  verdict: ${l}`);
+        for (const l of intervals) console.log(`  interval: ${l}`);
+        differ += verdicts.length;
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    if (differ) throw new CommandError(`${differ} verdict(s) differ from the judge at ${ref.slice(0, 12)}`);
+    console.log(`every verdict as the judge at ${ref.slice(0, 12)} gave it`);
+  },
+  HELP,
+);
