@@ -19,8 +19,8 @@ import { COUNT_VERDICTS as W } from './verdicts.js';
  * shootout judge by it.
  */
 export const COUNT_FLOOR = 0.001;
-export const SPREAD_TIMES = 3;
-export const OP_SPREAD_TIMES = 2;
+const SPREAD_TIMES = 3;
+const OP_SPREAD_TIMES = 2;
 
 /**
  * A count's tolerance: the smallest |change| that is a change.

@@ -21,11 +21,11 @@ import { sig } from './format.js';
 /** @import { Verdict } from './verdicts.js' */
 
 /** The chance of any false alarm over a family (the compare's and the shootout's --alpha default). */
-export const ALPHA = 0.05;
+const ALPHA = 0.05;
 /** Fewer pairs than this are not judged (the trimmed test needs 2 after trimming). */
 export const MIN_PAIRS = 2;
 /** A comparison within one run needs this many rounds paired (df ≥ 2: an interval of 2 pairs tells nothing). */
-export const MIN_RUN_PAIRS = 3;
+const MIN_RUN_PAIRS = 3;
 
 /**
  * @typedef {object} Pair one round of a comparison

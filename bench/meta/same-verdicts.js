@@ -19,7 +19,7 @@ import { ROOT } from '../../lib/root.js';
 import { parseCaseKey } from '../tables/suite.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
-export const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
+const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
 /** Real documents judged when no file is given. */
 const DEFAULT_FILES = ['test/fixtures/real-linux-x64-shootout.json'];
 
@@ -104,7 +104,7 @@ function shootoutRounds(doc) {
  * @param {any} doc
  * @param {Awaited<ReturnType<typeof judges>>} j
  */
-export function documentDifferences(doc, j) {
+function documentDifferences(doc, j) {
   /** @type {string[]} */
   const verdicts = [];
   /** @type {string[]} */
