@@ -1,88 +1,403 @@
-// Whether the intervals are calibrated, and whether the comparisons decide, over repeat runs
-// (meta:precision):
-// - own-interval coverage: for every ordered pair of runs (first, later) and every case in both, the
-//   later figure inside the first run's own 95% interval (target 93–98%: covering, not padded);
-// - width against movement: per operation, the median of the printed ± (the wider side) over the
-//   95th percentile of the actual |difference| between runs' figures (target ≤ 1.5);
-// both for the median (typical under load) and the fastest typical figure; and
-// - paired half-widths: per operation, the median half-width of the in-run comparisons (targets:
-//   ≤ 3% CPU-bound, ≤ 6% I/O-bound, under interference).
-import { OPS } from '../tables/ops.js';
-import { caseKey } from '../tables/suite.js';
-import { quantile } from '../../lib/stats/spread.js';
-import { widerSide } from '../../lib/stats/headline.js';
+#!/usr/bin/env node
+// npm run meta:calibration — the calibration registry (issue 38): a row per kind of claim the
+// project prints, each with the claim as printed and where, how it is measured, the measured rate
+// with its own 95% interval, the target, and pass or fail. Rows measured here by simulation under
+// the noise the nights show (bench/meta/changepoints.js KINDS and Noise, docs/checking.md): two
+// modes, a slow tail of VMs, correlated nights, a VM shared by every operation of a night, Node
+// 24's two-state counts and values stored at 4 significant figures. Rows whose claim another
+// benchmark measures on real repeat runs quote that benchmark's figure and command; a claim nothing
+// measures yet says so. Seeded (lib/prng.js): the same seed, the same table. Writes
+// calibration-<time>.md and .json to --out (never over another file) and the table to stdout.
+import path from 'node:path';
+import { SETTINGS, changePointsOf } from '../../lib/changepoints.js';
+import { createRandom } from '../../lib/prng.js';
+import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
+import { command, numberFlag, parseStrict, printMarkdown } from '../../lib/command.js';
+import { table } from '../../lib/markdown.js';
+import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
+import { outlier, seriesYear, slidingFalse } from './changepoints.js';
 
-/** The figures a document gives a case: the median and the fastest typical, each with its interval. */
-const FIGURES = {
-  median: (/** @type {any} */ s) => ({ value: s.opsPerSec.median, low: s.opsPerSec.low, high: s.opsPerSec.high }),
-  fast: (/** @type {any} */ s) => (s.fast ? { value: s.fast.opsPerSec, low: s.fast.low, high: s.fast.high } : null),
+/** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
+const WINDOW = 91;
+/** A change point placed within this many nights of its step is that step's. */
+const NEAR = 5;
+/** The normal quantile of a two-sided 95% interval. */
+const Z = 1.959964;
+
+/**
+ * Wilson's 95% score interval of a proportion k of n (Wilson, JASA 22, 1927); @stdlib has none.
+ * @param {number} k
+ * @param {number} n
+ * @returns {[number, number]}
+ */
+export function wilson(k, n) {
+  if (!n) return [0, 1];
+  const p = k / n;
+  const d = 1 + (Z * Z) / n;
+  const c = (p + (Z * Z) / (2 * n)) / d;
+  const h = (Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / d;
+  return [Math.max(0, c - h), Math.min(1, c + h)];
+}
+
+/**
+ * A 95% interval of a Poisson count k (Byar's approximation; exact to a few % from k = 1).
+ * @param {number} k
+ * @returns {[number, number]}
+ */
+export function poisson(k) {
+  const low = k ? k * (1 - 1 / (9 * k) - Z / (3 * Math.sqrt(k))) ** 3 : 0;
+  const k1 = k + 1;
+  return [low, k1 * (1 - 1 / (9 * k1) + Z / (3 * Math.sqrt(k1))) ** 3];
+}
+
+/**
+ * How often printed intervals hold the truth, and how large the printed sizes are against it.
+ * @param {{ size: number, low: number, high: number, truth: number }[]} claims
+ */
+export function coverageOf(claims) {
+  const inside = claims.filter((c) => c.low <= c.truth && c.truth <= c.high).length;
+  const ratios = claims.map((c) => c.size / c.truth);
+  const mean = ratios.reduce((a, r) => a + r, 0) / (ratios.length || 1);
+  const sd = Math.sqrt(ratios.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, ratios.length - 1));
+  const h = (Z * sd) / Math.sqrt(ratios.length || 1);
+  return { n: claims.length, inside, interval: wilson(inside, claims.length), ratio: [mean, mean - h, mean + h] };
+}
+
+/**
+ * The band's flags over a window of nights: per operation and night, and nights with any flag.
+ * @param {number[][]} byOp each operation's figures, night by night (the same nights)
+ * @param {(xs: number[]) => [number, number] | null} band
+ */
+export function flagsOf(byOp, band) {
+  const flagged = byOp.map((xs) => {
+    const b = band(xs);
+    return xs.map((x) => Boolean(b && (x < b[0] || x > b[1])));
+  });
+  const nights = byOp[0].length;
+  return {
+    opNights: byOp.length * nights,
+    flags: flagged.flat().filter(Boolean).length,
+    nights,
+    nightsFlagged: Array.from({ length: nights }, (_, i) => flagged.some((f) => f[i])).filter(Boolean).length,
+    perOp: flagged.map((f) => f.filter(Boolean).length),
+  };
+}
+
+const pc = (/** @type {number} */ x, /** @type {number} */ digits = 1) => `${(100 * x).toFixed(digits)}%`;
+const interval = (/** @type {number} */ k, /** @type {number} */ n) => {
+  const [lo, hi] = wilson(k, n);
+  return `${pc(k / n)} [${pc(lo)}, ${pc(hi)}] (${k} of ${n})`;
 };
 
 /**
- * Own-interval coverage and width against movement, per operation, for one figure.
- * @param {any[]} docs repeat runs
- * @param {keyof typeof FIGURES} which
+ * The noise of one night of the history, shared by every operation: a slow or fast VM (outlier)
+ * and the VM's own speed (a robust sd of 2%), or none (each operation draws its own).
+ * @typedef {{ name: string, shared: boolean, phi: number }} BandScenario
  */
-export function calibrationOf(docs, which) {
-  /** @type {Map<string, { op: string, figures: { value: number, low: number, high: number }[] }>} */
-  const byCase = new Map();
-  for (const doc of docs)
-    for (const c of doc.cases) {
-      if (c.status !== 'ok' || !c.stats?.opsPerSec) continue;
-      const f = FIGURES[which](c.stats);
-      if (!f || typeof f.low !== 'number' || typeof f.high !== 'number') continue;
-      const k = caseKey(c);
-      const e = byCase.get(k) ?? {
-        op: c.op,
-        figures: /** @type {{ value: number, low: number, high: number }[]} */ ([]),
-      };
-      e.figures.push(f);
-      byCase.set(k, e);
+/** @type {BandScenario[]} */
+const BAND_SCENARIOS = [
+  { name: 'independent nights and operations', shared: false, phi: 0 },
+  { name: 'a VM shared by the night’s operations', shared: true, phi: 0 },
+  { name: 'shared VM, nights correlated φ = 0.5', shared: true, phi: 0.5 },
+];
+
+/**
+ * Row a: the history band's flags by chance, 13 weeks of nights of the 8 timed operations (select
+ * with two modes), per scenario.
+ * @param {number} windows
+ * @param {number} seed
+ */
+function bandRows(windows, seed) {
+  const ops = ['wall', 'wall', 'wall', 'wall', 'wall, bimodal', 'wall', 'wall', 'wall'];
+  return BAND_SCENARIOS.map((sc, si) => {
+    const t = { opNights: 0, flags: 0, nights: 0, nightsFlagged: 0, select: 0 };
+    for (let w = 0; w < windows; w++) {
+      const random = createRandom(seed * 7717 + si * 1e6 + w);
+      const vm = sc.shared
+        ? Array.from({ length: WINDOW }, () => outlier(random) * Math.exp(0.02 * normalOf(random)))
+        : undefined;
+      const byOp = ops.map(
+        (k, i) =>
+          seriesYear(/** @type {any} */ (k), 0, seed * 104_729 + si * 1e7 + w * 16 + i, {
+            nights: WINDOW,
+            phi: sc.phi,
+            vm,
+          }).values,
+      );
+      const f = flagsOf(byOp, bandOf);
+      t.opNights += f.opNights;
+      t.flags += f.flags;
+      t.nights += f.nights;
+      t.nightsFlagged += f.nightsFlagged;
+      t.select += f.perOp[4];
     }
-  /** @type {Record<string, { pairs: number, inside: number, widths: number[], moves: number[] }>} */
-  const byOp = {};
-  for (const { op, figures } of byCase.values()) {
-    const t = (byOp[op] ??= { pairs: 0, inside: 0, widths: [], moves: [] });
-    for (const f of figures) t.widths.push(widerSide(f.value, f.low, f.high));
-    for (let i = 0; i < figures.length; i++)
-      for (let j = 0; j < figures.length; j++) {
-        if (i === j) continue;
-        t.pairs++;
-        t.inside += Number(figures[j].value >= figures[i].low && figures[j].value <= figures[i].high);
-        if (j > i) t.moves.push(Math.abs(figures[j].value / figures[i].value - 1));
-      }
-  }
-  const rows = Object.entries(byOp)
-    .filter(([, t]) => t.pairs)
-    .map(([op, t]) => {
-      const width = quantile(t.widths, 0.5);
-      const move95 = quantile(t.moves, 0.95);
-      return { op, pairs: t.pairs, coverage: t.inside / t.pairs, width, move95, ratio: width / move95 };
-    });
-  const pairs = rows.reduce((a, r) => a + r.pairs, 0);
-  return { byOp: rows, all: { pairs, coverage: rows.reduce((a, r) => a + r.coverage * r.pairs, 0) / pairs } };
+    const op = t.flags / t.opNights;
+    const within = (/** @type {number} */ x, /** @type {number} */ printed) => x <= 1.5 * printed && x >= printed / 1.5;
+    return {
+      id: `a${si + 1}`,
+      claim: `the band (median ± ${BAND_SD} robust sd): "${BAND_CHANCE.text}"`,
+      where:
+        'README and results/README.md, Nightly history (aggregate/sections/history.js); docs/pipeline.md "Nightly history"',
+      how: `${windows} windows of ${WINDOW} nights × 8 operations (select with two modes), ${sc.name}; wall-time noise of meta:changepoints`,
+      measured: `per operation-night ${interval(t.flags, t.opNights)}; nights with a red dot ${interval(t.nightsFlagged, t.nights)}; select's nights ${interval(t.select, windows * WINDOW)}`,
+      target: `per operation within ×1.5 of the ${pc(BAND_CHANCE.op, 0)} printed; select (two modes) no more than ×1.5`,
+      pass: within(op, BAND_CHANCE.op) && t.select / (windows * WINDOW) <= 1.5 * BAND_CHANCE.op,
+    };
+  });
+}
+
+/** A standard normal draw (Box–Muller). */
+const normalOf = (/** @type {() => number} */ random) =>
+  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+/**
+ * The change-point scenarios: the kinds of series, step sizes and noise measured together.
+ * @type {{ id: string, measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints.js').Noise, name: string }[]}
+ */
+const CP_SCENARIOS = [
+  {
+    id: 'counts',
+    measure: 'count',
+    kinds: ['instructions', 'fsync', 'writes', 'bytesWritten'],
+    sizes: [0.01, 0.03],
+    noise: {},
+    name: 'counts (instructions, fsyncs, writes, bytes), independent nights',
+  },
+  {
+    id: 'counts, two-state',
+    measure: 'count',
+    kinds: ['instructions'],
+    sizes: [0.03],
+    noise: { twoState: 0.2 },
+    name: 'instructions, ±1% in a fifth of the nights (Node 24)',
+  },
+  {
+    id: 'wall',
+    measure: 'wall',
+    kinds: ['wall', 'wall, bimodal'],
+    sizes: [0.03, 0.1],
+    noise: {},
+    name: 'wall time (one mode, two modes), independent nights',
+  },
+  {
+    id: 'wall, φ 0.5',
+    measure: 'wall',
+    kinds: ['wall', 'wall, bimodal'],
+    sizes: [0.03, 0.1],
+    noise: { phi: 0.5 },
+    name: 'wall time, nights correlated φ = 0.5',
+  },
+];
+
+/**
+ * Row b: each change point as the history prints it, its size and 95% interval against the step
+ * it found: one window of 13 weeks per step, the step at a random night of it.
+ * @param {number} perCell series per kind and size
+ * @param {number} seed
+ */
+function sizeRows(perCell, seed) {
+  return CP_SCENARIOS.flatMap((sc, si) =>
+    sc.sizes.map((size) => {
+      /** @type {{ size: number, low: number, high: number, truth: number }[]} */
+      const claims = [];
+      let steps = 0;
+      for (const [ki, kind] of sc.kinds.entries())
+        for (let s = 0; s < perCell; s++) {
+          const r = seed * 15_485_863 + si * 1e7 + ki * 1e6 + s * 7 + Math.round(size * 1000);
+          const min = SETTINGS[sc.measure].minSegment ?? 6;
+          const at = min + Math.floor(createRandom(r + 3)() * (WINDOW - 2 * min));
+          const y = seriesYear(/** @type {any} */ (kind), size, r, { ...sc.noise, nights: WINDOW, at: [at] });
+          steps++;
+          const found = changePointsOf(y.values, SETTINGS[sc.measure]).filter((c) => Math.abs(c.index - at) <= NEAR);
+          for (const c of found.slice(0, 1)) claims.push({ ...c, truth: y.sizes[0] });
+        }
+      const c = coverageOf(claims);
+      const [ratio, lo, hi] = c.ratio;
+      return {
+        id: '',
+        claim: 'a change point\'s size "with its 95% interval", e.g. "+3.0% [+2.8%, +3.2%]"',
+        where:
+          'results/README.md and README, Change points (aggregate/sections/history.js sizeText); docs/pipeline.md "Change points"',
+        how: `${steps} windows of ${WINDOW} nights, one step of ${pc(size, 0)} at a random night (up or down): ${sc.name}; ${c.n} found within ${NEAR} nights`,
+        measured: c.n
+          ? `coverage ${interval(c.inside, c.n)}; size ÷ step ${ratio.toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}]`
+          : 'none found',
+        target: 'coverage 93–97%; size ÷ step 0.9–1.1',
+        pass: c.n > 0 && c.interval[1] >= 0.93 && c.interval[0] <= 0.97 && lo >= 0.9 && hi <= 1.1,
+      };
+    }),
+  ).map((r, i) => ({ ...r, id: `b${i + 1}` }));
 }
 
 /**
- * The in-run comparisons' half-widths per operation, over repeat runs (the A/A twin left out).
- * @param {any[]} docs
+ * Row c: false change points as the history shows them, each night the change points of the last
+ * 13 weeks, a year of nights with no step; a change point shown on several nights counted once.
+ * @param {number} years series-years per kind and scenario
+ * @param {number} seed
  */
-export function pairedWidths(docs) {
-  const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
-  /** @type {Record<string, { halves: number[], decided: number }>} */
-  const byOp = {};
-  for (const doc of docs)
-    for (const c of doc.comparisons ?? []) {
-      if (c.id === 'self-check') continue;
-      const t = (byOp[c.op] ??= { halves: [], decided: 0 });
-      t.halves.push((Math.log1p(c.high) - Math.log1p(c.low)) / 2);
-      t.decided += Number(c.verdict !== 'too noisy to tell');
-    }
-  return Object.entries(byOp).map(([op, t]) => ({
-    op,
-    bound: bound[op] ?? 'io',
-    comparisons: t.halves.length,
-    halfWidth: Math.expm1(quantile(t.halves, 0.5)),
-    decided: t.decided,
-  }));
+function falseRows(years, seed) {
+  /** @type {{ name: string, measure: 'count' | 'wall', kinds: string[], noise: import('./changepoints.js').Noise }[]} */
+  const scenarios = [
+    {
+      name: 'counts, independent nights',
+      measure: 'count',
+      kinds: ['instructions', 'fsync', 'writes', 'bytesWritten'],
+      noise: {},
+    },
+    {
+      name: 'instructions, ±1% in a fifth of the nights (Node 24)',
+      measure: 'count',
+      kinds: ['instructions'],
+      noise: { twoState: 0.2 },
+    },
+    {
+      name: 'wall time (one mode, two modes), independent nights',
+      measure: 'wall',
+      kinds: ['wall', 'wall, bimodal'],
+      noise: {},
+    },
+    {
+      name: 'wall time, nights correlated φ = 0.5',
+      measure: 'wall',
+      kinds: ['wall', 'wall, bimodal'],
+      noise: { phi: 0.5 },
+    },
+    {
+      name: 'wall time, nights correlated φ = 0.7 (beyond the target)',
+      measure: 'wall',
+      kinds: ['wall'],
+      noise: { phi: 0.7 },
+    },
+  ];
+  return scenarios.map((sc, si) => {
+    let count = 0;
+    let n = 0;
+    for (const [ki, kind] of sc.kinds.entries())
+      for (let s = 0; s < years; s++) {
+        const y = seriesYear(/** @type {any} */ (kind), 0, seed * 7919 + si * 1e7 + ki * 1e6 + s, sc.noise);
+        count += slidingFalse(y.values, SETTINGS[sc.measure]);
+        n++;
+      }
+    const [lo, hi] = poisson(count);
+    const per = (/** @type {number} */ x) => ((100 * x) / n).toFixed(2);
+    return {
+      id: `c${si + 1}`,
+      claim: 'a change point is "a level that moved and stayed"; false ones ≤ 1 per 100 series-years',
+      where: 'README and results/README.md, Change points; docs/pipeline.md "Change points"',
+      how: `${n} series-years of 365 nights, no step, each night the last ${WINDOW}: ${sc.name}`,
+      measured: `${per(count)} [${per(lo)}, ${per(hi)}] per 100 series-years (${count} in ${n})`,
+      target: '≤ 1 per 100 series-years',
+      pass: sc.noise.phi === 0.7 ? null : (100 * count) / n <= 1,
+    };
+  });
 }
+
+/**
+ * Row d: the claims issue 38 lists that this registry does not measure yet, with the figure another
+ * benchmark gives where one does (its command beside it), else "not measured yet".
+ */
+const LATER = [
+  [
+    'findings: "largest PRAGMA effect", "largest cipher cost"',
+    'README, Findings (aggregate/sections/findings.js)',
+    'not measured yet',
+  ],
+  [
+    'shootout counts: "beyond twice the larger repeat spread"',
+    'docs/shootout.md; README, Shootout',
+    'not measured yet (count rule); its time verdicts: `npm run meta:shootout`, docs/shootout.md',
+  ],
+  [
+    'PR check: A/A compares pass',
+    'docs/compare.md; the PR comment',
+    'time verdicts: A/A 0 of 20 (docs/compare.md, calibration); count rule on Node 24: not measured yet',
+  ],
+  [
+    'fastest typical: "what the code costs when interference is least"',
+    'docs/methodology.md; README tables',
+    'own-interval coverage 93.6% over repeat runs (`npm run meta:precision -- --runs 5 --interference`, Node 20, docs/checking.md); what it means per operation: not measured yet',
+  ],
+  [
+    'A/A self-check "passed"',
+    'README, self-check line (aggregate/sections/self-check.js)',
+    'false flags 4 of 40 (`npm run meta:precision -- --runs 5 --interference`, docs/checking.md); power against too-narrow intervals: not measured yet',
+  ],
+  ['claims verdicts at 5 pairs', 'README, Claims checked (aggregate/sections/claims.js)', 'not measured yet'],
+  [
+    'absolute ± "95% interval"',
+    'results/README.md, absolute tables (aggregate/sections/absolute.js)',
+    'own-interval coverage 91.2% over repeat runs (`npm run meta:precision -- --runs 5 --interference`, Node 20, docs/checking.md)',
+  ],
+].map(([claim, where, measured], i) => ({
+  id: `d${i + 1}`,
+  claim,
+  where,
+  how: 'issue 38: next round',
+  measured,
+  target: 'issue 38',
+  pass: null,
+}));
+
+/**
+ * The registry's table, a row per claim.
+ * @param {{ id: string, claim: string, where: string, how: string, measured: string, target: string, pass: boolean | null }[]} rows
+ */
+export function registryTable(rows) {
+  const cell = (/** @type {string} */ s) => s.replace(/\|/g, '\\|');
+  return table(
+    [
+      ['Row', 'Claim as printed', 'Where', 'How measured', 'Measured (95% interval)', 'Target', 'Result'],
+      ...rows.map((r) => [
+        r.id,
+        cell(r.claim),
+        cell(r.where),
+        cell(r.how),
+        cell(r.measured),
+        cell(r.target),
+        r.pass === null ? '–' : r.pass ? 'pass' : '**fail**',
+      ]),
+    ],
+    ['l', 'l', 'l', 'l', 'l', 'l', 'l'],
+    { padded: false },
+  );
+}
+
+const OPTIONS = /** @type {const} */ ({
+  quick: { type: 'boolean', description: 'few series per row (about a minute): the machinery, not the figures' },
+  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the synthetic series, 0 to 2^31' },
+  out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the table goes, a new file per run' },
+});
+
+export const HELP = {
+  usage: 'npm run meta:calibration -- [--quick] [--seed N] [--out DIR]',
+  summary:
+    'The calibration registry: a row per kind of claim the project prints, its measured coverage or false-alarm rate with a 95% interval, the target, pass or fail (about 15 minutes; --quick about one).',
+  options: OPTIONS,
+};
+
+function main(/** @type {string[]} */ argv) {
+  const v = parseStrict(argv, OPTIONS);
+  const seed = numberFlag('seed', v.seed, 0, 2 ** 31);
+  const out = checkedDir('out', String(v.out));
+  const t0 = performance.now();
+  const rows = [
+    ...bandRows(v.quick ? 20 : 400, seed),
+    ...sizeRows(v.quick ? 25 : 400, seed),
+    ...falseRows(v.quick ? 2 : 60, seed),
+    ...LATER,
+  ];
+  const md = `${registryTable(rows)}\n\n${v.quick ? 'Quick: too few series for the figures to mean anything; ' : ''}seed ${seed}, ${((performance.now() - t0) / 1000).toFixed(0)} s, ${process.version}.`;
+  printMarkdown(md);
+  makeDir(out);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  for (let i = 0; i < 100; i++) {
+    const name = path.join(out, `calibration-${stamp}${i ? `-${i}` : ''}`);
+    if (!writeFileNew(`${name}.md`, `${md}\n`)) continue;
+    writeFileNew(`${name}.json`, `${JSON.stringify({ seed, quick: Boolean(v.quick), rows }, null, 2)}\n`);
+    process.stderr.write(`meta:calibration: wrote ${path.relative(process.cwd(), name)}.md and .json\n`);
+    break;
+  }
+  return rows.some((r) => r.pass === false) ? 1 : 0;
+}
+
+command('meta:calibration', import.meta.url, main, HELP);

@@ -3,10 +3,20 @@
 // combined 95% intervals (lib/stats/interval.js `lands`)? And how often does the A/A self-check
 // flag identical configs? Reported per operation, for the interval as it is now and for the
 // earlier ± (1.96 × the rse of the rounds, symmetric), so the width is compared too.
+//
+// Also whether the intervals are calibrated, and whether the comparisons decide:
+// - own-interval coverage: for every ordered pair of runs (first, later) and every case in both, the
+//   later figure inside the first run's own 95% interval (target 93–98%: covering, not padded);
+// - width against movement: per operation, the median of the printed ± (the wider side) over the
+//   95th percentile of the actual |difference| between runs' figures (target ≤ 1.5);
+// both for the median (typical under load) and the fastest typical figure; and
+// - paired half-widths: per operation, the median half-width of the in-run comparisons (targets:
+//   ≤ 3% CPU-bound, ≤ 6% I/O-bound, under interference).
 import { lands } from '../../lib/stats/interval.js';
 import { quantile } from '../../lib/stats/spread.js';
 import { widerSide } from '../../lib/stats/headline.js';
 import { caseKey } from '../tables/suite.js';
+import { OPS } from '../tables/ops.js';
 
 /** The earlier ±: 1.96 × rse, symmetric (what documents carried before the interval). */
 const earlier = (/** @type {any} */ o) => ({
@@ -97,4 +107,79 @@ export function selfChecks(docs) {
       ),
     runsFailed: docs.filter((d) => d.selfCheck && !d.selfCheck.passed).length,
   };
+}
+
+/** The figures a document gives a case: the median and the fastest typical, each with its interval. */
+const FIGURES = {
+  median: (/** @type {any} */ s) => ({ value: s.opsPerSec.median, low: s.opsPerSec.low, high: s.opsPerSec.high }),
+  fast: (/** @type {any} */ s) => (s.fast ? { value: s.fast.opsPerSec, low: s.fast.low, high: s.fast.high } : null),
+};
+
+/**
+ * Own-interval coverage and width against movement, per operation, for one figure.
+ * @param {any[]} docs repeat runs
+ * @param {keyof typeof FIGURES} which
+ */
+export function calibrationOf(docs, which) {
+  /** @type {Map<string, { op: string, figures: { value: number, low: number, high: number }[] }>} */
+  const byCase = new Map();
+  for (const doc of docs)
+    for (const c of doc.cases) {
+      if (c.status !== 'ok' || !c.stats?.opsPerSec) continue;
+      const f = FIGURES[which](c.stats);
+      if (!f || typeof f.low !== 'number' || typeof f.high !== 'number') continue;
+      const k = caseKey(c);
+      const e = byCase.get(k) ?? {
+        op: c.op,
+        figures: /** @type {{ value: number, low: number, high: number }[]} */ ([]),
+      };
+      e.figures.push(f);
+      byCase.set(k, e);
+    }
+  /** @type {Record<string, { pairs: number, inside: number, widths: number[], moves: number[] }>} */
+  const byOp = {};
+  for (const { op, figures } of byCase.values()) {
+    const t = (byOp[op] ??= { pairs: 0, inside: 0, widths: [], moves: [] });
+    for (const f of figures) t.widths.push(widerSide(f.value, f.low, f.high));
+    for (let i = 0; i < figures.length; i++)
+      for (let j = 0; j < figures.length; j++) {
+        if (i === j) continue;
+        t.pairs++;
+        t.inside += Number(figures[j].value >= figures[i].low && figures[j].value <= figures[i].high);
+        if (j > i) t.moves.push(Math.abs(figures[j].value / figures[i].value - 1));
+      }
+  }
+  const rows = Object.entries(byOp)
+    .filter(([, t]) => t.pairs)
+    .map(([op, t]) => {
+      const width = quantile(t.widths, 0.5);
+      const move95 = quantile(t.moves, 0.95);
+      return { op, pairs: t.pairs, coverage: t.inside / t.pairs, width, move95, ratio: width / move95 };
+    });
+  const pairs = rows.reduce((a, r) => a + r.pairs, 0);
+  return { byOp: rows, all: { pairs, coverage: rows.reduce((a, r) => a + r.coverage * r.pairs, 0) / pairs } };
+}
+
+/**
+ * The in-run comparisons' half-widths per operation, over repeat runs (the A/A twin left out).
+ * @param {any[]} docs
+ */
+export function pairedWidths(docs) {
+  const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
+  /** @type {Record<string, { halves: number[], decided: number }>} */
+  const byOp = {};
+  for (const doc of docs)
+    for (const c of doc.comparisons ?? []) {
+      if (c.id === 'self-check') continue;
+      const t = (byOp[c.op] ??= { halves: [], decided: 0 });
+      t.halves.push((Math.log1p(c.high) - Math.log1p(c.low)) / 2);
+      t.decided += Number(c.verdict !== 'too noisy to tell');
+    }
+  return Object.entries(byOp).map(([op, t]) => ({
+    op,
+    bound: bound[op] ?? 'io',
+    comparisons: t.halves.length,
+    halfWidth: Math.expm1(quantile(t.halves, 0.5)),
+    decided: t.decided,
+  }));
 }

@@ -13,7 +13,7 @@
 // saw: a shift shared by a whole run is the machine's, which no statistic inside a run removes.
 // Then whether the ± means what it says (coverage.js): how often a later run lands inside the
 // combined 95% intervals, per operation, against the earlier ±; and how often the A/A self-check
-// flags identical configs. Then (calibration.js) whether the intervals are calibrated, not only
+// flags identical configs. Then (coverage.js too) whether the intervals are calibrated, not only
 // covering, for the median and the fastest typical figure, and how wide the paired comparisons are.
 // --interference runs bench/meta/interference.js on the other core throughout.
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,8 +25,7 @@ import { percent } from '../../lib/format.js';
 import { ROOT } from '../../lib/root.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey } from '../tables/suite.js';
-import { coverage, selfChecks } from './coverage.js';
-import { calibrationOf, pairedWidths } from './calibration.js';
+import { calibrationOf, coverage, pairedWidths, selfChecks } from './coverage.js';
 import { probeMachine } from './probe.js';
 import { cv, mean, quantile } from '../../lib/stats/spread.js';
 import { CommandError, command, numberFlag, parseStrict } from '../../lib/command.js';
