@@ -25,6 +25,9 @@
 //    t-test on the filtered logs) and kept when p ≤ alpha and the change is at least minChange; the
 //    weakest that fails is removed and its neighbours tested again, until all pass. Each kept
 //    change point's night is then placed again, as the best split between its neighbours.
+// 6. Correlated nights: where what is left around the levels is correlated night to night (lag-1
+//    φ beyond 2/√n), all again with a segment mean's variance × (1 + φ)/(1 − φ); the interval is
+//    widened by the storage's rounding to 4 significant figures (a fixed error per level).
 //
 // The penalty, alpha and minChange are set by the false-alarm rate measured on a synthetic year
 // (bench/meta/changepoints.js, docs/pipeline.md): p-values after a search are not what a single
@@ -57,7 +60,7 @@ const SD_FLOOR = 3e-4;
  * @type {Record<'count' | 'wall', Options>}
  */
 export const SETTINGS = {
-  count: { alpha: 1e-5, minChange: 0.005, penalty: 1 },
+  count: { alpha: 1e-5, minChange: 0.005, penalty: 1, halfWindow: 0, states: true },
   wall: { alpha: 1e-7, minChange: 0.02, penalty: 1, minSegment: 14 },
 };
 
@@ -67,6 +70,12 @@ export const SETTINGS = {
  * @property {number} [minChange] the least relative change kept (default 0.01)
  * @property {number} [penalty] per change point, in units of the variance × log(n) (default 3)
  * @property {number} [minSegment] nights a segment holds at least (default MIN_SEGMENT)
+ * @property {number} [halfWindow] the Hampel filter's nights each side (default HALF_WINDOW); counts
+ *   take 0, none: Node 24 counts a fifth of the nights 1% off (two heap layouts), and a window of 7
+ *   nights holds 4 of them often enough that the filter makes false steps of 1% of them
+ * @property {boolean} [states] each segment's variance at least the series' noise from the 80th
+ *   percentile of neighbours' differences (counts: six nights in one heap layout have none of
+ *   their own, and the MAD does not see a minority state)
  */
 
 /**
@@ -178,14 +187,44 @@ export function withoutModes(z) {
 }
 
 /**
- * The Hampel filter: a value more than HAMPEL_K robust sd from the median of its window of 7 is
- * replaced by that median (near the ends, the window is cut).
+ * The night-to-night correlation of a series' noise (lag 1, AR(1)'s φ), robustly: of the residuals
+ * from the levels between its change points, the Gnanadesikan–Kettenring correlation from the MADs
+ * of sums and differences of neighbours; 0 to 0.9. Nights that share a runner image or a noisy week
+ * are correlated (φ up to 0.5–0.7 measured), and a test that takes them as independent sees steps
+ * in the noise.
+ * @param {number[]} z
+ * @param {number[]} [cps] the change points: each segment's first index
+ */
+export function lagCorrelation(z, cps = []) {
+  if (z.length < 8) return 0;
+  const bounds = [0, ...cps, z.length];
+  const r = bounds.slice(1).flatMap((end, i) => {
+    const seg = z.slice(bounds[i], end);
+    const m = median(seg);
+    return seg.map((x) => x - m);
+  });
+  const plus = mad(r.slice(1).map((x, i) => x + r[i])) ** 2;
+  const minus = mad(r.slice(1).map((x, i) => x - r[i])) ** 2;
+  return plus + minus > 0 ? Math.min(0.9, Math.max(0, (plus - minus) / (plus + minus))) : 0;
+}
+
+/**
+ * The relative rounding of a value stored at 4 significant figures (aggregate/nights.js): half a
+ * unit of its 4th figure, over the value. A fixed error per level, which no number of nights averages out.
+ * @param {number} v
+ */
+const roundingOf = (v) => (v > 0 ? (0.5 * 10 ** (Math.floor(Math.log10(v)) - 3)) / v : 0);
+
+/**
+ * The Hampel filter: a value more than HAMPEL_K robust sd from the median of its window of
+ * 2 × half + 1 nights is replaced by that median (near the ends, the window is cut).
  * @param {number[]} z
  * @param {number} sd
+ * @param {number} [half]
  */
-function hampel(z, sd) {
+function hampel(z, sd, half = HALF_WINDOW) {
   return z.map((x, i) => {
-    const m = median(z.slice(Math.max(0, i - HALF_WINDOW), i + HALF_WINDOW + 1));
+    const m = median(z.slice(Math.max(0, i - half), i + half + 1));
     return Math.abs(x - m) > HAMPEL_K * sd ? m : x;
   });
 }
@@ -238,22 +277,26 @@ function partition(z, beta, min) {
 }
 
 /**
- * Welch's t-test between z[a..k) and z[k..b), each segment's variance at least `floor`²: the
- * difference of the means (after − before), its standard error, degrees of freedom and p-value.
+ * Welch's t-test between z[a..k) and z[k..b), each segment's variance at least `floor`², times
+ * `f` = (1 + φ)/(1 − φ) (correlated nights hold fewer independent ones: the variance of a mean of
+ * AR(1) nights), plus `fixed`, a variance no number of nights averages out (the storage's rounding):
+ * the difference of the means (after − before), its standard error, degrees of freedom and p-value.
  * @param {ReturnType<typeof prefix>} pre
  * @param {number} a
  * @param {number} k
  * @param {number} b
  * @param {number} floor
+ * @param {number} [f]
+ * @param {number} [fixed]
  */
-function welch(pre, a, k, b, floor) {
+function welch(pre, a, k, b, floor, f = 1, fixed = 0) {
   const n1 = k - a;
   const n2 = b - k;
-  const v1 = Math.max(floor * floor, pre.sse(a, k) / (n1 - 1)) / n1;
-  const v2 = Math.max(floor * floor, pre.sse(k, b) / (n2 - 1)) / n2;
+  const v1 = (f * Math.max(floor * floor, pre.sse(a, k) / (n1 - 1))) / n1;
+  const v2 = (f * Math.max(floor * floor, pre.sse(k, b) / (n2 - 1))) / n2;
   const diff = pre.mean(k, b) - pre.mean(a, k);
-  const se = Math.sqrt(v1 + v2);
-  const df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1));
+  const se = Math.sqrt(v1 + v2 + fixed);
+  const df = Math.max(1, (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1)) / f);
   return { diff, se, df, p: Math.min(1, 2 * tcdf(-Math.abs(diff / se), df)) };
 }
 
@@ -294,23 +337,53 @@ export function oneSplit(values, a, b) {
  * @returns {ChangePoint[]}
  */
 export function changePointsOf(values, o = {}) {
+  const min = o.minSegment ?? MIN_SEGMENT;
+  if (values.length < 2 * min || values.some((v) => !(v > 0) || !Number.isFinite(v))) return [];
+  const { z: centred } = withoutModes(values.map(Math.log));
+  // first as if the nights were independent; then, where what is left around the levels found is
+  // correlated night to night beyond chance (2 standard errors, 2/√n), again with that correlation
+  const first = segmentsOf(values, centred, 0, o);
+  const phi = lagCorrelation(first.z, first.cps);
+  return phi > 2 / Math.sqrt(values.length) ? segmentsOf(values, centred, phi, o).found : first.found;
+}
+
+/**
+ * The change points of a series' logs (its modes removed), its nights' correlation φ given.
+ * @param {number[]} values
+ * @param {number[]} centred
+ * @param {number} phi
+ * @param {Options} o
+ */
+function segmentsOf(values, centred, phi, o) {
   const alpha = o.alpha ?? 1e-4;
   const minChange = o.minChange ?? 0.01;
   const min = o.minSegment ?? MIN_SEGMENT;
   const n = values.length;
-  if (n < 2 * min || values.some((v) => !(v > 0) || !Number.isFinite(v))) return [];
-  const logs = values.map(Math.log);
-  const { z: centred } = withoutModes(logs);
-  const sd = robustSd(centred);
-  const z = hampel(centred, sd);
+  // the variance of a mean of AR(1) nights is f times the independent nights'; and the sd from
+  // neighbours' differences is σ√(1 − φ)
+  const f = (1 + phi) / (1 - phi);
+  const sd = Math.max(SD_FLOOR, robustSd(centred) / Math.sqrt(1 - phi));
+  // a segment's own variance may be none (six nights in one heap layout): o.states
+  const diffs = centred
+    .slice(1)
+    .map((x, i) => Math.abs(x - centred[i]))
+    .sort((a, b) => a - b);
+  const floor = o.states
+    ? Math.max(sd, diffs[Math.floor(0.8 * (diffs.length - 1))] / (1.2816 * Math.SQRT2 * Math.sqrt(1 - phi)))
+    : SD_FLOOR;
+  const z = hampel(centred, sd, o.halfWindow);
   const pre = prefix(z);
-  const beta = (o.penalty ?? 3) * sd * sd * Math.log(n);
+  const beta = (o.penalty ?? 3) * f * sd * sd * Math.log(n);
   let cps = partition(z, beta, min);
   // the gate: the weakest failing change point goes, and its neighbours are tested again
   const bounds = () => [0, ...cps, n];
   const test = (/** @type {number} */ i) => {
     const b = bounds();
-    return welch(pre, b[i], b[i + 1], b[i + 2], SD_FLOOR);
+    const rounding =
+      (roundingOf(median(values.slice(b[i], b[i + 1]))) ** 2 +
+        roundingOf(median(values.slice(b[i + 1], b[i + 2]))) ** 2) /
+      3;
+    return welch(pre, b[i], b[i + 1], b[i + 2], floor, f, rounding);
   };
   const fails = (/** @type {ReturnType<typeof test>} */ t) => t.p > alpha || Math.abs(Math.expm1(t.diff)) < minChange;
   for (;;) {
@@ -327,7 +400,8 @@ export function changePointsOf(values, o = {}) {
     const b = bounds();
     return bestSplit(pre, b[i], b[i + 2], min);
   });
-  return cps.flatMap((index, i) => {
+  /** @type {ChangePoint[]} */
+  const found = cps.flatMap((index, i) => {
     const t = test(i);
     if (fails(t)) return [];
     const h = tquantile(0.975, t.df) * t.se;
@@ -344,4 +418,5 @@ export function changePointsOf(values, o = {}) {
       },
     ];
   });
+  return { z, cps, found };
 }

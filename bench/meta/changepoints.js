@@ -46,52 +46,42 @@ const student = (/** @type {() => number} */ random, /** @type {number} */ df) =
 const T4_MAD_SD = 1.4826 * 0.7407;
 
 /**
- * The kinds of series, each a generator of one series-year's values before any step: a level and
- * a multiplicative noise per night.
- * @type {Record<string, { measure: 'count' | 'wall', label: string, make: (random: () => number) => (night: number) => number }>}
+ * The kinds of series, each a generator of one series' level and its noise per night before any
+ * step: `noise` draws the log deviation of a night, `mode` the factor of a night's mode (select).
+ * @typedef {{ level: number, noise: () => number, mode?: () => number }} Draw
+ * @type {Record<string, { measure: 'count' | 'wall', label: string, make: (random: () => number) => Draw }>}
  */
-const KINDS = {
+export const KINDS = {
   instructions: {
     measure: 'count',
     label: 'instructions/op',
     make: (random) => {
       const u = random();
       const sd = u < 0.9 ? 5e-5 + 5e-5 * random() : u < 0.98 ? 1e-3 : 5e-3 + 5e-3 * random();
-      const level = 10 ** (4 + 2 * random());
-      return () => level * (1 + sd * normal(random));
+      return { level: 10 ** (4 + 2 * random()), noise: () => sd * normal(random) };
     },
   },
   fsync: {
     measure: 'count',
     label: 'fsyncs/op',
-    make: (random) => {
-      const level = [0.02, 0.1, 1.02, 2][Math.floor(4 * random())];
-      return () => level;
-    },
+    make: (random) => ({ level: [0.02, 0.1, 1.02, 2][Math.floor(4 * random())], noise: () => 0 }),
   },
   writes: {
     measure: 'count',
     label: 'writes/op',
-    make: (random) => {
-      const level = 1 + 5 * random();
-      return () => level;
-    },
+    make: (random) => ({ level: 1 + 5 * random(), noise: () => 0 }),
   },
   bytesWritten: {
     measure: 'count',
     label: 'bytes written/op',
-    make: (random) => {
-      const level = 4096 * (1 + 10 * random());
-      return () => level;
-    },
+    make: (random) => ({ level: 4096 * (1 + 10 * random()), noise: () => 0 }),
   },
   wall: {
     measure: 'wall',
     label: 'ops/s',
     make: (random) => {
       const sd = 0.02 + 0.02 * random();
-      const level = 10 ** (1 + 3.5 * random());
-      return () => level * Math.exp((sd * student(random, 4)) / T4_MAD_SD) * outlier(random);
+      return { level: 10 ** (1 + 3.5 * random()), noise: () => (sd * student(random, 4)) / T4_MAD_SD };
     },
   },
   'wall, bimodal': {
@@ -100,37 +90,61 @@ const KINDS = {
     make: (random) => {
       const sd = 0.02 + 0.02 * random();
       const low = 0.2 + 0.3 * random();
-      return () => (random() < low ? 6000 : 10_000) * Math.exp((sd * student(random, 4)) / T4_MAD_SD) * outlier(random);
+      return {
+        level: 10_000,
+        noise: () => (sd * student(random, 4)) / T4_MAD_SD,
+        mode: () => (random() < low ? 0.6 : 1),
+      };
     },
   },
 };
 
-/** 5% of nights on a VM off by 20–40%, seven in ten slower. */
-function outlier(/** @type {() => number} */ random) {
+/** 5% of nights on a VM off by 20–40%, seven in ten slower: a night's factor. */
+export function outlier(/** @type {() => number} */ random) {
   if (random() >= 0.05) return 1;
   const by = 0.2 + 0.2 * random();
   return random() < 0.7 ? 1 - by : 1 + by;
 }
 
 /**
- * One series-year: its values (4 significant figures) and the nights its steps start at.
+ * @typedef {object} Noise what the nights share beyond each kind's own noise (docs/checking.md)
+ * @property {number} [phi] night-to-night correlation of the noise: AR(1), its sd kept (0: independent)
+ * @property {number} [twoState] the share of nights a count is off by ±1% (Node 24's two heap
+ *   layouts: a fifth of the nights; the sign drawn per series)
+ * @property {number[]} [vm] each night's VM factor, shared by every series of the night (a slow VM
+ *   slows every operation); without it, wall time draws its own (outlier)
+ * @property {number} [nights] the series' length (NIGHTS)
+ * @property {number[]} [at] the nights its steps start at (else 3 a year, STEP_NIGHTS ± 20)
+ */
+
+/**
+ * One series: its values (4 significant figures, as aggregate/nights.js stores them) and the nights
+ * its steps start at, each step `size` up or down (sign at random).
  * @param {keyof typeof KINDS} kind
  * @param {number} size the steps' relative size (0: none)
  * @param {number} seed
+ * @param {Noise} [o]
  */
-export function seriesYear(kind, size, seed) {
+export function seriesYear(kind, size, seed, o = {}) {
   const random = createRandom(seed);
-  const next = KINDS[kind].make(random);
-  const steps = size ? STEP_NIGHTS.map((n) => n + Math.round(40 * (random() - 0.5))) : [];
+  const { measure, make } = KINDS[kind];
+  const { level, noise, mode } = make(random);
+  const steps = !size ? [] : (o.at ?? STEP_NIGHTS.map((n) => n + Math.round(40 * (random() - 0.5))));
   const signs = steps.map(() => (random() < 0.5 ? -1 : 1));
-  const values = Array.from({ length: NIGHTS }, (_, night) => {
+  const phi = o.phi ?? 0;
+  const shift = random() < 0.5 ? 0.01 : -0.01;
+  let e = noise();
+  const values = Array.from({ length: o.nights ?? NIGHTS }, (_, night) => {
     let factor = 1;
     steps.forEach((s, i) => {
       if (night >= s) factor *= 1 + signs[i] * size;
     });
-    return sig4(next(night) * factor);
+    if (night) e = phi * e + Math.sqrt(1 - phi * phi) * noise();
+    const vm = measure === 'wall' ? (o.vm?.[night] ?? outlier(random)) : 1;
+    const state = o.twoState && random() < o.twoState ? 1 + shift : 1;
+    return sig4(level * Math.exp(e) * (mode?.() ?? 1) * vm * state * factor);
   });
-  return { values, steps };
+  return { values, steps, sizes: signs.map((s) => s * size) };
 }
 
 /**
@@ -171,7 +185,7 @@ function oracle(values, steps) {
  * @param {number[]} values
  * @param {import('../../lib/changepoints.js').Options} o
  */
-function slidingFalse(values, o) {
+export function slidingFalse(values, o) {
   /** @type {Set<number>} */
   const shown = new Set();
   for (let end = 2 * 6; end <= values.length; end++) {
