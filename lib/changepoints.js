@@ -368,8 +368,9 @@ function segmentsOf(values, centred, phi, o) {
     .slice(1)
     .map((x, i) => Math.abs(x - centred[i]))
     .sort((a, b) => a - b);
+  // (the storage's rounding is its own term of the test: not in this floor)
   const floor = o.states
-    ? Math.max(sd, diffs[Math.floor(0.8 * (diffs.length - 1))] / (1.2816 * Math.SQRT2 * Math.sqrt(1 - phi)))
+    ? Math.max(1e-5, diffs[Math.floor(0.8 * (diffs.length - 1))] / (1.2816 * Math.SQRT2 * Math.sqrt(1 - phi)))
     : SD_FLOOR;
   const z = hampel(centred, sd, o.halfWindow);
   const pre = prefix(z);

@@ -1,0 +1,86 @@
+// The calibration registry's machinery (bench/meta/calibration.js) on crafted series: each estimator
+// lands where it should. The registry itself is a benchmark (npm run meta:calibration), not a test.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { coverageOf, flagsOf, poisson, registryTable, wilson } from '../bench/meta/calibration.js';
+import { slidingFalse } from '../bench/meta/changepoints.js';
+import { SETTINGS, lagCorrelation } from '../lib/changepoints.js';
+import { bandOf } from '../aggregate/sections/history.js';
+import { createRandom } from '../lib/prng.js';
+
+const normal = (/** @type {() => number} */ random) =>
+  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+test('Wilson and Poisson intervals match published values', () => {
+  const [lo, hi] = wilson(8, 10);
+  assert.ok(Math.abs(lo - 0.4902) < 1e-3 && Math.abs(hi - 0.9433) < 1e-3, `${lo} ${hi}`);
+  assert.deepEqual(wilson(0, 0), [0, 1]);
+  assert.ok(Math.abs(poisson(0)[1] - 3.689) < 0.03, String(poisson(0))); // exact 3.689; Byar 3.668
+  const [plo, phi] = poisson(10);
+  assert.ok(Math.abs(plo - 4.795) < 0.05 && Math.abs(phi - 18.39) < 0.1, `${plo} ${phi}`);
+});
+
+test('the coverage estimator says 80% of intervals made to cover 80%, and the size ratio 1 when unbiased', () => {
+  const random = createRandom(5);
+  const claims = Array.from({ length: 4000 }, () => {
+    const truth = 0.03;
+    const size = truth + 0.005 * normal(random);
+    return { size, low: size - 1.2816 * 0.005, high: size + 1.2816 * 0.005, truth };
+  });
+  const c = coverageOf(claims);
+  assert.ok(c.interval[0] <= 0.8 && 0.8 <= c.interval[1], JSON.stringify(c));
+  assert.ok(Math.abs(c.inside / c.n - 0.8) < 0.03);
+  assert.ok(c.ratio[1] <= 1 && 1 <= c.ratio[2], JSON.stringify(c.ratio));
+  // sizes 1.2× the truth are found so
+  const inflated = coverageOf(claims.map((x) => ({ ...x, size: 1.2 * x.truth })));
+  assert.ok(Math.abs(inflated.ratio[0] - 1.2) < 1e-9);
+});
+
+test('the band counter counts the planted nights only, and the band keeps both of two modes', () => {
+  const random = createRandom(9);
+  const flat = Array.from({ length: 91 }, () => 1000 * Math.exp(0.01 * normal(random)));
+  const planted = flat.map((v, i) => (i === 30 || i === 70 ? v * 0.7 : v));
+  const other = flat.map((v, i) => (i === 70 ? v * 1.5 : v));
+  const f = flagsOf([planted, other], bandOf);
+  assert.deepEqual(f.perOp, [2, 1]);
+  assert.equal(f.flags, 3);
+  assert.equal(f.nightsFlagged, 2, 'night 70 is one night with two red dots');
+  // two modes that alternate (select on two kinds of VM): neither is outside
+  const modes = flat.map((v) => (random() < 0.3 ? 0.6 * v : v));
+  assert.deepEqual(flagsOf([modes], bandOf).perOp, [0]);
+});
+
+test('the false change-point counter counts a planted step once over a year of windows, and none without', () => {
+  const exact = Array.from({ length: 365 }, () => 123_400);
+  assert.equal(slidingFalse(exact, SETTINGS.count), 0);
+  assert.equal(
+    slidingFalse(
+      exact.map((v, i) => (i >= 200 ? 125_900 : v)),
+      SETTINGS.count,
+    ),
+    1,
+  );
+});
+
+test('the night-to-night correlation is read from the residuals around the levels', () => {
+  const random = createRandom(3);
+  let e = 0;
+  const ar = Array.from({ length: 400 }, () => (e = 0.6 * e + 0.8 * normal(random)));
+  const phi = lagCorrelation(ar);
+  assert.ok(Math.abs(phi - 0.6) < 0.1, String(phi));
+  const iid = Array.from({ length: 400 }, () => normal(random));
+  assert.ok(lagCorrelation(iid) < 0.12);
+  // a step between two independent stretches is no correlation once its level is known
+  const stepped = iid.map((x, i) => x + (i >= 200 ? 10 : 0));
+  assert.ok(lagCorrelation(stepped, [200]) < 0.12);
+  assert.ok(lagCorrelation(stepped) > 0.5, 'without the step, its levels look correlated');
+});
+
+test('the registry table marks a failing row and keeps a | inside a cell', () => {
+  const md = registryTable([
+    { id: 'x1', claim: 'a | b', where: 'w', how: 'h', measured: 'm', target: 't', pass: false },
+    { id: 'x2', claim: 'c', where: 'w', how: 'h', measured: 'not measured yet', target: 't', pass: null },
+  ]);
+  assert.match(md, /\| x1 \| a \\\| b \|.*\| \*\*fail\*\* \|/);
+  assert.match(md, /\| x2 \|.*not measured yet \| t \| – \|/);
+});
