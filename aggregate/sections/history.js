@@ -41,7 +41,7 @@ export const BAND_SD = 3;
  * by `npm run meta:calibration` (rows a: 5.5–6.8% under the nights' noise, most of it the 5% of
  * nights on a slow or fast VM, which a band of the VMs' spread cannot tell from a change).
  */
-export const BAND_CHANCE = { op: 0.06, text: 'about 6% of an operation’s nights fall outside by chance' };
+export const BAND_CHANCE = { op: 0.06, text: 'about 6% of an op’s nights fall outside by chance' };
 /** Out-of-band nights listed in the README; results/README.md lists them all. */
 export const LISTED = 3;
 
@@ -480,7 +480,7 @@ export function render(ctx) {
     const listed = all.slice(0, LISTED);
     return [
       '##### Nightly history of production, 13 weeks',
-      `A chart per Node major (not compared with each other). Each night runs on another VM, so nights vary more than a run's ±: the green band (median ± ${BAND_SD} robust sd, from ${MIN_NIGHTS} nights) shows how much; ${BAND_CHANCE.text}, mostly slow or fast VMs.`,
+      `A chart per Node major (not compared with each other). Each night runs on another VM, so nights vary more than a run's ±: the green band (median ± ${BAND_SD} robust sd, from ${MIN_NIGHTS} nights) shows how much: ${BAND_CHANCE.text}.`,
       '',
       ...chartLines(ctx, history),
       '',
