@@ -6,7 +6,7 @@
 // results/ (append-only), and regenerates README.md between its markers from all of results/.
 //
 // Validate first, render second, store last: every file is read and checked before anything is
-// written, and only valid documents take part in deciding what is stored (aggregate/plan.js), so an
+// written, and only valid documents take part in deciding what is stored (aggregate/admit.js), so an
 // invalid one never blocks a valid one; the pages are rendered to memory with the new documents in
 // them, and the documents are written only once both pages rendered and their charts were drawn.
 // What a document is trusted for (its date against this job's clock, its run attempt, the artifact
@@ -35,7 +35,7 @@ import { removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../lib/fi
 import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
 import { replaceBlock } from '../lib/markers.js';
-import { plan } from './plan.js';
+import { admit } from './admit.js';
 import { discover, readResult } from './read.js';
 import { renderBlock, renderResultsPage } from './render.js';
 import { CHARTS, chartWriter } from './charts/writer.js';
@@ -89,13 +89,13 @@ export const printable = (/** @type {string} */ s) =>
 
 /**
  * Read and check every file (its schema, then what trust.js asks of its time, its attempt and the
- * artifact it came in); of a valid document, keep only what the plan needs.
+ * artifact it came in); of a valid document, keep only what admitting it needs.
  * @param {string[]} files
  * @param {Map<string, string>} artifactOf a file's artifact folder, when it came in one (read.js discover)
  * @param {number} now the aggregate's clock
  */
 function check(files, artifactOf, now) {
-  /** @type {import('./plan.js').Checked[]} */
+  /** @type {import('./admit.js').Checked[]} */
   const valid = [];
   /** @type {{ file: string, reason: string }[]} */
   const invalid = [];
@@ -118,7 +118,7 @@ function check(files, artifactOf, now) {
 
 /**
  * The document a file holds, with the bytes it is stored as, if it is still the one that was checked.
- * @param {import('./plan.js').Checked} d
+ * @param {import('./admit.js').Checked} d
  */
 function reread(d) {
   try {
@@ -131,17 +131,17 @@ function reread(d) {
 }
 
 /**
- * Stage what the plan says (store.js stage: shown, written only once the pages rendered); a file
+ * Stage what was admitted (store.js stage: shown, written only once the pages rendered); a file
  * that changed since it was checked, or that the store refuses, is refused.
- * @param {import('./plan.js').Checked[]} planned
+ * @param {import('./admit.js').Checked[]} admitted
  * @param {ReturnType<typeof openStore>} store
  */
-function stageAll(planned, store) {
+function stageAll(admitted, store) {
   /** @type {Map<string, string>} under results/ → the file it was read from */
   const staged = new Map();
   /** @type {{ file: string, reason: string }[]} */
   const refused = [];
-  for (const d of planned) {
+  for (const d of admitted) {
     const again = reread(d);
     /** @type {ReturnType<typeof store.stage>} */
     const added = again
@@ -294,12 +294,12 @@ export async function aggregate(o, io) {
     warn(`${f}: removed, left by an interrupted aggregate`);
   const { valid, invalid } = check(files, artifactOf, now);
   const store = openStore(o.results, warn);
-  const planned = plan(valid, store);
+  const admitted = admit(valid, store);
   const charts = chartWriter(o.results);
   // staged: shown in the pages rendered below, written only once they rendered
-  const { staged, refused } = stageAll(planned.store, store);
-  const skipped = [...rejected, ...invalid, ...planned.same];
-  const conflicts = [...planned.refused, ...refused];
+  const { staged, refused } = stageAll(admitted.store, store);
+  const skipped = [...rejected, ...invalid, ...admitted.same];
+  const conflicts = [...admitted.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
   // a document stored before its date was checked (trust.js) is left out of the pages, named
   /** @type {Set<string>} */

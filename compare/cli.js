@@ -29,7 +29,7 @@ import {
 } from '../lib/command.js';
 import { OPS } from '../bench/tables/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
-import { analyse, collect, tally } from '../bench/paired/analysis.js';
+import { analyse, collect, tally } from '../bench/paired/case-verdicts.js';
 import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';
 import { SLICE_MS } from '../bench/engine/slices.js';

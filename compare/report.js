@@ -8,7 +8,7 @@ import { megabytes, rate, signedPercent } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../bench/result/counts-text.js';
 import { IO } from '../lib/costs.js';
-/** @import { Row } from '../bench/paired/analysis.js' */
+/** @import { Row } from '../bench/paired/case-verdicts.js' */
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)

@@ -30,7 +30,7 @@
 //    widened by the storage's rounding to 4 significant figures (a fixed error per level).
 //
 // The penalty, alpha and minChange are set by the false-alarm rate measured on a synthetic year
-// (bench/meta/changepoints.js, docs/pipeline.md): p-values after a search are not what a single
+// (bench/meta/changepoints-year.js, docs/pipeline.md): p-values after a search are not what a single
 // test's would be, so alpha is chosen by simulation, not read as a false-alarm rate.
 import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
@@ -54,7 +54,7 @@ const HALF_WINDOW = 3;
 const SD_FLOOR = 3e-4;
 
 /**
- * The settings per kind of series, chosen on the synthetic year (bench/meta/changepoints.js):
+ * The settings per kind of series, chosen on the synthetic year (bench/meta/changepoints-year.js):
  * counts (instructions, system calls, bytes per operation) are nearly exact, so a change of 0.5% is
  * one; wall time moves by several % from VM to VM, so a change is 2% or more (Chromium keeps 1%).
  * @type {Record<'count' | 'wall', Options>}
@@ -320,7 +320,7 @@ function bestSplit(pre, a, b, min) {
 /**
  * The night one step is most likely at between a and b (least squares), of the series as the
  * detection sees it (modes removed, outliers filtered): what knowing there is one step there gives,
- * the best a method can place it (bench/meta/changepoints.js compares with it).
+ * the best a method can place it (bench/meta/changepoints-year.js compares with it).
  * @param {number[]} values
  * @param {number} a
  * @param {number} b

@@ -1,11 +1,11 @@
 // The judge: where a paired comparison becomes a verdict (lib/verdicts.js), one rule for every
-// caller: the compare and the shootout (bench/paired/analysis.js reads their rounds into pairs), a
-// run's comparisons and its claims' intervals (bench/result/analysis.js, bench/workloads/analysis.js;
+// caller: the compare and the shootout (bench/paired/case-verdicts.js reads their rounds into pairs), a
+// run's comparisons and its claims' intervals (bench/result/analysis.js, bench/workloads/workload-figures.js;
 // a claim's own words are a rule on top of the judge's interval: bench/claims/verdict.js). The rule
 // on counts is lib/costs.js's (built-ins only: the PR comment job installs nothing).
 //
 // A pair is one round: the reference's and the member's figure (ops/s), and, where the two
-// alternated in slices, the round's paired figure (lib/stats/slices.js pairedLog), used instead of
+// alternated in slices, the round's paired figure (lib/stats/slice-figures.js pairedLog), used instead of
 // the ratio of the two figures. The pairs' log ratios go through the trimmed paired t-test
 // (lib/stats/paired.js), the p-values of a family (every timed case of one compare, every
 // comparison of one shootout) through Holm's correction. Each interval is then the one at the level

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { coverageOf, flagsOf, poisson, registryTable, wilson } from '../bench/meta/calibration.js';
-import { slidingFalse } from '../bench/meta/changepoints.js';
+import { slidingFalse } from '../bench/meta/changepoints-year.js';
 import { SETTINGS, lagCorrelation } from '../lib/changepoints.js';
 import { bandOf } from '../aggregate/sections/history.js';
 import { createRandom } from '../lib/prng.js';

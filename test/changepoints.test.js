@@ -9,7 +9,7 @@ import { changePoints, render } from '../aggregate/sections/history.js';
 import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
-import { seriesYear, score } from '../bench/meta/changepoints.js';
+import { seriesYear, score } from '../bench/meta/changepoints-year.js';
 import { createRandom } from '../lib/prng.js';
 import { PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';

@@ -46,7 +46,7 @@ async function server(/** @type {{ comments: any[], headSha?: string }} */ state
   return { api: `http://127.0.0.1:${addr.port}`, writes, close: () => srv.close() };
 }
 
-/** A row of compare.json, as bench/paired/analysis.js writes it. */
+/** A row of compare.json, as bench/paired/case-verdicts.js writes it. */
 const row = (/** @type {string} */ key, verdict = 'no change', extra = {}) => ({
   key,
   op: key.split('/').at(-1),

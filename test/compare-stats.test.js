@@ -3,7 +3,7 @@
 // on crafted samples.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyse, collect, tally } from '../bench/paired/analysis.js';
+import { analyse, collect, tally } from '../bench/paired/case-verdicts.js';
 import { detectable, holm, pairedLogTest, pairsNeeded, power } from '../lib/stats/paired.js';
 import { createRandom } from '../lib/prng.js';
 

@@ -30,8 +30,7 @@ const FOLDERS = ['aggregate', 'bench', 'compare', 'lib', 'publish'];
 const skip =
   'R_OK' in fsExports ? false : `dependency-cruiser 16 cannot load on Node ${process.version} (no fs.R_OK export)`;
 const REPEATED = [
-  ...['analysis', 'budgets', 'calibrate', 'changepoints', 'ci', 'ciphers', 'comparisons', 'configs', 'counting'],
-  ...['document', 'environment', 'experiments', 'markdown', 'plan', 'prepare', 'report', 'slices', 'worker'],
+  ...['ciphers', 'comparisons', 'configs', 'document', 'environment', 'experiments', 'markdown', 'report'],
   'workloads',
 ].map((n) => `${n}.js`);
 
@@ -80,7 +79,7 @@ test('the tree keeps the folder rules, with no new folder cycle and no new repea
 });
 
 test(
-  'a breach of each rule is found, through every kind of import; a known cycle or name hides only itself',
+  'a breach of each rule is found, through every kind of import; a known cycle hides only itself',
   { skip },
   async () => {
     const root = scratch('layers-');
@@ -138,6 +137,7 @@ test(
       'table-imports-no-logic: bench/tables/side.js → bench/run/passes.js',
       'table-imports-no-logic: bench/tables/tag.js → bench/claims/verdict.js',
       'table-imports-no-logic: bench/tables/type.js → bench/claims/verdict.js',
+      'repeated-name: analysis.js is bench/result/analysis.js, bench/workloads/analysis.js',
       'repeated-name: draw.js is lib/draw.js, publish/draw.js',
     ]);
   },

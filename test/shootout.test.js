@@ -21,11 +21,11 @@ import {
 } from '../bench/shootout/plan.js';
 import { shootoutDocumentProblems, writeShootout } from '../bench/shootout/document.js';
 import { shootoutLines } from '../bench/shootout/report.js';
-import { countingSection } from '../bench/shootout/counting.js';
+import { countingSection } from '../bench/shootout/count-nodes.js';
 import { countLines } from '../bench/shootout/counts-report.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { inert } from '../lib/markdown.js';
-import { ciArgs } from '../bench/shootout/ci.js';
+import { ciArgs } from '../bench/shootout/nightly.js';
 import { readResult } from '../aggregate/read.js';
 import { openStore } from '../aggregate/store.js';
 import { render } from '../aggregate/sections/shootout.js';

@@ -3,7 +3,7 @@
 // block. Plus the block measurement itself on real tasks: its cycles, its failures, its hooks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FAST_QUANTILE, MIN_CYCLES, pairedLog, sliceFigures } from '../lib/stats/slices.js';
+import { FAST_QUANTILE, MIN_CYCLES, pairedLog, sliceFigures } from '../lib/stats/slice-figures.js';
 import { judgeRounds } from '../lib/judge.js';
 import { measureBlock } from '../bench/engine/slices.js';
 import { createRandom } from '../lib/prng.js';

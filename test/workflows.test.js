@@ -78,7 +78,7 @@ test('the Linux cells install what counting needs, pinned, before the bench, whi
   assert.match(String(its.if), /runner\.os == 'Linux'/);
   const order = shootout.map((/** @type {any} */ s) => s.run).filter(Boolean);
   assert.ok(order.indexOf('npm run ci:install-counting') < order.indexOf('npm run ci:shootout'));
-  assert.ok(!fs.readFileSync(path.join(ROOT, 'bench/shootout/ci.js'), 'utf8').includes('--no-counts'));
+  assert.ok(!fs.readFileSync(path.join(ROOT, 'bench/shootout/nightly.js'), 'utf8').includes('--no-counts'));
 });
 
 test('each cell compiles the drivers on its runner, verifies the binary, caches by OS, arch, Node and lockfiles', () => {
@@ -214,7 +214,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   const nodes = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout-nodes');
   assert.equal(nodes.id, 'nodes');
   assert.equal(nodes.env.WANT_NODES, '${{ inputs.node-versions }}', 'the same Nodes as the shootout');
-  assert.equal(pkg.scripts['ci:shootout'], 'node bench/shootout/ci.js');
+  assert.equal(pkg.scripts['ci:shootout'], 'node bench/shootout/nightly.js');
   assert.equal(pkg.scripts.shootout, 'node bench/shootout/cli.js');
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:shootout');
   assert.equal(step.env.BENCH_QUICK, '${{ inputs.quick || false }}', 'inputs reach the script as data');
@@ -257,7 +257,7 @@ test('the shootout: one job per runner label, nightly and on dispatch, every Nod
   );
   // the CI wrapper: every matrix Node, compiled from source, written where the upload looks
   assert.match(
-    fs.readFileSync(path.join(ROOT, 'bench', 'shootout', 'ci.js'), 'utf8'),
+    fs.readFileSync(path.join(ROOT, 'bench', 'shootout', 'nightly.js'), 'utf8'),
     /'--from-source',\s*'--out',\s*'out\/shootout'/,
   );
 });

@@ -12,7 +12,7 @@ import { CIPHERS } from '../bench/tables/ciphers.js';
 import { WORKLOADS, WORKLOAD_NAMES, selectWorkloads, workloadPragmas } from '../bench/tables/workloads.js';
 import { runConcurrency } from '../bench/workloads/concurrency.js';
 import { isBusy } from '../bench/workloads/busy.js';
-import { growthOf } from '../bench/workloads/analysis.js';
+import { growthOf } from '../bench/workloads/workload-figures.js';
 import { runRoundProcess } from '../bench/workloads/spawn.js';
 import { buildTemplate } from '../bench/workloads/template.js';
 import { workloadFilter } from '../bench/engine/flags.js';

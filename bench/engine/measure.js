@@ -40,7 +40,7 @@ import { median, medianRse } from '../../lib/stats/spread.js';
  * @property {number} opsPerSec the round's median ops/s (per operation)
  * @property {number} opsPerSample
  * @property {number[]} latencies per-operation latency of each sample, ms
- * @property {number} [fast] the round's fastest typical ops/s (slices.js FAST_QUANTILE of its slices); rounds measured in slices
+ * @property {number} [fast] the round's fastest typical ops/s (lib/stats/slice-figures.js FAST_QUANTILE of its slices); rounds measured in slices
  */
 /**
  * @typedef {object} Stats

@@ -13,9 +13,9 @@
 // harness's own cost stays under about 1%), each with its untimed preparation and clean-up, timed
 // back to back until the slice has `sliceMs` of timed work; an operation slower than that is one
 // sample, one slice. A round's figures, typical under load and fastest typical, and the paired
-// figure of two cases are statistics of the slices: lib/stats/slices.js.
+// figure of two cases are statistics of the slices: lib/stats/slice-figures.js.
 import { slowed, warmUp } from './measure.js';
-import { MIN_CYCLES, sliceFigures } from '../../lib/stats/slices.js';
+import { MIN_CYCLES, sliceFigures } from '../../lib/stats/slice-figures.js';
 import { shuffle } from '../../lib/prng.js';
 
 export { MIN_CYCLES };

@@ -2,7 +2,7 @@
 // npm run meta:calibration — the calibration registry (issue 38): a row per kind of claim the
 // project prints, each with the claim as printed and where, how it is measured, the measured rate
 // with its own 95% interval, the target, and pass or fail. Rows measured here by simulation under
-// the noise the nights show (bench/meta/changepoints.js KINDS and Noise, docs/checking.md): two
+// the noise the nights show (bench/meta/changepoints-year.js KINDS and Noise, docs/checking.md): two
 // modes, a slow tail of VMs, correlated nights, a VM shared by every operation of a night, Node
 // 24's two-state counts and values stored at 4 significant figures. Rows whose claim another
 // benchmark measures on real repeat runs quote that benchmark's figure and command; a claim nothing
@@ -15,7 +15,7 @@ import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
 import { command, numberFlag, parseStrict, printMarkdown } from '../../lib/command.js';
 import { table } from '../../lib/markdown.js';
 import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
-import { outlier, seriesYear, slidingFalse } from './changepoints.js';
+import { outlier, seriesYear, slidingFalse } from './changepoints-year.js';
 
 /** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
 const WINDOW = 91;
@@ -152,7 +152,7 @@ const normalOf = (/** @type {() => number} */ random) =>
 
 /**
  * The change-point scenarios: the kinds of series, step sizes and noise measured together.
- * @type {{ id: string, measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints.js').Noise, name: string }[]}
+ * @type {{ id: string, measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints-year.js').Noise, name: string }[]}
  */
 const CP_SCENARIOS = [
   {
@@ -236,7 +236,7 @@ function sizeRows(perCell, seed) {
  * @param {number} seed
  */
 function falseRows(years, seed) {
-  /** @type {{ name: string, measure: 'count' | 'wall', kinds: string[], noise: import('./changepoints.js').Noise }[]} */
+  /** @type {{ name: string, measure: 'count' | 'wall', kinds: string[], noise: import('./changepoints-year.js').Noise }[]} */
   const scenarios = [
     {
       name: 'counts, independent nights',

@@ -6,7 +6,7 @@
 // old judge is the modules at REF (`git archive` into a temporary folder, removed after), so this
 // keeps working after the change lands. Inputs: result documents of a run (their comparisons and
 // claims, from the cases' rounds: bench/result/analysis.js analyseRun) and shootout documents (their
-// rows, from the sides' figures per round: bench/shootout/analysis.js analyseShootout; and their
+// rows, from the sides' figures per round: bench/shootout/verdict-rows.js analyseShootout; and their
 // counted differences, where they have counts). Exit 0 when nothing differs, 1 listing each
 // difference, 2 on bad usage.
 import { execFileSync } from 'node:child_process';
@@ -45,9 +45,9 @@ async function judges(/** @type {string} */ oldRoot) {
     import(pathToFileURL(path.join(root, file)).href);
   const both = async (/** @type {string} */ root) => ({
     run: await load(root, 'bench/result/analysis.js'),
-    shootout: await load(root, 'bench/shootout/analysis.js'),
+    shootout: await load(root, 'bench/shootout/verdict-rows.js'),
     counts: await load(root, 'bench/shootout/counts-report.js'),
-    counting: await load(root, 'bench/shootout/counting.js'),
+    counting: await load(root, 'bench/shootout/count-nodes.js'),
   });
   return { old: await both(oldRoot), now: await both(ROOT) };
 }

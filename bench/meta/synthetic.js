@@ -4,7 +4,7 @@
 // shootout document every Node side of one machine. Figures come from a seeded generator (the same
 // parameters always give the same bytes) and go through the bench's own code from there: the
 // rounding the suite stores (run-suite.js rounded), the run's analysis (bench/result/analysis.js),
-// the workloads' (bench/workloads/analysis.js) and the shootout's (bench/shootout/). Never used
+// the workloads' (bench/workloads/workload-figures.js) and the shootout's (bench/shootout/). Never used
 // for anything a reader sees.
 import crypto from 'node:crypto';
 import semver from 'semver';
@@ -22,10 +22,10 @@ import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { rounded } from '../run/run-suite.js';
 import { nextPass } from '../run/passes.js';
 import { referencesOf } from '../tables/comparisons.js';
-import { analyseWorkloads } from '../workloads/analysis.js';
-import { WORKLOAD_BUDGETS } from '../workloads/budgets.js';
+import { analyseWorkloads } from '../workloads/workload-figures.js';
+import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
-import { analyseShootout, figures } from '../shootout/analysis.js';
+import { analyseShootout, figures } from '../shootout/verdict-rows.js';
 import {
   KIND as SHOOTOUT_KIND,
   SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
@@ -686,7 +686,7 @@ function syntheticWorkloads(o) {
       ? workloadPragmas(w)
       : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
   const levels = Array.from({ length: budget.rounds }, () => o.scale * (1 + 0.04 * (o.random() - 0.5)));
-  /** @type {import('../workloads/analysis.js').Measured[]} */
+  /** @type {import('../workloads/workload-figures.js').Measured[]} */
   const measured = selected.map((w) => {
     const messages = w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages;
     if (!o.ok(w.driver)) return { w, status: 'skipped', reason: o.reasonOf(w.driver), messages, rounds: [], slots: [] };
@@ -760,7 +760,7 @@ const FAILING_SIDES = [
 /**
  * A shootout document (bench/shootout/shootout.schema.json) for one machine and night: every Node
  * of the matrix with its driver generations (bench/shootout/plan.js), seeded per-round figures,
- * rows and figures from the shootout's own analysis (bench/shootout/analysis.js).
+ * rows and figures from the shootout's own analysis (bench/shootout/verdict-rows.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
  *   nodes: the exact versions (default: the matrix's newest)
  */

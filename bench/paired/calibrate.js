@@ -17,13 +17,13 @@ import { writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { median } from '../../lib/stats/spread.js';
 import { OPS } from '../tables/ops.js';
-import { analyse, collect } from './analysis.js';
+import { analyse, collect } from './case-verdicts.js';
 import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';
 
 const GOAL = { io: 0.05, cpu: 0.03 };
 
-const compact = (/** @type {import('./analysis.js').Row} */ r) => ({
+const compact = (/** @type {import('./case-verdicts.js').Row} */ r) => ({
   key: r.key,
   op: r.op,
   change: r.change,

@@ -9,7 +9,7 @@ import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../tables/suite.js';
 import { CommandError } from '../../lib/command.js';
 import { MIN_CYCLES, SLICE_MS } from '../engine/slices.js';
-import { sliceFigures } from '../../lib/stats/slices.js';
+import { sliceFigures } from '../../lib/stats/slice-figures.js';
 
 /** A side that could not be measured (its engine failed, too few sides ran). */
 export class SideError extends CommandError {}
@@ -72,7 +72,7 @@ export function sideOrder(sides, r, j) {
  * `time` ms of slices and at least MIN_CYCLES; then each closes it. The sides' slices of a cycle
  * are milliseconds apart, so the machine's switching between fast and slow states, which is faster
  * than a whole measurement, falls on both: a side's result carries its slices, from which the
- * compare takes the paired figure of the round (slices.js pairedLog).
+ * compare takes the paired figure of the round (lib/stats/slice-figures.js pairedLog).
  * @param {Awaited<ReturnType<typeof startSide>>[]} engines
  * @param {string} key
  * @param {{ time: number, r: number, j: number }} o

@@ -244,7 +244,7 @@ export function experimentsOf(cases) {
 
 /**
  * The experiments with the checks a workload measures (bench/tables/experiments.js `workload`) judged
- * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/analysis.js),
+ * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/workload-figures.js),
  * where the run has them; a claim with such a check joins the experiments when its comparison is there.
  * @param {any[]} experiments experimentsOf's
  * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`

@@ -23,7 +23,7 @@ import { sig } from '../../lib/format.js';
 import { referencesOf } from '../tables/comparisons.js';
 import { roundOrder, slotOf } from './order.js';
 import { nextPass } from './passes.js';
-import { pairedLog } from '../../lib/stats/slices.js';
+import { pairedLog } from '../../lib/stats/slice-figures.js';
 import { slowCounter } from '../result/noise.js';
 
 /**
@@ -127,7 +127,7 @@ export async function runSuite(o) {
    * One round of the cases of one block, measured together in slices by the current engine
    * (started if there is none; bench/engine/slices.js); false when interrupted. Each case's round
    * is kept with its block, and with the paired figure against each of its references measured in
-   * the same block (slices.js pairedLog).
+   * the same block (lib/stats/slice-figures.js pairedLog).
    */
   const measureBlockOf = async (
     /** @type {import('../tables/suite.js').Case[]} */ cs,

@@ -4,11 +4,11 @@
 //                     [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //
 // Which Node is fastest, on this machine: every Node given is fetched and its drivers installed
-// against its own headers (bench/shootout/prepare.js), then the same cases are measured under every
+// against its own headers (bench/shootout/prepare-sides.js), then the same cases are measured under every
 // Node in one interleaved run, with progress and an ETA on stderr (bench/shootout/run.js). The driver
 // is held constant where it can be (12.x on Node 20-25), and the Node's default 13.x is measured
 // beside it where it loads (bench/shootout/plan.js). Then, on Linux with valgrind and strace, every
-// side's cases are counted under its own Node (bench/shootout/counting.js). This file: the flags, then the tables on
+// side's cases are counted under its own Node (bench/shootout/count-nodes.js). This file: the flags, then the tables on
 // stdout and the document (bench/shootout/shootout.schema.json) written atomically to --out.
 //
 // Exit 0: measured and written; 1: the run failed (no two sides ran, a server died); 2: bad flags.
@@ -27,7 +27,7 @@ import {
 } from '../../lib/command.js';
 import { SUPPORTED_NODE_TEXT, supportedNode } from '../tables/node-ranges.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
-import { prepareSides } from './prepare.js';
+import { prepareSides } from './prepare-sides.js';
 import { runShootout } from './run.js';
 import { writeShootout } from './document.js';
 import { shootoutLines } from './report.js';
@@ -125,7 +125,7 @@ export function parseFlags(argv) {
 }
 
 /**
- * Parse, run, write, print: `npm run shootout` and the nightly job (ci.js) alike.
+ * Parse, run, write, print: `npm run shootout` and the nightly job (nightly.js) alike.
  * @param {string[]} argv
  */
 export async function main(argv) {

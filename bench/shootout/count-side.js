@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// One shootout side's counting pass, run by bench/shootout/counting.js under that side's own Node
+// One shootout side's counting pass, run by bench/shootout/count-nodes.js under that side's own Node
 // with its environment (the driver generation, SQLITE_BENCH_GENERATION), so that everything the
 // pass does is that side's: the templates are built with its drivers, the counted processes
 // (bench/counts/worker.js) start under its Node (process.execPath), and Node's flags are those

@@ -1,4 +1,4 @@
-// The shootout's counts in Markdown (its document's `counting`, bench/shootout/counting.js): per
+// The shootout's counts in Markdown (its document's `counting`, bench/shootout/count-nodes.js): per
 // comparison group a table of the instruction differences against the same base sides as the
 // time's tables, each cell the change in instructions per operation with the larger of the two
 // sides' repeat differences; then every side's counts per case. Shown after the time's tables by
@@ -24,7 +24,7 @@ export const signedSmall = (/** @type {number} */ x) =>
 
 /**
  * Whether a difference between two sides' counts is one: beyond its tolerance (the compare's rule,
- * lib/costs.js countTolerance, stored with it by bench/shootout/counting.js).
+ * lib/costs.js countTolerance, stored with it by bench/shootout/count-nodes.js).
  * @param {{ change: number, tolerance: number }} d
  */
 export const beyondRepeat = (d) => Math.abs(d.change) > d.tolerance;

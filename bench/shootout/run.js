@@ -1,17 +1,17 @@
-// The shootout's measuring and its document: the sides that prepared (bench/shootout/prepare.js)
+// The shootout's measuring and its document: the sides that prepared (bench/shootout/prepare-sides.js)
 // measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
 // cases in a new order each round, the Nodes of a case in alternating slices in a rotating order), progress
 // with an ETA on stderr, and the document (bench/shootout/shootout.schema.json) with the compare's
-// statistics (bench/shootout/analysis.js), not yet written.
+// statistics (bench/shootout/verdict-rows.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
 import { currentCommit } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
-import { analyseShootout, figures } from './analysis.js';
-import { engineArgs } from './prepare.js';
+import { analyseShootout, figures } from './verdict-rows.js';
+import { engineArgs } from './prepare-sides.js';
 import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js';
-import { countShootout } from './counting.js';
+import { countShootout } from './count-nodes.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
 
@@ -69,7 +69,7 @@ function progressLog(rounds, log) {
  * Measure the sides that prepared, interleaved, and make the document (not yet written). Fewer than
  * two sides that can run is a failed run (SideError).
  * @param {ShootoutFlags} f
- * @param {{ prepared: import('./prepare.js').PreparedSide[], filters: Record<string, string[]> }} p prepareSides
+ * @param {{ prepared: import('./prepare-sides.js').PreparedSide[], filters: Record<string, string[]> }} p prepareSides
  * @param {{ startedAt: string, t0: number }} started when the shootout started (before preparing)
  * @param {(line: string) => void} log
  */
@@ -116,7 +116,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   );
   const rows = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
   const refReady = res.ready[ref.label];
-  // after every timed figure is taken: each side's cases counted under its own Node (counting.js);
+  // after every timed figure is taken: each side's cases counted under its own Node (count-nodes.js);
   // the engine runs --quick databases, so the counts are of those
   const counting = f.counts
     ? await countShootout(

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // npm run ci:shootout-nodes — the exact Node versions the nightly shootout runs on this runner
-// (ci.js's --node: every matrix major, or WANT_NODES), resolved as the shootout resolves them
+// (nightly.js's --node: every matrix major, or WANT_NODES), resolved as the shootout resolves them
 // (nodes.js versionOf), written to the step's outputs as `versions=18.20.8-20.19.5-…`. The
 // shootout job keys its cache of fetched Nodes and compiled drivers on them: after a Node patch
 // release the key changes once, the drivers are compiled for the new Node that night, and the
 // nights after it hit the cache instead of compiling every night.
 import fs from 'node:fs';
 import { command, parseStrict } from '../../lib/command.js';
-import { ciArgs } from './ci.js';
+import { ciArgs } from './nightly.js';
 import { versionOf } from './nodes.js';
 
 /**
- * The versions, in the order ci.js passes them.
+ * The versions, in the order nightly.js passes them.
  * @param {Record<string, string | undefined>} env
  * @param {(spec: string) => string} resolve
  */

@@ -43,7 +43,7 @@ const MINIMAL = 0.05;
  * @property {string} [notMeasured] why this suite cannot measure it: its verdict is "not compared"
  * @property {boolean} [pending] not measured yet, for a reason that will go away (a workload being built)
  * @property {{ pair: string, figure: 'reads' | 'writes' }} [workload] measured by a workload instead of
- *   an operation: the run's paired comparison of WAL against DELETE (bench/workloads/analysis.js) of
+ *   an operation: the run's paired comparison of WAL against DELETE (bench/workloads/workload-figures.js) of
  *   this concurrency pair (bench/tables/workloads.js) and figure; `notMeasured` says why when a run has none
  */
 /**

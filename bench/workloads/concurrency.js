@@ -1,6 +1,6 @@
 // One round of a concurrency workload, in the round's own process (round.js): a writer (optional)
 // and K readers, each a worker thread with its own connection to the same database file
-// (worker.js), started together on a barrier (barrier.js) and stopped by a deadline. A worker that
+// (concurrency-worker.js), started together on a barrier (barrier.js) and stopped by a deadline. A worker that
 // fails, or does not stop in time, fails the round with the reason (the others are stopped). At the
 // end every write is counted back from the database.
 import { Worker } from 'node:worker_threads';
@@ -67,7 +67,7 @@ export async function runConcurrency(o) {
       f && f.role === role && f.index === index - (role === 'reader' && o.writer ? 1 : 0)
         ? { kind: f.kind, after: f.after }
         : undefined;
-    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+    const worker = new Worker(new URL('./concurrency-worker.js', import.meta.url), {
       workerData: {
         role,
         index,

@@ -12,8 +12,8 @@ import { KEY_ENV, sessionKey } from '../engine/session.js';
 import { CONFIGS, PRODUCTION_CONFIG } from '../tables/configs.js';
 import { selectWorkloads, workloadPragmas } from '../tables/workloads.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
-import { analyseWorkloads } from './analysis.js';
-import { PROCESS_LIMIT_MS, WORKLOAD_BUDGETS } from './budgets.js';
+import { analyseWorkloads } from './workload-figures.js';
+import { PROCESS_LIMIT_MS, WORKLOAD_BUDGETS } from './workload-budgets.js';
 import { runRoundProcess, running } from './spawn.js';
 /** @import { Progress } from '../../lib/progress.js' */
 /** @import { DriverInfo } from '../engine/load-drivers.js' */
@@ -27,7 +27,7 @@ import { runRoundProcess, running } from './spawn.js';
  * @property {Map<string, { info: DriverInfo, open?: unknown }>} drivers
  * @property {{ interrupted: string | null }} state
  * @property {(p: Progress) => void} [onProgress]
- * @property {Partial<import('./budgets.js').WorkloadBudget>} [budget] replaces parts of the mode's budget (tests)
+ * @property {Partial<import('./workload-budgets.js').WorkloadBudget>} [budget] replaces parts of the mode's budget (tests)
  */
 
 /** The production PRAGMAs. */
@@ -59,7 +59,7 @@ export async function runWorkloads(o) {
   const env = { ...process.env, [KEY_ENV]: sessionKey() };
   let seq = 0;
   const workdir = () => path.join(dir, `p${seq++}`);
-  /** @type {import('./analysis.js').Measured[]} */
+  /** @type {import('./workload-figures.js').Measured[]} */
   const measured = selected.map((w) => ({
     w,
     status: 'ok',
@@ -73,7 +73,7 @@ export async function runWorkloads(o) {
     measured.reduce((a, m) => a + (m.w.kind === 'scale' ? 2 : 1), 0) * budget.rounds +
     new Set(measured.map((m) => templateId(m.w, m.messages))).size;
   let done = 0;
-  const progress = (/** @type {import('./analysis.js').Measured} */ m, /** @type {string} */ what) =>
+  const progress = (/** @type {import('./workload-figures.js').Measured} */ m, /** @type {string} */ what) =>
     o.onProgress?.({
       done: done++,
       total: processes,
@@ -83,7 +83,7 @@ export async function runWorkloads(o) {
     w.kind === 'concurrency' ? workloadPragmas(w) : PRODUCTION;
 
   /** The template of a workload, built on first use; null (and the workload an error) when it cannot be. */
-  const templateOf = async (/** @type {import('./analysis.js').Measured} */ m) => {
+  const templateOf = async (/** @type {import('./workload-figures.js').Measured} */ m) => {
     const id = templateId(m.w, m.messages);
     if (!templates.has(id)) {
       progress(m, `template of ${m.messages} messages`);
@@ -125,7 +125,7 @@ export async function runWorkloads(o) {
   };
 
   /** One round of a workload, in one or two fresh processes. */
-  const measureOne = async (/** @type {import('./analysis.js').Measured} */ m, /** @type {number} */ round) => {
+  const measureOne = async (/** @type {import('./workload-figures.js').Measured} */ m, /** @type {number} */ round) => {
     if (m.status !== 'ok') return;
     const driver = o.drivers.get(m.w.driver);
     if (!driver?.open) {
@@ -230,16 +230,16 @@ export async function runWorkloads(o) {
  * A round's order: blocks in a shuffled order; a concurrency block is a pair (WAL and DELETE of the
  * same shape and setup, in a shuffled order), the scale block all sizes (shuffled).
  * @param {() => number} random
- * @param {import('./analysis.js').Measured[]} measured
+ * @param {import('./workload-figures.js').Measured[]} measured
  */
 export function roundOrder(random, measured) {
-  /** @type {Map<string, import('./analysis.js').Measured[]>} */
+  /** @type {Map<string, import('./workload-figures.js').Measured[]>} */
   const blocks = new Map();
   for (const m of measured) {
     const b = m.w.kind === 'concurrency' ? `c:${m.w.pair}` : 'scale';
     blocks.set(b, [...(blocks.get(b) ?? []), m]);
   }
   return shuffle(random, [...blocks.keys()]).flatMap((b) =>
-    shuffle(random, /** @type {import('./analysis.js').Measured[]} */ (blocks.get(b))),
+    shuffle(random, /** @type {import('./workload-figures.js').Measured[]} */ (blocks.get(b))),
   );
 }

@@ -1,10 +1,10 @@
 // From the shootout's rounds to one row per comparison and case: the compare's statistics
-// (bench/paired/analysis.js): per round, each side's ops/s median; per case, the paired figure of the
+// (bench/paired/case-verdicts.js): per round, each side's ops/s median; per case, the paired figure of the
 // head side against its base side in the same round (the median over the cycles of the log ratio of
 // their alternating slices); the trimmed paired test; Holm
 // over every comparison of the run together, each interval at its corrected level; the verdicts
 // (lib/judge.js).
-import { analyse, collect } from '../paired/analysis.js';
+import { analyse, collect } from '../paired/case-verdicts.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { sig } from '../../lib/format.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */

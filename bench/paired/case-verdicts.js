@@ -9,7 +9,7 @@ import { median } from '../../lib/stats/spread.js';
 import { MIN_PAIRS, exactVerdict, judge } from '../../lib/judge.js';
 import { VERDICTS } from '../../lib/verdicts.js';
 import { caseKey } from '../tables/suite.js';
-import { pairedLog } from '../../lib/stats/slices.js';
+import { pairedLog } from '../../lib/stats/slice-figures.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */
 
 export { tally } from '../../lib/verdicts.js';
@@ -23,7 +23,7 @@ export { tally } from '../../lib/verdicts.js';
  * @property {number[]} head
  * @property {string[]} problems why a pair is missing (a case not ok on a side)
  * @property {(number | null)[]} logs per pair, its paired figure from the slices where both sides alternated in
- *   slices (bench/paired/interleave.js alternate: slices.js pairedLog), else null (the ratio of the two figures is used)
+ *   slices (bench/paired/interleave.js alternate: lib/stats/slice-figures.js pairedLog), else null (the ratio of the two figures is used)
  */
 
 /** The figure a compare reads from a case, or null when the case did not run. */

@@ -4,7 +4,7 @@
 // results/ stays; two incoming ones are both refused; every file involved is named.
 
 /**
- * @typedef {object} Checked a valid incoming document, by what the plan needs of it
+ * @typedef {object} Checked a valid incoming document, by what admitting it needs
  * @property {string} file where it was read
  * @property {string} id its run id
  * @property {string} sha256 of the bytes it would be stored as
@@ -12,7 +12,7 @@
  */
 
 /**
- * @typedef {object} Plan
+ * @typedef {object} Admission
  * @property {Checked[]} store to add to results/, one per run id
  * @property {{ file: string, reason: string }[]} same identical to one stored, or to one stored now: not an error
  * @property {{ file: string, reason: string }[]} refused in conflict with another valid document
@@ -51,15 +51,15 @@ const others = (/** @type {Checked[]} */ group, /** @type {Checked} */ d) =>
  * One run id: stored already, one incoming content, or a conflict.
  * @param {Checked[]} group the incoming documents with this id, in reading order
  * @param {import('./store.js').Entry | undefined} stored
- * @param {Plan} plan
+ * @param {Admission} admission
  */
-function planId(group, stored, plan) {
+function admitById(group, stored, admission) {
   if (stored) {
     for (const d of group) {
       if (d.sha256 === stored.sha256)
-        plan.same.push({ file: d.file, reason: `already stored as results/${stored.file}` });
+        admission.same.push({ file: d.file, reason: `already stored as results/${stored.file}` });
       else
-        plan.refused.push({
+        admission.refused.push({
           file: d.file,
           reason: `/run/id ${d.id} is already stored as results/${stored.file} with different content; refused, the stored one stays`,
         });
@@ -68,52 +68,53 @@ function planId(group, stored, plan) {
   }
   if (new Set(group.map((d) => d.sha256)).size > 1) {
     for (const d of group)
-      plan.refused.push({
+      admission.refused.push({
         file: d.file,
         reason: `/run/id ${d.id} is also claimed by ${differing(group, d)} with different content; neither is stored`,
       });
     return;
   }
-  plan.store.push(group[0]);
+  admission.store.push(group[0]);
   for (const d of group.slice(1))
-    plan.same.push({ file: d.file, reason: `the same document as ${group[0].file}; stored once` });
+    admission.same.push({ file: d.file, reason: `the same document as ${group[0].file}; stored once` });
 }
 
 /**
  * One target file: free, held by another stored run, or wanted by several new runs.
  * @param {Checked[]} group new documents, each of its own run id, that would be stored at this path
  * @param {import('./store.js').Entry | undefined} stored
- * @param {Plan} plan
+ * @param {Admission} admission
  */
-function planTarget(group, stored, plan) {
+function admitByTarget(group, stored, admission) {
   if (stored) {
     for (const d of group)
-      plan.refused.push({
+      admission.refused.push({
         file: d.file,
         reason: `would be stored as results/${d.target}, which holds run ${stored.id}; refused, the stored one stays`,
       });
   } else if (group.length > 1) {
     for (const d of group)
-      plan.refused.push({
+      admission.refused.push({
         file: d.file,
         reason: `would be stored as results/${d.target}, as would ${others(group, d)} (another run id); neither is stored`,
       });
   } else {
-    plan.store.push(group[0]);
+    admission.store.push(group[0]);
   }
 }
 
 /**
  * @param {Checked[]} docs every valid incoming document, in reading order
  * @param {{ byId: (id: string) => import('./store.js').Entry | undefined, byFile: (file: string) => import('./store.js').Entry | undefined }} store
- * @returns {Plan}
+ * @returns {Admission}
  */
-export function plan(docs, store) {
-  /** @type {Plan} */
+export function admit(docs, store) {
+  /** @type {Admission} */
   const byId = { store: [], same: [], refused: [] };
-  for (const [id, group] of groupBy(docs, (d) => d.id)) planId(group, store.byId(id), byId);
-  /** @type {Plan} */
+  for (const [id, group] of groupBy(docs, (d) => d.id)) admitById(group, store.byId(id), byId);
+  /** @type {Admission} */
   const result = { store: [], same: byId.same, refused: byId.refused };
-  for (const [target, group] of groupBy(byId.store, (d) => d.target)) planTarget(group, store.byFile(target), result);
+  for (const [target, group] of groupBy(byId.store, (d) => d.target))
+    admitByTarget(group, store.byFile(target), result);
   return result;
 }

@@ -37,7 +37,7 @@ const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
  * @typedef {object} SideToCount
  * @property {string} label
  * @property {string} exec its Node
- * @property {NodeJS.ProcessEnv} env its processes' environment (prepare.js: the driver generation)
+ * @property {NodeJS.ProcessEnv} env its processes' environment (prepare-sides.js: the driver generation)
  * @property {string[]} keys its measured cases
  */
 
