@@ -15,10 +15,10 @@ const TICK_MS = 1000;
 /**
  * @typedef {object} Progress
  * @property {number} done units finished (rounds of cases, processes)
- * @property {number} total units planned so far (extra rounds add to it pass by pass)
+ * @property {number} total units planned so far (extra rounds add to it, one by one)
  * @property {{ config: string, driver: string, cipher: string, op: string } | string | null} current
  *   what runs now (a case, or words); null: finished
- * @property {{ pass: number, deadline: number }} [extra] an extra round (run.js); no extra round starts after `deadline` (ms since the epoch)
+ * @property {{ round: number, deadline: number }} [extra] an extra round (run.js); no extra round starts after `deadline` (ms since the epoch)
  * @property {number} [running] units running now (default 1; the counting pass runs several processes at once)
  * @property {() => number} [eta] ms left, where the phase knows better than done/total (the counting pass); asked at every line
  */
@@ -64,7 +64,7 @@ export function createProgress(stream = process.stderr, o = {}) {
         : `${p.current.config} · ${p.current.driver} · ${p.current.cipher} · ${p.current.op}`;
     // extra rounds go on while cases are imprecise, but never past the deadline
     const when = p.extra
-      ? `extra pass ${p.extra.pass}, at most ${clock(Math.max(0, p.extra.deadline - t))} left`
+      ? `extra round ${p.extra.round}, at most ${clock(Math.max(0, p.extra.deadline - t))} left`
       : `ETA ${etaText(p, at, t)}`;
     // n of total: the one running counted in (several where several run at once); none before the total is known
     const n = p.done + (p.current ? (p.running ?? 1) : 0);

@@ -316,7 +316,7 @@ test("the experiment-only variants run only in their experiments: not in setups(
   );
 });
 
-test("an extra pass measuring an experiment's member measures its reference in the same block", () => {
+test("an extra round measuring an experiment's member measures its reference in the same block", () => {
   const member = { config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'chacha20', op: 'insert' };
   const refs = experimentReferencesOf(member).map(caseKey);
   assert.ok(refs.includes('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert'), refs.join());

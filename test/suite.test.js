@@ -1,5 +1,5 @@
 // The suite's engine on real SQLite files, in this process and its engine processes: the case
-// order, rounds and extra passes, templates built once, a killed engine. `npm run bench` end to end
+// order, rounds and extra rounds, templates built once, a killed engine. `npm run bench` end to end
 // (the quick suite's document, an interrupted run, --keep-db) is test/e2e/quick-suite.test.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -47,7 +47,7 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   assert.equal(forced.select.stats.opsPerSec.rse >= 0, true);
   assert.ok(
     forced.engines >= 6,
-    `${forced.engines}: a new engine process for each of the 3 rounds and each extra pass (3 at least)`,
+    `${forced.engines}: a new engine process for each of the 3 rounds and each extra round (3 at least)`,
   );
   // every case is precise enough at once
   const easy = await run({ rounds: 3, maxRounds: 6, targetRse: 1000, deadlineSeconds: 600 });
@@ -56,7 +56,7 @@ test('a full run measures each round in a new engine process, gives imprecise ca
   // the deadline has passed before the extra rounds: none
   const late = await run({ rounds: 3, maxRounds: 6, targetRse: 1e-9, deadlineSeconds: 1e-6 });
   assert.deepEqual([rounds(late.select), rounds(late.update)], [3, 3]);
-  // a quick run is one round, however imprecise, and no extra pass
+  // a quick run is one round, however imprecise, and no extra round
   const quick = await runSuite({
     mode: 'quick',
     filters,

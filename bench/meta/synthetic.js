@@ -20,7 +20,7 @@ import { createRandom } from '../../lib/prng.js';
 import { median, medianRse } from '../../lib/stats/spread.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { rounded } from '../run/run-suite.js';
-import { nextPass } from '../run/passes.js';
+import { nextExtraRound } from '../run/extra-rounds.js';
 import { referencesOf } from '../tables/comparisons.js';
 import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
@@ -357,14 +357,14 @@ const VERIFIED = /** @type {Record<string, (n: number) => Record<string, number>
   vacuum: (n) => ({ vacuums: n }),
   checkpoint: (n) => ({ checkpoints: n, walBytesCheckpointed: n * 81_932 }),
 });
-/** Passes of extra rounds a full run's deadline leaves room for (a real cell reaches about p24). */
-const MAX_PASSES = 24;
+/** Extra rounds a full run's deadline leaves room for (a real cell reaches about p24). */
+const MAX_EXTRA_ROUNDS = 24;
 
 /**
  * Every timed case's rounds, measured as run-suite.js measures them: the mode's rounds for every
- * case, then passes of extra rounds for the cases above the target precision, least precise first,
- * with the references they are compared with (bench/run/passes.js nextPass), until maxRounds or
- * the deadline. Each round or pass moves the whole machine (its level); each case has its own noise.
+ * case, then extra rounds for the cases above the target precision, least precise first,
+ * with the references they are compared with (bench/run/extra-rounds.js nextExtraRound), until maxRounds or
+ * the deadline. Each round, extra or not, moves the whole machine (its level); each case has its own noise.
  * @param {{ c: import('../tables/suite.js').Case, ops: number, noise: number }[]} timed
  * @param {import('../engine/measure.js').Budget & { maxRounds?: number, targetRse?: number }} budget
  * @param {() => number} random
@@ -381,18 +381,18 @@ function measureRounds(timed, budget, random) {
     for (const t of byKey.values()) measureOne(t, `r${r}`, level);
   }
   const maxRounds = budget.maxRounds ?? budget.rounds;
-  for (let pass = 1; pass <= MAX_PASSES && budget.rounds < maxRounds; pass++) {
+  for (let n = 1; n <= MAX_EXTRA_ROUNDS && budget.rounds < maxRounds; n++) {
     const imprecise = [...byKey.values()].flatMap((t) => {
       const rse = medianRse(t.rounds);
       return t.rounds.length < maxRounds && rse > (budget.targetRse ?? Infinity) ? [{ c: t.c, rse }] : [];
     });
-    const chosen = nextPass(imprecise);
+    const chosen = nextExtraRound(imprecise);
     if (!chosen.length) break;
     const keys = new Set([...chosen, ...chosen.flatMap(referencesOf)].map(caseKey));
     const level = 1 + 0.02 * (random() - 0.5);
     for (const k of keys) {
       const t = byKey.get(k);
-      if (t && t.rounds.length < maxRounds) measureOne(t, `p${pass}`, level);
+      if (t && t.rounds.length < maxRounds) measureOne(t, `p${n}`, level);
     }
   }
   return byKey;

@@ -4,8 +4,8 @@
 // cold one.
 //
 // A full run gives every case `rounds` rounds, then extra rounds to the cases whose headline is not
-// yet precise (`medianRse` of their round medians above `targetRse`), pass after pass in a new
-// shuffled order (passes.js), until each is precise, has `maxRounds`, or the run reaches
+// yet precise (`medianRse` of their round medians above `targetRse`), one extra round after another,
+// each in a new shuffled order (extra-rounds.js), until each is precise, has `maxRounds`, or the run reaches
 // `deadlineSeconds`. Fsync-bound cases swing from round to round with the disk; CPU-bound ones
 // mostly do not, so the time goes where the uncertainty is. Every case's rounds are in its result
 // (`stats.rounds`).
@@ -22,7 +22,7 @@ import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
 import { referencesOf } from '../tables/comparisons.js';
 import { roundOrder, slotOf } from './order.js';
-import { nextPass } from './passes.js';
+import { nextExtraRound } from './extra-rounds.js';
 import { pairedLog } from '../../lib/stats/slice-figures.js';
 import { slowCounter } from '../result/noise.js';
 
@@ -69,7 +69,7 @@ export function sessionOptions(o, templates) {
 }
 
 /**
- * Run the suite. Every round, and every pass of extra rounds, is measured by a new engine process
+ * Run the suite. Every round, and every extra round, is measured by a new engine process
  * (bench/engine/engine.js), on the templates built once for the run: two processes of the same code can
  * differ by a steady percent or two on a case (memory layout, code placement), and measured here that offset
  * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
@@ -131,12 +131,17 @@ export async function runSuite(o) {
    */
   const measureBlockOf = async (
     /** @type {import('../tables/suite.js').Case[]} */ cs,
-    /** @type {number} */ pass,
+    /** @type {number} */ extraRound,
     /** @type {string} */ slot,
   ) => {
     await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
     if (o.state.interrupted) return false;
-    o.onProgress?.({ done: step, total, current: cs[0], ...(pass ? { extra: { pass, deadline } } : {}) });
+    o.onProgress?.({
+      done: step,
+      total,
+      current: cs[0],
+      ...(extraRound ? { extra: { round: extraRound, deadline } } : {}),
+    });
     /** @type {any[]} */
     let replies;
     try {
@@ -228,10 +233,10 @@ export async function runSuite(o) {
       const rse = medianRse(m.rounds.map((x) => x.opsPerSec));
       return rse <= (budget.targetRse ?? Infinity) ? null : Number.isNaN(rse) ? Infinity : rse;
     };
-    extra: for (let pass = 1; !o.state.interrupted && Date.now() < deadline; pass++) {
+    extra: for (let n = 1; !o.state.interrupted && Date.now() < deadline; n++) {
       // the imprecise cases, least precise first, and the references they are compared with (in
       // the same block, so the extra rounds pair up too), in blocks as a round
-      const chosen = nextPass(
+      const chosen = nextExtraRound(
         list.flatMap((c) => {
           const rse = imprecision(c);
           return rse ? [{ c, rse }] : [];
@@ -250,7 +255,7 @@ export async function runSuite(o) {
       total = step + pending.length;
       for (const block of blocksOf(pending)) {
         if (Date.now() >= deadline) break extra;
-        if (!(await measureBlockOf(block, pass, slotOf(`p${pass}`, block[0])))) break extra;
+        if (!(await measureBlockOf(block, n, slotOf(`p${n}`, block[0])))) break extra;
       }
       await retire();
     }
