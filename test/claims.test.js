@@ -5,7 +5,7 @@ import { verdictOf, ruleText } from '../bench/claims/verdict.js';
 import { claimRows, claimedText, metricChange } from '../bench/claims/table.js';
 import { mechanismOf } from '../bench/claims/mechanism.js';
 import { experimentsOf } from '../bench/result/analysis.js';
-import { EXPERIMENTS, measuredChecks } from '../bench/tables/experiments.js';
+import { EXPERIMENTS, measuredChecks } from '../bench/tables/production-claims.js';
 import { validate } from '../bench/result/document.js';
 import { render, renderBlockClaims } from '../aggregate/sections/claims.js';
 import { ROOT, childEnv } from './helpers.js';

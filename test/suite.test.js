@@ -181,7 +181,7 @@ test('setups() runs every config but the experiment-only ones on the production 
   const s = setups().map((x) => `${x.config}/${x.driver}/${x.cipher}`);
   assert.equal(new Set(s).size, s.length);
   for (const c of DEFAULT_CONFIGS) assert.ok(s.includes(`${c}/better-sqlite3-multiple-ciphers/chacha20`));
-  // the experiment-only configs run in their experiments' cases only (test/experiments.test.js)
+  // the experiment-only configs run in their experiments' cases only (test/production-claims.test.js)
   for (const c of TABLES.config.filter((x) => !DEFAULT_CONFIGS.includes(x)))
     assert.ok(cases().some((k) => k.config === c) && !s.some((x) => x.startsWith(`${c}/`)), c);
   for (const c of TABLES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));

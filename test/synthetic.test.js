@@ -12,7 +12,7 @@ import { machineOf } from '../aggregate/store.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { COMMIT_PARTS, PER_NIGHT, artifactOf, inCell, night } from '../bench/meta/aggregate-year.js';
 import { validate } from '../bench/result/document.js';
-import { EXPERIMENTS } from '../bench/tables/experiments.js';
+import { EXPERIMENTS } from '../bench/tables/production-claims.js';
 import { WORKLOADS } from '../bench/tables/workloads.js';
 import { sig } from '../lib/format.js';
 import { END, START } from '../lib/markers.js';

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
 import { TABLES } from '../tables/suite.js';
-import { EXPERIMENTS, casesOf } from '../tables/experiments.js';
-import '../claims/experiments.js'; // checks the experiments table: a bad row stops every run
+import { EXPERIMENTS, casesOf } from '../tables/production-claims.js';
+import '../claims/validate.js'; // checks the experiments table: a bad row stops every run
 import { WORKLOAD_NAMES } from '../tables/workloads.js';
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
@@ -113,7 +113,7 @@ export function tableFilters(v) {
     }
     if (names.length) filters[table] = [...new Set(names)];
   }
-  // --experiment NAME: only the cases of these experiments (bench/tables/experiments.js)
+  // --experiment NAME: only the cases of these experiments (bench/tables/production-claims.js)
   const experiments = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   const known = EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => e.id);
   for (const n of experiments)

@@ -5,12 +5,12 @@
 //   separated groups (lib/stats/modes.js);
 // - the comparisons of bench/tables/comparisons.js, paired by block (lib/judge.js judgeRounds),
 //   with the A/A self-check among them;
-// - the experiments of bench/tables/experiments.js: each check of a claim paired the same way, and
+// - the experiments of bench/tables/production-claims.js: each check of a claim paired the same way, and
 //   its verdict (bench/claims/verdict.js), or "not compared" with the reason.
 // A quick run has one round per case: no interval, no comparison.
 import { COMPARISONS, membersOf } from '../tables/comparisons.js';
 import { DEFAULT_CONFIGS } from '../tables/configs.js';
-import { EXPERIMENTS, measuredChecks } from '../tables/experiments.js';
+import { EXPERIMENTS, measuredChecks } from '../tables/production-claims.js';
 import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
@@ -157,7 +157,7 @@ function selfCheckOf(comparisons) {
 
 /**
  * A check of a claim the run does not measure, with the table's reason why.
- * @param {import('../tables/experiments.js').Check} check
+ * @param {import('../tables/production-claims.js').Check} check
  * @param {number} index
  */
 const notMeasured = (check, index) => ({
@@ -168,7 +168,7 @@ const notMeasured = (check, index) => ({
 });
 
 /**
- * Every experiment's checks (bench/tables/experiments.js) in a run: each measured check paired by
+ * Every experiment's checks (bench/tables/production-claims.js) in a run: each measured check paired by
  * block, as the comparisons, with its verdict; each one the run could not measure with the reason
  * (the table's, a case's own, or too few paired rounds). A claim is left out when the run has both
  * sides of none of its checks.
@@ -243,7 +243,7 @@ export function experimentsOf(cases) {
 }
 
 /**
- * The experiments with the checks a workload measures (bench/tables/experiments.js `workload`) judged
+ * The experiments with the checks a workload measures (bench/tables/production-claims.js `workload`) judged
  * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/workload-figures.js),
  * where the run has them; a claim with such a check joins the experiments when its comparison is there.
  * @param {any[]} experiments experimentsOf's

@@ -4,7 +4,7 @@
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG, TWIN_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
-import { experimentReferencesOf } from './experiments.js';
+import { experimentReferencesOf } from './production-claims.js';
 
 /**
  * @typedef {object} Comparison
@@ -68,7 +68,7 @@ export function membersOf(cmp, have) {
 
 /**
  * The references a case is compared with (same operation), in the comparisons and the experiments
- * (bench/tables/experiments.js), so an extra pass that measures the case measures them in the same block.
+ * (bench/tables/production-claims.js), so an extra pass that measures the case measures them in the same block.
  * @param {import('./suite.js').Case} c
  * @returns {import('./suite.js').Case[]}
  */

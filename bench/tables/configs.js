@@ -10,7 +10,7 @@ import { PRAGMAS, normalise } from './pragmas.js';
  * @property {string} label the name users know
  * @property {PragmaSetting[]} pragmas applied in this order, after the cipher and key
  * @property {string} description one line on what it changes
- * @property {boolean} [experiment] measured only for the claims it tests (bench/tables/experiments.js), on
+ * @property {boolean} [experiment] measured only for the claims it tests (bench/tables/production-claims.js), on
  *   their operations: not in the per-config tables or the config comparison
  * @property {import('./mail.js').SchemaName} [schema] the schema it creates (bench/tables/mail.js); default 'blob-last'
  * @property {'beside' | 'shm'} [tempdir] where `{tempdir}` is: beside the database (default), or on
@@ -142,7 +142,7 @@ export const CONFIGS = [
     pragmas: [],
     description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)",
   },
-  // Experiment-only variants (bench/tables/experiments.js): each measured only on the operations of the claims it tests.
+  // Experiment-only variants (bench/tables/production-claims.js): each measured only on the operations of the claims it tests.
   {
     name: 'wal-autocheckpoint-0',
     label: 'WAL Autocheckpoint 0',

@@ -2,7 +2,7 @@
 import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
 import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG } from './configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
-import { EXPERIMENTS, casesOf } from './experiments.js';
+import { EXPERIMENTS, casesOf } from './production-claims.js';
 import { OPS } from './ops.js';
 
 /** @typedef {{ configs: string[] | '*', drivers: string[] | '*', ciphers: string[] | '*' }} Rule */
@@ -11,7 +11,7 @@ import { OPS } from './ops.js';
  * Every PRAGMA config on the production driver and cipher; every cipher (and no key) with the
  * production PRAGMAs; every driver without encryption with the production PRAGMAs and with none.
  * Each on every operation. '*' of configs is every config but the experiment-only variants, which
- * are measured only in the cases of the experiments (bench/tables/experiments.js, `experimentCases`).
+ * are measured only in the cases of the experiments (bench/tables/production-claims.js, `experimentCases`).
  * @type {Rule[]}
  */
 export const RULES = [
@@ -98,7 +98,7 @@ export function setups() {
 }
 
 /**
- * The cases of the experiments (bench/tables/experiments.js) that the rules do not already give:
+ * The cases of the experiments (bench/tables/production-claims.js) that the rules do not already give:
  * the experiment-only variants, on the operations of their experiments.
  * @param {string[]} [ids] only these experiments' cases (all of theirs, also those the rules give)
  * @returns {Case[]}

@@ -12,7 +12,7 @@ import { ROOT } from '../../lib/root.js';
 import { replaceBetween } from '../../lib/markers.js';
 import { OPS } from '../tables/ops.js';
 import { RULES } from '../tables/suite.js';
-import { EXPERIMENTS, casesOf, measuredChecks } from '../tables/experiments.js';
+import { EXPERIMENTS, casesOf, measuredChecks } from '../tables/production-claims.js';
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';

@@ -3,7 +3,7 @@
 // the operations the claim is about. Both sides are cases of the same run, measured in the same
 // blocks (bench/run/order.js), so each check is a paired comparison (bench/result/analysis.js), and
 // its verdict is bench/claims/verdict.js's. A part of a claim this suite cannot measure says why.
-// The rules a row must keep are bench/claims/experiments.js's (validateExperiments), which checks
+// The rules a row must keep are bench/claims/validate.js's (validateExperiments), which checks
 // this table when loaded; the table itself is data, and the small queries the suite needs of it.
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG } from './configs.js';

@@ -1,14 +1,14 @@
-// The logic of the experiments table (bench/tables/experiments.js), kept out of the table: its
+// The logic of the experiments table (bench/tables/production-claims.js), kept out of the table: its
 // validation (every problem of a row, one line each; a check's variants may differ only in the
 // experiment's subject), what two setups differ in, and the words of a check's rule and verdicts.
 // Loading this module checks the table: a bad row throws one line naming it. The engine's flags
-// (bench/engine/flags.js) load it, so a bad row stops every run, as test/experiments.test.js does.
+// (bench/engine/flags.js) load it, so a bad row stops every run, as test/production-claims.test.js does.
 import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS } from '../tables/configs.js';
 import { DRIVERS } from '../tables/drivers.js';
 import { OPS } from '../tables/ops.js';
 import { WORKLOADS } from '../tables/workloads.js';
-import { EXPERIMENTS, METRICS, setupOf } from '../tables/experiments.js';
+import { EXPERIMENTS, METRICS, setupOf } from '../tables/production-claims.js';
 
 /**
  * What two setups differ in: PRAGMA names (a value changed, set in one only, or the order of the
@@ -173,4 +173,4 @@ function claimCheck(claim) {
 }
 
 const problems = validateExperiments(EXPERIMENTS);
-if (problems.length) throw new Error(`bench/tables/experiments.js: ${problems.join('; ')}`);
+if (problems.length) throw new Error(`bench/tables/production-claims.js: ${problems.join('; ')}`);
