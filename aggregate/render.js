@@ -13,7 +13,7 @@ import { chartText, fileSlug, inert } from '../lib/markdown.js';
 import { chartFile } from './charts/writer.js';
 import { summary } from './sections/environment.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
-import { renderFindings } from './sections/findings.js';
+import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
 import { latestAttempts } from './store.js';
 
@@ -209,8 +209,8 @@ export function renderBlock(store, o) {
       nights: o.nights,
     }),
   ];
-  // what the numbers say first (sections/findings.js), then how to read them, then the charts
-  const found = renderFindings({
+  // the answers first (answers/index.js), then how to read them, then the charts
+  const found = renderAnswers({
     classes,
     load,
     resultsLink: o.resultsLink,

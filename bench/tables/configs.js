@@ -1,5 +1,5 @@
 // PRAGMA configurations: one row each, named as users know them from the published tables.
-// Every variant is Forward Email Production with the listed changes; `{tempdir}` is replaced by
+// Every variant is Production with the listed changes; `{tempdir}` is replaced by
 // a directory beside the database file.
 import { PRAGMAS, normalise } from './pragmas.js';
 
@@ -15,6 +15,21 @@ import { PRAGMAS, normalise } from './pragmas.js';
  * @property {import('./mail.js').SchemaName} [schema] the schema it creates (bench/tables/mail.js); default 'blob-last'
  * @property {'beside' | 'shm'} [tempdir] where `{tempdir}` is: beside the database (default), or on
  *   /dev/shm, a RAM file system (skipped with a reason where there is none)
+ * @property {Durability} durability what a commit survives (durabilityOf): added below from its PRAGMAs
+ */
+/**
+ * What a committed transaction survives, decided by journal_mode and synchronous alone (SQLite's
+ * docs, https://www.sqlite.org/pragma.html#pragma_synchronous and
+ * https://www.sqlite.org/wal.html#performance_considerations):
+ * - 'power loss': synchronous FULL or EXTRA: a commit is synced before it returns, so it survives
+ *   an OS crash or a power loss (SQLite's default, FULL, in either journal mode);
+ * - 'crash': WAL with synchronous NORMAL (or a rollback journal with NORMAL): a commit survives the
+ *   application crashing; a power loss can roll back the last commits but never corrupts
+ *   ("WAL mode is always consistent with synchronous=NORMAL, but WAL mode does lose durability");
+ * - 'unsafe': synchronous OFF ("the database might become corrupted if the operating system
+ *   crashes or the computer loses power"), or journal_mode OFF or MEMORY (an application crash in
+ *   a transaction can corrupt the database).
+ * @typedef {'power loss' | 'crash' | 'unsafe'} Durability
  */
 
 /** @type {PragmaSetting[]} */
@@ -52,11 +67,11 @@ function production(changes, drop = /** @type {string[]} */ ([])) {
 const CACHE_64MB = { cache_size: -64000 };
 const MMAP_256MB = { mmap_size: 268435456 };
 
-/** @type {Config[]} */
-export const CONFIGS = [
+/** @type {Omit<Config, 'durability'>[]} */
+const ROWS = [
   {
     name: 'production',
-    label: 'Forward Email Production',
+    label: 'Production',
     pragmas: PRODUCTION,
     description:
       'the production PRAGMAs: WAL, secure_delete, auto_vacuum=FULL, synchronous=NORMAL, temp files on disk beside the database',
@@ -205,6 +220,24 @@ export const CONFIGS = [
     experiment: true,
   },
 ];
+
+/**
+ * What a commit under these PRAGMAs survives (Durability above); SQLite's defaults where unset.
+ * @param {PragmaSetting[]} pragmas
+ * @returns {Durability}
+ */
+export function durabilityOf(pragmas) {
+  const value = (/** @type {string} */ name) => {
+    const set = pragmas.find(([n]) => n === name);
+    return set ? normalise(name, set[1]) : PRAGMAS[name].sqliteDefault;
+  };
+  const sync = Number(value('synchronous'));
+  if (sync === 0 || ['off', 'memory'].includes(String(value('journal_mode')))) return 'unsafe';
+  return sync >= 2 ? 'power loss' : 'crash';
+}
+
+/** @type {Config[]} */
+export const CONFIGS = ROWS.map((c) => ({ ...c, durability: durabilityOf(c.pragmas) }));
 
 /** The configs of the per-config tables and the config comparison: every one but the experiment-only variants. */
 export const DEFAULT_CONFIGS = CONFIGS.filter((c) => !c.experiment).map((c) => c.name);

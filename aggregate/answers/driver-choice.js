@@ -1,0 +1,54 @@
+// The driver answer: node:sqlite against better-sqlite3 and against better-sqlite3-multiple-ciphers
+// (both without a key, production's PRAGMAs), per operation, where the run's Node has node:sqlite:
+// one declared family (both references × every timed operation), judged with Holm (family.js).
+import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { inert } from '../../lib/markdown.js';
+import { decided, judgeFamily, runPairs } from './family.js';
+import { timeText } from './time-ratio.js';
+import { COMPARED, opLabel } from '../sections/common.js';
+
+const NODE_SQLITE = 'node:sqlite';
+const REFERENCES = ['better-sqlite3', PRODUCTION_DRIVER];
+const setup = (/** @type {string} */ driver) => `${PRODUCTION_CONFIG}/${driver}/none`;
+
+/**
+ * node:sqlite against each reference driver, per operation, judged as one family.
+ * @param {any} doc a full result document
+ */
+export function driverChoice(doc) {
+  return judgeFamily(
+    REFERENCES.flatMap((driver) =>
+      COMPARED.map((op) => ({ driver, op, pairs: runPairs(doc, setup(driver), setup(NODE_SQLITE), [op]) })),
+    ),
+  ).filter((a) => a.judgement);
+}
+
+/**
+ * The answer's words: per reference, the operations decided, the rest ≈.
+ * @param {any} doc
+ * @returns {{ text: string, line: string } | null}
+ */
+export function driverAnswer(doc) {
+  const judged = driverChoice(doc);
+  if (!judged.length) {
+    const status = doc.drivers?.find((/** @type {any} */ d) => d.name === NODE_SQLITE)?.status;
+    return {
+      text: `node:sqlite not measured on Node ${inert(doc.environment.node)} (${inert(status ?? 'absent')})`,
+      line: '',
+    };
+  }
+  const parts = REFERENCES.map((driver) => {
+    const mine = judged.filter((a) => a.driver === driver);
+    const found = mine.filter(decided);
+    return `against ${driver}: ${[
+      ...found.map((a) => `${opLabel(a.op)} ${timeText(a.judgement)}`),
+      ...(found.length < mine.length ? [`≈ on ${mine.length - found.length} other operation(s)`] : []),
+    ].join(', ')}`;
+  });
+  const vs = judged.filter((a) => a.driver === 'better-sqlite3');
+  return {
+    text: `node:sqlite, × time per operation, ${parts.join('; ')}`,
+    line: `node:sqlite slower than better-sqlite3 on ${vs.filter((a) => a.judgement?.verdict === 'slower').length} of ${vs.length} operations`,
+  };
+}

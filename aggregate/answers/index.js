@@ -1,0 +1,68 @@
+// The README block's first lines: the five questions people bring, answered per machine class, in
+// this order: what encryption costs (encryption.js), which PRAGMAs help and what they risk
+// (tunings.js), which Node (node-ranking.js), node:sqlite or better-sqlite3 (driver-choice.js), and
+// did anything change (recent-changes.js). Each answer is a declared question judged over its own
+// family with Holm (family.js), never the largest of many comparisons. The first machine class is
+// open; the others are collapsed under their one-line answer. Machine classes are separate
+// machines: nothing here compares one with another.
+import { inert } from '../../lib/markdown.js';
+import { day } from '../../lib/format.js';
+import { comparisonRun } from '../sections/common.js';
+import { newestShootout } from '../sections/shootout.js';
+import { encryptionAnswer } from './encryption.js';
+import { tuningsAnswer } from './tunings.js';
+import { nodeAnswer } from './node-ranking.js';
+import { driverAnswer } from './driver-choice.js';
+import { changesAnswer } from './recent-changes.js';
+
+/** @typedef {{ text: string, items?: string[], line: string }} Answer */
+
+/**
+ * One machine class's answers, in order; none where it has no full run and no shootout.
+ * @param {{ machine: string, entries: import('../store.js').Entry[] }} c
+ * @param {{ load: (e: import('../store.js').Entry) => any, nights: import('../nights.js').Nights, resultsLink: string }} o
+ * @returns {{ run: any, answers: [string, Answer | null][] }}
+ */
+export function answersOf(c, o) {
+  const results = c.entries.filter((e) => (e.kind ?? 'result') === 'result');
+  const run = comparisonRun({ entries: results, load: o.load });
+  const shootout = newestShootout(c.entries);
+  return {
+    run,
+    answers: [
+      ['Encryption', run && encryptionAnswer(run)],
+      ['PRAGMAs', run && tuningsAnswer(run)],
+      ['Node', nodeAnswer(shootout && o.load(shootout), run)],
+      ['Driver', run && driverAnswer(run)],
+      ['Changes', changesAnswer({ machine: c.machine, entries: results }, o)],
+    ],
+  };
+}
+
+/**
+ * The answers as list items.
+ * @param {ReturnType<typeof answersOf>['answers']} answers
+ */
+const items = (answers) =>
+  answers.flatMap(([name, a]) => (a ? [`- **${name}**: ${a.text}.`, ...(a.items ?? []).map((i) => `  - ${i}.`)] : []));
+
+/**
+ * The answers of every machine class: the first open, the others collapsed.
+ * @param {import('../sections/index.js').BlockContext} ctx
+ * @returns {string[]}
+ */
+export function renderAnswers(ctx) {
+  const all = ctx.classes.map((c) => ({ c, ...answersOf(c, ctx) })).filter((x) => x.answers.some(([, a]) => a));
+  if (!all.length) return [];
+  const title = (/** @type {(typeof all)[number]} */ x) =>
+    `${inert(x.c.machine)}${x.run ? ` (run of ${day(x.run.run.finishedAt)}, Node ${inert(x.run.environment.node)})` : ''}`;
+  return [
+    '**Answers**, per machine class: "2.00× [1.93, 2.08] −50%" is 2.00× the time per operation, its 95% interval corrected (Holm) over the question it answers, then the change in ops/s; "≈ [0.97, 1.04]": not decided, the interval holds no change.',
+    '',
+    ...all.flatMap((x, i) => {
+      if (i === 0) return [`**${title(x)}**`, '', ...items(x.answers), ''];
+      const line = x.answers.flatMap(([name, a]) => (a?.line ? [`${name}: ${a.line}`] : [])).join('; ');
+      return [`<details><summary><b>${title(x)}</b>: ${line}</summary>`, '', ...items(x.answers), '', '</details>', ''];
+    }),
+  ];
+}

@@ -1,0 +1,75 @@
+// The Node answer: the newest shootout's Nodes ranked with the driver held constant (its
+// same-driver comparisons: each Node against the reference Node with the same driver line), each
+// a summary over production's operations (the geometric mean of the paired ratios round by round)
+// judged as one family with Holm (family.js), with the instructions per operation beside it where
+// the shootout counted them; and which Node the run's figures above ran on.
+import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
+import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { inert } from '../../lib/markdown.js';
+import { judgeFamily, shootoutPairs } from './family.js';
+import { opsPercent, timeText } from './time-ratio.js';
+
+/**
+ * The geometric mean of head's instructions per operation over base's, over these keys; null
+ * where a key was not counted on both sides.
+ * @param {any} doc
+ * @param {string} base
+ * @param {string} head
+ * @param {string[]} keys
+ */
+function instructions(doc, base, head, keys) {
+  const count = (/** @type {string} */ side, /** @type {string} */ key) =>
+    (doc.counting?.cases ?? []).find((/** @type {any} */ c) => c.side === side && c.key === key && c.status === 'ok')
+      ?.instructions;
+  const logs = keys.map((k) => Math.log(count(head, k) / count(base, k)));
+  return keys.length && logs.every(Number.isFinite)
+    ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) - 1
+    : null;
+}
+
+/**
+ * The ranking: the reference and each Node compared with it on the same driver, fastest first.
+ * @param {any} doc a shootout document
+ */
+export function nodeRanking(doc) {
+  const production = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}/`;
+  const keys = [...new Set((doc.rows ?? []).map((/** @type {any} */ r) => String(r.key)))].filter((k) =>
+    k.startsWith(production),
+  );
+  const same = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.group === 'same-driver');
+  const judged = judgeFamily(
+    same.map((/** @type {any} */ c) => ({
+      side: String(c.head),
+      pairs: shootoutPairs(doc, c.base, c.head, keys),
+      instructions: instructions(doc, c.base, c.head, keys),
+    })),
+  ).filter((a) => a.judgement);
+  const rank = (/** @type {{ judgement: any }} */ a) => (a.judgement ? -a.judgement.change : 0);
+  return [{ side: String(doc.reference), judgement: null, instructions: null, reference: true }, ...judged].sort(
+    (a, b) => rank(a) - rank(b),
+  );
+}
+
+/**
+ * The answer's words.
+ * @param {any | null} shootout the newest shootout document of the machine class
+ * @param {any | null} run the run the other answers come from
+ * @returns {{ text: string, line: string } | null}
+ */
+export function nodeAnswer(shootout, run) {
+  const ran = run ? `the figures above ran on Node ${inert(run.environment.node)}` : '';
+  if (!shootout) return run ? { text: `no shootout on this machine class yet; ${ran}`, line: '' } : null;
+  const ranked = nodeRanking(shootout);
+  const text = ranked
+    .map((a) =>
+      'reference' in a
+        ? `${inert(a.side)} (reference)`
+        : `${inert(a.side)} ${timeText(a.judgement)}${a.instructions === null ? '' : `, instructions/op ${opsPercent(a.instructions)}`}`,
+    )
+    .join(' · ');
+  return {
+    text: `fastest first, × time against the reference over production's operations, the driver held constant: ${text}${ran ? `; ${ran}` : ''}`,
+    line: `fastest ${inert(ranked[0].side)}`,
+  };
+}

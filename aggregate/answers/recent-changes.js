@@ -1,0 +1,44 @@
+// The changes answer: the newest change points of the machine class's nightly history
+// (sections/history.js, lib/changepoints.js) with their cause where one was recorded, or "none in
+// the last N nights".
+import { day } from '../../lib/format.js';
+import { inert } from '../../lib/markdown.js';
+import { opLabel } from '../sections/common.js';
+import { MEASURES, historyOf, sizeText } from '../sections/history.js';
+
+/** The change points listed, newest first. */
+const LISTED = 2;
+
+/**
+ * @param {{ machine: string, entries: import('../store.js').Entry[] }} c the machine class's result entries
+ * @param {{ load: (e: import('../store.js').Entry) => any, nights: import('../nights.js').Nights, resultsLink: string }} o
+ * @returns {{ text: string, line: string } | null} null without a full run
+ */
+export function changesAnswer(c, o) {
+  const history = historyOf({
+    platform: '',
+    machine: c.machine,
+    entries: c.entries,
+    load: o.load,
+    resultsLink: o.resultsLink,
+    page: 'readme',
+    nights: o.nights,
+    chart: () => '',
+  });
+  if (!history.length) return null;
+  const nights = new Set(history.flatMap((h) => h.nights.map((n) => n.finishedAt))).size;
+  const newest = history
+    .flatMap((h) => h.changes)
+    .sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0))
+    .slice(0, LISTED);
+  if (!newest.length) return { text: `none in the last ${nights} nights`, line: 'no change point' };
+  return {
+    text: newest
+      .map(
+        (x) =>
+          `${day(x.finishedAt)}, Node ${x.major} ${opLabel(x.op)} ${MEASURES.find((m) => m.name === x.measure)?.label ?? inert(x.measure)} ${sizeText(x)}${x.cause ? ` (${x.cause})` : ' (no recorded cause)'}`,
+      )
+      .join('; '),
+    line: `newest change point ${day(newest[0].finishedAt)}`,
+  };
+}

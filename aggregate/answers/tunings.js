@@ -1,0 +1,98 @@
+// The PRAGMA answer: each tuning's effect against production, per operation, where the judge
+// decides it over the declared family (every tuning × every timed operation, Holm: family.js),
+// grouped by what a commit survives under it (bench/tables/configs.js durability), with fsync
+// calls per commit (an insert is one commit) beside it where the run counted them. Only tunings
+// are asked: the A/A twin (production itself), Baseline (no PRAGMAs at all) and a config that
+// equals production (SQLite's default) are never offered as "helps".
+import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
+import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
+import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { countText } from '../../bench/result/counts-text.js';
+import { decided, judgeFamily, runPairs } from './family.js';
+import { timeText } from './time-ratio.js';
+import { COMPARED, configLabel, notATuning, opLabel } from '../sections/common.js';
+
+const setup = (/** @type {string} */ config) => `${config}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
+
+/** What a group's commits survive, as the answer heads it. */
+const GROUPS = /** @type {const} */ ({
+  'power loss': 'safe across power loss',
+  crash: 'safe across an application crash (as production)',
+  unsafe: 'unsafe (a power loss can corrupt)',
+});
+
+/** The configs asked about: tunings of production, none that is production or no tuning at all. */
+export const TUNINGS = CONFIGS.filter(
+  (c) =>
+    DEFAULT_CONFIGS.includes(c.name) &&
+    c.name !== PRODUCTION_CONFIG &&
+    c.name !== TWIN_CONFIG &&
+    c.pragmas.length > 0 &&
+    !notATuning(c.name),
+);
+
+/**
+ * Every tuning × operation of a run, judged as one family.
+ * @param {any} doc a full result document
+ */
+export function tuningsOf(doc) {
+  return judgeFamily(
+    TUNINGS.flatMap((c) =>
+      COMPARED.map((op) => ({
+        config: c.name,
+        op,
+        pairs: runPairs(doc, setup(PRODUCTION_CONFIG), setup(c.name), [op]),
+      })),
+    ),
+  );
+}
+
+/** fsync calls per commit (the insert case's counts), or null where not counted. */
+const fsyncs = (/** @type {any} */ doc, /** @type {string} */ config) => {
+  const c = doc.cases.find(
+    (/** @type {any} */ x) => x.op === 'insert' && `${x.config}/${x.driver}/${x.cipher}` === setup(config),
+  );
+  return c?.counts?.status === 'ok' ? c.counts.syscalls.fsync : null;
+};
+
+/**
+ * The answer's words: a line per group that has a tuning in the run.
+ * @param {any} doc
+ * @returns {{ text: string, items: string[], line: string } | null}
+ */
+export function tuningsAnswer(doc) {
+  const judged = tuningsOf(doc).filter((a) => a.judgement);
+  if (!judged.length) return null;
+  const base = fsyncs(doc, PRODUCTION_CONFIG);
+  const lines = Object.entries(GROUPS).flatMap(([durability, heading]) => {
+    const mine = TUNINGS.filter((c) => c.durability === durability && judged.some((a) => a.config === c.name));
+    if (!mine.length) return [];
+    const effects = mine.map((c) => {
+      const found = judged.filter((a) => a.config === c.name && decided(a));
+      const f = fsyncs(doc, c.name);
+      const sync =
+        f !== null && base !== null && f !== base ? ` (fsync/commit ${countText(f)} against ${countText(base)})` : '';
+      return {
+        c,
+        found,
+        text: `${configLabel(c.name)}${sync}: ${found.map((a) => `${opLabel(a.op)} ${timeText(a.judgement)}`).join(', ')}`,
+      };
+    });
+    const none = effects.filter((e) => !e.found.length).map((e) => configLabel(e.c.name));
+    const some = effects.filter((e) => e.found.length).map((e) => e.text);
+    return [
+      `${heading}: ${[...some, ...(none.length ? [`≈ on every operation: ${none.join(', ')}`] : [])].join('; ')}`,
+    ];
+  });
+  const helps = judged.filter(
+    (a) =>
+      decided(a) &&
+      a.judgement?.verdict === 'faster' &&
+      TUNINGS.find((c) => c.name === a.config)?.durability !== 'unsafe',
+  );
+  return {
+    text: 'each tuning against production, per operation, where decided',
+    items: lines,
+    line: `${new Set(helps.map((a) => a.config)).size} safe tuning(s) decided faster somewhere`,
+  };
+}

@@ -1,0 +1,170 @@
+// The README block's answers (aggregate/answers/): per machine class, encryption, PRAGMAs, Node,
+// driver and changes, each present, each derived from the documents (change a figure, the answer
+// changes), each a declared question judged over its family with Holm: a crafted family whose
+// largest raw effect is not significant after Holm offers nothing, and Synchronous OFF is never
+// under "safe". From documents the synthetic generator makes (bench/meta/synthetic.js).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
+import { CONFIGS, durabilityOf } from '../bench/tables/configs.js';
+import { answersOf, renderAnswers } from '../aggregate/answers/index.js';
+import { encryptionAnswer } from '../aggregate/answers/encryption.js';
+import { TUNINGS, tuningsAnswer, tuningsOf } from '../aggregate/answers/tunings.js';
+import { judge } from '../lib/judge.js';
+
+/** @returns {any} a store entry (aggregate/store.js) */
+const entry = (/** @type {string} */ file, /** @type {any} */ d, /** @type {string} */ kind) => ({
+  file,
+  kind,
+  node: d.environment.node,
+  mode: d.run.mode,
+  status: 'complete',
+  finishedAt: d.run.finishedAt,
+  sha256: file,
+});
+const nights = (/** @type {any} */ doc) => ({
+  of: () =>
+    /** @type {any} */ ({ figures: {}, counts: {}, finishedAt: doc.run.finishedAt, node: doc.environment.node }),
+});
+const caseOf = (/** @type {any} */ doc, /** @type {string} */ key) =>
+  doc.cases.find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key);
+
+test('answers: all five per machine class, in order; the first class open, the others collapsed with a line', () => {
+  /** @type {any} */
+  const doc = syntheticDoc({ node: 'v24.11.0' });
+  /** @type {any} */
+  const shootout = syntheticShootout({});
+  const docs = new Map([
+    ['a.json', doc],
+    ['s.json', shootout],
+  ]);
+  const o = { load: (/** @type {any} */ e) => docs.get(e.file), resultsLink: 'results', nights: nights(doc) };
+  const entries = [entry('a.json', doc, 'result'), entry('s.json', shootout, 'shootout')];
+  const { answers } = answersOf({ machine: 'linux-x64 · test', entries }, o);
+  assert.deepEqual(
+    answers.map(([name, a]) => [name, Boolean(a?.text)]),
+    ['Encryption', 'PRAGMAs', 'Node', 'Driver', 'Changes'].map((n) => [n, true]),
+  );
+  const lines = renderAnswers(
+    /** @type {any} */ ({
+      ...o,
+      classes: [
+        { platform: 'linux-x64', machine: 'linux-x64 · one', entries },
+        { platform: 'linux-x64', machine: 'linux-x64 · two', entries },
+      ],
+    }),
+  );
+  const text = lines.join('\n');
+  assert.match(text, /^\*\*linux-x64 · one \(run of \d{4}-\d\d-\d\d, Node v24\.11\.0\)\*\*$/m);
+  assert.match(text, /^<details><summary><b>linux-x64 · two .*<\/b>: Encryption: ChaCha20-Poly1305 .*<\/summary>$/m);
+  assert.equal(lines.filter((l) => l.startsWith('- **Encryption**')).length, 2);
+  // the ranking names the reference and the Nodes with the driver held constant, and the run's Node
+  assert.match(text, /- \*\*Node\*\*: fastest first.* v22 12\.x \(reference\).*ran on Node v24\.11\.0\.$/m);
+  assert.doesNotMatch(text, /v18 11\.x/, 'a Node on another driver line is not ranked');
+});
+
+test('answers: encryption is derived from the rounds: halve a cipher’s select and its reads cost doubles', () => {
+  /** @type {any} */
+  const doc = syntheticDoc({ node: 'v24.11.0' });
+  const reads = () =>
+    Number(/ChaCha20-Poly1305 \([^)]*\): .*?, reads (\d+\.\d+)× /.exec(String(encryptionAnswer(doc)?.text))?.[1]);
+  const before = reads();
+  assert.ok(before > 1, String(encryptionAnswer(doc)?.text));
+  const sel = caseOf(doc, 'production/better-sqlite3-multiple-ciphers/chacha20/select');
+  sel.stats.rounds = sel.stats.rounds.map((/** @type {number} */ x) => x / 2);
+  assert.ok(Math.abs(reads() / before - 2) < 0.02, `${before} → ${reads()}`);
+});
+
+/**
+ * A run where no tuning does anything (every tuning's rounds are production's, but for a small
+ * alternating wobble) except one crafted effect on one operation.
+ * @param {number[]} logs the crafted effect's log ratios, one per round
+ * @param {string} config
+ * @param {string} op
+ */
+function craftedRun(logs, config, op) {
+  /** @type {any} */
+  const doc = syntheticDoc({ node: 'v24.11.0' });
+  for (const t of TUNINGS)
+    for (const c of doc.cases.filter(
+      (/** @type {any} */ x) =>
+        x.config === t.name && x.driver === 'better-sqlite3-multiple-ciphers' && x.cipher === 'chacha20' && x.stats,
+    )) {
+      const ref = caseOf(doc, `production/better-sqlite3-multiple-ciphers/chacha20/${c.op}`);
+      const n = Math.min(ref.stats.rounds.length, logs.length);
+      const shift = (/** @type {number} */ i) =>
+        t.name === config && c.op === op ? logs[i] : (i % 2 ? 0.004 : -0.004) * (1 + (i % 3));
+      c.stats.rounds = ref.stats.rounds
+        .slice(0, n)
+        .map((/** @type {number} */ x, /** @type {number} */ i) => x * Math.exp(shift(i)));
+      c.stats.slots = ref.stats.slots.slice(0, n);
+    }
+  return doc;
+}
+
+test('answers: the largest raw PRAGMA effect is not offered when Holm over the family does not decide it', () => {
+  // −20% on average, but noisy: alone (a family of one) its interval excludes 0; over the family it does not
+  const logs = [-0.325, -0.11, -0.29, -0.12, -0.25, -0.15, -0.23, -0.125];
+  const alone = judge([logs.map((log) => ({ reference: 1, member: 1, log }))])[0];
+  assert.ok(alone && alone.high < 0, `alone: [${alone?.low}, ${alone?.high}]`);
+  const doc = craftedRun(logs, 'cache-size-64mb', 'select');
+  const judged = tuningsOf(doc);
+  const raw = (/** @type {any} */ a) =>
+    Math.abs(a.pairs.reduce((/** @type {number} */ s, /** @type {any} */ p) => s + p.log, 0));
+  const largest = judged.reduce((a, b) => (raw(b) > raw(a) ? b : a));
+  assert.deepEqual([largest.config, largest.op], ['cache-size-64mb', 'select'], 'the crafted effect is the largest');
+  assert.equal(largest.judgement?.verdict, 'too noisy to tell');
+  const text = JSON.stringify(tuningsAnswer(doc));
+  assert.doesNotMatch(text, /Cache Size 64MB[^;]*Select/);
+  assert.match(text, /≈ on every operation: [^"]*Cache Size 64MB/);
+  // the same effect, steady, is decided and offered, with its interval at the Holm level
+  const steady = tuningsAnswer(
+    craftedRun(
+      logs.map(() => -0.2),
+      'cache-size-64mb',
+      'select',
+    ),
+  );
+  assert.match(JSON.stringify(steady), /Cache Size 64MB: Select 1\.22× \[1\.\d\d, 1\.\d\d\] −18%/);
+});
+
+test('answers: Synchronous OFF is never under "safe", the A/A twin and Baseline are never asked', () => {
+  const off = /** @type {any} */ (CONFIGS.find((c) => c.name === 'synchronous-off'));
+  assert.equal(off.durability, 'unsafe');
+  assert.equal(
+    durabilityOf([
+      ['journal_mode', 'WAL'],
+      ['synchronous', 'NORMAL'],
+    ]),
+    'crash',
+  );
+  assert.equal(
+    durabilityOf([
+      ['journal_mode', 'WAL'],
+      ['synchronous', 'EXTRA'],
+    ]),
+    'power loss',
+  );
+  assert.equal(durabilityOf([['journal_mode', 'MEMORY']]), 'unsafe');
+  assert.equal(durabilityOf([]), 'power loss', "SQLite's defaults: a rollback journal, synchronous FULL");
+  assert.deepEqual(
+    ['production', 'production-twin', 'baseline', 'wal-autocheckpoint-1000'].filter((n) =>
+      TUNINGS.some((t) => t.name === n),
+    ),
+    [],
+  );
+  // Synchronous OFF made much faster on insert: offered, under unsafe only
+  const answer = tuningsAnswer(
+    craftedRun(
+      [-0.7, -0.7, -0.71, -0.69, -0.7, -0.7, -0.7, -0.7].map((x) => -x),
+      'synchronous-off',
+      'insert',
+    ),
+  );
+  const items = answer?.items ?? [];
+  assert.match(items.find((i) => i.startsWith('unsafe')) ?? '', /Synchronous OFF \(Unsafe\): Insert 0\.50×/);
+  assert.ok(
+    items.filter((i) => i.startsWith('safe')).every((i) => !i.includes('Synchronous OFF')),
+    items.join('\n'),
+  );
+});
