@@ -261,8 +261,8 @@ test('the block is computed: figures carry ±, comparisons carry their uncertain
   assert.ok(!/\|\s*-\s*\|/.test(b), 'a bare - in a table');
   // the absolute per-config tables are in results/README.md
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
-  assert.doesNotMatch(b, /##### Forward Email Production — /);
-  assert.match(page, /##### Forward Email Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
+  assert.doesNotMatch(b, /##### Production — /);
+  assert.match(page, /##### Production — better-sqlite3-multiple-ciphers, ChaCha20-Poly1305/);
   assert.match(page, /_not a tuning: wal\\_autocheckpoint=1000 is SQLite's default/);
   assert.match(
     page,
@@ -336,7 +336,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   );
   assert.match(
     b,
-    /##### What each PRAGMA change does, against Forward Email Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\n\|Config\|/,
+    /##### What each PRAGMA change does, against Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\n\|Config\|/,
   );
   assert.match(b, /^\|A\/A twin\|/m, "the A/A twin row: the run's noise");
   assert.match(b, /^\|Memory Temp Storage(\|(≈\u00a0±\d+(\.\d+)?|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?|n\/a)){8}\|$/m);
@@ -344,7 +344,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   assert.match(
     page,
-    /\*\*Self-check\*\* \(Forward Email Production measured twice, as two cases\): (passed|\*\*FAILED\*\*); they differ by Setup (≈ )?[+−]/,
+    /\*\*Self-check\*\* \(Production measured twice, as two cases\): (passed|\*\*FAILED\*\*); they differ by Setup (≈ )?[+−]/,
   );
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();

@@ -106,7 +106,7 @@ test('config names are unique slugs and labels are the published names', () => {
   assert.equal(new Set(CONFIGS.map((c) => c.name)).size, CONFIGS.length);
   for (const c of CONFIGS) assert.match(c.name, /^[a-z0-9-]+$/);
   for (const label of [
-    'Forward Email Production',
+    'Production',
     'WAL Autocheckpoint 1000',
     'Memory Temp Storage',
     'Cache Size 64MB',

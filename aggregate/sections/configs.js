@@ -1,4 +1,4 @@
-// What each PRAGMA change does: every config against Forward Email Production, paired within the
+// What each PRAGMA change does: every config against Production, paired within the
 // newest full run, as a dot-and-interval chart (0 marked; the A/A twin and a config that equals
 // production are labelled as such) and the table under it: in the README each cell written by
 // compactChange (a row per config, the twin's and the non-tunings' rows kept: they show the run's

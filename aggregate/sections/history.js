@@ -380,7 +380,7 @@ function chartLines(ctx, history) {
           `history-node${h.major}`,
           historySpec({
             domain: h.domain,
-            title: `Nightly history, Node ${h.major}: Forward Email Production, the last 13 weeks`,
+            title: `Nightly history, Node ${h.major}: Production, the last 13 weeks`,
             subtitle: [
               `${ctx.platform}. Blue line and ribbon: each night's figure and its 95% interval. Green band: where nights on this runner label fall`,
               `(median ± ${BAND_SD} robust sd of the nights; each night is another VM). Red dots: nights outside the band; purple lines: change points.`,
@@ -492,7 +492,7 @@ export function render(ctx) {
     ];
   }
   return [
-    '##### Nightly history of Forward Email Production, the last 13 weeks',
+    '##### Nightly history of Production, the last 13 weeks',
     `One chart per Node major (never comparing Node versions). Every night runs on another VM of this runner label, so nights vary more than one run's ± says: the green band shows how much (median ± ${BAND_SD} robust sd of the nights within their modes, from ${MIN_NIGHTS} nights on; ${BAND_CHANCE.text}, mostly slow or fast VMs, as measured by \`npm run meta:calibration\`).`,
     '',
     ...chartLines(ctx, history),

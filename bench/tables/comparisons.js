@@ -24,7 +24,7 @@ export const COMPARISONS = [
   },
   {
     id: 'config',
-    title: 'What each PRAGMA change does, against Forward Email Production',
+    title: 'What each PRAGMA change does, against Production',
     reference: { config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: PRODUCTION_CIPHER },
     members: { configs: '*', drivers: [PRODUCTION_DRIVER], ciphers: [PRODUCTION_CIPHER] },
   },
