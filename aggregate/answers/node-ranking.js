@@ -37,6 +37,7 @@ export function nodeRanking(doc) {
   const keys = [...new Set((doc.rows ?? []).map((/** @type {any} */ r) => String(r.key)))].filter((k) =>
     k.startsWith(production),
   );
+  /** @type {any[]} */
   const same = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.group === 'same-driver');
   const judged = judgeFamily(
     same.map((/** @type {any} */ c) => ({
@@ -70,6 +71,9 @@ export function nodeAnswer(shootout, run) {
     .join(' · ');
   return {
     text: `fastest first, × time against the reference over production's operations, the driver held constant: ${text}${ran ? `; ${ran}` : ''}`,
-    line: `fastest ${inert(ranked[0].side)}`,
+    line:
+      ranked[0].judgement?.verdict === 'faster'
+        ? `fastest ${inert(ranked[0].side)}`
+        : `none decided faster than ${inert(String(shootout.reference))}`,
   };
 }

@@ -250,7 +250,7 @@ export const TWIN_CONFIG = 'production-twin';
 /**
  * The PRAGMAs in which a config differs from production, and whether every one of them sets
  * SQLite's own default for a PRAGMA production leaves unset — a change that changes nothing.
- * @param {Config} config
+ * @param {Omit<Config, 'durability'>} config
  * @returns {{ changes: PragmaSetting[], equalsDefault: boolean, note: string | null }}
  */
 export function describeChanges(config) {

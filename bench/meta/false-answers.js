@@ -1,0 +1,57 @@
+// Row e of the calibration registry (calibration.js): with no real effect, how often an answer of
+// the README (aggregate/answers/) says a cipher, a PRAGMA, a Node or a driver changes something.
+// Each family is simulated as the answers judge it (lib/judge.js over the family, Holm): its
+// questions' pairs are rounds of log ratios whose reference is shared by every question of the
+// round (one slow reference round moves them all), each side with a slow state in a share of its
+// rounds (two modes) and an outlier round now and then. Beside it, how often the rule the answers
+// replace (the largest of the family whose own, uncorrected interval excludes 0) printed an effect.
+import { judge } from '../../lib/judge.js';
+import { createRandom } from '../../lib/prng.js';
+
+/** The families the answers judge, with their sizes in a full run. */
+export const FAMILIES = [
+  { name: 'encryption: 7 ciphers × writes, reads, opening', questions: 21 },
+  { name: 'PRAGMAs: 11 tunings × 8 operations', questions: 88 },
+  { name: 'driver: node:sqlite against 2 drivers × 8 operations', questions: 16 },
+  { name: 'Node: 4 Nodes on the same driver', questions: 4 },
+];
+
+/**
+ * One side's log figure of a round: normal noise, a slow state in 20% of rounds (−6%), an
+ * outlier round (−30%) in 3%.
+ * @param {() => number} random
+ * @param {number} sd
+ */
+function side(random, sd) {
+  const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return sd * normal + (random() < 0.2 ? -0.06 : 0) + (random() < 0.03 ? -0.3 : 0);
+}
+
+/**
+ * The false-alarm rate of one family: the share of simulated runs where any answer is decided,
+ * and where the replaced rule printed an effect.
+ * @param {number} questions
+ * @param {number} runs
+ * @param {number} seed
+ * @param {number} [rounds] pairs per question (a full run: 8 to 25)
+ */
+export function falseAnswers(questions, runs, seed, rounds = 8) {
+  const random = createRandom(seed);
+  let answers = 0;
+  let largest = 0;
+  for (let r = 0; r < runs; r++) {
+    const reference = Array.from({ length: rounds }, () => side(random, 0.02));
+    const family = Array.from({ length: questions }, () =>
+      reference.map((ref) => ({ reference: 1, member: 1, log: side(random, 0.02) - ref })),
+    );
+    const judged = judge(family);
+    answers += Number(judged.some((j) => j && (j.verdict === 'faster' || j.verdict === 'slower')));
+    largest += Number(
+      family.some((pairs) => {
+        const j = judge([pairs])[0];
+        return j !== null && (j.low > 0 || j.high < 0);
+      }),
+    );
+  }
+  return { answers, largest, runs };
+}
