@@ -112,11 +112,11 @@ test('answers: the largest raw PRAGMA effect is not offered when Holm over the f
   const raw = (/** @type {any} */ a) =>
     Math.abs(a.pairs.reduce((/** @type {number} */ s, /** @type {any} */ p) => s + p.log, 0));
   const largest = judged.reduce((a, b) => (raw(b) > raw(a) ? b : a));
-  assert.deepEqual([largest.config, largest.op], ['cache-size-64mb', 'select'], 'the crafted effect is the largest');
+  assert.deepEqual([largest.config, largest.group], ['cache-size-64mb', 'reads'], 'the crafted effect is the largest');
   assert.equal(largest.judgement?.verdict, 'too noisy to tell');
   const text = JSON.stringify(tuningsAnswer(doc));
-  assert.doesNotMatch(text, /Cache Size 64MB[^;]*Select/);
-  assert.match(text, /≈ on every operation: [^"]*Cache Size 64MB/);
+  assert.doesNotMatch(text, /Cache Size 64MB[^;]*reads/);
+  assert.match(text, /≈: [^"]*Cache Size 64MB/);
   // the same effect, steady, is decided and offered, with its interval at the Holm level
   const steady = tuningsAnswer(
     craftedRun(
@@ -125,7 +125,7 @@ test('answers: the largest raw PRAGMA effect is not offered when Holm over the f
       'select',
     ),
   );
-  assert.match(JSON.stringify(steady), /Cache Size 64MB: Select 1\.22× \[1\.\d\d, 1\.\d\d\] −18%/);
+  assert.match(JSON.stringify(steady), /Cache Size 64MB: reads 1\.22× \[1\.\d\d, 1\.\d\d\] −18%/);
 });
 
 test('answers: Synchronous OFF is never under "safe", the A/A twin and Baseline are never asked', () => {
@@ -158,11 +158,11 @@ test('answers: Synchronous OFF is never under "safe", the A/A twin and Baseline 
     craftedRun(
       [-0.7, -0.7, -0.71, -0.69, -0.7, -0.7, -0.7, -0.7].map((x) => -x),
       'synchronous-off',
-      'insert',
+      'select',
     ),
   );
   const items = answer?.items ?? [];
-  assert.match(items.find((i) => i.startsWith('unsafe')) ?? '', /Synchronous OFF \(Unsafe\): Insert 0\.50×/);
+  assert.match(items.find((i) => i.startsWith('unsafe')) ?? '', /Synchronous OFF \(Unsafe\): reads 0\.50×/);
   assert.ok(
     items.filter((i) => i.startsWith('safe')).every((i) => !i.includes('Synchronous OFF')),
     items.join('\n'),

@@ -1,5 +1,6 @@
-// The PRAGMA answer: each tuning's effect against production, per operation, where the judge
-// decides it over the declared family (every tuning × every timed operation, Holm: family.js),
+// The PRAGMA answer: each tuning's effect against production on writes, reads and opening (the
+// encryption answer's groups: encryption.js OP_GROUPS), where the judge decides it over the
+// declared family (every tuning × the three, Holm: family.js),
 // grouped by what a commit survives under it (bench/tables/configs.js durability), with fsync
 // calls per commit (an insert is one commit) beside it where the run counted them. Only tunings
 // are asked: the A/A twin (production itself), Baseline (no PRAGMAs at all) and a config that
@@ -10,7 +11,8 @@ import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { countText } from '../../bench/result/counts-text.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
-import { COMPARED, configLabel, notATuning, opLabel } from '../sections/common.js';
+import { configLabel, notATuning } from '../sections/common.js';
+import { OP_GROUPS } from './encryption.js';
 
 const setup = (/** @type {string} */ config) => `${config}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
 
@@ -32,16 +34,16 @@ export const TUNINGS = CONFIGS.filter(
 );
 
 /**
- * Every tuning × operation of a run, judged as one family.
+ * Every tuning × group of operations of a run, judged as one family.
  * @param {any} doc a full result document
  */
 export function tuningsOf(doc) {
   return judgeFamily(
     TUNINGS.flatMap((c) =>
-      COMPARED.map((op) => ({
+      Object.entries(OP_GROUPS).map(([group, ops]) => ({
         config: c.name,
-        op,
-        pairs: runPairs(doc, setup(PRODUCTION_CONFIG), setup(c.name), [op]),
+        group,
+        pairs: runPairs(doc, setup(PRODUCTION_CONFIG), setup(c.name), [...ops]),
       })),
     ),
   );
@@ -75,14 +77,12 @@ export function tuningsAnswer(doc) {
       return {
         c,
         found,
-        text: `${configLabel(c.name)}${sync}: ${found.map((a) => `${opLabel(a.op)} ${timeText(a.judgement)}`).join(', ')}`,
+        text: `${configLabel(c.name)}${sync}: ${found.map((a) => `${a.group} ${timeText(a.judgement)}`).join(', ')}`,
       };
     });
     const none = effects.filter((e) => !e.found.length).map((e) => configLabel(e.c.name));
     const some = effects.filter((e) => e.found.length).map((e) => e.text);
-    return [
-      `${heading}: ${[...some, ...(none.length ? [`≈ on every operation: ${none.join(', ')}`] : [])].join('; ')}`,
-    ];
+    return [`${heading}: ${[...some, ...(none.length ? [`≈: ${none.join(', ')}`] : [])].join('; ')}`];
   });
   const helps = judged.filter(
     (a) =>
@@ -91,7 +91,7 @@ export function tuningsAnswer(doc) {
       TUNINGS.find((c) => c.name === a.config)?.durability !== 'unsafe',
   );
   return {
-    text: 'each tuning against production, per operation, where decided',
+    text: 'each tuning against production (writes, reads, opening as above), where decided',
     items: lines,
     line: `${new Set(helps.map((a) => a.config)).size} safe tuning(s) decided faster somewhere`,
   };

@@ -69,6 +69,9 @@ function pagesOf(file) {
   const dir = path.dirname(path.resolve(file));
   const lines = md.split('\n');
   const shots = [{ name: 'top', html: html(md, dir) }];
+  // the README block from its first line: the first screen a reader of the results sees
+  const block = lines.findIndex((l) => l.includes('BENCHMARK_RESULTS_START'));
+  if (block >= 0) shots.push({ name: 'block', html: html(lines.slice(block + 1).join('\n'), dir) });
   lines.forEach((l, i) => {
     if (!/!\[[^\]]*\]\([^)]*\.svg\)/.test(l)) return; // a chart, also one after a line of text
     let from = i;
