@@ -5,7 +5,7 @@
 // family with Holm (family.js), never the largest of many comparisons. The first machine class is
 // open; the others are collapsed under their one-line answer. Machine classes are separate
 // machines: nothing here compares one with another.
-import { inert } from '../../lib/markdown.js';
+import { inert, plain } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { comparisonRun } from '../sections/common.js';
 import { newestShootout } from '../sections/shootout.js';
@@ -16,6 +16,19 @@ import { driverAnswer } from './driver-choice.js';
 import { changesAnswer } from './recent-changes.js';
 
 /** @typedef {{ text: string, items?: string[], line: string }} Answer */
+
+/**
+ * Text inside the raw HTML of a <summary>, where Markdown is not read: a document's string made
+ * plain, HTML-escaped, a mention or an issue reference broken by a zero-width space.
+ * @param {string} s
+ */
+const htmlText = (s) =>
+  plain(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/([@#])/g, '$1\u200b');
 
 /**
  * One machine class's answers, in order; none where it has no full run and no shootout.
@@ -54,15 +67,22 @@ const items = (answers) =>
 export function renderAnswers(ctx) {
   const all = ctx.classes.map((c) => ({ c, ...answersOf(c, ctx) })).filter((x) => x.answers.some(([, a]) => a));
   if (!all.length) return [];
-  const title = (/** @type {(typeof all)[number]} */ x) =>
-    `${inert(x.c.machine)}${x.run ? ` (run of ${day(x.run.run.finishedAt)}, Node ${inert(x.run.environment.node)})` : ''}`;
+  const title = (/** @type {(typeof all)[number]} */ x, /** @type {(s: string) => string} */ text) =>
+    `${text(x.c.machine)}${x.run ? ` (run of ${day(x.run.run.finishedAt)}, Node ${text(x.run.environment.node)})` : ''}`;
   return [
     '**Answers**, per machine class: "2.00× [1.93, 2.08] −50%" is 2.00× the time per operation, its 95% interval corrected (Holm) over the question it answers, then the change in ops/s; "≈ [0.97, 1.04]": not decided, the interval holds no change.',
     '',
     ...all.flatMap((x, i) => {
-      if (i === 0) return [`**${title(x)}**`, '', ...items(x.answers), ''];
+      if (i === 0) return [`**${title(x, inert)}**`, '', ...items(x.answers), ''];
       const line = x.answers.flatMap(([name, a]) => (a?.line ? [`${name}: ${a.line}`] : [])).join('; ');
-      return [`<details><summary><b>${title(x)}</b>: ${line}</summary>`, '', ...items(x.answers), '', '</details>', ''];
+      return [
+        `<details><summary><b>${title(x, htmlText)}</b>: ${htmlText(line)}</summary>`,
+        '',
+        ...items(x.answers),
+        '',
+        '</details>',
+        '',
+      ];
     }),
   ];
 }

@@ -73,7 +73,7 @@ export function nodeAnswer(shootout, run) {
     text: `fastest first, × time against the reference over production's operations, the driver held constant: ${text}${ran ? `; ${ran}` : ''}`,
     line:
       ranked[0].judgement?.verdict === 'faster'
-        ? `fastest ${inert(ranked[0].side)}`
-        : `none decided faster than ${inert(String(shootout.reference))}`,
+        ? `fastest ${ranked[0].side}`
+        : `none decided faster than ${shootout.reference}`,
   };
 }
