@@ -1,19 +1,10 @@
-// Finding and checking result documents. Every rejection is one line naming the file and the
+// Finding and checking documents. Every rejection is one line naming the file and the
 // field; nothing is thrown for a bad file, so one bad artifact never stops the rest.
 import fs from 'node:fs';
 import path from 'node:path';
-import { validate } from '../bench/result/document.js';
+import { KIND, semanticProblems as kindProblems, validate } from '../bench/result/document.js';
 import { SCHEMA_VERSION } from '../bench/result/header.js';
-import {
-  KIND as SHOOTOUT_KIND,
-  SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
-  shootoutProblems,
-  validateShootout,
-} from '../bench/shootout/document.js';
-import { OPS } from '../bench/tables/ops.js';
-import { TABLES, caseKey } from '../bench/tables/suite.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
-import { runProblems } from '../lib/schema.js';
 import { MAX_DOCUMENT_BYTES, artifactFolder, batchProblem } from './trust.js';
 
 /**
@@ -80,11 +71,6 @@ export function discover(dir) {
 
 const codePoint = (/** @type {string} */ ch) =>
   `U+${/** @type {number} */ (ch.codePointAt(0)).toString(16).toUpperCase().padStart(4, '0')}`;
-/** A value of the document quoted in a message: cut, so a huge one cannot flood the log. */
-const shown = (/** @type {unknown} */ v) => {
-  const s = String(v);
-  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
-};
 const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
@@ -119,48 +105,23 @@ function textProblems(doc) {
 }
 
 /**
- * A case that ran carries the figure its operation is shown by: a size, or timing statistics.
- * @param {any} c
- * @param {number} i
- */
-function figureProblem(c, i) {
-  const op = OPS.find((o) => o.name === c.op);
-  if (c.status !== 'ok' || !op) return null;
-  if (op.kind === 'size' && !c.size) return `/cases/${i} is ok but has no size: '${c.op}' is measured in bytes`;
-  if (op.kind !== 'size' && !c.stats) return `/cases/${i} is ok but has no stats: '${c.op}' is timed`;
-  return null;
-}
-
-/**
- * Checks the schema cannot express: names the tables know, each case once, the figure each case
- * needs, real dates, a Node version semver reads, no control characters, at least one case.
+ * What the aggregate refuses beyond the checks of the document's kind (bench/result/document.js):
+ * control characters, a run's document with no case, a calibration run's synthetic slowdown.
  * @param {any} doc a schema-valid document
  * @returns {string[]}
  */
 export function semanticProblems(doc) {
   const problems = textProblems(doc);
-  const seen = new Set();
   // a cell that measured nothing still lists every case, each with the reason (npm run ci:failure)
-  if (!doc.cases.length)
+  if (doc.kind === KIND.result && !doc.cases.length)
     problems.push(
       '/cases is empty: no case, and no reason; a cell that measured nothing lists each case with why (npm run ci:failure)',
     );
-  doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
-    for (const t of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-      if (!TABLES[t].includes(c[t]))
-        problems.push(`/cases/${i}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`);
-    }
-    const figure = figureProblem(c, i);
-    if (figure) problems.push(figure);
-    const key = caseKey(c);
-    if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
-    seen.add(key);
-  });
-  if (doc.run.budget.slowdown)
+  problems.push(...kindProblems(doc));
+  if (doc.run.budget?.slowdown)
     problems.push(
       `/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`,
     );
-  problems.push(...runProblems(doc, shown));
   return problems;
 }
 
@@ -173,24 +134,7 @@ const oneLine = (/** @type {string[]} */ problems) =>
   problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '');
 
 /**
- * Check a shootout document (bench/shootout/shootout.schema.json and its semantic checks), the
- * other kind results/ stores.
- * @param {any} doc parsed, with kind 'sqlite-node-bench/shootout'
- * @param {string} text
- * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
- */
-function readShootout(doc, text) {
-  if (doc.schemaVersion !== SHOOTOUT_SCHEMA_VERSION)
-    return { ok: false, reason: versionReason(doc, SHOOTOUT_SCHEMA_VERSION, 'shootout') };
-  const schema = validateShootout(doc);
-  if (schema.length) return { ok: false, reason: `shootout document: ${oneLine(schema)}` };
-  const semantic = [...textProblems(doc), ...shootoutProblems(doc)];
-  if (semantic.length) return { ok: false, reason: `shootout document: ${oneLine(semantic)}` };
-  return { ok: true, doc, text };
-}
-
-/**
- * Read and check one file: a result document, or a shootout document.
+ * Read and check one file: a document of either kind (a run's, a shootout's).
  * @param {string} file
  * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
@@ -208,16 +152,18 @@ export function readResult(file) {
     return { ok: false, reason: `is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
   const kind = doc && typeof doc === 'object' && !Array.isArray(doc) ? doc.kind : undefined;
-  if (kind === SHOOTOUT_KIND) return readShootout(doc, text);
-  if (kind !== 'sqlite-node-bench/result')
+  const name = kind === KIND.shootout ? 'shootout' : 'result';
+  if (kind !== KIND.result && kind !== KIND.shootout)
     return {
       ok: false,
-      reason: `/kind is not 'sqlite-node-bench/result': not a result document (nor '${SHOOTOUT_KIND}': not a shootout document)`,
+      reason: `/kind is not '${KIND.result}': not a result document (nor '${KIND.shootout}': not a shootout document)`,
     };
-  if (doc.schemaVersion !== SCHEMA_VERSION) return { ok: false, reason: versionReason(doc, SCHEMA_VERSION, 'result') };
+  if (doc.schemaVersion !== SCHEMA_VERSION) return { ok: false, reason: versionReason(doc, SCHEMA_VERSION, name) };
+  // a shootout's reasons say so: its fields are not a run's
+  const prefix = kind === KIND.shootout ? 'shootout document: ' : '';
   const problems = validate(doc);
-  if (problems.length) return { ok: false, reason: oneLine(problems) };
+  if (problems.length) return { ok: false, reason: prefix + oneLine(problems) };
   const semantic = semanticProblems(doc);
-  if (semantic.length) return { ok: false, reason: oneLine(semantic) };
+  if (semantic.length) return { ok: false, reason: prefix + oneLine(semantic) };
   return { ok: true, doc, text };
 }

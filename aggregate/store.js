@@ -14,7 +14,7 @@ import { CommandError } from '../lib/command.js';
 import { isName } from '../lib/names.js';
 import { bundleName, releaseOf } from './assets.js';
 import { readResult } from './read.js';
-import { KIND as SHOOTOUT_KIND } from '../bench/shootout/document.js';
+import { KIND } from '../bench/result/header.js';
 import { validAttempt } from './trust.js';
 
 export const INDEX = 'index.json';
@@ -42,7 +42,7 @@ const INDEX_VERSION = 1;
  */
 
 /** The kind of a stored document, by its /kind. */
-export const kindOf = (/** @type {any} */ doc) => (doc.kind === SHOOTOUT_KIND ? 'shootout' : 'result');
+export const kindOf = (/** @type {any} */ doc) => (doc.kind === KIND.shootout ? 'shootout' : 'result');
 
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
@@ -139,7 +139,7 @@ export function fileFor(doc) {
   )
     return null;
   // a shootout measured every Node: named by the machine, not by one Node
-  if (doc.kind === SHOOTOUT_KIND)
+  if (doc.kind === KIND.shootout)
     return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-shootout-${parts.id}.json`;
   return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-node-${parts.node}-${parts.id}.json`;
 }

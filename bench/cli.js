@@ -9,7 +9,7 @@
 // mistake costs seconds, not a whole run. The steps are in bench/run/bench-run.js.
 import { command } from '../lib/command.js';
 import { OPTIONS, parseFlags } from './engine/flags.js';
-import { writeResult } from './result/document.js';
+import { writeChecked } from './result/document.js';
 import { summarize } from './result/summary.js';
 import { workloadListText } from './tables/workloads.js';
 import { listText } from './tools/catalogue.js';
@@ -30,7 +30,7 @@ async function main(/** @type {string[]} */ argv) {
   const workloads = await timeWorkloads(flags, ready); // unless interrupted or --workload none
   const counting = await countTimed(flags, ready, suite.cases); // after every timed figure
   const doc = resultDocument(flags, ready, suite, workloads, counting);
-  const file = writeResult(doc, flags.out);
+  const file = writeChecked(doc, flags.out);
   console.log(summarize(doc));
   return exitOf(doc, file, flags, ready);
 }

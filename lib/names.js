@@ -1,11 +1,11 @@
 // The kinds of name a document carries (a Node version, a run id, a platform, a side's label...),
-// one pattern each, read from lib/names.schema.json: the same file the result and shootout schemas
-// refer to, so whatever the schema admits is exactly what a stored file's name and a release's
+// one pattern each, read from lib/names.schema.json: the same file the document schema
+// refers to, so whatever the schema admits is exactly what a stored file's name and a release's
 // name are made of (aggregate/store.js fileFor, aggregate/assets.js). A name is never checked by a
 // second, looser or stricter, pattern.
 import fs from 'node:fs';
 
-/** The names schema, as the document schemas refer to it (lib/schema.js adds it to every validator). */
+/** The names schema, as the document schemas refer to it (bench/result/document.js adds it to its validator). */
 export const NAMES_SCHEMA = JSON.parse(fs.readFileSync(new URL('./names.schema.json', import.meta.url), 'utf8'));
 
 /** @typedef {{ type?: string, maxLength?: number, pattern?: string, enum?: string[] }} NameDef */

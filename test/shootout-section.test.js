@@ -14,7 +14,7 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
 import { SYNTHETIC_PLATFORMS, syntheticShootout } from '../bench/meta/synthetic.js';
 import { render, shootoutCell, shootoutPoints, shootoutView } from '../aggregate/sections/shootout.js';
-import { shootoutDocumentProblems } from '../bench/shootout/document.js';
+import { documentProblems } from '../bench/result/document.js';
 import { planComparisons, planSides } from '../bench/shootout/plan.js';
 import { END, START } from '../lib/markers.js';
 import { ROOT, scratch, TEST_NOW } from './helpers.js';
@@ -152,7 +152,7 @@ test('the real shootout in the README: heading, one line, the chart, one table, 
 
 test('every Node of the matrix ran: nine compared sides stay within the budget', () => {
   const d = everyNodeRan();
-  assert.deepEqual(shootoutDocumentProblems(d), [], 'the crafted document is a valid one');
+  assert.deepEqual(documentProblems(d), [], 'the crafted document is a valid one');
   const s = section(d);
   assert.equal(tableOf(s.md).header.length, 10);
   assert.ok(s.lines.length <= LINES, `${s.lines.length} lines`);
@@ -283,7 +283,7 @@ test("counts: the chart puts each counted bar's instructions on its row as a dia
     ['the real shootout', withCounts(REAL)],
     ['every Node', withCounts(everyNodeRan())],
   ]) {
-    assert.deepEqual(shootoutDocumentProblems(doc), [], 'the crafted document is a valid one');
+    assert.deepEqual(documentProblems(doc), [], 'the crafted document is a valid one');
     const s = section(doc);
     assert.ok(s.lines.length <= LINES, `${name}: ${s.lines.length} lines`);
     assert.ok(s.bytes <= BYTES, `${name}: ${s.bytes} bytes (${section(everyNodeRan()).bytes} without counts)`);
@@ -313,7 +313,7 @@ test("counts: the chart puts each counted bar's instructions on its row as a dia
     status: 'unavailable',
     reason: 'counting runs under valgrind and strace, which run on Linux only; this machine is darwin',
   };
-  assert.deepEqual(shootoutDocumentProblems(off), []);
+  assert.deepEqual(documentProblems(off), []);
   const o = section(off);
   assert.equal(o.lines.length, section(REAL).lines.length);
   assert.match(
@@ -346,7 +346,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
     verdict: 'not compared',
     reason: 'the case failed on v20 12.x in round 3',
   });
-  assert.deepEqual(shootoutDocumentProblems(gap), []);
+  assert.deepEqual(documentProblems(gap), []);
   const g = section(gap);
   assert.equal(tableOf(g.md).body[3][1], 'n/a');
   const data = shootoutPoints(shootoutView(gap));
@@ -374,7 +374,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   one.rows = REAL.rows.filter((/** @type {any} */ r) => r.head === 'v22 13.x' && r.group === 'driver-upgrade');
   one.figures = REAL.figures.filter((/** @type {any} */ f) => f.side.startsWith('v22 '));
   one.environment.node = 'v22.23.3';
-  assert.deepEqual(shootoutDocumentProblems(one), []);
+  assert.deepEqual(documentProblems(one), []);
   const o = section(one);
   assert.deepEqual(tableOf(o.md).header, ['Operation', 'v22 13.x vs 12.x (driver)']);
   assert.doesNotMatch(o.md, /did not run/);

@@ -19,7 +19,7 @@ import {
   referenceSide,
   sideFilters,
 } from '../bench/shootout/plan.js';
-import { shootoutDocumentProblems, writeShootout } from '../bench/shootout/document.js';
+import { documentProblems, writeChecked } from '../bench/result/document.js';
 import { shootoutLines } from '../bench/shootout/report.js';
 import { countingSection } from '../bench/shootout/count-nodes.js';
 import { countLines } from '../bench/shootout/counts-report.js';
@@ -267,7 +267,7 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     new RegExp(`^shootout-\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.json$`),
   );
   runDoc = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8'));
-  assert.deepEqual(shootoutDocumentProblems(runDoc), []);
+  assert.deepEqual(documentProblems(runDoc), []);
   assert.equal(runDoc.kind, 'sqlite-node-bench/shootout');
   assert.equal(runDoc.environment.node, process.version);
   assert.deepEqual(
@@ -428,7 +428,7 @@ test('counting: differences pair the compared sides case by case, with the large
   assert.ok(runDoc, 'needs the end-to-end document');
   const doc = structuredClone(runDoc);
   doc.counting = section;
-  const problems = shootoutDocumentProblems(doc);
+  const problems = documentProblems(doc);
   assert.ok(problems.length > 0, "the sides of this section are not the run's");
   assert.ok(
     problems.some((p) => /^\/counting\/sides\/0\/side 'v24 12\.x' is not a side$/.test(p)),
@@ -551,7 +551,10 @@ test('document checks: crafted bad shootout documents are refused, each with one
   // the writer refuses what the reader would: nothing invalid is written
   const bad = structuredClone(runDoc);
   bad.reference = 'v99 12.x';
-  assert.throws(() => writeShootout(bad, dir), /the shootout document is not valid: \/reference/);
+  assert.throws(
+    () => writeChecked(bad, dir),
+    /the document does not match bench\/result\/document.schema.json: \/reference/,
+  );
 });
 
 test('aggregate: a shootout document is stored append-only with kind shootout, renders as "Node versions on one machine"; a bad one is refused with one line', () => {

@@ -34,6 +34,7 @@ import { environment } from '../result/environment.js';
 import { UsageError, command, parseStrict } from '../../lib/command.js';
 import { DRIVERS } from '../tables/drivers.js';
 import {
+  KIND,
   METHOD,
   SCHEMA_VERSION,
   TINYBENCH_VERSION,
@@ -142,7 +143,7 @@ export function failureDocument(reason, { mode = 'full', now = new Date(), cellN
   const list = cases();
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: 'sqlite-node-bench/result',
+    kind: KIND.result,
     run: {
       id: newRunId(),
       startedAt: at,

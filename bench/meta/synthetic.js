@@ -12,7 +12,7 @@ import { CIPHERS } from '../tables/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../tables/configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from '../tables/drivers.js';
 import { generationFor } from '../tables/node-ranges.js';
-import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../result/header.js';
+import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { cases, caseKey, setupDir, setupKey } from '../tables/suite.js';
 import { selectWorkloads, workloadPragmas } from '../tables/workloads.js';
@@ -26,14 +26,8 @@ import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
 import { analyseShootout, figures } from '../shootout/verdict-rows.js';
-import {
-  KIND as SHOOTOUT_KIND,
-  SCHEMA_VERSION as SHOOTOUT_SCHEMA_VERSION,
-  driverOf,
-  machine,
-} from '../shootout/document.js';
 import { parseFlags as shootoutFlags } from '../shootout/cli.js';
-import { shootoutRun } from '../shootout/run.js';
+import { driverOf, shootoutRun } from '../shootout/run.js';
 
 const MACHINES = {
   'linux-x64': {
@@ -528,7 +522,7 @@ export function syntheticDoc(p = {}) {
   const workloads = syntheticWorkloads({ mode, random, ok, reasonOf, scale: p.scale ?? 1 });
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: 'sqlite-node-bench/result',
+    kind: KIND.result,
     run: {
       id: p.runId ?? idFrom(`${p.platform}|${node}|${finishedAt}|${mode}|${p.seed ?? 1}`),
       startedAt,
@@ -758,7 +752,7 @@ const FAILING_SIDES = [
 ];
 
 /**
- * A shootout document (bench/shootout/shootout.schema.json) for one machine and night: every Node
+ * A shootout document (bench/result/document.schema.json, kind shootout) for one machine and night: every Node
  * of the matrix with its driver generations (bench/shootout/plan.js), seeded per-round figures,
  * rows and figures from the shootout's own analysis (bench/shootout/verdict-rows.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
@@ -841,8 +835,8 @@ export function syntheticShootout(p = {}) {
   );
   const refEnv = environmentOf(m, `v${ref.version}`, p.imageVersion ?? '20261115.1');
   return {
-    schemaVersion: SHOOTOUT_SCHEMA_VERSION,
-    kind: SHOOTOUT_KIND,
+    schemaVersion: SCHEMA_VERSION,
+    kind: KIND.shootout,
     run: shootoutRun(f, filters, {
       id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`),
       startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(),
@@ -850,7 +844,7 @@ export function syntheticShootout(p = {}) {
       seconds,
       commit: null,
     }),
-    environment: machine(refEnv),
+    environment: refEnv,
     reference: ref.label,
     sides: plans.map((s) => {
       const why = failure(s);

@@ -1,25 +1,229 @@
-// The result document checked against its committed schema, then written (header.js writes it).
+// The one document module, for both kinds (a run's, a shootout's): the committed schema
+// (document.schema.json: both kinds, their shared parts defined once) and one Ajv set-up with the
+// kinds of name of lib/names.schema.json beside it; the checks a schema cannot say; the checked
+// write (header.js writes, without ajv, for npm run ci:failure). The aggregate reads every document
+// through documentProblems.
+import fs from 'node:fs';
 import path from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import semver from 'semver';
 import { ROOT } from '../../lib/root.js';
-import { loadSchema } from '../../lib/schema.js';
-import { SCHEMA_FILE, writeDocument } from './header.js';
+import { NAMES_SCHEMA } from '../../lib/names.js';
+import { OPS } from '../tables/ops.js';
+import { TABLES, caseKey, parseCaseKey } from '../tables/suite.js';
+import { KIND, SCHEMA_FILE, writeDocument } from './header.js';
 
-const schema = loadSchema(SCHEMA_FILE);
-export const SCHEMA = schema.schema;
-
-/** A document's problems against the schema, each naming the field; empty when valid. */
-export const validate = schema.validate;
+export { KIND };
+const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
+export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true })
+  .addSchema(NAMES_SCHEMA)
+  .compile(SCHEMA);
 
 /**
- * Validate, then write atomically. Refuses to write an invalid document.
+ * A document's problems against the schema, each naming the field; empty when valid. The kind
+ * picks the branch (the schema's if/then/else), whose own errors are the ones worth saying.
+ * @param {unknown} doc
+ * @returns {string[]}
+ */
+export function validate(doc) {
+  if (validator(doc)) return [];
+  return (validator.errors ?? [])
+    .filter((/** @type {any} */ e) => e.keyword !== 'if' || e.instancePath)
+    .map(
+      (/** @type {any} */ e) =>
+        `${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`,
+    );
+}
+
+/** A value of the document quoted in a message: cut, so a huge one cannot flood the log. */
+const shown = (/** @type {unknown} */ v) => {
+  const s = String(v);
+  return s.length > 60 ? `${s.slice(0, 59)}…` : s;
+};
+
+/** Whether an ISO UTC timestamp names a real instant (a schema checks only its shape: 2026-02-30 passes it). */
+const realDate = (/** @type {string} */ s) => {
+  const t = Date.parse(s);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 19) === s.slice(0, 19);
+};
+
+/** What a schema cannot say of any document's run and environment: real dates, in order, a Node semver reads. */
+function runProblems(/** @type {any} */ doc) {
+  /** @type {string[]} */
+  const problems = [];
+  for (const f of /** @type {const} */ (['startedAt', 'finishedAt']))
+    if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
+  if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt))
+    problems.push('/run/finishedAt is before /run/startedAt');
+  if (!semver.valid(doc.environment.node))
+    problems.push(`/environment/node '${shown(doc.environment.node)}' is not a semantic version`);
+  return problems;
+}
+
+/** Names the tables know, at a pointer. */
+const tableProblems = (/** @type {any} */ c, /** @type {string} */ at) =>
+  /** @type {const} */ (['config', 'driver', 'cipher', 'op']).flatMap((t) =>
+    TABLES[t].includes(c[t]) ? [] : [`${at}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`],
+  );
+
+/**
+ * A run's document: names the tables know, each case once, a case that ran carries the figure its
+ * operation is shown by (a size, or timing statistics).
+ * @param {any} doc a schema-valid document
+ */
+function resultProblems(doc) {
+  /** @type {string[]} */
+  const problems = [];
+  const seen = new Set();
+  doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+    problems.push(...tableProblems(c, `/cases/${i}`));
+    const op = OPS.find((o) => o.name === c.op);
+    if (c.status === 'ok' && op?.kind === 'size' && !c.size)
+      problems.push(`/cases/${i} is ok but has no size: '${c.op}' is measured in bytes`);
+    if (c.status === 'ok' && op && op.kind !== 'size' && !c.stats)
+      problems.push(`/cases/${i} is ok but has no stats: '${c.op}' is timed`);
+    const key = caseKey(c);
+    if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
+    seen.add(key);
+  });
+  return problems;
+}
+
+const finite = (/** @type {unknown} */ x) => x === null || Number.isFinite(x);
+
+/**
+ * A shootout's document: the labels refer to sides that exist, the reference is one of them, names
+ * the tables know, each (comparison, case) once, an interval around its change, a verdict its
+ * figures allow.
+ * @param {any} doc a schema-valid document
+ * @returns {string[]}
+ */
+function shootoutProblems(doc) {
+  /** @type {string[]} */
+  const problems = [];
+  const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
+  if (labels.size !== doc.sides.length) problems.push('/sides has a label twice');
+  if (!labels.has(doc.reference)) problems.push(`/reference '${doc.reference}' is not a side`);
+  doc.sides.forEach((/** @type {any} */ s, /** @type {number} */ i) => {
+    if (!semver.valid(s.node)) problems.push(`/sides/${i}/node '${s.node}' is not a semantic version`);
+    if (s.status === 'failed' && !s.reason) problems.push(`/sides/${i} failed without a reason`);
+  });
+  doc.comparisons.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+    for (const f of ['base', 'head'])
+      if (!labels.has(c[f])) problems.push(`/comparisons/${i}/${f} '${c[f]}' is not a side`);
+    if (c.base === c.head) problems.push(`/comparisons/${i} compares a side with itself`);
+  });
+  const pairs = new Set(doc.comparisons.map((/** @type {any} */ c) => `${c.group}|${c.base}|${c.head}`));
+  const seen = new Set();
+  doc.rows.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+    if (!pairs.has(`${r.group}|${r.base}|${r.head}`))
+      problems.push(`/rows/${i} belongs to no comparison (${r.group}: ${r.head} against ${r.base})`);
+    problems.push(...tableProblems(r, `/rows/${i}`));
+    if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && TABLES.op.includes(r.op))
+      problems.push(`/rows/${i}/op '${r.op}' is not timed`);
+    if (r.key !== caseKey(r)) problems.push(`/rows/${i}/key '${shown(r.key)}' is not its config/driver/cipher/op`);
+    const id = `${r.base}|${r.head}|${r.key}`;
+    if (seen.has(id)) problems.push(`/rows/${i} repeats ${r.key} for ${r.head} against ${r.base}`);
+    seen.add(id);
+    for (const f of ['baseOps', 'headOps', 'change', 'low', 'high', 'sd'])
+      if (!finite(r[f])) problems.push(`/rows/${i}/${f} is not a finite number`);
+    const compared = r.verdict !== 'not compared';
+    if (compared && [r.change, r.low, r.high, r.p, r.pAdjusted].some((x) => x === null))
+      problems.push(`/rows/${i} has the verdict '${r.verdict}' but no change, interval or p`);
+    if (
+      compared &&
+      r.change !== null &&
+      r.low !== null &&
+      r.high !== null &&
+      !(r.low <= r.change && r.change <= r.high)
+    )
+      problems.push(`/rows/${i}/change is outside its interval`);
+    if (r.verdict === 'faster' && !(r.low > 0))
+      problems.push(`/rows/${i} is 'faster' but its interval reaches 0 or below`);
+    if (r.verdict === 'slower' && !(r.high < 0))
+      problems.push(`/rows/${i} is 'slower' but its interval reaches 0 or above`);
+    if (!compared && !r.reason) problems.push(`/rows/${i} is 'not compared' without a reason`);
+  });
+  doc.figures.forEach((/** @type {any} */ f, /** @type {number} */ i) => {
+    if (!labels.has(f.side)) problems.push(`/figures/${i}/side '${f.side}' is not a side`);
+  });
+  problems.push(...countingProblems(doc, labels, pairs));
+  return problems;
+}
+
+/**
+ * A shootout's counts: their labels refer to sides, their keys to cases the tables know, each
+ * once; a difference to a comparison, and to two counted cases.
+ * @param {any} doc a schema-valid document
+ * @param {Set<string>} labels
+ * @param {Set<string>} pairs group|base|head of every comparison
+ * @returns {string[]}
+ */
+function countingProblems(doc, labels, pairs) {
+  const c = doc.counting;
+  if (!c) return [];
+  /** @type {string[]} */
+  const problems = [];
+  if (c.status !== 'ok' && !c.reason) problems.push(`/counting is '${c.status}' without a reason`);
+  (c.sides ?? []).forEach((/** @type {any} */ s, /** @type {number} */ i) => {
+    if (!labels.has(s.side)) problems.push(`/counting/sides/${i}/side '${s.side}' is not a side`);
+    if (s.status !== 'ok' && !s.reason) problems.push(`/counting/sides/${i} failed without a reason`);
+  });
+  const known = (/** @type {string} */ key) => {
+    const k = parseCaseKey(key);
+    return key === caseKey(k) && TABLES.op.includes(k.op) && TABLES.driver.includes(k.driver);
+  };
+  const counted = new Set();
+  (c.cases ?? []).forEach((/** @type {any} */ x, /** @type {number} */ i) => {
+    if (!labels.has(x.side)) problems.push(`/counting/cases/${i}/side '${x.side}' is not a side`);
+    if (!known(x.key)) problems.push(`/counting/cases/${i}/key '${shown(x.key)}' is not a case`);
+    if (counted.has(`${x.side}|${x.key}`)) problems.push(`/counting/cases/${i} repeats ${x.key} on ${x.side}`);
+    if (x.status === 'ok' && [x.instructions, x.difference, x.fsync, x.write].some((n) => !Number.isFinite(n)))
+      problems.push(`/counting/cases/${i} is 'ok' without its counts`);
+    if (x.status !== 'ok' && !x.reason) problems.push(`/counting/cases/${i} failed without a reason`);
+    if (x.status === 'ok') counted.add(`${x.side}|${x.key}`);
+  });
+  (c.differences ?? []).forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    if (!pairs.has(`${d.group}|${d.base}|${d.head}`))
+      problems.push(`/counting/differences/${i} belongs to no comparison (${d.group}: ${d.head} against ${d.base})`);
+    if (!counted.has(`${d.base}|${d.key}`) || !counted.has(`${d.head}|${d.key}`))
+      problems.push(`/counting/differences/${i} is not of two counted cases (${shown(d.key)})`);
+  });
+  return problems;
+}
+
+/**
+ * What a schema cannot say of a schema-valid document, by its kind.
+ * @param {any} doc a schema-valid document
+ * @returns {string[]}
+ */
+export const semanticProblems = (doc) => [
+  ...(doc.kind === KIND.shootout ? shootoutProblems(doc) : resultProblems(doc)),
+  ...runProblems(doc),
+];
+
+/**
+ * Every problem of a document, schema first (the semantic checks assume a schema-valid one).
+ * @param {any} doc
+ */
+export function documentProblems(doc) {
+  const schema = validate(doc);
+  return schema.length ? schema : semanticProblems(doc);
+}
+
+/**
+ * Check, then write into dir, whole or never over another file (header.js). Refuses (throws) a
+ * document that does not pass: nothing half-right is written.
  * @param {any} doc
  * @param {string} dir
+ * @returns {string} the file written
  */
-export function writeResult(doc, dir) {
-  const problems = validate(doc);
+export function writeChecked(doc, dir) {
+  const problems = documentProblems(doc);
   if (problems.length)
     throw new Error(
-      `result document does not match ${path.relative(ROOT, SCHEMA_FILE)}: ${problems.slice(0, 5).join('; ')}`,
+      `the document does not match ${path.relative(ROOT, SCHEMA_FILE)}: ${problems.slice(0, 5).join('; ')}`,
     );
   return writeDocument(doc, dir);
 }

@@ -1,8 +1,9 @@
-// What a result document is stamped with and how it is written, without validating it: the schema
-// version, the harness, the run id and commit, the file name (the run's start and id in it, so a
-// document never replaces another), the atomic write that refuses an existing name. Built-ins and
-// project files only (no npm package), so npm run ci:failure can write a document on a runner
-// whose install failed; document.js validates against the schema (ajv) before it writes.
+// What a document (of either kind: a run's, a shootout's) is stamped with and how it is written,
+// without validating it: its kind, the schema version, the harness, the run id and commit, the file
+// name (the run's start and id in it, so a document never replaces another), the atomic write that
+// refuses an existing name. Built-ins and project files only (no npm package), so npm run
+// ci:failure can write a document on a runner whose install failed; document.js validates against
+// the schema (ajv) and the checks a schema cannot say before it writes.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -11,11 +12,17 @@ import { writeFileNew } from '../../lib/files.js';
 import { CommandError } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 
-export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'result.schema.json');
+/** The one schema of every document, both kinds in it. */
+export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'document.schema.json');
 /** The schema's one version: the version written and the only one read. */
 export const SCHEMA_VERSION = /** @type {number} */ (
-  JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')).properties.schemaVersion.enum[0]
+  JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')).$defs.result.properties.schemaVersion.enum[0]
 );
+/** The kinds of document: a run's (one matrix cell), a shootout's (every Node on one machine). */
+export const KIND = /** @type {const} */ ({
+  result: 'sqlite-node-bench/result',
+  shootout: 'sqlite-node-bench/shootout',
+});
 /** The tinybench release package.json pins, exactly: the one npm ci installs. */
 export const TINYBENCH_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).dependencies
   .tinybench;
@@ -49,27 +56,30 @@ export const newRunId = () => crypto.randomUUID();
  * The file a document is written to: its platform, arch and Node version (the matrix cell), then
  * the run's start (UTC, to the second) and the first 8 characters of its id, so an interrupted or
  * filtered run never replaces a complete one: e.g. linux-x64-node-v22.12.0-20260105T021500Z-0a1b2c3d.json.
- * @param {{ environment: { platform: string, arch: string, node: string }, run: { id: string, startedAt: string } }} doc
+ * A shootout's: shootout-<finish date>-<platform>-<arch>-<id>.json.
+ * @param {{ kind: string, environment: { platform: string, arch: string, node: string }, run: { id: string, startedAt: string, finishedAt: string } }} doc
  */
-function resultFileName(doc) {
+function fileName(doc) {
   const { platform, arch, node } = doc.environment;
+  const id = doc.run.id.slice(0, 8);
+  if (doc.kind === KIND.shootout) return `shootout-${doc.run.finishedAt.slice(0, 10)}-${platform}-${arch}-${id}.json`;
   const at = doc.run.startedAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
-  return `${platform}-${arch}-node-${node}-${at}-${doc.run.id.slice(0, 8)}.json`;
+  return `${platform}-${arch}-node-${node}-${at}-${id}.json`;
 }
 
-/** The names resultFileName gives, to find a run's documents in a folder. */
+/** The names fileName gives a run's document, to find a run's documents in a folder. */
 export const RESULT_FILE = /^[a-z0-9]+-[a-z0-9]+-node-v[^/]*-\d{8}T\d{6}Z-[0-9a-f]{8}\.json$/;
 
 /**
  * Write a document into dir, whole or not at all and never over another file, unchecked:
- * document.js writeResult validates first.
+ * document.js writeChecked validates first.
  * @param {any} doc
  * @param {string} dir
  * @returns {string} the file written
  */
 export function writeDocument(doc, dir) {
-  const file = path.join(dir, resultFileName(doc));
+  const file = path.join(dir, fileName(doc));
   if (!writeFileNew(file, `${JSON.stringify(doc, null, 2)}\n`))
-    throw new CommandError(`${file} exists; a result document never replaces another`);
+    throw new CommandError(`${file} exists; a document never replaces another`);
   return file;
 }

@@ -9,7 +9,7 @@ import { countPass } from '../counts/pass.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { environment } from '../result/environment.js';
-import { METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
+import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { cpuTimes, noiseOf, stealBetween, topology } from '../result/noise.js';
 import { configNotes } from '../tables/configs.js';
 import { DRIVERS } from '../tables/drivers.js';
@@ -168,7 +168,7 @@ export async function countTimed(flags, ready, cases) {
 }
 
 /**
- * The result document of a run (bench/result/result.schema.json).
+ * The result document of a run (bench/result/document.schema.json, kind result).
  * @param {Flags} flags
  * @param {Ready} ready
  * @param {Awaited<ReturnType<typeof timeSuite>>} suite
@@ -180,7 +180,7 @@ export function resultDocument(flags, ready, suite, workloads, counting) {
   const interrupted = ready.state.interrupted;
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: 'sqlite-node-bench/result',
+    kind: KIND.result,
     run: {
       id: newRunId(),
       startedAt: ready.startedAt,

@@ -9,7 +9,7 @@
 // is held constant where it can be (12.x on Node 20-25), and the Node's default 13.x is measured
 // beside it where it loads (bench/shootout/plan.js). Then, on Linux with valgrind and strace, every
 // side's cases are counted under its own Node (bench/shootout/count-nodes.js). This file: the flags, then the tables on
-// stdout and the document (bench/shootout/shootout.schema.json) written atomically to --out.
+// stdout and the document (bench/result/document.schema.json, kind shootout) written atomically to --out.
 //
 // Exit 0: measured and written; 1: the run failed (no two sides ran, a server died); 2: bad flags.
 import path from 'node:path';
@@ -29,7 +29,7 @@ import { SUPPORTED_NODE_TEXT, supportedNode } from '../tables/node-ranges.js';
 import { MATRIX_NODES } from '../tables/drivers.js';
 import { prepareSides } from './prepare-sides.js';
 import { runShootout } from './run.js';
-import { writeShootout } from './document.js';
+import { writeChecked } from '../result/document.js';
 import { shootoutLines } from './report.js';
 
 export const OPTIONS = /** @type {const} */ ({
@@ -135,7 +135,7 @@ export async function main(argv) {
   const started = { startedAt: new Date().toISOString(), t0: Date.now() };
   const sides = await prepareSides(f, log);
   const doc = await runShootout(f, sides, started, log);
-  const file = writeShootout(doc, f.out);
+  const file = writeChecked(doc, f.out);
   printMarkdown(shootoutLines(doc, { heading: '## Node versions on one machine' }).join('\n'));
   log(`wrote ${path.relative(process.cwd(), file)} in ${(doc.run.seconds / 60).toFixed(1)} min`);
   return 0;

@@ -1,16 +1,15 @@
 // The shootout's measuring and its document: the sides that prepared (bench/shootout/prepare-sides.js)
 // measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
 // cases in a new order each round, the Nodes of a case in alternating slices in a rotating order), progress
-// with an ETA on stderr, and the document (bench/shootout/shootout.schema.json) with the compare's
+// with an ETA on stderr, and the document (bench/result/document.schema.json, kind shootout) with the compare's
 // statistics (bench/shootout/verdict-rows.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
-import { currentCommit } from '../result/header.js';
+import { KIND, SCHEMA_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../tables/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, figures } from './verdict-rows.js';
 import { engineArgs } from './prepare-sides.js';
-import { KIND, SCHEMA_VERSION, driverOf, machine, newRunId } from './document.js';
 import { countShootout } from './count-nodes.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
@@ -129,7 +128,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: KIND,
+    kind: KIND.shootout,
     run: shootoutRun(f, filters, {
       id: newRunId(),
       startedAt: started.startedAt,
@@ -137,7 +136,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       seconds: (Date.now() - started.t0) / 1000,
       commit: currentCommit(),
     }),
-    environment: machine(refReady.environment),
+    environment: refReady.environment,
     reference: ref.label,
     sides: prepared.map((p) => {
       const ready = res.ready[p.plan.label] ?? p.ready;
@@ -163,4 +162,14 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     ),
     counting,
   };
+}
+
+/** A side's driver as the document keeps it. */
+export function driverOf(/** @type {any} */ d) {
+  /** @type {Record<string, string>} */
+  const o = { name: d.name, status: d.status };
+  for (const k of ['reason', 'version', 'sqlite', 'sqlite3mc', 'generation'])
+    if (typeof d[k] === 'string') o[k] = d[k].slice(0, 1000);
+  if (d.binary?.origin) o.origin = d.binary.origin;
+  return o;
 }
