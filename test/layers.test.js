@@ -29,10 +29,9 @@ const FOLDERS = ['aggregate', 'bench', 'compare', 'lib', 'publish'];
  */
 const skip =
   'R_OK' in fsExports ? false : `dependency-cruiser 16 cannot load on Node ${process.version} (no fs.R_OK export)`;
-const REPEATED = [
-  ...['ciphers', 'comparisons', 'configs', 'document', 'environment', 'markdown', 'report'],
-  'workloads',
-].map((n) => `${n}.js`);
+const REPEATED = [...['ciphers', 'comparisons', 'configs', 'environment', 'markdown', 'report'], 'workloads'].map(
+  (n) => `${n}.js`,
+);
 
 /** @typedef {import('dependency-cruiser').IViolation} Violation */
 
