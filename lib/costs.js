@@ -47,6 +47,22 @@ export function opSpreads(cases) {
  */
 export const FAIL_INCREASE = 0.01;
 
+/**
+ * How far a case's repeat is from its first count in one component (bench/tables/components.js):
+ * |repeat - first| over the first, or over 1% of the operation's instructions where the component
+ * is smaller (a component of a few instructions moves by whole instructions); null where either
+ * count has no components.
+ * @param {any} counts a case's `counts`
+ * @param {string} component
+ * @returns {number | null}
+ */
+export function componentDifference(counts, component) {
+  const a = counts?.components?.[component];
+  const b = counts?.repeat?.components?.[component];
+  if (typeof a !== 'number' || typeof b !== 'number') return null;
+  return Math.abs(b - a) / Math.max(Math.abs(a), 0.01 * counts.instructions, 1);
+}
+
 /** The system-call counts compared exactly, as [field, label]. */
 export const IO = /** @type {const} */ ([
   ['fsync', 'fsync'],

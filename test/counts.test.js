@@ -37,7 +37,7 @@ test('instructions per operation take the marks off and say how the halves diffe
       { ops: 10, ends: [4] },
     ],
     costs,
-    100,
+    { instructions: 100 },
   );
   assert.equal(r.perOp, 150);
   assert.equal(r.drift, 1);

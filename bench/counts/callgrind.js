@@ -1,19 +1,104 @@
 // Instructions between marks, from callgrind's dumps. A process counted with
 // --dump-before=uv_os_getppid (marks.js) and --callgrind-out-file=DIR/cg.%p writes DIR/cg.<pid>.<n>
 // at mark n, holding the instructions executed since mark n-1 (since the start, for n = 1), and
-// DIR/cg.<pid> at its exit. Each file's header says so ("part: n", "summary: <Ir>").
+// DIR/cg.<pid> at its exit. Each file's header says so ("part: n", "summary: <Ir>"); its body
+// lists the instructions of every function that ran, by object file (ob=) and function (fn=), which
+// the components table (bench/tables/components.js) groups into components.
 import fs from 'node:fs';
 import path from 'node:path';
+import { COMPONENTS, componentOf } from '../tables/components.js';
 
 /** Callgrind writes the header, with its summary line, in the first few hundred bytes. */
 const HEAD = 8192;
 
+/** A component's index in COMPONENTS, by "object\nsymbol": the same names recur in every dump. */
+const componentIndex = new Map();
+
 /**
- * The instructions of one dump: its part number and summary.
+ * The header of a dump: its part number and summary.
  * @param {string} file
- * @returns {{ part: number, instructions: number }}
+ * @param {string} head its first bytes, or all of it
  */
-function readDump(file) {
+function headerOf(file, head) {
+  const part = /^part: (\d+)$/m.exec(head);
+  const summary = /^summary: (\d+)$/m.exec(head);
+  if (!part || !summary) throw new Error(`${file}: not a callgrind dump (no part or summary line in its header)`);
+  return { part: Number(part[1]), instructions: Number(summary[1]) };
+}
+
+/**
+ * The instructions of a dump by component (COMPONENTS order): each function's own cost (a cost
+ * line, but for the line after `calls=`, which is what the call cost inside its callee), by its
+ * object and name. Names are compressed: "fn=(12) name" the first time, "fn=(12)" after, in this
+ * file (callgrind's format: valgrind.org/docs/manual/cl-format.html); so are callees' (cob=, cfn=).
+ * @param {string} text a whole dump
+ * @returns {number[]}
+ */
+export function componentsOf(text) {
+  const sums = COMPONENTS.map(() => 0);
+  /** @type {Map<string, string>[]} */
+  const [objects, functions] = [new Map(), new Map()];
+  let ob = '';
+  let fn = '';
+  let at = -1; // the current function's component, -1 until looked up
+  let afterCalls = false;
+  const name = (/** @type {Map<string, string>} */ names, /** @type {string} */ v) => {
+    if (v[0] !== '(') return v;
+    const close = v.indexOf(')');
+    const id = v.slice(1, close);
+    if (close + 1 < v.length) names.set(id, v.slice(close + 2));
+    return names.get(id) ?? v;
+  };
+  for (let i = 0, end = 0; i < text.length; i = end + 1) {
+    end = text.indexOf('\n', i);
+    if (end < 0) end = text.length;
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      // a cost line: "<position> <instructions>"
+      if (afterCalls) {
+        afterCalls = false;
+        continue;
+      }
+      const sp = text.indexOf(' ', i);
+      if (sp < 0 || sp > end) continue;
+      if (at < 0) {
+        const key = `${ob}\n${fn}`;
+        at = componentIndex.get(key) ?? -1;
+        if (at < 0) componentIndex.set(key, (at = COMPONENTS.indexOf(componentOf(ob, fn))));
+      }
+      sums[at] += Number(text.slice(sp + 1, end));
+    } else if (c === 111 && text.startsWith('ob=', i)) {
+      ob = name(objects, text.slice(i + 3, end));
+      at = -1;
+    } else if (c === 102 && text.startsWith('fn=', i)) {
+      fn = name(functions, text.slice(i + 3, end));
+      at = -1;
+    } else if (c === 99) {
+      if (text.startsWith('calls=', i)) afterCalls = true;
+      else if (text.startsWith('cob=', i)) name(objects, text.slice(i + 4, end));
+      else if (text.startsWith('cfn=', i)) name(functions, text.slice(i + 4, end));
+    }
+  }
+  return sums;
+}
+
+/**
+ * A dump's part number and instructions; with `whole`, read whole, also its instructions by
+ * component, which must add up to its summary.
+ * @param {string} file
+ * @param {boolean} whole
+ * @returns {{ part: number, instructions: number, components?: number[] }}
+ */
+function readDump(file, whole) {
+  if (whole) {
+    const text = fs.readFileSync(file, 'latin1');
+    const h = headerOf(file, text.slice(0, HEAD));
+    const components = componentsOf(text);
+    const sum = components.reduce((a, b) => a + b, 0);
+    if (sum !== h.instructions)
+      throw new Error(`${file}: its functions add up to ${sum}, its summary says ${h.instructions}`);
+    return { ...h, components };
+  }
   const buf = Buffer.alloc(HEAD);
   const fd = fs.openSync(file, 'r');
   let n;
@@ -22,11 +107,7 @@ function readDump(file) {
   } finally {
     fs.closeSync(fd);
   }
-  const head = buf.subarray(0, n).toString('utf8');
-  const part = /^part: (\d+)$/m.exec(head);
-  const summary = /^summary: (\d+)$/m.exec(head);
-  if (!part || !summary) throw new Error(`${file}: not a callgrind dump (no part or summary line in its header)`);
-  return { part: Number(part[1]), instructions: Number(summary[1]) };
+  return headerOf(file, buf.subarray(0, n).toString('utf8'));
 }
 
 /** The dump files of a process in a directory, by mark number. */
@@ -46,21 +127,26 @@ function dumpFiles(/** @type {string} */ dir, /** @type {number} */ pid) {
  * Collects a counted process's dumps as it writes them, removing each once read, so a pass's
  * hundreds of dumps (50 KB to 2 MB each) never pile up on disk. `collect()` reads every dump but
  * the newest (callgrind may still be writing it); `finish()`, after the process exited, reads the
- * rest and checks that there is one dump per mark.
+ * rest and checks that there is one dump per mark. The worker sets its marks in pairs around every
+ * timed call (worker.js runOps), so the even dumps are the timed calls: only they are read whole,
+ * for their components; the others (the preparation between two timed calls) by their header.
  * @param {string} dir
  * @param {number} pid
  */
 export function dumpCollector(dir, pid) {
   /** @type {number[]} index n: the instructions between mark n-1 and mark n */
   const counts = [];
+  /** @type {number[][]} index n (even): those instructions by component (COMPONENTS order) */
+  const components = [];
   const take = (/** @type {boolean} */ all) => {
     const files = dumpFiles(dir, pid);
     const newest = Math.max(0, ...files.keys());
     for (const [n, file] of files) {
       if (!all && n === newest) continue;
-      const d = readDump(file);
+      const d = readDump(file, n % 2 === 0);
       if (d.part !== n) throw new Error(`${file}: says part ${d.part}`);
       counts[n] = d.instructions;
+      if (d.components) components[n] = d.components;
       fs.rmSync(file);
     }
   };
@@ -77,7 +163,7 @@ export function dumpCollector(dir, pid) {
         throw new Error(
           `callgrind wrote ${counts.length - 1} dumps for ${marks} marks (process ${pid}): something else called the mark`,
         );
-      return counts;
+      return { counts, components };
     },
   };
 }

@@ -1,6 +1,7 @@
 // From marks to counts per operation: what one counted process found for each of its cases
 // (worker.js output, with the instructions or system calls of every interval between marks),
 // then the two repeats of a case side by side. Pure functions: pass.js does the I/O.
+import { COMPONENTS } from '../tables/components.js';
 import { RUNTIME, addCounts, emptyCounts, kinds } from './strace.js';
 
 /**
@@ -9,30 +10,50 @@ import { RUNTIME, addCounts, emptyCounts, kinds } from './strace.js';
  */
 
 /**
+ * @typedef {Record<import('../tables/components.js').Component, number>} Components instructions by
+ *   component (bench/tables/components.js)
+ */
+
+/**
  * What a mark costs in one process: the median of its calibration intervals (worker.js
- * MARK_CALIBRATION), which a process that repeats itself gives as equal numbers.
+ * MARK_CALIBRATION), which a process that repeats itself gives as equal numbers; with that
+ * interval's instructions by component, where the dumps were read whole.
  * @param {number[]} ends the calibration's end marks
  * @param {number[]} costs instructions by mark
+ * @param {number[][]} [parts] instructions by mark and component (COMPONENTS order)
+ * @returns {{ instructions: number, components?: number[] }}
  */
-export function markCostOf(ends, costs) {
-  const v = ends.map((e) => costs[e]).sort((a, b) => a - b);
-  return v.length ? v[Math.floor(v.length / 2)] : 0;
+export function markCostOf(ends, costs, parts) {
+  const v = [...ends].sort((a, b) => costs[a] - costs[b]);
+  const e = v[Math.floor(v.length / 2)];
+  return e === undefined
+    ? { instructions: 0 }
+    : { instructions: costs[e], ...(parts?.[e] ? { components: parts[e] } : {}) };
 }
 
 /**
  * Instructions per operation of one counted case: the timed intervals of its windows, less what
- * their marks cost, over the operations; and how far the second half's cost per operation is from
- * the first's.
+ * their marks cost, over the operations; how far the second half's cost per operation is from
+ * the first's; and, where the dumps were read whole, the same by component, which add up to the
+ * total: each interval's components add up to its instructions exactly (callgrind.js), and the
+ * mark's components to the mark's.
  * @param {import('./worker.js').CountedWindow[]} windows
  * @param {number[]} costs instructions by mark
- * @param {number} markCost
+ * @param {{ instructions: number, components?: number[] }} markCost
+ * @param {number[][]} [parts] instructions by mark and component (COMPONENTS order)
+ * @returns {{ perOp: number, drift?: number, components?: Components }}
  */
-export function instructionsPerOp(windows, costs, markCost) {
+export function instructionsPerOp(windows, costs, markCost, parts) {
+  const split = parts && markCost.components ? COMPONENTS.map(() => 0) : null;
   const perWindow = windows.map((w) => {
     let total = 0;
     for (const e of w.ends) {
       if (costs[e] === undefined) throw new Error(`no count for mark ${e}`);
-      total += costs[e] - markCost;
+      total += costs[e] - markCost.instructions;
+      if (!split) continue;
+      const p = parts?.[e];
+      if (!p) throw new Error(`no components for mark ${e}`);
+      for (let i = 0; i < split.length; i++) split[i] += p[i] - (markCost.components?.[i] ?? 0);
     }
     return { ops: w.ops, total };
   });
@@ -42,6 +63,9 @@ export function instructionsPerOp(windows, costs, markCost) {
   return {
     perOp: total / ops,
     ...(b ? { drift: b.total / b.ops / (a.total / a.ops) - 1 } : {}),
+    ...(split
+      ? { components: /** @type {Components} */ (Object.fromEntries(COMPONENTS.map((c, i) => [c, split[i] / ops]))) }
+      : {}),
   };
 }
 
@@ -82,12 +106,13 @@ export function syscallsPerOp(windows, intervals) {
  * @property {number} [warmup] operations run before the counted ones
  * @property {number} [ops] operations counted
  * @property {number} [instructions] per operation, first count
+ * @property {Components} [components] those instructions by component (bench/tables/components.js), adding up to them
  * @property {number} [drift] second half's instructions per operation over the first's, less 1
  * @property {{ fsync: number, write: number, read: number, other: number, runtime: number }} [syscalls] per operation
  * @property {Record<string, number>} [calls] every system call, by name, per operation
  * @property {{ read: number, written: number }} [bytes] per operation, as the read and write calls returned them
- * @property {{ instructions: number, difference: number, syscallsSame: boolean, syscalls?: object, calls?: object, bytes?: object }} [repeat] the second count, in a new
- *   process: its instructions per operation, their relative difference from the first's, and whether every
+ * @property {{ instructions: number, components?: Components, difference: number, syscallsSame: boolean, syscalls?: object, calls?: object, bytes?: object }} [repeat]
+ *   the second count, in a new process: its instructions per operation (and by component), their relative difference from the first's, and whether every
  *   system call and byte per operation was the same, leaving out the runtime's own (strace.js RUNTIME); if not,
  *   the repeat's system calls and bytes
  */
@@ -127,10 +152,12 @@ export function caseCounts(a, b) {
     warmup: a.warmup,
     ops: a.ops,
     instructions: a.instructions.perOp,
+    ...(a.instructions.components ? { components: a.instructions.components } : {}),
     ...(a.instructions.drift === undefined ? {} : { drift: a.instructions.drift }),
     ...a.syscalls,
     repeat: {
       instructions: b.instructions.perOp,
+      ...(b.instructions.components ? { components: b.instructions.components } : {}),
       difference: b.instructions.perOp / a.instructions.perOp - 1,
       syscallsSame: same,
       ...(same ? {} : { syscalls: b.syscalls.syscalls, calls: b.syscalls.calls, bytes: b.syscalls.bytes }),

@@ -119,7 +119,7 @@ export function jobsOf(cases, chunks, o = {}) {
  * @param {NodeJS.ProcessEnv} o.env
  * @param {string} [o.instrument] the addon that starts callgrind's instrumentation at the first mark (instrument.js);
  *   absent: the whole callgrind process is instrumented
- * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: any[], seconds: number }>}
+ * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: any[], parts?: number[][], seconds: number }>}
  */
 async function runJob(job, o) {
   fs.mkdirSync(o.dir, { recursive: true });
@@ -166,13 +166,10 @@ async function runJob(job, o) {
   }
   const seconds = (Date.now() - started) / 1000;
   const out = JSON.parse(fs.readFileSync(outFile, 'utf8'));
-  const costs = collector
-    ? collector.finish(out.marks)
-    : job.tool === 'strace'
-      ? await straceIntervals(path.join(o.dir, 'strace.log'))
-      : [];
+  const dumps = collector?.finish(out.marks);
+  const costs = dumps?.counts ?? (job.tool === 'strace' ? await straceIntervals(path.join(o.dir, 'strace.log')) : []);
   fs.rmSync(o.dir, { recursive: true, force: true });
-  return { out, costs, seconds };
+  return { out, costs, ...(dumps ? { parts: dumps.components } : {}), seconds };
 }
 
 /**
@@ -318,12 +315,12 @@ export async function countPlans(o) {
         for (const p of job.cases) into.set(idOf(p), { ...into.get(idOf(p)), reason });
         return;
       }
-      const { out, costs, seconds } = r.value;
+      const { out, costs, parts, seconds } = r.value;
       times.push({ tool: job.tool, repeat: job.repeat, cases: job.cases.length, seconds });
       if (job.tool === 'native') return;
-      const mc = job.tool === 'callgrind' ? markCostOf(out.markCost, costs) : 0;
+      const mc = job.tool === 'callgrind' ? markCostOf(out.markCost, costs, parts) : { instructions: 0 };
       if (job.tool === 'callgrind') {
-        markCost.push(mc);
+        markCost.push(mc.instructions);
         const counted = out.cases.flatMap((/** @type {import('./worker.js').WorkerCase} */ w) =>
           (w.windows ?? []).flatMap((x) => x.ends),
         );
@@ -338,7 +335,7 @@ export async function countPlans(o) {
       for (const w of out.cases) {
         const entry = into.get(w.key) ?? { ops: plans.get(w.key)?.k, warmup: plans.get(w.key)?.warmup };
         if (w.status === 'ok' && w.windows) {
-          if (job.tool === 'callgrind') entry.instructions = instructionsPerOp(w.windows, costs, mc);
+          if (job.tool === 'callgrind') entry.instructions = instructionsPerOp(w.windows, costs, mc, parts);
           else entry.syscalls = syscallsPerOp(w.windows, costs);
         } else if (w.status === 'error') entry.reason = w.reason;
         else entry.skipped = w.reason ?? w.status;

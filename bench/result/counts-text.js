@@ -1,7 +1,13 @@
-// A case's counts as text, for the summary: instructions and fsyncs per operation, the repeat's
-// spread over the run, and what changed between the two sides of a paired comparison.
+// A case's counts as text, for the summary: instructions and fsyncs per operation, where the
+// instructions go (components), the repeat's spread over the run, and what changed between the
+// two sides of a paired comparison.
+import { componentDifference } from '../../lib/costs.js';
 import { percent, signedPercent, whole } from '../../lib/format.js';
-import { REASON_MAX, inert } from '../../lib/markdown.js';
+import { REASON_MAX, inert, table } from '../../lib/markdown.js';
+import { PRODUCTION_CONFIG } from '../tables/configs.js';
+import { PRODUCTION_DRIVER } from '../tables/drivers.js';
+import { COMPONENTS, COMPONENT_LABELS, NATIVE_COMPONENTS } from '../tables/components.js';
+import { OPS } from '../tables/ops.js';
 
 /**
  * A count in a few characters: 975.9k, 1.05M, 0.020, 2.
@@ -48,10 +54,82 @@ export function countChange(ref, member) {
 }
 
 /**
+ * A case's instructions per operation by component, in a line: "966k instr = cipher 92% ·
+ * SQLite 5.2% · libc 1.9% · runtime 1.2% · binding 0.1%", largest first, those under 0.05% left out.
+ * @param {any} k a case's `counts`, status ok
+ */
+export function componentsText(k) {
+  const parts = COMPONENTS.map((c) => [c, k.components[c] / k.instructions])
+    .filter(([, x]) => Number(x) >= 0.0005)
+    .sort((a, b) => Number(b[1]) - Number(a[1]))
+    .map(
+      ([c, x]) =>
+        `${COMPONENT_LABELS[/** @type {keyof COMPONENT_LABELS} */ (c)]} ${percent(Number(x), Number(x) < 0.1 ? 1 : 0)}`,
+    );
+  return `${countText(k.instructions)} instr = ${parts.join(' · ')}`;
+}
+
+/**
+ * Where the instructions go, for the production config's counted cases (every driver and
+ * cipher), by operation; then, per cipher, what opening a database costs (setup: the key
+ * derivation and the first page) beside what an insert costs thereafter, in the cipher's part.
+ * Empty when no case of the production config has components.
+ * @param {any} doc a result document
+ */
+export function componentLines(doc) {
+  const ok = (/** @type {any} */ c) => c.counts?.status === 'ok' && c.counts.components;
+  const prod = doc.cases.filter((/** @type {any} */ c) => c.config === PRODUCTION_CONFIG && ok(c));
+  if (!prod.length) return [];
+  const lines = ['', 'Where one operation’s instructions go, production PRAGMAs (docs/counting.md#components):', ''];
+  for (const op of OPS)
+    for (const c of prod.filter((/** @type {any} */ x) => x.op === op.name))
+      lines.push(`- ${op.name}, ${inert(c.driver)}, ${inert(c.cipher)}: ${componentsText(c.counts)}`);
+  const of = (/** @type {string} */ cipher, /** @type {string} */ op) =>
+    prod.find((/** @type {any} */ c) => c.driver === PRODUCTION_DRIVER && c.cipher === cipher && c.op === op)?.counts;
+  const ciphers = [...new Set(prod.map((/** @type {any} */ c) => c.cipher))].filter((x) => of(x, 'setup'));
+  if (ciphers.length)
+    lines.push(
+      '',
+      `Opening against steady state (${inert(PRODUCTION_DRIVER)}): what one open costs (setup: a new file, its key derived, its first pages) and one insert after it, in all and in the cipher:`,
+      '',
+      table(
+        [
+          ['Cipher', 'Open', 'of which cipher', 'Insert', 'of which cipher'],
+          ...ciphers.map((x) => {
+            const [open, insert] = [of(x, 'setup'), of(x, 'insert')];
+            const two = (/** @type {any} */ k) =>
+              k ? [countText(k.instructions), countText(k.components.cipher)] : ['', ''];
+            return [inert(x), ...two(open), ...two(insert)];
+          }),
+        ],
+        ['l', 'r', 'r', 'r', 'r'],
+      ),
+    );
+  return lines;
+}
+
+/**
+ * How many cases' components each repeat within 0.05% (lib/costs.js componentDifference), for the
+ * counting line: the native ones first (bench/tables/components.js NATIVE_COMPONENTS).
+ * @param {any[]} cases the document's cases
+ */
+function componentRepeat(cases) {
+  const split = cases.filter((c) => c.counts?.status === 'ok' && c.counts.components && c.counts.repeat?.components);
+  if (!split.length) return '';
+  const order = [...NATIVE_COMPONENTS, ...COMPONENTS.filter((c) => !NATIVE_COMPONENTS.includes(c) && c !== 'other')];
+  const within = order.map(
+    (n) =>
+      `${COMPONENT_LABELS[n]} ${whole(split.filter((c) => (componentDifference(c.counts, n) ?? 0) <= 5e-4).length)}`,
+  );
+  return ` By component, the cases whose two counts are within 0.05% of each other (of ${whole(split.length)}): ${within.join(', ')}.`;
+}
+
+/**
  * The counting pass in a line: whether it ran, and how far its two counts differ.
  * @param {any} counting the document's `counting`
+ * @param {any[]} [cases] the document's cases, for their components' repeat
  */
-export function countingLine(counting) {
+export function countingLine(counting, cases = []) {
   if (!counting) return 'Counts: this run did not count (no `counting` in the document).';
   if (counting.status === 'unavailable') return `Counts: not counted: ${inert(counting.reason, REASON_MAX)}.`;
   const r = counting.repeat;
@@ -61,6 +139,6 @@ export function countingLine(counting) {
   return (
     `${head}: ${counting.status === 'ok' && counting.reason ? `${inert(counting.reason, REASON_MAX)}. Each` : 'every case'} counted twice in new processes; instructions per operation within 0.1% of each other in ` +
     `${whole(r.within?.['0.1%'])} of ${whole(r.cases)} cases (median difference ${percent(r.quantiles.p50, 4)}${worst}); system calls and bytes ` +
-    `the same in ${whole(r.syscallsSame)} of ${whole(r.cases)}.${counting.status === 'error' ? ` Some processes failed: ${inert(counting.reason, REASON_MAX)}.` : ''}`
+    `the same in ${whole(r.syscallsSame)} of ${whole(r.cases)}.${componentRepeat(cases)}${counting.status === 'error' ? ` Some processes failed: ${inert(counting.reason, REASON_MAX)}.` : ''}`
   );
 }

@@ -18,7 +18,7 @@ const PAIRED_LINE =
   'A comparison pairs slices milliseconds apart: per round, the median over its cycles of the log ratio of the two cases’ slices, then the paired test over the rounds';
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
-import { countCell, countChange, countingLine } from './counts-text.js';
+import { componentLines, countCell, countChange, countingLine } from './counts-text.js';
 
 /**
  * One cell: the case's figure, or its status.
@@ -99,7 +99,7 @@ export function summarize(doc) {
       '',
       sameRows(counted, (op) => op.label, countCell),
     );
-  lines.push('', countingLine(doc.counting));
+  lines.push(...componentLines(doc), '', countingLine(doc.counting, doc.cases));
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
       ? `- ${inert(d.name)} ${inert(d.version)}: SQLite ${inert(d.sqlite)}${d.sqlite3mc ? `, ${inert(d.sqlite3mc)}` : ''}, binary ${inert(d.binary?.origin)}`
