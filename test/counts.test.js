@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import { jobsOf } from '../bench/counts/pass.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { instructionsPerOp, repeatSpread, caseCounts } from '../bench/counts/counts.js';
+import { componentsOf } from '../bench/counts/callgrind.js';
+import { COMPONENTS } from '../bench/tables/components.js';
 
 test('a machine without the tools gets a reason, naming what is missing, and no counts', () => {
   const mac = countingTools('darwin');
@@ -63,3 +65,28 @@ function cnt(/** @type {number} */ instructions) {
     },
   };
 }
+
+test("a dump's instructions by component: each function's own, names resolved, a call's inclusive cost left out", () => {
+  const dump = [
+    'events: Ir',
+    'summary: 1111',
+    'ob=(1) /x/better_sqlite3.node',
+    'fn=(1) sqlite3VdbeExec',
+    '0 100',
+    'cob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6',
+    'cfn=(2) malloc',
+    'calls=3 0',
+    '0 5000',
+    'fn=(3) Statement::JS_all(v8::FunctionCallbackInfo<v8::Value> const&)',
+    '0 10',
+    'fn=(4) chacha20_block',
+    '0 1000',
+    'ob=(2)',
+    'fn=(2)',
+    '0 1',
+    'fn=(1)',
+    '0 0',
+  ].join('\n');
+  const byName = Object.fromEntries(COMPONENTS.map((c, i) => [c, componentsOf(dump)[i]]));
+  assert.deepEqual(byName, { sqlite: 100, cipher: 1000, runtime: 0, binding: 10, libc: 1, other: 0 });
+});
