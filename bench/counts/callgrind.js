@@ -15,18 +15,6 @@ const HEAD = 8192;
 const componentIndex = new Map();
 
 /**
- * The header of a dump: its part number and summary.
- * @param {string} file
- * @param {string} head its first bytes, or all of it
- */
-function headerOf(file, head) {
-  const part = /^part: (\d+)$/m.exec(head);
-  const summary = /^summary: (\d+)$/m.exec(head);
-  if (!part || !summary) throw new Error(`${file}: not a callgrind dump (no part or summary line in its header)`);
-  return { part: Number(part[1]), instructions: Number(summary[1]) };
-}
-
-/**
  * The instructions of a dump by component (COMPONENTS order): each function's own cost (a cost
  * line, but for the line after `calls=`, which is what the call cost inside its callee), by its
  * object and name. Names are compressed: "fn=(12) name" the first time, "fn=(12)" after, in this
@@ -83,31 +71,25 @@ export function componentsOf(text) {
 }
 
 /**
- * A dump's part number and instructions; with `whole`, read whole, also its instructions by
- * component, which must add up to its summary.
+ * A dump's part number and instructions (its header's "part:" and "summary:" lines); with
+ * `whole`, also its instructions by component, which must add up to its summary.
  * @param {string} file
  * @param {boolean} whole
  * @returns {{ part: number, instructions: number, components?: number[] }}
  */
 function readDump(file, whole) {
-  if (whole) {
-    const text = fs.readFileSync(file, 'latin1');
-    const h = headerOf(file, text.slice(0, HEAD));
-    const components = componentsOf(text);
-    const sum = components.reduce((a, b) => a + b, 0);
-    if (sum !== h.instructions)
-      throw new Error(`${file}: its functions add up to ${sum}, its summary says ${h.instructions}`);
-    return { ...h, components };
-  }
-  const buf = Buffer.alloc(HEAD);
-  const fd = fs.openSync(file, 'r');
-  let n;
-  try {
-    n = fs.readSync(fd, buf, 0, HEAD, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return headerOf(file, buf.subarray(0, n).toString('utf8'));
+  const text = fs.readFileSync(file, 'latin1');
+  const head = text.slice(0, HEAD);
+  const part = /^part: (\d+)$/m.exec(head);
+  const summary = /^summary: (\d+)$/m.exec(head);
+  if (!part || !summary) throw new Error(`${file}: not a callgrind dump (no part or summary line in its header)`);
+  const d = { part: Number(part[1]), instructions: Number(summary[1]) };
+  if (!whole) return d;
+  const components = componentsOf(text);
+  const sum = components.reduce((x, y) => x + y, 0);
+  if (sum !== d.instructions)
+    throw new Error(`${file}: its functions add up to ${sum}, its summary says ${d.instructions}`);
+  return { ...d, components };
 }
 
 /** The dump files of a process in a directory, by mark number. */

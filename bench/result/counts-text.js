@@ -59,13 +59,10 @@ export function countChange(ref, member) {
  * @param {any} k a case's `counts`, status ok
  */
 export function componentsText(k) {
-  const parts = COMPONENTS.map((c) => [c, k.components[c] / k.instructions])
-    .filter(([, x]) => Number(x) >= 0.0005)
-    .sort((a, b) => Number(b[1]) - Number(a[1]))
-    .map(
-      ([c, x]) =>
-        `${COMPONENT_LABELS[/** @type {keyof COMPONENT_LABELS} */ (c)]} ${percent(Number(x), Number(x) < 0.1 ? 1 : 0)}`,
-    );
+  const share = (/** @type {(typeof COMPONENTS)[number]} */ c) => k.components[c] / k.instructions;
+  const parts = COMPONENTS.filter((c) => share(c) >= 0.0005)
+    .sort((a, b) => share(b) - share(a))
+    .map((c) => `${COMPONENT_LABELS[c]} ${percent(share(c), share(c) < 0.1 || share(c) > 0.99 ? 1 : 0)}`);
   return `${countText(k.instructions)} instr = ${parts.join(' · ')}`;
 }
 
@@ -116,8 +113,7 @@ export function componentLines(doc) {
 function componentRepeat(cases) {
   const split = cases.filter((c) => c.counts?.status === 'ok' && c.counts.components && c.counts.repeat?.components);
   if (!split.length) return '';
-  const order = [...NATIVE_COMPONENTS, ...COMPONENTS.filter((c) => !NATIVE_COMPONENTS.includes(c) && c !== 'other')];
-  const within = order.map(
+  const within = [...NATIVE_COMPONENTS, /** @type {const} */ ('runtime')].map(
     (n) =>
       `${COMPONENT_LABELS[n]} ${whole(split.filter((c) => (componentDifference(c.counts, n) ?? 0) <= 5e-4).length)}`,
   );
