@@ -49,7 +49,7 @@ export const COUNT_METHOD =
   'per case: a fresh copy of its template (its cipher keyed with a cheap key derivation, except for setup, which opens new files ' +
   'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
-  'a mark costs, over `ops`. Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
+  'a mark costs, over `ops`; by component from each timed call’s dump (bench/tables/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
   'setup and running every (driver, operation) once';
 
 /** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
