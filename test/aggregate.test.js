@@ -332,7 +332,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.match(
     b,
-    /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\)\. Self-check \(production measured twice\): (passed|\*\*FAILED\*\*)/m,
+    /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\), each interval on its own\. (Self-check \(production measured twice\): passed \(p 0\.\d\d; catches ± 2× too narrow in 45%\+ of runs\)|\*\*Self-check FAILED\*\*)/m,
   );
   assert.match(
     b,
@@ -344,7 +344,7 @@ test('the README block shows paired comparisons and the self-check from the newe
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   assert.match(
     page,
-    /\*\*Self-check\*\* \(Production measured twice, as two cases\): (passed|\*\*FAILED\*\*); they differ by Setup (≈ )?[+−]/,
+    /\*\*Self-check\*\* \(Production measured twice, as two cases\): (passed|\*\*FAILED\*\*) \(its operations' p-values combined: [\d.]+, failing below 0\.05; it fails by chance in ≤ 2% of runs; catches intervals 2× too narrow in 45%\+ of runs, 4× in 95%\+: \[calibration\]\([^)]+\)\); they differ by Setup (≈ )?[+−]/,
   );
   assert.doesNotMatch(b, /Node versions, /, 'no comparison of Node versions across matrix cells');
   const ws2 = workspace();

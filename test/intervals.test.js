@@ -145,7 +145,8 @@ test("a run's analysis: the machine's movement from its blocks, intervals and mo
     ) < 0.01,
   );
   assert.equal(find('cipher', 'production/better-sqlite3-multiple-ciphers/chacha20')?.verdict, 'slower');
-  assert.deepEqual(r.selfCheck, { operations: 1, flagged: [], passed: true });
+  assert.deepEqual({ ...r.selfCheck, p: undefined }, { operations: 1, flagged: [], p: undefined, passed: true });
+  assert.equal(r.selfCheck?.p, find('self-check', 'production-twin/better-sqlite3-multiple-ciphers/chacha20')?.p);
   const prod = r.cases[0].stats.opsPerSec;
   assert.ok(
     prod.low < 1000 * 0.92 && prod.high > 1000 * 1.05,
@@ -163,10 +164,8 @@ test("a run's analysis: the machine's movement from its blocks, intervals and mo
       drift.map((d, i) => 800 * d * jitter[i]),
     ),
   ]);
-  assert.equal(broken.selfCheck?.passed, false, 'one operation of one flagged is more than chance allows at 95%');
+  assert.equal(broken.selfCheck?.passed, false, "one operation's p below 0.05 is a combined p below 0.05");
   assert.deepEqual(broken.selfCheck?.flagged, ['update']);
-  const { allowedByChance } = await import('../bench/result/analysis.js');
-  assert.deepEqual([1, 2, 8, 20].map(allowedByChance), [0, 1, 2, 3]);
   const quick = analyseRun(
     cases.map((c) => ({
       ...c,
@@ -194,4 +193,41 @@ test('a machine that switches between blocks: the interval, with one block’s m
     inside += Number(b.median >= a.i.low && b.median <= a.i.high);
   }
   assert.ok(inside / n > 0.995, `single block: ${inside / n}`);
+});
+
+test("the self-check's combined p: Fisher's method, in closed form (χ² with 2k degrees of freedom)", async () => {
+  const { combinedP } = await import('../bench/result/analysis.js');
+  // one p-value combines to itself; two of 0.05: P(χ²₄ > 11.98) = 0.0175 (tables)
+  assert.ok(Math.abs(combinedP([0.3]) - 0.3) < 1e-12);
+  assert.ok(Math.abs(combinedP([0.05, 0.05]) - 0.01747) < 1e-4, String(combinedP([0.05, 0.05])));
+  // eight operations each at p 0.15, none excluding 0 on its own: together they fail
+  assert.ok(combinedP(Array(8).fill(0.15)) < 0.05);
+  // calibrated: eight middling p-values pass; a p of 0 fails without a NaN
+  assert.ok(combinedP([0.9, 0.5, 0.3, 0.7, 0.6, 0.2, 0.8, 0.4]) > 0.5);
+  assert.ok(combinedP([0, 0.5]) < 1e-100);
+});
+
+test('fastest typical is shown only where the operation writes nothing: counted, or select uncounted', async () => {
+  const { fastText } = await import('../bench/result/figure.js');
+  const c = (/** @type {string} */ op, /** @type {any} */ counts) => ({
+    op,
+    status: 'ok',
+    stats: { fast: { opsPerSec: 2000, low: 1900, high: 2100 } },
+    ...(counts ? { counts } : {}),
+  });
+  const syscalls = (/** @type {number} */ write, /** @type {number} */ fsync) => ({
+    status: 'ok',
+    syscalls: { fsync, write, read: 0, other: 2, runtime: 0 },
+  });
+  const num = String;
+  assert.equal(fastText(c('select', null), num), '2000 ±5.0%');
+  assert.equal(
+    fastText(c('insert', null), num),
+    null,
+    'insert writes: its fastest slices are those without a checkpoint',
+  );
+  assert.equal(fastText(c('select', syscalls(0, 0)), num), '2000 ±5.0%');
+  assert.equal(fastText(c('select', syscalls(1, 0)), num), null, 'counted writing: not shown');
+  assert.equal(fastText(c('update', syscalls(0, 0)), num), '2000 ±5.0%', 'counted writing nothing: shown');
+  assert.equal(fastText(c('delete', syscalls(17.6, 0.05)), num), null);
 });

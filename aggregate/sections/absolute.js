@@ -5,7 +5,7 @@ import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/tables/
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { OPS, columnTitle } from '../../bench/tables/ops.js';
 import { setups } from '../../bench/tables/suite.js';
-import { fastText, figureText } from '../../bench/result/figure.js';
+import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../../bench/result/figure.js';
 import { inert } from '../../lib/markdown.js';
 import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
 import { num } from '../../lib/format.js';
@@ -78,7 +78,7 @@ export function render(ctx) {
     (s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER),
   );
   return [
-    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval, and "fastest" (the median of the rounds' 90th-percentile slices) with its own.`,
+    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval (measured, it ${ABSOLUTE_COVERAGE}: [calibration](../docs/checking.md#the-calibration-registry-npm-run-metacalibration)), and, for ${STEADY_OPS.join(', ')}, the operations that write nothing, "fastest" (the median of the rounds' 90th-percentile slices) with its own: an operation that writes has its fastest slices where it did not checkpoint or sync, not where the machine disturbed it least.`,
     ...shown.flatMap((s) => ['', ...configTable(docs, s)]),
   ];
 }

@@ -6,8 +6,8 @@
 // results/README.md: per machine class, a row per check (render). The README block: ONE table for
 // the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
 // verdicts and the changes written by compactChange; the per-class section is empty there.
-import { claimCells, claimRows, metricChange } from '../../bench/claims/table.js';
-import { EXPERIMENTS, SOURCE } from '../../bench/tables/production-claims.js';
+import { claimCells, claimRows, metricChange, perCheckText } from '../../bench/claims/table.js';
+import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
@@ -37,7 +37,7 @@ export function render(ctx) {
     '##### Claims checked',
     '',
     `The performance claims of ${SOURCE.publisher}'s [${SOURCE.title}](${SOURCE.url}), each measured in the newest full run (${runName(doc)}): the claim's variant against its reference, in the same blocks of the same rounds; the change with its paired 95% interval. ` +
-      `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, too noisy to tell (the interval holds 0 and the claim); a claim with no number is judged by its direction ([the rules](../docs/claims.md)).`,
+      `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, too noisy to tell (the interval holds 0 and the claim); a claim with no number is judged by its direction; fewer than ${MIN_PAIRS} pairs: too noisy to tell ([the rules](../docs/claims.md)). ${perCheckText(rows)}`,
     '',
     table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l', 'l']),
   ];
@@ -109,7 +109,7 @@ export function renderBlockClaims(o) {
     o.heading ?? '### Claims checked',
     `${SOURCE.publisher}'s [production write-up](${SOURCE.url}) makes these claims; each is checked in its machine class's newest full run (${runs}). ` +
       'Columns are separate machines, each measured on its own: not compared with each other. ' +
-      'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval ("≈ ±x": too noisy to tell), in ops/s (time for a claim about time). ' +
+      'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval, per check, not corrected over the checks ("≈ ±x": too noisy to tell), in ops/s (time for a claim about time). ' +
       `The quotes, the checks and what is not measured: [${link}](${link}).` +
       (without.length ? ` No claims checked yet on ${without.join(', ')}.` : ''),
     table(

@@ -1,10 +1,10 @@
 // Which run the comparisons below come from, and whether its A/A self-check passed: production
-// measured twice, as two cases, should show no difference. One line in the README (a failed
-// self-check in bold capitals); on results/README.md the twin's changes in full.
+// measured twice, as two cases, should show no difference (its operations' p-values combined,
+// bench/result/analysis.js), with what the check catches (bench/result/figure.js CATCHES). One line
+// in the README (a failed self-check in bold capitals); on results/README.md the twin's changes in full.
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { changeText } from '../../bench/result/figure.js';
+import { CATCHES, SELF_CHECK_CATCHES, changeText, pText } from '../../bench/result/figure.js';
 import { comparisonRun, configLabel, opLabel, runName } from './common.js';
-import { whole } from '../../lib/format.js';
 
 /** What a failed self-check means for the comparisons: in full, and in the README's line. */
 const FAILED = 'the comparisons are less certain than their intervals say';
@@ -15,13 +15,13 @@ const FAILED_SHORT = 'the intervals understate the uncertainty';
  * @param {any} doc
  */
 function line(doc) {
-  const from = `Comparisons below: paired within one run (${runName(doc)}).`;
+  const from = `Comparisons below: paired within one run (${runName(doc)}), each interval on its own.`;
   const sc = doc.selfCheck;
   if (!sc) return from;
-  const differ = `${whole(sc.flagged?.length)} of ${whole(sc.operations)} operations differ`;
+  const twice = `catches ± 2× too narrow in ${100 * SELF_CHECK_CATCHES.twice}%+ of runs`;
   return sc.passed
-    ? `${from} Self-check (production measured twice): passed, ${differ}.`
-    : `${from} **Self-check FAILED** (production measured twice): ${differ}; ${FAILED_SHORT}.`;
+    ? `${from} Self-check (production measured twice): passed (p ${pText(sc.p)}; ${twice}).`
+    : `${from} **Self-check FAILED** (production measured twice): p ${pText(sc.p)}; ${FAILED_SHORT}.`;
 }
 
 /**
@@ -30,14 +30,14 @@ function line(doc) {
  */
 function long(doc) {
   const out = [
-    `Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0.`,
+    `Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0. Each interval is its comparison's own, not corrected over the run's ${doc.comparisons.length} comparisons: read each on its own (with no real difference, about 3 in 100 exclude 0).`,
   ];
   const sc = doc.selfCheck;
   if (sc) {
     const aa = doc.comparisons.filter((/** @type {any} */ c) => c.id === 'self-check');
     out.push(
       '',
-      `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'passed' : '**FAILED**'}; they differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ` ${FAILED[0].toUpperCase()}${FAILED.slice(1)}.`}`,
+      `**Self-check** (${configLabel(PRODUCTION_CONFIG)} measured twice, as two cases): ${sc.passed ? 'passed' : '**FAILED**'} (its operations' p-values combined: ${pText(sc.p)}, failing below 0.05; it ${CATCHES}: [calibration](../docs/checking.md#the-calibration-registry-npm-run-metacalibration)); they differ by ${aa.map((/** @type {any} */ c) => `${opLabel(c.op)} ${changeText(c)}`).join(', ')}.${sc.passed ? '' : ` ${FAILED[0].toUpperCase()}${FAILED.slice(1)}.`}`,
     );
   }
   return out;

@@ -5,16 +5,16 @@
 // workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
 // `experiments`, then prints the claims table (bench/claims/table.js).
 //   --rounds N  exactly N rounds per case (default: the full run's, with extra rounds for imprecise cases)
-//   --quick     a smoke test: the quick budget with 3 rounds, the fewest that give a paired interval
+//   --quick     a smoke test: the quick budget with 8 rounds, the fewest a verdict takes
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
-import { EXPERIMENTS, SOURCE, casesOf } from '../tables/production-claims.js';
+import { EXPERIMENTS, MIN_PAIRS, SOURCE, casesOf } from '../tables/production-claims.js';
 import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
-import { claimCells, claimRows } from './table.js';
+import { claimCells, claimRows, perCheckText } from './table.js';
 
 const OPTIONS = /** @type {const} */ ({
   experiment: {
@@ -24,7 +24,12 @@ const OPTIONS = /** @type {const} */ ({
     shown: 'every claim',
     description: 'check only these claims (docs/claims.md)',
   },
-  rounds: { type: 'string', arg: 'N', shown: "the bench's (quick: 3)", description: 'rounds per case, from 3 to 100' },
+  rounds: {
+    type: 'string',
+    arg: 'N',
+    shown: `the bench's (quick: ${MIN_PAIRS})`,
+    description: `rounds per case, from ${MIN_PAIRS} (a verdict needs ${MIN_PAIRS} pairs) to 100`,
+  },
   time: {
     type: 'string',
     arg: 'MS',
@@ -48,9 +53,6 @@ export const HELP = {
     "Checks the production write-up's performance claims on this machine: runs their experiments with the bench, prints the claims table with a verdict each, and writes the document to --out.",
   options: OPTIONS,
 };
-
-/** Rounds of a quick claims run: the fewest that give a paired interval (lib/judge.js MIN_RUN_PAIRS). */
-const QUICK_ROUNDS = 3;
 
 /**
  * The bench's arguments for these flags.
@@ -78,7 +80,7 @@ function benchArgsOf(argv) {
   const only = suite.length
     ? suite.flatMap((n) => ['--experiment', n])
     : ['--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'chacha20', '--op', 'size'];
-  const rounds = numberFlag('rounds', v.rounds, 3, 100) ?? (v.quick ? QUICK_ROUNDS : undefined);
+  const rounds = numberFlag('rounds', v.rounds, MIN_PAIRS, 100) ?? (v.quick ? MIN_PAIRS : undefined);
   numberFlag('time', v.time, 1, 600_000);
   numberFlag('seed', v.seed, 0, 4294967295);
   const args = [
@@ -116,7 +118,7 @@ async function main(/** @type {string[]} */ argv) {
   console.log(markdownTable(claimCells(rows, { text: (s, max) => plain(s, max) })));
   console.log('');
   console.log(
-    'Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/judge.js); verdicts: docs/claims.md.',
+    `Measured: the change from the reference to the compared setup, paired by block, with its 95% interval (lib/judge.js); verdicts: docs/claims.md. ${perCheckText(rows)}`,
   );
   console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
   if (r.status !== 0) console.error(`claims: the bench exited ${r.status ?? r.signal}; see its output above`);

@@ -2,7 +2,7 @@
 // with the claimed effect, what the run measured (change and 95% interval, in the claim's metric) and
 // the verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
-import { EXPERIMENTS, SOURCE } from '../tables/production-claims.js';
+import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../tables/production-claims.js';
 import { OPS } from '../tables/ops.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
@@ -16,7 +16,7 @@ import { whole } from '../../lib/format.js';
  * @property {string} claimed the claimed effect in the check's metric
  * @property {string | null} measured our change and its 95% interval in the metric, with the pairs; null when not measured
  * @property {string} verdict
- * @property {string | null} reason why it is not measured (from the document: shown inert)
+ * @property {string | null} reason why it is not measured, or has no verdict (from the document: shown inert)
  * @property {string | null} mechanism what the member costs per operation against the reference, where the run
  *   counted both and they differ (mechanism.js): the cause of the verdict
  */
@@ -96,13 +96,21 @@ export function claimRows(doc) {
         ...base,
         measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(r.pairs)} pairs`,
         verdict: String(r.verdict),
-        reason: null,
+        reason: typeof r.reason === 'string' ? r.reason : null,
         mechanism: mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),
       });
     });
   }
   return rows;
 }
+
+/**
+ * What the claims table's intervals are, for the line under it: each check on its own, not
+ * corrected over the run's checks (a per-check reading).
+ * @param {ClaimRow[]} rows
+ */
+export const perCheckText = (rows) =>
+  `Each interval is the check's own 95% interval, not corrected over the ${whole(rows.filter((r) => r.measured).length)} checks measured: read each on its own; with no real effect, about 3 in 100 at ${MIN_PAIRS} pairs exclude 0 (docs/claims.md).`;
 
 /**
  * The claims table as Markdown rows (header first).
@@ -119,7 +127,7 @@ export function claimCells(rows, o) {
       r.says,
       r.claimed,
       r.measured ?? '—',
-      r.verdict === 'not compared' ? `not compared: ${o.text(String(r.reason), 320)}` : o.text(r.verdict),
+      r.reason === null ? o.text(r.verdict) : `${o.text(r.verdict)}: ${o.text(r.reason, 320)}`,
       r.mechanism ?? '',
     ]),
   ];

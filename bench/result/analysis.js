@@ -6,11 +6,12 @@
 // - the comparisons of bench/tables/comparisons.js, paired by block (lib/judge.js judgeRounds),
 //   with the A/A self-check among them;
 // - the experiments of bench/tables/production-claims.js: each check of a claim paired the same way, and
-//   its verdict (bench/claims/verdict.js), or "not compared" with the reason.
+//   its verdict (bench/claims/verdict.js) from MIN_PAIRS pairs (bench/tables/production-claims.js), else
+//   "too noisy to tell", or "not compared", with the reason.
 // A quick run has one round per case: no interval, no comparison.
 import { COMPARISONS, membersOf } from '../tables/comparisons.js';
 import { DEFAULT_CONFIGS } from '../tables/configs.js';
-import { EXPERIMENTS, measuredChecks } from '../tables/production-claims.js';
+import { EXPERIMENTS, MIN_PAIRS, measuredChecks } from '../tables/production-claims.js';
 import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
@@ -122,37 +123,37 @@ function compareAll(cases) {
   return out;
 }
 
+/** The self-check fails when its operations' combined p-value is below this. */
+const SELF_CHECK_ALPHA = 0.05;
+
 /**
- * How many of k comparisons of identical things may show a difference by chance, each at the 95%
- * level, before that is itself unlikely (below 5%): the smallest m with P(Binomial(k, 0.05) > m) ≤ 5%.
- * 1 operation: 0; 8 operations: 2.
- * @param {number} k
+ * Fisher's combination of independent p-values: P(χ² with 2k degrees of freedom > −2 Σ ln p),
+ * in closed form for an even number of degrees of freedom. Uniform p-values (calibrated
+ * intervals) give a uniform result; intervals too narrow give small p-values on every operation,
+ * which this sums where a count of intervals excluding 0 waits for several to cross 95%.
+ * @param {number[]} ps
  */
-export function allowedByChance(k) {
-  let below = 0;
-  for (let m = 0; m <= k; m++) {
-    below += binomial(k, m) * 0.05 ** m * 0.95 ** (k - m);
-    if (1 - below <= 0.05 + 1e-12) return m;
-  }
-  return k;
+export function combinedP(ps) {
+  const half = -ps.reduce((a, p) => a + Math.log(Math.max(p, 1e-300)), 0);
+  let term = 1;
+  let sum = 1;
+  for (let i = 1; i < ps.length; i++) sum += term *= half / i;
+  return Math.min(1, Math.exp(-half) * sum);
 }
 
-const binomial = (/** @type {number} */ n, /** @type {number} */ m) => {
-  let r = 1;
-  for (let i = 1; i <= m; i++) r = (r * (n - m + i)) / i;
-  return r;
-};
-
 /**
- * The A/A self-check: identical configs measured as two cases must not differ. It fails when
- * more of its operations show a difference than chance allows (allowedByChance).
+ * The A/A self-check: identical configs measured as two cases must not differ. It fails when the
+ * operations' p-values combined (combinedP) fall below SELF_CHECK_ALPHA; `flagged` lists the
+ * operations whose own interval excludes 0. What it catches and how often it fails by chance:
+ * npm run meta:calibration (aggregate/sections/self-check.js prints it).
  * @param {any[]} comparisons
  */
 function selfCheckOf(comparisons) {
   const aa = comparisons.filter((c) => c.id === 'self-check');
   if (!aa.length) return null;
+  const p = combinedP(aa.map((c) => c.p));
   const flagged = aa.filter((c) => c.verdict !== VERDICTS.unclear).map((c) => c.op);
-  return { operations: aa.length, flagged, passed: flagged.length <= allowedByChance(aa.length) };
+  return { operations: aa.length, flagged, p: sig(p), passed: p >= SELF_CHECK_ALPHA };
 }
 
 /**
@@ -166,6 +167,16 @@ const notMeasured = (check, index) => ({
   verdict: VERDICTS.notCompared,
   reason: String(check.notMeasured),
 });
+
+/**
+ * A claim's verdict on a judgement, or "too noisy to tell" with the reason below MIN_PAIRS pairs.
+ * @param {import('../claims/verdict.js').Claim} claim
+ * @param {{ pairs: number, low: number, high: number }} j
+ */
+const claimVerdict = (claim, j) =>
+  j.pairs < MIN_PAIRS
+    ? { verdict: VERDICTS.unclear, reason: `${j.pairs} pairs: a claim's verdict needs ${MIN_PAIRS}` }
+    : { verdict: verdictOf(claim, j) };
 
 /**
  * Every experiment's checks (bench/tables/production-claims.js) in a run: each measured check paired by
@@ -226,11 +237,7 @@ export function experimentsOf(cases) {
           verdict: VERDICTS.notCompared,
           reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)',
         };
-      return {
-        ...base,
-        ...storedJudgement(change),
-        verdict: verdictOf(m.claim, change),
-      };
+      return { ...base, ...storedJudgement(change), ...claimVerdict(m.claim, change) };
     });
     out.push({ id: e.id, checks });
   }
@@ -276,7 +283,7 @@ export function withWorkloadChecks(experiments, workloads) {
         low: c.low,
         high: c.high,
         p: c.p,
-        verdict: verdictOf(claim, c),
+        ...claimVerdict(claim, c),
       };
     }
   }

@@ -31,13 +31,53 @@ export function figureText(c, num) {
 }
 
 /**
+ * The operations whose own work is the same in every slice: they write nothing (counted: no write
+ * and no fsync per operation), so their fastest slices are the ones the machine disturbed least.
+ * An operation that writes has its fastest slices where its own work was least, without a WAL
+ * checkpoint or sync: a quick run printed production insert at 5,542/s typical and 18,682/s
+ * "fastest typical" (issue 38). Only these show a fastest typical figure.
+ */
+export const STEADY_OPS = ['select'];
+
+/**
+ * Whether a case's fastest typical figure means least interference: its counts show no write and
+ * no fsync per operation, or, uncounted, its operation is one of STEADY_OPS.
+ * @param {any} c
+ */
+export const steady = (c) => {
+  const s = c?.counts?.status === 'ok' ? c.counts.syscalls : null;
+  return s ? s.write === 0 && s.fsync === 0 : STEADY_OPS.includes(c?.op);
+};
+
+/**
+ * What the absolute ± was measured to cover, printed beside it: a repeat run's figure inside a
+ * run's own 95% interval (npm run meta:precision over repeat runs here; calibration row e5). It
+ * says 95% and covers more, so its coverage is printed rather than the ± narrowed on few runs.
+ */
+export const ABSOLUTE_COVERAGE =
+  'held 98–99.7% of repeat runs’ figures on an otherwise idle VM (wider than 95% needs), and 84% when other jobs shifted whole runs by −34% to +58%';
+
+/**
+ * What the A/A self-check (bench/result/analysis.js combinedP) catches, printed beside its result:
+ * it fails by chance in at most `falseFailure` of runs, and catches intervals 2× and 4× too narrow
+ * in at least `twice` and `four` of runs. npm run meta:calibration rows e2 and e3 check these
+ * against the simulated rates (1.5%, 52%, 98% at worst over the noises there).
+ */
+export const SELF_CHECK_CATCHES = { falseFailure: 0.02, twice: 0.45, four: 0.95 };
+export const CATCHES = `fails by chance in ≤ ${100 * SELF_CHECK_CATCHES.falseFailure}% of runs; catches intervals 2× too narrow in ${100 * SELF_CHECK_CATCHES.twice}%+ of runs, 4× in ${100 * SELF_CHECK_CATCHES.four}%+`;
+
+/** A p-value as printed (a document's number: anything else is "?"). */
+export const pText = (/** @type {unknown} */ p) =>
+  typeof p !== 'number' ? '?' : p < 0.001 ? '< 0.001' : p.toFixed(p < 0.01 ? 3 : 2);
+
+/**
  * A case's fastest typical figure (bench/engine/slices.js) with the wider side of its 95% interval;
- * null where it has none (a size).
+ * null where it has none (a size) or where it would not mean least interference (steady).
  * @param {any} c
  * @param {NumberText} num
  */
 export function fastText(c, num) {
-  const f = c?.status === 'ok' ? c.stats?.fast : null;
+  const f = c?.status === 'ok' && steady(c) ? c.stats?.fast : null;
   if (!f) return null;
   const show = OPS.find((o) => o.name === c.op)?.show;
   const margin =

@@ -6,14 +6,22 @@ import { rate, whole } from '../../lib/format.js';
 import { CONFIGS } from '../tables/configs.js';
 import { OPS, columnTitle } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
-import { changeText, comparisonGrid, fastText, figureText } from './figure.js';
+import {
+  ABSOLUTE_COVERAGE,
+  CATCHES,
+  STEADY_OPS,
+  changeText,
+  comparisonGrid,
+  fastText,
+  figureText,
+  pText,
+} from './figure.js';
 import { noiseLine } from './noise.js';
 
 /** Which figure is which, one line each: the summary's, the README's and the docs' words. */
 const MEDIAN_LINE =
   'typical under load: the median over the rounds of each round’s median slice, in ops/s (setup and VACUUM: ms)';
-const FAST_LINE =
-  'Fastest typical: the median over the rounds of each round’s 90th-percentile slice (the 10th-percentile time), what an operation costs when the machine’s interference, which only ever adds time, is least; ± its 95% interval';
+const FAST_LINE = `Fastest typical: the median over the rounds of each round’s 90th-percentile slice (the 10th-percentile time), what an operation costs when the machine’s interference, which only ever adds time, is least; ± its 95% interval. Shown only where the operation writes nothing (${STEADY_OPS.join(', ')}, or counted: no write, no fsync): the fastest slices of one that writes are those without a WAL checkpoint or sync`;
 const PAIRED_LINE =
   'A comparison pairs slices milliseconds apart: per round, the median over its cycles of the log ratio of the two cases’ slices, then the paired test over the rounds';
 import { COMPARISONS } from '../tables/comparisons.js';
@@ -79,7 +87,7 @@ export function summarize(doc) {
       ],
       ['l', 'l', 'l', ...columns.map(() => /** @type {const} */ ('r'))],
     );
-  const fastOps = ops.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name && c.stats?.fast));
+  const fastOps = ops.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name && fastText(c, rate)));
   if (fastOps.length)
     lines.push(
       '',
@@ -137,7 +145,7 @@ export function summarize(doc) {
     '',
     doc.run.mode === 'quick'
       ? 'QUICK RUN: a smoke test of one round per case. Its ± is tinybench’s margin over one round’s samples, not where a repeat would land, and nothing is compared.'
-      : `Figures: ${MEDIAN_LINE}, ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom). "modes": the rounds fell into separated groups, shown with their shares instead of one median.${doc.noise ? ` ${PAIRED_LINE}.` : ''}`,
+      : `Figures: ${MEDIAN_LINE}, ± the wider side of its 95% interval: where a repeat run on this machine is expected to land (the spread of the rounds, the machine’s movement between rounds, t with n − 1 degrees of freedom); measured, it ${ABSOLUTE_COVERAGE}. "modes": the rounds fell into separated groups, shown with their shares instead of one median.${doc.noise ? ` ${PAIRED_LINE}.` : ''}`,
   );
   const slow = doc.run.budget?.slowdown;
   if (slow)
@@ -171,10 +179,14 @@ function comparisonLines(doc) {
   if (doc.selfCheck) {
     const aa = all.filter((/** @type {any} */ c) => c.id === 'self-check');
     lines.push(
-      `Self-check (A/A: production measured twice): ${doc.selfCheck.passed ? 'passed' : `FAILED on ${inert([].concat(doc.selfCheck.flagged).join(', '))}: the comparisons below are less certain than their intervals say`}; ${aa.map((/** @type {any} */ c) => `${inert(c.op)} ${changeText(c)}${countsOf(c)}`).join(', ')}`,
+      `Self-check (A/A: production measured twice; it ${CATCHES}): ${doc.selfCheck.passed ? 'passed' : 'FAILED: the comparisons below are less certain than their intervals say'}, combined p ${pText(doc.selfCheck.p)}; ${aa.map((/** @type {any} */ c) => `${inert(c.op)} ${changeText(c)}${countsOf(c)}`).join(', ')}`,
       '',
     );
   }
+  lines.push(
+    `Each interval below is its comparison's own 95% interval, not corrected over the run's ${whole(all.length)} comparisons: read each on its own (with no real difference, about 3 in 100 at 8 pairs exclude 0).`,
+    '',
+  );
   for (const cmp of COMPARISONS.filter((x) => x.id !== 'self-check')) {
     const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
     if (!rows.length) continue;

@@ -19,6 +19,14 @@ export const SOURCE = {
 /** What a check measures: ops/s or time (both from the timed rounds), peak RSS, file size. */
 export const METRICS = /** @type {const} */ (['ops/s', 'time', 'peak RSS', 'file size']);
 
+/**
+ * A claim's verdict needs this many pairs (rounds of both sides in the same block; a full run's
+ * 8 rounds). With no real effect, 5 pairs excluded 0 in 7.4% of judgements (Gaussian noise), 8 in
+ * 3.0% or fewer (npm run meta:calibration, row e1); with fewer the check is "too noisy to tell",
+ * its figures shown, with the reason.
+ */
+export const MIN_PAIRS = 8;
+
 /** "Minimal": a change of at most this much either way. */
 const MINIMAL = 0.05;
 
