@@ -2,7 +2,8 @@
 // lands where it should. The registry itself is a benchmark (npm run meta:calibration), not a test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coverageOf, flagsOf, poisson, registryTable, wilson } from '../bench/meta/calibration.js';
+import { coverageOf, flagsOf, poisson, registryTable } from '../bench/meta/calibration.js';
+import { wilson } from '../lib/stats/interval.js';
 import { slidingFalse } from '../bench/meta/changepoints-year.js';
 import { SETTINGS, lagCorrelation } from '../lib/changepoints.js';
 import { bandOf } from '../aggregate/sections/history.js';
@@ -83,4 +84,18 @@ test('the registry table marks a failing row and keeps a | inside a cell', () =>
   ]);
   assert.match(md, /\| x1 \| a \\\| b \|.*\| \*\*fail\*\* \|/);
   assert.match(md, /\| x2 \|.*not measured yet \| t \| – \|/);
+});
+
+test("a run's own claims (bench/meta/run-claims.js): a calibrated judge lands near 5%, narrowed intervals fail the self-check", async () => {
+  const { falseExclusions, selfCheckFailures } = await import('../bench/meta/run-claims.js');
+  // Gaussian pairs with no effect: a 95% interval excludes 0 in at most about 5% (the trimmed test is
+  // conservative at 8 pairs), and more often at 5 pairs, where the trimmed test's df are 2
+  const rate = (/** @type {{ k: number, n: number }[]} */ xs) => xs[0].k / xs[0].n;
+  const [eight, five] = [falseExclusions(8, 1500, 3), falseExclusions(5, 1500, 3)];
+  assert.ok(rate(eight) > 0.01 && rate(eight) < 0.06, `8 pairs: ${rate(eight)}`);
+  assert.ok(rate(five) > rate(eight), `5 pairs ${rate(five)} against 8 pairs ${rate(eight)}`);
+  // the self-check: calibrated twins rarely fail it, intervals 4× too narrow nearly always do
+  const [calibrated, four] = [selfCheckFailures(1, 150, 3), selfCheckFailures(4, 150, 3)];
+  for (const x of calibrated) assert.ok(x.k / x.n <= 0.06, `${x.name}: ${x.k} of ${x.n}`);
+  for (const x of four) assert.ok(x.k / x.n >= 0.85, `${x.name}: ${x.k} of ${x.n}`);
 });

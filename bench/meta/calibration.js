@@ -17,6 +17,8 @@ import { table } from '../../lib/markdown.js';
 import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
 import { outlier, seriesYear, slidingFalse } from './changepoints-year.js';
 import { FAMILIES, falseAnswers } from './false-answers.js';
+import { runClaimRows } from './run-claims.js';
+import { wilson } from '../../lib/stats/interval.js';
 
 /** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
 const WINDOW = 91;
@@ -24,21 +26,6 @@ const WINDOW = 91;
 const NEAR = 5;
 /** The normal quantile of a two-sided 95% interval. */
 const Z = 1.959964;
-
-/**
- * Wilson's 95% score interval of a proportion k of n (Wilson, JASA 22, 1927); @stdlib has none.
- * @param {number} k
- * @param {number} n
- * @returns {[number, number]}
- */
-export function wilson(k, n) {
-  if (!n) return [0, 1];
-  const p = k / n;
-  const d = 1 + (Z * Z) / n;
-  const c = (p + (Z * Z) / (2 * n)) / d;
-  const h = (Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
-}
 
 /**
  * A 95% interval of a Poisson count k (Byar's approximation; exact to a few % from k = 1).
@@ -317,7 +304,8 @@ function answerRows(runs, seed) {
 }
 
 /**
- * Row d: the claims issue 38 lists that this registry does not measure yet, with the figure another
+ * Row d: the claims issue 38 lists that this registry does not measure yet (rows f, what a run
+ * prints of itself: bench/meta/run-claims.js), with the figure another
  * benchmark gives where one does (its command beside it), else "not measured yet".
  */
 const LATER = [
@@ -330,22 +318,6 @@ const LATER = [
     'PR check: A/A compares pass',
     'docs/compare.md; the PR comment',
     'time verdicts: A/A 0 of 20 (docs/compare.md, calibration); count rule on Node 24: not measured yet',
-  ],
-  [
-    'fastest typical: "what the code costs when interference is least"',
-    'docs/methodology.md; README tables',
-    'own-interval coverage 93.6% over repeat runs (`npm run meta:precision -- --runs 5 --interference`, Node 20, docs/checking.md); what it means per operation: not measured yet',
-  ],
-  [
-    'A/A self-check "passed"',
-    'README, self-check line (aggregate/sections/self-check.js)',
-    'false flags 4 of 40 (`npm run meta:precision -- --runs 5 --interference`, docs/checking.md); power against too-narrow intervals: not measured yet',
-  ],
-  ['claims verdicts at 5 pairs', 'README, Claims checked (aggregate/sections/claims.js)', 'not measured yet'],
-  [
-    'absolute ± "95% interval"',
-    'results/README.md, absolute tables (aggregate/sections/absolute.js)',
-    'own-interval coverage 91.2% over repeat runs (`npm run meta:precision -- --runs 5 --interference`, Node 20, docs/checking.md)',
   ],
 ].map(([claim, where, measured], i) => ({
   id: `d${i + 1}`,
@@ -405,6 +377,7 @@ function main(/** @type {string[]} */ argv) {
     ...falseRows(v.quick ? 2 : 60, seed),
     ...answerRows(v.quick ? 50 : 1000, seed),
     ...LATER,
+    ...runClaimRows({ quick: Boolean(v.quick), seed }),
   ];
   const md = `${registryTable(rows)}\n\n${v.quick ? 'Quick: too few series for the figures to mean anything; ' : ''}seed ${seed}, ${((performance.now() - t0) / 1000).toFixed(0)} s, ${process.version}.`;
   printMarkdown(md);

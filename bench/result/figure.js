@@ -51,7 +51,7 @@ export const steady = (c) => {
 
 /**
  * What the absolute ± was measured to cover, printed beside it: a repeat run's figure inside a
- * run's own 95% interval (npm run meta:precision over repeat runs here; calibration row e5). It
+ * run's own 95% interval (npm run meta:precision over repeat runs here; calibration row f5). It
  * says 95% and covers more, so its coverage is printed rather than the ± narrowed on few runs.
  */
 export const ABSOLUTE_COVERAGE =
@@ -60,7 +60,7 @@ export const ABSOLUTE_COVERAGE =
 /**
  * What the A/A self-check (bench/result/analysis.js combinedP) catches, printed beside its result:
  * it fails by chance in at most `falseFailure` of runs, and catches intervals 2× and 4× too narrow
- * in at least `twice` and `four` of runs. npm run meta:calibration rows e2 and e3 check these
+ * in at least `twice` and `four` of runs. npm run meta:calibration rows f2 and f3 check these
  * against the simulated rates (1.5%, 52%, 98% at worst over the noises there).
  */
 export const SELF_CHECK_CATCHES = { falseFailure: 0.02, twice: 0.45, four: 0.95 };

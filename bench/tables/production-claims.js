@@ -22,7 +22,7 @@ export const METRICS = /** @type {const} */ (['ops/s', 'time', 'peak RSS', 'file
 /**
  * A claim's verdict needs this many pairs (rounds of both sides in the same block; a full run's
  * 8 rounds). With no real effect, 5 pairs excluded 0 in 7.4% of judgements (Gaussian noise), 8 in
- * 3.0% or fewer (npm run meta:calibration, row e1); with fewer the check is "too noisy to tell",
+ * 3.0% or fewer (npm run meta:calibration, row f1); with fewer the check is "too noisy to tell",
  * its figures shown, with the reason.
  */
 export const MIN_PAIRS = 8;

@@ -11,6 +11,8 @@
 //    repeats on a quiet machine (docs/checking.md).
 // Where the rounds fall into separated groups (modes.js), the interval spans them all: a repeat can
 // land in either.
+// And Wilson's interval of a proportion: how often a printed claim held, for the calibration
+// registry (bench/meta/calibration.js).
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import { median, medianRse } from './spread.js';
 import { modesOf } from './modes.js';
@@ -54,4 +56,23 @@ export function lands(first, later) {
   const up = (/** @type {typeof first} */ x) => Math.log(x.high / x.median);
   const down = (/** @type {typeof first} */ x) => Math.log(x.median / x.low);
   return d >= 0 ? d <= Math.hypot(up(first), down(later)) : -d <= Math.hypot(down(first), up(later));
+}
+
+/** The normal quantile of a two-sided 95% interval. */
+const Z = 1.959964;
+
+/**
+ * Wilson's 95% score interval of a proportion k of n (Wilson, JASA 22, 1927): how often a
+ * claim held, from k of n trials (the calibration registry, bench/meta/).
+ * @param {number} k
+ * @param {number} n
+ * @returns {[number, number]}
+ */
+export function wilson(k, n) {
+  if (!n) return [0, 1];
+  const p = k / n;
+  const d = 1 + (Z * Z) / n;
+  const c = (p + (Z * Z) / (2 * n)) / d;
+  const h = (Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / d;
+  return [Math.max(0, c - h), Math.min(1, c + h)];
 }
