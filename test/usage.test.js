@@ -78,7 +78,7 @@ for (const [file, args, pattern] of /** @type {[string, string[], RegExp][]} */ 
   ['bench/cli.js', ['--rounds', '-1'], /^bench: bad --rounds '-1'; valid: a whole number from 1 to \d+$/],
   ['bench/cli.js', ['--time', '-5'], /^bench: bad --time '-5'; valid: a whole number from 1 to \d+$/],
   ['bench/cli.js', ['--rounds=0'], /^bench: bad --rounds '0'; valid: a whole number from 1 to \d+$/],
-  ['bench/claims/cli.js', ['--rounds', '-3'], /^claims: bad --rounds '-3'; valid: a whole number from 3 to \d+$/],
+  ['bench/claims/cli.js', ['--rounds', '-3'], /^claims: bad --rounds '-3'; valid: a whole number from 8 to \d+$/],
   [
     'compare/cli.js',
     ['--base', '.', '--alpha', '-0.1'],
