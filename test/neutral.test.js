@@ -144,8 +144,12 @@ function live(markup, token, long, markdown = true) {
     const rest = markup.slice(i + token.length);
     const end = rest.search(/[<"\n]/);
     const raw = end < 0 ? rest : rest.slice(0, end);
-    // the zero-width spaces after @ and #, and a backslash that shows (text neutralised twice: still text)
-    const text = raw.replace(/\u200b/g, '').replace(/\\(?=[\\`*_~[\]|#&!$.:-])/g, '');
+    // the zero-width spaces after @ and #, and a backslash that shows (text neutralised twice: still text),
+    // and a character written as a numeric reference (raw HTML: a <summary>), which a browser shows as itself
+    const text = raw
+      .replace(/\u200b/g, '')
+      .replace(/\\(?=[\\`*_~[\]|#&!$.:-])/g, '')
+      .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
     const cut = text.indexOf('…');
     const inert =
       text === '' || // the renderer showed the value's first word alone

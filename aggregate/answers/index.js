@@ -19,7 +19,9 @@ import { changesAnswer } from './recent-changes.js';
 
 /**
  * Text inside the raw HTML of a <summary>, where Markdown is not read: a document's string made
- * plain, HTML-escaped, a mention or an issue reference broken by a zero-width space.
+ * plain, HTML-escaped, a mention or an issue reference broken by a zero-width space, and a link's
+ * brackets and a URL's colon written as character references, so no renderer that does read
+ * Markdown or autolinks there finds a link (the browser shows the same characters).
  * @param {string} s
  */
 const htmlText = (s) =>
@@ -28,7 +30,10 @@ const htmlText = (s) =>
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/([@#])/g, '$1\u200b');
+    .replace(/([@#])/g, '$1\u200b')
+    .replace(/[[\]]/g, (c) => (c === '[' ? '&#91;' : '&#93;'))
+    .replace(/:(?=\/\/)/g, '&#58;')
+    .replace(/(www)\./gi, '$1&#46;');
 
 /**
  * One machine class's answers, in order; none where it has no full run and no shootout.
