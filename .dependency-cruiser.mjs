@@ -8,6 +8,13 @@
 /** The lib/ modules a table may import: each imports nothing, not even a built-in. */
 const LIB_LEAVES = '^lib/(prng|sqlite)[.]js$';
 
+/**
+ * What aggregate/ may import from bench/: the tables, and the document contract (the document's
+ * checks and its header, for every kind). Its renderers are its own
+ * (aggregate/render/, which the summary, the claims, the shootout and the compare import).
+ */
+const AGGREGATE_READS = ['^bench/tables/', '^bench/result/(document|header)[.]js$'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -40,6 +47,14 @@ export default {
       severity: 'error',
       from: { path: '^aggregate/' },
       to: { path: '^bench/(engine|run)/', reachable: true },
+    },
+    {
+      name: 'aggregate-imports-tables-and-documents',
+      comment:
+        'From bench/, aggregate/ imports only the tables (bench/tables/) and the document contract (bench/result/document.js, bench/result/header.js): data flows bench → document → aggregate, and what renders a document lives in aggregate/render/',
+      severity: 'error',
+      from: { path: '^aggregate/' },
+      to: { path: '^bench/', pathNot: AGGREGATE_READS },
     },
     {
       name: 'no-folder-cycle',

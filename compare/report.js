@@ -6,7 +6,7 @@
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { megabytes, rate, signedPercent } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
-import { countText } from '../bench/result/counts-text.js';
+import { countText } from '../aggregate/render/counts-text.js';
 import { IO } from '../lib/costs.js';
 /** @import { Row } from '../bench/paired/case-verdicts.js' */
 

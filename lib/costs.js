@@ -2,6 +2,7 @@
 // what each case costs per operation on either side (instructions under callgrind; fsyncs, writes
 // and bytes under strace; bench/counts/), side by side, and whether the cost changed. Counts do not move with the machine: a change beyond what two processes of the same
 // code disagree by is a change in the code's cost, found where wall time is too noisy to tell.
+// The shootout's rule for its sides' differences is here too (beyondRepeat).
 // Pure functions over each side's `npm run counts` output (bench/counts/cli.js); built-ins only
 // (the PR comment renders them). The words are lib/verdicts.js's COUNT_VERDICTS.
 import { COUNT_VERDICTS as W } from './verdicts.js';
@@ -193,6 +194,13 @@ export function costRows(base, head) {
     };
   });
 }
+
+/**
+ * Whether a difference between two sides' counts in a shootout is one: beyond its tolerance (the
+ * compare's rule, countTolerance, stored with it by bench/shootout/count-nodes.js).
+ * @param {{ change: number, tolerance: number }} d
+ */
+export const beyondRepeat = (d) => Math.abs(d.change) > d.tolerance;
 
 /** How many cases got each verdict, and how many fail the check. */
 export function costTally(/** @type {CostRow[]} */ rows) {

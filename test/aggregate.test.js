@@ -7,7 +7,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
 import { newestPerMajor } from '../aggregate/render.js';
 import { num } from '../lib/format.js';
-import { changeText, figureText } from '../bench/result/figure.js';
+import { changeText, figureText } from '../aggregate/render/figure.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
 import { parse as parseYaml } from 'yaml';

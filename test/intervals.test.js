@@ -208,7 +208,7 @@ test("the self-check's combined p: Fisher's method, in closed form (χ² with 2k
 });
 
 test('fastest typical is shown only where the operation writes nothing: counted, or select uncounted', async () => {
-  const { fastText } = await import('../bench/result/figure.js');
+  const { fastText } = await import('../aggregate/render/figure.js');
   const c = (/** @type {string} */ op, /** @type {any} */ counts) => ({
     op,
     status: 'ok',

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withSelection } from '../bench/run/bench-run.js';
-import { countingLine } from '../bench/result/counts-text.js';
+import { countingLine } from '../aggregate/render/counts-text.js';
 import { CIPHERS, PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../bench/tables/drivers.js';

@@ -20,9 +20,9 @@ import {
   sideFilters,
 } from '../bench/shootout/plan.js';
 import { documentProblems, writeChecked } from '../bench/result/document.js';
-import { shootoutLines } from '../bench/shootout/report.js';
+import { shootoutLines } from '../aggregate/render/shootout-report.js';
 import { countingSection } from '../bench/shootout/count-nodes.js';
-import { countLines } from '../bench/shootout/counts-report.js';
+import { countLines } from '../aggregate/render/shootout-counts.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { inert } from '../lib/markdown.js';
 import { ciArgs } from '../bench/shootout/nightly.js';

@@ -4,7 +4,7 @@
 // the key derivation, the schema) apart. One declared family (every cipher × the three), judged
 // with Holm (family.js); production's cipher and the cheapest named, with their intervals and their
 // counted mechanism (select's instructions, where both sides were counted).
-import { mechanismOf } from '../../bench/claims/mechanism.js';
+import { mechanismOf } from '../render/mechanism.js';
 import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';

@@ -8,7 +8,7 @@
 import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { countText } from '../../bench/result/counts-text.js';
+import { countText } from '../render/counts-text.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { configLabel, notATuning } from '../sections/common.js';

@@ -5,7 +5,7 @@ import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/tables/
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { OPS, columnTitle } from '../../bench/tables/ops.js';
 import { setups } from '../../bench/tables/suite.js';
-import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../../bench/result/figure.js';
+import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../render/figure.js';
 import { inert } from '../../lib/markdown.js';
 import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
 import { num } from '../../lib/format.js';

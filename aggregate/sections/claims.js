@@ -6,7 +6,7 @@
 // results/README.md: per machine class, a row per check (render). The README block: ONE table for
 // the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
 // verdicts and the changes written by compactChange; the per-class section is empty there.
-import { claimCells, claimRows, metricChange, perCheckText } from '../../bench/claims/table.js';
+import { claimCells, claimRows, metricChange, perCheckText } from '../render/claims-table.js';
 import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';

@@ -5,7 +5,7 @@ import { CIPHERS } from '../../bench/tables/ciphers.js';
 import { CONFIGS, describeChanges } from '../../bench/tables/configs.js';
 import { OPS } from '../../bench/tables/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/tables/suite.js';
-import { comparisonGrid } from '../../bench/result/figure.js';
+import { comparisonGrid } from '../render/figure.js';
 import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
 import { day, num, sign, signedPoints } from '../../lib/format.js';
 
@@ -93,7 +93,7 @@ export function setupLabel(/** @type {string} */ key) {
 const ORDER = new Map(setups().map((s, i) => [setupKey(s), i]));
 
 /**
- * comparisonGrid (bench/result/figure.js) with its rows in table order, not in the run's order.
+ * comparisonGrid (aggregate/render/figure.js) with its rows in table order, not in the run's order.
  * @param {any} doc
  * @param {string} id
  */

@@ -1,9 +1,9 @@
 // Which run the comparisons below come from, and whether its A/A self-check passed: production
 // measured twice, as two cases, should show no difference (its operations' p-values combined,
-// bench/result/analysis.js), with what the check catches (bench/result/figure.js CATCHES). One line
+// bench/result/analysis.js), with what the check catches (aggregate/render/figure.js CATCHES). One line
 // in the README (a failed self-check in bold capitals); on results/README.md the twin's changes in full.
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { CATCHES, SELF_CHECK_CATCHES, changeText, pText } from '../../bench/result/figure.js';
+import { CATCHES, SELF_CHECK_CATCHES, changeText, pText } from '../render/figure.js';
 import { comparisonRun, configLabel, opLabel, runName } from './common.js';
 
 /** What a failed self-check means for the comparisons: in full, and in the README's line. */

@@ -6,13 +6,13 @@
 //
 // Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
 // compared side, and a diamond for its instructions per operation where they were counted). The README adds one line and one compact table (a row per operation, a column
-// per compared side); results/README.md keeps every driver's long tables (bench/shootout/report.js).
+// per compared side); results/README.md keeps every driver's long tables (aggregate/render/shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
 import { compactChange, COMPARED, opLabel, signed, table } from './common.js';
-import { shootoutLines } from '../../bench/shootout/report.js';
-import { beyondRepeat } from '../../bench/shootout/counts-report.js';
-import { GROUPS } from '../../bench/shootout/plan.js';
+import { shootoutLines } from '../render/shootout-report.js';
+import { beyondRepeat } from '../../lib/costs.js';
+import { GROUPS } from '../../bench/tables/shootout-groups.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';

@@ -8,7 +8,7 @@
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../../bench/workloads/markdown.js';
+import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { compactRatio, newestFirst, runName, table } from './common.js';
 

@@ -3,7 +3,7 @@
 // Checks the claims of the production write-up on this machine: runs the cases of the experiments
 // (bench/tables/production-claims.js) with the bench (bench/cli.js --experiment …, and the concurrency
 // workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
-// `experiments`, then prints the claims table (bench/claims/table.js).
+// `experiments`, then prints the claims table (aggregate/render/claims-table.js).
 //   --rounds N  exactly N rounds per case (default: the full run's, with extra rounds for imprecise cases)
 //   --quick     a smoke test: the quick budget with 8 rounds, the fewest a verdict takes
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
 import { EXPERIMENTS, MIN_PAIRS, SOURCE, casesOf } from '../tables/production-claims.js';
 import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
-import { claimCells, claimRows, perCheckText } from './table.js';
+import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
   experiment: {

@@ -27,7 +27,7 @@ import { caseCounts, repeatSpread } from '../counts/counts.js';
 import { countPlanOf, countPlans } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
 import { cases, caseKey } from '../tables/suite.js';
-import { countText } from '../result/counts-text.js';
+import { countText } from '../../aggregate/render/counts-text.js';
 
 /** The cases that get one more statement per operation, and the statement. */
 const EXTRA_CASES = [

@@ -1,8 +1,8 @@
 // The calibration registry's rows (npm run meta:calibration) for what a run prints of itself: the
 // claims' verdicts at MIN_PAIRS pairs (bench/tables/production-claims.js), the A/A self-check's false
 // failures and what it catches (bench/result/analysis.js combinedP, the figures
-// bench/result/figure.js prints), and the two figures measured on real repeat runs here
-// (fastest typical, the absolute ±: bench/result/figure.js prints what was measured). Simulated
+// aggregate/render/figure.js prints), and the two figures measured on real repeat runs here
+// (fastest typical, the absolute ±: aggregate/render/figure.js prints what was measured). Simulated
 // with the run's own judge (lib/judge.js) on pairs' log ratios under the noise the machines show:
 // Gaussian, a slow tail of hiccups, two modes. Seeded: the same seed, the same rows.
 import { judge } from '../../lib/judge.js';
@@ -10,7 +10,7 @@ import { createRandom } from '../../lib/prng.js';
 import { wilson } from '../../lib/stats/interval.js';
 import { MIN_PAIRS } from '../tables/production-claims.js';
 import { combinedP } from '../result/analysis.js';
-import { ABSOLUTE_COVERAGE, SELF_CHECK_CATCHES, STEADY_OPS } from '../result/figure.js';
+import { ABSOLUTE_COVERAGE, SELF_CHECK_CATCHES, STEADY_OPS } from '../../aggregate/render/figure.js';
 
 /**
  * What one operation writes, counted here (Node 20, 2 cores): a write or fsync per operation is
@@ -169,7 +169,7 @@ export function runClaimRows(o) {
       id: 'f4',
       claim: '"fastest typical": what the code costs when the machine\'s interference is least',
       where:
-        'the summary; results/README.md absolute tables (bench/result/figure.js steady, fastText); docs/methodology.md',
+        'the summary; results/README.md absolute tables (aggregate/render/figure.js steady, fastText); docs/methodology.md',
       how: `${COUNTED.how}; ${FAST_RATIO.how}`,
       measured: `counted per operation: ${Object.entries(COUNTED.ops)
         .map(([op, x]) => `${op} ${x.write} writes, ${x.fsync} fsyncs, halves ${x.drift}`)
@@ -184,7 +184,7 @@ export function runClaimRows(o) {
     {
       id: 'f5',
       claim: `the absolute ± "95% interval", printed "(measured, it ${ABSOLUTE_COVERAGE})"`,
-      where: 'the summary; results/README.md absolute tables (bench/result/figure.js, lib/stats/headline.js)',
+      where: 'the summary; results/README.md absolute tables (aggregate/render/figure.js, lib/stats/headline.js)',
       how: REPEATS.how,
       measured: `${REPEATS.alone}; loaded: ${rate(REPEATS.loaded.k, REPEATS.loaded.n)} (${REPEATS.loaded.k} of ${REPEATS.loaded.n}; ${REPEATS.loaded.detail})`,
       target: '93–98%, or its measured coverage printed beside it (printed)',

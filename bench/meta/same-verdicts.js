@@ -43,10 +43,15 @@ function checkoutAt(ref) {
 async function judges(/** @type {string} */ oldRoot) {
   const load = (/** @type {string} */ root, /** @type {string} */ file) =>
     import(pathToFileURL(path.join(root, file)).href);
+  // the shootout's count rule: lib/costs.js, before #37 item 5 bench/shootout/counts-report.js
+  const countRule = async (/** @type {string} */ root) => {
+    const costs = await load(root, 'lib/costs.js');
+    return costs.beyondRepeat ? costs : load(root, 'bench/shootout/counts-report.js');
+  };
   const both = async (/** @type {string} */ root) => ({
     run: await load(root, 'bench/result/analysis.js'),
     shootout: await load(root, 'bench/shootout/verdict-rows.js'),
-    counts: await load(root, 'bench/shootout/counts-report.js'),
+    counts: await countRule(root),
     counting: await load(root, 'bench/shootout/count-nodes.js'),
   });
   return { old: await both(oldRoot), now: await both(ROOT) };

@@ -15,7 +15,7 @@ import {
   fastText,
   figureText,
   pText,
-} from './figure.js';
+} from '../../aggregate/render/figure.js';
 import { noiseLine } from './noise.js';
 
 /** Which figure is which, one line each: the summary's, the README's and the docs' words. */
@@ -25,8 +25,8 @@ const FAST_LINE = `Fastest typical: the median over the rounds of each round’s
 const PAIRED_LINE =
   'A comparison pairs slices milliseconds apart: per round, the median over its cycles of the log ratio of the two cases’ slices, then the paired test over the rounds';
 import { COMPARISONS } from '../tables/comparisons.js';
-import { journalRows, latencyRows, notRunLines, scaleRows } from '../workloads/markdown.js';
-import { componentLines, countCell, countChange, countingLine } from './counts-text.js';
+import { journalRows, latencyRows, notRunLines, scaleRows } from '../../aggregate/render/workload-rows.js';
+import { componentLines, countCell, countChange, countingLine } from '../../aggregate/render/counts-text.js';
 
 /**
  * One cell: the case's figure, or its status.

@@ -30,7 +30,7 @@ import { MATRIX_NODES } from '../tables/drivers.js';
 import { prepareSides } from './prepare-sides.js';
 import { runShootout } from './run.js';
 import { writeChecked } from '../result/document.js';
-import { shootoutLines } from './report.js';
+import { shootoutLines } from '../../aggregate/render/shootout-report.js';
 
 export const OPTIONS = /** @type {const} */ ({
   node: {

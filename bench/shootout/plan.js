@@ -13,28 +13,13 @@ import { PRODUCTION_CIPHER } from '../tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../tables/configs.js';
 import { PRODUCTION_DRIVER } from '../tables/drivers.js';
 import { OPS } from '../tables/ops.js';
+/** @import { GROUPS } from '../tables/shootout-groups.js' */
 
 /** The generation held constant across Nodes. */
 export const CONSTANT_GENERATION = 'node20';
 
 /** The release line each generation installs (drivers/<id>/package.json), for labels. */
 const DRIVER_LINE = /** @type {Record<string, string>} */ ({ node18: '11.x', node20: '12.x', napi10: '13.x' });
-
-/**
- * The comparison groups, in the order the report shows them.
- * same-driver: a Node against the reference Node, both with the same generation (12.x; 13.x too
- *   where the reference Node runs it);
- * driver-upgrade: the Node's default generation (13.x) against 12.x on the same Node;
- * different-driver: a side whose driver the reference Node does not run, and whose Node has no
- *   12.x side (18: 11.x), against the reference, labelled so;
- * same-node: a Node given twice (A/A), the second against the first.
- */
-export const GROUPS = /** @type {const} */ ({
-  'same-driver': 'Same driver: each Node against the reference Node with the same driver release',
-  'driver-upgrade': 'Driver upgrade on the same Node: 13.x against 12.x',
-  'different-driver': 'Different driver: Node 18 runs 11.x (12.x dropped it); not the Node effect alone',
-  'same-node': 'Same Node twice (A/A): any difference is noise',
-});
 
 /** The default scope: the production config with the production cipher, better-sqlite3 unencrypted, node:sqlite. */
 const DEFAULT_SCOPE = [

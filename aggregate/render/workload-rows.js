@@ -3,7 +3,7 @@
 // against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.
-import { changeText } from '../result/figure.js';
+import { changeText } from './figure.js';
 import { NOT_A_NUMBER, num, whole } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
 

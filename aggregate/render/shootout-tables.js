@@ -1,12 +1,12 @@
-// The shape every shootout table shares, of the time (report.js) and of the instructions
-// (counts-report.js): per comparison group a heading, then a table per base side (the driver
+// The shape every shootout table shares, of the time (shootout-report.js) and of the instructions
+// (shootout-counts.js): per comparison group a heading, then a table per base side (the driver
 // upgrade's base differs per Node, that Node's 12.x, so its heads are shown as "Node with 13.x vs
 // its base" and the base column is dropped), a row per case in the report's order, a column per
 // head. What a cell holds is the caller's. Every string that came from a document goes through
 // lib/markdown.js.
 import { inert } from '../../lib/markdown.js';
-import { OPS } from '../tables/ops.js';
-import { GROUPS } from './plan.js';
+import { OPS } from '../../bench/tables/ops.js';
+import { GROUPS } from '../../bench/tables/shootout-groups.js';
 
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
 

@@ -1,7 +1,7 @@
 // A case's figure as text, one rule for the summary and the README: ops/s or ms median with the
 // wider side of its 95% interval, the modes where its rounds fall into separated groups, or the
 // file size. And a paired comparison as text.
-import { OPS } from '../tables/ops.js';
+import { OPS } from '../../bench/tables/ops.js';
 import { headlineMargin, widerSide } from '../../lib/stats/headline.js';
 import { megabytes, signedPercent } from '../../lib/format.js';
 

@@ -2,13 +2,14 @@
 // comparison group a table of the instruction differences against the same base sides as the
 // time's tables, each cell the change in instructions per operation with the larger of the two
 // sides' repeat differences; then every side's counts per case. Shown after the time's tables by
-// the CLI's summary and results/README.md (bench/shootout/report.js); a machine that could not
+// the CLI's summary and results/README.md (aggregate/render/shootout-report.js); a machine that could not
 // count gets one line saying why. Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
-import { countText } from '../result/counts-text.js';
-import { parseCaseKey } from '../tables/suite.js';
-import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './tables.js';
+import { countText } from './counts-text.js';
+import { beyondRepeat } from '../../lib/costs.js';
+import { parseCaseKey } from '../../bench/tables/suite.js';
+import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './shootout-tables.js';
 
 /** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
 export function smallPercent(/** @type {number} */ x) {
@@ -21,13 +22,6 @@ export function smallPercent(/** @type {number} */ x) {
 /** A signed change of instructions: "+1.23%", "−0.04%"; "±0%" when nothing changed at that precision. */
 export const signedSmall = (/** @type {number} */ x) =>
   Math.abs(x) < 5e-5 ? '±0%' : `${sign(x)}${smallPercent(x).replace('<', '')}`;
-
-/**
- * Whether a difference between two sides' counts is one: beyond its tolerance (the compare's rule,
- * lib/costs.js countTolerance, stored with it by bench/shootout/count-nodes.js).
- * @param {{ change: number, tolerance: number }} d
- */
-export const beyondRepeat = (d) => Math.abs(d.change) > d.tolerance;
 
 /** A difference's cell: the change, ± the repeat spread, and "(within repeat)" where it is not one. */
 export function differenceCell(/** @type {any} */ d) {

@@ -4,10 +4,10 @@
 import { componentDifference } from '../../lib/costs.js';
 import { percent, signedPercent, whole } from '../../lib/format.js';
 import { REASON_MAX, inert, table } from '../../lib/markdown.js';
-import { PRODUCTION_CONFIG } from '../tables/configs.js';
-import { PRODUCTION_DRIVER } from '../tables/drivers.js';
-import { COMPONENTS, COMPONENT_LABELS, NATIVE_COMPONENTS } from '../tables/components.js';
-import { OPS } from '../tables/ops.js';
+import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { COMPONENTS, COMPONENT_LABELS, NATIVE_COMPONENTS } from '../../bench/tables/components.js';
+import { OPS } from '../../bench/tables/ops.js';
 
 /**
  * A count in a few characters: 975.9k, 1.05M, 0.020, 2.

@@ -2,11 +2,11 @@
 // with the claimed effect, what the run measured (change and 95% interval, in the claim's metric) and
 // the verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
-import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../tables/production-claims.js';
-import { OPS } from '../tables/ops.js';
+import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
+import { OPS } from '../../bench/tables/ops.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
-/** @import { Experiment } from '../tables/production-claims.js' */
+/** @import { Experiment } from '../../bench/tables/production-claims.js' */
 
 /**
  * @typedef {object} ClaimRow
@@ -38,7 +38,7 @@ export function metricChange(metric, c) {
 
 /**
  * The claimed effect in words, in the check's metric.
- * @param {import('../tables/production-claims.js').Check} check
+ * @param {import('../../bench/tables/production-claims.js').Check} check
  */
 export function claimedText(check) {
   const c = check.claim;

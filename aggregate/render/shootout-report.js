@@ -2,12 +2,12 @@
 // README's "Node versions on one machine" section (aggregate/sections/shootout.js) are the same
 // lines. Per comparison group a table: a row per case (driver, cipher, operation), a column per
 // Node, each cell the change against the group's base side with its Holm-corrected interval and the verdict.
-// Then the counts' tables (bench/shootout/counts-report.js): instructions per operation per Node.
+// Then the counts' tables (shootout-counts.js): instructions per operation per Node.
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
 import { NOT_A_NUMBER, day, rate, signedPercent, whole } from '../../lib/format.js';
-import { countLines } from './counts-report.js';
-import { groupTables } from './tables.js';
+import { countLines } from './shootout-counts.js';
+import { groupTables } from './shootout-tables.js';
 
 const baseRate = (/** @type {number | null} */ n) =>
   n === null ? '' : typeof n === 'number' && Number.isFinite(n) ? rate(n) : NOT_A_NUMBER;

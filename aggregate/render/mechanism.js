@@ -4,7 +4,7 @@
 // they differ at all (both counted the same twice); instructions when the change exceeds the
 // tolerance and is at least MIN_INSTRUCTIONS (smaller differences between configs say little about
 // why one is faster).
-import { countText } from '../result/counts-text.js';
+import { countText } from './counts-text.js';
 import { costRows } from '../../lib/costs.js';
 
 /** Instruction differences below this are left out of a mechanism. */

@@ -1,0 +1,14 @@
+// The shootout's comparison groups, in the order its tables show them (bench/shootout/plan.js
+// makes the pairs of each; aggregate/render/shootout-tables.js heads a table with each name).
+// same-driver: a Node against the reference Node, both with the same generation (12.x; 13.x too
+//   where the reference Node runs it);
+// driver-upgrade: the Node's default generation (13.x) against 12.x on the same Node;
+// different-driver: a side whose driver the reference Node does not run, and whose Node has no
+//   12.x side (18: 11.x), against the reference, labelled so;
+// same-node: a Node given twice (A/A), the second against the first.
+export const GROUPS = /** @type {const} */ ({
+  'same-driver': 'Same driver: each Node against the reference Node with the same driver release',
+  'driver-upgrade': 'Driver upgrade on the same Node: 13.x against 12.x',
+  'different-driver': 'Different driver: Node 18 runs 11.x (12.x dropped it); not the Node effect alone',
+  'same-node': 'Same Node twice (A/A): any difference is noise',
+});
