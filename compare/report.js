@@ -2,11 +2,13 @@
 // result: what compare.json holds. The PR comment renders a pull request's compare.json with it, so
 // every string that came from a run (the sides, the environment, the method, the engine's flags,
 // case keys, reasons) goes through lib/markdown.js and renders as itself; numbers are written by
-// this code. Built-ins only (the comment job installs nothing).
+// this code, with the aggregate's renderers (aggregate/render/: a change, its interval, a count).
+// Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
-import { megabytes, rate, signedPercent } from '../lib/format.js';
+import { megabytes, rate } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../aggregate/render/counts-text.js';
+import { changePercent, rangeText } from '../aggregate/render/figure.js';
 import { IO } from '../lib/costs.js';
 /** @import { Row } from '../bench/paired/case-verdicts.js' */
 
@@ -55,7 +57,7 @@ const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) =
   if (n === null) return '';
   return unit === 'bytes' ? megabytes(n) : rate(n);
 };
-const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : signedPercent(x));
+const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : changePercent(x));
 const rank = (/** @type {string} */ verdict) => RANKED.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
@@ -91,13 +93,7 @@ export function table(rows) {
         valueText(r.base, r.unit),
         valueText(r.head, r.unit),
         changeCell(r.change),
-        r.unit === 'bytes'
-          ? r.change === null
-            ? ''
-            : 'exact'
-          : r.low === null
-            ? ''
-            : `${changeCell(r.low)} … ${changeCell(r.high)}`,
+        r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : rangeText(r.low, r.high),
         r.significant ? '*' : '',
         r.verdict === 'not compared' && r.reason ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),

@@ -7,7 +7,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
 import { newestPerMajor } from '../aggregate/render.js';
 import { num } from '../lib/format.js';
-import { changeText, figureText } from '../aggregate/render/figure.js';
+import { changeText, figureText, intervalText, marginText, rangeText } from '../aggregate/render/figure.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
 import { parse as parseYaml } from 'yaml';
@@ -322,6 +322,13 @@ test('± of a figure is the wider side of its 95% interval when the document has
     changeText({ change: 0.01, low: -0.02, high: 0.04, verdict: 'too noisy to tell' }),
     '≈ +1.0% [−2.0%, +4.0%]',
   );
+  // one rule for a change and its interval: the claims (whole from 100%), the findings (from 10%),
+  // the shootout's and the PR comment's interval cells; what is not a number shows as NOT_A_NUMBER
+  assert.equal(intervalText({ change: 1.234, low: 0.5, high: -0.05 }, 100), '+123% [+50.0%, −5.0%]');
+  assert.equal(intervalText({ change: -0.52, low: -0.551, high: -0.049 }, 10), '−52% [−55%, −4.9%]');
+  assert.equal(rangeText(-0.02, 0.04), '−2.0% … +4.0%');
+  assert.equal(rangeText(null, Infinity), '? … ?');
+  assert.deepEqual([0.04, 9.94, 10, 999.4, 1000].map(marginText), ['±0.0%', '±9.9%', '±10%', '±999%', '±>999%']);
 });
 
 test('the README block shows paired comparisons and the self-check from the newest full run, none from quick runs', async () => {

@@ -1,17 +1,14 @@
 // A judged change as the answers write it: the cost as × time per operation, with its interval,
 // then the change in ops/s (−50% ops/s is 2.00× time, −59% is 2.44×: read as × they no longer
 // look close); "≈" with the interval where the judge did not decide.
-import { MINUS } from '../../lib/format.js';
 import { VERDICTS } from '../../lib/verdicts.js';
+import { changePercent } from '../render/figure.js';
 
 /** A time ratio: 2 decimals below 10 (1.03×, 2.44×), whole above (12×). */
 const times = (/** @type {number} */ r) => (!Number.isFinite(r) ? '?' : r < 10 ? r.toFixed(2) : String(Math.round(r)));
 
-/** A change in ops/s, signed: −50%, +3.1%. */
-export const opsPercent = (/** @type {number} */ x) => {
-  const a = Math.abs(100 * x);
-  return `${x < 0 ? MINUS : '+'}${a >= 10 ? Math.round(a) : a.toFixed(1)}%`;
-};
+/** A change in ops/s, signed, whole from 10%: −50%, +3.1%. */
+export const opsPercent = (/** @type {number} */ x) => changePercent(x, 10);
 
 /**
  * "2.00× [1.93, 2.08] −50%" (× time, its interval, the change in ops/s), or "≈ [0.97, 1.04]" where

@@ -4,6 +4,7 @@
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
 import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
 import { OPS } from '../../bench/tables/ops.js';
+import { changePercent, intervalText } from './figure.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
 /** @import { Experiment } from '../../bench/tables/production-claims.js' */
@@ -21,8 +22,8 @@ import { whole } from '../../lib/format.js';
  *   counted both and they differ (mechanism.js): the cause of the verdict
  */
 
-const pct = (/** @type {number} */ x) =>
-  `${x >= 0 ? '+' : '−'}${Math.abs(x * 100) >= 100 ? Math.round(Math.abs(x * 100)) : Math.abs(x * 100).toFixed(1)}%`;
+/** A claim's change: whole from 100% up. */
+const pct = (/** @type {number} */ x) => changePercent(x, 100);
 /** A change in ops/s as a change in time: time goes as 1 / ops/s. */
 const asTime = (/** @type {number} */ r) => 1 / (1 + r) - 1;
 
@@ -94,7 +95,7 @@ export function claimRows(doc) {
       const m = metricChange(check.metric, r);
       rows.push({
         ...base,
-        measured: `${pct(m.change)} [${pct(m.low)}, ${pct(m.high)}] ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(r.pairs)} pairs`,
+        measured: `${intervalText(m, 100)} ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(r.pairs)} pairs`,
         verdict: String(r.verdict),
         reason: typeof r.reason === 'string' ? r.reason : null,
         mechanism: mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),

@@ -1,13 +1,15 @@
 // A case's figure as text, one rule for the summary and the README: ops/s or ms median with the
 // wider side of its 95% interval, the modes where its rounds fall into separated groups, or the
-// file size. And a paired comparison as text.
+// file size. And a change as text with its 95% interval, one rule for the summary, the README, the
+// claims, the shootout and the PR comment. Built-ins only down its imports (the comment job).
 import { OPS } from '../../bench/tables/ops.js';
 import { headlineMargin, widerSide } from '../../lib/stats/headline.js';
-import { megabytes, signedPercent } from '../../lib/format.js';
+import { NOT_A_NUMBER, megabytes, signedPercent } from '../../lib/format.js';
 
 /** @typedef {(n: number) => string} NumberText */
 
-const pm = (/** @type {number} */ m) => `±${m < 10 ? m.toFixed(1) : Math.round(m)}%`;
+/** The ± of a figure, in percent of it: "±3.4%", "±12%", "±>999%". */
+export const marginText = (/** @type {number} */ m) => `±${m < 10 ? m.toFixed(1) : m < 1000 ? Math.round(m) : '>999'}%`;
 const share = (/** @type {number} */ s) => `${Math.round(s * 100)}%`;
 
 /**
@@ -27,7 +29,9 @@ export function figureText(c, num) {
     return {
       text: `modes ${s.modes.map((/** @type {any} */ m) => `${num(value(m.rate))}${unit} (${share(m.share)})`).join(' / ')}`,
     };
-  return { text: `${num(show === 'ms' ? s.latencyMs.median : s.opsPerSec.median)}${unit} ${pm(headlineMargin(s))}` };
+  return {
+    text: `${num(show === 'ms' ? s.latencyMs.median : s.opsPerSec.median)}${unit} ${marginText(headlineMargin(s))}`,
+  };
 }
 
 /**
@@ -83,8 +87,24 @@ export function fastText(c, num) {
   const margin =
     typeof f.low === 'number' && typeof f.high === 'number' ? 100 * widerSide(f.opsPerSec, f.low, f.high) : null;
   const text = show === 'ms' ? `${num(1000 / f.opsPerSec)} ms` : num(f.opsPerSec);
-  return margin === null ? text : `${text} ${pm(margin)}`;
+  return margin === null ? text : `${text} ${marginText(margin)}`;
 }
+
+/** A change signed in percent (signedPercent, whole from `whole`%), NOT_A_NUMBER if not a finite number. */
+export const changePercent = (/** @type {unknown} */ x, whole = Infinity) =>
+  typeof x === 'number' && Number.isFinite(x) ? signedPercent(x, whole) : NOT_A_NUMBER;
+
+/**
+ * A change with its 95% interval: "+12.3% [+8.1%, +16.6%]".
+ * @param {{ change: number, low: number, high: number }} c
+ * @param {number} [whole] whole percents from this one up (default: never)
+ */
+export const intervalText = (c, whole) =>
+  `${changePercent(c.change, whole)} [${changePercent(c.low, whole)}, ${changePercent(c.high, whole)}]`;
+
+/** A 95% interval alone, as the shootout's and the PR comment's cells write it: "−2.0% … +4.0%". */
+export const rangeText = (/** @type {unknown} */ low, /** @type {unknown} */ high) =>
+  `${changePercent(low)} … ${changePercent(high)}`;
 
 /**
  * A paired comparison (result document `comparisons`): the change with its 95% interval, "≈"
@@ -93,8 +113,7 @@ export function fastText(c, num) {
  */
 export function changeText(c) {
   if (!c) return 'n/a';
-  const p = signedPercent;
-  return `${c.verdict === 'too noisy to tell' ? '≈ ' : ''}${p(c.change)} [${p(c.low)}, ${p(c.high)}]`;
+  return `${c.verdict === 'too noisy to tell' ? '≈ ' : ''}${intervalText(c)}`;
 }
 
 /**

@@ -6,6 +6,7 @@
 // why one is faster).
 import { countText } from './counts-text.js';
 import { costRows } from '../../lib/costs.js';
+import { signedPercent } from '../../lib/format.js';
 
 /** Instruction differences below this are left out of a mechanism. */
 const MIN_INSTRUCTIONS = 0.01;
@@ -37,7 +38,7 @@ export function mechanismOf(reference, member) {
     .map((x) => `${LABEL[x.field]} ${countText(x.head)} against ${countText(x.base)}`);
   if (Math.abs(row.change) > (row.tolerance ?? 0) && Math.abs(row.change) >= MIN_INSTRUCTIONS)
     parts.push(
-      `instructions/op ${countText(row.head.instructions)} against ${countText(row.base.instructions)} (${row.change > 0 ? '+' : '−'}${Math.abs(row.change * 100).toFixed(1)}%)`,
+      `instructions/op ${countText(row.head.instructions)} against ${countText(row.base.instructions)} (${signedPercent(row.change)})`,
     );
   return parts.length ? parts.join('; ') : null;
 }

@@ -8,6 +8,7 @@ import { inert, table } from '../../lib/markdown.js';
 import { NOT_A_NUMBER, day, rate, signedPercent, whole } from '../../lib/format.js';
 import { countLines } from './shootout-counts.js';
 import { groupTables } from './shootout-tables.js';
+import { rangeText } from './figure.js';
 
 const baseRate = (/** @type {number | null} */ n) =>
   n === null ? '' : typeof n === 'number' && Number.isFinite(n) ? rate(n) : NOT_A_NUMBER;
@@ -18,7 +19,7 @@ export function cell(/** @type {any} */ r) {
   if (!r) return '';
   if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
   if (!finite([r.change, r.low, r.high])) return `${NOT_A_NUMBER} ${inert(r.verdict)}`;
-  return `${signedPercent(r.change)} (${signedPercent(r.low)} … ${signedPercent(r.high)}) ${inert(r.verdict)}`;
+  return `${signedPercent(r.change)} (${rangeText(r.low, r.high)}) ${inert(r.verdict)}`;
 }
 
 /** The machine line: platform, CPU, cores, runner image. */

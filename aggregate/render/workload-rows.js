@@ -3,7 +3,7 @@
 // against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.
-import { changeText } from './figure.js';
+import { changeText, marginText } from './figure.js';
 import { NOT_A_NUMBER, num, whole } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
 
@@ -17,8 +17,7 @@ import { widerSide } from '../../lib/stats/headline.js';
 function figureCell(f, show = num) {
   if (!f) return '–';
   if (typeof f.low !== 'number' || typeof f.high !== 'number' || !(f.median > 0)) return show(f.median);
-  const m = 100 * widerSide(f.median, f.low, f.high);
-  return `${show(f.median)} ±${m < 10 ? m.toFixed(1) : m < 1000 ? Math.round(m) : '>999'}%`;
+  return `${show(f.median)} ${marginText(100 * widerSide(f.median, f.low, f.high))}`;
 }
 
 /**
