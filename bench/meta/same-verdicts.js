@@ -41,8 +41,11 @@ function checkoutAt(ref) {
 
 /** Both judges' modules: `old` from the folder of REF, `now` from this checkout. */
 async function judges(/** @type {string} */ oldRoot) {
-  const load = (/** @type {string} */ root, /** @type {string} */ file) =>
-    import(pathToFileURL(path.join(root, file)).href);
+  // a module where it is at that root: issue 37 renamed and moved them after REF
+  const load = (/** @type {string} */ root, /** @type {string[]} */ ...files) => {
+    const file = files.find((f) => fs.existsSync(path.join(root, f))) ?? files[0];
+    return import(pathToFileURL(path.join(root, file)).href);
+  };
   // the shootout's count rule: lib/costs.js, before #37 item 5 bench/shootout/counts-report.js
   const countRule = async (/** @type {string} */ root) => {
     const costs = await load(root, 'lib/costs.js');
@@ -50,9 +53,9 @@ async function judges(/** @type {string} */ oldRoot) {
   };
   const both = async (/** @type {string} */ root) => ({
     run: await load(root, 'bench/result/analysis.js'),
-    shootout: await load(root, 'bench/shootout/verdict-rows.js'),
+    shootout: await load(root, 'bench/shootout/verdict-rows.js', 'bench/shootout/analysis.js'),
     counts: await countRule(root),
-    counting: await load(root, 'bench/shootout/count-nodes.js'),
+    counting: await load(root, 'bench/shootout/count-nodes.js', 'bench/shootout/counting.js'),
   });
   return { old: await both(oldRoot), now: await both(ROOT) };
 }
