@@ -328,7 +328,8 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     const [a, b] = [d.base, d.head].map((l) => c.cases.find((/** @type {any} */ x) => x.side === l && x.key === d.key));
     assert.ok(Math.abs(d.change - (b.instructions / a.instructions - 1)) < 1e-4, JSON.stringify(d));
     assert.equal(d.spread, Math.max(Math.abs(a.difference), Math.abs(b.difference)));
-    assert.ok(d.tolerance >= Math.max(0.001, 3 * d.spread) - 1e-12, JSON.stringify(d));
+    // the floor, or three repeats' spread; the document writes both to 6 significant digits
+    assert.ok(d.tolerance >= Math.max(0.001, 3 * d.spread) * (1 - 1e-5), JSON.stringify(d));
     // the same Node and drivers in other processes: as far apart as layouts put a select (2.6% at most seen)
     assert.ok(Math.abs(d.change) < 0.04, `A/A ${d.key}: ${d.change}`);
   }
