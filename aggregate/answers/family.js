@@ -6,6 +6,7 @@
 // ratios, each round's figure the mean over the operations of that round's log ratio, so its
 // interval is the judge's over the rounds.
 import { judge } from '../../lib/judge.js';
+import { caseKey } from '../../bench/tables/suite.js';
 
 /**
  * One round's log ratio per round id of a case against its reference: the round's paired figure
@@ -43,9 +44,7 @@ function roundLogs(reference, member, referenceKey) {
  */
 export function runPairs(doc, referenceKey, memberKey, ops) {
   const caseOf = (/** @type {string} */ key, /** @type {string} */ op) =>
-    (doc.cases ?? []).find(
-      (/** @type {any} */ c) => c.status === 'ok' && `${c.config}/${c.driver}/${c.cipher}/${c.op}` === `${key}/${op}`,
-    );
+    (doc.cases ?? []).find((/** @type {any} */ c) => c.status === 'ok' && caseKey(c) === `${key}/${op}`);
   const perOp = ops.map((op) => roundLogs(caseOf(referenceKey, op), caseOf(memberKey, op), referenceKey));
   if (perOp.some((m) => !m.size)) return [];
   return [...perOp[0].keys()]
