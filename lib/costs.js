@@ -81,6 +81,8 @@ export const IO = /** @type {const} */ ([
  * @property {number} spread |repeat / first - 1| of its instructions
  * @property {boolean} exact whether its two counts made the same system calls and bytes
  * @property {Record<IoField, number>} io
+ * @property {Record<string, number>} [components] instructions per operation by component, the mean of
+ *   its two counts (bench/tables/components.js), where both counts have them
  */
 
 /**
@@ -108,6 +110,8 @@ export function sideCost(counts) {
   const a = counts.instructions;
   const b = counts.repeat?.instructions ?? a;
   if (!(a > 0) || !(b > 0)) return { reason: 'no instructions counted' };
+  const ca = counts.components;
+  const cb = counts.repeat ? counts.repeat.components : ca;
   return {
     instructions: (a + b) / 2,
     spread: Math.abs(b / a - 1),
@@ -119,6 +123,9 @@ export function sideCost(counts) {
       written: counts.bytes?.written ?? 0,
       bytesRead: counts.bytes?.read ?? 0,
     },
+    ...(ca && cb
+      ? { components: Object.fromEntries(Object.keys(ca).map((k) => [k, ((ca[k] ?? 0) + (cb[k] ?? 0)) / 2])) }
+      : {}),
   };
 }
 

@@ -67,7 +67,10 @@ test(
     assert.match(r.stderr, /phase count: .* s/);
 
     // the same sides counted at once (on any machine): what they count is what they counted apart
-    // (this machine's layout) within the tolerance the compare allows a case (lib/costs.js)
+    // (this machine's layout), component by component, within the tolerance the compare allows a
+    // case (lib/costs.js). The C library's part is the exception: malloc's work moves between two
+    // invocations (the total moved +0.15% in CI, all of it libc; 0.04% in three runs here), so it
+    // is held to 1% of the operation's count, which a count of the wrong case or side still fails.
     const together = await countSides(
       [
         { label: 'base', dir: ROOT },
@@ -84,11 +87,15 @@ test(
       const before = apart.get(row.key);
       for (const s of /** @type {const} */ (['base', 'head'])) {
         const [a, b] = [before[s], row[s]];
-        assert.ok(a && b, `${row.key} ${s}: counted both times`);
-        assert.ok(
-          Math.abs(b.instructions / a.instructions - 1) <= Math.max(before.tolerance, COUNT_FLOOR),
-          `${row.key} ${s}: ${b.instructions} at once, ${a.instructions} apart (tolerance ${before.tolerance})`,
-        );
+        assert.ok(a?.components && b?.components, `${row.key} ${s}: counted both times, by component`);
+        for (const [component, n] of Object.entries(a.components)) {
+          const moved = Math.abs(b.components[component] - n) / a.instructions;
+          const allowed = component === 'libc' ? 0.01 : Math.max(before.tolerance, COUNT_FLOOR);
+          assert.ok(
+            moved <= allowed,
+            `${row.key} ${s} ${component}: ${b.components[component]} at once, ${n} apart, of ${a.instructions} (allowed ${allowed})`,
+          );
+        }
         assert.deepEqual(b.io, a.io, `${row.key} ${s}: the same system calls and bytes`);
       }
     }
