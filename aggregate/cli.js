@@ -25,7 +25,7 @@
 //      (in the nightly job the failed step keeps `npm run ci:publish` from running: nothing of that
 //      night is archived or committed; docs/pipeline.md says what to do).
 //      Also 1 when no valid document was found (the pages are still written: with no document
-//      stored, the README block is render.js NO_RESULTS), when the batch is over a cap
+//      stored, the README block is render-pages.js NO_RESULTS), when the batch is over a cap
 //      (trust.js: one line, nothing read or written), or something could not be done (a README
 //      with bad markers, a document the pages need that is archived only: nothing is written);
 //   2  bad flags.
@@ -37,7 +37,7 @@ import { BIDI, CONTROL } from '../lib/markdown.js';
 import { replaceBlock } from '../lib/markers.js';
 import { admit } from './admit.js';
 import { discover, readResult } from './read.js';
-import { renderBlock, renderResultsPage } from './render.js';
+import { renderBlock, renderResultsPage } from './render-pages.js';
 import { CHARTS, chartWriter } from './charts/writer.js';
 import { nightStore } from './nights.js';
 import { digest, fileFor, kindOf, openStore, sha256, storedText } from './store.js';

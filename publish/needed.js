@@ -1,12 +1,12 @@
 // The stored documents the pages read: what the nightly job fetches from the archive (assets.js)
 // before it aggregates, so a clone that holds no document renders the same pages as one that holds all.
-import { classesOf } from '../aggregate/render.js';
+import { classesOf } from '../aggregate/render-pages.js';
 import { newestPerMajor } from '../aggregate/sections/common.js';
 import { newestShootout } from '../aggregate/sections/shootout.js';
 import { latestAttempts } from '../aggregate/store.js';
 
 /**
- * The documents the pages read (render.js): of every machine class, the newest result document per
+ * The documents the pages read (render-pages.js): of every machine class, the newest result document per
  * Node major (every result section picks among them) and the shootout the shootout section shows.
  * Every other document is read only through the nights cache (results/charts/nights.jsonl).
  * @param {import('../aggregate/store.js').Entry[]} entries

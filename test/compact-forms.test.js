@@ -11,7 +11,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { EXPERIMENTS } from '../bench/tables/production-claims.js';
 import { claimCell, renderBlockClaims, render as claimsPage } from '../aggregate/sections/claims.js';
-import { growthOf, render as workloads } from '../aggregate/sections/workloads.js';
+import { growthOf, render as workloads } from '../aggregate/sections/workload-tables.js';
 import { LISTED, render as history } from '../aggregate/sections/history.js';
 import { chartFile } from '../aggregate/charts/writer.js';
 import { nightOf } from '../aggregate/nights.js';

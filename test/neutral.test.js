@@ -1,7 +1,7 @@
 // Issue #36, "one neutraliser": every string of a result or shootout document that reaches the
 // README block, results/README.md or a chart renders inert and bounded, whatever it holds. Each
 // field the renderers read (FIELDS below) is set to a crafted value, with a token of its own, on
-// synthetic documents (bench/meta/synthetic.js), rendered by the real renderers (render.js
+// synthetic documents (bench/meta/synthetic.js), rendered by the real renderers (render-pages.js
 // renderBlock, renderResultsPage) and read back through a GFM renderer (micromark with GFM, raw HTML
 // let through as GitHub's sanitiser would keep <a> and <details>): every place the token shows, the
 // crafted text after it is there as text (or cut with an ellipsis, or a slug in a link or file
@@ -18,7 +18,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
 import { readResult } from '../aggregate/read.js';
-import { renderBlock, renderResultsPage } from '../aggregate/render.js';
+import { renderBlock, renderResultsPage } from '../aggregate/render-pages.js';
 import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
 import { summarize } from '../bench/result/summary.js';

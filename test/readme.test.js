@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
-import { NO_RESULTS, renderBlock, tidy } from '../aggregate/render.js';
+import { NO_RESULTS, renderBlock, tidy } from '../aggregate/render-pages.js';
 import { openStore } from '../aggregate/store.js';
 import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';

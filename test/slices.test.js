@@ -171,7 +171,7 @@ test('the noise line: slow-state share from the slices, steal from /proc/stat, t
 });
 
 test('the machines table says how noisy each run was, and "not recorded" where a document cannot say', async () => {
-  const { noiseCell } = await import('../aggregate/sections/environment.js');
+  const { noiseCell } = await import('../aggregate/sections/machines.js');
   assert.equal(
     noiseCell({ slowShare: 0.47, steal: 0.002, topology: { cpus: 2, threadsPerCore: 1 } }),
     'slow 47% · steal 0.2% · 1 thread(s)/core',

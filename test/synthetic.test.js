@@ -173,7 +173,7 @@ test('the aggregate renders the claims and the workloads of synthetic documents 
     SYNTHETIC_PLATFORMS.length,
     'a workloads section per machine class',
   );
-  // the README block: the workloads per class (its claims are one table for all classes: render.js)
+  // the README block: the workloads per class (its claims are one table for all classes: render-pages.js)
   const readme = fs.readFileSync(ws.readme, 'utf8');
   const block = readme.slice(readme.indexOf(START), readme.indexOf(END));
   assert.equal(

@@ -1,5 +1,5 @@
 // The workloads of a result document as Markdown table rows, one rule for the summary
-// (bench/result/summary.js) and the README (aggregate/sections/workloads.js): concurrency as WAL
+// (bench/result/summary.js) and the README (aggregate/sections/workload-tables.js): concurrency as WAL
 // against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.

@@ -3,7 +3,7 @@
 // machines they come from. Each row names a module and the kinds of store entries it is given.
 //
 // A section module exports `render(ctx)` and returns Markdown lines (possibly none) for one
-// machine class; render.js writes the platform and machine headings around them, so a section
+// machine class; render-pages.js writes the platform and machine headings around them, so a section
 // starts with a `#####` heading of its own. Strings from documents go through lib/markdown.js
 // inert(). The context:
 //
@@ -28,7 +28,7 @@
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: SectionContext) => string[] } }} Section */
 /**
  * A section of the whole README block, not of one machine class (e.g. one table with a column per
- * machine class): render.js writes it once, after the platforms. Its context: every machine class
+ * machine class): render-pages.js writes it once, after the platforms. Its context: every machine class
  * with its entries (of the row's kinds), and load, resultsLink, page and nights as above; `chart`
  * points at results/charts/all/<name>.svg.
  * @typedef {object} BlockContext
@@ -42,15 +42,15 @@
  */
 /** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: BlockContext) => string[] } }} BlockSection */
 import * as absolute from './absolute.js';
-import * as ciphers from './ciphers.js';
 import * as claims from './claims.js';
-import * as comparisons from './comparisons.js';
-import * as configs from './configs.js';
-import * as environment from './environment.js';
+import * as comparisonTables from './comparison-tables.js';
+import * as encryptionCost from './encryption-cost.js';
 import * as history from './history.js';
+import * as machines from './machines.js';
+import * as pragmaChanges from './pragma-changes.js';
 import * as selfCheck from './self-check.js';
 import * as shootout from './shootout.js';
-import * as workloads from './workloads.js';
+import * as workloadTables from './workload-tables.js';
 /** @import { Nights } from '../nights.js' */
 /** @import { Entry } from '../store.js' */
 
@@ -59,14 +59,14 @@ import * as workloads from './workloads.js';
  * @satisfies {Record<string, Omit<Section, 'name'>>}
  */
 const SECTIONS = {
-  environment: { kinds: ['result'], module: environment },
+  machines: { kinds: ['result'], module: machines },
   shootout: { kinds: ['shootout'], module: shootout },
   'self-check': { kinds: ['result'], module: selfCheck },
-  configs: { kinds: ['result'], module: configs },
-  ciphers: { kinds: ['result'], module: ciphers },
-  comparisons: { kinds: ['result'], module: comparisons },
+  'pragma-changes': { kinds: ['result'], module: pragmaChanges },
+  'encryption-cost': { kinds: ['result'], module: encryptionCost },
+  'comparison-tables': { kinds: ['result'], module: comparisonTables },
   claims: { kinds: ['result'], module: claims },
-  workloads: { kinds: ['result'], module: workloads },
+  'workload-tables': { kinds: ['result'], module: workloadTables },
   history: { kinds: ['result'], module: history },
   absolute: { kinds: ['result'], module: absolute },
 };
@@ -74,11 +74,18 @@ const SECTIONS = {
 const inOrder = (/** @type {(keyof typeof SECTIONS)[]} */ names) => names.map((name) => ({ name, ...SECTIONS[name] }));
 
 /** The README block, per machine class. */
-export const README_SECTIONS = inOrder(['shootout', 'self-check', 'configs', 'ciphers', 'workloads', 'history']);
+export const README_SECTIONS = inOrder([
+  'shootout',
+  'self-check',
+  'pragma-changes',
+  'encryption-cost',
+  'workload-tables',
+  'history',
+]);
 
 /**
  * The README block, once for the whole block (after the platforms). The machines each figure comes
- * from are one line under each machine class's heading (environment.js summary, written by render.js).
+ * from are one line under each machine class's heading (machines.js summary, written by render-pages.js).
  * @type {BlockSection[]}
  */
 export const README_BLOCK_SECTIONS = [
@@ -88,12 +95,12 @@ export const README_BLOCK_SECTIONS = [
 
 /** results/README.md, per machine class. */
 export const PAGE_SECTIONS = inOrder([
-  'environment',
+  'machines',
   'shootout',
   'self-check',
-  'comparisons',
+  'comparison-tables',
   'claims',
-  'workloads',
+  'workload-tables',
   'history',
   'absolute',
 ]);

@@ -88,7 +88,7 @@ test('npm run bench -- --quick with workloads: a document with them, valid, summ
 
   // the section: on results/README.md the concurrency and scale tables, strings made inert; in the
   // README a quick run (one round, no ±) is said to be one, without figures
-  const { render } = await import('../../aggregate/sections/workloads.js');
+  const { render } = await import('../../aggregate/sections/workload-tables.js');
   const entry = {
     file: 'x.json',
     kind: 'result',

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { chartText, fileSlug, inert } from '../lib/markdown.js';
 import { chartFile } from './charts/writer.js';
-import { summary } from './sections/environment.js';
+import { summary } from './sections/machines.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
 import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
