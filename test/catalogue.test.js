@@ -28,7 +28,7 @@ test('docs/catalogue.md lists exactly the configs, ciphers and operations the co
       for (const [n, v] of changes) assert.ok(row.includes(`${n}=${v}`), `${c.name}: ${n}=${v}`);
     assert.equal(row.includes('not a tuning'), describeChanges(c).equalsDefault, `${c.name}: the note`);
     if (note) assert.ok(row.includes(note), `${c.name}: the note`);
-    assert.equal(row.includes('experiment only'), Boolean(c.experiment), `${c.name}: experiment only`);
+    assert.equal(row.includes('only for claim'), Boolean(c.claimOnly), `${c.name}: only for claim`);
   }
   assert.ok(
     rows.find((l) => l.startsWith('| `production`'))?.includes('journal_mode=WAL'),

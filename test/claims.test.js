@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import { verdictOf, ruleText } from '../bench/claims/verdict.js';
 import { claimRows, claimedText, metricChange } from '../aggregate/render/claims-table.js';
 import { mechanismOf } from '../aggregate/render/mechanism.js';
-import { experimentsOf } from '../bench/result/analysis.js';
-import { EXPERIMENTS, measuredChecks } from '../bench/tables/production-claims.js';
+import { claimsOf } from '../bench/result/analysis.js';
+import { CLAIMS, measuredChecks } from '../bench/tables/production-claims.js';
 import { validate } from '../bench/result/document.js';
 import { render, renderBlockClaims } from '../aggregate/sections/claims.js';
 import { ROOT, childEnv } from './helpers.js';
@@ -60,7 +60,7 @@ test('verdict on a claim with no number: a direction, "minimal", none', () => {
 });
 
 test('a claim about time is judged in ops/s and shown in time: less time is more ops/s', () => {
-  const check = /** @type {any} */ (EXPERIMENTS.find((e) => e.id === 'temp-storage')?.checks[0]);
+  const check = /** @type {any} */ (CLAIMS.find((e) => e.id === 'temp-storage')?.checks[0]);
   assert.equal(claimedText(check), '−65.2% time');
   const t = metricChange('time', { change: 1, low: 0.5, high: 3 });
   assert.deepEqual([t.change, t.low, t.high], [-0.5, -0.75, 1 / 1.5 - 1]);
@@ -81,7 +81,7 @@ const timedCase = (
   stats: { rounds: rates, slots: rates.map((_, i) => `r${i}/${op}`), opsPerSec: { median: rates[0] } },
 });
 
-test('experimentsOf pairs each check by block and judges it; a case missing, skipped or with one round is "not compared", one with fewer than 8 pairs "too noisy to tell", with the reason', () => {
+test('claimsOf pairs each check by block and judges it; a case missing, skipped or with one round is "not compared", one with fewer than 8 pairs "too noisy to tell", with the reason', () => {
   const base = [1000, 1010, 990, 1005, 995, 1002, 1007, 998];
   const cases = [
     timedCase('production', 'select', base),
@@ -113,7 +113,7 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
     { ...timedCase('analysis-limit-400', 'select', [1000]), stats: { rounds: [1000], opsPerSec: { median: 1000 } } },
     { ...timedCase('analysis-limit-1000', 'select', [1000]), stats: { rounds: [1000], opsPerSec: { median: 1000 } } },
   ];
-  const got = experimentsOf(cases);
+  const got = claimsOf(cases);
   const by = (/** @type {string} */ id) => got.find((e) => e.id === id);
   assert.equal(by('cache-size')?.checks[0].verdict, 'holds');
   assert.equal(/** @type {any} */ (by('cache-size')?.checks[0])?.pairs, 8);
@@ -141,10 +141,10 @@ test('experimentsOf pairs each check by block and judges it; a case missing, ski
   // claims of which the run has no case are left out; a claim that cannot be measured is listed with why
   assert.equal(by('cipher'), undefined);
   assert.equal(by('wal-concurrency')?.checks[0].verdict, 'not compared');
-  assert.deepEqual(experimentsOf([]), []);
+  assert.deepEqual(claimsOf([]), []);
   // every check of a listed claim is there, measured or not
   for (const e of got)
-    assert.equal(e.checks.length, /** @type {any} */ (EXPERIMENTS.find((x) => x.id === e.id)).checks.length, e.id);
+    assert.equal(e.checks.length, /** @type {any} */ (CLAIMS.find((x) => x.id === e.id)).checks.length, e.id);
 });
 
 test('a claim measured by a workload is judged from the run\'s WAL-against-DELETE comparison, and stays "not compared" with the reason without one', async () => {
@@ -176,8 +176,8 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
     [five[0].checks[0].verdict, /** @type {any} */ (five[0].checks[0]).reason],
     ['too noisy to tell', "5 pairs: a claim's verdict needs 8"],
   );
-  // an experiments list from the suite gets the claim's checks filled in, the others untouched
-  const suite = experimentsOf([
+  // an claims list from the suite gets the claim's checks filled in, the others untouched
+  const suite = claimsOf([
     timedCase('production', 'select', [1, 2, 3]),
     timedCase('cache-size-64mb', 'select', [1, 2, 3]),
   ]);
@@ -191,13 +191,13 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
     suite.find((e) => e.id === 'cache-size'),
   );
   assert.deepEqual(
-    validate(docWith(partial)).filter((p) => p.startsWith('/experiments')),
+    validate(docWith(partial)).filter((p) => p.startsWith('/claims')),
     [],
   );
 });
 
-/** A minimal valid result document around crafted experiments. */
-function docWith(/** @type {any[]} */ experiments) {
+/** A minimal valid result document around crafted claims. */
+function docWith(/** @type {any[]} */ claims) {
   return {
     schemaVersion: 1,
     kind: 'sqlite-node-bench/result',
@@ -210,7 +210,7 @@ function docWith(/** @type {any[]} */ experiments) {
       commit: null,
       seed: 1,
       budget: { time: 1, warmupTime: 1, minSamples: 1, minSampleMs: 0.02, rounds: 5, seedMessages: 10 },
-      filters: { experiment: ['cache-size'] },
+      filters: { claim: ['cache-size'] },
       order: [],
     },
     environment: {},
@@ -219,13 +219,13 @@ function docWith(/** @type {any[]} */ experiments) {
     configs: [],
     setups: [],
     cases: [],
-    experiments,
+    claims,
   };
 }
 
-test('the document carries the experiments: the schema takes what experimentsOf writes and refuses an unknown verdict', () => {
+test('the document carries the claims: the schema takes what claimsOf writes and refuses an unknown verdict', () => {
   const base = [1000, 1010, 990, 1005, 995];
-  const experiments = experimentsOf([
+  const claims = claimsOf([
     timedCase('production', 'select', base),
     timedCase(
       'cache-size-64mb',
@@ -234,19 +234,19 @@ test('the document carries the experiments: the schema takes what experimentsOf 
     ),
   ]);
   const problems = (/** @type {any} */ doc) =>
-    validate(doc).filter((p) => p.startsWith('/experiments') || p.startsWith('/run/filters'));
-  assert.deepEqual(problems(docWith(experiments)), []);
-  const bad = structuredClone(experiments);
+    validate(doc).filter((p) => p.startsWith('/claims') || p.startsWith('/run/filters'));
+  assert.deepEqual(problems(docWith(claims)), []);
+  const bad = structuredClone(claims);
   /** @type {any} */ (bad[0].checks[0]).verdict = 'proven';
   assert.ok(
-    problems(docWith(bad)).some((p) => /^\/experiments\/0\/checks\/0\/verdict/.test(p)),
+    problems(docWith(bad)).some((p) => /^\/claims\/0\/checks\/0\/verdict/.test(p)),
     problems(docWith(bad)).join(),
   );
 });
 
 test("the claims section: on results/README.md each check linked to its source with the measured change, the verdict, and a document's reason shown inert; in the README one table for every machine class", () => {
   const base = [1000, 1010, 990, 1005, 995, 1002, 1007, 998];
-  const experiments = experimentsOf([
+  const claims = claimsOf([
     timedCase('production', 'select', base),
     timedCase(
       'cache-size-64mb',
@@ -255,14 +255,14 @@ test("the claims section: on results/README.md each check linked to its source w
     ),
     timedCase('blob-first', 'select', base),
   ]);
-  const blob = /** @type {any} */ (experiments.find((e) => e.id === 'blob-last'));
+  const blob = /** @type {any} */ (claims.find((e) => e.id === 'blob-last'));
   blob.checks[0] = {
     index: 0,
     metric: 'ops/s',
     verdict: 'not compared',
     reason: '[click](https://evil.example) | <b>x</b>',
   };
-  const doc = docWith(experiments);
+  const doc = docWith(claims);
   const entry = /** @type {import('../aggregate/store.js').Entry} */ ({
     kind: 'result',
     mode: 'full',
@@ -322,7 +322,7 @@ test("the claims section: on results/README.md each check linked to its source w
   assert.match(readme, /^\| 11 \| BLOB columns last \| not compared \|$/m, 'the reason is on results/README.md only');
   assert.equal(readme.split('](https://forwardemail.net/').length - 1, 1);
   assert.match(readme, /\]\(docs\/claims\.md\)/);
-  // a machine class with no full run with experiments has no section
+  // a machine class with no full run with claims has no section
   assert.deepEqual(
     render(
       /** @type {any} */ ({
@@ -338,12 +338,12 @@ test("the claims section: on results/README.md each check linked to its source w
   );
   assert.equal(
     claimRows(doc).length,
-    EXPERIMENTS.filter((e) => experiments.some((x) => x.id === e.id)).reduce((n, e) => n + e.checks.length, 0),
+    CLAIMS.filter((e) => claims.some((x) => x.id === e.id)).reduce((n, e) => n + e.checks.length, 0),
   );
 });
 
-test('npm run claims refuses an unknown experiment with one line naming the valid ones', () => {
-  const r = spawnSync(process.execPath, ['bench/claims/cli.js', '--experiment', 'nope'], {
+test('npm run claims refuses an unknown claim with one line naming the valid ones', () => {
+  const r = spawnSync(process.execPath, ['bench/claims/cli.js', '--claim', 'nope'], {
     cwd: ROOT,
     encoding: 'utf8',
     env: childEnv(),
@@ -352,7 +352,7 @@ test('npm run claims refuses an unknown experiment with one line naming the vali
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(
     r.stderr,
-    /^claims: unknown --experiment 'nope'; valid: wal-autocheckpoint-1000, .*blob-last, wal-concurrency$/m,
+    /^claims: unknown --claim 'nope'; valid: wal-autocheckpoint-1000, .*blob-last, wal-concurrency$/m,
     'the claim the concurrency workload measures is one too',
   );
   const b = spawnSync(process.execPath, ['bench/claims/cli.js', '--rounds', '2'], {
@@ -362,7 +362,7 @@ test('npm run claims refuses an unknown experiment with one line naming the vali
   });
   assert.equal(b.status, 2);
   assert.match(b.stderr, /^claims: bad --rounds '2'; valid: a whole number from 8 to 100$/m);
-  assert.ok(measuredChecks(EXPERIMENTS[0]).length > 0);
+  assert.ok(measuredChecks(CLAIMS[0]).length > 0);
 });
 
 test('npm run claims -- --quick checks the chosen claims end to end on real files and prints a verdict for each check', () => {
@@ -373,7 +373,7 @@ test('npm run claims -- --quick checks the chosen claims end to end on real file
       [
         'bench/claims/cli.js',
         '--quick',
-        '--experiment',
+        '--claim',
         'cache-size,wal-autocheckpoint-0',
         '--time',
         '5',

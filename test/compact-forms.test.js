@@ -2,14 +2,14 @@
 // "Concurrency and scale" and "Nightly history": within their budgets (issue #16) for a real
 // document and for nights of every Node major, every figure with its ± ("≈ ±x" counts), and the
 // long forms kept on results/README.md. The real document is test/fixtures/real-linux-x64-v20-claims-workloads.json:
-// the run, environment, experiments and workloads of a full local v20 run (the workload templates left out).
+// the run, environment, claims and workloads of a full local v20 run (the workload templates left out).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { EXPERIMENTS } from '../bench/tables/production-claims.js';
+import { CLAIMS } from '../bench/tables/production-claims.js';
 import { claimCell, renderBlockClaims, render as claimsPage } from '../aggregate/sections/claims.js';
 import { growthOf, render as workloads } from '../aggregate/sections/workload-tables.js';
 import { LISTED, render as history } from '../aggregate/sections/history.js';
@@ -79,7 +79,7 @@ test('claims in the README: one table, a column per machine class and a row per 
   const rows = lines.filter((l) => /^\| \d+ \|/.test(l));
   assert.deepEqual(
     rows.map((r) => Number(r.split(' | ')[0].slice(2))),
-    EXPERIMENTS.map((x) => x.n),
+    CLAIMS.map((x) => x.n),
     "a row per claim the run checked, in the table's order",
   );
   assert.match(lines[1], /separate machines.*not compared with each other/);
@@ -102,23 +102,23 @@ test('claims in the README: one table, a column per machine class and a row per 
   }
   // the figures are the document's: claim 2 (inserts −15.5% [−17.0%, −14.0%], larger; 10000: context)
   assert.equal(
-    claimCell(/** @type {any} */ (EXPERIMENTS.find((x) => x.n === 2)), REAL),
+    claimCell(/** @type {any} */ (CLAIMS.find((x) => x.n === 2)), REAL),
     'larger than claimed: -16%\u00a0±1.5; context: -14%\u00a0±2.8',
   );
   // a claim about time is shown in time: VACUUM +1.0% [−8.2%, +11.2%] time holds 0
   assert.match(
-    claimCell(/** @type {any} */ (EXPERIMENTS.find((x) => x.n === 6)), REAL),
+    claimCell(/** @type {any} */ (CLAIMS.find((x) => x.n === 6)), REAL),
     /^smaller than claimed: ≈\u00a0±11, /,
   );
 });
 
-test('claims in the README: a machine class without experiments is named once, not a column; none at all, no section', () => {
+test('claims in the README: a machine class without claims is named once, not a column; none at all, no section', () => {
   const machines = ENVS.map((env, i) =>
     machine(
       env,
       i === 3
         ? (d) => {
-            delete d.experiments;
+            delete d.claims;
           }
         : undefined,
     ),
@@ -129,16 +129,13 @@ test('claims in the README: a machine class without experiments is named once, n
   assert.equal(lines.find((l) => l.startsWith('| # |'))?.split(' | ').length, 5);
   // a claim not in a run, and one whose checks could not be measured
   const partial = machine(ENVS[0], (d) => {
-    d.experiments = d.experiments.filter((/** @type {any} */ e) => e.id !== 'mmap');
+    d.claims = d.claims.filter((/** @type {any} */ e) => e.id !== 'mmap');
   });
-  assert.equal(claimCell(/** @type {any} */ (EXPERIMENTS.find((x) => x.id === 'mmap')), partial.load()), 'not run');
+  assert.equal(claimCell(/** @type {any} */ (CLAIMS.find((x) => x.id === 'mmap')), partial.load()), 'not run');
   const unmeasured = structuredClone(REAL);
-  for (const c of unmeasured.experiments.find((/** @type {any} */ e) => e.id === 'cache-size').checks)
+  for (const c of unmeasured.claims.find((/** @type {any} */ e) => e.id === 'cache-size').checks)
     Object.assign(c, { verdict: 'not compared', reason: 'x', change: undefined });
-  assert.equal(
-    claimCell(/** @type {any} */ (EXPERIMENTS.find((x) => x.id === 'cache-size')), unmeasured),
-    'not compared',
-  );
+  assert.equal(claimCell(/** @type {any} */ (CLAIMS.find((x) => x.id === 'cache-size')), unmeasured), 'not compared');
   assert.deepEqual(
     renderBlockClaims({
       machines: machines.map((m) => ({ ...m, entries: m.entries.map((e) => ({ ...e, mode: 'quick' })) })),

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CONFIGS, DEFAULT_CONFIGS, describeChanges } from '../bench/tables/configs.js';
-import { EXPERIMENTS, SOURCE, casesOf, experimentReferencesOf } from '../bench/tables/production-claims.js';
-import { differences, validateExperiments } from '../bench/claims/validate.js';
+import { CLAIMS, SOURCE, casesOf, claimReferencesOf } from '../bench/tables/production-claims.js';
+import { differences, validateClaims } from '../bench/claims/validate.js';
 import { caseKey, cases, setups } from '../bench/tables/suite.js';
 import { referencesOf } from '../bench/tables/comparisons.js';
 import { SCHEMA_BLOB_FIRST, schemaOf } from '../bench/tables/mail.js';
@@ -13,7 +13,7 @@ import { SELECT_SQL } from '../bench/tables/ops.js';
 import { CIPHERS } from '../bench/tables/ciphers.js';
 import { driver, scratch } from './helpers.js';
 
-/** A valid experiment to break one field at a time. */
+/** A valid claim to break one field at a time. */
 const good = () => ({
   id: 'crafted',
   n: 99,
@@ -37,29 +37,29 @@ const good = () => ({
 const problemsOf = (/** @type {(e: any) => void} */ change) => {
   const e = good();
   change(e);
-  return validateExperiments([e]);
+  return validateClaims([e]);
 };
 
-test('the experiment table is valid: every claim of issue #18 (1 to 12) is a row, quoted from the write-up, each check measured or saying why not', () => {
-  assert.deepEqual(validateExperiments(EXPERIMENTS), []);
+test('the claim table is valid: every claim of issue #18 (1 to 12) is a row, quoted from the write-up, each check measured or saying why not', () => {
+  assert.deepEqual(validateClaims(CLAIMS), []);
   assert.deepEqual(
-    EXPERIMENTS.map((e) => e.n),
+    CLAIMS.map((e) => e.n),
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
   );
   assert.match(SOURCE.url, /^https:\/\/forwardemail\.net\//);
-  for (const e of EXPERIMENTS) {
+  for (const e of CLAIMS) {
     for (const c of e.checks) assert.ok((c.op && c.claim) || c.notMeasured, `${e.id}: ${c.says}`);
   }
   // the claim that needs the concurrency workload is pending, not silently missing
-  const wal = EXPERIMENTS.find((e) => e.n === 12);
+  const wal = CLAIMS.find((e) => e.n === 12);
   assert.ok(wal?.checks.every((c) => c.pending && /concurrency workload/.test(String(c.notMeasured))));
 });
 
 test('a crafted row that is valid passes, so the refusals below are about what each one breaks', () => {
-  assert.deepEqual(validateExperiments([good()]), []);
+  assert.deepEqual(validateClaims([good()]), []);
 });
 
-test('an experiment whose variants differ in more than its subject is refused, naming what else differs', () => {
+test('a claim whose variants differ in more than its subject is refused, naming what else differs', () => {
   // cache + mmap differs from production in mmap_size too
   const both = problemsOf((e) => {
     e.checks[0].member = { config: 'cache-mmap' };
@@ -67,7 +67,7 @@ test('an experiment whose variants differ in more than its subject is refused, n
   assert.equal(both.length, 1);
   assert.match(
     both[0],
-    /^experiment 1 'crafted': check 1: cache-mmap\/better-sqlite3-multiple-ciphers\/chacha20 differs from production\/better-sqlite3-multiple-ciphers\/chacha20 in mmap_size, beyond the subject \(cache_size\)$/,
+    /^claim 1 'crafted': check 1: cache-mmap\/better-sqlite3-multiple-ciphers\/chacha20 differs from production\/better-sqlite3-multiple-ciphers\/chacha20 in mmap_size, beyond the subject \(cache_size\)$/,
   );
   // a cipher, a driver, a schema, a temp directory: each is a difference of its own
   assert.match(
@@ -250,15 +250,12 @@ test('bad rows are refused with one line each, naming the row and the field', ()
       p.some((x) => re.test(x)),
       `${re}: ${p.join(' / ')}`,
     );
-    for (const x of p) assert.ok(!x.includes('\n') && x.startsWith("experiment 1 '"), x);
+    for (const x of p) assert.ok(!x.includes('\n') && x.startsWith("claim 1 '"), x);
   }
-  assert.match(
-    validateExperiments([good(), good()]).join(),
-    /experiment 2 'crafted': id repeats an earlier experiment's/,
-  );
+  assert.match(validateClaims([good(), good()]).join(), /claim 2 'crafted': id repeats an earlier claim's/);
   // a check measured by a workload: a known concurrency pair, a claim, a reason for runs without it, subject journal_mode
   const wl = (/** @type {any} */ check, subject = ['journal_mode']) =>
-    validateExperiments([
+    validateClaims([
       {
         ...good(),
         subject,
@@ -280,33 +277,33 @@ test('bad rows are refused with one line each, naming the row and the field', ()
   assert.match(wl({ notMeasured: undefined }).join(), /says in notMeasured why/);
   assert.match(wl({ op: 'select' }).join(), /a workload check has no op or member/);
   assert.match(wl({}, ['cache_size']).join(), /its subject is journal_mode/);
-  assert.match(validateExperiments([null]).join(), /experiment 1: not an object/);
+  assert.match(validateClaims([null]).join(), /claim 1: not an object/);
 });
 
-test("the experiment-only variants run only in their experiments: not in setups() (the per-config tables), yet in cases() on their experiments' operations", () => {
-  const experimentOnly = CONFIGS.filter((c) => c.experiment).map((c) => c.name);
-  assert.ok(experimentOnly.length >= 8);
+test("the claim-only variants run only in their claims: not in setups() (the per-config tables), yet in cases() on their claims' operations", () => {
+  const claimOnly = CONFIGS.filter((c) => c.claimOnly).map((c) => c.name);
+  assert.ok(claimOnly.length >= 8);
   assert.deepEqual(
-    DEFAULT_CONFIGS.filter((c) => experimentOnly.includes(c)),
+    DEFAULT_CONFIGS.filter((c) => claimOnly.includes(c)),
     [],
   );
-  assert.ok(!setups().some((s) => experimentOnly.includes(s.config)));
+  assert.ok(!setups().some((s) => claimOnly.includes(s.config)));
   const all = new Set(cases().map(caseKey));
-  for (const e of EXPERIMENTS) for (const c of casesOf(e)) assert.ok(all.has(caseKey(c)), caseKey(c));
-  const extra = cases().filter((c) => experimentOnly.includes(c.config));
+  for (const e of CLAIMS) for (const c of casesOf(e)) assert.ok(all.has(caseKey(c)), caseKey(c));
+  const extra = cases().filter((c) => claimOnly.includes(c.config));
   const ops = new Set(
-    EXPERIMENTS.flatMap((e) => casesOf(e))
-      .filter((c) => experimentOnly.includes(c.config))
+    CLAIMS.flatMap((e) => casesOf(e))
+      .filter((c) => claimOnly.includes(c.config))
       .map(caseKey),
   );
-  assert.deepEqual(new Set(extra.map(caseKey)), ops, "an experiment-only config runs exactly its experiments' cases");
-  // --experiment: exactly its cases, reference included
-  const picked = cases({ experiment: ['synchronous-normal'] })
+  assert.deepEqual(new Set(extra.map(caseKey)), ops, "a claim-only config runs exactly its claims' cases");
+  // --claim: exactly its cases, reference included
+  const picked = cases({ claim: ['synchronous-normal'] })
     .map(caseKey)
     .sort();
   assert.deepEqual(
     picked,
-    casesOf(/** @type {any} */ (EXPERIMENTS.find((e) => e.id === 'synchronous-normal')))
+    casesOf(/** @type {any} */ (CLAIMS.find((e) => e.id === 'synchronous-normal')))
       .map(caseKey)
       .sort(),
   );
@@ -316,15 +313,15 @@ test("the experiment-only variants run only in their experiments: not in setups(
   );
 });
 
-test("an extra round measuring an experiment's member measures its reference in the same block", () => {
+test("an extra round measuring a claim's member measures its reference in the same block", () => {
   const member = { config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'chacha20', op: 'insert' };
-  const refs = experimentReferencesOf(member).map(caseKey);
+  const refs = claimReferencesOf(member).map(caseKey);
   assert.ok(refs.includes('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert'), refs.join());
   assert.ok(refs.includes('production/better-sqlite3-multiple-ciphers/aes256cbc/insert'), refs.join());
   assert.ok(
     referencesOf(member).map(caseKey).includes('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert'),
   );
-  assert.deepEqual(experimentReferencesOf({ ...member, op: 'checkpoint' }), []);
+  assert.deepEqual(claimReferencesOf({ ...member, op: 'checkpoint' }), []);
 });
 
 test('the new variants say how they differ from production', () => {
@@ -379,7 +376,7 @@ test('temp files on /dev/shm: a session puts the temp directory there, reads it 
   const drivers = await loadDrivers();
   const s = createSession({
     mode: 'full',
-    filters: /** @type {any} */ ({ experiment: ['temp-storage'], config: ['shm-temp-storage'] }),
+    filters: /** @type {any} */ ({ claim: ['temp-storage'], config: ['shm-temp-storage'] }),
     seed: 5,
     drivers,
     budget: { time: 5, warmupTime: 2, seedMessages: 100 },

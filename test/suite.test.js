@@ -176,12 +176,12 @@ test('the engines of a run build and prove each template once: a later engine co
   }
 });
 
-test('setups() runs every config but the experiment-only ones on the production cipher, every cipher on production, every driver unencrypted', async () => {
+test('setups() runs every config but the claim-only ones on the production cipher, every cipher on production, every driver unencrypted', async () => {
   const { DEFAULT_CONFIGS } = await import('../bench/tables/configs.js');
   const s = setups().map((x) => `${x.config}/${x.driver}/${x.cipher}`);
   assert.equal(new Set(s).size, s.length);
   for (const c of DEFAULT_CONFIGS) assert.ok(s.includes(`${c}/better-sqlite3-multiple-ciphers/chacha20`));
-  // the experiment-only configs run in their experiments' cases only (test/production-claims.test.js)
+  // the claim-only configs run in their claims' cases only (test/production-claims.test.js)
   for (const c of TABLES.config.filter((x) => !DEFAULT_CONFIGS.includes(x)))
     assert.ok(cases().some((k) => k.config === c) && !s.some((x) => x.startsWith(`${c}/`)), c);
   for (const c of TABLES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));

@@ -1,5 +1,5 @@
 // The synthetic documents the aggregate's tests and its benchmark over a year (npm run
-// meta:aggregate) are made of: they carry what a real nightly run commits (experiments, workloads,
+// meta:aggregate) are made of: they carry what a real nightly run commits (claims, workloads,
 // a shootout per machine), pass the checks the aggregate reads real ones with, are stored with the
 // bench's precision, and the same parameters give the same bytes.
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { machineOf } from '../aggregate/store.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { COMMIT_PARTS, PER_NIGHT, artifactOf, inCell, night } from '../bench/meta/aggregate-year.js';
 import { validate } from '../bench/result/document.js';
-import { EXPERIMENTS } from '../bench/tables/production-claims.js';
+import { CLAIMS } from '../bench/tables/production-claims.js';
 import { WORKLOADS } from '../bench/tables/workloads.js';
 import { sig } from '../lib/format.js';
 import { END, START } from '../lib/markers.js';
@@ -44,7 +44,7 @@ const run = async (/** @type {ReturnType<typeof workspace>} */ ws) => {
   assert.deepEqual(warn, []);
 };
 
-test('a synthetic result document carries experiments and workloads as a real full one, and passes every check the aggregate reads documents with', () => {
+test('a synthetic result document carries claims and workloads as a real full one, and passes every check the aggregate reads documents with', () => {
   for (const platform of SYNTHETIC_PLATFORMS) {
     for (const node of NODES) {
       const doc = syntheticDoc({ platform, node, seed: node.length });
@@ -52,10 +52,10 @@ test('a synthetic result document carries experiments and workloads as a real fu
       assert.deepEqual(semanticProblems(doc), [], `${platform} ${node}`);
       // every claim of the table is listed; the measurable ones with a figure, judged
       assert.deepEqual(
-        doc.experiments.map((/** @type {any} */ e) => e.id),
-        EXPERIMENTS.map((e) => e.id),
+        doc.claims.map((/** @type {any} */ e) => e.id),
+        CLAIMS.map((e) => e.id),
       );
-      const judged = doc.experiments
+      const judged = doc.claims
         .flatMap((/** @type {any} */ e) => e.checks)
         .filter((/** @type {any} */ c) => c.verdict !== 'not compared');
       assert.ok(

@@ -59,7 +59,7 @@ test("the schemas' verdict enums are the vocabulary's words: comparisons without
 
 test('the judges give only the vocabulary: the paired verdict, a comparison within a run, a claim of every kind', () => {
   const ends = [-0.5, -0.12, -0.1, -0.05, -0.01, 0, 0.01, 0.05, 0.1, 0.12, 0.5];
-  /** @type {import('../bench/claims/verdict.js').Claim[]} */
+  /** @type {import('../bench/claims/verdict.js').ClaimedChange[]} */
   const claims = [
     { kind: 'change', low: 0.12, high: 0.12 },
     { kind: 'change', low: -0.3, high: -0.1 },

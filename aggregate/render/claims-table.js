@@ -2,16 +2,16 @@
 // with the claimed effect, what the run measured (change and 95% interval, in the claim's metric) and
 // the verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
-import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
 import { OPS } from '../../bench/tables/ops.js';
 import { changePercent, intervalText } from './figure.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
-/** @import { Experiment } from '../../bench/tables/production-claims.js' */
+/** @import { Claim } from '../../bench/tables/production-claims.js' */
 
 /**
  * @typedef {object} ClaimRow
- * @property {Experiment} experiment
+ * @property {Claim} claim
  * @property {boolean} first the claim's first row
  * @property {string} says what the check is (the table's words)
  * @property {string} claimed the claimed effect in the check's metric
@@ -54,31 +54,29 @@ export function claimedText(check) {
 }
 
 /**
- * @param {any} doc a result document (its `experiments`, bench/result/analysis.js)
+ * @param {any} doc a result document (its `claims`, bench/result/analysis.js)
  * @returns {ClaimRow[]}
  */
 export function claimRows(doc) {
   /** @type {ClaimRow[]} */
   const rows = [];
-  const found = new Map(
-    (Array.isArray(doc?.experiments) ? doc.experiments : []).map((/** @type {any} */ e) => [e?.id, e]),
-  );
+  const found = new Map((Array.isArray(doc?.claims) ? doc.claims : []).map((/** @type {any} */ e) => [e?.id, e]));
   const cases = new Map(
     (Array.isArray(doc?.cases) ? doc.cases : []).map((/** @type {any} */ c) => [
       `${c?.config}/${c?.driver}/${c?.cipher}/${c?.op}`,
       c,
     ]),
   );
-  for (const experiment of EXPERIMENTS) {
-    const got = found.get(experiment.id);
+  for (const claim of CLAIMS) {
+    const got = found.get(claim.id);
     if (!got) continue;
-    experiment.checks.forEach((check, index) => {
+    claim.checks.forEach((check, index) => {
       const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
       const op = OPS.find((o) => o.name === check.op);
       const says = `${check.says}${op ? ` (${op.label})` : ''}`;
       const base = {
-        experiment,
-        first: !rows.some((x) => x.experiment === experiment),
+        claim,
+        first: !rows.some((x) => x.claim === claim),
         says,
         claimed: claimedText(check),
       };
@@ -123,8 +121,8 @@ export function claimCells(rows, o) {
   return [
     ['#', 'Claim', 'Checked', 'Claimed', 'Measured (95% interval)', 'Verdict', 'Counted (against the reference)'],
     ...rows.map((r) => [
-      r.first ? String(r.experiment.n) : '',
-      r.first ? (o.link ? `[${r.experiment.short}](${SOURCE.url})` : r.experiment.short) : '',
+      r.first ? String(r.claim.n) : '',
+      r.first ? (o.link ? `[${r.claim.short}](${SOURCE.url})` : r.claim.short) : '',
       r.says,
       r.claimed,
       r.measured ?? '—',

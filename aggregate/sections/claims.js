@@ -7,7 +7,7 @@
 // the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
 // verdicts and the changes written by compactChange; the per-class section is empty there.
 import { claimCells, claimRows, metricChange, perCheckText } from '../render/claims-table.js';
-import { EXPERIMENTS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
@@ -15,14 +15,14 @@ import { compactRatio, newestFirst, runName, table } from './common.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major
- * that carries experiments.
+ * that carries claims.
  * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }} ctx
  */
 export function claimsRun(ctx) {
   const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
     .filter((e) => e.mode === 'full')
     .map((e) => ctx.load(e));
-  return docs.find((d) => Array.isArray(d?.experiments) && d.experiments.length) ?? null;
+  return docs.find((d) => Array.isArray(d?.claims) && d.claims.length) ?? null;
 }
 
 /** @param {import('./index.js').SectionContext} ctx */
@@ -52,15 +52,15 @@ const SHOWN = new Set([...Object.values(CLAIM_VERDICTS), VERDICTS.unclear]);
  * verdict under one verdict: "larger than claimed: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
  * Checks that could not be measured are left to results/README.md; a claim none of whose checks was
  * measured is "not compared", a claim the run did not check "not run".
- * @param {import('../../bench/tables/production-claims.js').Experiment} experiment
+ * @param {import('../../bench/tables/production-claims.js').Claim} claim
  * @param {any} doc
  */
-export function claimCell(experiment, doc) {
-  const got = doc.experiments.find((/** @type {any} */ e) => e?.id === experiment.id);
+export function claimCell(claim, doc) {
+  const got = doc.claims.find((/** @type {any} */ e) => e?.id === claim.id);
   if (!got) return 'not run';
   /** @type {{ word: string, figures: string[] }[]} */
   const runs = [];
-  experiment.checks.forEach((check, index) => {
+  claim.checks.forEach((check, index) => {
     const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
     if (!r || typeof r.change !== 'number' || !SHOWN.has(r.verdict)) return;
     const figure = compactRatio(metricChange(check.metric, r));
@@ -87,7 +87,7 @@ function headers(machines) {
 
 /**
  * "Claims checked" for the README block: ONE table, a row per claim any machine class checked, a
- * column per machine class that has a full run with experiments (each a separate machine, measured
+ * column per machine class that has a full run with claims (each a separate machine, measured
  * on its own: the columns are not compared with each other); classes without one named once.
  * @param {{ machines: { platform: string, machine: string, entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }[], resultsLink: string, heading?: string }} o
  *   heading: the section's heading line (default '### Claims checked', a level beside the platforms)
@@ -97,9 +97,7 @@ export function renderBlockClaims(o) {
   const all = o.machines.map((m) => ({ ...m, doc: claimsRun(m) }));
   const checked = all.filter((m) => m.doc);
   if (!checked.length) return [];
-  const experiments = EXPERIMENTS.filter((x) =>
-    checked.some((m) => m.doc.experiments.some((/** @type {any} */ e) => e?.id === x.id)),
-  );
+  const claims = CLAIMS.filter((x) => checked.some((m) => m.doc.claims.some((/** @type {any} */ e) => e?.id === x.id)));
   const without = all.filter((m) => !m.doc).map((m) => inert(m.machine));
   const runs = checked
     .map((m, i) => `${headers(checked)[i]}: ${inert(m.doc.environment.node)}, ${day(m.doc.run.finishedAt)}`)
@@ -115,7 +113,7 @@ export function renderBlockClaims(o) {
     table(
       [
         ['#', 'Claim', ...headers(checked)],
-        ...experiments.map((x) => [String(x.n), x.short, ...checked.map((m) => claimCell(x, m.doc))]),
+        ...claims.map((x) => [String(x.n), x.short, ...checked.map((m) => claimCell(x, m.doc))]),
       ],
       ['r', 'l', ...checked.map(() => /** @type {'l'} */ ('l'))],
     ),

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm run claims -- [--experiment NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]
-// Checks the claims of the production write-up on this machine: runs the cases of the experiments
-// (bench/tables/production-claims.js) with the bench (bench/cli.js --experiment …, and the concurrency
+// npm run claims -- [--claim NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]
+// Checks the claims of the production write-up on this machine: runs the cases of the claims
+// (bench/tables/production-claims.js) with the bench (bench/cli.js --claim …, and the concurrency
 // workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
-// `experiments`, then prints the claims table (aggregate/render/claims-table.js).
+// `claims`, then prints the claims table (aggregate/render/claims-table.js).
 //   --rounds N  exactly N rounds per case (default: the full run's, with extra rounds for imprecise cases)
 //   --quick     a smoke test: the quick budget with 8 rounds, the fewest a verdict takes
 import { spawnSync } from 'node:child_process';
@@ -12,12 +12,12 @@ import path from 'node:path';
 import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
-import { EXPERIMENTS, MIN_PAIRS, SOURCE, casesOf } from '../tables/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE, casesOf } from '../tables/production-claims.js';
 import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
-  experiment: {
+  claim: {
     type: 'string',
     multiple: true,
     arg: 'NAME',
@@ -50,7 +50,7 @@ const OPTIONS = /** @type {const} */ ({
 export const HELP = {
   usage: 'npm run claims -- [flags]',
   summary:
-    "Checks the production write-up's performance claims on this machine: runs their experiments with the bench, prints the claims table with a verdict each, and writes the document to --out.",
+    "Checks the production write-up's performance claims on this machine: measures their cases with the bench, prints the claims table with a verdict each, and writes the document to --out.",
   options: OPTIONS,
 };
 
@@ -60,11 +60,11 @@ export const HELP = {
  */
 function benchArgsOf(argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
-  const measurable = EXPERIMENTS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
-  const given = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  const measurable = CLAIMS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
+  const given = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   for (const n of given)
-    if (!measurable.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${measurable.join(', ')}`);
-  const chosen = EXPERIMENTS.filter((e) => (given.length ? given : measurable).includes(e.id));
+    if (!measurable.includes(n)) throw new UsageError(`unknown --claim '${n}'; valid: ${measurable.join(', ')}`);
+  const chosen = CLAIMS.filter((e) => (given.length ? given : measurable).includes(e.id));
   // the suite's cases of the chosen claims; a claim measured by a workload brings its WAL and DELETE rows
   const suite = chosen.filter((e) => casesOf(e).length).map((e) => e.id);
   const workloads = [
@@ -78,7 +78,7 @@ function benchArgsOf(argv) {
     'workload' in BENCH_OPTIONS ? ['--workload', workloads.length ? workloads.join(',') : 'none'] : [];
   // with no suite case chosen, one case read once (production's file size) instead of the whole suite
   const only = suite.length
-    ? suite.flatMap((n) => ['--experiment', n])
+    ? suite.flatMap((n) => ['--claim', n])
     : ['--config', 'production', '--driver', 'better-sqlite3-multiple-ciphers', '--cipher', 'chacha20', '--op', 'size'];
   const rounds = numberFlag('rounds', v.rounds, MIN_PAIRS, 100) ?? (v.quick ? MIN_PAIRS : undefined);
   numberFlag('time', v.time, 1, 600_000);

@@ -1,6 +1,6 @@
-// The logic of the experiments table (bench/tables/production-claims.js), kept out of the table: its
+// The logic of the claims table (bench/tables/production-claims.js), kept out of the table: its
 // validation (every problem of a row, one line each; a check's variants may differ only in the
-// experiment's subject), what two setups differ in, and the words of a check's rule and verdicts.
+// claim's subject), what two setups differ in, and the words of a check's rule and verdicts.
 // Loading this module checks the table: a bad row throws one line naming it. The engine's flags
 // (bench/engine/flags.js) load it, so a bad row stops every run, as test/production-claims.test.js does.
 import { CIPHERS } from '../tables/ciphers.js';
@@ -8,7 +8,7 @@ import { CONFIGS } from '../tables/configs.js';
 import { DRIVERS } from '../tables/drivers.js';
 import { OPS } from '../tables/ops.js';
 import { WORKLOADS } from '../tables/workloads.js';
-import { EXPERIMENTS, METRICS, setupOf } from '../tables/production-claims.js';
+import { CLAIMS, METRICS, setupOf } from '../tables/production-claims.js';
 
 /**
  * What two setups differ in: PRAGMA names (a value changed, set in one only, or the order of the
@@ -41,24 +41,24 @@ export function differences(a, b, { configs = CONFIGS } = {}) {
 }
 
 /**
- * Every problem of an experiment table, one line each: bad rows, and any check whose variants
- * differ in more than the experiment's subject (or in nothing).
+ * Every problem of a claims table, one line each: bad rows, and any check whose variants
+ * differ in more than the claim's subject (or in nothing).
  * @param {unknown[]} rows
  * @param {{ configs?: import('../tables/configs.js').Config[] }} [tables] configs to check against (tests)
  * @returns {string[]}
  */
-export function validateExperiments(rows, tables = {}) {
+export function validateClaims(rows, tables = {}) {
   const configs = tables.configs ?? CONFIGS;
   /** @type {string[]} */
   const problems = [];
   const ids = new Set();
   rows.forEach((row, i) => {
     const e = /** @type {any} */ (row);
-    const at = `experiment ${i + 1}${typeof e?.id === 'string' ? ` '${e.id}'` : ''}`;
+    const at = `claim ${i + 1}${typeof e?.id === 'string' ? ` '${e.id}'` : ''}`;
     const bad = (/** @type {string} */ s) => problems.push(`${at}: ${s}`);
     if (!e || typeof e !== 'object') return bad('not an object');
     if (typeof e.id !== 'string' || !/^[a-z0-9-]{1,40}$/.test(e.id)) bad('id must be a slug of a-z, 0-9 and -');
-    else if (ids.has(e.id)) bad("id repeats an earlier experiment's");
+    else if (ids.has(e.id)) bad("id repeats an earlier claim's");
     ids.add(e.id);
     for (const f of ['short', 'quote', 'holds'])
       if (typeof e[f] !== 'string' || !e[f].trim()) bad(`${f} must be a non-empty string`);
@@ -172,5 +172,5 @@ function claimCheck(claim) {
   return `unknown claim kind '${c.kind}'; valid: change, direction, minimal, none`;
 }
 
-const problems = validateExperiments(EXPERIMENTS);
+const problems = validateClaims(CLAIMS);
 if (problems.length) throw new Error(`bench/tables/production-claims.js: ${problems.join('; ')}`);

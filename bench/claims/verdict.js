@@ -5,7 +5,7 @@
 // more ops/s).
 // The words: lib/verdicts.js's, a claim's own on top.
 
-/** @typedef {import('../tables/production-claims.js').Claim} Claim what the table's check claims (kinds: change, direction, minimal, none) */
+/** @typedef {import('../tables/production-claims.js').ClaimedChange} ClaimedChange what the table's check claims (kinds: change, direction, minimal, none) */
 
 /** @typedef {import('../../lib/verdicts.js').ClaimVerdict} Verdict */
 
@@ -21,7 +21,7 @@ export const RULES = {
 };
 
 /**
- * @param {Claim} claim
+ * @param {ClaimedChange} claim
  * @param {{ low: number, high: number }} measured the 95% interval of our change (ops/s, member / reference − 1)
  * @returns {Verdict}
  */
@@ -59,7 +59,7 @@ export function verdictOf(claim, measured) {
 
 /**
  * The rule a claim is judged by, in words.
- * @param {Claim} claim
+ * @param {ClaimedChange} claim
  */
 export const ruleText = (claim) =>
   RULES[claim.kind].replaceAll('{bound}', claim.kind === 'minimal' ? `${+(claim.bound * 100).toFixed(1)}%` : '');

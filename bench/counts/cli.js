@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run counts -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                   [--experiment NAME]… [--seed N] [--jobs N] --out FILE
+//                   [--claim NAME]… [--seed N] [--jobs N] --out FILE
 //                   [--inject FILE | --probe-loop N] (calibration only)
 // The counting pass alone, without the timed rounds: what every selected timed case costs per
 // operation (instructions, system calls, bytes), counted twice in new processes (pass.js). This is

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
 import { TABLES } from '../tables/suite.js';
-import { EXPERIMENTS, casesOf } from '../tables/production-claims.js';
-import '../claims/validate.js'; // checks the experiments table: a bad row stops every run
+import { CLAIMS, casesOf } from '../tables/production-claims.js';
+import '../claims/validate.js'; // checks the claims table: a bad row stops every run
 import { WORKLOAD_NAMES } from '../tables/workloads.js';
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
@@ -32,12 +32,12 @@ export const FILTER_OPTIONS = /** @type {const} */ ({
     shown: 'every operation',
     description: 'run only these operations',
   },
-  experiment: {
+  claim: {
     type: 'string',
     multiple: true,
     arg: 'NAME',
     shown: 'none',
-    description: "run only the cases of these claims' experiments (docs/claims.md)",
+    description: 'run only the cases of these claims (docs/claims.md)',
   },
 });
 
@@ -113,12 +113,12 @@ export function tableFilters(v) {
     }
     if (names.length) filters[table] = [...new Set(names)];
   }
-  // --experiment NAME: only the cases of these experiments (bench/tables/production-claims.js)
-  const experiments = /** @type {string[]} */ (v.experiment ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
-  const known = EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => e.id);
-  for (const n of experiments)
-    if (!known.includes(n)) throw new UsageError(`unknown --experiment '${n}'; valid: ${known.join(', ')}`);
-  if (experiments.length) filters.experiment = [...new Set(experiments)];
+  // --claim NAME: only the cases of these claims (bench/tables/production-claims.js)
+  const claims = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  const known = CLAIMS.filter((e) => casesOf(e).length).map((e) => e.id);
+  for (const n of claims)
+    if (!known.includes(n)) throw new UsageError(`unknown --claim '${n}'; valid: ${known.join(', ')}`);
+  if (claims.length) filters.claim = [...new Set(claims)];
   return filters;
 }
 

@@ -45,7 +45,7 @@ function collectGarbage() {
 /**
  * @typedef {object} SessionOptions
  * @property {'quick'|'full'} mode
- * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[], experiment?: string[] }} filters
+ * @property {{ config?: string[], driver?: string[], cipher?: string[], op?: string[], claim?: string[] }} filters
  * @property {number} seed
  * @property {number} [time] ms per measured task, overriding the mode's budget
  * @property {number} [slowdown] calibration only: throughput fraction taken away from every timed task (measure.js `slowed`)

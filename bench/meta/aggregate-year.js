@@ -2,7 +2,7 @@
 // npm run meta:aggregate — the aggregate over a synthetic year of nightly history.
 //
 // Builds results/ holding what the nightly workflow commits: per platform (4) and night, a full
-// result document per Node major (5; each with its experiments and workloads) and a shootout
+// result document per Node major (5; each with its claims and workloads) and a shootout
 // document (every Node on that machine), N nights (default 183: 4,392 documents), with what a year
 // brings: Node patch releases, a runner image a week, a few nights on slow or fast VMs. Then times
 // what a nightly run does: one more night (24 documents) aggregated into that history, README

@@ -147,11 +147,13 @@ function documentDifferences(doc, j) {
     );
     const checks = (/** @type {any[]} */ es) =>
       es.flatMap((e) => e.checks.map((/** @type {any} */ c) => ({ ...c, id: `${e.id}#${c.index}` })));
-    const e = rowDifferences('claim', checks(a.run.experiments), checks(b.run.experiments), (r) => r.id);
+    // the modules at a ref before the claims were named so call them `experiments`
+    const claims = (/** @type {any} */ run) => checks(run.claims ?? run.experiments);
+    const e = rowDifferences('claim', claims(a.run), claims(b.run), (r) => r.id);
     verdicts.push(...e.verdict);
     intervals.push(...e.interval);
     lines.push(
-      `${checks(a.run.experiments).length} claim checks: ${e.verdict.length} verdicts differ, ${e.interval.length} more intervals`,
+      `${claims(a.run).length} claim checks: ${e.verdict.length} verdicts differ, ${e.interval.length} more intervals`,
     );
   }
   return { verdicts, intervals, lines };

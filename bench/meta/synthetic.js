@@ -1,6 +1,6 @@
 // Synthetic documents, valid against their schemas: for the aggregate's tests and for its
 // benchmark over a year of nightly history (bench-year.js). A result document carries what a real
-// full cell commits: every case, the comparisons, the claims' experiments and the workloads; a
+// full cell commits: every case, the comparisons, the claims and the workloads; a
 // shootout document every Node side of one machine. Figures come from a seeded generator (the same
 // parameters always give the same bytes) and go through the bench's own code from there: the
 // rounding the suite stores (run-suite.js rounded), the run's analysis (bench/result/analysis.js),
@@ -507,7 +507,7 @@ export function syntheticDoc(p = {}) {
   });
   // temp_store_directory is the process's: each setup reads back the one the setup before it set
   let lastTempdir = /** @type {string | null} */ (null);
-  // the setups the run prepared: every (config, driver, cipher) of its cases, the experiments' too
+  // the setups the run prepared: every (config, driver, cipher) of its cases, the claims' too
   const runSetups = [
     ...new Map(list.map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }])).values(),
   ];
@@ -547,7 +547,7 @@ export function syntheticDoc(p = {}) {
     noise: { slowShare: null, byOp: {}, machineFast: analysed.machineFast, steal: null, topology: null },
     comparisons: analysed.comparisons,
     selfCheck: analysed.selfCheck,
-    experiments: withWorkloadChecks(analysed.experiments, workloads),
+    claims: withWorkloadChecks(analysed.claims, workloads),
     ...(workloads ? { workloads } : {}),
     counting: { status: 'unavailable', reason: 'a synthetic document: nothing was counted' },
   };

@@ -5,13 +5,13 @@
 //   separated groups (lib/stats/modes.js);
 // - the comparisons of bench/tables/comparisons.js, paired by block (lib/judge.js judgeRounds),
 //   with the A/A self-check among them;
-// - the experiments of bench/tables/production-claims.js: each check of a claim paired the same way, and
+// - the claims of bench/tables/production-claims.js: each check of a claim paired the same way, and
 //   its verdict (bench/claims/verdict.js) from MIN_PAIRS pairs (bench/tables/production-claims.js), else
 //   "too noisy to tell", or "not compared", with the reason.
 // A quick run has one round per case: no interval, no comparison.
 import { COMPARISONS, membersOf } from '../tables/comparisons.js';
 import { DEFAULT_CONFIGS } from '../tables/configs.js';
-import { EXPERIMENTS, MIN_PAIRS, measuredChecks } from '../tables/production-claims.js';
+import { CLAIMS, MIN_PAIRS, measuredChecks } from '../tables/production-claims.js';
 import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../tables/ops.js';
 import { caseKey, setupKey } from '../tables/suite.js';
@@ -26,7 +26,7 @@ const UNMEASURED = 0;
 
 /**
  * @param {any[]} cases the run's cases; timed ones have stats.rounds and stats.slots
- * @returns {{ cases: any[], machine: Record<string, number>, machineFast: Record<string, number>, comparisons: any[], selfCheck: any, experiments: any[] }}
+ * @returns {{ cases: any[], machine: Record<string, number>, machineFast: Record<string, number>, comparisons: any[], selfCheck: any, claims: any[] }}
  */
 export function analyseRun(cases) {
   const timed = cases.filter((c) => c.status === 'ok' && c.stats?.slots);
@@ -64,8 +64,8 @@ export function analyseRun(cases) {
   });
   const comparisons = compareAll(withIntervals);
   const selfCheck = selfCheckOf(comparisons);
-  const experiments = experimentsOf(withIntervals);
-  return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, experiments };
+  const claims = claimsOf(withIntervals);
+  return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, claims };
 }
 
 /**
@@ -91,7 +91,7 @@ const roundsOf = (c, reference) => {
  */
 function compareAll(cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
-  // the experiment-only variants are compared in the experiments, not in the comparisons' tables
+  // the claim-only variants are compared in the claims, not in the comparisons' tables
   const setups = [
     ...new Map(
       cases
@@ -170,7 +170,7 @@ const notMeasured = (check, index) => ({
 
 /**
  * A claim's verdict on a judgement, or "too noisy to tell" with the reason below MIN_PAIRS pairs.
- * @param {import('../claims/verdict.js').Claim} claim
+ * @param {import('../claims/verdict.js').ClaimedChange} claim
  * @param {{ pairs: number, low: number, high: number }} j
  */
 const claimVerdict = (claim, j) =>
@@ -179,16 +179,16 @@ const claimVerdict = (claim, j) =>
     : { verdict: verdictOf(claim, j) };
 
 /**
- * Every experiment's checks (bench/tables/production-claims.js) in a run: each measured check paired by
+ * Every claim's checks (bench/tables/production-claims.js) in a run: each measured check paired by
  * block, as the comparisons, with its verdict; each one the run could not measure with the reason
  * (the table's, a case's own, or too few paired rounds). A claim is left out when the run has both
  * sides of none of its checks.
  * @param {any[]} cases
  */
-export function experimentsOf(cases) {
+export function claimsOf(cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
   const out = [];
-  for (const e of EXPERIMENTS) {
+  for (const e of CLAIMS) {
     const measured = new Map(measuredChecks(e).map((m) => [m.index, m]));
     // a claim is in a run when both sides of one of its checks are (measured or with a reason)
     if (
@@ -242,25 +242,25 @@ export function experimentsOf(cases) {
     out.push({ id: e.id, checks });
   }
   // a claim none of whose parts can be measured here is listed, with why, beside those that are
-  const unmeasurable = EXPERIMENTS.filter((e) => !measuredChecks(e).length);
+  const unmeasurable = CLAIMS.filter((e) => !measuredChecks(e).length);
   const listed = out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map(notMeasured) })) : [];
   return [...out, ...listed].sort(
-    (a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id),
+    (a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id),
   );
 }
 
 /**
- * The experiments with the checks a workload measures (bench/tables/production-claims.js `workload`) judged
+ * The claims with the checks a workload measures (bench/tables/production-claims.js `workload`) judged
  * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/workload-figures.js),
- * where the run has them; a claim with such a check joins the experiments when its comparison is there.
- * @param {any[]} experiments experimentsOf's
+ * where the run has them; a claim with such a check joins the claims when its comparison is there.
+ * @param {any[]} claims claimsOf's
  * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`
  */
-export function withWorkloadChecks(experiments, workloads) {
+export function withWorkloadChecks(claims, workloads) {
   const found = (/** @type {{ pair: string, figure: string }} */ w) =>
     (workloads?.comparisons ?? []).find((c) => c?.id === 'journal' && c.pair === w.pair && c.figure === w.figure);
-  const out = experiments.map((e) => ({ ...e, checks: [...e.checks] }));
-  for (const e of EXPERIMENTS) {
+  const out = claims.map((e) => ({ ...e, checks: [...e.checks] }));
+  for (const e of CLAIMS) {
     const checks = e.checks.map((check, index) => ({ check, index })).filter((x) => x.check.workload && x.check.claim);
     if (!checks.length) continue;
     let row = out.find((x) => x.id === e.id);
@@ -272,7 +272,7 @@ export function withWorkloadChecks(experiments, workloads) {
     for (const { check, index } of checks) {
       const c = found(/** @type {any} */ (check.workload));
       if (!c || !(typeof c.change === 'number' && c.low <= c.high)) continue;
-      const claim = /** @type {import('../claims/verdict.js').Claim} */ (check.claim);
+      const claim = /** @type {import('../claims/verdict.js').ClaimedChange} */ (check.claim);
       row.checks[index] = {
         index,
         metric: check.metric,
@@ -287,5 +287,5 @@ export function withWorkloadChecks(experiments, workloads) {
       };
     }
   }
-  return out.sort((a, b) => EXPERIMENTS.findIndex((e) => e.id === a.id) - EXPERIMENTS.findIndex((e) => e.id === b.id));
+  return out.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
 }

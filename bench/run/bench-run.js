@@ -205,7 +205,7 @@ export function resultDocument(flags, ready, suite, workloads, counting) {
     noise: suite.noise,
     comparisons: suite.comparisons,
     selfCheck: suite.selfCheck,
-    experiments: withWorkloadChecks(suite.experiments, workloads),
+    claims: withWorkloadChecks(suite.claims, workloads),
     ...(workloads ? { workloads } : {}),
     counting,
   };

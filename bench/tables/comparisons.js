@@ -4,7 +4,7 @@
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG, TWIN_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
-import { experimentReferencesOf } from './production-claims.js';
+import { claimReferencesOf } from './production-claims.js';
 
 /**
  * @typedef {object} Comparison
@@ -67,7 +67,7 @@ export function membersOf(cmp, have) {
 }
 
 /**
- * The references a case is compared with (same operation), in the comparisons and the experiments
+ * The references a case is compared with (same operation), in the comparisons and the claims
  * (bench/tables/production-claims.js), so an extra pass that measures the case measures them in the same block.
  * @param {import('./suite.js').Case} c
  * @returns {import('./suite.js').Case[]}
@@ -75,6 +75,6 @@ export function membersOf(cmp, have) {
 export function referencesOf(c) {
   return [
     ...COMPARISONS.filter((cmp) => membersOf(cmp, [c]).length).map((cmp) => ({ ...cmp.reference, op: c.op })),
-    ...experimentReferencesOf(c),
+    ...claimReferencesOf(c),
   ];
 }

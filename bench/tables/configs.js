@@ -10,7 +10,7 @@ import { PRAGMAS, normalise } from './pragmas.js';
  * @property {string} label the name users know
  * @property {PragmaSetting[]} pragmas applied in this order, after the cipher and key
  * @property {string} description one line on what it changes
- * @property {boolean} [experiment] measured only for the claims it tests (bench/tables/production-claims.js), on
+ * @property {boolean} [claimOnly] measured only for the claims it tests (bench/tables/production-claims.js), on
  *   their operations: not in the per-config tables or the config comparison
  * @property {import('./mail.js').SchemaName} [schema] the schema it creates (bench/tables/mail.js); default 'blob-last'
  * @property {'beside' | 'shm'} [tempdir] where `{tempdir}` is: beside the database (default), or on
@@ -157,34 +157,34 @@ const ROWS = [
     pragmas: [],
     description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)",
   },
-  // Experiment-only variants (bench/tables/production-claims.js): each measured only on the operations of the claims it tests.
+  // Claim-only variants (bench/tables/production-claims.js): each measured only on the operations of the claims it tests.
   {
     name: 'wal-autocheckpoint-0',
     label: 'WAL Autocheckpoint 0',
     pragmas: production({ wal_autocheckpoint: 0 }),
     description: 'wal_autocheckpoint=0: no automatic checkpoint, the WAL grows until one is run',
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'wal-autocheckpoint-10000',
     label: 'WAL Autocheckpoint 10000',
     pragmas: production({ wal_autocheckpoint: 10000 }),
     description: 'wal_autocheckpoint=10000',
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'synchronous-full',
     label: 'Synchronous FULL',
     pragmas: production({ synchronous: 'FULL' }),
     description: 'synchronous=FULL in WAL mode: every commit syncs the WAL',
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'secure-delete-off',
     label: 'Secure Delete OFF',
     pragmas: production({ secure_delete: 'OFF' }),
     description: 'secure_delete=OFF: deleted content is not overwritten',
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'shm-temp-storage',
@@ -193,7 +193,7 @@ const ROWS = [
     tempdir: 'shm',
     description:
       'the production PRAGMAs with `{tempdir}` on /dev/shm (RAM) instead of beside the database (skipped where there is no /dev/shm)',
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'default-temp-storage',
@@ -201,14 +201,14 @@ const ROWS = [
     pragmas: production({ temp_store_directory: '' }, ['temp_store']),
     description:
       "production without temp_store and with temp_store_directory='' (SQLite's default directory; the setting is process-wide, so it is reset, not left unset): SQLite's default temp files",
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'analysis-limit-400',
     label: 'Analysis Limit 400',
     pragmas: production({ analysis_limit: 400 }),
     description: 'analysis_limit=400',
-    experiment: true,
+    claimOnly: true,
   },
   {
     name: 'blob-first',
@@ -217,7 +217,7 @@ const ROWS = [
     schema: 'blob-first',
     description:
       'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/tables/mail.js)',
-    experiment: true,
+    claimOnly: true,
   },
 ];
 
@@ -239,8 +239,8 @@ export function durabilityOf(pragmas) {
 /** @type {Config[]} */
 export const CONFIGS = ROWS.map((c) => ({ ...c, durability: durabilityOf(c.pragmas) }));
 
-/** The configs of the per-config tables and the config comparison: every one but the experiment-only variants. */
-export const DEFAULT_CONFIGS = CONFIGS.filter((c) => !c.experiment).map((c) => c.name);
+/** The configs of the per-config tables and the config comparison: every one but the claim-only variants. */
+export const DEFAULT_CONFIGS = CONFIGS.filter((c) => !c.claimOnly).map((c) => c.name);
 
 export const PRODUCTION_CONFIG = 'production';
 

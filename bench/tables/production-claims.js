@@ -1,9 +1,9 @@
-// The claims of the production write-up, one row each, and the experiment that checks it: a reference
+// The claims of the production write-up, one row each, with how it is checked: a reference
 // setup and the variants compared with it, which differ from it in exactly the claim's subject, on
 // the operations the claim is about. Both sides are cases of the same run, measured in the same
 // blocks (bench/run/order.js), so each check is a paired comparison (bench/result/analysis.js), and
 // its verdict is bench/claims/verdict.js's. A part of a claim this suite cannot measure says why.
-// The rules a row must keep are bench/claims/validate.js's (validateExperiments), which checks
+// The rules a row must keep are bench/claims/validate.js's (validateClaims), which checks
 // this table when loaded; the table itself is data, and the small queries the suite needs of it.
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG } from './configs.js';
@@ -37,7 +37,7 @@ const MINIMAL = 0.05;
  * - direction: faster (+1) or slower (−1), no number ("Higher values slow down query planning")
  * - minimal: a gain, if any, of at most `bound` ("Minimal gains")
  * - none: no claim; measured for context (shown, never judged)
- * @typedef {{ kind: 'change', low: number, high: number } | { kind: 'direction', sign: 1 | -1 } | { kind: 'minimal', bound: number } | { kind: 'none' }} Claim
+ * @typedef {{ kind: 'change', low: number, high: number } | { kind: 'direction', sign: 1 | -1 } | { kind: 'minimal', bound: number } | { kind: 'none' }} ClaimedChange
  */
 /** @typedef {{ config?: string, driver?: string, cipher?: string }} Variant a setup, as changes from production (config, driver, cipher) */
 /**
@@ -45,9 +45,9 @@ const MINIMAL = 0.05;
  * @property {string} says the claimed effect as the write-up puts it
  * @property {typeof METRICS[number]} metric
  * @property {Variant} [member] the variant compared with the reference
- * @property {Variant} [reference] this check's own reference, where it is not the experiment's
+ * @property {Variant} [reference] this check's own reference, where it is not the claim's
  * @property {string} [op] the operation (bench/tables/ops.js) both are measured on
- * @property {Claim} [claim] the claimed change in ops/s, member / reference − 1
+ * @property {ClaimedChange} [claim] the claimed change in ops/s, member / reference − 1
  * @property {string} [notMeasured] why this suite cannot measure it: its verdict is "not compared"
  * @property {boolean} [pending] not measured yet, for a reason that will go away (a workload being built)
  * @property {{ pair: string, figure: 'reads' | 'writes' }} [workload] measured by a workload instead of
@@ -55,8 +55,8 @@ const MINIMAL = 0.05;
  *   this concurrency pair (bench/tables/workloads.js) and figure; `notMeasured` says why when a run has none
  */
 /**
- * @typedef {object} Experiment
- * @property {string} id slug: --experiment NAME, and the document's `experiments[].id`
+ * @typedef {object} Claim
+ * @property {string} id slug: --claim NAME, and the document's `claims[].id`
  * @property {number} n the claim's number in issue #18
  * @property {string} short the claim in a few words, for the README
  * @property {string} quote the claim, quoted from SOURCE
@@ -67,7 +67,7 @@ const MINIMAL = 0.05;
  * @property {string} [note] what a reader should know to read the verdict
  */
 
-// Shorthands the rows below write their claims in: each builds a Claim from the write-up's figures.
+// Shorthands the rows below write their claims in: each builds a claimed change from the write-up's figures.
 const ratio = (/** @type {number} */ before, /** @type {number} */ after) => after / before - 1;
 /** A claimed change in ops/s from rates (ops/s before and after). */
 const rates = (/** @type {number} */ before, /** @type {number} */ after) =>
@@ -82,8 +82,8 @@ const WORKLOAD =
 const RAM =
   "peak RSS is not measured: an engine process measures many cases, one after another, so its peak is not one case's";
 
-/** @type {Experiment[]} */
-export const EXPERIMENTS = [
+/** @type {Claim[]} */
+export const CLAIMS = [
   {
     id: 'wal-autocheckpoint-1000',
     n: 1,
@@ -419,8 +419,8 @@ export const setupOf = (v) => ({
 });
 
 /**
- * The measured checks of an experiment, each with its reference and member as setups.
- * @param {Experiment} e
+ * The measured checks of a claim, each with its reference and member as setups.
+ * @param {Claim} e
  */
 export const measuredChecks = (e) =>
   e.checks.flatMap((c, i) =>
@@ -439,8 +439,8 @@ export const measuredChecks = (e) =>
   );
 
 /**
- * The cases an experiment measures (setup and operation), without duplicates.
- * @param {Experiment} e
+ * The cases a claim measures (setup and operation), without duplicates.
+ * @param {Claim} e
  * @returns {import('./suite.js').Case[]}
  */
 export function casesOf(e) {
@@ -451,15 +451,15 @@ export function casesOf(e) {
 }
 
 /**
- * The references a case is compared with in the experiments (same operation), so that an extra
+ * The references a case is compared with in the claims (same operation), so that an extra
  * pass that measures the case measures them in the same block.
  * @param {import('./suite.js').Case} c
  * @returns {import('./suite.js').Case[]}
  */
-export function experimentReferencesOf(c) {
+export function claimReferencesOf(c) {
   const same = (/** @type {import('./suite.js').Setup} */ s) =>
     s.config === c.config && s.driver === c.driver && s.cipher === c.cipher;
-  return EXPERIMENTS.flatMap((e) =>
+  return CLAIMS.flatMap((e) =>
     measuredChecks(e)
       .filter((m) => m.op === c.op && same(m.member))
       .map((m) => ({ ...m.reference, op: c.op })),

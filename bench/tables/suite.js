@@ -2,7 +2,7 @@
 import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
 import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG } from './configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
-import { EXPERIMENTS, casesOf } from './production-claims.js';
+import { CLAIMS, casesOf } from './production-claims.js';
 import { OPS } from './ops.js';
 
 /** @typedef {{ configs: string[] | '*', drivers: string[] | '*', ciphers: string[] | '*' }} Rule */
@@ -10,8 +10,8 @@ import { OPS } from './ops.js';
 /**
  * Every PRAGMA config on the production driver and cipher; every cipher (and no key) with the
  * production PRAGMAs; every driver without encryption with the production PRAGMAs and with none.
- * Each on every operation. '*' of configs is every config but the experiment-only variants, which
- * are measured only in the cases of the experiments (bench/tables/production-claims.js, `experimentCases`).
+ * Each on every operation. '*' of configs is every config but the claim-only variants, which
+ * are measured only in the cases of the claims (bench/tables/production-claims.js, `claimCases`).
  * @type {Rule[]}
  */
 export const RULES = [
@@ -98,32 +98,32 @@ export function setups() {
 }
 
 /**
- * The cases of the experiments (bench/tables/production-claims.js) that the rules do not already give:
- * the experiment-only variants, on the operations of their experiments.
- * @param {string[]} [ids] only these experiments' cases (all of theirs, also those the rules give)
+ * The cases of the claims (bench/tables/production-claims.js) that the rules do not already give:
+ * the claim-only variants, on the operations of their claims.
+ * @param {string[]} [ids] only these claims' cases (all of theirs, also those the rules give)
  * @returns {Case[]}
  */
-function experimentCases(ids) {
+function claimCases(ids) {
   const given = new Set(ids ? [] : setups().flatMap((s) => TABLES.op.map((op) => caseKey({ ...s, op }))));
   const out = new Map();
-  for (const e of EXPERIMENTS.filter((x) => !ids || ids.includes(x.id))) {
+  for (const e of CLAIMS.filter((x) => !ids || ids.includes(x.id))) {
     for (const c of casesOf(e)) if (!given.has(caseKey(c))) out.set(caseKey(c), c);
   }
   return [...out.values()];
 }
 
 /**
- * Every case the rules give, then the experiments' own; filtered by table, and with an experiment
- * filter only the cases of those experiments.
- * @param {{ config?: string[], driver?: string[], cipher?: string[], op?: string[], experiment?: string[] }} filters empty or missing: all
+ * Every case the rules give, then the claims' own; filtered by table, and with a claim
+ * filter only the cases of those claims.
+ * @param {{ config?: string[], driver?: string[], cipher?: string[], op?: string[], claim?: string[] }} filters empty or missing: all
  * @returns {Case[]}
  */
 export function cases(filters = {}) {
   const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) =>
     !f || f.length === 0 || f.includes(v);
-  const all = filters.experiment?.length
-    ? experimentCases(filters.experiment)
-    : [...setups().flatMap((s) => TABLES.op.map((op) => ({ ...s, op }))), ...experimentCases()];
+  const all = filters.claim?.length
+    ? claimCases(filters.claim)
+    : [...setups().flatMap((s) => TABLES.op.map((op) => ({ ...s, op }))), ...claimCases()];
   return all.filter(
     (c) =>
       keep(filters.config, c.config) &&

@@ -12,7 +12,7 @@ import { ROOT } from '../../lib/root.js';
 import { replaceBetween } from '../../lib/markers.js';
 import { OPS } from '../tables/ops.js';
 import { RULES } from '../tables/suite.js';
-import { EXPERIMENTS, casesOf, measuredChecks } from '../tables/production-claims.js';
+import { CLAIMS, casesOf, measuredChecks } from '../tables/production-claims.js';
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
@@ -31,8 +31,8 @@ export function listText() {
   out.push('ciphers (--cipher):', ...CIPHERS.map((c) => `  ${c.name.padEnd(10)} ${c.label}: ${c.description}`));
   out.push('ops (--op):', ...OPS.map((o) => `  ${o.name.padEnd(13)} ${o.label}: ${o.unit}`));
   out.push(
-    'experiments (--experiment; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):',
-    ...EXPERIMENTS.filter((e) => casesOf(e).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
+    'claims (--claim; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):',
+    ...CLAIMS.filter((e) => casesOf(e).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
   );
   return out.join('\n');
 }
@@ -50,7 +50,7 @@ const namedTable = (header, entries, rest) =>
 /** Markdown for the README. */
 export function catalogueMarkdown() {
   const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) =>
-    x === '*' ? `every ${all}${all === 'config' ? ' but the experiment-only ones' : ''}` : x.join(', ');
+    x === '*' ? `every ${all}${all === 'config' ? ' but the claim-only ones' : ''}` : x.join(', ');
   return [
     '### Configurations',
     '',
@@ -62,8 +62,8 @@ export function catalogueMarkdown() {
           : changes.length
             ? `production, with ${settings(changes)}`
             : 'production';
-      const only = c.experiment
-        ? `experiment only: claim ${EXPERIMENTS.filter((e) => casesOf(e).some((x) => x.config === c.name))
+      const only = c.claimOnly
+        ? `only for claim ${CLAIMS.filter((e) => casesOf(e).some((x) => x.config === c.name))
             .map((e) => e.n)
             .join(', ')}`
         : '';
@@ -99,15 +99,15 @@ export function catalogueMarkdown() {
       (r) =>
         `- configs: ${rule(r.configs, 'config')}; drivers: ${rule(r.drivers, 'driver')}; ciphers: ${rule(r.ciphers, 'cipher')} (a driver without encryption runs only \`none\`)`,
     ),
-    '- each on every operation; the experiments below add their own cases: the experiment-only configs, on the operations of their claims',
+    '- each on every operation; the claims below add their own cases: the claim-only configs, on the operations of their claims',
     '',
-    '### Claims checked (experiments)',
+    '### Claims checked',
     '',
     'Each claim of the production write-up, its reference and what is compared with it (`npm run claims`, [claims.md](claims.md)).',
     '',
     markdownTable([
-      ['Claim', 'Experiment (`--experiment`)', 'Subject', 'Reference', 'Compared (operation)'],
-      ...EXPERIMENTS.map((e) => {
+      ['Claim', '`--claim`', 'Subject', 'Reference', 'Compared (operation)'],
+      ...CLAIMS.map((e) => {
         const m = measuredChecks(e);
         const key = (/** @type {{ config: string, driver: string, cipher: string }} */ x) => `${x.config}/${x.cipher}`;
         const refs = [
