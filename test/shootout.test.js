@@ -21,10 +21,12 @@ import {
 } from '../bench/shootout/plan.js';
 import { documentProblems, writeChecked } from '../bench/result/document.js';
 import { shootoutLines } from '../aggregate/render/shootout-report.js';
-import { countingSection } from '../bench/shootout/count-nodes.js';
+import { countingSection, instructionDifferences } from '../bench/shootout/count-nodes.js';
+import { COMPONENTS } from '../bench/tables/components.js';
 import { countLines } from '../aggregate/render/shootout-counts.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { inert } from '../lib/markdown.js';
+import { sig } from '../lib/format.js';
 import { ciArgs } from '../bench/shootout/nightly.js';
 import { readResult } from '../aggregate/read.js';
 import { openStore } from '../aggregate/store.js';
@@ -333,6 +335,12 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     // the same Node and drivers in other processes: as far apart as layouts put a select (2.6% at most seen)
     assert.ok(Math.abs(d.change) < 0.04, `A/A ${d.key}: ${d.change}`);
   }
+  // every counted case split by component, adding up to its instructions; every difference attributed
+  for (const x of c.cases) {
+    const sum = Object.values(x.components).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum / x.instructions - 1) < 1e-3, `${x.key}: components ${sum}, instructions ${x.instructions}`);
+  }
+  for (const d of c.differences) assert.deepEqual(Object.keys(d.components).sort(), [...COMPONENTS].sort(), d.key);
   assert.match(r.stdout, /\*\*Instructions: Same Node twice \(A\/A\)/);
   assert.match(r.stdout, /\*\*Counts per side\*\*/);
   // the A/A side is the driver generation of the Node running the test: 12.x on Node 20, 13.x on 22.14+
@@ -358,6 +366,15 @@ test('--no-counts: the document says counting was not asked for, and the report 
 });
 
 test('counting: differences pair the compared sides case by case, with the larger repeat; a side that failed is kept with its reason', () => {
+  /** A count split as a select's: SQLite a quarter, the runtime the rest. */
+  const split = (/** @type {number} */ n) => ({
+    sqlite: n / 4,
+    cipher: 0,
+    runtime: (3 * n) / 4,
+    binding: 0,
+    libc: 0,
+    other: 0,
+  });
   const out = (/** @type {Record<string, number[]>} */ cases) => ({
     ok: /** @type {const} */ (true),
     out: {
@@ -376,8 +393,14 @@ test('counting: differences pair the compared sides case by case, with the large
           /** @type {any} */ ({
             status: 'ok',
             instructions,
+            components: split(instructions),
             syscalls: { fsync, write: 3, read: 0, other: 0, runtime: 0 },
-            repeat: { instructions: instructions * (1 + difference), difference, syscallsSame: true },
+            repeat: {
+              instructions: instructions * (1 + difference),
+              components: split(instructions * (1 + difference)),
+              difference,
+              syscallsSame: true,
+            },
           }),
         ]),
       ),
@@ -420,6 +443,9 @@ test('counting: differences pair the compared sides case by case, with the large
       status: 'ok',
       instructions: 90_000,
       difference: -0.0003,
+      components: split(90_000),
+      // written with 6 significant digits, as every figure of the document
+      repeatComponents: Object.fromEntries(Object.entries(split(90_000 * (1 - 0.0003))).map(([k, v]) => [k, sig(v)])),
       fsync: 0.01,
       write: 3,
       syscallsSame: true,
@@ -453,6 +479,51 @@ test('counting: differences pair the compared sides case by case, with the large
     lines.some((l) => l.includes('±0% ±0.03% (within repeat)')),
     lines.join('\n'),
   );
+  // where the differences beyond repeat go: a quarter of each count is SQLite's, the rest the runtime's
+  const where = lines.filter((l) => l.startsWith('- '));
+  assert.equal(where.length, 2, lines.join('\n'));
+  assert.match(
+    where[0],
+    /^- v20 12\.x against v24 12\.x, Select \(better-sqlite3 · none\): \+50% instructions\/op, of which runtime \+374k \(75%\), SQLite \+125k \(25%\)$/,
+  );
+  assert.match(
+    where[1],
+    /^- v24 13\.x against v24 12\.x, Select .*: −10% instructions\/op, of which runtime −75k \(75%\), SQLite −25k \(25%\)$/,
+  );
+});
+
+test('where a Node difference goes: real A/A counts move no component; work added on one side lands in its component, the rest within repeat', () => {
+  // test/fixtures/real-linux-x64-v20-counted-shootout.json: `npm run shootout -- --node 20,20 --quick
+  // --op insert,select,update` on Linux, counted (valgrind 3.19, strace 6.1)
+  const real = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-counted-shootout.json'), 'utf8'),
+  );
+  assert.deepEqual(documentProblems(real), []);
+  assert.deepEqual(instructionDifferences(real.counting.cases, real.comparisons), real.counting.differences);
+  assert.ok(!countLines(real).some((l) => l.startsWith('**Where the differences go')), 'A/A: nothing to attribute');
+  /** The report's attribution lines after the head's select does `more` instructions per operation in each component. */
+  const where = (/** @type {Record<string, number>} */ more) => {
+    const doc = structuredClone(real);
+    const sel = doc.counting.cases.find(
+      (/** @type {any} */ x) => x.side === 'v20 12.x (2)' && x.key.endsWith('/chacha20/select'),
+    );
+    for (const [k, n] of Object.entries(more)) {
+      sel.components[k] += n;
+      sel.repeatComponents[k] += n;
+      sel.instructions += n;
+    }
+    doc.counting.differences = instructionDifferences(doc.counting.cases, doc.comparisons);
+    assert.deepEqual(documentProblems(doc), []);
+    return countLines(doc).filter((l) => l.startsWith('- '));
+  };
+  const select =
+    '- v20 12.x (2) against v20 12.x, Select (better-sqlite3-multiple-ciphers · chacha20): +97% instructions/op,';
+  assert.deepEqual(where({ runtime: 1.02e6 }), [
+    `${select} of which runtime +1.02M (100%); SQLite, binding, libc within repeat`,
+  ]);
+  assert.deepEqual(where({ runtime: 1.02e6, sqlite: 10_000 }), [
+    `${select.replace('97%', '98%')} of which runtime +1.02M (99%), SQLite +10k (1.0%); binding, libc within repeat`,
+  ]);
 });
 
 test('document checks: crafted bad shootout documents are refused, each with one line naming the field', () => {

@@ -1,8 +1,9 @@
 // A case's counts as text, for the summary: instructions and fsyncs per operation, where the
 // instructions go (components), the repeat's spread over the run, and what changed between the
 // two sides of a paired comparison.
-import { componentDifference } from '../../lib/costs.js';
-import { percent, signedPercent, whole } from '../../lib/format.js';
+import { COUNT_FLOOR, componentDifference } from '../../lib/costs.js';
+import { componentMoved } from '../../lib/attribution.js';
+import { MINUS, percent, sign, signedPercent, whole } from '../../lib/format.js';
 import { REASON_MAX, inert, table } from '../../lib/markdown.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
@@ -64,6 +65,40 @@ export function componentsText(k) {
     .sort((a, b) => share(b) - share(a))
     .map((c) => `${COMPONENT_LABELS[c]} ${percent(share(c), share(c) < 0.1 || share(c) > 0.99 ? 1 : 0)}`);
   return `${countText(k.instructions)} instr = ${parts.join(' · ')}`;
+}
+
+/** A signed count: "+1.02M", "−2.1k". */
+const signedCount = (/** @type {number} */ n) => `${sign(n)}${countText(Math.abs(n))}`;
+
+/** A share of a whole: whole from 10% up, else one decimal; "−" below 0. */
+const share = (/** @type {number} */ x) =>
+  `${x < 0 ? MINUS : ''}${(Math.abs(x) * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
+
+/**
+ * Where a difference in instructions per operation goes (lib/attribution.js componentChanges):
+ * each component whose change is beyond its own repeat and at least COUNT_FLOOR of the base's
+ * instructions (what a total's change must reach), largest first, with its instructions per
+ * operation and its share of the whole difference, "of which runtime +1.02M (96%), libc +41k
+ * (3.9%)"; then those that hold 1% or more of the base's instructions and did not move, "; SQLite
+ * within repeat". Empty without components.
+ * @param {Record<string, import('../../lib/attribution.js').ComponentChange> | null | undefined} changes
+ * @param {Record<string, number> | undefined} base the base's instructions per operation by component
+ */
+export function attributionText(changes, base) {
+  if (!changes || !base) return '';
+  const total = Object.values(changes).reduce((s, x) => s + x.delta, 0);
+  const sum = Object.values(base).reduce((s, x) => s + x, 0);
+  const of = COMPONENTS.filter((c) => changes[c]);
+  const moved = of.filter((c) => componentMoved(changes[c]));
+  const parts = moved
+    .filter((c) => Math.abs(changes[c].delta) >= COUNT_FLOOR * sum)
+    .sort((a, b) => Math.abs(changes[b].delta) - Math.abs(changes[a].delta))
+    .map((c) => `${COMPONENT_LABELS[c]} ${signedCount(changes[c].delta)} (${share(changes[c].delta / total)})`);
+  const still = of.filter((c) => !moved.includes(c) && base[c] >= 0.01 * sum).map((c) => COMPONENT_LABELS[c]);
+  return [
+    parts.length ? `of which ${parts.join(', ')}` : 'no component beyond its repeat',
+    ...(still.length ? [`${still.join(', ')} within repeat`] : []),
+  ].join('; ');
 }
 
 /**

@@ -1,15 +1,17 @@
 // The shootout's counts in Markdown (its document's `counting`, bench/shootout/count-nodes.js): per
 // comparison group a table of the instruction differences against the same base sides as the
 // time's tables, each cell the change in instructions per operation with the larger of the two
-// sides' repeat differences; then every side's counts per case. Shown after the time's tables by
+// sides' repeat differences; then, for every difference beyond its repeat, where it goes (the
+// components: runtime, binding, SQLite, cipher, libc); then every side's counts per case. Shown after the time's tables by
 // the CLI's summary and results/README.md (aggregate/render/shootout-report.js); a machine that could not
 // count gets one line saying why. Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
-import { countText } from './counts-text.js';
+import { attributionText, countText } from './counts-text.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { parseCaseKey } from '../../bench/tables/suite.js';
 import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './shootout-tables.js';
+import { OPS } from '../../bench/tables/ops.js';
 
 /** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
 export function smallPercent(/** @type {number} */ x) {
@@ -34,6 +36,28 @@ export function sideCell(/** @type {any} */ c) {
   if (!c) return '';
   if (c.status !== 'ok') return `not counted: ${inert(c.reason ?? '', 80)}`;
   return `${countText(c.instructions)} ±${smallPercent(c.difference)} · ${countText(c.fsync)} · ${countText(c.write)}`;
+}
+
+/**
+ * Where each difference beyond its repeat goes, a line each: "v20 12.x against v24 12.x, select
+ * (better-sqlite3 · none): +117% instructions/op, of which runtime +1.02M (96%); SQLite within
+ * repeat" (aggregate/render/counts-text.js attributionText).
+ * @param {any[]} diffs the document's differences, each with its case's fields
+ * @param {(side: string, key: string) => any} caseOf a side's counted case
+ * @returns {string[]} Markdown lines; none where no difference has components
+ */
+export function attributionLines(diffs, caseOf) {
+  const moved = diffs.filter((d) => d.components && beyondRepeat(d)).sort(byCase);
+  if (!moved.length) return [];
+  return [
+    '**Where the differences go** (by component, docs/counting.md#components; a component moved only beyond its own repeat):',
+    '',
+    ...moved.map(
+      (d) =>
+        `- ${inert(d.head)} against ${inert(d.base)}, ${inert(OPS.find((o) => o.name === d.op)?.label ?? d.op)} (${inert(`${d.driver} · ${d.cipher}`)}): ${signedSmall(d.change)} instructions/op, ${attributionText(d.components, caseOf(d.base, d.key)?.components)}`,
+    ),
+    '',
+  ];
 }
 
 /**
@@ -70,8 +94,9 @@ export function countLines(doc, o = {}) {
   const diffs = (c.differences ?? []).map(withCase).filter(only);
   /** @type {any[]} */
   const counted = (c.cases ?? []).map(withCase).filter(only);
-  const instrOf = (/** @type {string} */ side, /** @type {string} */ key) =>
-    counted.find((x) => x.side === side && x.key === key && x.status === 'ok')?.instructions;
+  const caseOf = (/** @type {string} */ side, /** @type {string} */ key) =>
+    counted.find((x) => x.side === side && x.key === key && x.status === 'ok');
+  const instrOf = (/** @type {string} */ side, /** @type {string} */ key) => caseOf(side, key)?.instructions;
   lines.push(
     ...groupTables(diffs, {
       heading: (name) => `**Instructions: ${name}**`,
@@ -83,6 +108,7 @@ export function countLines(doc, o = {}) {
       cell: differenceCell,
       write,
     }),
+    ...attributionLines(diffs, caseOf),
   );
   if (counted.length) {
     const sides = [...new Set(counted.map((x) => x.side))];

@@ -179,7 +179,12 @@ function countingProblems(doc, labels, pairs) {
     if (!labels.has(x.side)) problems.push(`/counting/cases/${i}/side '${x.side}' is not a side`);
     if (!known(x.key)) problems.push(`/counting/cases/${i}/key '${shown(x.key)}' is not a case`);
     if (counted.has(`${x.side}|${x.key}`)) problems.push(`/counting/cases/${i} repeats ${x.key} on ${x.side}`);
-    if (x.status === 'ok' && [x.instructions, x.difference, x.fsync, x.write].some((n) => !Number.isFinite(n)))
+    if (
+      x.status === 'ok' &&
+      ([x.instructions, x.difference, x.fsync, x.write].some((n) => !Number.isFinite(n)) ||
+        !x.components ||
+        !x.repeatComponents)
+    )
       problems.push(`/counting/cases/${i} is 'ok' without its counts`);
     if (x.status !== 'ok' && !x.reason) problems.push(`/counting/cases/${i} failed without a reason`);
     if (x.status === 'ok') counted.add(`${x.side}|${x.key}`);

@@ -14,6 +14,7 @@ import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
 import { countTolerance, opSpreads } from '../../lib/costs.js';
+import { componentChanges, componentSpreads } from '../../lib/attribution.js';
 import { parseCaseKey } from '../tables/suite.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
@@ -88,15 +89,27 @@ export async function countSide(side, o) {
   }
 }
 
+/** A case's components with 6 significant digits. */
+const sig6All = (/** @type {Record<string, number>} */ c) =>
+  Object.fromEntries(Object.entries(c).map(([k, v]) => [k, sig6(v)]));
+
 /**
  * One side's counted cases as the document keeps them: instructions per operation and how far
- * the repeat was from them, fsyncs and writes per operation, whether every system call repeated.
+ * the repeat was from them, by component in both counts (bench/tables/components.js), fsyncs and
+ * writes per operation, whether every system call repeated.
  * @param {string} label
  * @param {CountSide} out
  */
 export function sideCases(label, out) {
   return Object.entries(out.counts).map(([key, c]) => {
-    if (c.status !== 'ok' || c.instructions === undefined || !c.repeat || !c.syscalls)
+    if (
+      c.status !== 'ok' ||
+      c.instructions === undefined ||
+      !c.repeat ||
+      !c.syscalls ||
+      !c.components ||
+      !c.repeat.components
+    )
       return {
         side: label,
         key,
@@ -109,6 +122,8 @@ export function sideCases(label, out) {
       status: /** @type {const} */ ('ok'),
       instructions: sig6(c.instructions),
       difference: sig6(c.repeat.difference),
+      components: sig6All(c.components),
+      repeatComponents: sig6All(c.repeat.components),
       fsync: sig6(c.syscalls.fsync),
       write: sig6(c.syscalls.write),
       syscallsSame: c.repeat.syscallsSame,
@@ -120,29 +135,46 @@ export function sideCases(label, out) {
  * @typedef {ReturnType<typeof sideCases>[number]} CountedCase
  */
 
+/** A counted case as a case's `counts` (lib/attribution.js reads that shape). */
+const asCounts = (/** @type {any} */ c) => ({
+  instructions: c.instructions,
+  components: c.components,
+  repeat: { components: c.repeatComponents },
+});
+
 /**
  * Per comparison and case counted on both sides: the head's instructions per operation against
  * its base's (head / base - 1, + is more instructions), the larger of the two sides' repeat
  * differences, and the tolerance a difference between Nodes must exceed to be one: the compare's
- * rule (lib/costs.js countTolerance), its operation's spread over the comparison's two sides.
+ * rule (lib/costs.js countTolerance), its operation's spread over the comparison's two sides. And
+ * where it goes: per component, the head's instructions less the base's, with the tolerance the
+ * same rule gives that component's own spreads (lib/attribution.js).
  * @param {CountedCase[]} cases
  * @param {import('./plan.js').Comparison[]} comparisons
  */
 export function instructionDifferences(cases, comparisons) {
   /** @type {Map<string, any>} */
   const by = new Map(cases.filter((c) => c.status === 'ok').map((c) => [`${c.side}|${c.key}`, c]));
-  const spreadOf = (/** @type {string} */ side) =>
-    [...by.values()]
-      .filter((c) => c.side === side)
-      .map((c) => ({ op: parseCaseKey(c.key).op, spread: Math.abs(c.difference) }));
+  const of = (/** @type {import('./plan.js').Comparison} */ cmp) =>
+    [...by.values()].filter((c) => c.side === cmp.base || c.side === cmp.head);
   return comparisons.flatMap((cmp) => {
-    const ops = opSpreads([...spreadOf(cmp.base), ...spreadOf(cmp.head)]);
+    const ops = opSpreads(of(cmp).map((c) => ({ op: parseCaseKey(c.key).op, spread: Math.abs(c.difference) })));
+    const opComponents = (/** @type {string} */ op) =>
+      componentSpreads(
+        of(cmp)
+          .filter((c) => parseCaseKey(c.key).op === op)
+          .map(asCounts),
+      );
     return cases
       .filter((c) => c.side === cmp.head && by.has(`${cmp.base}|${c.key}`) && by.has(`${cmp.head}|${c.key}`))
       .map((c) => {
         const base = by.get(`${cmp.base}|${c.key}`);
         const head = by.get(`${cmp.head}|${c.key}`);
         const spread = Math.max(Math.abs(base.difference), Math.abs(head.difference));
+        const op = parseCaseKey(c.key).op;
+        const parts = /** @type {Record<string, { delta: number, tolerance: number }>} */ (
+          componentChanges(asCounts(base), asCounts(head), opComponents(op))
+        );
         return {
           group: cmp.group,
           base: cmp.base,
@@ -150,7 +182,10 @@ export function instructionDifferences(cases, comparisons) {
           key: c.key,
           change: sig6(head.instructions / base.instructions - 1),
           spread: sig6(spread),
-          tolerance: sig6(countTolerance(spread, ops.get(parseCaseKey(c.key).op))),
+          tolerance: sig6(countTolerance(spread, ops.get(op))),
+          components: Object.fromEntries(
+            Object.entries(parts).map(([k, x]) => [k, { delta: sig6(x.delta), tolerance: sig6(x.tolerance) }]),
+          ),
         };
       });
   });
