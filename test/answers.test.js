@@ -2,8 +2,12 @@
 // driver and changes, each present, each derived from the documents (change a figure, the answer
 // changes), each a declared question judged over its family with Holm: a crafted family whose
 // largest raw effect is not significant after Holm offers nothing, and Synchronous OFF is never
-// under "safe". From documents the synthetic generator makes (bench/meta/synthetic.js).
+// under "safe". From documents the synthetic generator makes (bench/meta/synthetic.js), and the
+// mechanisms (in which components the instructions go) from real counted documents (test/fixtures/:
+// how each was made is said where it is read).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { CONFIGS, durabilityOf } from '../bench/tables/configs.js';
@@ -11,6 +15,10 @@ import { answersOf, renderAnswers } from '../aggregate/answers/index.js';
 import { encryptionAnswer } from '../aggregate/answers/encryption.js';
 import { TUNINGS, tuningsAnswer, tuningsOf } from '../aggregate/answers/tunings.js';
 import { judge } from '../lib/judge.js';
+import { nodeAnswer } from '../aggregate/answers/node-ranking.js';
+import { driverAnswer } from '../aggregate/answers/driver-choice.js';
+import { instructionDifferences } from '../bench/shootout/count-nodes.js';
+import { ROOT } from './helpers.js';
 
 /** @returns {any} a store entry (aggregate/store.js) */
 const entry = (/** @type {string} */ file, /** @type {any} */ d, /** @type {string} */ kind) => ({
@@ -166,5 +174,101 @@ test('answers: Synchronous OFF is never under "safe", the A/A twin and Baseline 
   assert.ok(
     items.filter((i) => i.startsWith('safe')).every((i) => !i.includes('Synchronous OFF')),
     items.join('\n'),
+  );
+});
+
+/** A real counted document of test/fixtures/. */
+const fixture = (/** @type {string} */ name) =>
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', name), 'utf8'));
+
+/** Move `n` instructions per operation from one component to another, in both counts of a case. */
+function move(
+  /** @type {any} */ counts,
+  /** @type {string} */ from,
+  /** @type {string} */ to,
+  /** @type {number} */ n,
+) {
+  for (const k of [counts.components, counts.repeat.components]) {
+    k[from] -= n;
+    k[to] += n;
+  }
+}
+
+test("answers: encryption's mechanism names the component an insert's extra instructions go to, from a real run's counts", () => {
+  // real-linux-x64-v20-counted-run.json: `npm run bench -- --quick --rounds 3 --config production --driver
+  // better-sqlite3-multiple-ciphers --cipher chacha20,none,aes256cbc --op insert,select,setup --workload none`
+  const real = fixture('real-linux-x64-v20-counted-run.json');
+  const text = (/** @type {any} */ doc) => String(encryptionAnswer(doc)?.text);
+  assert.match(
+    text(real),
+    /^ChaCha20-Poly1305 \(production's[^)]*\): .* \(insert: instructions\/op 966k against 77\.1k \(\+1152\.5%\), of which cipher \+884k \(99%\), /,
+  );
+  const doc = structuredClone(real);
+  move(caseOf(doc, 'production/better-sqlite3-multiple-ciphers/chacha20/insert').counts, 'cipher', 'sqlite', 800_000);
+  assert.match(
+    text(doc),
+    /\(insert: instructions\/op 966k against 77\.1k \(\+1152\.5%\), of which SQLite \+801k \(90%\), cipher /,
+  );
+});
+
+test("answers: the Node ranking says in which component a Node's extra instructions go, from a real shootout's counts", () => {
+  // real-linux-x64-v20-counted-shootout.json: `npm run shootout -- --node 20,20 --quick --op insert,select,update`
+  // (the running Node twice, A/A), its one comparison read as a same-driver one
+  const real = fixture('real-linux-x64-v20-counted-shootout.json');
+  for (const x of [real.comparisons, real.rows, real.counting.differences]) for (const r of x) r.group = 'same-driver';
+  const text = (/** @type {any} */ doc) => String(nodeAnswer(doc, null)?.text);
+  assert.match(
+    text(real),
+    /v20 12\.x \(2\) .*, instructions\/op [−+]0\.0% · v20 12\.x \(reference\)$/,
+    'A/A: no component',
+  );
+  // the head's select does 1.02M more instructions in the runtime: a third of production's operations
+  const doc = structuredClone(real);
+  const sel = doc.counting.cases.find(
+    (/** @type {any} */ x) => x.side === 'v20 12.x (2)' && x.key.endsWith('/chacha20/select'),
+  );
+  sel.components.runtime += 1.02e6;
+  sel.repeatComponents.runtime += 1.02e6;
+  sel.instructions += 1.02e6;
+  doc.counting.differences = instructionDifferences(doc.counting.cases, doc.comparisons);
+  assert.match(text(doc), /v20 12\.x \(2\) .*, instructions\/op \+25% \(of which runtime 100%\) · v20 12\.x/);
+});
+
+test('answers: node:sqlite against better-sqlite3 names the components of a decided operation, from counts', () => {
+  /** @type {any} */
+  const doc = syntheticDoc({ node: 'v24.11.0' });
+  // better-sqlite3's update as the real shootout counted it; node:sqlite's with 3,000 more instructions
+  // per operation in V8 and 2,000 in its binding (node::sqlite::)
+  const real = fixture('real-linux-x64-v20-counted-shootout.json').counting.cases.find(
+    (/** @type {any} */ x) => x.side === 'v20 12.x' && x.key === 'production/better-sqlite3/none/update',
+  );
+  const counts = (/** @type {Record<string, number>} */ more) => {
+    const add = (/** @type {Record<string, number>} */ c) =>
+      Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v + (more[k] ?? 0)]));
+    const extra = Object.values(more).reduce((a, b) => a + b, 0);
+    return {
+      status: 'ok',
+      instructions: real.instructions + extra,
+      components: add(real.components),
+      syscalls: { fsync: real.fsync, write: real.write, read: 0 },
+      bytes: { written: 0, read: 0 },
+      repeat: { instructions: real.instructions + extra, components: add(real.repeatComponents), syscallsSame: true },
+    };
+  };
+  caseOf(doc, 'production/better-sqlite3/none/update').counts = counts({});
+  const mine = caseOf(doc, 'production/node:sqlite/none/update');
+  mine.counts = counts({ runtime: 3000, binding: 2000 });
+  const update = () => {
+    const text = String(driverAnswer(doc)?.text);
+    return /Update [^(]*\((instructions[^;]*;[^)]*)\)/.exec(text)?.[1] ?? text;
+  };
+  assert.equal(
+    update(),
+    'instructions/op 33.8k against 28.8k (+17.3%), of which runtime +3000 (60%), binding +2000 (40%); SQLite, libc within repeat',
+  );
+  move(mine.counts, 'binding', 'sqlite', 2000);
+  assert.equal(
+    update(),
+    'instructions/op 33.8k against 28.8k (+17.3%), of which runtime +3000 (60%), SQLite +2000 (40%); binding, libc within repeat',
   );
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { verdictOf, ruleText } from '../bench/claims/verdict.js';
 import { claimRows, claimedText, metricChange } from '../aggregate/render/claims-table.js';
@@ -427,4 +429,28 @@ test("a verdict's mechanism: what the variant costs per operation against the re
     mechanismOf({ op: 'update', counts: counts(30000, 0, 2) }, { op: 'update', counts: counts(30000, 0, 3) }),
     'writes/op 3 against 2; bytes written/op 12.3k against 8192',
   );
+});
+
+test("a claim's mechanism says in which components its instructions go, from a real run's counts; moved, the words follow", () => {
+  // test/fixtures/real-linux-x64-v20-counted-run.json: `npm run bench -- --quick --rounds 3 --config production
+  // --driver better-sqlite3-multiple-ciphers --cipher chacha20,none,aes256cbc --op insert,select,setup
+  // --workload none` on Linux, Node 20 (valgrind 3.19, strace 6.1)
+  const real = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-counted-run.json'), 'utf8'),
+  );
+  const mechanism = (/** @type {any} */ doc) =>
+    String(claimRows(doc).find((r) => r.says.startsWith('ChaCha20 vs unencrypted'))?.mechanism);
+  // the cipher pays the encrypted insert; the runtime and the binding do what they did without a key
+  assert.match(
+    mechanism(real),
+    /instructions\/op 966k against 77\.1k \(\+1152\.5%\), of which cipher \+884k \(99%\), .*; runtime, binding within repeat$/,
+  );
+  // 800k of the cipher's instructions counted in SQLite instead, in both counts: the mechanism names SQLite first
+  const doc = structuredClone(real);
+  const insert = doc.cases.find((/** @type {any} */ c) => c.cipher === 'chacha20' && c.op === 'insert');
+  for (const k of [insert.counts.components, insert.counts.repeat.components]) {
+    k.sqlite += 800_000;
+    k.cipher -= 800_000;
+  }
+  assert.match(mechanism(doc), /\(\+1152\.5%\), of which SQLite \+801k \(90%\), cipher \+84\.\dk \(9\.\d%\), /);
 });

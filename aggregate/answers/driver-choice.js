@@ -1,9 +1,12 @@
 // The driver answer: node:sqlite against better-sqlite3 and against better-sqlite3-multiple-ciphers
 // (both without a key, production's PRAGMAs), per operation, where the run's Node has node:sqlite:
-// one declared family (both references × every timed operation), judged with Holm (family.js).
+// one declared family (both references × every timed operation), judged with Holm (family.js);
+// against better-sqlite3, where both were counted, each decided operation's instructions and the
+// components they go to (aggregate/render/mechanism.js).
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { inert } from '../../lib/markdown.js';
+import { mechanismOf } from '../render/mechanism.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { COMPARED, opLabel } from '../sections/common.js';
@@ -38,11 +41,17 @@ export function driverAnswer(doc) {
       line: '',
     };
   }
+  const caseOf = (/** @type {string} */ driver, /** @type {string} */ op) =>
+    doc.cases.find((/** @type {any} */ c) => c.op === op && `${c.config}/${c.driver}/${c.cipher}` === setup(driver));
+  const why = (/** @type {string} */ driver, /** @type {string} */ op) => {
+    const m = driver === 'better-sqlite3' && mechanismOf(caseOf(driver, op), caseOf(NODE_SQLITE, op), { io: false });
+    return m ? ` (${m})` : '';
+  };
   const parts = REFERENCES.map((driver) => {
     const mine = judged.filter((a) => a.driver === driver);
     const found = mine.filter(decided);
     return `against ${driver}: ${[
-      ...found.map((a) => `${opLabel(a.op)} ${timeText(a.judgement)}`),
+      ...found.map((a) => `${opLabel(a.op)} ${timeText(a.judgement)}${why(driver, a.op)}`),
       ...(found.length < mine.length ? [`≈ on ${mine.length - found.length} other operation(s)`] : []),
     ].join(', ')}`;
   });

@@ -3,7 +3,8 @@
 // operations that write pages), for reads (select) and for opening a database (setup: the open,
 // the key derivation, the schema) apart. One declared family (every cipher × the three), judged
 // with Holm (family.js); production's cipher and the cheapest named, with their intervals and their
-// counted mechanism (select's instructions, where both sides were counted).
+// counted mechanism: an insert's instructions and the components they go to, where both sides
+// were counted (aggregate/render/mechanism.js).
 import { mechanismOf } from '../render/mechanism.js';
 import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
@@ -69,9 +70,9 @@ export function encryptionAnswer(doc) {
   const cheapest = all.reduce((a, c) => (cost(c) < cost(a) ? c : a));
   const caseOf = (/** @type {string} */ cipher) =>
     doc.cases.find(
-      (/** @type {any} */ c) => c.op === 'select' && `${c.config}/${c.driver}/${c.cipher}` === setup(cipher),
+      (/** @type {any} */ c) => c.op === 'insert' && `${c.config}/${c.driver}/${c.cipher}` === setup(cipher),
     );
-  const mechanism = production ? mechanismOf(caseOf('none'), caseOf(production.cipher)) : null;
+  const mechanism = production ? mechanismOf(caseOf('none'), caseOf(production.cipher), { io: false }) : null;
   const named = [production, cheapest !== production ? cheapest : null].filter((c) => c !== undefined && c !== null);
   const text =
     named
@@ -80,7 +81,7 @@ export function encryptionAnswer(doc) {
           `${cipherLabel(c.cipher)} (${[c === production ? "production's" : '', c === cheapest ? 'cheapest' : ''].filter(Boolean).join(', ')}): ${full(c)}`,
       )
       .join('; ') +
-    (mechanism ? ` (select: ${mechanism})` : '') +
+    (mechanism ? ` (insert: ${mechanism})` : '') +
     `; others (writes/reads): ${all
       .filter((c) => !named.includes(c))
       .map(brief)

@@ -2,10 +2,15 @@
 // same-driver comparisons: each Node against the reference Node with the same driver line), each
 // a summary over production's operations (the geometric mean of the paired ratios round by round)
 // judged as one family with Holm (family.js), with the instructions per operation beside it where
-// the shootout counted them; and which Node the run's figures above ran on.
+// the shootout counted them and the components the difference went to (each case's share of its
+// difference per component beyond its repeat, averaged over the cases that differ: every case
+// weighs alike, as in the geometric mean); and which Node the run's figures above ran on.
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { COMPONENT_LABELS } from '../../bench/tables/components.js';
+import { componentMoved } from '../../lib/attribution.js';
+import { beyondRepeat } from '../../lib/costs.js';
 import { inert } from '../../lib/markdown.js';
 import { judgeFamily, shootoutPairs } from './family.js';
 import { opsPercent, timeText } from './time-ratio.js';
@@ -29,6 +34,35 @@ function instructions(doc, base, head, keys) {
 }
 
 /**
+ * Where head's instructions differ from base's over these keys, in words: the components holding
+ * 10% or more of the difference on average over the keys whose difference is beyond its repeat,
+ * largest first, "runtime 96%"; empty where none differs or the shootout has no components.
+ * @param {any} doc
+ * @param {string} base
+ * @param {string} head
+ * @param {string[]} keys
+ */
+function components(doc, base, head, keys) {
+  /** @type {any[]} */
+  const diffs = (doc.counting?.differences ?? []).filter(
+    (/** @type {any} */ d) =>
+      d.base === base && d.head === head && keys.includes(d.key) && d.components && beyondRepeat(d),
+  );
+  /** @type {Record<string, number>} */
+  const share = {};
+  for (const d of diffs) {
+    const total = Object.values(d.components).reduce((s, /** @type {any} */ x) => s + x.delta, 0);
+    for (const [c, x] of Object.entries(d.components))
+      if (componentMoved(x)) share[c] = (share[c] ?? 0) + x.delta / total / diffs.length;
+  }
+  return Object.entries(share)
+    .filter(([, x]) => x >= 0.1)
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, x]) => `${COMPONENT_LABELS[/** @type {keyof typeof COMPONENT_LABELS} */ (c)]} ${Math.round(x * 100)}%`)
+    .join(', ');
+}
+
+/**
  * The ranking: the reference and each Node compared with it on the same driver, fastest first.
  * @param {any} doc a shootout document
  */
@@ -44,12 +78,14 @@ export function nodeRanking(doc) {
       side: String(c.head),
       pairs: shootoutPairs(doc, c.base, c.head, keys),
       instructions: instructions(doc, c.base, c.head, keys),
+      components: components(doc, c.base, c.head, keys),
     })),
   ).filter((a) => a.judgement);
   const rank = (/** @type {{ judgement: any }} */ a) => (a.judgement ? -a.judgement.change : 0);
-  return [{ side: String(doc.reference), judgement: null, instructions: null, reference: true }, ...judged].sort(
-    (a, b) => rank(a) - rank(b),
-  );
+  return [
+    { side: String(doc.reference), judgement: null, instructions: null, components: '', reference: true },
+    ...judged,
+  ].sort((a, b) => rank(a) - rank(b));
 }
 
 /**
@@ -66,7 +102,7 @@ export function nodeAnswer(shootout, run) {
     .map((a) =>
       'reference' in a
         ? `${inert(a.side)} (reference)`
-        : `${inert(a.side)} ${timeText(a.judgement)}${a.instructions === null ? '' : `, instructions/op ${opsPercent(a.instructions)}`}`,
+        : `${inert(a.side)} ${timeText(a.judgement)}${a.instructions === null ? '' : `, instructions/op ${opsPercent(a.instructions)}${a.components ? ` (of which ${a.components})` : ''}`}`,
     )
     .join(' · ');
   return {

@@ -3,9 +3,11 @@
 // rule as the compare's counts (lib/costs.js): system calls and bytes per operation differ when
 // they differ at all (both counted the same twice); instructions when the change exceeds the
 // tolerance and is at least MIN_INSTRUCTIONS (smaller differences between configs say little about
-// why one is faster).
-import { countText } from './counts-text.js';
+// why one is faster), then in which components (lib/attribution.js), e.g. "instructions/op 966k
+// against 77.1k (+1152%), of which cipher +884k (99%)".
+import { attributionText, countText } from './counts-text.js';
 import { costRows } from '../../lib/costs.js';
+import { componentChanges } from '../../lib/attribution.js';
 import { signedPercent } from '../../lib/format.js';
 
 /** Instruction differences below this are left out of a mechanism. */
@@ -24,9 +26,10 @@ const LABEL = /** @type {const} */ ({
  * counted or nothing differs.
  * @param {any} reference the reference case of the result document (with `counts`)
  * @param {any} member
+ * @param {{ io?: boolean }} [o] io: false leaves the system calls and bytes out (the instructions alone)
  * @returns {string | null}
  */
-export function mechanismOf(reference, member) {
+export function mechanismOf(reference, member, o = {}) {
   if (reference?.counts?.status !== 'ok' || member?.counts?.status !== 'ok') return null;
   const [row] = costRows(
     [{ key: 'x', op: String(reference.op), counts: reference.counts }],
@@ -34,11 +37,16 @@ export function mechanismOf(reference, member) {
   );
   if (!row || !row.base || !row.head || row.change === null) return null;
   const parts = row.io
-    .filter((x) => x.field !== 'read' && x.field !== 'bytesRead')
+    .filter((x) => o.io !== false && x.field !== 'read' && x.field !== 'bytesRead')
     .map((x) => `${LABEL[x.field]} ${countText(x.head)} against ${countText(x.base)}`);
   if (Math.abs(row.change) > (row.tolerance ?? 0) && Math.abs(row.change) >= MIN_INSTRUCTIONS)
     parts.push(
-      `instructions/op ${countText(row.head.instructions)} against ${countText(row.base.instructions)} (${signedPercent(row.change)})`,
+      [
+        `instructions/op ${countText(row.head.instructions)} against ${countText(row.base.instructions)} (${signedPercent(row.change)})`,
+        attributionText(componentChanges(reference.counts, member.counts), reference.counts.components),
+      ]
+        .filter(Boolean)
+        .join(', '),
     );
   return parts.length ? parts.join('; ') : null;
 }
