@@ -2,9 +2,9 @@
 // comparison group a table of the instruction differences against the same base sides as the
 // time's tables, each cell the change in instructions per operation with the larger of the two
 // sides' repeat differences; then, for every difference beyond its repeat, where it goes (the
-// components: runtime, binding, SQLite, cipher, libc); then every side's counts per case. Shown after the time's tables by
-// the CLI's summary and results/README.md (aggregate/render/shootout-report.js); a machine that could not
-// count gets one line saying why. Every string that came from a document goes through lib/markdown.js.
+// components: runtime, binding, SQLite, cipher, libc); then every side's counts per case. Shown
+// after the time's tables by the CLI's summary and results/README.md (shootout-report.js); a
+// machine that could not count gets one line saying why. Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
 import { attributionText, countText } from './counts-text.js';
