@@ -239,10 +239,12 @@ test('the chart: a bar per compared side and operation within its interval, the 
 
 /**
  * A document with counts for every compared row: a third of the cases within their repeat, a
- * third 25% more instructions on the head side, a third 5% fewer.
+ * third 25% more instructions on the head side, a third 5% fewer, all in the runtime.
  * @param {any} doc
  */
 function withCounts(doc) {
+  /** Every instruction in the runtime. */
+  const runtime = (/** @type {number} */ n) => ({ sqlite: 0, cipher: 0, runtime: n, binding: 0, libc: 0, other: 0 });
   const d = structuredClone(doc);
   /** @type {Map<string, any>} */
   const cases = new Map();
@@ -258,11 +260,25 @@ function withCounts(doc) {
         status: 'ok',
         instructions,
         difference: 0.0002,
+        components: runtime(instructions),
+        repeatComponents: runtime(instructions),
         fsync: 0,
         write: 1,
         syscallsSame: true,
       });
-    return { group: r.group, base: r.base, head: r.head, key: r.key, change, spread: 0.0002, tolerance: 0.001 };
+    const components = Object.fromEntries(
+      Object.entries(runtime(1e6 * change)).map(([k, delta]) => [k, { delta, tolerance: 1000 }]),
+    );
+    return {
+      group: r.group,
+      base: r.base,
+      head: r.head,
+      key: r.key,
+      change,
+      spread: 0.0002,
+      tolerance: 0.001,
+      components,
+    };
   });
   const ran = d.sides.filter((/** @type {any} */ s) => s.status === 'ok');
   d.counting = {
@@ -326,6 +342,7 @@ test("counts: the chart puts each counted bar's instructions on its row as a dia
   assert.match(page.md, /\*\*Instructions: Same driver: each Node against the reference Node/);
   assert.match(page.md, /\| +\+25% ±0\.02% +\|/);
   assert.match(page.md, /\+0\.01% ±0\.02% \(within repeat\)/);
+  assert.match(page.md, /: \+25% instructions\/op, of which runtime \+250k \(100%\)$/m);
 });
 
 test('crafted shootouts: a case not compared, a quick run, a machine with one Node, a machine where nothing was compared', () => {

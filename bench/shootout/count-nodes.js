@@ -102,14 +102,7 @@ const sig6All = (/** @type {Record<string, number>} */ c) =>
  */
 export function sideCases(label, out) {
   return Object.entries(out.counts).map(([key, c]) => {
-    if (
-      c.status !== 'ok' ||
-      c.instructions === undefined ||
-      !c.repeat ||
-      !c.syscalls ||
-      !c.components ||
-      !c.repeat.components
-    )
+    if (c.status !== 'ok' || c.instructions === undefined || !c.syscalls || !c.components || !c.repeat?.components)
       return {
         side: label,
         key,
