@@ -25,15 +25,19 @@
 //    t-test on the filtered logs) and kept when p ≤ alpha and the change is at least minChange; the
 //    weakest that fails is removed and its neighbours tested again, until all pass. Each kept
 //    change point's night is then placed again, as the best split between its neighbours.
-// 6. Correlated nights: where what is left around the levels is correlated night to night (lag-1
-//    φ beyond 2/√n), all again with a segment mean's variance × (1 + φ)/(1 − φ); the interval is
-//    widened by the storage's rounding to 4 significant figures (a fixed error per level).
+// 6. Correlated nights: the night-to-night correlation φ of what is left around the month's running
+//    median (lagCorrelation) makes a segment mean's variance × (1 + φ)/(1 − φ), in the test and in
+//    the interval; the interval also holds the storage's rounding to 4 significant figures (a
+//    uniform error of each level, roundingOf), and a change found near the gate gets the size and
+//    interval that account for its having been found (selected).
 //
 // The penalty, alpha and minChange are set by the false-alarm rate measured on a synthetic year
 // (bench/meta/changepoints-year.js, docs/pipeline.md): p-values after a search are not what a single
-// test's would be, so alpha is chosen by simulation, not read as a false-alarm rate.
+// test's would be, so alpha is chosen by simulation, not read as a false-alarm rate. What the
+// intervals cover and how often a change point is false: npm run meta:calibration, rows b and c.
 import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
+import erfc from '@stdlib/math-base-special-erfc';
 
 /** Nights a segment holds at least (Chromium's perf dashboard: 6). */
 const MIN_SEGMENT = 6;
@@ -81,7 +85,9 @@ export const SETTINGS = {
 /**
  * @typedef {object} ChangePoint
  * @property {number} index the first value of the new level
- * @property {number} size the change, after / before − 1
+ * @property {number} size the change, after / before − 1: as measured, or, found near the gate, the
+ *   size it most likely has among the steps the noise let through (selected)
+ * @property {number} measured the change of the levels as measured (size, before the correction)
  * @property {number} low its 95% interval's lower end (the same scale)
  * @property {number} high its upper end
  * @property {number} p the t-test's p-value between the neighbouring segments
@@ -188,32 +194,102 @@ export function withoutModes(z) {
 
 /**
  * The night-to-night correlation of a series' noise (lag 1, AR(1)'s φ), robustly: of the residuals
- * from the levels between its change points, the Gnanadesikan–Kettenring correlation from the MADs
- * of sums and differences of neighbours; 0 to 0.9. Nights that share a runner image or a noisy week
- * are correlated (φ up to 0.5–0.7 measured), and a test that takes them as independent sees steps
- * in the noise.
+ * from the running median of the month around each night (MODE_HALF_WINDOW each side: a median
+ * keeps a step's edge, so a level that moved is no correlation), the Gnanadesikan–Kettenring
+ * correlation from the MADs of sums and differences of neighbours; 0 to 0.9. Nights that share a
+ * runner image or a noisy week are correlated (φ up to 0.5–0.7 measured), and a test that takes
+ * them as independent sees steps in the noise. Residuals around the change points found as if the
+ * nights were independent read too little (φ 0.5 read as 0.1–0.2: false steps took the rest).
  * @param {number[]} z
- * @param {number[]} [cps] the change points: each segment's first index
  */
-export function lagCorrelation(z, cps = []) {
+export function lagCorrelation(z) {
   if (z.length < 8) return 0;
-  const bounds = [0, ...cps, z.length];
-  const r = bounds.slice(1).flatMap((end, i) => {
-    const seg = z.slice(bounds[i], end);
-    const m = median(seg);
-    return seg.map((x) => x - m);
-  });
+  const h = Math.min(MODE_HALF_WINDOW, Math.floor(z.length / 6));
+  const r = z.map((x, i) => x - median(z.slice(Math.max(0, i - h), i + h + 1)));
   const plus = mad(r.slice(1).map((x, i) => x + r[i])) ** 2;
   const minus = mad(r.slice(1).map((x, i) => x - r[i])) ** 2;
-  return plus + minus > 0 ? Math.min(0.9, Math.max(0, (plus - minus) / (plus + minus))) : 0;
+  if (!(plus + minus > 0)) return 0;
+  // a lag-1 correlation read around a local level of m nights is low by (1 + 3φ)/m (Marriott &
+  // Pope, Biometrika 41, 1954): φ read 0.43 for 0.5, 0.62 for 0.7
+  const m = Math.min(z.length, 2 * h + 1);
+  const phi = Math.min(0.9, Math.max(0, ((m * (plus - minus)) / (plus + minus) + 1) / (m - 3)));
+  // read from 91 nights, φ is uncertain (its standard error, the MADs' efficiency of 37% counted,
+  // √(2.7 (1 − φ²)/n): 0.15 at φ = 0.5); the nights are taken as correlated as PHI_MARGIN of it
+  // above: where φ read low by chance, false steps were 2.5 per 100 series-years (registry, c4)
+  return Math.min(0.9, phi + PHI_MARGIN * Math.sqrt((2.7 * (1 - phi * phi)) / z.length));
+}
+
+/** Standard errors of φ's reading added to it (lagCorrelation): set by the registry's row c4. */
+const PHI_MARGIN = 0.5;
+
+/**
+ * The rounding of a level stored at 4 significant figures (aggregate/nights.js), the variance of the
+ * error of its mean that no number of nights averages out (on the log scale). Each stored value is
+ * off by a uniform error of up to half a unit u of its 4th figure: variance u²/12. Where the nights
+ * of a level vary by much less than u, each is off by nearly the same, one error for the level; where
+ * they vary by u or more, the errors differ from night to night and are in the level's own variance
+ * already. Between the two, what is fixed is the rounding's sawtooth averaged over nights of sd s:
+ * each harmonic k (variance u²/(2π²k²)) damped by exp(−2π²k²s²/u²), a variance of
+ * Σ u²/(2π²k²) · exp(−4π²k²s²/u²), u²/12 at s = 0.
+ * @param {number} v the level's value
+ * @param {number} s the sd of its nights (logs)
+ */
+function roundingOf(v, s) {
+  if (!(v > 0)) return 0;
+  const u = 10 ** (Math.floor(Math.log10(v)) - 3) / v;
+  if (s < 1e-3 * u) return (u * u) / 12;
+  let sum = 0;
+  for (let k = 1; k < 100; k++) {
+    const term = Math.exp((-4 * Math.PI ** 2 * k * k * s * s) / (u * u)) / (k * k);
+    if (term < 1e-9) break;
+    sum += term;
+  }
+  return ((u * u) / (2 * Math.PI ** 2)) * sum;
 }
 
 /**
- * The relative rounding of a value stored at 4 significant figures (aggregate/nights.js): half a
- * unit of its 4th figure, over the value. A fixed error per level, which no number of nights averages out.
- * @param {number} v
+ * The upper 95% point of |A + B|, A and B uniform errors of variances va and vb (the two levels'
+ * rounding): on the sum's trapezoid, exactly (a normal's 1.96 sd is wider: 96–100% coverage).
+ * @param {number} va
+ * @param {number} vb
  */
-const roundingOf = (v) => (v > 0 ? (0.5 * 10 ** (Math.floor(Math.log10(v)) - 3)) / v : 0);
+function roundingQuantile(va, vb) {
+  const [a, b] = [Math.sqrt(3 * Math.max(va, vb)), Math.sqrt(3 * Math.min(va, vb))];
+  return b <= 0.05 * a ? 0.95 * a : a + b - 2 * Math.sqrt(0.05 * a * b);
+}
+
+/** The normal's upper tail. */
+const upper = (/** @type {number} */ x) => 0.5 * erfc(x / Math.SQRT2);
+
+/**
+ * A change point is kept only where its change passed the gate, |d| > t: among steps near the
+ * gate, those the noise made larger are found, so d overstates them (a 3% wall-time step was
+ * printed ×1.26). The selective answer (Lee, Sun, Sun & Taylor, Ann. Statist. 44, 2016): the size μ
+ * at which d is the q-quantile of a normal N(μ, σ²) given |·| > t; q = 0.5 is the size, median-
+ * unbiased among the steps found, 0.975 and 0.025 its 95% interval's ends. Far above the gate it is
+ * d and d ± 1.96σ.
+ * @param {number} d the change found (log scale)
+ * @param {number} sigma its sd
+ * @param {number} t the gate
+ * @param {number} q
+ * @returns {number}
+ */
+export function selected(d, sigma, t, q) {
+  if (d < 0) return -selected(-d, sigma, t, 1 - q);
+  // the share of N(μ, σ²) given |·| > t at or below d (falls as μ rises)
+  const below = (/** @type {number} */ mu) => {
+    const low = upper((t + mu) / sigma);
+    const kept = low + upper((t - mu) / sigma);
+    return (low + Math.max(0, upper((t - mu) / sigma) - upper((d - mu) / sigma))) / kept;
+  };
+  let [lo, hi] = [d - 40 * sigma, d + 10 * sigma];
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (below(mid) > q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
 
 /**
  * The Hampel filter: a value more than HAMPEL_K robust sd from the median of its window of
@@ -279,25 +355,28 @@ function partition(z, beta, min) {
 /**
  * Welch's t-test between z[a..k) and z[k..b), each segment's variance at least `floor`², times
  * `f` = (1 + φ)/(1 − φ) (correlated nights hold fewer independent ones: the variance of a mean of
- * AR(1) nights), plus `fixed`, a variance no number of nights averages out (the storage's rounding):
- * the difference of the means (after − before), its standard error, degrees of freedom and p-value.
+ * AR(1) nights), plus `fixed`, each segment's variance no number of nights averages out (the
+ * storage's rounding, roundingOf): the difference of the means (after − before), its standard
+ * error, degrees of freedom, p-value and 95% interval's half-width.
  * @param {ReturnType<typeof prefix>} pre
  * @param {number} a
  * @param {number} k
  * @param {number} b
  * @param {number} floor
  * @param {number} [f]
- * @param {number} [fixed]
+ * @param {[number, number]} [fixed] each segment's
  */
-function welch(pre, a, k, b, floor, f = 1, fixed = 0) {
+function welch(pre, a, k, b, floor, f = 1, fixed = [0, 0]) {
   const n1 = k - a;
   const n2 = b - k;
   const v1 = (f * Math.max(floor * floor, pre.sse(a, k) / (n1 - 1))) / n1;
   const v2 = (f * Math.max(floor * floor, pre.sse(k, b) / (n2 - 1))) / n2;
   const diff = pre.mean(k, b) - pre.mean(a, k);
-  const se = Math.sqrt(v1 + v2 + fixed);
+  const se = Math.sqrt(v1 + v2 + fixed[0] + fixed[1]);
   const df = Math.max(1, (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1)) / f);
-  return { diff, se, df, p: Math.min(1, 2 * tcdf(-Math.abs(diff / se), df)) };
+  // the 95% interval's half-width: the nights' part (t) and the rounding's (uniform), in quadrature
+  const half = Math.hypot(tquantile(0.975, df) * Math.sqrt(v1 + v2), roundingQuantile(fixed[0], fixed[1]));
+  return { diff, se, df, half, p: Math.min(1, 2 * tcdf(-Math.abs(diff / se), df)) };
 }
 
 /**
@@ -340,11 +419,7 @@ export function changePointsOf(values, o = {}) {
   const min = o.minSegment ?? MIN_SEGMENT;
   if (values.length < 2 * min || values.some((v) => !(v > 0) || !Number.isFinite(v))) return [];
   const { z: centred } = withoutModes(values.map(Math.log));
-  // first as if the nights were independent; then, where what is left around the levels found is
-  // correlated night to night beyond chance (2 standard errors, 2/√n), again with that correlation
-  const first = segmentsOf(values, centred, 0, o);
-  const phi = lagCorrelation(first.z, first.cps);
-  return phi > 2 / Math.sqrt(values.length) ? segmentsOf(values, centred, phi, o).found : first.found;
+  return segmentsOf(values, centred, lagCorrelation(centred), o);
 }
 
 /**
@@ -363,15 +438,6 @@ function segmentsOf(values, centred, phi, o) {
   // neighbours' differences is σ√(1 − φ)
   const f = (1 + phi) / (1 - phi);
   const sd = Math.max(SD_FLOOR, robustSd(centred) / Math.sqrt(1 - phi));
-  // a segment's own variance may be none (six nights in one heap layout): o.states
-  const diffs = centred
-    .slice(1)
-    .map((x, i) => Math.abs(x - centred[i]))
-    .sort((a, b) => a - b);
-  // (the storage's rounding is its own term of the test: not in this floor)
-  const floor = o.states
-    ? Math.max(1e-5, diffs[Math.floor(0.8 * (diffs.length - 1))] / (1.2816 * Math.SQRT2 * Math.sqrt(1 - phi)))
-    : SD_FLOOR;
   const z = hampel(centred, sd, o.halfWindow);
   const pre = prefix(z);
   const beta = (o.penalty ?? 3) * f * sd * sd * Math.log(n);
@@ -380,11 +446,13 @@ function segmentsOf(values, centred, phi, o) {
   const bounds = () => [0, ...cps, n];
   const test = (/** @type {number} */ i) => {
     const b = bounds();
-    const rounding =
-      (roundingOf(median(values.slice(b[i], b[i + 1]))) ** 2 +
-        roundingOf(median(values.slice(b[i + 1], b[i + 2]))) ** 2) /
-      3;
-    return welch(pre, b[i], b[i + 1], b[i + 2], floor, f, rounding);
+    // a segment's own variance may be none (six nights in one heap layout): o.states takes the
+    // variance around every level found, pooled (the storage's rounding is its own term)
+    const pooled = b.slice(1).reduce((sum, end, j) => sum + pre.sse(b[j], end), 0) / Math.max(1, n - b.length + 1);
+    const floor = o.states ? Math.max(1e-5, Math.sqrt(pooled)) : SD_FLOOR;
+    const level = (/** @type {number} */ a, /** @type {number} */ e) =>
+      roundingOf(median(values.slice(a, e)), Math.sqrt(pre.sse(a, e) / (e - a - 1)));
+    return welch(pre, b[i], b[i + 1], b[i + 2], floor, f, [level(b[i], b[i + 1]), level(b[i + 1], b[i + 2])]);
   };
   const fails = (/** @type {ReturnType<typeof test>} */ t) => t.p > alpha || Math.abs(Math.expm1(t.diff)) < minChange;
   for (;;) {
@@ -405,19 +473,22 @@ function segmentsOf(values, centred, phi, o) {
   const found = cps.flatMap((index, i) => {
     const t = test(i);
     if (fails(t)) return [];
-    const h = tquantile(0.975, t.df) * t.se;
+    // the gate a change of this sign passed: p ≤ alpha and at least minChange
+    const gate = Math.max(tquantile(1 - alpha / 2, t.df) * t.se, Math.abs(Math.log1p(Math.sign(t.diff) * minChange)));
+    const at = (/** @type {number} */ q) => Math.expm1(selected(t.diff, t.half / 1.959964, gate, q));
     const b = bounds();
     return [
       {
         index,
-        size: Math.expm1(t.diff),
-        low: Math.expm1(t.diff - h),
-        high: Math.expm1(t.diff + h),
+        size: at(0.5),
+        measured: Math.expm1(t.diff),
+        low: at(0.975),
+        high: at(0.025),
         p: t.p,
         before: median(values.slice(b[i], index)),
         after: median(values.slice(index, b[i + 2])),
       },
     ];
   });
-  return { z, cps, found };
+  return found;
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { coverageOf, flagsOf, poisson, registryTable } from '../bench/meta/calibration.js';
 import { wilson } from '../lib/stats/interval.js';
 import { slidingFalse } from '../bench/meta/changepoints-year.js';
-import { SETTINGS, lagCorrelation } from '../lib/changepoints.js';
+import { SETTINGS, changePointsOf, lagCorrelation, selected } from '../lib/changepoints.js';
 import { bandOf } from '../aggregate/sections/history.js';
 import { createRandom } from '../lib/prng.js';
 
@@ -63,18 +63,68 @@ test('the false change-point counter counts a planted step once over a year of w
   );
 });
 
-test('the night-to-night correlation is read from the residuals around the levels', () => {
+test('the night-to-night correlation: an AR(1) series read within 0.1, a step is no correlation', () => {
+  for (const [phi, seed] of [
+    [0.3, 3],
+    [0.5, 4],
+    [0.7, 5],
+  ]) {
+    // the mean over 40 windows of 91 nights, as the history reads them
+    const random = createRandom(seed);
+    let sum = 0;
+    for (let w = 0; w < 40; w++) {
+      let e = normal(random);
+      sum += lagCorrelation(
+        Array.from({ length: 91 }, () => (e = phi * e + Math.sqrt(1 - phi * phi) * normal(random))),
+      );
+    }
+    assert.ok(Math.abs(sum / 40 - phi) < 0.1, `φ ${phi} read ${sum / 40}`);
+  }
   const random = createRandom(3);
-  let e = 0;
-  const ar = Array.from({ length: 400 }, () => (e = 0.6 * e + 0.8 * normal(random)));
-  const phi = lagCorrelation(ar);
-  assert.ok(Math.abs(phi - 0.6) < 0.1, String(phi));
   const iid = Array.from({ length: 400 }, () => normal(random));
-  assert.ok(lagCorrelation(iid) < 0.12);
-  // a step between two independent stretches is no correlation once its level is known
-  const stepped = iid.map((x, i) => x + (i >= 200 ? 10 : 0));
-  assert.ok(lagCorrelation(stepped, [200]) < 0.12);
-  assert.ok(lagCorrelation(stepped) > 0.5, 'without the step, its levels look correlated');
+  assert.ok(lagCorrelation(iid) < 0.12, String(lagCorrelation(iid)));
+  // a step between two independent stretches: the running median keeps its edge
+  assert.ok(lagCorrelation(iid.map((x, i) => x + (i >= 200 ? 10 : 0))) < 0.12);
+});
+
+test('an exact count stored at 4 significant figures: the interval holds the true step 93–97% of the time', () => {
+  const random = createRandom(11);
+  const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
+  let inside = 0;
+  const n = 1500;
+  for (let i = 0; i < n; i++) {
+    // a level of any 4th figure (writes per operation), a step of 3% up or down at night 30 of 60
+    const level = 1 + 8 * random();
+    const truth = random() < 0.5 ? 0.03 : -0.03;
+    const values = Array.from({ length: 60 }, (_, night) => sig4(level * (night >= 30 ? 1 + truth : 1)));
+    const [c] = changePointsOf(values, SETTINGS.count);
+    assert.equal(c.index, 30);
+    if (c.low <= truth && truth <= c.high) inside++;
+  }
+  // one uniform error per level, their sum's 95% point: 95%, within the count's ±1.1% (2 se)
+  assert.ok(inside / n >= 0.93 && inside / n <= 0.97, `${inside} of ${n}`);
+});
+
+test('a size found near the gate: median-unbiased among the steps found, its interval covering 95%', () => {
+  const random = createRandom(13);
+  const gate = 5;
+  for (const mu of [4, 6]) {
+    /** @type {number[]} */
+    const sizes = [];
+    let inside = 0;
+    while (sizes.length < 1500) {
+      const d = mu + normal(random);
+      if (Math.abs(d) <= gate) continue; // not found
+      sizes.push(selected(d, 1, gate, 0.5));
+      if (selected(d, 1, gate, 0.975) <= mu && mu <= selected(d, 1, gate, 0.025)) inside++;
+    }
+    const below = sizes.filter((x) => x < mu).length / sizes.length;
+    assert.ok(Math.abs(below - 0.5) < 0.05, `μ ${mu}: ${below} of the sizes below it`);
+    assert.ok(Math.abs(inside / sizes.length - 0.95) < 0.02, `μ ${mu}: covered ${inside} of ${sizes.length}`);
+  }
+  // far above the gate, the change as measured and ± 1.96 sd
+  assert.ok(Math.abs(selected(12, 1, 5, 0.5) - 12) < 1e-6);
+  assert.ok(Math.abs(selected(-12, 1, 5, 0.975) + 12 + 1.96) < 1e-3);
 });
 
 test('the registry table marks a failing row and keeps a | inside a cell', () => {

@@ -118,7 +118,9 @@ export const MEASURES = [
  * @property {string} measure a MEASURES name: 'wall' (the figure, ops/s) or a count per operation
  * @property {string} night the first night of the new level, YYYY-MM-DD (UTC)
  * @property {string} finishedAt that night's document's finishedAt
- * @property {number} size the change, after / before − 1 (ops/s for 'wall': + is faster; a count: + is more)
+ * @property {number} size the change, after / before − 1 (ops/s for 'wall': + is faster; a count: + is more),
+ *   corrected where it was found near the noise (lib/changepoints.js selected)
+ * @property {number} measured the change of the levels as measured
  * @property {number} low its 95% interval's lower end
  * @property {number} high its upper end
  * @property {number} before the level before (the median of the nights since the change point before)
@@ -162,6 +164,7 @@ export function changePoints(nights, { label, major }) {
           night: night.finishedAt.slice(0, 10),
           finishedAt: night.finishedAt,
           size: c.size,
+          measured: c.measured,
           low: c.low,
           high: c.high,
           before: c.before - shift,
@@ -230,10 +233,20 @@ const pct = (/** @type {number} */ x) => {
 const measureLabel = (/** @type {string} */ name) => MEASURES.find((m) => m.name === name)?.label ?? name;
 
 /**
- * A change point's size with its interval: "+3.0% [+2.8%, +3.2%]".
- * @param {NightChange} c
+ * What a change point's interval covers, measured on simulated nights (npm run meta:calibration,
+ * rows b1–b7): the sentence results/README.md prints beside the change points.
  */
-export const sizeText = (c) => `${pct(c.size)} [${pct(c.low)}, ${pct(c.high)}]`;
+const CHANGE_COVERAGE =
+  'held 92–96% of simulated steps; a size found near the noise, which the noise made larger, is corrected for it (3% wall-time steps: 0.88 of the step on average) and says so';
+
+/**
+ * A change point's size with its interval: "+3.0% [+2.8%, +3.2%]"; where it was found near the noise
+ * and corrected for that by more than a tenth, what was measured beside it: "+1.4% [−0.1%, +4.5%],
+ * found near the noise at +3.6%".
+ * @param {Pick<NightChange, 'size' | 'measured' | 'low' | 'high'>} c
+ */
+export const sizeText = (c) =>
+  `${pct(c.size)} [${pct(c.low)}, ${pct(c.high)}]${Math.abs(c.measured - c.size) > 0.1 * Math.abs(c.measured) ? `, found near the noise at ${pct(c.measured)}` : ''}`;
 
 /**
  * A machine class's nights per Node major, with bands and the nights outside them.
@@ -503,7 +516,7 @@ export function render(ctx) {
     '',
     ...(changes.length
       ? [
-          'Change points: the nights a level moved and stayed, per operation in the figure and, where the runs counted, in what one operation cost (found over the nights shown; the size is the change of the level, with its 95% interval):',
+          `Change points: the nights a level moved and stayed, per operation in the figure and, where the runs counted, in what one operation cost (found over the nights shown; the size is the change of the level, with its 95% interval, which ${CHANGE_COVERAGE}: [calibration](../docs/checking.md#the-calibration-registry-npm-run-metacalibration)):`,
           '',
           ...changes.map(changeItem),
         ]
