@@ -26,7 +26,7 @@ const ALT_MAX = 400;
 /** results/README.md: how to read it, in full. */
 const HOW_TO_READ =
   '**How to read these numbers.** A chart or table of changes compares two setups measured side by side in one run on one machine (paired: the same blocks of the same rounds): the dot is the change in ops/s (+ is faster, also for operations shown in ms), the bar its 95% interval, the line at 0 no change; an interval that holds 0 (grey, "≈") is no evidence of a difference. ' +
-  "Every run also measures production twice (the A/A twin): how far apart they land is the run's own noise. " +
+  "Every run also measures Production twice (the A/A twin): how far apart they land is the run's own noise. " +
   "In the nightly history each night runs on another VM, so nights move more than one run's ± says; the band shows how much. " +
   'Quick runs are smoke tests and are not compared. Node versions are compared only in the shootout, where every Node runs on one machine in one interleaved run; never across matrix cells, which are different machines ([methodology](docs/methodology.md)).';
 /** The long form also has absolute figures. */
@@ -38,7 +38,7 @@ const HOW_TO_READ_SHORT =
   '**How to read.** A change compares two setups measured side by side in one run on one machine (paired: slices of a few milliseconds of each in turn, so the machine’s switching between fast and slow states falls on both). ' +
   '"+14% ±3.4": 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
   '"≈ ±22": too noisy to tell, no evidence of a difference; the interval lies within ±22% of no change. ' +
-  "The charts draw each interval; the A/A twin (production measured twice) shows a run's own noise. " +
+  "The charts draw each interval; the A/A twin (Production measured twice) shows a run's own noise. " +
   "Every night runs on another VM, so nights vary more than one run's ± says: the history's band shows how much. " +
   'Node versions are compared only in the shootout (one machine, one interleaved run), never across matrix cells ([methodology](docs/methodology.md)).';
 

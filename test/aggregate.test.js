@@ -339,11 +339,11 @@ test('the README block shows paired comparisons and the self-check from the newe
   const b = block(fs.readFileSync(ws.readme, 'utf8'));
   assert.match(
     b,
-    /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\), each interval on its own\. (Self-check \(production measured twice\): passed \(p 0\.\d\d; catches ± 2× too narrow in 45%\+ of runs\)|\*\*Self-check FAILED\*\*)/m,
+    /^Comparisons below: paired within one run \(v22\.23\.3, run of \d{4}-\d\d-\d\d\), each interval on its own\. (Self-check \(Production measured twice\): passed \(p 0\.\d\d; catches ± 2× too narrow in 45%\+ of runs\)|\*\*Self-check FAILED\*\*)/m,
   );
   assert.match(
     b,
-    /##### What each PRAGMA change does, against Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\n\|Config\|/,
+    /##### What each PRAGMA change does, against Production\n!\[[^\]]+\]\([^)]+config-[0-9a-f]{6}\.svg\)\nEach cell: the change in ops\/s \(\+ is faster\) ± [^\n]+\n\|Config\|/,
   );
   assert.match(b, /^\|A\/A twin\|/m, "the A/A twin row: the run's noise");
   assert.match(b, /^\|Memory Temp Storage(\|(≈\u00a0±\d+(\.\d+)?|[+-]\d+(\.\d+)?%\u00a0±\d+(\.\d+)?|n\/a)){8}\|$/m);

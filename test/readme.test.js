@@ -324,7 +324,7 @@ test('the README block renders as written: every heading a heading, every table 
   // the PRAGMA section: heading, chart, table, nothing between them
   assert.match(
     block,
-    /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config-[0-9a-f]{6}\.svg\)\n\|Config\|/m,
+    /^##### What each PRAGMA change does, .*\n!\[[^\n]+\]\([^)\n]+-config-[0-9a-f]{6}\.svg\)\nEach cell: [^\n]+\n\|Config\|/m,
   );
   // the machine class's line: the newest run per Node major with its driver, the machines table linked
   assert.match(
@@ -397,10 +397,12 @@ test("the README's compact forms stay within their budgets for one machine class
   const selfCheck = intro.filter((l) => l.startsWith('Comparisons below'));
   assert.equal(selfCheck.length, 1);
   assert.ok(bytes(selfCheck) <= 200, `self-check: ${bytes(selfCheck)} bytes`);
-  // heading, chart, a row per config but production (14), header and delimiter
-  assert.equal(part(/^##### What each PRAGMA change does/).length, 18);
-  // heading, the line with the second reference and the chart, a row per cipher (7), header and delimiter
-  assert.equal(part(/^##### What encryption costs/).length, 11);
+  // heading, chart, caption, a row per config but Production (14), header and delimiter
+  assert.equal(part(/^##### What each PRAGMA change does/).length, 19);
+  // heading, the line with the second reference and the chart, caption, a row per cipher (7), header and delimiter
+  assert.equal(part(/^##### What encryption costs/).length, 12);
+  // a cost's % ops/s read as × time beside it, in the caption
+  assert.match(part(/^##### What encryption costs/).join('\n'), /^Each cell: .*−50% is 2\.00× the time/m);
   assert.ok(!lines.some((l) => l.startsWith('##### Machines')), 'the machines table is on results/README.md');
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   assert.match(page, /^##### Machines: /m);
@@ -418,7 +420,7 @@ test("a failed self-check stays marked: bold capitals in the README's line, the 
   const line = block.split('\n').find((l) => l.startsWith('Comparisons below')) ?? '';
   assert.match(
     line,
-    /\*\*Self-check FAILED\*\* \(production measured twice\): p 0\.\d\d; the intervals understate the uncertainty\.$/,
+    /\*\*Self-check FAILED\*\* \(Production measured twice\): p 0\.\d\d; the intervals understate the uncertainty\.$/,
   );
   assert.ok(Buffer.byteLength(line) <= 200, `${Buffer.byteLength(line)} bytes`);
   assert.match(html(block), /<strong>Self-check FAILED<\/strong>/);

@@ -78,7 +78,7 @@ export function encryptionAnswer(doc) {
     named
       .map(
         (c) =>
-          `${cipherLabel(c.cipher)} (${[c === production ? "production's" : '', c === cheapest ? 'cheapest' : ''].filter(Boolean).join(', ')}): ${full(c)}`,
+          `${cipherLabel(c.cipher)} (${[c === production ? "Production's" : '', c === cheapest ? 'cheapest' : ''].filter(Boolean).join(', ')}): ${full(c)}`,
       )
       .join('; ') +
     (mechanism ? ` (insert: ${mechanism})` : '') +

@@ -75,7 +75,7 @@ export function renderAnswers(ctx) {
   const title = (/** @type {(typeof all)[number]} */ x, /** @type {(s: string) => string} */ text) =>
     `${text(x.c.machine)}${x.run ? ` (run of ${day(x.run.run.finishedAt)}, Node ${text(x.run.environment.node)})` : ''}`;
   return [
-    '**Answers**, per machine class: "2.00× [1.93, 2.08] −50%" is 2.00× the time per operation, its 95% interval corrected (Holm) over the question it answers, then the change in ops/s; "≈ [0.97, 1.04]": not decided, the interval holds no change.',
+    '**Answers**, per machine class: "2.00× [1.93, 2.08] −50%": 2.00× the time per operation, its 95% interval (Holm over the question), −50% ops/s; "≈": not decided.',
     '',
     ...all.flatMap((x, i) => {
       if (i === 0) return [`**${title(x, inert)}**`, '', ...items(x.answers), ''];

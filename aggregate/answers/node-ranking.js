@@ -106,7 +106,7 @@ export function nodeAnswer(shootout, run) {
     )
     .join(' · ');
   return {
-    text: `fastest first, × time against the reference over production's operations, the driver held constant: ${text}${ran ? `; ${ran}` : ''}`,
+    text: `fastest first, × time against the reference over Production's operations, the driver held constant: ${text}${ran ? `; ${ran}` : ''}`,
     line:
       ranked[0].judgement?.verdict === 'faster'
         ? `fastest ${ranked[0].side}`

@@ -19,7 +19,7 @@ const setup = (/** @type {string} */ config) => `${config}/${PRODUCTION_DRIVER}/
 /** What a group's commits survive, as the answer heads it. */
 const GROUPS = /** @type {const} */ ({
   'power loss': 'safe across power loss',
-  crash: 'safe across an application crash (as production)',
+  crash: 'safe across an application crash (as Production)',
   unsafe: 'unsafe (a power loss can corrupt)',
 });
 
@@ -91,7 +91,7 @@ export function tuningsAnswer(doc) {
       TUNINGS.find((c) => c.name === a.config)?.durability !== 'unsafe',
   );
   return {
-    text: 'each tuning against production (writes, reads, opening as above), where decided',
+    text: 'each tuning against Production (writes, reads, opening as above), where decided',
     items: lines,
     line: `${new Set(helps.map((a) => a.config)).size} safe tuning(s) decided faster somewhere`,
   };

@@ -76,6 +76,8 @@ export function shootoutLines(doc, o = {}) {
       {
         heading: (name) => `**${name}**`,
         baseUnit: 'ops/s',
+        caption:
+          'Each cell: the change in ops/s against the base side (+ is faster), its 95% interval corrected (Holm) over the shootout, its verdict; the base column: its ops/s.',
         baseCell: (_, c, rows) => baseRate(rows.find((r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null),
         cell,
         write: o.table ?? table,

@@ -41,6 +41,7 @@ export const caseCells = (/** @type {any} */ c, /** @type {boolean} */ configs) 
  * @param {(base: string, c: any, rows: any[]) => string} o.baseCell the base side's cell of a case, from the table's rows
  * @param {(row: any) => string} o.cell a head's cell; undefined where the head has no row for the case
  * @param {(rows: string[][], align: ('l'|'r')[]) => string} o.write the table writer
+ * @param {string} [o.caption] what the cells show, under each group's heading
  * @returns {string[]} Markdown lines
  */
 export function groupTables(items, o) {
@@ -49,7 +50,7 @@ export function groupTables(items, o) {
   for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
     const inGroup = items.filter((r) => r.group === group);
     if (!inGroup.length) continue;
-    lines.push(o.heading(inert(GROUPS[group])), '');
+    lines.push(o.heading(inert(GROUPS[group])), '', ...(o.caption ? [o.caption, ''] : []));
     const perBase = group === 'driver-upgrade' ? [null] : [...new Set(inGroup.map((r) => r.base))];
     for (const base of perBase) {
       const rows = inGroup.filter((r) => base === null || r.base === base);

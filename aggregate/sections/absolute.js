@@ -65,6 +65,7 @@ function configTable(docs, s) {
     `##### ${title}`,
     '',
     ...(note ? [`_${inert(note)}._`, ''] : []),
+    'Typical under load ± the wider side of its 95% interval (ops/s; setup and VACUUM in ms), a row per Node major (its own machine):',
     table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r')), 'l']),
     ...(n.lines().length ? ['', ...n.lines()] : []),
   ];

@@ -155,11 +155,17 @@ export function compactRatio(c) {
  */
 export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (c) => c) {
   const rows = grid(doc, id);
-  return table(
+  return `${LONG_CAPTION}\n${table(
     [[corner, ...COMPARED.map(opLabel)], ...rows.map((r) => [rowLabel(r.member), ...r.cells.map(cell)])],
     ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))],
-  );
+  )}`;
 }
+
+/** What a comparison table's cells show: its caption, the line right above it. */
+const LONG_CAPTION =
+  'Each cell: the change in ops/s against the reference (+ is faster, also for operations shown in ms) with its paired 95% interval; "≈": the interval holds 0.';
+const SHORT_CAPTION =
+  'Each cell: the change in ops/s (+ is faster) ± the wider side of its 95% interval; "≈ ±22": no evidence of a difference.';
 
 /**
  * One comparison of a run as a README table: a row per compared setup (table order), a cell per
@@ -169,16 +175,15 @@ export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (
  * @param {string} id bench/tables/comparisons.js
  * @param {(member: string) => string} rowLabel
  * @param {string} corner
+ * @param {{ caption?: string }} [o] a caption of its own
  */
-export function compactTable(doc, id, rowLabel, corner) {
+export function compactTable(doc, id, rowLabel, corner, o = {}) {
   const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
   const rows = grid(doc, id).map((r) => [
     rowLabel(r.member),
     ...COMPARED.map((op) => compactChange(mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op))),
   ]);
-  return table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], {
-    tight: true,
-  });
+  return `${o.caption ?? SHORT_CAPTION}\n${table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], { tight: true })}`;
 }
 
 /** The fragment GitHub gives a heading written as inert(text): lib/markdown.js fragment. */

@@ -24,7 +24,7 @@ const SERIES = ['against the same package, no key', 'against better-sqlite3, no 
 
 /** A cipher as a row: its name, marked when it is production's. */
 const cipherTitle = (/** @type {string} */ c) =>
-  c === 'none' ? 'no key (the package alone)' : `${cipherLabel(c)}${c === PRODUCTION_CIPHER ? ' (production)' : ''}`;
+  c === 'none' ? 'no key (the package alone)' : `${cipherLabel(c)}${c === PRODUCTION_CIPHER ? ' (Production)' : ''}`;
 const cipherRow = (/** @type {string} */ key) => cipherTitle(parseSetupKey(key).cipher);
 
 /**
@@ -63,7 +63,7 @@ export function render(ctx) {
     comparisonSpec({
       title,
       subtitle: [
-        `${ctx.platform}, Node ${doc.environment.node}, run of ${day(doc.run.finishedAt)}: ${PRODUCTION_DRIVER} with each cipher and the production PRAGMAs,`,
+        `${ctx.platform}, Node ${doc.environment.node}, run of ${day(doc.run.finishedAt)}: ${PRODUCTION_DRIVER} with each cipher and Production's PRAGMAs,`,
         'change in ops/s (+ is faster) against two references without encryption, measured side by side (paired), with its 95% interval.',
       ],
       alt,
@@ -81,6 +81,9 @@ export function render(ctx) {
   return [
     heading,
     `▲: against better-sqlite3 without encryption ([table](${ctx.resultsLink}/README.md${anchor(ctx.machine)})). ${chart}`,
-    compactTable(doc, 'cipher', cipherRow, 'Cipher'),
+    compactTable(doc, 'cipher', cipherRow, 'Cipher', {
+      caption:
+        'Each cell: the change in ops/s ± the wider side of its 95% interval (−50% is 2.00× the time, −59% 2.44×: the answers above give each cipher as × time); "≈ ±22": no evidence of a difference.',
+    }),
   ];
 }

@@ -492,7 +492,7 @@ export function render(ctx) {
     const link = `[${ctx.resultsLink}/README.md](${ctx.resultsLink}/README.md)`;
     const listed = all.slice(0, LISTED);
     return [
-      '##### Nightly history of production, 13 weeks',
+      '##### Nightly history of Production, 13 weeks',
       `A chart per Node major (not compared with each other). Each night runs on another VM, so nights vary more than a run's ±: the green band (median ± ${BAND_SD} robust sd, from ${MIN_NIGHTS} nights) shows how much: ${BAND_CHANCE.text}.`,
       '',
       ...chartLines(ctx, history),

@@ -31,7 +31,7 @@ const shortRow = (/** @type {string} */ key) =>
 
 /** A config's name, and what it is when it is no tuning. */
 function configTitle(/** @type {string} */ config) {
-  if (config === TWIN_CONFIG) return 'A/A twin: production again';
+  if (config === TWIN_CONFIG) return 'A/A twin: Production again';
   if (notATuning(config)) return `${configLabel(config)} (not a tuning)`;
   return configLabel(config);
 }
@@ -73,8 +73,8 @@ export function render(ctx) {
     comparisonSpec({
       title: TITLE,
       subtitle: [
-        `${ctx.platform}, Node ${doc.environment.node}, run of ${day(doc.run.finishedAt)}: change in ops/s against production (+ is faster), measured side by side (paired),`,
-        'with its 95% interval. The A/A twin is production measured again: how far apart two identical configs land.',
+        `${ctx.platform}, Node ${doc.environment.node}, run of ${day(doc.run.finishedAt)}: change in ops/s against Production (+ is faster), measured side by side (paired),`,
+        'with its 95% interval. The A/A twin is Production measured again: how far apart two identical configs land.',
       ],
       alt,
       points,

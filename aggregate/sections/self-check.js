@@ -20,8 +20,8 @@ function line(doc) {
   if (!sc) return from;
   const twice = `catches ± 2× too narrow in ${100 * SELF_CHECK_CATCHES.twice}%+ of runs`;
   return sc.passed
-    ? `${from} Self-check (production measured twice): passed (p ${pText(sc.p)}; ${twice}).`
-    : `${from} **Self-check FAILED** (production measured twice): p ${pText(sc.p)}; ${FAILED_SHORT}.`;
+    ? `${from} Self-check (Production measured twice): passed (p ${pText(sc.p)}; ${twice}).`
+    : `${from} **Self-check FAILED** (Production measured twice): p ${pText(sc.p)}; ${FAILED_SHORT}.`;
 }
 
 /**

@@ -114,7 +114,7 @@ function readmeForm(doc, resultsLink) {
   if (!lines.length) return [];
   return [
     '##### Concurrency and scale',
-    `From ${runName(doc)}, production's setup (all setups, the figures: ${link}):`,
+    `From ${runName(doc)}, Production's setup (all setups, the figures: ${link}):`,
     ...lines,
   ];
 }
@@ -143,7 +143,7 @@ export function render(ctx) {
   const scale = scaleRows(w, inert);
   if (scale.length > 1) {
     out.push(
-      `Scale: the production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`,
+      `Scale: the Production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`,
       '',
     );
     out.push(table(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
