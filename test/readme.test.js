@@ -407,6 +407,22 @@ test("the README's compact forms stay within their budgets for one machine class
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
   assert.match(page, /^##### Machines: /m);
   assert.match(page, /\*\*How to read these numbers\.\*\*/);
+  // navigable: a table of contents linking each machine class's heading, before the first platform
+  const pageLines = page.split('\n');
+  const contents = pageLines.indexOf('**Contents**, a machine class each:');
+  assert.ok(contents > 0 && contents < pageLines.findIndex((l) => l.startsWith('### ')), 'contents first');
+  for (const h of pageLines.filter((l) => l.startsWith('#### ')))
+    assert.ok(page.includes(`- [${h.slice(5)}](${anchor(h.slice(5))})`), `contents link: ${h}`);
+  // every table longer than 12 rows is collapsed, under <details>
+  let open = 0;
+  pageLines.forEach((l, i) => {
+    open += l.startsWith('<details>') ? 1 : l === '</details>' ? -1 : 0;
+    if (l.startsWith('|') && !pageLines[i - 1].startsWith('|')) {
+      let n = 0;
+      while (pageLines[i + 2 + n]?.startsWith('|')) n++;
+      if (n > 12) assert.ok(open > 0, `a ${n}-row table not collapsed: ${l.slice(0, 80)}`);
+    }
+  });
 });
 
 test("a failed self-check stays marked: bold capitals in the README's line, the twin's changes on results/README.md", async () => {

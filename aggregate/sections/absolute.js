@@ -79,7 +79,12 @@ export function render(ctx) {
     (s) => !(s.config === PRODUCTION_CONFIG && s.driver === PRODUCTION_DRIVER && s.cipher !== PRODUCTION_CIPHER),
   );
   return [
-    `Per configuration: ${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval (measured, it ${ABSOLUTE_COVERAGE}: [calibration](../docs/checking.md#the-calibration-registry-npm-run-metacalibration)), and, for ${STEADY_OPS.join(', ')}, the operations that write nothing, "fastest" (the median of the rounds' 90th-percentile slices) with its own: an operation that writes has its fastest slices where it did not checkpoint or sync, not where the machine disturbed it least.`,
+    '##### Absolute figures per configuration',
+    `${shown.length} tables, a row per Node version (each row from its own matrix cell, a different machine: not a comparison between Node versions). Figures: typical under load (the median of the rounds' median slices) with the wider side of its 95% interval (measured, it ${ABSOLUTE_COVERAGE}: [calibration](../docs/checking.md#the-calibration-registry-npm-run-metacalibration)), and, for ${STEADY_OPS.join(', ')}, the operations that write nothing, "fastest" (the median of the rounds' 90th-percentile slices) with its own: an operation that writes has its fastest slices where it did not checkpoint or sync, not where the machine disturbed it least.`,
+    '',
+    `<details><summary>The ${shown.length} tables</summary>`,
     ...shown.flatMap((s) => ['', ...configTable(docs, s)]),
+    '',
+    '</details>',
   ];
 }

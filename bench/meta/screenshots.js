@@ -39,6 +39,55 @@ code { background: #eff1f3; border-radius: 6px; padding: .2em .4em; font-size: 8
 `;
 
 /**
+ * What the page measures of itself once laid out, written into <body data-measured> for
+ * --dump-dom: each table wider than its column (it scrolls: a reader misses columns), with the
+ * text above it, and how far down the first machine class's last answer ends (the first screen is
+ * WINDOW[1] px).
+ */
+const MEASURE = `addEventListener('load', () => {
+  const wide = [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
+    .map((t) => ({ width: t.scrollWidth, column: t.clientWidth, above: (t.previousElementSibling?.textContent ?? '').slice(0, 80) }));
+  const first = document.querySelector('main > ul');
+  const answersEnd = first && /Encryption/.test(first.textContent) ? Math.round(first.getBoundingClientRect().bottom) : null;
+  document.body.dataset.measured = JSON.stringify({ wide, answersEnd, tables: document.querySelectorAll('table').length });
+});`;
+
+/**
+ * The page's own measures (MEASURE), from Chromium's DOM after load.
+ * @param {string} chromium
+ * @param {string} page an HTML file
+ * @returns {{ wide: { width: number, column: number, above: string }[], answersEnd: number | null, tables: number }}
+ */
+function measure(chromium, page) {
+  const r = spawnSync(
+    chromium,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--allow-file-access-from-files',
+      `--window-size=${WINDOW.join(',')}`,
+      '--virtual-time-budget=10000',
+      '--dump-dom',
+      pathToFileURL(page).href,
+    ],
+    { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 },
+  );
+  const found = /data-measured="([^"]*)"/.exec(r.stdout ?? '');
+  if (!found)
+    throw new CommandError(
+      `chromium measured nothing of ${page}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`,
+    );
+  return JSON.parse(
+    found[1]
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
+}
+
+/**
  * Markdown as a page GitHub would show, images and links resolved against dir.
  * @param {string} md
  * @param {string} dir
@@ -56,7 +105,7 @@ function html(md, dir) {
     },
   );
   const base = pathToFileURL(`${dir}${path.sep}`).href;
-  return `<!doctype html><meta charset="utf-8"><base href="${base}"><style>${CSS}</style><main>${body}</main>`;
+  return `<!doctype html><meta charset="utf-8"><base href="${base}"><style>${CSS}</style><main>${body}</main><script>${MEASURE}</script>`;
 }
 
 /**
@@ -229,8 +278,13 @@ async function main(/** @type {string[]} */ argv) {
           writeFileAtomic(htmlFile, shot.html);
           shoot(chromium, htmlFile, path.join(out, s.name, `${page}-${shot.name}.png`));
         }
+        // the whole page measured: its tables against the column, the first class's answers against the first screen
+        const m = measure(
+          chromium,
+          path.join(out, s.name, `${page}-${shots[shots.length > 1 && shots[1].name === 'block' ? 1 : 0].name}.html`),
+        );
         console.log(
-          `${path.relative(process.cwd(), path.join(out, s.name))}: ${page} ${shots.length} screenshot(s) at ${WINDOW.join('×')}`,
+          `${path.relative(process.cwd(), path.join(out, s.name))}: ${page} ${shots.length} screenshot(s) at ${WINDOW.join('×')}; ${m.tables} table(s), ${m.wide.length} wider than the ${COLUMN} px column${m.wide.map((w) => `\n  ${w.width} px > ${w.column}: under "${w.above}"`).join('')}${m.answersEnd === null ? '' : `; the first machine class's answers end ${m.answersEnd} px down the block (the first screen: ${WINDOW[1]} px)`}`,
         );
       }
     }
