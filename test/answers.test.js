@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
-import { CONFIGS, durabilityOf } from '../bench/tables/configs.js';
+import { CONFIGS, TUNINGS, durabilityOf } from '../bench/tables/configs.js';
 import { answersOf, renderAnswers } from '../aggregate/answers/index.js';
 import { encryptionAnswer } from '../aggregate/answers/encryption.js';
-import { TUNINGS, tuningsAnswer, tuningsOf } from '../aggregate/answers/tunings.js';
+import { tuningsAnswer, tuningsOf } from '../aggregate/answers/tunings.js';
 import { judge } from '../lib/judge.js';
 import { nodeAnswer } from '../aggregate/answers/node-ranking.js';
 import { driverAnswer } from '../aggregate/answers/driver-choice.js';
@@ -271,4 +271,23 @@ test('answers: node:sqlite against better-sqlite3 names the components of a deci
     update(),
     'instructions/op 33.8k against 28.8k (+17.3%), of which runtime +3000 (60%), SQLite +2000 (40%); binding, libc within repeat',
   );
+});
+
+test('a quick run answers the same questions first, from its one round, marked a smoke test; derived from its figures', async () => {
+  const { summarize } = await import('../bench/result/summary.js');
+  /** @type {any} */
+  const doc = syntheticDoc({ mode: 'quick', node: 'v24.11.0' });
+  const text = summarize(doc);
+  assert.match(text, /^Answers from this one round, as × time per operation \(SMOKE TEST: /);
+  for (const q of ['Encryption', 'PRAGMAs', 'Node', 'Driver', 'Changes'])
+    assert.match(text, new RegExp(`^- ${q}[,:] `, 'm'), q);
+  assert.match(text, /^- PRAGMAs, .*safe across power loss: Synchronous EXTRA \(Safe\): writes \d\.\d\d×/m);
+  assert.doesNotMatch(text, /safe across [^;]*Synchronous OFF/, 'Synchronous OFF is never under safe');
+  const reads = () =>
+    Number(/ChaCha20-Poly1305 \(Production\): writes \d\.\d\d×, reads (\d\.\d\d)×/.exec(summarize(doc))?.[1]);
+  const before = reads();
+  caseOf(doc, 'production/better-sqlite3-multiple-ciphers/chacha20/select').stats.opsPerSec.median /= 2;
+  assert.ok(Math.abs(reads() / before - 2) < 0.01, `${before} → ${reads()}`);
+  // every table names a config by its label: no config's name in a row
+  assert.doesNotMatch(text, /^\| production /m);
 });

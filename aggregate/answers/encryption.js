@@ -7,18 +7,13 @@
 // were counted (aggregate/render/mechanism.js).
 import { mechanismOf } from '../render/mechanism.js';
 import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
+import { OP_GROUPS } from '../../bench/tables/ops.js';
 import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { cipherLabel } from '../sections/common.js';
 
-/** The questions asked of each cipher: the operations each summarises. */
-export const OP_GROUPS = /** @type {const} */ ({
-  writes: ['insert', 'insert-batch', 'update', 'delete', 'vacuum', 'checkpoint'],
-  reads: ['select'],
-  opening: ['setup'],
-});
 const setup = (/** @type {string} */ cipher) => `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${cipher}`;
 const REFERENCE = setup('none');
 

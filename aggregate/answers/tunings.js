@@ -1,37 +1,20 @@
 // The PRAGMA answer: each tuning's effect against production on writes, reads and opening (the
-// encryption answer's groups: encryption.js OP_GROUPS), where the judge decides it over the
+// encryption answer's groups: bench/tables/ops.js OP_GROUPS), where the judge decides it over the
 // declared family (every tuning × the three, Holm: family.js),
 // grouped by what a commit survives under it (bench/tables/configs.js durability), with fsync
 // calls per commit (an insert is one commit) beside it where the run counted them. Only tunings
 // are asked: the A/A twin (production itself), Baseline (no PRAGMAs at all) and a config that
 // equals production (SQLite's default) are never offered as "helps".
-import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
+import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/tables/configs.js';
 import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
 import { countText } from '../render/counts-text.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
-import { configLabel, notATuning } from '../sections/common.js';
-import { OP_GROUPS } from './encryption.js';
+import { configLabel } from '../sections/common.js';
+import { OP_GROUPS } from '../../bench/tables/ops.js';
 
 const setup = (/** @type {string} */ config) => `${config}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
-
-/** What a group's commits survive, as the answer heads it. */
-const GROUPS = /** @type {const} */ ({
-  'power loss': 'safe across power loss',
-  crash: 'safe across an application crash (as Production)',
-  unsafe: 'unsafe (a power loss can corrupt)',
-});
-
-/** The configs asked about: tunings of production, none that is production or no tuning at all. */
-export const TUNINGS = CONFIGS.filter(
-  (c) =>
-    DEFAULT_CONFIGS.includes(c.name) &&
-    c.name !== PRODUCTION_CONFIG &&
-    c.name !== TWIN_CONFIG &&
-    c.pragmas.length > 0 &&
-    !notATuning(c.name),
-);
 
 /**
  * Every tuning × group of operations of a run, judged as one family.
@@ -66,7 +49,7 @@ export function tuningsAnswer(doc) {
   const judged = tuningsOf(doc).filter((a) => a.judgement);
   if (!judged.length) return null;
   const base = fsyncs(doc, PRODUCTION_CONFIG);
-  const lines = Object.entries(GROUPS).flatMap(([durability, heading]) => {
+  const lines = Object.entries(DURABILITY_WORDS).flatMap(([durability, heading]) => {
     const mine = TUNINGS.filter((c) => c.durability === durability && judged.some((a) => a.config === c.name));
     if (!mine.length) return [];
     const effects = mine.map((c) => {

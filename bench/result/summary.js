@@ -27,6 +27,7 @@ const PAIRED_LINE =
 import { COMPARISONS } from '../tables/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../../aggregate/render/workload-rows.js';
 import { componentLines, countCell, countChange, countingLine } from '../../aggregate/render/counts-text.js';
+import { quickAnswers } from '../../aggregate/render/quick-answers.js';
 
 /**
  * One cell: the case's figure, or its status.
@@ -58,17 +59,29 @@ export function summarize(doc) {
       a.setup.cipher.localeCompare(b.setup.cipher),
   );
   const notes = new Map(doc.configs.map((/** @type {any} */ c) => [c.name, c]));
+  /** A config as every table names it: its label (one name per config), marked where it equals SQLite's default. */
+  const configName = (/** @type {string} */ config) => {
+    const n = /** @type {any} */ (notes.get(config));
+    return `${inert(n?.label ?? config)}${n?.equalsDefault ? ' (= default)' : ''}`;
+  };
   const table = [
     ['Config', 'Driver', 'Cipher', ...ops.map(columnTitle)],
-    ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => {
-      const n = /** @type {any} */ (notes.get(config));
-      const label = `${inert(n?.label ?? config)}${n?.equalsDefault ? ' (= default)' : ''}`;
-      return [label, inert(driver), inert(cipher), ...ops.map((op) => cell(byOp.get(op.name)))];
-    }),
+    ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
+      configName(config),
+      inert(driver),
+      inert(cipher),
+      ...ops.map((op) => cell(byOp.get(op.name))),
+    ]),
   ];
-  const lines = [markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))])];
+  const lines = [
+    // a quick run answers the README's questions first, from its one round, marked as a smoke test
+    ...(doc.run.mode === 'quick' ? [...quickAnswers(doc), ''] : []),
+    `Each case's figure: ${doc.run.mode === 'quick' ? 'typical under load over one round (ops/s; setup and VACUUM: ms), ± tinybench’s margin over its samples' : `${MEDIAN_LINE}, ± the wider side of its 95% interval`}; a row per config, driver and cipher:`,
+    '',
+    markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))]),
+  ];
   /**
-   * A table in the rows of the main one (config, driver, cipher as named in the document): a column
+   * A table in the rows of the main one (each config by its label, as there): a column
    * per operation, each cell from that case.
    * @param {typeof ops} columns
    * @param {(op: (typeof ops)[number]) => string} title
@@ -79,7 +92,7 @@ export function summarize(doc) {
       [
         ['Config', 'Driver', 'Cipher', ...columns.map(title)],
         ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
-          inert(config),
+          configName(config),
           inert(driver),
           inert(cipher),
           ...columns.map((op) => cellOf(byOp.get(op.name))),
@@ -157,6 +170,15 @@ export function summarize(doc) {
 }
 
 /**
+ * A setup key as the tables name it: the config's label, the driver, the cipher.
+ * @param {string} key config/driver/cipher
+ */
+const setupName = (key) => {
+  const [config, ...rest] = key.split('/');
+  return [inert(CONFIGS.find((c) => c.name === config)?.label ?? config), ...rest.map((x) => inert(x))].join(', ');
+};
+
+/**
  * The paired comparisons of a run, one table per comparison: a row per compared setup, a column
  * per operation, each cell the change with its 95% interval ("≈": the interval holds 0).
  * @param {any} doc
@@ -166,7 +188,7 @@ function comparisonLines(doc) {
   if (!all.length)
     return [
       doc.run.mode === 'quick'
-        ? 'Comparisons: none in a quick run.'
+        ? 'Comparisons: none in a quick run (one round); the answers at the top are its figures’ ratios.'
         : 'Comparisons: none (fewer than 3 paired rounds).',
     ];
   const lines = [];
@@ -195,10 +217,10 @@ function comparisonLines(doc) {
       countChange(byKey.get(`${setupKey(cmp.reference)}/${op}`), byKey.get(`${member}/${op}`)),
     );
     lines.push(
-      `${cmp.title} (${setupKey(cmp.reference)}):`,
+      `${cmp.title} (${setupName(setupKey(cmp.reference))}); each cell the change in ops/s with its 95% interval:`,
       '',
       markdownTable(
-        [['Compared', ...ops.map((op) => inert(op))], ...grid.map((r) => [inert(r.member), ...r.cells])],
+        [['Compared', ...ops.map((op) => inert(op))], ...grid.map((r) => [setupName(r.member), ...r.cells])],
         ['l', ...ops.map(() => /** @type {const} */ ('r'))],
       ),
       '',

@@ -289,3 +289,23 @@ export function describeChanges(config) {
 export function configNotes() {
   return CONFIGS.map((c) => ({ name: c.name, label: c.label, pragmas: c.pragmas, ...describeChanges(c) }));
 }
+
+/** What a commit survives, in the words the answers head each group with, safest first. */
+export const DURABILITY_WORDS = /** @type {const} */ ({
+  'power loss': 'safe across power loss',
+  crash: 'safe across an application crash (as Production)',
+  unsafe: 'unsafe (a power loss can corrupt)',
+});
+
+/**
+ * The configs the answers ask about: tunings of Production, never Production itself, its A/A twin,
+ * Baseline (no PRAGMAs at all) or a config that equals Production (SQLite's default).
+ */
+export const TUNINGS = CONFIGS.filter(
+  (c) =>
+    DEFAULT_CONFIGS.includes(c.name) &&
+    c.name !== PRODUCTION_CONFIG &&
+    c.name !== TWIN_CONFIG &&
+    c.pragmas.length > 0 &&
+    !describeChanges(c).equalsDefault,
+);

@@ -346,3 +346,10 @@ export const OPS = [
     unit: 'bytes of the main file and the WAL after seeding',
   },
 ];
+
+/** The operations the answers summarise over: those that write pages, the read, the open (the key derivation). */
+export const OP_GROUPS = /** @type {const} */ ({
+  writes: ['insert', 'insert-batch', 'update', 'delete', 'vacuum', 'checkpoint'],
+  reads: ['select'],
+  opening: ['setup'],
+});
