@@ -201,7 +201,7 @@ test("answers: encryption's mechanism names the component an insert's extra inst
   const text = (/** @type {any} */ doc) => String(encryptionAnswer(doc)?.text);
   assert.match(
     text(real),
-    /^ChaCha20-Poly1305 \(production's[^)]*\): .* \(insert: instructions\/op 966k against 77\.1k \(\+1152\.5%\), of which cipher \+884k \(99%\), /,
+    /^ChaCha20-Poly1305 \(Production's[^)]*\): .* \(insert: instructions\/op 966k against 77\.1k \(\+1152\.5%\), of which cipher \+884k \(99%\), /,
   );
   const doc = structuredClone(real);
   move(caseOf(doc, 'production/better-sqlite3-multiple-ciphers/chacha20/insert').counts, 'cipher', 'sqlite', 800_000);
