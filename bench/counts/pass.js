@@ -31,6 +31,7 @@ import {
   FROM_FIRST_MARK_ARGS,
   countingTools,
   nodeFlags,
+  pinned,
 } from './tools.js';
 
 const WORKER = path.join(ROOT, 'bench', 'counts', 'worker.js');
@@ -50,7 +51,7 @@ export const COUNT_METHOD =
   'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
   'a mark costs, over `ops`; by component from each timed call’s dump (bench/tables/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
-  'setup and running every (driver, operation) once';
+  'setup and running every (driver, operation) once; each process on one CPU, and after each full GC it waits for the GC’s helper thread';
 
 /** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
 const FIRST_MARK_METHOD =
@@ -117,6 +118,7 @@ export function jobsOf(cases, chunks, o = {}) {
  * @param {string} o.dir this job's directory
  * @param {object} o.plan the plan without its cases
  * @param {NodeJS.ProcessEnv} o.env
+ * @param {number} o.cpu the CPU it runs on (tools.js pinned)
  * @param {string} [o.instrument] the addon that starts callgrind's instrumentation at the first mark (instrument.js);
  *   absent: the whole callgrind process is instrumented
  * @returns {Promise<{ out: { marks: number, markCost: number[], cases: import('./worker.js').WorkerCase[] }, costs: any[], parts?: number[][], seconds: number }>}
@@ -139,7 +141,8 @@ async function runJob(job, o) {
         ? ['strace', [...STRACE_ARGS, '-o', 'strace.log', process.execPath, ...node]]
         : [process.execPath, node];
   const started = Date.now();
-  const child = spawn(SETARCH[0], [...SETARCH.slice(1), cmd, ...args], {
+  const [pin, ...pinArgs] = pinned(o.cpu);
+  const child = spawn(pin, [...pinArgs, ...SETARCH, cmd, ...args], {
     cwd: o.dir,
     env: o.env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -287,6 +290,7 @@ export async function countPlans(o) {
           dir: path.join(base, `job-${i}`),
           plan,
           env,
+          cpu: i % os.cpus().length,
           ...(instrument.status === 'ok' ? { instrument: instrument.file } : {}),
         }).finally(() => o.onProgress?.({ step: 'end', i }));
         if (!o.onProgress)

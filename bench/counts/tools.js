@@ -59,6 +59,9 @@ export const FROM_FIRST_MARK_ARGS = Object.freeze(['--instr-atstart=no']);
  */
 export const SETARCH = Object.freeze(['setarch', '-R']);
 
+/** Every counted process also runs on one CPU, so the GC's helper thread runs where the worker waits for it (worker.js collect). */
+export const pinned = (/** @type {number} */ cpu) => ['taskset', '-c', String(cpu)];
+
 /** strace: every thread, every system call, no string arguments (not needed, and smaller logs). */
 export const STRACE_ARGS = Object.freeze(['-f', '-qq', '-s', '0']);
 
@@ -110,9 +113,11 @@ export function countingTools(platform = process.platform) {
     };
   const valgrind = versionOf('valgrind', /valgrind-(\S+)/);
   const strace = versionOf('strace', /version (\S+)/);
-  const setarch = versionOf('setarch', /util-linux (\S+)/);
-  const missing = [!valgrind && 'valgrind', !strace && 'strace', !setarch && 'setarch (util-linux)'].filter(Boolean);
-  if (!valgrind || !strace || !setarch)
+  const utils = ['setarch', 'taskset'].filter((cmd) => !versionOf(cmd, /util-linux (\S+)/));
+  const missing = [!valgrind && 'valgrind', !strace && 'strace', ...utils.map((u) => `${u} (util-linux)`)].filter(
+    Boolean,
+  );
+  if (!valgrind || !strace || utils.length)
     return {
       status: 'unavailable',
       reason: `${missing.join(' and ')} not installed (apt-get install valgrind strace util-linux; in CI: npm run ci:install-counting)`,

@@ -88,6 +88,20 @@ const WORKDIR = 'work';
 
 const gc = /** @type {() => void} */ (globalThis.gc);
 
+/**
+ * The wait after a full GC: V8 11 hands part of it to Node's platform worker thread whatever
+ * `--single-threaded` says, and the thread frees the main thread's memory when it wakes. On one CPU
+ * (tools.js pinned) it runs while the main thread waits here, not at moments that differ between
+ * processes, with malloc's free lists, then malloc, SQLite and V8 following them (docs/counting.md).
+ */
+const SETTLE_MS = 50;
+const settle = new Int32Array(new SharedArrayBuffer(4));
+
+function collect() {
+  gc();
+  Atomics.wait(settle, 0, 0, SETTLE_MS);
+}
+
 /** The calls that measure what a mark costs: a task that does nothing, warmed up, then counted. */
 export const MARK_CALIBRATION = { warmup: 20, samples: 5 };
 
@@ -220,7 +234,7 @@ async function main(/** @type {string[]} */ argv) {
   warmProcess(plan.cases, byKey, session);
   const nothing = { maxBatch: 1, run: () => {} };
   runOps(nothing, MARK_CALIBRATION.warmup, false);
-  gc();
+  collect();
   // instrumented from the first mark to the exit: the process start, loading the drivers and warmProcess run at
   // valgrind's uninstrumented speed. Not switched off between cases: each switch discards valgrind's translations,
   // and switching per case was measured slower than not switching at all (docs/counting.md)
@@ -252,7 +266,7 @@ async function main(/** @type {string[]} */ argv) {
           ({ task, counting } = withInject(task, p.inject, scratch));
         }
         runOps(task, p.warmup, false);
-        gc(); // the counted operations start from a clean heap, so its collections fall at the same points
+        collect(); // the counted operations start from a clean heap, so its collections fall at the same points
         const half = Math.floor(p.k / 2);
         if (counting) counting.on = true;
         /** @type {CountedWindow[]} */
