@@ -5,30 +5,30 @@
 // names the module it comes from as surely as a value does). The folder cycles of today are known
 // violations (.dependency-cruiser-known-violations.json): the test fails on a new one only.
 
-/** The lib/ modules a table may import: each imports nothing, not even a built-in. */
+/** The lib/ modules the data may import: each imports nothing, not even a built-in. */
 const LIB_LEAVES = '^lib/(prng|sqlite)[.]js$';
 
 /**
- * What aggregate/ may import from bench/: the tables, and the document contract (the document's
+ * What aggregate/ may import from bench/: the data, and the document contract (the document's
  * checks and its header, for every kind). Its renderers are its own
  * (aggregate/render/, which the summary, the claims, the shootout and the compare import).
  */
-const AGGREGATE_READS = ['^bench/tables/', '^bench/result/(document|header)[.]js$'];
+const AGGREGATE_READS = ['^bench/data/', '^bench/result/(document|header)[.]js$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
     {
-      name: 'table-imports-no-logic',
+      name: 'data-imports-no-logic',
       comment:
-        'A table (bench/tables/) imports only tables, built-ins, npm packages and the lib/ leaves: loading a table never loads logic of the repository (the engine, the claims, a run), so aggregate/, which reads the tables, stays free of it',
+        'The data (bench/data/) imports only the data, built-ins, npm packages and the lib/ leaves: loading it never loads logic of the repository (the engine, the claims, a run), so aggregate/, which reads the data, stays free of it',
       severity: 'error',
-      from: { path: '^bench/tables/' },
-      to: { pathNot: ['^bench/tables/', LIB_LEAVES, '^node_modules/'], dependencyTypesNot: ['core'] },
+      from: { path: '^bench/data/' },
+      to: { pathNot: ['^bench/data/', LIB_LEAVES, '^node_modules/'], dependencyTypesNot: ['core'] },
     },
     {
       name: 'lib-leaf-imports-nothing',
-      comment: 'A lib/ module a table may import imports nothing (add a module to LIB_LEAVES only if it is a leaf)',
+      comment: 'A lib/ module the data may import imports nothing (add a module to LIB_LEAVES only if it is a leaf)',
       severity: 'error',
       from: { path: LIB_LEAVES },
       to: {},
@@ -43,15 +43,15 @@ export default {
     {
       name: 'aggregate-never-loads-a-run',
       comment:
-        'The aggregate reads documents and tables: it never loads bench/engine/ or bench/run/, directly or through what it imports',
+        'The aggregate reads documents and the data: it never loads bench/engine/ or bench/run/, directly or through what it imports',
       severity: 'error',
       from: { path: '^aggregate/' },
       to: { path: '^bench/(engine|run)/', reachable: true },
     },
     {
-      name: 'aggregate-imports-tables-and-documents',
+      name: 'aggregate-imports-data-and-documents',
       comment:
-        'From bench/, aggregate/ imports only the tables (bench/tables/) and the document contract (bench/result/document.js, bench/result/header.js): data flows bench → document → aggregate, and what renders a document lives in aggregate/render/',
+        'From bench/, aggregate/ imports only the data (bench/data/) and the document contract (bench/result/document.js, bench/result/header.js): data flows bench → document → aggregate, and what renders a document lives in aggregate/render/',
       severity: 'error',
       from: { path: '^aggregate/' },
       to: { path: '^bench/', pathNot: AGGREGATE_READS },

@@ -8,10 +8,10 @@
 // a render used are kept, so the file holds the window the charts show and no more.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
-import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
-import { OPS } from '../bench/tables/ops.js';
+import { PRODUCTION_CIPHER } from '../bench/data/ciphers.js';
+import { PRODUCTION_CONFIG } from '../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../bench/data/drivers.js';
+import { OPS } from '../bench/data/ops.js';
 import { headlineMargin } from '../lib/stats/headline.js';
 import { writeFileAtomic } from '../lib/files.js';
 

@@ -2,7 +2,7 @@
 // npm run bench -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
 //                  [--time MS] [--seed N] [--out DIR] [--keep-db DIR] [--no-counts] [--list]
 // Runs the suite on this machine, then (on Linux, unless --no-counts) counts what every timed case
-// costs per operation (bench/counts/; a quick run only the few of bench/tables/quick-counts.js),
+// costs per operation (bench/counts/; a quick run only the few of bench/data/quick-counts.js),
 // and writes one result document (bench/result/) to --out, a new file per run. Progress on stderr,
 // a line at least every 10 s in each phase (lib/progress.js). Before anything is measured:
 // --out and --keep-db made and written to, and at least one driver the run needs loaded, so a
@@ -11,7 +11,7 @@ import { command } from '../lib/command.js';
 import { OPTIONS, parseFlags } from './engine/flags.js';
 import { writeChecked } from './result/document.js';
 import { summarize } from './result/summary.js';
-import { workloadListText } from './tables/workloads.js';
+import { workloadListText } from './data/workloads.js';
 import { listText } from './tools/catalogue.js';
 import { countTimed, exitOf, prepareRun, resultDocument, timeSuite, timeWorkloads } from './run/bench-run.js';
 

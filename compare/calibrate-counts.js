@@ -14,7 +14,7 @@ import { table as markdownTable } from '../lib/markdown.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { percent, signedPercent } from '../lib/format.js';
 import { median } from '../lib/stats/spread.js';
-import { OPS } from '../bench/tables/ops.js';
+import { OPS } from '../bench/data/ops.js';
 import { costRows } from '../lib/costs.js';
 import { countSide, runCounts } from './count-sides.js';
 import { copyCheckout } from './sides.js';

@@ -27,8 +27,8 @@ import {
   printMarkdown,
   printUsage,
 } from '../lib/command.js';
-import { OPS } from '../bench/tables/ops.js';
-import { cases as selectCases, filterArgs } from '../bench/tables/suite.js';
+import { OPS } from '../bench/data/ops.js';
+import { cases as selectCases, filterArgs } from '../bench/data/suite.js';
 import { analyse, collect, tally } from '../bench/paired/case-verdicts.js';
 import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';

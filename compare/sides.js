@@ -115,8 +115,8 @@ const filesUnder = (/** @type {string} */ dir) =>
 function sameDriverBuild(a, b) {
   const rel = [
     'bench/tools/install-drivers.js',
-    'bench/tables/drivers.js',
-    'bench/tables/node-ranges.js',
+    'bench/data/drivers.js',
+    'bench/data/node-ranges.js',
     ...filesUnder(path.join(a, 'drivers')).map((f) => path.join('drivers', f)),
   ];
   if (filesUnder(path.join(a, 'drivers')).join('\n') !== filesUnder(path.join(b, 'drivers')).join('\n')) return false;

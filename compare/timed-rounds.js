@@ -4,8 +4,8 @@
 // waits on nothing else, the timed rounds add little: such a case is timed in fewer rounds, and
 // the PR check's minutes go to the cases where wall time still decides (waiting on the disk: an
 // fsync is one system call to the counts, whatever the device does). The rule is this table.
-import { OPS } from '../bench/tables/ops.js';
-import { parseCaseKey } from '../bench/tables/suite.js';
+import { OPS } from '../bench/data/ops.js';
+import { parseCaseKey } from '../bench/data/suite.js';
 
 export const ROUNDS_RULE = /** @type {const} */ ({
   /**
@@ -13,7 +13,7 @@ export const ROUNDS_RULE = /** @type {const} */ ({
    * each end (the 20% trimmed mean), so one hiccup does not decide its wall-time verdict.
    */
   cpuRounds: 5,
-  /** The operations whose time is their CPU cost (bench/tables/ops.js `bound`). */
+  /** The operations whose time is their CPU cost (bench/data/ops.js `bound`). */
   bound: 'cpu',
   /**
    * At most this many fsyncs per operation on either side: one per 100 operations waits about 10 µs

@@ -1,5 +1,5 @@
 // Where a difference in instructions per operation between two counts of a case goes: per
-// component (bench/tables/components.js: SQLite, the cipher, the runtime, the binding, libc, other),
+// component (bench/data/components.js: SQLite, the cipher, the runtime, the binding, libc, other),
 // the head's instructions less the base's, and the smallest such difference that is one. A
 // component's difference counts only beyond its own repeat spread, by the compare's rule on a
 // count (lib/costs.js countTolerance) applied to that component's spreads (componentDifference),

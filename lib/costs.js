@@ -49,7 +49,7 @@ export function opSpreads(cases) {
 export const FAIL_INCREASE = 0.01;
 
 /**
- * How far a case's repeat is from its first count in one component (bench/tables/components.js):
+ * How far a case's repeat is from its first count in one component (bench/data/components.js):
  * |repeat - first| over the first, or over 1% of the operation's instructions where the component
  * is smaller (a component of a few instructions moves by whole instructions); null where either
  * count has no components.
@@ -82,7 +82,7 @@ export const IO = /** @type {const} */ ([
  * @property {boolean} exact whether its two counts made the same system calls and bytes
  * @property {Record<IoField, number>} io
  * @property {Record<string, number>} [components] instructions per operation by component, the mean of
- *   its two counts (bench/tables/components.js), where both counts have them
+ *   its two counts (bench/data/components.js), where both counts have them
  */
 
 /**

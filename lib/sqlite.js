@@ -1,6 +1,6 @@
 // The part of the SQLite drivers the benchmark uses (better-sqlite3 and node:sqlite both provide it
 // as it is, so measured calls go straight to the driver), and the one query helper on it. Imports
-// nothing: the tables (bench/tables/ops.js) use it as the engine (bench/engine/database.js) does.
+// nothing: the data (bench/data/ops.js) use it as the engine (bench/engine/database.js) does.
 
 /** @typedef {null | number | bigint | string | Uint8Array} SqlValue a value both drivers bind to a `?` */
 /**

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
-import { CONFIGS, TUNINGS, durabilityOf } from '../bench/tables/configs.js';
+import { CONFIGS, TUNINGS, durabilityOf } from '../bench/data/configs.js';
 import { answersOf, renderAnswers } from '../aggregate/answers/index.js';
 import { encryptionAnswer } from '../aggregate/answers/encryption.js';
 import { tuningsAnswer, tuningsOf } from '../aggregate/answers/tunings.js';

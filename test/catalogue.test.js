@@ -4,9 +4,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { CATALOGUE_FILE, END, START, catalogueMarkdown, withCatalogue } from '../bench/tools/catalogue.js';
-import { CIPHERS } from '../bench/tables/ciphers.js';
-import { CONFIGS, describeChanges } from '../bench/tables/configs.js';
-import { OPS } from '../bench/tables/ops.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
+import { CONFIGS, describeChanges } from '../bench/data/configs.js';
+import { OPS } from '../bench/data/ops.js';
 import { ROOT } from './helpers.js';
 
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -54,7 +54,7 @@ test('from the README alone a newcomer finds where configs, ciphers, operations 
     'ciphers.js',
     'ops.js',
     'lib/stats/',
-    'bench/tables/',
+    'bench/data/',
     'bench/engine/',
     'docs/methodology.md',
     'docs/glossary.md',

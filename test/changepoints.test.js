@@ -11,9 +11,9 @@ import { entryOf } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { seriesYear, score } from '../bench/meta/changepoints-year.js';
 import { createRandom } from '../lib/prng.js';
-import { PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
-import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
+import { PRODUCTION_CIPHER } from '../bench/data/ciphers.js';
+import { PRODUCTION_CONFIG } from '../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../bench/data/drivers.js';
 
 /** Nights of VM noise: a robust sd of `sd`, one night in 20 off by 30%. */
 function noisy(/** @type {number} */ n, /** @type {number} */ sd, /** @type {number} */ seed) {

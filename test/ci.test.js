@@ -9,7 +9,7 @@ import { verify } from '../bench/ci/verify-drivers.js';
 import { validate } from '../bench/result/document.js';
 import { RESULT_FILE } from '../bench/result/header.js';
 import { readResult } from '../aggregate/read.js';
-import { cases } from '../bench/tables/suite.js';
+import { cases } from '../bench/data/suite.js';
 import { binaryOrigin, driversDir } from '../bench/engine/load-drivers.js';
 import { ROOT, childEnv, drivers, scratch } from './helpers.js';
 

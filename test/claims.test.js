@@ -7,7 +7,7 @@ import { verdictOf, ruleText } from '../bench/claims/verdict.js';
 import { claimRows, claimedText, metricChange } from '../aggregate/render/claims-table.js';
 import { mechanismOf } from '../aggregate/render/mechanism.js';
 import { claimsOf } from '../bench/result/analysis.js';
-import { CLAIMS, measuredChecks } from '../bench/tables/production-claims.js';
+import { CLAIMS, measuredChecks } from '../bench/data/production-claims.js';
 import { validate } from '../bench/result/document.js';
 import { render, renderBlockClaims } from '../aggregate/sections/claims.js';
 import { ROOT, childEnv } from './helpers.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { UsageError } from '../lib/command.js';
 import { parseFlags } from '../bench/engine/flags.js';
-import { TABLES } from '../bench/tables/suite.js';
+import { TABLES } from '../bench/data/suite.js';
 import { ROOT, childEnv } from './helpers.js';
 
 const bench = (/** @type {string[]} */ args) =>

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { CLAIMS } from '../bench/tables/production-claims.js';
+import { CLAIMS } from '../bench/data/production-claims.js';
 import { claimCell, renderBlockClaims, render as claimsPage } from '../aggregate/sections/claims.js';
 import { growthOf, render as workloads } from '../aggregate/sections/workload-tables.js';
 import { LISTED, render as history } from '../aggregate/sections/history.js';

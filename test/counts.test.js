@@ -8,7 +8,7 @@ import { jobsOf } from '../bench/counts/pass.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { instructionsPerOp, repeatSpread, caseCounts } from '../bench/counts/counts.js';
 import { componentsOf } from '../bench/counts/callgrind.js';
-import { COMPONENTS } from '../bench/tables/components.js';
+import { COMPONENTS } from '../bench/data/components.js';
 
 test('a machine without the tools gets a reason, naming what is missing, and no counts', () => {
   const mac = countingTools('darwin');

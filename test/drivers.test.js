@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
-import { DRIVERS, GENERATIONS } from '../bench/tables/drivers.js';
-import { builtinUnavailable, generationFor } from '../bench/tables/node-ranges.js';
+import { DRIVERS, GENERATIONS } from '../bench/data/drivers.js';
+import { builtinUnavailable, generationFor } from '../bench/data/node-ranges.js';
 import { binaryOrigin } from '../bench/engine/load-drivers.js';
 import { drivers, ROOT } from './helpers.js';
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CIPHERS } from '../bench/tables/ciphers.js';
-import { CONFIGS } from '../bench/tables/configs.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
+import { CONFIGS } from '../bench/data/configs.js';
 import { PLAIN_HEADER, openConfigured, proveEncryption, sqliteCode } from '../bench/engine/database.js';
-import { SCHEMA } from '../bench/tables/mail.js';
+import { SCHEMA } from '../bench/data/mail.js';
 import { driver, scratch } from './helpers.js';
 
 const production = CONFIGS[0].pragmas;
@@ -15,7 +15,7 @@ const header = (/** @type {string} */ f) => fs.readFileSync(f).subarray(0, 16);
  * Make a closed, seeded file with the production PRAGMAs.
  * @param {import('../bench/engine/database.js').LoadedDriver} d
  * @param {string} file
- * @param {import('../bench/tables/ciphers.js').Cipher} cipher
+ * @param {import('../bench/data/ciphers.js').Cipher} cipher
  */
 function make(d, file, cipher, key = 'secret') {
   const { conn } = openConfigured(d, file, {

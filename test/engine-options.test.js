@@ -11,7 +11,7 @@ import { sessionOfFlags } from '../bench/engine/flags.js';
 import { createSession } from '../bench/engine/session.js';
 import { sessionOptions } from '../bench/run/run-suite.js';
 import { applyKey } from '../bench/engine/database.js';
-import { CIPHERS } from '../bench/tables/ciphers.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
 import { ROOT, drivers, scratch } from './helpers.js';
 
 /** The options as the engine receives them: through the IPC channel's JSON. */
@@ -62,9 +62,7 @@ test('with it, a copy opens only with the cheap derivation, and the setup operat
   if (!driver?.open) return;
   const open = /** @type {(file: string) => any} */ (driver.open);
   const key = 'a-test-key';
-  const chacha = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (
-    CIPHERS.find((c) => c.name === 'chacha20')
-  );
+  const chacha = /** @type {import('../bench/data/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'chacha20'));
   /** Whether the file opens with this key derivation: 'ok', or the error's code. */
   const opensWith = (/** @type {string} */ file, /** @type {[string, number][]} */ kdf) => {
     const conn = open(file);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
 import { validate } from '../bench/result/document.js';
-import { cases } from '../bench/tables/suite.js';
+import { cases } from '../bench/data/suite.js';
 import { ROOT, childEnv, entries, scratch } from './helpers.js';
 
 test('every driver this Node offers runs every operation on a real file; node:sqlite exactly where Node has it', () => {

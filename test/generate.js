@@ -6,14 +6,14 @@
 // additionalProperties, patternProperties, propertyNames) and makes a value for it.
 // A string with a pattern comes from the values the synthetic documents hold at that pattern's
 // places, or a mutation of one that still matches it; the names of the project's tables (config,
-// driver, cipher, op) mostly come from the tables, so that enough documents pass the semantic
+// driver, cipher, op) mostly come from the data (bench/data/), so that enough documents pass the semantic
 // checks; every other string is often a piece of live Markdown with a canary in it (HOSTILE).
 // Documents are mutated from real synthetic ones at random places of the schema, so the
 // generator follows the schema as it changes. Seeded (lib/prng.js): the same seed, the same documents.
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { NAMES_SCHEMA } from '../lib/names.js';
 import { randomInt } from '../lib/prng.js';
-import { TABLES } from '../bench/tables/suite.js';
+import { TABLES } from '../bench/data/suite.js';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
 

@@ -1,6 +1,6 @@
 // The folders' rules, checked by dependency-cruiser with .dependency-cruiser.mjs (read them there):
-// a table imports no logic, bench/ never loads compare/, aggregate/ never loads the engine or a run
-// and imports from bench/ only the tables and the document contract, and no folder cycle. Static,
+// the data imports no logic, bench/ never loads compare/, aggregate/ never loads the engine or a run
+// and imports from bench/ only the data and the document contract, and no folder cycle. Static,
 // re-exported, dynamic and JSDoc imports count. dependency-cruiser 16.9 does not see an import() in
 // a @property of a @typedef {object}: such types from another folder are brought in by an `@import`
 // tag (which it sees), so every edge between folders is read.
@@ -83,36 +83,36 @@ test(
       'lib/prng.js': 'export const x = 1;',
       'lib/sqlite.js': "import fs from 'node:fs';\nexport const y = fs;",
       'lib/branch.js': "import { x } from './prng.js';\nexport const y = x;",
-      'bench/tables/good.js': [
+      'bench/data/good.js': [
         "import pkg from 'pkg';",
         "import fs from 'node:fs';",
         "import { x } from '../../lib/prng.js';",
         "import { z } from './other.js';",
         'export const all = [pkg, fs, x, z];',
       ].join('\n'),
-      'bench/tables/other.js': 'export const z = 1;',
-      'bench/tables/engine.js': "import {\n  scalar,\n} from '../engine/database.js';\nexport const s = scalar;",
-      'bench/tables/again.js': "export { scalar } from '../engine/database.js';",
-      'bench/tables/side.js': "import '../run/passes.js';",
-      'bench/tables/type.js': "/** @type {import('../claims/verdict.js').Claim | null} */\nexport const c = null;",
-      'bench/tables/tag.js':
+      'bench/data/other.js': 'export const z = 1;',
+      'bench/data/engine.js': "import {\n  scalar,\n} from '../engine/database.js';\nexport const s = scalar;",
+      'bench/data/again.js': "export { scalar } from '../engine/database.js';",
+      'bench/data/side.js': "import '../run/passes.js';",
+      'bench/data/type.js': "/** @type {import('../claims/verdict.js').Claim | null} */\nexport const c = null;",
+      'bench/data/tag.js':
         "/** @import { Claim } from '../claims/verdict.js' */\n/** @type {Claim | null} */\nexport const c = null;",
       // not seen by dependency-cruiser 16.9: an import() in a @property of a @typedef {object}
-      'bench/tables/unseen.js':
+      'bench/data/unseen.js':
         "/**\n * @typedef {object} T\n * @property {import('../engine/database.js').Conn} conn\n */\nexport {};",
-      'bench/tables/lib.js': "import { y } from '../../lib/branch.js';\nexport const w = y;",
+      'bench/data/lib.js': "import { y } from '../../lib/branch.js';\nexport const w = y;",
       'bench/engine/database.js': "import { x } from '../../lib/prng.js';\nexport const scalar = x;",
       'bench/run/passes.js': '',
       'bench/claims/verdict.js': '',
       'bench/result/x.js': "export const f = () => import('../../compare/report.js');",
       'compare/report.js': '',
-      'aggregate/read.js': "import '../bench/tables/engine.js';",
-      // aggregate/ reads the tables and the documents; a renderer of bench/ it may not
+      'aggregate/read.js': "import '../bench/data/engine.js';",
+      // aggregate/ reads the data and the documents; a renderer of bench/ it may not
       'bench/result/document.js': '',
       'bench/result/header.js': '',
       'bench/result/figure.js': '',
       'aggregate/sections/part.js': [
-        "import '../../bench/tables/other.js';",
+        "import '../../bench/data/other.js';",
         "import '../../bench/result/document.js';",
         "import '../../bench/result/header.js';",
         "import '../../bench/result/figure.js';",
@@ -131,19 +131,19 @@ test(
     const known = JSON.parse(fs.readFileSync(path.join(ROOT, '.dependency-cruiser-known-violations.json'), 'utf8'));
     const { lines } = await breaches(root, { violations: known });
     assert.deepEqual(lines, [
-      'aggregate-imports-tables-and-documents: aggregate/sections/part.js → bench/claims/verdict.js',
-      'aggregate-imports-tables-and-documents: aggregate/sections/part.js → bench/result/figure.js',
-      'aggregate-never-loads-a-run: aggregate/read.js → bench/tables/engine.js → bench/engine/database.js',
+      'aggregate-imports-data-and-documents: aggregate/sections/part.js → bench/claims/verdict.js',
+      'aggregate-imports-data-and-documents: aggregate/sections/part.js → bench/result/figure.js',
+      'aggregate-never-loads-a-run: aggregate/read.js → bench/data/engine.js → bench/engine/database.js',
       'bench-never-loads-compare: bench/result/x.js → compare/report.js',
+      'data-imports-no-logic: bench/data/again.js → bench/engine/database.js',
+      'data-imports-no-logic: bench/data/engine.js → bench/engine/database.js',
+      'data-imports-no-logic: bench/data/lib.js → lib/branch.js',
+      'data-imports-no-logic: bench/data/side.js → bench/run/passes.js',
+      'data-imports-no-logic: bench/data/tag.js → bench/claims/verdict.js',
+      'data-imports-no-logic: bench/data/type.js → bench/claims/verdict.js',
       'lib-leaf-imports-nothing: lib/sqlite.js → fs',
       'no-folder-cycle: lib → publish → lib',
       'no-folder-cycle: publish → lib → publish',
-      'table-imports-no-logic: bench/tables/again.js → bench/engine/database.js',
-      'table-imports-no-logic: bench/tables/engine.js → bench/engine/database.js',
-      'table-imports-no-logic: bench/tables/lib.js → lib/branch.js',
-      'table-imports-no-logic: bench/tables/side.js → bench/run/passes.js',
-      'table-imports-no-logic: bench/tables/tag.js → bench/claims/verdict.js',
-      'table-imports-no-logic: bench/tables/type.js → bench/claims/verdict.js',
       'repeated-name: draw.js is lib/draw.js, publish/draw.js',
     ]);
   },

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Bench } from 'tinybench';
-import { CIPHERS } from '../bench/tables/ciphers.js';
-import { CONFIGS } from '../bench/tables/configs.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
+import { CONFIGS } from '../bench/data/configs.js';
 import { openConfigured } from '../bench/engine/database.js';
 import { scalar } from '../lib/sqlite.js';
 import {
@@ -13,10 +13,10 @@ import {
   SCHEMA,
   generateMessages,
   messageParams,
-} from '../bench/tables/mail.js';
+} from '../bench/data/mail.js';
 import { combine, measure, tinybenchStats } from '../bench/engine/measure.js';
 import { medianRse } from '../lib/stats/spread.js';
-import { BATCH_ROWS, OPS } from '../bench/tables/ops.js';
+import { BATCH_ROWS, OPS } from '../bench/data/ops.js';
 import { createRandom } from '../lib/prng.js';
 import { driver, scratch } from './helpers.js';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CIPHERS } from '../bench/tables/ciphers.js';
-import { CONFIGS, describeChanges } from '../bench/tables/configs.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
+import { CONFIGS, describeChanges } from '../bench/data/configs.js';
 import { applyKey, applyPragmas, openConfigured, readPragma } from '../bench/engine/database.js';
-import { SCHEMA } from '../bench/tables/mail.js';
-import { PRAGMAS, normalise } from '../bench/tables/pragmas.js';
+import { SCHEMA } from '../bench/data/mail.js';
+import { PRAGMAS, normalise } from '../bench/data/pragmas.js';
 import { driver, scratch } from './helpers.js';
 
 const chacha = /** @type {any} */ (CIPHERS.find((c) => c.name === 'chacha20'));

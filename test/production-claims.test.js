@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CONFIGS, DEFAULT_CONFIGS, describeChanges } from '../bench/tables/configs.js';
-import { CLAIMS, SOURCE, casesOf, claimReferencesOf } from '../bench/tables/production-claims.js';
+import { CONFIGS, DEFAULT_CONFIGS, describeChanges } from '../bench/data/configs.js';
+import { CLAIMS, SOURCE, casesOf, claimReferencesOf } from '../bench/data/production-claims.js';
 import { differences, validateClaims } from '../bench/claims/validate.js';
-import { caseKey, cases, setups } from '../bench/tables/suite.js';
-import { referencesOf } from '../bench/tables/comparisons.js';
-import { SCHEMA_BLOB_FIRST, schemaOf } from '../bench/tables/mail.js';
+import { caseKey, cases, setups } from '../bench/data/suite.js';
+import { referencesOf } from '../bench/data/comparisons.js';
+import { SCHEMA_BLOB_FIRST, schemaOf } from '../bench/data/mail.js';
 import { openConfigured } from '../bench/engine/database.js';
-import { SELECT_SQL } from '../bench/tables/ops.js';
-import { CIPHERS } from '../bench/tables/ciphers.js';
+import { SELECT_SQL } from '../bench/data/ops.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
 import { driver, scratch } from './helpers.js';
 
 /** A valid claim to break one field at a time. */

@@ -1,16 +1,16 @@
-// What a quick run counts (bench/tables/quick-counts.js): a few cases that stand for the rest, as
+// What a quick run counts (bench/data/quick-counts.js): a few cases that stand for the rest, as
 // data, and the sentence the document gives for the others (bench/run/bench-run.js withSelection). The run
 // itself, counting these and not the others, is test/e2e/quick-counts.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withSelection } from '../bench/run/bench-run.js';
 import { countingLine } from '../aggregate/render/counts-text.js';
-import { CIPHERS, PRODUCTION_CIPHER } from '../bench/tables/ciphers.js';
-import { PRODUCTION_CONFIG } from '../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../bench/tables/drivers.js';
-import { OPS } from '../bench/tables/ops.js';
-import { CIPHER_FAMILIES, QUICK_COUNTS, quickCountSelection, quickCounted } from '../bench/tables/quick-counts.js';
-import { caseKey, cases } from '../bench/tables/suite.js';
+import { CIPHERS, PRODUCTION_CIPHER } from '../bench/data/ciphers.js';
+import { PRODUCTION_CONFIG } from '../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../bench/data/drivers.js';
+import { OPS } from '../bench/data/ops.js';
+import { CIPHER_FAMILIES, QUICK_COUNTS, quickCountSelection, quickCounted } from '../bench/data/quick-counts.js';
+import { caseKey, cases } from '../bench/data/suite.js';
 
 test('the quick set: every timed operation on production, every cipher family on production PRAGMAs, all cases of the suite', () => {
   const suite = new Set(cases().map(caseKey));

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/tables/drivers.js';
-import { chosenGeneration, generationFor } from '../bench/tables/node-ranges.js';
+import { GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/data/drivers.js';
+import { chosenGeneration, generationFor } from '../bench/data/node-ranges.js';
 import { driversDir } from '../bench/engine/load-drivers.js';
 import { sideOrder } from '../bench/paired/interleave.js';
 import {
@@ -22,7 +22,7 @@ import {
 import { documentProblems, writeChecked } from '../bench/result/document.js';
 import { shootoutLines } from '../aggregate/render/shootout-report.js';
 import { countingSection, instructionDifferences } from '../bench/shootout/count-nodes.js';
-import { COMPONENTS } from '../bench/tables/components.js';
+import { COMPONENTS } from '../bench/data/components.js';
 import { countLines } from '../aggregate/render/shootout-counts.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { inert } from '../lib/markdown.js';

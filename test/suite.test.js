@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { shuffledCases } from '../bench/engine/session.js';
-import { caseKey, cases, setups, TABLES } from '../bench/tables/suite.js';
+import { caseKey, cases, setups, TABLES } from '../bench/data/suite.js';
 import { ROOT, entries, scratch } from './helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
@@ -177,7 +177,7 @@ test('the engines of a run build and prove each template once: a later engine co
 });
 
 test('setups() runs every config but the claim-only ones on the production cipher, every cipher on production, every driver unencrypted', async () => {
-  const { DEFAULT_CONFIGS } = await import('../bench/tables/configs.js');
+  const { DEFAULT_CONFIGS } = await import('../bench/data/configs.js');
   const s = setups().map((x) => `${x.config}/${x.driver}/${x.cipher}`);
   assert.equal(new Set(s).size, s.length);
   for (const c of DEFAULT_CONFIGS) assert.ok(s.includes(`${c}/better-sqlite3-multiple-ciphers/chacha20`));

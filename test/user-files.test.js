@@ -125,7 +125,7 @@ test('no driver installed for this Node: the run stops before measuring, with th
   }
 });
 
-/** Whether this Node has node:sqlite without a flag (bench/tables/drivers.js's range). */
+/** Whether this Node has node:sqlite without a flag (bench/data/drivers.js's range). */
 function builtinLoads() {
   const [major, minor] = process.versions.node.split('.').map(Number);
   return (major === 22 && minor >= 13) || (major === 23 && minor >= 4) || major >= 24;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { MATRIX_NODES } from '../bench/tables/drivers.js';
+import { MATRIX_NODES } from '../bench/data/drivers.js';
 import { ROOT } from './helpers.js';
 
 const dir = path.join(ROOT, '.github', 'workflows');

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { applyKey } from '../bench/engine/database.js';
-import { CIPHERS } from '../bench/tables/ciphers.js';
-import { WORKLOADS, WORKLOAD_NAMES, selectWorkloads, workloadPragmas } from '../bench/tables/workloads.js';
+import { CIPHERS } from '../bench/data/ciphers.js';
+import { WORKLOADS, WORKLOAD_NAMES, selectWorkloads, workloadPragmas } from '../bench/data/workloads.js';
 import { runConcurrency } from '../bench/workloads/concurrency.js';
 import { isBusy } from '../bench/workloads/busy.js';
 import { growthOf } from '../bench/workloads/workload-figures.js';
@@ -20,11 +20,11 @@ import { UsageError } from '../lib/command.js';
 import { ROOT, childEnv, driver, drivers, scratch } from './helpers.js';
 
 const KEY = 'test-key-17';
-const CHACHA = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'chacha20'));
+const CHACHA = /** @type {import('../bench/data/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'chacha20'));
 // a cast, not only a type: template()'s cipher defaults to CHACHA, so undefined would pass silently
-const NONE = /** @type {import('../bench/tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'none'));
+const NONE = /** @type {import('../bench/data/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === 'none'));
 const row = (/** @type {string} */ name) =>
-  /** @type {import('../bench/tables/workloads.js').ConcurrencyWorkload} */ (WORKLOADS.find((w) => w.name === name));
+  /** @type {import('../bench/data/workloads.js').ConcurrencyWorkload} */ (WORKLOADS.find((w) => w.name === name));
 
 /** A template of `messages` messages with a workload's PRAGMAs, in a scratch directory. */
 async function template(/** @type {string} */ name, messages = 400, cipher = CHACHA) {

@@ -3,8 +3,8 @@
 // one declared family (both references × every timed operation), judged with Holm (family.js);
 // against better-sqlite3, where both were counted, each decided operation's instructions and the
 // components they go to (aggregate/render/mechanism.js).
-import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { inert } from '../../lib/markdown.js';
 import { mechanismOf } from '../render/mechanism.js';
 import { decided, judgeFamily, runPairs } from './family.js';

@@ -6,10 +6,10 @@
 // counted mechanism: an insert's instructions and the components they go to, where both sides
 // were counted (aggregate/render/mechanism.js).
 import { mechanismOf } from '../render/mechanism.js';
-import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { OP_GROUPS } from '../../bench/tables/ops.js';
-import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { OP_GROUPS } from '../../bench/data/ops.js';
+import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { cipherLabel } from '../sections/common.js';

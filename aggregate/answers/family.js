@@ -6,7 +6,7 @@
 // ratios, each round's figure the mean over the operations of that round's log ratio, so its
 // interval is the judge's over the rounds.
 import { judge } from '../../lib/judge.js';
-import { caseKey } from '../../bench/tables/suite.js';
+import { caseKey } from '../../bench/data/suite.js';
 
 /**
  * One round's log ratio per round id of a case against its reference: the round's paired figure

@@ -5,10 +5,10 @@
 // the shootout counted them and the components the difference went to (each case's share of its
 // difference per component beyond its repeat, averaged over the cases that differ: every case
 // weighs alike, as in the geometric mean); and which Node the run's figures above ran on.
-import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { COMPONENT_LABELS } from '../../bench/tables/components.js';
+import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
+import { COMPONENT_LABELS } from '../../bench/data/components.js';
 import { componentMoved } from '../../lib/attribution.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { inert } from '../../lib/markdown.js';

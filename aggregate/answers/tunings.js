@@ -1,18 +1,18 @@
 // The PRAGMA answer: each tuning's effect against production on writes, reads and opening (the
-// encryption answer's groups: bench/tables/ops.js OP_GROUPS), where the judge decides it over the
+// encryption answer's groups: bench/data/ops.js OP_GROUPS), where the judge decides it over the
 // declared family (every tuning × the three, Holm: family.js),
-// grouped by what a commit survives under it (bench/tables/configs.js durability), with fsync
+// grouped by what a commit survives under it (bench/data/configs.js durability), with fsync
 // calls per commit (an insert is one commit) beside it where the run counted them. Only tunings
 // are asked: the A/A twin (production itself), Baseline (no PRAGMAs at all) and a config that
 // equals production (SQLite's default) are never offered as "helps".
-import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/tables/configs.js';
-import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/data/configs.js';
+import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { countText } from '../render/counts-text.js';
 import { decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { configLabel } from '../sections/common.js';
-import { OP_GROUPS } from '../../bench/tables/ops.js';
+import { OP_GROUPS } from '../../bench/data/ops.js';
 
 const setup = (/** @type {string} */ config) => `${config}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
 

@@ -1,13 +1,13 @@
-// The claims table of a result document: a row per check of every claim (bench/tables/production-claims.js),
+// The claims table of a result document: a row per check of every claim (bench/data/production-claims.js),
 // with the claimed effect, what the run measured (change and 95% interval, in the claim's metric) and
 // the verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
-import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
-import { OPS } from '../../bench/tables/ops.js';
+import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';
+import { OPS } from '../../bench/data/ops.js';
 import { changePercent, intervalText } from './figure.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
-/** @import { Claim } from '../../bench/tables/production-claims.js' */
+/** @import { Claim } from '../../bench/data/production-claims.js' */
 
 /**
  * @typedef {object} ClaimRow
@@ -39,7 +39,7 @@ export function metricChange(metric, c) {
 
 /**
  * The claimed effect in words, in the check's metric.
- * @param {import('../../bench/tables/production-claims.js').Check} check
+ * @param {import('../../bench/data/production-claims.js').Check} check
  */
 export function claimedText(check) {
   const c = check.claim;

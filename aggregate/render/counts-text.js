@@ -5,10 +5,10 @@ import { COUNT_FLOOR, componentDifference } from '../../lib/costs.js';
 import { componentMoved } from '../../lib/attribution.js';
 import { MINUS, percent, sign, signedPercent, whole } from '../../lib/format.js';
 import { REASON_MAX, inert, table } from '../../lib/markdown.js';
-import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { COMPONENTS, COMPONENT_LABELS, NATIVE_COMPONENTS } from '../../bench/tables/components.js';
-import { OPS } from '../../bench/tables/ops.js';
+import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
+import { COMPONENTS, COMPONENT_LABELS, NATIVE_COMPONENTS } from '../../bench/data/components.js';
+import { OPS } from '../../bench/data/ops.js';
 
 /**
  * A count in a few characters: 975.9k, 1.05M, 0.020, 2.
@@ -142,7 +142,7 @@ export function componentLines(doc) {
 
 /**
  * How many cases' components each repeat within 0.05% (lib/costs.js componentDifference), for the
- * counting line: the native ones first (bench/tables/components.js NATIVE_COMPONENTS).
+ * counting line: the native ones first (bench/data/components.js NATIVE_COMPONENTS).
  * @param {any[]} cases the document's cases
  */
 function componentRepeat(cases) {

@@ -2,7 +2,7 @@
 // wider side of its 95% interval, the modes where its rounds fall into separated groups, or the
 // file size. And a change as text with its 95% interval, one rule for the summary, the README, the
 // claims, the shootout and the PR comment. Built-ins only down its imports (the comment job).
-import { OPS } from '../../bench/tables/ops.js';
+import { OPS } from '../../bench/data/ops.js';
 import { headlineMargin, widerSide } from '../../lib/stats/headline.js';
 import { NOT_A_NUMBER, megabytes, signedPercent } from '../../lib/format.js';
 
@@ -120,7 +120,7 @@ export function changeText(c) {
  * One comparison of a run as a grid: a row per compared setup, in the order the document has
  * them, and in each row a cell per operation (changeText; 'n/a' where that pair has no figure).
  * @param {any[]} comparisons the document's `comparisons`
- * @param {string} id which comparison (bench/tables/comparisons.js)
+ * @param {string} id which comparison (bench/data/comparisons.js)
  * @param {string[]} ops the columns
  * @param {(member: string, op: string) => string} [why] what the counts say changed, after the time (the summary)
  * @returns {{ member: string, cells: string[] }[]}

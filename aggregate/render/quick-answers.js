@@ -4,10 +4,10 @@
 // (a full run judges each over its family; the README answers per machine class). Encryption per
 // cipher, each tuning by what a commit survives, node:sqlite against the two packages; which Node
 // and what changed are not one run's to answer, and say where they are answered.
-import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { OPS, OP_GROUPS } from '../../bench/tables/ops.js';
+import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
+import { OPS, OP_GROUPS } from '../../bench/data/ops.js';
 import { inert } from '../../lib/markdown.js';
 
 /**

@@ -9,9 +9,9 @@ import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
 import { attributionText, countText } from './counts-text.js';
 import { beyondRepeat } from '../../lib/costs.js';
-import { parseCaseKey } from '../../bench/tables/suite.js';
+import { parseCaseKey } from '../../bench/data/suite.js';
 import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './shootout-tables.js';
-import { OPS } from '../../bench/tables/ops.js';
+import { OPS } from '../../bench/data/ops.js';
 
 /** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
 export function smallPercent(/** @type {number} */ x) {

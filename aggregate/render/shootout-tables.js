@@ -5,8 +5,8 @@
 // head. What a cell holds is the caller's. Every string that came from a document goes through
 // lib/markdown.js.
 import { inert } from '../../lib/markdown.js';
-import { OPS } from '../../bench/tables/ops.js';
-import { GROUPS } from '../../bench/tables/shootout-groups.js';
+import { OPS } from '../../bench/data/ops.js';
+import { GROUPS } from '../../bench/data/shootout-groups.js';
 
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
 

@@ -1,10 +1,10 @@
 // results/README.md: the absolute figures, one table per (config, driver, cipher) with a row per
 // Node version (each row from its own matrix cell: a different machine, not a comparison).
-import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { OPS, columnTitle } from '../../bench/tables/ops.js';
-import { setups } from '../../bench/tables/suite.js';
+import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
+import { OPS, columnTitle } from '../../bench/data/ops.js';
+import { setups } from '../../bench/data/suite.js';
 import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../render/figure.js';
 import { inert } from '../../lib/markdown.js';
 import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';

@@ -1,4 +1,4 @@
-// "Claims checked": the claims of the production write-up (bench/tables/production-claims.js), each with what
+// "Claims checked": the claims of the production write-up (bench/data/production-claims.js), each with what
 // the newest full run of a machine class measured (change and 95% interval, paired within the run)
 // and the verdict (bench/claims/verdict.js). The claim and what is checked are the table's words, the
 // link the table's; from the document only numbers, verdicts and reasons, the reasons shown inert.
@@ -7,7 +7,7 @@
 // the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
 // verdicts and the changes written by compactChange; the per-class section is empty there.
 import { claimCells, claimRows, metricChange, perCheckText } from '../render/claims-table.js';
-import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/tables/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
@@ -52,7 +52,7 @@ const SHOWN = new Set([...Object.values(CLAIM_VERDICTS), VERDICTS.unclear]);
  * verdict under one verdict: "larger than claimed: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
  * Checks that could not be measured are left to results/README.md; a claim none of whose checks was
  * measured is "not compared", a claim the run did not check "not run".
- * @param {import('../../bench/tables/production-claims.js').Claim} claim
+ * @param {import('../../bench/data/production-claims.js').Claim} claim
  * @param {any} doc
  */
 export function claimCell(claim, doc) {

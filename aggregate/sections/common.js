@@ -1,10 +1,10 @@
 // What the sections share: names as readers know them (a name no table knows: inert, lib/markdown.js), how a number is written, which documents a
 // machine class's sections are drawn from, and a comparison of a run as a table.
 import semver from 'semver';
-import { CIPHERS } from '../../bench/tables/ciphers.js';
-import { CONFIGS, describeChanges } from '../../bench/tables/configs.js';
-import { OPS } from '../../bench/tables/ops.js';
-import { parseSetupKey, setupKey, setups } from '../../bench/tables/suite.js';
+import { CIPHERS } from '../../bench/data/ciphers.js';
+import { CONFIGS, describeChanges } from '../../bench/data/configs.js';
+import { OPS } from '../../bench/data/ops.js';
+import { parseSetupKey, setupKey, setups } from '../../bench/data/suite.js';
 import { comparisonGrid } from '../render/figure.js';
 import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
 import { day, num, sign, signedPoints } from '../../lib/format.js';
@@ -89,7 +89,7 @@ export function setupLabel(/** @type {string} */ key) {
   return `${configLabel(s.config)}, ${inert(s.driver)}, ${s.cipher === 'none' ? 'no encryption' : cipherLabel(s.cipher)}`;
 }
 
-/** Setups in table order (bench/tables/suite.js): configs, then ciphers, then drivers, each as its table lists them. */
+/** Setups in table order (bench/data/suite.js): configs, then ciphers, then drivers, each as its table lists them. */
 const ORDER = new Map(setups().map((s, i) => [setupKey(s), i]));
 
 /**
@@ -148,7 +148,7 @@ export function compactRatio(c) {
 /**
  * One comparison of a run as a table: a row per compared setup, a cell per timed operation.
  * @param {any} doc
- * @param {string} id bench/tables/comparisons.js
+ * @param {string} id bench/data/comparisons.js
  * @param {(member: string) => string} rowLabel
  * @param {string} [corner]
  * @param {(cell: string) => string} [cell] how a cell is written (as changeText writes it by default)
@@ -172,7 +172,7 @@ const SHORT_CAPTION =
  * timed operation written by compactChange; the chart above it and results/README.md give the
  * whole intervals.
  * @param {any} doc
- * @param {string} id bench/tables/comparisons.js
+ * @param {string} id bench/data/comparisons.js
  * @param {(member: string) => string} rowLabel
  * @param {string} corner
  * @param {{ caption?: string }} [o] a caption of its own

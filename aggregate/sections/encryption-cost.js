@@ -2,9 +2,9 @@
 // better-sqlite3 without encryption as a second reference, paired within the newest full run; the
 // chart shows both, the table the first, in the README each cell written by compactChange (the
 // second, and the drivers without encryption, are tables in results/README.md, linked).
-import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
-import { parseSetupKey } from '../../bench/tables/suite.js';
+import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
+import { parseSetupKey } from '../../bench/data/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
 import { day } from '../../lib/format.js';
 import {

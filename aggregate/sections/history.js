@@ -7,8 +7,8 @@
 // found per operation in the figure and, where the runs counted, in instructions, fsyncs, writes and
 // bytes written per operation, each named with its night, size, interval and what changed then.
 import semver from 'semver';
-import { OPS } from '../../bench/tables/ops.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { OPS } from '../../bench/data/ops.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { historySpec } from '../charts/specs.js';
 import { inert } from '../../lib/markdown.js';
 import { median } from '../../lib/stats/spread.js';
@@ -46,7 +46,7 @@ export const BAND_CHANCE = { op: 0.06, text: 'about 6% of an op’s nights fall 
 export const LISTED = 3;
 
 const opOf = (/** @type {string} */ name) =>
-  /** @type {import('../../bench/tables/ops.js').Op} */ (OPS.find((o) => o.name === name));
+  /** @type {import('../../bench/data/ops.js').Op} */ (OPS.find((o) => o.name === name));
 /** An op's figure in the unit it is shown in: ms for slow operations, else ops/s. */
 const shown = (/** @type {string} */ op, /** @type {[number, number, number]} */ [m, lo, hi]) =>
   opOf(op).show === 'ms' ? [1000 / m, 1000 / hi, 1000 / lo] : [m, lo, hi];

@@ -1,7 +1,7 @@
 // The machines the figures come from: the newest run per Node major of this machine class, with
 // its hardware, OS, runner image and drivers, each run linked to its document (results/README.md);
 // in the README one line under the machine class's heading (summary).
-import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { inert } from '../../lib/markdown.js';
 import { NOT_A_NUMBER, percent, whole } from '../../lib/format.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';

@@ -3,9 +3,9 @@
 // production are labelled as such) and the table under it: in the README each cell written by
 // compactChange (a row per config, the twin's and the non-tunings' rows kept: they show the run's
 // noise, and the non-tunings for what they are), on results/README.md in full.
-import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/tables/configs.js';
-import { COMPARISONS } from '../../bench/tables/comparisons.js';
-import { parseSetupKey } from '../../bench/tables/suite.js';
+import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/data/configs.js';
+import { COMPARISONS } from '../../bench/data/comparisons.js';
+import { parseSetupKey } from '../../bench/data/suite.js';
 import { day } from '../../lib/format.js';
 import { comparisonSpec } from '../charts/specs.js';
 import {

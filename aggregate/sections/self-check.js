@@ -2,7 +2,7 @@
 // measured twice, as two cases, should show no difference (its operations' p-values combined,
 // bench/result/analysis.js), with what the check catches (aggregate/render/figure.js CATCHES). One line
 // in the README (a failed self-check in bold capitals); on results/README.md the twin's changes in full.
-import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
+import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
 import { CATCHES, SELF_CHECK_CATCHES, changeText, pText } from '../render/figure.js';
 import { comparisonRun, configLabel, opLabel, runName } from './common.js';
 

@@ -12,10 +12,10 @@ import { day, whole } from '../../lib/format.js';
 import { compactChange, COMPARED, opLabel, signed, table } from './common.js';
 import { shootoutLines } from '../render/shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
-import { GROUPS } from '../../bench/tables/shootout-groups.js';
-import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { PRODUCTION_CONFIG } from '../../bench/tables/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { GROUPS } from '../../bench/data/shootout-groups.js';
+import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { shootoutSpec } from '../charts/specs.js';
 import { documentLink } from '../assets.js';
 

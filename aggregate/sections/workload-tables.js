@@ -6,8 +6,8 @@
 // of 5 lines) has production's setup in two lines: WAL against DELETE per workload, and how the main
 // figures' cost grows per 10× messages, each figure with its interval.
 import { inert } from '../../lib/markdown.js';
-import { PRODUCTION_CIPHER } from '../../bench/tables/ciphers.js';
-import { PRODUCTION_DRIVER } from '../../bench/tables/drivers.js';
+import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { compactRatio, newestFirst, runName, table } from './common.js';

@@ -32,7 +32,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { environment } from '../result/environment.js';
 import { UsageError, command, parseStrict } from '../../lib/command.js';
-import { DRIVERS } from '../tables/drivers.js';
+import { DRIVERS } from '../data/drivers.js';
 import {
   KIND,
   METHOD,
@@ -44,8 +44,8 @@ import {
   writeDocument,
 } from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
-import { configNotes } from '../tables/configs.js';
-import { cases } from '../tables/suite.js';
+import { configNotes } from '../data/configs.js';
+import { cases } from '../data/suite.js';
 
 /** The longest reason written (the aggregate shows up to 320 characters, with "not measured: "). */
 const REASON_MAX = 300;

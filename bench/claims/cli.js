@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run claims -- [--claim NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]
 // Checks the claims of the production write-up on this machine: runs the cases of the claims
-// (bench/tables/production-claims.js) with the bench (bench/cli.js --claim …, and the concurrency
+// (bench/data/production-claims.js) with the bench (bench/cli.js --claim …, and the concurrency
 // workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
 // `claims`, then prints the claims table (aggregate/render/claims-table.js).
 //   --rounds N  exactly N rounds per case (default: the full run's, with extra rounds for imprecise cases)
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
-import { CLAIMS, MIN_PAIRS, SOURCE, casesOf } from '../tables/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE, casesOf } from '../data/production-claims.js';
 import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 

@@ -1,21 +1,21 @@
-// The logic of the claims table (bench/tables/production-claims.js), kept out of the table: its
+// The logic of the claims table (bench/data/production-claims.js), kept out of the table: its
 // validation (every problem of a row, one line each; a check's variants may differ only in the
 // claim's subject), what two setups differ in, and the words of a check's rule and verdicts.
 // Loading this module checks the table: a bad row throws one line naming it. The engine's flags
 // (bench/engine/flags.js) load it, so a bad row stops every run, as test/production-claims.test.js does.
-import { CIPHERS } from '../tables/ciphers.js';
-import { CONFIGS } from '../tables/configs.js';
-import { DRIVERS } from '../tables/drivers.js';
-import { OPS } from '../tables/ops.js';
-import { WORKLOADS } from '../tables/workloads.js';
-import { CLAIMS, METRICS, setupOf } from '../tables/production-claims.js';
+import { CIPHERS } from '../data/ciphers.js';
+import { CONFIGS } from '../data/configs.js';
+import { DRIVERS } from '../data/drivers.js';
+import { OPS } from '../data/ops.js';
+import { WORKLOADS } from '../data/workloads.js';
+import { CLAIMS, METRICS, setupOf } from '../data/production-claims.js';
 
 /**
  * What two setups differ in: PRAGMA names (a value changed, set in one only, or the order of the
  * rest), 'cipher', 'driver', 'schema', 'tempdir'. Unknown names are reported as such.
- * @param {import('../tables/suite.js').Setup} a
- * @param {import('../tables/suite.js').Setup} b
- * @param {{ configs?: import('../tables/configs.js').Config[] }} [tables]
+ * @param {import('../data/suite.js').Setup} a
+ * @param {import('../data/suite.js').Setup} b
+ * @param {{ configs?: import('../data/configs.js').Config[] }} [tables]
  * @returns {string[]}
  */
 export function differences(a, b, { configs = CONFIGS } = {}) {
@@ -44,7 +44,7 @@ export function differences(a, b, { configs = CONFIGS } = {}) {
  * Every problem of a claims table, one line each: bad rows, and any check whose variants
  * differ in more than the claim's subject (or in nothing).
  * @param {unknown[]} rows
- * @param {{ configs?: import('../tables/configs.js').Config[] }} [tables] configs to check against (tests)
+ * @param {{ configs?: import('../data/configs.js').Config[] }} [tables] configs to check against (tests)
  * @returns {string[]}
  */
 export function validateClaims(rows, tables = {}) {
@@ -95,7 +95,7 @@ export function validateClaims(rows, tables = {}) {
         if (!w || typeof w.pair !== 'string' || !['reads', 'writes'].includes(w.figure))
           bad(`${where}: workload must be { pair, figure: 'reads' | 'writes' }`);
         else if (!WORKLOADS.some((x) => x.kind === 'concurrency' && x.pair === w.pair))
-          bad(`${where}: no concurrency pair '${w.pair}' in bench/tables/workloads.js`);
+          bad(`${where}: no concurrency pair '${w.pair}' in bench/data/workloads.js`);
         if (c.op !== undefined || c.member !== undefined)
           bad(`${where}: a workload check has no op or member: the workload pairs WAL with DELETE`);
         if (typeof c.notMeasured !== 'string' || !c.notMeasured.trim())
@@ -173,4 +173,4 @@ function claimCheck(claim) {
 }
 
 const problems = validateClaims(CLAIMS);
-if (problems.length) throw new Error(`bench/tables/production-claims.js: ${problems.join('; ')}`);
+if (problems.length) throw new Error(`bench/data/production-claims.js: ${problems.join('; ')}`);

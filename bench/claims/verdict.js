@@ -1,11 +1,11 @@
 // The verdict on a claim from a paired comparison: where the claimed effect lies against our change
 // and its 95% interval, a rule on top of the judge's interval (lib/judge.js `judgeRounds`). Pure:
 // the same inputs give the same verdict. Changes are in ops/s, member / reference − 1; a claim
-// about time is turned into one about ops/s by bench/tables/production-claims.js (faster = fewer ms =
+// about time is turned into one about ops/s by bench/data/production-claims.js (faster = fewer ms =
 // more ops/s).
 // The words: lib/verdicts.js's, a claim's own on top.
 
-/** @typedef {import('../tables/production-claims.js').ClaimedChange} ClaimedChange what the table's check claims (kinds: change, direction, minimal, none) */
+/** @typedef {import('../data/production-claims.js').ClaimedChange} ClaimedChange what the table's check claims (kinds: change, direction, minimal, none) */
 
 /** @typedef {import('../../lib/verdicts.js').ClaimVerdict} Verdict */
 

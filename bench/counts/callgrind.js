@@ -3,10 +3,10 @@
 // at mark n, holding the instructions executed since mark n-1 (since the start, for n = 1), and
 // DIR/cg.<pid> at its exit. Each file's header says so ("part: n", "summary: <Ir>"); its body
 // lists the instructions of every function that ran, by object file (ob=) and function (fn=), which
-// the components table (bench/tables/components.js) groups into components.
+// the components table (bench/data/components.js) groups into components.
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMPONENTS, componentOf } from '../tables/components.js';
+import { COMPONENTS, componentOf } from '../data/components.js';
 
 /** Callgrind writes the header, with its summary line, in the first few hundred bytes. */
 const HEAD = 8192;

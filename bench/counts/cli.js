@@ -21,7 +21,7 @@ import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.
 import { writeFileAtomic } from '../../lib/files.js';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { loadDrivers } from '../engine/load-drivers.js';
-import { caseKey, caseOf, cases as selectCases } from '../tables/suite.js';
+import { caseKey, caseOf, cases as selectCases } from '../data/suite.js';
 import { countingProgress } from './count-progress.js';
 import { createProgress } from '../../lib/progress.js';
 import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
@@ -93,7 +93,7 @@ function readInject(file) {
 /**
  * What one iteration of the injected loop costs: the loop counted alone (around a task that does
  * nothing) with N iterations and with none, on the first selected case's driver.
- * @param {{ mode: 'quick'|'full', seed: number, cases: import('../tables/suite.js').Case[], drivers: any, jobs?: number }} o
+ * @param {{ mode: 'quick'|'full', seed: number, cases: import('../data/suite.js').Case[], drivers: any, jobs?: number }} o
  * @param {number} loop
  */
 async function probeLoop(o, loop) {

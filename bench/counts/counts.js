@@ -1,7 +1,7 @@
 // From marks to counts per operation: what one counted process found for each of its cases
 // (worker.js output, with the instructions or system calls of every interval between marks),
 // then the two repeats of a case side by side. Pure functions: pass.js does the I/O.
-import { COMPONENTS } from '../tables/components.js';
+import { COMPONENTS } from '../data/components.js';
 import { RUNTIME, addCounts, emptyCounts, kinds } from './strace.js';
 
 /**
@@ -10,8 +10,8 @@ import { RUNTIME, addCounts, emptyCounts, kinds } from './strace.js';
  */
 
 /**
- * @typedef {Record<import('../tables/components.js').Component, number>} Components instructions by
- *   component (bench/tables/components.js)
+ * @typedef {Record<import('../data/components.js').Component, number>} Components instructions by
+ *   component (bench/data/components.js)
  */
 
 /**
@@ -106,7 +106,7 @@ export function syscallsPerOp(windows, intervals) {
  * @property {number} [warmup] operations run before the counted ones
  * @property {number} [ops] operations counted
  * @property {number} [instructions] per operation, first count
- * @property {Components} [components] those instructions by component (bench/tables/components.js), adding up to them
+ * @property {Components} [components] those instructions by component (bench/data/components.js), adding up to them
  * @property {number} [drift] second half's instructions per operation over the first's, less 1
  * @property {{ fsync: number, write: number, read: number, other: number, runtime: number }} [syscalls] per operation
  * @property {Record<string, number>} [calls] every system call, by name, per operation

@@ -15,8 +15,8 @@ import { ROOT } from '../../lib/root.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { KEY_ENV, sessionKey } from '../engine/session.js';
 import { SHM } from '../engine/templates.js';
-import { OPS } from '../tables/ops.js';
-import { caseKey } from '../tables/suite.js';
+import { OPS } from '../data/ops.js';
+import { caseKey } from '../data/suite.js';
 import { dumpCollector } from './callgrind.js';
 import { caseCounts, instructionsPerOp, markCostOf, repeatSpread, syscallsPerOp } from './counts.js';
 import { prepareTemplates } from './prepare.js';
@@ -50,7 +50,7 @@ export const COUNT_METHOD =
   'per case: a fresh copy of its template (its cipher keyed with a cheap key derivation, except for setup, which opens new files ' +
   'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
-  'a mark costs, over `ops`; by component from each timed call’s dump (bench/tables/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
+  'a mark costs, over `ops`; by component from each timed call’s dump (bench/data/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
   'setup and running every (driver, operation) once; each process on one CPU, and after each full GC it waits for the GC’s helper thread';
 
 /** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
@@ -242,7 +242,7 @@ async function pool(tasks, jobs) {
  * @param {object} o
  * @param {'quick'|'full'} o.mode
  * @param {number} o.seed
- * @param {import('../tables/suite.js').Case[]} o.cases whose templates the plans need
+ * @param {import('../data/suite.js').Case[]} o.cases whose templates the plans need
  * @param {import('./worker.js').PlanCase[]} o.plans
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
@@ -358,7 +358,7 @@ export async function countPlans(o) {
  * @param {object} o
  * @param {'quick'|'full'} o.mode
  * @param {number} o.seed
- * @param {import('../tables/suite.js').Case[]} o.cases the run's cases
+ * @param {import('../data/suite.js').Case[]} o.cases the run's cases
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  * @param {number} [o.jobs] processes at once (default: the cores)
  * @param {(line: string) => void} [o.log]

@@ -37,7 +37,7 @@ export function countingSession(plan, drivers, more = {}) {
  * @param {string} o.key the encryption key the counted processes get (SQLITE_BENCH_KEY)
  * @param {string} o.dir
  * @param {string} o.pool where to write the message pool (v8.serialize), for the counted processes
- * @param {import('../tables/suite.js').Case[]} o.cases
+ * @param {import('../data/suite.js').Case[]} o.cases
  * @param {import('../engine/session.js').SessionOptions['drivers']} o.drivers
  */
 export function prepareTemplates(o) {

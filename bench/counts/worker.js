@@ -27,7 +27,7 @@ import v8 from 'node:v8';
 import { command, parseStrict, UsageError } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { loadDrivers } from '../engine/load-drivers.js';
-import { caseKey } from '../tables/suite.js';
+import { caseKey } from '../data/suite.js';
 import { mark, marksMade } from './marks.js';
 import { countingSession } from './prepare.js';
 
@@ -107,9 +107,9 @@ export const MARK_CALIBRATION = { warmup: 20, samples: 5 };
 
 /**
  * A task with one more statement per operation, run inside the timed call after the operation.
- * @param {import('../tables/ops.js').OpTask} task
+ * @param {import('../data/ops.js').OpTask} task
  * @param {{ get: () => unknown }} stmt
- * @returns {import('../tables/ops.js').OpTask}
+ * @returns {import('../data/ops.js').OpTask}
  */
 export function withExtra(task, stmt) {
   return {
@@ -128,7 +128,7 @@ let sink = 0;
  * A task with known work added to every operation (Inject); `counting.on` is set around the counted
  * windows, so the fsyncs fall on counted operations only, while the loop runs in the warm-up too
  * (its bytecode is compiled before the count starts).
- * @param {import('../tables/ops.js').OpTask} task
+ * @param {import('../data/ops.js').OpTask} task
  * @param {Inject} inject
  * @param {number} fd an open scratch file to fsync
  */
@@ -154,7 +154,7 @@ function withInject(task, inject, fd) {
 /**
  * Run n operations of a task as samples: a batchable task in one call, one that may not batch
  * (maxBatch 1) one call at a time; `counted` puts marks around every timed call.
- * @param {import('../tables/ops.js').OpTask} task
+ * @param {import('../data/ops.js').OpTask} task
  * @param {number} n
  * @param {boolean} counted
  * @returns {number[]} the marks that ended the timed calls
@@ -183,13 +183,13 @@ function runOps(task, n, counted) {
  * ran before. Without it, a case counted after other drivers' and configs' cases costs up to 3%
  * more or less than counted first. Nothing here is counted.
  * @param {PlanCase[]} cases
- * @param {Map<string, import('../tables/suite.js').Case>} byKey
+ * @param {Map<string, import('../data/suite.js').Case>} byKey
  * @param {ReturnType<typeof countingSession>} session
  */
 export function warmProcess(cases, byKey, session) {
-  /** @type {Map<string, { c: import('../tables/suite.js').Case, p?: PlanCase }>} */
+  /** @type {Map<string, { c: import('../data/suite.js').Case, p?: PlanCase }>} */
   const runs = new Map();
-  /** @type {Map<string, import('../tables/suite.js').Case>} */
+  /** @type {Map<string, import('../data/suite.js').Case>} */
   const opens = new Map();
   for (const p of [...cases].sort((x, y) => (x.key < y.key ? -1 : 1))) {
     const c = byKey.get(p.key);
@@ -245,7 +245,7 @@ async function main(/** @type {string[]} */ argv) {
       const id = p.id ?? p.key;
       const c = byKey.get(p.key);
       if (!c) throw new UsageError(`${flags.plan}: no case ${p.key}`);
-      /** @type {import('../tables/ops.js').OpTask} */
+      /** @type {import('../data/ops.js').OpTask} */
       const nothingAtAll = { run: () => {} };
       const opened = p.alone ? { status: 'ready', task: nothingAtAll, close: () => {} } : session.prepare(c);
       if (!('task' in opened)) {

@@ -1,10 +1,10 @@
 // Opening a benchmark database: open, key, apply a config's PRAGMAs in order, read every one
 // back, and prove on disk that encryption is (or is not) there.
 import fs from 'node:fs';
-import { PRAGMAS, normalise, pragmaSql } from '../tables/pragmas.js';
+import { PRAGMAS, normalise, pragmaSql } from '../data/pragmas.js';
 import { scalar } from '../../lib/sqlite.js';
 
-// the drivers' types live in lib/sqlite.js (with scalar()), for the tables' operations too
+// the drivers' types live in lib/sqlite.js (with scalar()), for the operations of bench/data/ops.js too
 /** @typedef {import('../../lib/sqlite.js').Stmt} Stmt */
 /** @typedef {import('../../lib/sqlite.js').Conn} Conn */
 /**

@@ -21,7 +21,7 @@ import { createSession } from './session.js';
 import { SLICE_MS } from './slices.js';
 import { ownTempDir } from './start.js';
 import { createRandom } from '../../lib/prng.js';
-import { caseKey } from '../tables/suite.js';
+import { caseKey } from '../data/suite.js';
 
 /** The reason given for a key the ready message did not list. */
 const NO_SUCH_CASE = 'no such case in this run; valid: the keys of the ready message';

@@ -1,12 +1,12 @@
-// The engine's flags: what to measure (filters over the tables), how long, with which seed. Parsed
+// The engine's flags: what to measure (filters over the data: bench/data/), how long, with which seed. Parsed
 // the same by `npm run bench` and the compare; an engine gets them as session options
 // (sessionOfFlags, bench/run/run-suite.js sessionOptions).
 import path from 'node:path';
 import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
-import { TABLES } from '../tables/suite.js';
-import { CLAIMS, casesOf } from '../tables/production-claims.js';
+import { TABLES } from '../data/suite.js';
+import { CLAIMS, casesOf } from '../data/production-claims.js';
 import '../claims/validate.js'; // checks the claims table: a bad row stops every run
-import { WORKLOAD_NAMES } from '../tables/workloads.js';
+import { WORKLOAD_NAMES } from '../data/workloads.js';
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
 export const FILTER_OPTIONS = /** @type {const} */ ({
@@ -46,7 +46,7 @@ export const OPTIONS = /** @type {const} */ ({
     type: 'boolean',
     default: false,
     description:
-      'the whole suite with small budgets, counting only a few representative cases (bench/tables/quick-counts.js): a smoke test, not figures to compare',
+      'the whole suite with small budgets, counting only a few representative cases (bench/data/quick-counts.js): a smoke test, not figures to compare',
   },
   ...FILTER_OPTIONS,
   list: { type: 'boolean', default: false, description: 'print every valid name, with what it is, and exit' },
@@ -98,7 +98,7 @@ export const OPTIONS = /** @type {const} */ ({
 
 /**
  * The engine's filters (--config, --driver, --cipher, --op; repeatable, comma lists), checked
- * against the tables.
+ * against the data.
  * @param {Record<string, unknown>} v parsed values
  * @returns {Record<string, string[]>}
  */
@@ -113,7 +113,7 @@ export function tableFilters(v) {
     }
     if (names.length) filters[table] = [...new Set(names)];
   }
-  // --claim NAME: only the cases of these claims (bench/tables/production-claims.js)
+  // --claim NAME: only the cases of these claims (bench/data/production-claims.js)
   const claims = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   const known = CLAIMS.filter((e) => casesOf(e).length).map((e) => e.id);
   for (const n of claims)
@@ -164,7 +164,7 @@ export function sessionOfFlags(args) {
 
 /**
  * --workload NAME (repeatable, comma lists): the workloads to run after the suite, by row or group
- * name (bench/tables/workloads.js); undefined: the mode's default rows.
+ * name (bench/data/workloads.js); undefined: the mode's default rows.
  * @param {string[] | undefined} given
  * @returns {string[] | undefined}
  */

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { DRIVERS, GENERATION_ENV } from '../tables/drivers.js';
-import { builtinUnavailable, chosenGeneration } from '../tables/node-ranges.js';
+import { DRIVERS, GENERATION_ENV } from '../data/drivers.js';
+import { builtinUnavailable, chosenGeneration } from '../data/node-ranges.js';
 import { scalar } from '../../lib/sqlite.js';
 import { ROOT } from '../../lib/root.js';
 
@@ -53,7 +53,7 @@ export function binaryOrigin(pkgDir, file) {
 }
 
 /**
- * @param {import('../tables/drivers.js').Driver} driver
+ * @param {import('../data/drivers.js').Driver} driver
  * @param {string} scratch a directory for the probe database
  * @returns {Promise<{ info: DriverInfo, open?: (file: string) => import('./database.js').Conn }>}
  */

@@ -7,17 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { generateMessages, schemaOf } from '../tables/mail.js';
-import { OPS } from '../tables/ops.js';
-import { caseOf, cases as selectCases } from '../tables/suite.js';
+import { generateMessages, schemaOf } from '../data/mail.js';
+import { OPS } from '../data/ops.js';
+import { caseOf, cases as selectCases } from '../data/suite.js';
 import { BUDGETS, budgetOf } from './budgets.js';
 import { applyKey, applyPragmas, openConfigured } from './database.js';
 import { measure } from './measure.js';
 import { measureBlock, slicer } from './slices.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { createTemplates, removeDb } from './templates.js';
-/** @import { Message } from '../tables/mail.js' */
-/** @import { OpTask } from '../tables/ops.js' */
+/** @import { Message } from '../data/mail.js' */
+/** @import { OpTask } from '../data/ops.js' */
 
 /** Messages generated once per session and inserted with fresh uids by the writing operations. */
 const POOL = 256;
@@ -128,11 +128,11 @@ export function createSession(o) {
    * connection reads back and a `close` that removes the copy; or the case's entry when it does not
    * run (skipped, an error, or a size). The timed round (runCase) and the counting pass
    * (bench/counts/worker.js) both start here, so they run the same task on the same kind of copy.
-   * @param {import('../tables/suite.js').Case} c
+   * @param {import('../data/suite.js').Case} c
    * @returns {Prepared | CaseEntry}
    */
   const prepare = (c) => {
-    const op = /** @type {import('../tables/ops.js').Op} */ (OPS.find((x) => x.name === c.op));
+    const op = /** @type {import('../data/ops.js').Op} */ (OPS.find((x) => x.name === c.op));
     const t = templates.get(c);
     const base = caseOf(c);
     if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason };
@@ -196,7 +196,7 @@ export function createSession(o) {
     hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]);
 
   /** The entry of a case whose preparation or measuring threw. */
-  const failed = (/** @type {import('../tables/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
+  const failed = (/** @type {import('../data/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
     ...caseOf(c),
     status: 'error',
     reason: errorReason(err),
@@ -204,7 +204,7 @@ export function createSession(o) {
 
   /**
    * Measure one round of one case on a fresh copy of its template.
-   * @param {import('../tables/suite.js').Case} c
+   * @param {import('../data/suite.js').Case} c
    * @param {import('./budgets.js').RunBudget} b
    */
   const runCase = (c, b) => {
@@ -224,7 +224,7 @@ export function createSession(o) {
   /**
    * Measure one round of the cases of one block together, in slices (slices.js), each on a fresh
    * copy of its template: the cycles start after every case is opened and warmed up, and a full GC.
-   * @param {import('../tables/suite.js').Case[]} cs
+   * @param {import('../data/suite.js').Case[]} cs
    * @param {import('./budgets.js').RunBudget} b
    * @param {() => number} random the block's order of slices
    */
@@ -254,7 +254,7 @@ export function createSession(o) {
   /**
    * Open one case for slices asked for one at a time (the compare and the shootout alternate
    * slices of the same case between engine processes): a fresh copy, the warm-up, a full GC.
-   * @param {import('../tables/suite.js').Case} c
+   * @param {import('../data/suite.js').Case} c
    * @param {string} key
    * @param {import('./budgets.js').RunBudget} b
    * @returns {{ status: 'ok', batch: number } | CaseEntry}

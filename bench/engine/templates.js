@@ -9,17 +9,10 @@
 // reads every PRAGMA back on its own copy.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CIPHERS } from '../tables/ciphers.js';
-import { CONFIGS } from '../tables/configs.js';
-import {
-  MAILBOXES,
-  INSERT_MAILBOX,
-  INSERT_MESSAGE,
-  generateMessages,
-  messageParams,
-  schemaOf,
-} from '../tables/mail.js';
-import { setupDir } from '../tables/suite.js';
+import { CIPHERS } from '../data/ciphers.js';
+import { CONFIGS } from '../data/configs.js';
+import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, generateMessages, messageParams, schemaOf } from '../data/mail.js';
+import { setupDir } from '../data/suite.js';
 import { openConfigured, proveEncryption, readPragma } from './database.js';
 import { scalar } from '../../lib/sqlite.js';
 import { writeFileAtomic } from '../../lib/files.js';
@@ -85,8 +78,8 @@ export function createTemplates(o) {
   const build = (
     /** @type {{ name: string, open: (file: string) => import('./database.js').Conn }} */ loaded,
     /** @type {string} */ file,
-    /** @type {import('../tables/configs.js').Config} */ config,
-    /** @type {import('../tables/ciphers.js').Cipher} */ cipher,
+    /** @type {import('../data/configs.js').Config} */ config,
+    /** @type {import('../data/ciphers.js').Cipher} */ cipher,
     /** @type {string} */ tempdir,
     /** @type {[string, number][] | undefined} */ kdf,
   ) => {
@@ -118,13 +111,13 @@ export function createTemplates(o) {
 
   /**
    * The template of a (config, driver, cipher), built on first use.
-   * @param {import('../tables/suite.js').Setup} s
+   * @param {import('../data/suite.js').Setup} s
    */
   const get = (s) => {
     const id = setupDir(s);
     if (built.has(id)) return built.get(id);
-    const config = /** @type {import('../tables/configs.js').Config} */ (CONFIGS.find((c) => c.name === s.config));
-    const cipher = /** @type {import('../tables/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === s.cipher));
+    const config = /** @type {import('../data/configs.js').Config} */ (CONFIGS.find((c) => c.name === s.config));
+    const cipher = /** @type {import('../data/ciphers.js').Cipher} */ (CIPHERS.find((c) => c.name === s.cipher));
     const driver = o.drivers.get(s.driver);
     const dir = path.join(o.workdir, id);
     const onShm = config.tempdir === 'shm';

@@ -26,7 +26,7 @@ import { loadDrivers } from '../engine/load-drivers.js';
 import { caseCounts, repeatSpread } from '../counts/counts.js';
 import { countPlanOf, countPlans } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
-import { cases, caseKey } from '../tables/suite.js';
+import { cases, caseKey } from '../data/suite.js';
 import { countText } from '../../aggregate/render/counts-text.js';
 
 /** The cases that get one more statement per operation, and the statement. */

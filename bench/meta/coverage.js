@@ -15,8 +15,8 @@
 import { lands } from '../../lib/stats/interval.js';
 import { quantile } from '../../lib/stats/spread.js';
 import { widerSide } from '../../lib/stats/headline.js';
-import { caseKey } from '../tables/suite.js';
-import { OPS } from '../tables/ops.js';
+import { caseKey } from '../data/suite.js';
+import { OPS } from '../data/ops.js';
 
 /** The earlier ±: 1.96 × rse, symmetric (what documents carried before the interval). */
 const earlier = (/** @type {any} */ o) => ({

@@ -1,5 +1,5 @@
 // The calibration registry's rows (npm run meta:calibration) for what a run prints of itself: the
-// claims' verdicts at MIN_PAIRS pairs (bench/tables/production-claims.js), the A/A self-check's false
+// claims' verdicts at MIN_PAIRS pairs (bench/data/production-claims.js), the A/A self-check's false
 // failures and what it catches (bench/result/analysis.js combinedP, the figures
 // aggregate/render/figure.js prints), and the two figures measured on real repeat runs here
 // (fastest typical, the absolute ±: aggregate/render/figure.js prints what was measured). Simulated
@@ -8,7 +8,7 @@
 import { judge } from '../../lib/judge.js';
 import { createRandom } from '../../lib/prng.js';
 import { wilson } from '../../lib/stats/interval.js';
-import { MIN_PAIRS } from '../tables/production-claims.js';
+import { MIN_PAIRS } from '../data/production-claims.js';
 import { combinedP } from '../result/analysis.js';
 import { ABSOLUTE_COVERAGE, SELF_CHECK_CATCHES, STEADY_OPS } from '../../aggregate/render/figure.js';
 

@@ -9,7 +9,7 @@
 // difference when not, 2 on bad usage.
 import fs from 'node:fs';
 import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
-import { caseKey, setupKey } from '../tables/suite.js';
+import { caseKey, setupKey } from '../data/suite.js';
 
 /** A temp directory path differs per run: compare what follows it. */
 const TEMP_DIR = /^.*[/\\]sqlite-bench-[^/\\]+[/\\]/;

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
-import { parseCaseKey } from '../tables/suite.js';
+import { parseCaseKey } from '../data/suite.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
 const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';

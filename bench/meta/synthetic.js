@@ -8,20 +8,20 @@
 // for anything a reader sees.
 import crypto from 'node:crypto';
 import semver from 'semver';
-import { CIPHERS } from '../tables/ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../tables/configs.js';
-import { DRIVERS, PRODUCTION_DRIVER } from '../tables/drivers.js';
-import { generationFor } from '../tables/node-ranges.js';
+import { CIPHERS } from '../data/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../data/configs.js';
+import { DRIVERS, PRODUCTION_DRIVER } from '../data/drivers.js';
+import { generationFor } from '../data/node-ranges.js';
 import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
-import { cases, caseKey, setupDir, setupKey } from '../tables/suite.js';
-import { selectWorkloads, workloadPragmas } from '../tables/workloads.js';
+import { cases, caseKey, setupDir, setupKey } from '../data/suite.js';
+import { selectWorkloads, workloadPragmas } from '../data/workloads.js';
 import { createRandom } from '../../lib/prng.js';
 import { median, medianRse } from '../../lib/stats/spread.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { rounded } from '../run/run-suite.js';
 import { nextExtraRound } from '../run/extra-rounds.js';
-import { referencesOf } from '../tables/comparisons.js';
+import { referencesOf } from '../data/comparisons.js';
 import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
@@ -289,7 +289,7 @@ function driversOf(node, generation, driverVersion) {
       };
     })
   );
-  const builtIn = /** @type {import('../tables/drivers.js').Driver} */ (DRIVERS.find((d) => d.node));
+  const builtIn = /** @type {import('../data/drivers.js').Driver} */ (DRIVERS.find((d) => d.node));
   const has = semver.satisfies(node, /** @type {string} */ (builtIn.node));
   return [
     ...own,
@@ -340,7 +340,7 @@ const OP_NOISE = /** @type {Record<string, number>} */ ({
   vacuum: 0.035,
   checkpoint: 0.035,
 });
-/** What each operation's task counts (its verify(): bench/tables/ops.js), from the operations it ran. */
+/** What each operation's task counts (its verify(): bench/data/ops.js), from the operations it ran. */
 const VERIFIED = /** @type {Record<string, (n: number) => Record<string, number>>} */ ({
   setup: (n) => ({ databases: n }),
   insert: (n) => ({ inserted: n }),
@@ -359,7 +359,7 @@ const MAX_EXTRA_ROUNDS = 24;
  * case, then extra rounds for the cases above the target precision, least precise first,
  * with the references they are compared with (bench/run/extra-rounds.js nextExtraRound), until maxRounds or
  * the deadline. Each round, extra or not, moves the whole machine (its level); each case has its own noise.
- * @param {{ c: import('../tables/suite.js').Case, ops: number, noise: number }[]} timed
+ * @param {{ c: import('../data/suite.js').Case, ops: number, noise: number }[]} timed
  * @param {import('../engine/measure.js').Budget & { maxRounds?: number, targetRse?: number }} budget
  * @param {() => number} random
  * @returns {Map<string, { rounds: number[], slots: string[] }>}
@@ -451,11 +451,11 @@ export function syntheticDoc(p = {}) {
   const ok = (/** @type {string} */ d) => drivers.find((x) => x.name === d)?.status === 'ok';
   const reasonOf = (/** @type {string} */ d) => /** @type {any} */ (drivers.find((x) => x.name === d)).reason;
   const engineDir = `/tmp/sqlite-bench-engine-${tempSuffix(random)}/sqlite-bench-${tempSuffix(random)}`;
-  const tempdirOf = (/** @type {import('../tables/suite.js').Setup} */ s) => `${engineDir}/${setupDir(s)}/tmp`;
-  const pragmasOf = (/** @type {import('../tables/suite.js').Setup} */ s) =>
+  const tempdirOf = (/** @type {import('../data/suite.js').Setup} */ s) => `${engineDir}/${setupDir(s)}/tmp`;
+  const pragmasOf = (/** @type {import('../data/suite.js').Setup} */ s) =>
     readings(CONFIGS.find((c) => c.name === s.config)?.pragmas ?? [], tempdirOf(s), s.driver);
   const list = cases();
-  const skipped = (/** @type {import('../tables/suite.js').Case} */ c) =>
+  const skipped = (/** @type {import('../data/suite.js').Case} */ c) =>
     !ok(c.driver)
       ? reasonOf(c.driver)
       : c.op === 'checkpoint' && c.config === 'baseline'
@@ -585,7 +585,7 @@ const SCALE_RATES = {
 
 /**
  * One concurrency round as its process reports it.
- * @param {import('../tables/workloads.js').ConcurrencyWorkload} w
+ * @param {import('../data/workloads.js').ConcurrencyWorkload} w
  * @param {{ random: () => number, level: number, durationMs: number, pragmas: Record<string, unknown> }} o
  */
 function concurrencyRound(w, o) {
@@ -675,7 +675,7 @@ function syntheticWorkloads(o) {
   const dir = `/tmp/sqlite-bench-workloads-${tempSuffix(o.random)}`;
   let seq = 0;
   const tempdir = () => `${dir}/p${seq++}/tmp`;
-  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) =>
+  const pragmasOf = (/** @type {import('../data/workloads.js').Workload} */ w) =>
     w.kind === 'concurrency'
       ? workloadPragmas(w)
       : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
@@ -788,7 +788,7 @@ export function syntheticShootout(p = {}) {
   const truth = new Map();
   const trueRate = (
     /** @type {import('../shootout/plan.js').SidePlan} */ s,
-    /** @type {import('../tables/suite.js').Case} */ c,
+    /** @type {import('../data/suite.js').Case} */ c,
   ) => {
     const key = `${s.major}|${s.generation}|${caseKey(c)}`;
     if (!truth.has(key))

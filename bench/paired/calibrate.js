@@ -16,7 +16,7 @@ import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { median } from '../../lib/stats/spread.js';
-import { OPS } from '../tables/ops.js';
+import { OPS } from '../data/ops.js';
 import { analyse, collect } from './case-verdicts.js';
 import { detectable, pairsNeeded } from '../../lib/stats/paired.js';
 import { interleave } from './interleave.js';

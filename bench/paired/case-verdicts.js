@@ -8,7 +8,7 @@
 import { median } from '../../lib/stats/spread.js';
 import { MIN_PAIRS, exactVerdict, judge } from '../../lib/judge.js';
 import { VERDICTS } from '../../lib/verdicts.js';
-import { caseKey } from '../tables/suite.js';
+import { caseKey } from '../data/suite.js';
 import { pairedLog } from '../../lib/stats/slice-figures.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */
 

@@ -6,7 +6,7 @@
 import { startEngine } from '../engine/start.js';
 import { sessionOfFlags } from '../engine/flags.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
-import { parseCaseKey } from '../tables/suite.js';
+import { parseCaseKey } from '../data/suite.js';
 import { CommandError } from '../../lib/command.js';
 import { MIN_CYCLES, SLICE_MS } from '../engine/slices.js';
 import { sliceFigures } from '../../lib/stats/slice-figures.js';

@@ -3,18 +3,18 @@
 //   interval;
 // - each timed case's 95% interval (lib/stats/interval.js) and its modes, if its rounds fall into
 //   separated groups (lib/stats/modes.js);
-// - the comparisons of bench/tables/comparisons.js, paired by block (lib/judge.js judgeRounds),
+// - the comparisons of bench/data/comparisons.js, paired by block (lib/judge.js judgeRounds),
 //   with the A/A self-check among them;
-// - the claims of bench/tables/production-claims.js: each check of a claim paired the same way, and
-//   its verdict (bench/claims/verdict.js) from MIN_PAIRS pairs (bench/tables/production-claims.js), else
+// - the claims of bench/data/production-claims.js: each check of a claim paired the same way, and
+//   its verdict (bench/claims/verdict.js) from MIN_PAIRS pairs (bench/data/production-claims.js), else
 //   "too noisy to tell", or "not compared", with the reason.
 // A quick run has one round per case: no interval, no comparison.
-import { COMPARISONS, membersOf } from '../tables/comparisons.js';
-import { DEFAULT_CONFIGS } from '../tables/configs.js';
-import { CLAIMS, MIN_PAIRS, measuredChecks } from '../tables/production-claims.js';
+import { COMPARISONS, membersOf } from '../data/comparisons.js';
+import { DEFAULT_CONFIGS } from '../data/configs.js';
+import { CLAIMS, MIN_PAIRS, measuredChecks } from '../data/production-claims.js';
 import { verdictOf } from '../claims/verdict.js';
-import { OPS } from '../tables/ops.js';
-import { caseKey, setupKey } from '../tables/suite.js';
+import { OPS } from '../data/ops.js';
+import { caseKey, setupKey } from '../data/suite.js';
 import { judgeRounds, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
@@ -158,7 +158,7 @@ function selfCheckOf(comparisons) {
 
 /**
  * A check of a claim the run does not measure, with the table's reason why.
- * @param {import('../tables/production-claims.js').Check} check
+ * @param {import('../data/production-claims.js').Check} check
  * @param {number} index
  */
 const notMeasured = (check, index) => ({
@@ -179,7 +179,7 @@ const claimVerdict = (claim, j) =>
     : { verdict: verdictOf(claim, j) };
 
 /**
- * Every claim's checks (bench/tables/production-claims.js) in a run: each measured check paired by
+ * Every claim's checks (bench/data/production-claims.js) in a run: each measured check paired by
  * block, as the comparisons, with its verdict; each one the run could not measure with the reason
  * (the table's, a case's own, or too few paired rounds). A claim is left out when the run has both
  * sides of none of its checks.
@@ -250,7 +250,7 @@ export function claimsOf(cases) {
 }
 
 /**
- * The claims with the checks a workload measures (bench/tables/production-claims.js `workload`) judged
+ * The claims with the checks a workload measures (bench/data/production-claims.js `workload`) judged
  * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/workload-figures.js),
  * where the run has them; a claim with such a check joins the claims when its comparison is there.
  * @param {any[]} claims claimsOf's

@@ -9,8 +9,8 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import semver from 'semver';
 import { ROOT } from '../../lib/root.js';
 import { NAMES_SCHEMA } from '../../lib/names.js';
-import { OPS } from '../tables/ops.js';
-import { TABLES, caseKey, parseCaseKey } from '../tables/suite.js';
+import { OPS } from '../data/ops.js';
+import { TABLES, caseKey, parseCaseKey } from '../data/suite.js';
 import { KIND, SCHEMA_FILE, writeDocument } from './header.js';
 
 export { KIND };
@@ -61,14 +61,14 @@ function runProblems(/** @type {any} */ doc) {
   return problems;
 }
 
-/** Names the tables know, at a pointer. */
+/** Names the data (bench/data/) knows, at a pointer. */
 const tableProblems = (/** @type {any} */ c, /** @type {string} */ at) =>
   /** @type {const} */ (['config', 'driver', 'cipher', 'op']).flatMap((t) =>
     TABLES[t].includes(c[t]) ? [] : [`${at}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`],
   );
 
 /**
- * A run's document: names the tables know, each case once, a case that ran carries the figure its
+ * A run's document: names the data knows, each case once, a case that ran carries the figure its
  * operation is shown by (a size, or timing statistics).
  * @param {any} doc a schema-valid document
  */
@@ -94,7 +94,7 @@ const finite = (/** @type {unknown} */ x) => x === null || Number.isFinite(x);
 
 /**
  * A shootout's document: the labels refer to sides that exist, the reference is one of them, names
- * the tables know, each (comparison, case) once, an interval around its change, a verdict its
+ * the data knows, each (comparison, case) once, an interval around its change, a verdict its
  * figures allow.
  * @param {any} doc a schema-valid document
  * @returns {string[]}
@@ -153,7 +153,7 @@ function shootoutProblems(doc) {
 }
 
 /**
- * A shootout's counts: their labels refer to sides, their keys to cases the tables know, each
+ * A shootout's counts: their labels refer to sides, their keys to cases the data knows, each
  * once; a difference to a comparison, and to two counted cases.
  * @param {any} doc a schema-valid document
  * @param {Set<string>} labels

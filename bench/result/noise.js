@@ -10,7 +10,7 @@
 //   another tenant's work can run on this core's sibling thread.
 import fs from 'node:fs';
 import os from 'node:os';
-import { OPS } from '../tables/ops.js';
+import { OPS } from '../data/ops.js';
 import { MIN_GAP } from '../../lib/stats/modes.js';
 import { percent, sig } from '../../lib/format.js';
 

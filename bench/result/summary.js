@@ -3,9 +3,9 @@
 // (the job's step summary): every string of the document through lib/markdown.js inert().
 import { REASON_MAX, inert, table as markdownTable } from '../../lib/markdown.js';
 import { rate, whole } from '../../lib/format.js';
-import { CONFIGS } from '../tables/configs.js';
-import { OPS, columnTitle } from '../tables/ops.js';
-import { caseKey, setupKey } from '../tables/suite.js';
+import { CONFIGS } from '../data/configs.js';
+import { OPS, columnTitle } from '../data/ops.js';
+import { caseKey, setupKey } from '../data/suite.js';
 import {
   ABSOLUTE_COVERAGE,
   CATCHES,
@@ -24,7 +24,7 @@ const MEDIAN_LINE =
 const FAST_LINE = `Fastest typical: the median over the rounds of each round’s 90th-percentile slice (the 10th-percentile time), what an operation costs when the machine’s interference, which only ever adds time, is least; ± its 95% interval. Shown only where the operation writes nothing (${STEADY_OPS.join(', ')}, or counted: no write, no fsync): the fastest slices of one that writes are those without a WAL checkpoint or sync`;
 const PAIRED_LINE =
   'A comparison pairs slices milliseconds apart: per round, the median over its cycles of the log ratio of the two cases’ slices, then the paired test over the rounds';
-import { COMPARISONS } from '../tables/comparisons.js';
+import { COMPARISONS } from '../data/comparisons.js';
 import { journalRows, latencyRows, notRunLines, scaleRows } from '../../aggregate/render/workload-rows.js';
 import { componentLines, countCell, countChange, countingLine } from '../../aggregate/render/counts-text.js';
 import { quickAnswers } from '../../aggregate/render/quick-answers.js';
@@ -44,7 +44,7 @@ export function cell(c) {
  */
 export function summarize(doc) {
   const ops = OPS.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name));
-  /** @type {Map<string, { setup: import('../tables/suite.js').Setup, byOp: Map<string, any> }>} */
+  /** @type {Map<string, { setup: import('../data/suite.js').Setup, byOp: Map<string, any> }>} */
   const rows = new Map();
   for (const c of doc.cases) {
     const k = setupKey(c);

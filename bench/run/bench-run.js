@@ -11,10 +11,10 @@ import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { environment } from '../result/environment.js';
 import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { cpuTimes, noiseOf, stealBetween, topology } from '../result/noise.js';
-import { configNotes } from '../tables/configs.js';
-import { DRIVERS } from '../tables/drivers.js';
-import { quickCountSelection } from '../tables/quick-counts.js';
-import { caseKey, cases as casesOf } from '../tables/suite.js';
+import { configNotes } from '../data/configs.js';
+import { DRIVERS } from '../data/drivers.js';
+import { quickCountSelection } from '../data/quick-counts.js';
+import { caseKey, cases as casesOf } from '../data/suite.js';
 import { runWorkloads } from '../workloads/run-workloads.js';
 import { countingProgress } from '../counts/count-progress.js';
 import { createProgress } from '../../lib/progress.js';
@@ -131,7 +131,7 @@ export function withSelection(counting, selected) {
 
 /**
  * The counting pass, after every timed figure is taken (bench/counts/, docs/counting.md), with its
- * progress on stderr: a quick run counts only the few cases of bench/tables/quick-counts.js, and
+ * progress on stderr: a quick run counts only the few cases of bench/data/quick-counts.js, and
  * says so. Each counted case gets its `counts`; returns the document's counting section.
  * @param {Flags} flags
  * @param {Ready} ready

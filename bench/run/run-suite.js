@@ -17,10 +17,10 @@ import { startEngine } from '../engine/start.js';
 import { combine } from '../engine/measure.js';
 import { KEY_ENV, sessionKey, shuffledCases } from '../engine/session.js';
 import { removeStamps } from '../engine/templates.js';
-import { caseKey, caseOf, setupKey } from '../tables/suite.js';
+import { caseKey, caseOf, setupKey } from '../data/suite.js';
 import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
-import { referencesOf } from '../tables/comparisons.js';
+import { referencesOf } from '../data/comparisons.js';
 import { roundOrder, slotOf } from './order.js';
 import { nextExtraRound } from './extra-rounds.js';
 import { pairedLog } from '../../lib/stats/slice-figures.js';
@@ -118,7 +118,7 @@ export async function runSuite(o) {
     }
   };
   /** The entry of a case whose engine failed while measuring it. */
-  const failed = (/** @type {import('../tables/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
+  const failed = (/** @type {import('../data/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
     ...caseOf(c),
     status: 'error',
     reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`,
@@ -130,7 +130,7 @@ export async function runSuite(o) {
    * the same block (lib/stats/slice-figures.js pairedLog).
    */
   const measureBlockOf = async (
-    /** @type {import('../tables/suite.js').Case[]} */ cs,
+    /** @type {import('../data/suite.js').Case[]} */ cs,
     /** @type {number} */ extraRound,
     /** @type {string} */ slot,
   ) => {
@@ -200,8 +200,8 @@ export async function runSuite(o) {
     return true;
   };
   /** The blocks of a round's order: its runs of cases of one operation, without the finished ones. */
-  const blocksOf = (/** @type {import('../tables/suite.js').Case[]} */ order) => {
-    /** @type {import('../tables/suite.js').Case[][]} */
+  const blocksOf = (/** @type {import('../data/suite.js').Case[]} */ order) => {
+    /** @type {import('../data/suite.js').Case[][]} */
     const blocks = [];
     for (const c of order) {
       if (done.has(caseKey(c))) {
@@ -227,7 +227,7 @@ export async function runSuite(o) {
     // Extra rounds for the cases not yet precise, the least precise first, until the deadline.
     const maxRounds = budget.maxRounds ?? budget.rounds;
     /** A case's rse while it may get more rounds and is above the target; else null. */
-    const imprecision = (/** @type {import('../tables/suite.js').Case} */ c) => {
+    const imprecision = (/** @type {import('../data/suite.js').Case} */ c) => {
       const m = measured.get(caseKey(c));
       if (!m || m.rounds.length >= maxRounds) return null;
       const rse = medianRse(m.rounds.map((x) => x.opsPerSec));

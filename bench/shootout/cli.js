@@ -25,8 +25,8 @@ import {
   printMarkdown,
   printUsage,
 } from '../../lib/command.js';
-import { SUPPORTED_NODE_TEXT, supportedNode } from '../tables/node-ranges.js';
-import { MATRIX_NODES } from '../tables/drivers.js';
+import { SUPPORTED_NODE_TEXT, supportedNode } from '../data/node-ranges.js';
+import { MATRIX_NODES } from '../data/drivers.js';
 import { prepareSides } from './prepare-sides.js';
 import { runShootout } from './run.js';
 import { writeChecked } from '../result/document.js';

@@ -15,7 +15,7 @@ import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
 import { countTolerance, opSpreads } from '../../lib/costs.js';
 import { componentChanges, componentSpreads } from '../../lib/attribution.js';
-import { parseCaseKey } from '../tables/suite.js';
+import { parseCaseKey } from '../data/suite.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
 
@@ -95,7 +95,7 @@ const sig6All = (/** @type {Record<string, number>} */ c) =>
 
 /**
  * One side's counted cases as the document keeps them: instructions per operation and how far
- * the repeat was from them, by component in both counts (bench/tables/components.js), fsyncs and
+ * the repeat was from them, by component in both counts (bench/data/components.js), fsyncs and
  * writes per operation, whether every system call repeated.
  * @param {string} label
  * @param {CountSide} out

@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../../lib/files.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { LAYOUT_PAD, countPass } from '../counts/pass.js';
 import { nodeFlags } from '../counts/tools.js';
-import { caseKey, parseCaseKey } from '../tables/suite.js';
+import { caseKey, parseCaseKey } from '../data/suite.js';
 
 /**
  * @typedef {object} SidePlan

@@ -5,7 +5,7 @@
 // in as environment variables, never pasted into a command: BENCH_QUICK=true runs the quick
 // (smoke) shootout; WANT_NODES (comma-separated majors, empty: all) narrows the Nodes.
 import { command, parseStrict } from '../../lib/command.js';
-import { MATRIX_NODES } from '../tables/drivers.js';
+import { MATRIX_NODES } from '../data/drivers.js';
 import { main } from './cli.js';
 
 /** The shootout's flags for the nightly job. */

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
-import { GENERATION_ENV } from '../tables/drivers.js';
+import { GENERATION_ENV } from '../data/drivers.js';
 import { NODE_CACHE, fetchNode, nodeEnv, resolveNodeVersion } from '../tools/other-node.js';
 import { ROOT } from '../../lib/root.js';
 

@@ -7,13 +7,13 @@
 // it, compared with the 12.x side of the same Node: the driver upgrade. Node 18 has only 11.x: it
 // is compared with the reference as a different driver, and labelled so.
 import semver from 'semver';
-import { GENERATIONS, GENERATION_LOADS } from '../tables/drivers.js';
-import { generationFor } from '../tables/node-ranges.js';
-import { PRODUCTION_CIPHER } from '../tables/ciphers.js';
-import { PRODUCTION_CONFIG } from '../tables/configs.js';
-import { PRODUCTION_DRIVER } from '../tables/drivers.js';
-import { OPS } from '../tables/ops.js';
-/** @import { GROUPS } from '../tables/shootout-groups.js' */
+import { GENERATIONS, GENERATION_LOADS } from '../data/drivers.js';
+import { generationFor } from '../data/node-ranges.js';
+import { PRODUCTION_CIPHER } from '../data/ciphers.js';
+import { PRODUCTION_CONFIG } from '../data/configs.js';
+import { PRODUCTION_DRIVER } from '../data/drivers.js';
+import { OPS } from '../data/ops.js';
+/** @import { GROUPS } from '../data/shootout-groups.js' */
 
 /** The generation held constant across Nodes. */
 export const CONSTANT_GENERATION = 'node20';

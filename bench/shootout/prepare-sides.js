@@ -6,7 +6,7 @@
 import { startEngine } from '../engine/start.js';
 import { sessionOfFlags } from '../engine/flags.js';
 import { SideError } from '../paired/interleave.js';
-import { filterArgs } from '../tables/suite.js';
+import { filterArgs } from '../data/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { defaultFilters, planSides, sideFilters } from './plan.js';
 import { installSide, resolveNode, sideEnv } from './nodes.js';

@@ -5,7 +5,7 @@
 // statistics (bench/shootout/verdict-rows.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
 import { KIND, SCHEMA_VERSION, currentCommit, newRunId } from '../result/header.js';
-import { caseKey, parseCaseKey } from '../tables/suite.js';
+import { caseKey, parseCaseKey } from '../data/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, figures } from './verdict-rows.js';

@@ -5,7 +5,7 @@
 // over every comparison of the run together, each interval at its corrected level; the verdicts
 // (lib/judge.js).
 import { analyse, collect } from '../paired/case-verdicts.js';
-import { caseKey, parseCaseKey } from '../tables/suite.js';
+import { caseKey, parseCaseKey } from '../data/suite.js';
 import { sig } from '../../lib/format.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */
 

@@ -3,16 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
-import { CIPHERS } from '../tables/ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../tables/configs.js';
-import { DRIVERS, GENERATIONS } from '../tables/drivers.js';
+import { CIPHERS } from '../data/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../data/configs.js';
+import { DRIVERS, GENERATIONS } from '../data/drivers.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { command, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { replaceBetween } from '../../lib/markers.js';
-import { OPS } from '../tables/ops.js';
-import { RULES } from '../tables/suite.js';
-import { CLAIMS, casesOf, measuredChecks } from '../tables/production-claims.js';
+import { OPS } from '../data/ops.js';
+import { RULES } from '../data/suite.js';
+import { CLAIMS, casesOf, measuredChecks } from '../data/production-claims.js';
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
@@ -38,7 +38,7 @@ export function listText() {
 }
 
 /**
- * A table of one of bench/tables/: a row per entry, its name (what a flag takes) as code first.
+ * A table of one of bench/data/: a row per entry, its name (what a flag takes) as code first.
  * @template {{ name: string }} T
  * @param {string[]} header
  * @param {readonly T[]} entries
@@ -145,7 +145,7 @@ export const withCatalogue = (page) => replaceBetween(page, START, END, catalogu
 
 export const HELP = {
   usage: 'npm run catalogue',
-  summary: 'Regenerates docs/catalogue.md (between its markers) from the tables in bench/tables/. No flags.',
+  summary: 'Regenerates docs/catalogue.md (between its markers) from the data in bench/data/. No flags.',
   options: {},
 };
 

@@ -12,13 +12,13 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MATRIX_NODES } from '../tables/drivers.js';
+import { MATRIX_NODES } from '../data/drivers.js';
 import { clock } from '../../lib/format.js';
 import { command, parseStrict } from '../../lib/command.js';
 import { checkedDir } from '../../lib/files.js';
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { ROOT } from '../../lib/root.js';
-import { SUPPORTED_NODE_TEXT } from '../tables/node-ranges.js';
+import { SUPPORTED_NODE_TEXT } from '../data/node-ranges.js';
 import { fetchNode, nodeEnv, nodeSpecs, resolveNodeVersion, runUnder } from './other-node.js';
 import { END, START } from '../../lib/markers.js';
 

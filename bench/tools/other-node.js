@@ -14,10 +14,10 @@ import path from 'node:path';
 import semver from 'semver';
 import { CommandError, UsageError, command } from '../../lib/command.js';
 import { OPTIONS, parseFlags } from '../engine/flags.js';
-import { SUPPORTED_NODE_TEXT, supportedNode } from '../tables/node-ranges.js';
+import { SUPPORTED_NODE_TEXT, supportedNode } from '../data/node-ranges.js';
 import { npmCommand } from './install-drivers.js';
 import { ROOT } from '../../lib/root.js';
-import { MATRIX_NODES } from '../tables/drivers.js';
+import { MATRIX_NODES } from '../data/drivers.js';
 
 export const NODE_CACHE = path.join(ROOT, '.cache', 'node');
 const NPM_CACHE = path.join(ROOT, '.cache', 'npm');

@@ -24,12 +24,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { table as markdownTable } from '../../lib/markdown.js';
-import { MATRIX_NODES } from '../tables/drivers.js';
+import { MATRIX_NODES } from '../data/drivers.js';
 import { UsageError, command, firstLine, parseStrict } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { fetchNode, fetchNpm, nodeSpecs, resolveNodeVersion } from './other-node.js';
-import { SUPPORTED_NODE_TEXT } from '../tables/node-ranges.js';
+import { SUPPORTED_NODE_TEXT } from '../data/node-ranges.js';
 import { SETS } from '../../test/sets.js';
 
 const OPTIONS = /** @type {const} */ ({

@@ -7,8 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyKey, applyPragmas } from '../engine/database.js';
 import { loadDrivers } from '../engine/load-drivers.js';
-import { INSERT_MESSAGE, MAILBOXES, generateMessages, messageParams } from '../tables/mail.js';
-import { SELECT_LIMIT, SELECT_SQL } from '../tables/ops.js';
+import { INSERT_MESSAGE, MAILBOXES, generateMessages, messageParams } from '../data/mail.js';
+import { SELECT_LIMIT, SELECT_SQL } from '../data/ops.js';
 import { quantile } from '../../lib/stats/spread.js';
 import { workerSide } from './barrier.js';
 import { isBusy } from './busy.js';

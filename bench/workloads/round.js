@@ -15,7 +15,7 @@ import { applyKey, applyPragmas, readPragma } from '../engine/database.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { KEY_ENV } from '../engine/session.js';
 import { removeDb } from '../engine/templates.js';
-import { CIPHERS } from '../tables/ciphers.js';
+import { CIPHERS } from '../data/ciphers.js';
 import { runConcurrency } from './concurrency.js';
 import { runScaleOps, runScaleVacuum } from './scale.js';
 import { buildTemplate } from './template.js';

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KEY_ENV, sessionKey } from '../engine/session.js';
-import { CONFIGS, PRODUCTION_CONFIG } from '../tables/configs.js';
-import { selectWorkloads, workloadPragmas } from '../tables/workloads.js';
+import { CONFIGS, PRODUCTION_CONFIG } from '../data/configs.js';
+import { selectWorkloads, workloadPragmas } from '../data/workloads.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { analyseWorkloads } from './workload-figures.js';
 import { PROCESS_LIMIT_MS, WORKLOAD_BUDGETS } from './workload-budgets.js';
@@ -31,12 +31,12 @@ import { runRoundProcess, running } from './spawn.js';
  */
 
 /** The production PRAGMAs. */
-const PRODUCTION = /** @type {import('../tables/configs.js').Config} */ (
+const PRODUCTION = /** @type {import('../data/configs.js').Config} */ (
   CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)
 ).pragmas;
 
 /** A template's identity: what it is built with (busy_timeout is a connection's, not the file's). */
-const templateId = (/** @type {import('../tables/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
+const templateId = (/** @type {import('../data/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
   w.kind === 'concurrency'
     ? `c-${w.journal}-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_')
     : `s-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_');
@@ -79,7 +79,7 @@ export async function runWorkloads(o) {
       total: processes,
       current: { config: `workload ${m.w.name}`, driver: m.w.driver, cipher: m.w.cipher, op: what },
     });
-  const pragmasOf = (/** @type {import('../tables/workloads.js').Workload} */ w) =>
+  const pragmasOf = (/** @type {import('../data/workloads.js').Workload} */ w) =>
     w.kind === 'concurrency' ? workloadPragmas(w) : PRODUCTION;
 
   /** The template of a workload, built on first use; null (and the workload an error) when it cannot be. */

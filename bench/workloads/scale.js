@@ -1,6 +1,6 @@
 // One round of a scale workload, in a fresh process (round.js), on a copy of the template of that
 // size. Two parts, each its own process:
-// - ops: the suite's operations (bench/tables/ops.js: their tasks and their checks) measured one
+// - ops: the suite's operations (bench/data/ops.js: their tasks and their checks) measured one
 //   after another on the one copy, with tinybench (bench/engine/measure.js): select, update,
 //   checkpoint, insert, then (after the inserted rows are removed, untimed) delete;
 // - vacuum: VACUUM of the copy, timed, then the checkpoint of the WAL it leaves, timed; the
@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import { measure } from '../engine/measure.js';
 import { scalar } from '../../lib/sqlite.js';
-import { generateMessages } from '../tables/mail.js';
-import { OPS } from '../tables/ops.js';
+import { generateMessages } from '../data/mail.js';
+import { OPS } from '../data/ops.js';
 import { createRandom } from '../../lib/prng.js';
 
 /** The operations, in the order a round runs them on its copy (see the header). */
@@ -40,7 +40,7 @@ export function runScaleOps(o) {
   /** @type {Record<string, number>} */
   const verified = {};
   for (const name of SCALE_OPS) {
-    const op = /** @type {import('../tables/ops.js').Op} */ (OPS.find((x) => x.name === name));
+    const op = /** @type {import('../data/ops.js').Op} */ (OPS.find((x) => x.name === name));
     if (name === 'delete') {
       // insert's rows go, so delete starts from the seeded database (and its uids are free again)
       const gone = Number(o.conn.prepare('DELETE FROM messages WHERE uid >= ?').run(1_000_000).changes);

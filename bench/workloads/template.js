@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { openConfigured, proveEncryption, readPragma } from '../engine/database.js';
 import { scalar } from '../../lib/sqlite.js';
 import { sizeFacts } from '../engine/templates.js';
-import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../tables/mail.js';
+import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../data/mail.js';
 
 /** Messages generated and committed at a time. */
 const CHUNK = 5_000;
@@ -17,7 +17,7 @@ const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).s
  * (generateMessages(seed, n)); beyond, each chunk has a seed of its own and later dates.
  * @param {number} seed
  * @param {number} count
- * @returns {Generator<import('../tables/mail.js').Message[]>}
+ * @returns {Generator<import('../data/mail.js').Message[]>}
  */
 function* messageChunks(seed, count) {
   if (count <= CHUNK) {

@@ -8,7 +8,7 @@ import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { median } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
-/** @import { Workload } from '../tables/workloads.js' */
+/** @import { Workload } from '../data/workloads.js' */
 
 /**
  * The figures of each kind: the round value they are read from, and their unit. `rate` figures
@@ -147,7 +147,7 @@ function journalComparisons(measured) {
   const out = [];
   const conc = measured.filter((m) => m.status === 'ok' && m.w.kind === 'concurrency');
   for (const wal of conc) {
-    const w = /** @type {import('../tables/workloads.js').ConcurrencyWorkload} */ (wal.w);
+    const w = /** @type {import('../data/workloads.js').ConcurrencyWorkload} */ (wal.w);
     if (w.journal !== 'WAL') continue;
     const del = conc.find((m) => m.w.kind === 'concurrency' && m.w.pair === w.pair && m.w.journal === 'DELETE');
     if (!del) continue;

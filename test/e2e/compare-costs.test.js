@@ -94,7 +94,7 @@ test(
     // the head: this checkout, copied, with one more UPDATE per inserted message (what a PR might do)
     const head = scratch('compare-pr-head-');
     copyCheckout(ROOT, head);
-    const ops = path.join(head, 'bench/tables/ops.js');
+    const ops = path.join(head, 'bench/data/ops.js');
     const text = fs.readFileSync(ops, 'utf8');
     const loop = '          for (let i = 0; i < n; i++) insert();';
     assert.equal(text.split(loop).length, 2, 'the insert loop is where this test expects it');

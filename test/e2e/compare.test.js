@@ -91,8 +91,8 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
       '--',
       'drivers',
       'bench/tools/install-drivers.js',
-      'bench/tables/drivers.js',
-      'bench/tables/node-ranges.js',
+      'bench/data/drivers.js',
+      'bench/data/node-ranges.js',
     ]).status === 0;
   assert.equal(/reusing its build/.test(r.stderr), sameBuild, r.stderr.slice(-600));
   assert.equal(

@@ -1,4 +1,4 @@
-// End to end (npm run test:e2e): where the counted instructions go (bench/tables/components.js), on
+// End to end (npm run test:e2e): where the counted instructions go (bench/data/components.js), on
 // real SQLite files under the real tools. Work added in one component lands in that component and
 // only there: an extra SQLite statement per update (a recursive CTE: SQLite's work, with the
 // binding's and the runtime's few thousand instructions of the call itself, which the statement
@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countPlans, countPlanOf } from '../../bench/counts/pass.js';
 import { countingTools } from '../../bench/counts/tools.js';
-import { COMPONENTS } from '../../bench/tables/components.js';
-import { cases, caseKey } from '../../bench/tables/suite.js';
+import { COMPONENTS } from '../../bench/data/components.js';
+import { cases, caseKey } from '../../bench/data/suite.js';
 import { drivers } from '../helpers.js';
 
 const tools = countingTools();

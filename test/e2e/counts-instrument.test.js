@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { instrumentHelper } from '../../bench/counts/instrument.js';
 import { countPlans } from '../../bench/counts/pass.js';
 import { countingTools } from '../../bench/counts/tools.js';
-import { cases, caseKey } from '../../bench/tables/suite.js';
+import { cases, caseKey } from '../../bench/data/suite.js';
 import { drivers } from '../helpers.js';
 
 const tools = countingTools();

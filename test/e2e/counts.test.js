@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { countPlans, countPlanOf } from '../../bench/counts/pass.js';
 import { countingTools } from '../../bench/counts/tools.js';
 import { caseCounts } from '../../bench/counts/counts.js';
-import { cases, caseKey } from '../../bench/tables/suite.js';
+import { cases, caseKey } from '../../bench/data/suite.js';
 import { drivers } from '../helpers.js';
 
 const tools = countingTools();

@@ -1,4 +1,4 @@
-// End to end (npm run test:e2e): a quick run counts only the cases of bench/tables/quick-counts.js,
+// End to end (npm run test:e2e): a quick run counts only the cases of bench/data/quick-counts.js,
 // the document says which were counted and why the others were not, and every phase prints
 // progress with an ETA, the counting pass included. A real `npm run bench -- --quick`, narrowed
 // to two cases (one counted in a quick run, one not) so it takes seconds of timing; the counting
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
 import { validate } from '../../bench/result/document.js';
-import { quickCounted } from '../../bench/tables/quick-counts.js';
-import { caseKey, parseCaseKey } from '../../bench/tables/suite.js';
+import { quickCounted } from '../../bench/data/quick-counts.js';
+import { caseKey, parseCaseKey } from '../../bench/data/suite.js';
 import { ROOT, childEnv, scratch } from '../helpers.js';
 
 const tools = countingTools();
@@ -58,7 +58,7 @@ test(
     assert.equal(doc.counting.status, 'ok');
     assert.match(
       doc.counting.reason,
-      /^quick run: counted 1 of 2 timed cases \(those of bench\/tables\/quick-counts\.js: /,
+      /^quick run: counted 1 of 2 timed cases \(those of bench\/data\/quick-counts\.js: /,
     );
     assert.match(doc.counting.reason, /; not counted: 1, /);
     assert.match(doc.counting.reason, /a full run counts every timed case/);

@@ -13,9 +13,9 @@ import { countingTools } from '../../bench/counts/tools.js';
 import { shuffledCases } from '../../bench/engine/session.js';
 import { validate } from '../../bench/result/document.js';
 import { RESULT_FILE } from '../../bench/result/header.js';
-import { OPS } from '../../bench/tables/ops.js';
-import { QUICK_COUNTS, quickCounted } from '../../bench/tables/quick-counts.js';
-import { caseKey, cases, setups, TABLES } from '../../bench/tables/suite.js';
+import { OPS } from '../../bench/data/ops.js';
+import { QUICK_COUNTS, quickCounted } from '../../bench/data/quick-counts.js';
+import { caseKey, cases, setups, TABLES } from '../../bench/data/suite.js';
 import { ROOT, childEnv, entries, scratch } from '../helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
@@ -100,7 +100,7 @@ test('the quick suite writes one schema-valid document covering every case, ok o
   }
   assert.equal(r.doc.counting.status, 'ok', r.doc.counting.reason);
   const key = (/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;
-  // a quick run counts its representative cases only (bench/tables/quick-counts.js), and says so
+  // a quick run counts its representative cases only (bench/data/quick-counts.js), and says so
   assert.deepEqual(
     timed.filter((/** @type {any} */ c) => (c.counts?.status === 'ok') !== quickCounted(c)).map(key),
     [],

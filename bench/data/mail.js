@@ -31,7 +31,7 @@ CREATE INDEX messages_message_id ON messages(message_id);
 
 /**
  * The messages table with its BLOB first instead of last: every small column then sits behind
- * the BLOB, so reading one walks the BLOB's overflow pages (claim 11 of bench/tables/production-claims.js).
+ * the BLOB, so reading one walks the BLOB's overflow pages (claim 11 of bench/data/production-claims.js).
  * The same columns, indexes and data; only the order of the columns differs.
  */
 export const SCHEMA_BLOB_FIRST = SCHEMA.replace(',\n  raw BLOB NOT NULL\n);', '\n);').replace(

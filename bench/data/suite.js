@@ -1,4 +1,4 @@
-// Which cases a run measures: rules over the tables, expanded, then filtered by name.
+// Which cases a run measures: rules over the data, expanded, then filtered by name.
 import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
 import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG } from './configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
@@ -11,7 +11,7 @@ import { OPS } from './ops.js';
  * Every PRAGMA config on the production driver and cipher; every cipher (and no key) with the
  * production PRAGMAs; every driver without encryption with the production PRAGMAs and with none.
  * Each on every operation. '*' of configs is every config but the claim-only variants, which
- * are measured only in the cases of the claims (bench/tables/production-claims.js, `claimCases`).
+ * are measured only in the cases of the claims (bench/data/production-claims.js, `claimCases`).
  * @type {Rule[]}
  */
 export const RULES = [
@@ -98,7 +98,7 @@ export function setups() {
 }
 
 /**
- * The cases of the claims (bench/tables/production-claims.js) that the rules do not already give:
+ * The cases of the claims (bench/data/production-claims.js) that the rules do not already give:
  * the claim-only variants, on the operations of their claims.
  * @param {string[]} [ids] only these claims' cases (all of theirs, also those the rules give)
  * @returns {Case[]}

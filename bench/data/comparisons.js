@@ -68,7 +68,7 @@ export function membersOf(cmp, have) {
 
 /**
  * The references a case is compared with (same operation), in the comparisons and the claims
- * (bench/tables/production-claims.js), so an extra pass that measures the case measures them in the same block.
+ * (bench/data/production-claims.js), so an extra pass that measures the case measures them in the same block.
  * @param {import('./suite.js').Case} c
  * @returns {import('./suite.js').Case[]}
  */

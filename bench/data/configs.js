@@ -10,9 +10,9 @@ import { PRAGMAS, normalise } from './pragmas.js';
  * @property {string} label the name users know
  * @property {PragmaSetting[]} pragmas applied in this order, after the cipher and key
  * @property {string} description one line on what it changes
- * @property {boolean} [claimOnly] measured only for the claims it tests (bench/tables/production-claims.js), on
+ * @property {boolean} [claimOnly] measured only for the claims it tests (bench/data/production-claims.js), on
  *   their operations: not in the per-config tables or the config comparison
- * @property {import('./mail.js').SchemaName} [schema] the schema it creates (bench/tables/mail.js); default 'blob-last'
+ * @property {import('./mail.js').SchemaName} [schema] the schema it creates (bench/data/mail.js); default 'blob-last'
  * @property {'beside' | 'shm'} [tempdir] where `{tempdir}` is: beside the database (default), or on
  *   /dev/shm, a RAM file system (skipped with a reason where there is none)
  * @property {Durability} durability what a commit survives (durabilityOf): added below from its PRAGMAs
@@ -157,7 +157,7 @@ const ROWS = [
     pragmas: [],
     description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)",
   },
-  // Claim-only variants (bench/tables/production-claims.js): each measured only on the operations of the claims it tests.
+  // Claim-only variants (bench/data/production-claims.js): each measured only on the operations of the claims it tests.
   {
     name: 'wal-autocheckpoint-0',
     label: 'WAL Autocheckpoint 0',
@@ -216,7 +216,7 @@ const ROWS = [
     pragmas: PRODUCTION,
     schema: 'blob-first',
     description:
-      'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/tables/mail.js)',
+      'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/data/mail.js)',
     claimOnly: true,
   },
 ];

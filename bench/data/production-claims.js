@@ -46,13 +46,13 @@ const MINIMAL = 0.05;
  * @property {typeof METRICS[number]} metric
  * @property {Variant} [member] the variant compared with the reference
  * @property {Variant} [reference] this check's own reference, where it is not the claim's
- * @property {string} [op] the operation (bench/tables/ops.js) both are measured on
+ * @property {string} [op] the operation (bench/data/ops.js) both are measured on
  * @property {ClaimedChange} [claim] the claimed change in ops/s, member / reference − 1
  * @property {string} [notMeasured] why this suite cannot measure it: its verdict is "not compared"
  * @property {boolean} [pending] not measured yet, for a reason that will go away (a workload being built)
  * @property {{ pair: string, figure: 'reads' | 'writes' }} [workload] measured by a workload instead of
  *   an operation: the run's paired comparison of WAL against DELETE (bench/workloads/workload-figures.js) of
- *   this concurrency pair (bench/tables/workloads.js) and figure; `notMeasured` says why when a run has none
+ *   this concurrency pair (bench/data/workloads.js) and figure; `notMeasured` says why when a run has none
  */
 /**
  * @typedef {object} Claim

@@ -51,7 +51,7 @@ export function quickCountSelection(timed) {
   return {
     counted,
     reason:
-      `quick run: counted ${counted.length} of ${timed.length} timed cases (those of bench/tables/quick-counts.js: every operation on ` +
+      `quick run: counted ${counted.length} of ${timed.length} timed cases (those of bench/data/quick-counts.js: every operation on ` +
       `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}, and ${CIPHER_OP} under each other cipher family); ` +
       `not counted: ${left}, to keep a quick run quick; a full run counts every timed case`,
   };
