@@ -13,7 +13,6 @@ import { CommandError, UsageError, command, numberFlag, parseStrict } from '../.
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
 import { CLAIMS, MIN_PAIRS, SOURCE, casesOf } from '../data/production-claims.js';
-import { OPTIONS as BENCH_OPTIONS } from '../engine/flags.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -74,8 +73,6 @@ function benchArgsOf(argv) {
       ),
     ),
   ];
-  const workloadArgs =
-    'workload' in BENCH_OPTIONS ? ['--workload', workloads.length ? workloads.join(',') : 'none'] : [];
   // with no suite case chosen, one case read once (production's file size) instead of the whole suite
   const only = suite.length
     ? suite.flatMap((n) => ['--claim', n])
@@ -90,7 +87,8 @@ function benchArgsOf(argv) {
     ...(v.time ? ['--time', v.time] : []),
     '--seed',
     String(v.seed),
-    ...workloadArgs,
+    '--workload',
+    workloads.length ? workloads.join(',') : 'none',
     ...(v['no-counts'] ? ['--no-counts'] : []),
     '--out',
     path.resolve(String(v.out)),
