@@ -224,3 +224,40 @@ test('a synthetic night is what the nightly workflow commits: a result document 
     ['shootoutDocuments', 'resultDocuments', 'readme', 'resultsPage', 'index', 'charts', 'other'],
   );
 });
+
+test("the synthetic year reads like a real one: a real run's effects and noise, a Node upgrade, a driver bump and a change in the first 30 nights", () => {
+  const real = JSON.parse(fs.readFileSync(new URL('../bench/meta/real-run.json', import.meta.url), 'utf8'));
+  assert.match(real.source.run, /^[0-9a-f]{8}$/, 'the real run it comes from');
+  const doc = syntheticDoc({ node: 'v24.21.0', real: true });
+  /** The typical figure of a case, in a document and in the real run. */
+  const of = (/** @type {string} */ key) => [
+    doc.cases.find((/** @type {any} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}` === key).stats.opsPerSec
+      .median,
+    real.cases[key][0],
+  ];
+  // a cipher's cost per operation is the real run's, within the noise: select costs nothing, setup (the key derivation) a lot
+  for (const op of ['select', 'setup', 'insert']) {
+    const [cipher, cipherReal] = of(`production/better-sqlite3-multiple-ciphers/chacha20/${op}`);
+    const [none, noneReal] = of(`production/better-sqlite3-multiple-ciphers/none/${op}`);
+    const ratio = cipher / none / (cipherReal / noneReal);
+    assert.ok(ratio > 0.85 && ratio < 1.15, `${op}: ${ratio}`);
+  }
+  // the year: the Node upgrade on night 9, the driver bump on night 15 (13.x Nodes only), its select 12% slower
+  const cell = (/** @type {number} */ n, /** @type {string} */ major) =>
+    night(n, 30, 1).find(
+      (/** @type {any} */ d) => d.kind !== 'sqlite-node-bench/shootout' && d.environment.node.startsWith(`v${major}.`),
+    );
+  assert.notEqual(cell(8, '22').environment.node, cell(9, '22').environment.node);
+  const driver = (/** @type {any} */ d) =>
+    d.drivers.find((/** @type {any} */ x) => x.name === 'better-sqlite3-multiple-ciphers').version;
+  assert.deepEqual([driver(cell(14, '22')), driver(cell(15, '22'))], ['13.0.3', '13.0.4']);
+  assert.equal(driver(cell(14, '20')), driver(cell(15, '20')), 'Node 20 loads 12.x: no bump');
+  const select = (/** @type {any} */ d) =>
+    d.cases.find(
+      (/** @type {any} */ c) =>
+        `${c.config}/${c.driver}/${c.cipher}/${c.op}` === 'production/better-sqlite3-multiple-ciphers/chacha20/select',
+    ).stats.opsPerSec.median;
+  const shift = select(cell(15, '22')) / select(cell(14, '22'));
+  assert.ok(shift > 0.8 && shift < 0.95, String(shift));
+  assert.equal(night(0, 30, 1).length, 6, 'one machine class: 5 Node majors and a shootout');
+});

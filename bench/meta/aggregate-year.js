@@ -4,7 +4,9 @@
 // Builds results/ holding what the nightly workflow commits: per platform (4) and night, a full
 // result document per Node major (5; each with its claims and workloads) and a shootout
 // document (every Node on that machine), N nights (default 183: 4,392 documents), with what a year
-// brings: Node patch releases, a runner image a week, a few nights on slow or fast VMs. Then times
+// brings: Node patch releases, a driver bump whose select is slower (a change point with its cause;
+// both in the first 30 nights), a runner image a week, a few nights on slow or fast VMs, each
+// case's figure and noise from a real run (synthetic.js real-run.json). Then times
 // what a nightly run does: one more night (24 documents) aggregated into that history, README
 // block, results/README.md and charts regenerated (target ≤ 5 s, the whole `npm run aggregate`
 // process), and measures what that night adds to the repository, split into each kind of derived
@@ -27,7 +29,7 @@ import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from './syntheti
 import { packBundle } from '../../aggregate/assets.js';
 import { command, numberFlag, parseStrict } from '../../lib/command.js';
 
-/** Each Node major's patch release before and after the night it is upgraded (40 nights before the end). */
+/** Each Node major's patch release before and after the night it is upgraded (UPGRADE_NIGHT). */
 const NODES = [
   ['v18.20.7', 'v18.20.8'],
   ['v20.20.1', 'v20.20.2'],
@@ -36,6 +38,15 @@ const NODES = [
   ['v25.8.0', 'v25.9.0'],
 ];
 const START_DAY = Date.UTC(2026, 0, 1, 3, 17);
+/**
+ * What a year brings, inside its first 30 nights so a month's pages show them: the Node patch
+ * upgrade, then a better-sqlite3-multiple-ciphers bump (13.0.3 to 13.0.4, on the Nodes that load
+ * 13.x) whose select is 12% slower: a change point with its cause, on night 15 (the history finds a
+ * change in ops/s with 14 nights on either side: lib/changepoints.js SETTINGS.wall).
+ */
+const UPGRADE_NIGHT = 9;
+const DRIVER_BUMP_NIGHT = 15;
+const DRIVER_BUMP = { version: '13.0.4', shift: { op: 'select', factor: 0.88 } };
 const DAY = 86_400_000;
 
 /** How the report names each part of the night's commit (COMMIT_PARTS). */
@@ -66,26 +77,40 @@ export const PER_NIGHT = { results: SYNTHETIC_PLATFORMS.length * NODES.length, s
  * One night's documents: every platform × Node major (result documents), then a shootout per
  * platform (every Node of the night on that machine, as the nightly workflow runs it per runner label).
  * @param {number} n the night
- * @param {number} nights how many the year has (the Node upgrade comes 40 nights before its end)
+ * @param {number} nights how many the year has
+ * @param {number} [classes] how many machine classes (the first of SYNTHETIC_PLATFORMS), 1 to 4
  */
-export function night(n, nights) {
+export function night(n, nights, classes = SYNTHETIC_PLATFORMS.length) {
+  const platforms = SYNTHETIC_PLATFORMS.slice(0, classes);
   const day = new Date(START_DAY + n * DAY);
   const week = new Date(START_DAY + (n - (n % 7)) * DAY).toISOString().slice(0, 10).replace(/-/g, '');
   // every 29th night one platform's VMs are slow, every 41st fast: nights outside the band
   const scale = (/** @type {number} */ i) =>
     n % 29 === 28 && i === n % 4 ? 0.7 : n % 41 === 40 && i === (n + 1) % 4 ? 1.3 : 1;
-  const nodes = NODES.map(([before, after]) => (n >= nights - 40 ? after : before));
+  const nodes = NODES.map(([before, after]) => (n >= UPGRADE_NIGHT ? after : before));
+  // the bump reaches the Nodes of the 13.x generation (22 and later)
+  const bumped = (/** @type {string} */ node) => n >= DRIVER_BUMP_NIGHT && Number(node.slice(1).split('.')[0]) >= 22;
   const common = (/** @type {number} */ i) => ({
-    platform: SYNTHETIC_PLATFORMS[i],
+    platform: platforms[i],
     finishedAt: day.toISOString(),
     imageVersion: `${week}.1`,
     scale: scale(i),
   });
   return [
-    ...SYNTHETIC_PLATFORMS.flatMap((_, i) =>
-      nodes.map((node, k) => inCell(syntheticDoc({ ...common(i), node, seed: n * 100 + i * 10 + k }))),
+    ...platforms.flatMap((_, i) =>
+      nodes.map((node, k) =>
+        inCell(
+          syntheticDoc({
+            ...common(i),
+            node,
+            seed: n * 100 + i * 10 + k,
+            real: true,
+            ...(bumped(node) ? { driverVersion: DRIVER_BUMP.version, shift: DRIVER_BUMP.shift } : {}),
+          }),
+        ),
+      ),
     ),
-    ...SYNTHETIC_PLATFORMS.map((_, i) => syntheticShootout({ ...common(i), nodes, seed: n * 100 + 50 + i })),
+    ...platforms.map((_, i) => syntheticShootout({ ...common(i), nodes, seed: n * 100 + 50 + i })),
   ];
 }
 
@@ -160,12 +185,13 @@ const partOfNight = (/** @type {number} */ n) => `part-${Math.floor(n / PART_NIG
 
 /**
  * A synthetic year in dir: history/ of artifacts, results/ and README.md aggregated from it.
- * @param {{ dir: string, nights: number, log?: (s: string) => void }} o
+ * @param {{ dir: string, nights: number, classes?: number, log?: (s: string) => void }} o classes: how many machine classes (default 4)
  */
 export function buildYear(o) {
   const results = path.join(o.dir, 'results');
   const readme = path.join(o.dir, 'README.md');
   fs.writeFileSync(readme, replaceBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), ''));
+  const classes = o.classes ?? SYNTHETIC_PLATFORMS.length;
   /** npm run aggregate over artifacts, its clock the night n it replays (clockOf). */
   const aggregate = (/** @type {string} */ artifacts, /** @type {number} */ n) => {
     const t0 = performance.now();
@@ -189,12 +215,12 @@ export function buildYear(o) {
     return { ms, log: r.stdout.trim() };
   };
   o.log?.(
-    `year: writing ${o.nights} nights × ${SYNTHETIC_PLATFORMS.length} platforms × (${NODES.length} Node majors + a shootout) = ${o.nights * (PER_NIGHT.results + PER_NIGHT.shootouts)} documents`,
+    `year: writing ${o.nights} nights × ${classes} platform(s) × (${NODES.length} Node majors + a shootout) = ${o.nights * classes * (NODES.length + 1)} documents`,
   );
   const history = path.join(o.dir, 'history');
   let bytes = 0;
   for (let n = 0; n < o.nights; n++) {
-    for (const doc of night(n, o.nights)) {
+    for (const doc of night(n, o.nights, classes)) {
       const text = JSON.stringify(doc);
       bytes += text.length;
       writeFileAtomic(path.join(history, partOfNight(n), `night-${n}`, artifactOf(doc)), text);

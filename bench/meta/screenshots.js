@@ -4,7 +4,7 @@
 // 1280 px, one screenshot of the top and one of each chart with the text around it, into
 // out/screenshots/.
 //
-//   npm run meta:screenshots -- [--nights 100] [--real DIR]... [--out out/screenshots]
+//   npm run meta:screenshots -- [--nights 100] [--classes 4] [--real DIR]... [--out out/screenshots]
 //
 // Sources: a synthetic year (bench/meta/aggregate-year.js buildYear, --nights of it; 0 for none); the
 // repository's own README.md when results/ exists; and each --real DIR holding README.md and
@@ -201,6 +201,12 @@ export const HELP = {
       arg: 'N',
       description: 'nights of the synthetic year, 0 to 3660 (0: none)',
     },
+    classes: {
+      type: 'string',
+      default: '4',
+      arg: 'N',
+      description: 'machine classes of the synthetic year, 1 to 4',
+    },
     real: {
       type: 'string',
       multiple: true,
@@ -227,6 +233,7 @@ async function main(/** @type {string[]} */ argv) {
       );
   }
   const nights = numberFlag('nights', values.nights, 0, 3660);
+  const classes = numberFlag('classes', values.classes, 1, 4);
   const out = screenshotsDir(values.out);
   const chromium = process.env.CHROMIUM || 'chromium';
   if (spawnSync(chromium, ['--version'], { encoding: 'utf8' }).status !== 0)
@@ -238,17 +245,17 @@ async function main(/** @type {string[]} */ argv) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shots-'));
   try {
     if (nights > 0) {
-      const year = buildYear({ dir: tmp, nights, log: (s) => console.error(s) });
+      const year = buildYear({ dir: tmp, nights, classes, log: (s) => console.error(s) });
       // keep what the pages show (the year's documents are about 0.4 MB each): README, results/README.md, the charts
-      writeFileAtomic(path.join(out, MADE), `${JSON.stringify([`synthetic-${nights}-nights`])}\n`);
-      const keep = path.join(out, `synthetic-${nights}-nights`, 'site');
+      writeFileAtomic(path.join(out, MADE), `${JSON.stringify([`synthetic-${nights}-nights-${classes}-classes`])}\n`);
+      const keep = path.join(out, `synthetic-${nights}-nights-${classes}-classes`, 'site');
       fs.mkdirSync(path.join(keep, 'results'), { recursive: true });
       fs.copyFileSync(year.readme, path.join(keep, 'README.md'));
       fs.copyFileSync(path.join(year.results, 'README.md'), path.join(keep, 'results', 'README.md'));
       fs.cpSync(path.join(year.results, 'charts'), path.join(keep, 'results', 'charts'), { recursive: true });
       fs.rmSync(tmp, { recursive: true, force: true });
       sources.push({
-        name: `synthetic-${nights}-nights`,
+        name: `synthetic-${nights}-nights-${classes}-classes`,
         readme: path.join(keep, 'README.md'),
         results: path.join(keep, 'results'),
       });

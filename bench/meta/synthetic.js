@@ -1,5 +1,7 @@
 // Synthetic documents, valid against their schemas: for the aggregate's tests and for its
-// benchmark over a year of nightly history (bench-year.js). A result document carries what a real
+// benchmark over a year of nightly history (aggregate-year.js). The year's figures come from a real
+// run (real-run.json, made by realProfile from a real document): each case's typical figure and the
+// spread of its rounds, so its pages show that run's per-cipher and per-operation effects. A result document carries what a real
 // full cell commits: every case, the comparisons, the claims and the workloads; a
 // shootout document every Node side of one machine. Figures come from a seeded generator (the same
 // parameters always give the same bytes) and go through the bench's own code from there: the
@@ -7,6 +9,7 @@
 // the workloads' (bench/workloads/workload-figures.js) and the shootout's (bench/shootout/). Never used
 // for anything a reader sees.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import semver from 'semver';
 import { CIPHERS } from '../data/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../data/configs.js';
@@ -318,6 +321,77 @@ const SAME_AS_PRODUCTION = new Set([
     .map((c) => c.name),
 ]);
 
+/**
+ * A real run's profile: per timed case (its key, bench/data/suite.js caseKey), its typical
+ * figure (the median of its rounds, 4 significant figures) and the spread of its rounds (1.4826 ×
+ * their median absolute deviation over their median), with where the run came from.
+ * real-run.json is realProfile of a real run's document (see its `source`).
+ * @param {any} doc a result document
+ */
+export function realProfile(doc) {
+  /** @type {Record<string, [number, number]>} */
+  const profile = {};
+  for (const c of doc.cases)
+    if (c.stats?.rounds?.length) {
+      const m = median(c.stats.rounds);
+      const mad = median(c.stats.rounds.map((/** @type {number} */ x) => Math.abs(x - m)));
+      profile[caseKey(c)] = [Number(m.toPrecision(4)), Number(((1.4826 * mad) / m).toFixed(4))];
+    }
+  const e = doc.environment;
+  return {
+    source: {
+      run: doc.run.id.slice(0, 8),
+      finishedAt: doc.run.finishedAt,
+      commit: doc.run.commit?.slice(0, 12) ?? null,
+      node: e.node,
+      platform: `${e.platform}-${e.arch}`,
+      cpuModel: e.cpuModel,
+      cores: e.cores,
+      rounds: doc.run.budget.rounds,
+      timeMs: doc.run.budget.time,
+    },
+    cases: profile,
+  };
+}
+
+/** real-run.json, read once. @type {ReturnType<typeof realProfile> | undefined} */
+let real;
+const realRun = () => (real ??= JSON.parse(fs.readFileSync(new URL('./real-run.json', import.meta.url), 'utf8')));
+/** Each platform's speed against the real run's machine (a linux-x64 of 2 cores). */
+const PLATFORM_SPEED = /** @type {Record<string, number>} */ ({
+  'linux-x64': 1,
+  'linux-arm64': 0.85,
+  'darwin-arm64': 1.25,
+  'darwin-x64': 0.7,
+});
+/**
+ * node:sqlite against better-sqlite3, per operation: the real run's Node (20) has no node:sqlite,
+ * so the year's node:sqlite figures are better-sqlite3's times these (invented, not measured).
+ */
+const NODE_SQLITE_SPEED = /** @type {Record<string, number>} */ ({
+  setup: 1,
+  insert: 0.93,
+  'insert-batch': 0.85,
+  select: 0.9,
+  update: 0.97,
+  delete: 0.95,
+  vacuum: 1,
+  checkpoint: 1,
+});
+
+/**
+ * A case's figure and spread in the real run: node:sqlite's from better-sqlite3's (NODE_SQLITE_SPEED).
+ * @param {string} key a case key
+ * @param {string} op
+ * @returns {[number, number] | null}
+ */
+function realOf(key, op) {
+  const cases = realRun().cases;
+  if (cases[key]) return cases[key];
+  const twin = cases[key.replace('/node:sqlite/', '/better-sqlite3/')];
+  return key.includes('/node:sqlite/') && twin ? [twin[0] * (NODE_SQLITE_SPEED[op] ?? 1), twin[1]] : null;
+}
+
 /** Each timed operation's ops/s on a typical runner (production, encrypted); size has none. */
 const OP_RATES = /** @type {Record<string, number>} */ ({
   setup: 40,
@@ -434,9 +508,12 @@ function statsOf(op, m, budget, random) {
 }
 
 /**
- * @param {{ platform?: string, node?: string, finishedAt?: string, mode?: 'quick'|'full', seed?: number, runId?: string, scale?: number, imageVersion?: string, driverVersion?: string }} p
+ * @param {{ platform?: string, node?: string, finishedAt?: string, mode?: 'quick'|'full', seed?: number, runId?: string, scale?: number, imageVersion?: string, driverVersion?: string, real?: boolean, shift?: { op: string, factor: number } }} p
  *   scale: every figure of the night multiplied by it (a slow or fast VM); imageVersion, driverVersion:
- *   the runner image and better-sqlite3-multiple-ciphers version the document reports
+ *   the runner image and better-sqlite3-multiple-ciphers version the document reports; real: each
+ *   case's figure and noise from the real run (real-run.json), by platform and Node major, instead
+ *   of the generator's; shift: every figure of one operation with the production driver multiplied
+ *   by factor (a change in the driver: a level the nightly history should find moved)
  */
 export function syntheticDoc(p = {}) {
   const m = machineFor(p.platform ?? 'linux-x64');
@@ -468,15 +545,30 @@ export function syntheticDoc(p = {}) {
     .map((c) => {
       // the A/A twin (and a config that sets SQLite's default) is production measured again: the same true figure
       const key = caseKey({ ...c, config: SAME_AS_PRODUCTION.has(c.config) ? PRODUCTION_CONFIG : c.config });
+      const shift = p.shift && p.shift.op === c.op && c.driver === PRODUCTION_DRIVER ? p.shift.factor : 1;
+      const from = p.real ? realOf(key, c.op) : null;
       if (!truth.has(key))
         truth.set(
           key,
-          (OP_RATES[c.op] ?? 1000) * (p.scale ?? 1) * (0.9 + 0.2 * random()) * (c.cipher === 'none' ? 2 : 1),
+          from
+            ? from[0] *
+                (p.scale ?? 1) *
+                (PLATFORM_SPEED[p.platform ?? 'linux-x64'] ?? 1) *
+                (NODE_SPEED[semver.major(node)] ?? 1) *
+                shift
+            : (OP_RATES[c.op] ?? 1000) *
+                (p.scale ?? 1) *
+                (0.9 + 0.2 * random()) *
+                (c.cipher === 'none' ? 2 : 1) *
+                shift,
         );
       return {
         c,
         ops: /** @type {number} */ (truth.get(key)),
-        noise: (OP_NOISE[c.op] ?? 0.02) * Math.exp(2 * (random() - 0.5)),
+        // the real run's spread, bounded: 4 rounds of 40 ms on 2 shared cores spread up to 84%
+        noise: from
+          ? Math.min(0.08, Math.max(0.005, from[1]))
+          : (OP_NOISE[c.op] ?? 0.02) * Math.exp(2 * (random() - 0.5)),
       };
     });
   const measured = measureRounds(timed, budget, random);
