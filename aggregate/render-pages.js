@@ -71,7 +71,14 @@ export function navigable(lines) {
       const base = fragment(h[2]);
       const n = seen.get(base) ?? 0;
       seen.set(base, n + 1);
-      const link = `[${h[1] === '####' ? h[2] : h[2].split(/[:,(]| against /)[0].trim()}](${n ? `${base}-${n}` : base})`;
+      const link = `[${
+        h[1] === '####'
+          ? h[2]
+          : h[2]
+              .split(/[:(]/)[0]
+              .replace(/ without a key$/, '')
+              .trim()
+      }](${n ? `${base}-${n}` : base})`;
       if (h[1] === '####') toc.push(`- ${link}`);
       else if (h[1] === '#####' && !open && toc.length)
         toc[toc.length - 1] += `${toc.at(-1)?.includes(': ') ? ' · ' : ': '}${link}`;
