@@ -89,4 +89,10 @@ test("a dump's instructions by component: each function's own, names resolved, a
   ].join('\n');
   const byName = Object.fromEntries(COMPONENTS.map((c, i) => [c, componentsOf(dump)[i]]));
   assert.deepEqual(byName, { sqlite: 100, cipher: 1000, runtime: 0, binding: 10, libc: 1, other: 0 });
+  // the prebuilt binary 13.x bundles (what Node 24 loads in CI) is the same addon under another name
+  const prebuilt = dump.replace(
+    '/x/better_sqlite3.node',
+    '/x/better-sqlite3-multiple-ciphers/prebuilds/linux-x64.node',
+  );
+  assert.deepEqual(componentsOf(prebuilt), componentsOf(dump));
 });

@@ -31,8 +31,11 @@ export const COMPONENT_LABELS = /** @type {const} */ ({
  */
 export const NATIVE_COMPONENTS = Object.freeze(['sqlite', 'cipher', 'binding', 'libc']);
 
-/** The driver's addon: better-sqlite3's and better-sqlite3-multiple-ciphers' (SQLite statically linked). */
-const ADDON = /\/better_sqlite3\.node$/;
+/**
+ * The driver's addon: better-sqlite3's and better-sqlite3-multiple-ciphers' (SQLite statically linked), compiled
+ * (build/Release/better_sqlite3.node) or the prebuilt binary 13.x bundles (prebuilds/linux-x64.node: Node 24's in CI).
+ */
+const ADDON = /(\/better_sqlite3|\/better-sqlite3(-multiple-ciphers)?\/prebuilds\/[^/]+)\.node$/;
 /** The node binary: V8, Node, libuv, ICU, and node:sqlite's SQLite. */
 const NODE = /\/(node|nodejs)$/;
 
