@@ -9,6 +9,7 @@
 // Built-ins only (the comment job installs nothing).
 import { COUNT_VERDICTS, RANKED } from '../lib/verdicts.js';
 import { IO } from '../lib/costs.js';
+import { COMPONENTS } from '../bench/data/components.js';
 
 const COUNTED = Object.values(COUNT_VERDICTS);
 
@@ -180,6 +181,18 @@ const COST_ROW = shape({
   head: SIDE_COST,
   change,
   tolerance: orNull(number(0, LIMITS.change)),
+  components: optional(
+    list(
+      shape({
+        component: oneOf(COMPONENTS),
+        delta: number(-LIMITS.count, LIMITS.count),
+        change: number(-LIMITS.change, LIMITS.change),
+        tolerance: number(0, LIMITS.change),
+      }),
+      COMPONENTS.length,
+      'objects',
+    ),
+  ),
   io: is(
     (v) =>
       Array.isArray(v) &&

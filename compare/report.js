@@ -9,7 +9,8 @@ import { megabytes, rate } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../aggregate/render/counts-text.js';
 import { changePercent, rangeText } from '../aggregate/render/figure.js';
-import { IO } from '../lib/costs.js';
+import { COUNT_FLOOR, COMPONENT_FLOORS, IO, movedComponents } from '../lib/costs.js';
+import { COMPONENT_LABELS } from '../bench/data/components.js';
 /** @import { Row } from '../bench/paired/case-verdicts.js' */
 
 /**
@@ -113,6 +114,18 @@ const ioCell = (
 };
 
 /**
+ * The components of a case that moved beyond their tolerance: "SQLite +1.02% (+2.36k/op)".
+ * @param {import('../lib/costs.js').CostRow} r
+ */
+export const componentCell = (r) =>
+  movedComponents(r)
+    .map(
+      (c) =>
+        `${COMPONENT_LABELS[/** @type {keyof typeof COMPONENT_LABELS} */ (c.component)]} ${changePercent(c.change)} (${c.delta < 0 ? '−' : '+'}${countText(Math.abs(c.delta))}/op)`,
+    )
+    .join(', ');
+
+/**
  * The cases whose counts changed, with the wall time's verdict beside them.
  * @param {import('../lib/costs.js').CostRow[]} rows
  * @param {Row[]} wall
@@ -134,6 +147,7 @@ export function costTable(rows, wall) {
         'Case (config/driver/cipher/op)',
         'Instructions/op: base → head',
         'Change (tolerance)',
+        'Components moved',
         ...fields.map(([, label]) => `${label}/op`),
         'Wall time',
         'Fails',
@@ -147,13 +161,14 @@ export function costTable(rows, wall) {
           r.change === null
             ? ''
             : `${moved ? '**' : ''}${changeCell(r.change)}${moved ? '**' : ''} (±${((r.tolerance ?? 0) * 100).toFixed(2)}%)`,
+          componentCell(r),
           ...fields.map(([f]) => ioCell(r, f)),
           w ? `${w.verdict}${w.change === null ? '' : ` ${changeCell(w.change)}`}` : '',
           r.fails ? 'yes' : '',
         ];
       }),
     ],
-    ['l', 'r', 'r', ...fields.map(() => /** @type {const} */ ('r')), 'l', 'c'],
+    ['l', 'r', 'r', 'l', ...fields.map(() => /** @type {const} */ ('r')), 'l', 'c'],
   );
 }
 
@@ -169,13 +184,14 @@ function costLines(c) {
   const t = k.tally;
   const changed = k.rows.filter((r) => r.verdict !== 'same cost' && r.verdict !== 'not counted');
   const lines = [
-    `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of 0.1%, 3 × the case's own repeat spread, 2 × the largest of its operation's); system calls and bytes when they differ at all. Fails: instructions up by 1% or more beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written.`,
+    `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of ${pct(COUNT_FLOOR)}, 3 × the case's own repeat spread, 2 × the largest of its operation's), in total or in a component (the same rule on each component's own spreads, its floor ${pct(COMPONENT_FLOORS.sqlite ?? COUNT_FLOOR)} of the operation for SQLite, the cipher and the binding, ${pct(COUNT_FLOOR)} for the others: SQLite's part of a select repeats where the runtime's does not); system calls and bytes when they differ at all. Fails: instructions up by 1% or more in total beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written; a component that moved while the total did not is reported, not failed.`,
     '',
   ];
   if (changed.length) lines.push(costTable(changed, c.rows), '');
   return lines;
 }
 
+const pct = (/** @type {number} */ x) => `${+(x * 100).toFixed(3)}%`;
 const minutes = (/** @type {number} */ s) => `${(s / 60).toFixed(1)} min`;
 
 /**

@@ -8,10 +8,11 @@
 import { COUNT_VERDICTS as W } from './verdicts.js';
 
 /**
- * The one rule on a count (instructions per operation) measured twice on each of two sides: it
- * changed when |head / base − 1| exceeds its tolerance, the largest of
- * - COUNT_FLOOR, 0.1%: above the repeat spread of 99% of the cases on Node 20 (docs/counting.md:
- *   p99 0.044%), so two counts that each repeated exactly still need to differ by this much;
+ * The one rule on a count (instructions per operation, in total or in one component) measured
+ * twice on each of two sides: it changed when its change exceeds its tolerance, the largest of
+ * - a floor: COUNT_FLOOR, 0.1%, for the total (above the repeat spread of 99% of the cases on
+ *   Node 20, docs/counting.md: p99 0.044%, so two counts that each repeated exactly still need to
+ *   differ by this much); a component's, COMPONENT_FLOORS;
  * - SPREAD_TIMES × the larger of the case's own two repeat spreads (|repeat / first − 1|);
  * - OP_SPREAD_TIMES × the largest repeat spread of any case of its operation, where the family has
  *   others (the repeat runs with the heap laid out differently, bench/counts/cli.js, and a select's
@@ -27,9 +28,21 @@ const OP_SPREAD_TIMES = 2;
  * A count's tolerance: the smallest |change| that is a change.
  * @param {number} spread the larger of the case's two sides' repeat spreads
  * @param {number} [opSpread] the largest repeat spread of any case of its operation, either side
+ * @param {number} [floor] COUNT_FLOOR, or a component's (in the component's own units)
  */
-export const countTolerance = (spread, opSpread = 0) =>
-  Math.max(COUNT_FLOOR, SPREAD_TIMES * spread, OP_SPREAD_TIMES * opSpread);
+export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
+  Math.max(floor, SPREAD_TIMES * spread, OP_SPREAD_TIMES * opSpread);
+
+/**
+ * A component's floor, as a share of the operation's instructions (bench/data/components.js
+ * names the components): SQLite's, the cipher's and the binding's machine code runs the same
+ * whatever the heap looks like (Node 24: cipher and binding repeat exactly, SQLite within 0.06% of
+ * the operation in every case of the calibration, docs/compare.md), so a change of 0.1% of the
+ * operation in one of them is one; the runtime and the C library, which move with the heap and
+ * malloc's free lists, have the total's floor, and their own spreads decide beyond it.
+ * @type {Readonly<Record<string, number>>}
+ */
+export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005 });
 
 /**
  * The largest repeat spread per operation over these cases.
@@ -49,10 +62,16 @@ export function opSpreads(cases) {
 export const FAIL_INCREASE = 0.01;
 
 /**
+ * The amount a component's change is taken over: the component, or 1% of the operation's
+ * instructions where the component is smaller (a component of a few instructions moves by whole
+ * instructions).
+ */
+const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
+  Math.max(Math.abs(part), 0.01 * instructions, 1);
+
+/**
  * How far a case's repeat is from its first count in one component (bench/data/components.js):
- * |repeat - first| over the first, or over 1% of the operation's instructions where the component
- * is smaller (a component of a few instructions moves by whole instructions); null where either
- * count has no components.
+ * |repeat - first| over componentScale; null where either count has no components.
  * @param {any} counts a case's `counts`
  * @param {string} component
  * @returns {number | null}
@@ -61,7 +80,7 @@ export function componentDifference(counts, component) {
   const a = counts?.components?.[component];
   const b = counts?.repeat?.components?.[component];
   if (typeof a !== 'number' || typeof b !== 'number') return null;
-  return Math.abs(b - a) / Math.max(Math.abs(a), 0.01 * counts.instructions, 1);
+  return Math.abs(b - a) / componentScale(a, counts.instructions);
 }
 
 /** The system-call counts compared exactly, as [field, label]. */
@@ -83,6 +102,15 @@ export const IO = /** @type {const} */ ([
  * @property {Record<IoField, number>} io
  * @property {Record<string, number>} [components] instructions per operation by component, the mean of
  *   its two counts (bench/data/components.js), where both counts have them
+ * @property {Record<string, number>} [componentSpreads] each component's repeat spread (componentDifference)
+ */
+
+/**
+ * @typedef {object} ComponentChange one component of a case's instructions, compared
+ * @property {string} component
+ * @property {number} delta instructions/op, head less base
+ * @property {number} change delta over the base's component (or 1% of its operation, where larger)
+ * @property {number} tolerance the smallest |change| called a change (countTolerance with its floor)
  */
 
 /**
@@ -95,8 +123,10 @@ export const IO = /** @type {const} */ ([
  * @property {SideCost | null} head
  * @property {number | null} change instructions/op, head over base, less 1
  * @property {number | null} tolerance the smallest |change| called a change for this case
+ * @property {ComponentChange[]} [components] every component both sides counted, compared by the same rule
  * @property {{ field: IoField, base: number, head: number }[]} io the system-call counts that differ
- * @property {boolean} fails whether this case fails the PR check (FAIL_INCREASE, an added fsync or write)
+ * @property {boolean} fails whether this case fails the PR check (FAIL_INCREASE of the total, an added
+ *   fsync or write; a component's change alone is reported, not failed)
  */
 
 /**
@@ -124,7 +154,10 @@ export function sideCost(counts) {
       bytesRead: counts.bytes?.read ?? 0,
     },
     ...(ca && cb
-      ? { components: Object.fromEntries(Object.keys(ca).map((k) => [k, ((ca[k] ?? 0) + (cb[k] ?? 0)) / 2])) }
+      ? {
+          components: Object.fromEntries(Object.keys(ca).map((k) => [k, ((ca[k] ?? 0) + (cb[k] ?? 0)) / 2])),
+          componentSpreads: Object.fromEntries(Object.keys(ca).map((k) => [k, componentDifference(counts, k) ?? 0])),
+        }
       : {}),
   };
 }
@@ -133,22 +166,61 @@ export function sideCost(counts) {
 const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - b) <= 1e-9 * Math.max(1, a, b);
 
 /**
+ * Each component of a case's instructions compared by the one rule (countTolerance), where both
+ * sides have components: its change over componentScale, its floor COMPONENT_FLOORS (or
+ * COUNT_FLOOR) of the operation's instructions, its spreads componentDifference's.
+ * @param {SideCost} b
+ * @param {SideCost} h
+ * @param {Map<string, number>} opSpread the operation's largest spread, by component
+ * @returns {ComponentChange[]}
+ */
+function componentChanges(b, h, opSpread) {
+  if (!b.components || !h.components) return [];
+  const names = [...new Set([...Object.keys(b.components), ...Object.keys(h.components)])];
+  return names.map((component) => {
+    const was = b.components?.[component] ?? 0;
+    const scale = componentScale(was, b.instructions);
+    const delta = (h.components?.[component] ?? 0) - was;
+    const spread = Math.max(b.componentSpreads?.[component] ?? 0, h.componentSpreads?.[component] ?? 0);
+    const floor = ((COMPONENT_FLOORS[component] ?? COUNT_FLOOR) * b.instructions) / scale;
+    return {
+      component,
+      delta,
+      change: delta / scale,
+      tolerance: countTolerance(spread, opSpread.get(component), floor),
+    };
+  });
+}
+
+/** Whether a change is beyond its tolerance. */
+const moves = (/** @type {{ change: number | null, tolerance: number | null }} */ x) =>
+  x.change !== null && x.tolerance !== null && Math.abs(x.change) > x.tolerance;
+
+/**
  * The cases of both sides, compared. A case's instructions changed when |head / base - 1| exceeds
  * its countTolerance, the operation's spread taken over every case of this compare on either side
  * (a select's count moves by about 1% with the heap's layout, as it does with any change of code:
- * then no select is trusted closer than that, in this compare). Its fsyncs, writes, reads and bytes
- * per operation changed when they differ at all, where both sides counted them the same twice.
+ * then no select is trusted closer than that, in this compare); each of its components likewise
+ * (componentChanges: SQLite's part of a select repeats where its runtime's does not, so a change
+ * there is found that the total's tolerance hides). Its fsyncs, writes, reads and bytes per
+ * operation changed when they differ at all, where both sides counted them the same twice.
  * @param {{ key: string, op: string, counts: any }[]} base
  * @param {{ key: string, op: string, counts: any }[]} head
  * @returns {CostRow[]}
  */
 export function costRows(base, head) {
   const sides = [base, head].map((cs) => new Map(cs.map((c) => [c.key, { op: c.op, cost: sideCost(c.counts) }])));
-  const opSpread = opSpreads(
-    sides.flatMap((m) =>
-      [...m.values()].flatMap(({ op, cost }) => ('instructions' in cost ? [{ op, spread: cost.spread }] : [])),
-    ),
+  const costs = sides.flatMap((m) =>
+    [...m.values()].flatMap(({ op, cost }) => ('instructions' in cost ? [{ op, cost }] : [])),
   );
+  const opSpread = opSpreads(costs.map(({ op, cost }) => ({ op, spread: cost.spread })));
+  /** @type {Map<string, Map<string, number>>} op → component → its largest spread */
+  const opComponentSpread = new Map();
+  for (const { op, cost } of costs)
+    for (const [k, spread] of Object.entries(cost.componentSpreads ?? {})) {
+      const m = opComponentSpread.get(op) ?? opComponentSpread.set(op, new Map()).get(op);
+      m?.set(k, Math.max(m.get(k) ?? 0, spread));
+    }
   const keys = [...new Set([...sides[0].keys(), ...sides[1].keys()])].sort();
   return keys.map((key) => {
     const op = /** @type {{ op: string }} */ (sides[0].get(key) ?? sides[1].get(key)).op;
@@ -170,6 +242,7 @@ export function costRows(base, head) {
     }
     const change = h.instructions / b.instructions - 1;
     const tolerance = countTolerance(Math.max(b.spread, h.spread), opSpread.get(op));
+    const components = componentChanges(b, h, opComponentSpread.get(op) ?? new Map());
     const io =
       b.exact && h.exact
         ? IO.filter(([f]) => !same(b.io[f], h.io[f])).map(([field]) => ({
@@ -178,11 +251,11 @@ export function costRows(base, head) {
             head: h.io[field],
           }))
         : [];
-    const moved = Math.abs(change) > tolerance;
-    const ups = (moved && change > 0 ? 1 : 0) + io.filter((x) => x.head > x.base).length;
-    const downs = (moved && change < 0 ? 1 : 0) + io.filter((x) => x.head < x.base).length;
+    const moved = [{ change, tolerance }, ...components].filter(moves);
+    const ups = moved.filter((x) => x.change > 0).length + io.filter((x) => x.head > x.base).length;
+    const downs = moved.filter((x) => x.change < 0).length + io.filter((x) => x.head < x.base).length;
     const fails =
-      (moved && change >= FAIL_INCREASE) ||
+      (Math.abs(change) > tolerance && change >= FAIL_INCREASE) ||
       io.some(
         (x) =>
           ((x.field === 'fsync' || x.field === 'write') && x.head > x.base) ||
@@ -196,11 +269,16 @@ export function costRows(base, head) {
       head: h,
       change,
       tolerance,
+      ...(components.length ? { components } : {}),
       io,
       fails,
     };
   });
 }
+
+/** The components of a row that moved beyond their tolerance, largest first. */
+export const movedComponents = (/** @type {CostRow} */ r) =>
+  (r.components ?? []).filter(moves).sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta));
 
 /**
  * Whether a difference between two sides' counts in a shootout is one: beyond its tolerance (the

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compareProblem } from '../compare/check.js';
-import { costRows, costTally, COUNT_FLOOR } from '../lib/costs.js';
-import { report } from '../compare/report.js';
+import { costRows, costTally, COUNT_FLOOR, movedComponents } from '../lib/costs.js';
+import { costTable, report } from '../compare/report.js';
 import { countsCli, scratch } from './helpers.js';
 
 /**
@@ -180,6 +180,70 @@ test('the report leads with the cases whose cost changed, beside their wall-time
   assert.doesNotMatch(cells, /update\|</, 'the key cannot break the table');
 });
 
+/**
+ * A select's counts with components, as the counting pass writes them: the repeat's components as
+ * given (its heap laid out differently), the instructions their sum.
+ * @param {Record<string, number>} first
+ * @param {Record<string, number>} [again] the repeat's, default the same
+ */
+const split = (first, again = first) => {
+  const sum = (/** @type {Record<string, number>} */ c) => Object.values(c).reduce((a, b) => a + b, 0);
+  const c = counts(sum(first));
+  return {
+    ...c,
+    components: first,
+    repeat: { ...c.repeat, instructions: sum(again), components: again, difference: sum(again) / sum(first) - 1 },
+  };
+};
+/** Production's select on Node 24, in round figures: SQLite 231k, the runtime 191k, the binding 29k, libc 41k. */
+const SELECT = { sqlite: 231000, cipher: 16, runtime: 191000, binding: 29000, libc: 41000, other: 0 };
+const plus = (/** @type {Record<string, number>} */ c, /** @type {Record<string, number>} */ d) =>
+  Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v + (d[k] ?? 0)]));
+
+test("costs: +1% in SQLite's component of a select is found where its runtime's heap layout hides it in the total", () => {
+  // each side's repeat moves the runtime by 1% (the layout pad) and SQLite by 0.01%, libc by 0.3%
+  const noisy = (/** @type {Record<string, number>} */ c) =>
+    split(c, plus(c, { runtime: 1910, sqlite: 23, libc: 123 }));
+  const base = [row(K('select'), noisy(SELECT)), row(K('select', 'chacha20'), noisy(SELECT))];
+  const head = [
+    row(K('select'), noisy(plus(SELECT, { sqlite: 2310 }))), // +1% of SQLite: +0.45% of the select
+    row(K('select', 'chacha20'), noisy(plus(SELECT, { runtime: 1910 }))), // another layout: runtime +1%
+  ];
+  const by = new Map(costRows(base, head).map((r) => [r.key, r]));
+  const found = /** @type {import('../lib/costs.js').CostRow} */ (by.get(K('select')));
+  assert.ok(Math.abs(found.change ?? 0) < (found.tolerance ?? 0), 'the total is within its tolerance');
+  assert.equal(found.verdict, 'costs more');
+  assert.equal(found.fails, false, "a component's change alone is reported, not failed");
+  const [sqlite, ...others] = movedComponents(found);
+  assert.deepEqual(others, [], 'SQLite alone moved');
+  assert.equal(sqlite.component, 'sqlite');
+  assert.ok(Math.abs(sqlite.change - 0.01) < 1e-4 && Math.abs(sqlite.delta - 2310) < 1e-6, String(sqlite.change));
+  // SQLite's tolerance: its floor, 0.05% of the select (0.107% of SQLite), over 3 × its 0.01% spread
+  assert.ok(Math.abs(sqlite.tolerance - 0.00107) < 1e-5, String(sqlite.tolerance));
+  // a runtime moved by a layout, as far as each side's own repeat moved it: within 3 × that spread
+  assert.equal(by.get(K('select', 'chacha20'))?.verdict, 'same cost');
+  const md = costTable([found], []);
+  assert.match(md, /\| SQLite \+1\.0% \(\+2310\/op\) \|/, md);
+});
+
+test('costs: components that move opposite ways are a changed cost; one that moves within its spread is not', () => {
+  const base = [row(K('select'), split(SELECT)), row(K('update'), split({ sqlite: 14700, runtime: 8100, libc: 6200 }))];
+  const head = [
+    row(K('select'), split(plus(SELECT, { sqlite: 5000, binding: -5000 }))), // work moved from the binding into SQLite
+    // libc's repeat moved by 2% on this side: 3% on head is within 3 × that
+    row(K('update'), split({ sqlite: 14700, runtime: 8100, libc: 6386 }, { sqlite: 14700, runtime: 8100, libc: 6510 })),
+  ];
+  const by = new Map(costRows(base, head).map((r) => [r.key, r]));
+  const select = /** @type {import('../lib/costs.js').CostRow} */ (by.get(K('select')));
+  assert.equal(select.change, 0);
+  assert.equal(select.verdict, 'cost changed');
+  assert.deepEqual(
+    movedComponents(select).map((c) => c.component),
+    ['sqlite', 'binding'],
+  );
+  assert.equal(by.get(K('update'))?.verdict, 'same cost');
+});
+
 test('compare.json: a costs section that is not what the report reads is refused, naming the field', () => {
   const costs = costRows([row(K('update'), counts(30000))], [row(K('update'), counts(30000))]);
   const bad = compareJson(costs);
@@ -188,6 +252,10 @@ test('compare.json: a costs section that is not what the report reads is refused
   const io = compareJson(costs);
   /** @type {any} */ (io.costs.rows[0]).io = [{ field: 'rm -rf', base: 1, head: 2 }];
   assert.match(String(compareProblem(io)), /^\/costs\/rows\/0\/io must be a list of \{ field: one of fsync/);
+  const part = compareJson(costRows([row(K('update'), split(SELECT))], [row(K('update'), split(SELECT))]));
+  assert.equal(compareProblem(part), null);
+  /** @type {any} */ (part.costs.rows[0]).components[0].component = 'kernel';
+  assert.match(String(compareProblem(part)), /^\/costs\/rows\/0\/components\/0\/component must be one of sqlite, /);
   const none = compareJson(costs);
   delete (/** @type {any} */ (none).costs);
   assert.equal(compareProblem(none), '/costs must be an object', 'compare/cli.js always writes its counts');
