@@ -4,9 +4,12 @@
 // Each calibration run counts the same checkout four times, each a whole counting pass in new
 // processes (bench/counts/cli.js): A and B as they are, B from a copy in another directory (an A/A
 // compare: any cost change is a false alarm), I with a JavaScript loop of about 1% of each case's instructions added to every
-// operation, and F with one fsync(2) on the first counted operation and every 100th after it
-// (worker.js Inject). The loop is sized once, from what it costs alone (--probe-loop) and from the
-// first run's A. Writes calibrate-counts.json (after every run) and calibrate-counts.md to --out.
+// operation, and F with one fsync(2) on the first counted operation and every 100th after it and,
+// on every operation, a query whose SQLite work is about 1% of the case's SQLite component (worker.js
+// Inject; each found in its own count: the fsyncs by strace, the query in SQLite's component). The
+// loop and the query are sized once, from what they cost alone (--probe-loop) and from the first
+// run's A; a case whose SQLite component is too small for the query's fixed cost gets none.
+// Writes calibrate-counts.json (after every run) and calibrate-counts.md to --out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,12 +18,15 @@ import { writeFileAtomic } from '../lib/files.js';
 import { percent, signedPercent } from '../lib/format.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/data/ops.js';
-import { costRows } from '../lib/costs.js';
+import { costRows, movedComponents } from '../lib/costs.js';
 import { countSide, runCounts } from './count-sides.js';
 import { copyCheckout } from './sides.js';
 
-/** The known changes: instructions, as a share of each case; fsyncs, one per this many operations. */
-const INJECTED = { instructions: 0.01, fsyncEvery: 100 };
+/**
+ * The known changes: instructions, as a share of each case; fsyncs, one per this many operations;
+ * SQLite's instructions, as a share of its component.
+ */
+const INJECTED = { instructions: 0.01, fsyncEvery: 100, sqlite: 0.01 };
 /** Iterations of the loop counted alone to learn what one costs. */
 const PROBE = 100_000;
 
@@ -53,7 +59,9 @@ export async function calibrateCounts(f, prepare, log) {
   try {
     const probe = await probeLoop(A.dir, f.countArgs);
     state.probe = probe;
-    log(`the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration`);
+    log(
+      `the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration; the query ${probe.sql.perRow.toFixed(2)} of SQLite's per row, ${Math.round(probe.sql.fixed)} fixed`,
+    );
     /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
     let loops = null;
     /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
@@ -73,8 +81,14 @@ export async function calibrateCounts(f, prepare, log) {
         ]),
       );
       fsyncs ??= Object.fromEntries(
-        a.cases.map((/** @type {any} */ c) => [c.key, { fsyncEvery: INJECTED.fsyncEvery }]),
+        a.cases.map((/** @type {any} */ c) => {
+          const rows = Math.round(
+            (INJECTED.sqlite * (c.counts.components?.sqlite ?? 0) - probe.sql.fixed) / probe.sql.perRow,
+          );
+          return [c.key, { fsyncEvery: INJECTED.fsyncEvery, ...(rows >= 1 ? { sql: rows } : {}) }];
+        }),
       );
+      state.sql ??= Object.fromEntries(Object.entries(fsyncs).map(([k, x]) => [k, x.sql ?? 0]));
       const b = await count('B', null, copy);
       const i = await count('I', loops);
       const s = await count('F', fsyncs);
@@ -88,7 +102,7 @@ export async function calibrateCounts(f, prepare, log) {
       state.seconds = (Date.now() - t0) / 1000;
       writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
       log(
-        `calibration run ${r + 1}/${f.runs}: A/A ${run.aa.filter((x) => x.verdict !== 'same cost').length} change(s); +1% instructions found in ${run.instructions.filter(foundInstructions).length} of ${run.instructions.length}; +fsync found in ${run.fsync.filter(foundFsync).length}; ${((Date.now() - t0) / 60000).toFixed(1)} min`,
+        `calibration run ${r + 1}/${f.runs}: A/A ${run.aa.filter((x) => x.verdict !== 'same cost').length} change(s); +1% instructions found in ${run.instructions.filter(foundInstructions).length} of ${run.instructions.length}; +fsync found in ${run.fsync.filter(foundFsync).length}; +1% SQLite found in ${run.fsync.filter(foundSqlite).length} of ${run.fsync.filter((x) => state.sql[x.key]).length}; ${((Date.now() - t0) / 60000).toFixed(1)} min`,
       );
     }
   } finally {
@@ -117,6 +131,8 @@ const compact = (/** @type {import('../lib/costs.js').CostRow} */ r) => ({
   verdict: r.verdict,
   change: r.change,
   tolerance: r.tolerance,
+  instructions: r.base?.instructions ?? null,
+  components: r.components ?? [],
   io: r.io,
   fails: r.fails,
 });
@@ -127,12 +143,33 @@ const foundInstructions = (/** @type {ReturnType<typeof compact>} */ x) =>
 /** The injected fsyncs were found: more fsyncs per operation. */
 const foundFsync = (/** @type {ReturnType<typeof compact>} */ x) =>
   x.io.some((d) => d.field === 'fsync' && d.head > d.base);
+/** A component of a compact row, compared. */
+const part = (/** @type {ReturnType<typeof compact>} */ x, /** @type {string} */ name) =>
+  x.components.find((c) => c.component === name);
+/** The injected query was found: SQLite's component moved up beyond its tolerance. */
+const foundSqlite = (/** @type {ReturnType<typeof compact>} */ x) => {
+  const c = part(x, 'sqlite');
+  return c !== undefined && c.change > c.tolerance;
+};
+/**
+ * The total alone would have found the injected query's SQLite work: that work over the base's
+ * instructions beyond the total's tolerance (the query's call adds runtime and binding work too,
+ * which the total of side F includes).
+ */
+const sqliteByTotal = (/** @type {ReturnType<typeof compact>} */ x) => {
+  const c = part(x, 'sqlite');
+  return c !== undefined && x.instructions !== null && x.tolerance !== null && c.delta / x.instructions > x.tolerance;
+};
+/** The components of an A/A row that moved (each a false alarm). */
+const movedAA = (/** @type {ReturnType<typeof compact>} */ x) =>
+  movedComponents(/** @type {any} */ (x)).map((c) => c.component);
 
 /**
- * The calibration's figures from calibrate-counts.json's state.
+ * The calibration's figures from calibrate-counts.json's state (also of a calibration stopped
+ * before its last run: the file holds every run done).
  * @param {any} c
  */
-function countsCalibrationSummary(c) {
+export function countsCalibrationSummary(c) {
   /** @type {any[]} */
   const runs = c.done;
   const n = runs.length;
@@ -155,8 +192,25 @@ function countsCalibrationSummary(c) {
       foundInstructions: ins.filter(foundInstructions).length,
       foundFsync: fs_.filter(foundFsync).length,
       counted: aa.filter((x) => x.verdict !== 'not counted').length,
+      sql: c.sql?.[key] ?? 0,
+      sqliteTolerance: median(aa.map((x) => part(x, 'sqlite')?.tolerance ?? NaN)),
+      sqliteInjected: median(fs_.map((x) => part(x, 'sqlite')?.change ?? NaN)),
+      foundSqlite: fs_.filter(foundSqlite).length,
+      sqliteByTotal: fs_.filter(sqliteByTotal).length,
     };
   });
+  /** @type {Map<string, number>} component → A/A (case, run) pairs where it moved */
+  const aaParts = new Map();
+  for (const r of runs)
+    for (const x of r.aa) for (const name of movedAA(x)) aaParts.set(name, (aaParts.get(name) ?? 0) + 1);
+  const components = [
+    ...new Set(
+      runs.flatMap((r) =>
+        r.aa.flatMap((/** @type {any} */ x) => x.components.map((/** @type {any} */ k) => k.component)),
+      ),
+    ),
+  ];
+  const sqlCases = perCase.filter((x) => x.sql);
   const runsAA = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.verdict !== 'same cost')).length;
   const runsAAFail = runs.filter((r) => r.aa.some((/** @type {any} */ x) => x.fails)).length;
   const cpu = perCase.filter((x) => x.bound === 'cpu');
@@ -167,8 +221,10 @@ function countsCalibrationSummary(c) {
     `Node ${c.node}, ${c.cores} cores; \`npm run counts -- ${c.countArgs.join(' ')}\`, ${keys.length} cases; injected: a loop of ${percent(c.injected.instructions, 0)} of each case's instructions per operation (${c.probe.perIteration.toFixed(2)} instructions per iteration, counted alone), and one fsync on the first counted operation and every ${c.injected.fsyncEvery}th; one counting pass ${Math.round(median(seconds))} s (median); ${(c.seconds / 60).toFixed(0)} min in all.`,
     '',
     `- **A/A** (B a copy of the checkout in another directory): ${runsAA} of ${n} compares reported any change in cost; ${runsAAFail} of ${n} would have failed the check. Counts repeat exactly when the same processes run again, so the runs show that repeatability, not ${n} independent draws; what differs between a real base and head is the heap's layout, which B's directory and the repeat's padding change.`,
-    `- **+${percent(c.injected.instructions, 0)} instructions**: found in ${perCase.reduce((s, x) => s + x.foundInstructions, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; every CPU-bound case in ≥ 19 of ${n} runs: ${cpu.every((x) => x.foundInstructions >= Math.ceil(0.95 * n)) ? 'yes' : 'no'} (${cpu.filter((x) => x.foundInstructions >= Math.ceil(0.95 * n)).length} of ${cpu.length}).`,
+    `- **+${percent(c.injected.instructions, 0)} instructions**: found in ${perCase.reduce((s, x) => s + x.foundInstructions, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; every CPU-bound case in ≥ ${Math.ceil(0.95 * n)} of ${n} runs: ${cpu.every((x) => x.foundInstructions >= Math.ceil(0.95 * n)) ? 'yes' : 'no'} (${cpu.filter((x) => x.foundInstructions >= Math.ceil(0.95 * n)).length} of ${cpu.length}).`,
     `- **+1 fsync per ${c.injected.fsyncEvery} operations**: found in ${perCase.reduce((s, x) => s + x.foundFsync, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs.`,
+    `- **+${percent(c.injected.sqlite, 0)} in SQLite's component** (a query of N rows per operation, ${c.probe.sql.perRow.toFixed(1)} of SQLite's instructions a row and ${Math.round(c.probe.sql.fixed)} fixed; ${sqlCases.length} of ${perCase.length} cases large enough for it): found in SQLite's component in ${sqlCases.reduce((s, x) => s + x.foundSqlite, 0)} of ${sqlCases.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; that SQLite work alone would have moved the total beyond its tolerance in ${sqlCases.reduce((s, x) => s + x.sqliteByTotal, 0)} (the query's call adds runtime and binding work, which the total of F includes).`,
+    `- **A/A, per component**: ${components.map((k) => `${k} moved in ${aaParts.get(k) ?? 0}`).join(', ')} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs.`,
     '',
     markdownTable(
       [
@@ -180,6 +236,10 @@ function countsCalibrationSummary(c) {
           'Injected, as counted (median)',
           '+1% found',
           '+fsync found',
+          'SQLite: query rows',
+          'SQLite tolerance (median)',
+          'SQLite injected, as counted (median)',
+          '+1% SQLite found (by the total alone)',
         ],
         ...perCase.map((x) => [
           x.key,
@@ -189,9 +249,13 @@ function countsCalibrationSummary(c) {
           signedPercent(x.injected, 10),
           `${x.foundInstructions} of ${x.counted}`,
           `${x.foundFsync} of ${x.counted}`,
+          String(x.sql),
+          x.sql ? percent(x.sqliteTolerance, 2) : '',
+          x.sql ? signedPercent(x.sqliteInjected, 10) : '',
+          x.sql ? `${x.foundSqlite} of ${x.counted} (${x.sqliteByTotal})` : '',
         ]),
       ],
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
   ].join('\n');

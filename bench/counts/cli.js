@@ -12,9 +12,10 @@
 // with `counting` and `counts` as in the result document (bench/counts/pass.js, counts.js), except
 // that the repeat runs with its heap laid out differently (LAYOUT_PAD), as base and head differ.
 //
-// --inject FILE (JSON: { "<case key>": { "loop": N, "fsyncEvery": N } }) adds known work to those
-// cases (worker.js Inject), and --probe-loop N counts that loop alone, to size it: both are for the
-// compare's calibration only; the output names what was injected.
+// --inject FILE (JSON: { "<case key>": { "loop": N, "fsyncEvery": N, "sql": N } }) adds known work
+// to those cases (worker.js Inject), and --probe-loop N counts that loop and that query of N rows
+// alone, to size them: both are for the compare's calibration only; the output names what was
+// injected.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
@@ -41,12 +42,13 @@ const OPTIONS = /** @type {const} */ ({
   inject: {
     type: 'string',
     arg: 'FILE',
-    description: 'calibration only: JSON of known work added to cases ({"<case key>": {"loop": N, "fsyncEvery": N}})',
+    description:
+      'calibration only: JSON of known work added to cases ({"<case key>": {"loop": N, "fsyncEvery": N, "sql": N}})',
   },
   'probe-loop': {
     type: 'string',
     arg: 'N',
-    description: 'calibration only: count a loop of N alone, to size --inject',
+    description: 'calibration only: count a loop of N and a query of N rows alone, to size --inject',
   },
 });
 
@@ -60,7 +62,7 @@ export const HELP = {
 const COUNTS_KIND = 'sqlite-node-bench/counts';
 
 /**
- * The --inject file: case key → { loop?, fsyncEvery? }, every number a whole number ≥ 1 (loop ≥ 0).
+ * The --inject file: case key → { loop?, fsyncEvery?, sql? }, every number a whole number ≥ 1 (loop ≥ 0).
  * @param {string} file
  * @returns {Record<string, import('./worker.js').Inject>}
  */
@@ -72,14 +74,14 @@ function readInject(file) {
     throw new UsageError(`--inject ${file}: ${String(/** @type {Error} */ (err).message).split('\n')[0]}`);
   }
   if (!data || typeof data !== 'object' || Array.isArray(data))
-    throw new UsageError(`--inject ${file}: not an object of case key → { loop, fsyncEvery }`);
+    throw new UsageError(`--inject ${file}: not an object of case key → { loop, fsyncEvery, sql }`);
   /** @type {Record<string, import('./worker.js').Inject>} */
   const out = {};
   for (const [key, v] of Object.entries(data)) {
     const fields = Object.keys(v ?? {});
-    const bad = fields.find((f) => f !== 'loop' && f !== 'fsyncEvery');
+    const bad = fields.find((f) => f !== 'loop' && f !== 'fsyncEvery' && f !== 'sql');
     if (bad || !fields.length)
-      throw new UsageError(`--inject ${file}: ${key}: field '${bad ?? '(none)'}'; valid: loop, fsyncEvery`);
+      throw new UsageError(`--inject ${file}: ${key}: field '${bad ?? '(none)'}'; valid: loop, fsyncEvery, sql`);
     for (const f of fields) {
       const n = v[f];
       if (!Number.isInteger(n) || n < (f === 'loop' ? 0 : 1) || n > 1e9)
@@ -91,8 +93,10 @@ function readInject(file) {
 }
 
 /**
- * What one iteration of the injected loop costs: the loop counted alone (around a task that does
- * nothing) with N iterations and with none, on the first selected case's driver.
+ * What one iteration of the injected loop costs, and one row of the injected query in SQLite's
+ * component: each counted alone (around a task that does nothing) with N and with none (the query
+ * with 1 row: what remains of it at 1 row is its fixed cost; the query has N / 10 rows, each costing
+ * some hundred instructions), on the first selected case's driver.
  * @param {{ mode: 'quick'|'full', seed: number, cases: import('../data/suite.js').Case[], drivers: any, jobs?: number }} o
  * @param {number} loop
  */
@@ -100,17 +104,27 @@ async function probeLoop(o, loop) {
   const c = o.cases.find((x) => countPlanOf(x.op, o.mode));
   if (!c) throw new UsageError('--probe-loop: no timed case selected to run it beside');
   const plan = { key: caseKey(c), k: 20, warmup: 5, alone: true };
+  const rows = Math.max(2, Math.ceil(loop / 10));
   const { found, failures } = await countPlans({
     ...o,
     cases: [c],
     plans: [
       { ...plan, id: 'loop', inject: { loop } },
       { ...plan, id: 'none', inject: { loop: 0 } },
+      { ...plan, id: 'sql', inject: { sql: rows } },
+      { ...plan, id: 'sql1', inject: { sql: 1 } },
     ],
   });
   if (failures.length) throw new Error(`--probe-loop: ${failures[0]}`);
   const per = (/** @type {string} */ id) => found[0].get(id)?.instructions?.perOp ?? NaN;
-  return { loop, instructions: per('loop') - per('none'), perIteration: (per('loop') - per('none')) / loop };
+  const sqlite = (/** @type {string} */ id) => found[0].get(id)?.instructions?.components?.sqlite ?? NaN;
+  const perRow = (sqlite('sql') - sqlite('sql1')) / (rows - 1);
+  return {
+    loop,
+    instructions: per('loop') - per('none'),
+    perIteration: (per('loop') - per('none')) / loop,
+    sql: { perRow, fixed: sqlite('sql1') - sqlite('none') - perRow },
+  };
 }
 
 async function main(/** @type {string[]} */ argv) {

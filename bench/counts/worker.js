@@ -51,7 +51,12 @@ import { countingSession } from './prepare.js';
  *   of the case)
  * @property {number} [fsyncEvery] an fsync(2) of a scratch file on the first counted operation and every
  *   `fsyncEvery`-th after it, inside the timed call: ceil(K / fsyncEvery) more in a window of K operations
+ * @property {number} [sql] rows of INJECTED_SQL's recursive query, run once per operation inside the timed call on an
+ *   in-memory database of the case's driver: work in SQLite's component (the calibration sizes it to 1% of it)
  */
+
+/** The injected SQLite work: a recursive query of `?` rows, nearly all of it in SQLite's virtual machine. */
+export const INJECTED_SQL = 'SELECT length(hex(zeroblob(?))) AS n';
 /**
  * @typedef {object} Plan
  * @property {'quick'|'full'} mode
@@ -131,11 +136,13 @@ let sink = 0;
  * @param {import('../data/ops.js').OpTask} task
  * @param {Inject} inject
  * @param {number} fd an open scratch file to fsync
+ * @param {import('../../lib/sqlite.js').Stmt | null} stmt INJECTED_SQL prepared, where inject.sql
  */
-function withInject(task, inject, fd) {
+function withInject(task, inject, fd, stmt) {
   const counting = { on: false, ops: 0 };
   const loop = inject.loop ?? 0;
   const every = inject.fsyncEvery ?? 0;
+  const rows = inject.sql ?? 0;
   return {
     counting,
     task: {
@@ -144,6 +151,7 @@ function withInject(task, inject, fd) {
         task.run(n);
         for (let i = 0; i < n; i++) {
           for (let j = 0; j < loop; j++) sink = (sink + j) | 0;
+          if (stmt) sink = (sink + Number(stmt.get(rows)?.n)) | 0;
           if (every && counting.on && counting.ops++ % every === 0) fs.fsyncSync(fd);
         }
       },
@@ -256,14 +264,15 @@ async function main(/** @type {string[]} */ argv) {
       let extraDb = null;
       let scratch = -1;
       try {
-        extraDb = p.extra ? (drivers.get(c.driver)?.open?.(':memory:') ?? null) : null;
+        extraDb = p.extra || p.inject?.sql ? (drivers.get(c.driver)?.open?.(':memory:') ?? null) : null;
         let task = extraDb && p.extra ? withExtra(opened.task, extraDb.prepare(p.extra)) : opened.task;
         /** @type {{ on: boolean } | null} */
         let counting = null;
         if (p.inject) {
           scratch = fs.openSync(`injected-${out.length}`, 'w');
           fs.writeSync(scratch, 'x');
-          ({ task, counting } = withInject(task, p.inject, scratch));
+          const stmt = p.inject.sql && extraDb ? extraDb.prepare(INJECTED_SQL) : null;
+          ({ task, counting } = withInject(task, p.inject, scratch, stmt));
         }
         runOps(task, p.warmup, false);
         collect(); // the counted operations start from a clean heap, so its collections fall at the same points

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
-import { costRows } from '../../lib/costs.js';
+import { costRows, movedComponents } from '../../lib/costs.js';
 import { copyCheckout } from '../../compare/sides.js';
 import { ROOT, childEnv, countsCli, scratch } from '../helpers.js';
 
@@ -18,7 +18,7 @@ const skip = tools.status === 'ok' ? false : `cannot count here: ${tools.reason}
 const K = (/** @type {string} */ op, cipher = 'none') => `production/better-sqlite3/${cipher}/${op}`;
 
 test(
-  'npm run counts on real databases: a loop added to every update and an fsync to every 10th insert are found; the rest is the same',
+  'npm run counts on real databases: a loop added to every update, an fsync to every 10th insert and a query to every delete are found; the rest is the same',
   { skip, timeout: 600_000 },
   () => {
     const dir = scratch('counts-inject-');
@@ -47,7 +47,7 @@ test(
     const loop = Math.round((0.02 * update.counts.instructions) / perIteration);
     fs.writeFileSync(
       path.join(dir, 'inject.json'),
-      JSON.stringify({ [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 } }),
+      JSON.stringify({ [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 }, [K('delete')]: { sql: 200 } }),
     );
     const injected = countsCli([
       ...small,
@@ -59,7 +59,11 @@ test(
     ]);
     assert.equal(injected.status, 0, injected.stderr);
     const b = JSON.parse(fs.readFileSync(path.join(dir, 'b.json'), 'utf8'));
-    assert.deepEqual(b.inject, { [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 } }, 'the output names it');
+    assert.deepEqual(
+      b.inject,
+      { [K('update')]: { loop }, [K('insert')]: { fsyncEvery: 10 }, [K('delete')]: { sql: 200 } },
+      'the output names it',
+    );
     const by = new Map(costRows(a.cases, b.cases).map((r) => [r.op, r]));
     const u = by.get('update');
     assert.equal(u?.verdict, 'costs more', JSON.stringify(u));
@@ -83,7 +87,12 @@ test(
     const added = ((ins?.io.find((x) => x.field === 'fsync')?.head ?? 0) - (ins?.base?.io.fsync ?? 0)) * k;
     assert.equal(Math.round(added), Math.ceil(k / 10), `${k} inserts, an fsync on every 10th: ${added} more`);
     assert.equal(ins?.fails, true);
-    assert.deepEqual(by.get('delete')?.io, [], 'the delete was not touched: the same system calls and bytes');
+    const d = by.get('delete');
+    assert.deepEqual(d?.io, [], 'a query on an in-memory database makes no system call');
+    const sqlite = movedComponents(/** @type {any} */ (d)).find((c) => c.component === 'sqlite');
+    // hex() of a 200-byte blob: some thousands of SQLite's instructions, with the statement's own
+    assert.ok(sqlite && sqlite.delta > 2000 && sqlite.delta < 50_000, JSON.stringify(d?.components));
+    assert.equal(d?.verdict, 'costs more');
   },
 );
 
