@@ -8,7 +8,8 @@
 // on every operation, a query whose SQLite work is about 1% of the case's SQLite component (worker.js
 // Inject; each found in its own count: the fsyncs by strace, the query in SQLite's component). The
 // loop and the query are sized once, from what they cost alone (--probe-loop) and from the first
-// run's A; a case whose SQLite component is too small for the query's fixed cost gets none.
+// run's A; a case whose SQLite component is too small for the query's fixed cost gets none. Run r
+// counts with --seed moved on by r: other data and heap layouts, an independent draw.
 // Writes calibrate-counts.json (after every run) and calibrate-counts.md to --out.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,7 +70,10 @@ export async function calibrateCounts(f, prepare, log) {
     for (let r = 0; r < f.runs; r++) {
       const count = async (/** @type {string} */ label, /** @type {any} */ inject, dir = A.dir) => {
         const started = Date.now();
-        const got = await countSide({ label, dir }, f.countArgs, { log: () => {}, ...(inject ? { inject } : {}) });
+        const got = await countSide({ label, dir }, runArgs(f.countArgs, r), {
+          log: () => {},
+          ...(inject ? { inject } : {}),
+        });
         if ('reason' in got) throw new Error(`calibration run ${r + 1}, side ${label}: ${got.reason}`);
         return { cases: got.doc.cases, seconds: (Date.now() - started) / 1000 };
       };
@@ -113,6 +117,13 @@ export async function calibrateCounts(f, prepare, log) {
   writeFileAtomic(path.join(f.out, 'calibrate-counts.md'), md);
   return { md };
 }
+
+/**
+ * Run r's counting flags: the seed moved on by r, so each run counts other data with another heap
+ * layout (the same processes with the same seed count exactly the same: one draw, however many runs).
+ */
+const runArgs = (/** @type {string[]} */ args, /** @type {number} */ r) =>
+  args.map((a, i) => (args[i - 1] === '--seed' ? String(Number(a) + r) : a));
 
 /**
  * What one iteration of the injected loop costs, counted alone in the checkout.
@@ -220,7 +231,7 @@ export function countsCalibrationSummary(c) {
     '',
     `Node ${c.node}, ${c.cores} cores; \`npm run counts -- ${c.countArgs.join(' ')}\`, ${keys.length} cases; injected: a loop of ${percent(c.injected.instructions, 0)} of each case's instructions per operation (${c.probe.perIteration.toFixed(2)} instructions per iteration, counted alone), and one fsync on the first counted operation and every ${c.injected.fsyncEvery}th; one counting pass ${Math.round(median(seconds))} s (median); ${(c.seconds / 60).toFixed(0)} min in all.`,
     '',
-    `- **A/A** (B a copy of the checkout in another directory): ${runsAA} of ${n} compares reported any change in cost; ${runsAAFail} of ${n} would have failed the check. Counts repeat exactly when the same processes run again, so the runs show that repeatability, not ${n} independent draws; what differs between a real base and head is the heap's layout, which B's directory and the repeat's padding change.`,
+    `- **A/A** (B a copy of the checkout in another directory): ${runsAA} of ${n} compares reported any change in cost; ${runsAAFail} of ${n} would have failed the check. Each run counts with the seed moved on by one (other data, so other heap layouts: the same processes with the same seed count exactly alike), so the runs are ${n} draws; within a run, what differs between A and B is the heap's layout, which B's directory and the repeat's padding change, as between a real base and head.`,
     `- **+${percent(c.injected.instructions, 0)} instructions**: found in ${perCase.reduce((s, x) => s + x.foundInstructions, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; every CPU-bound case in ≥ ${Math.ceil(0.95 * n)} of ${n} runs: ${cpu.every((x) => x.foundInstructions >= Math.ceil(0.95 * n)) ? 'yes' : 'no'} (${cpu.filter((x) => x.foundInstructions >= Math.ceil(0.95 * n)).length} of ${cpu.length}).`,
     `- **+1 fsync per ${c.injected.fsyncEvery} operations**: found in ${perCase.reduce((s, x) => s + x.foundFsync, 0)} of ${perCase.reduce((s, x) => s + x.counted, 0)} (case, run) pairs.`,
     `- **+${percent(c.injected.sqlite, 0)} in SQLite's component** (a query of N rows per operation, ${c.probe.sql.perRow.toFixed(1)} of SQLite's instructions a row and ${Math.round(c.probe.sql.fixed)} fixed; ${sqlCases.length} of ${perCase.length} cases large enough for it): found in SQLite's component in ${sqlCases.reduce((s, x) => s + x.foundSqlite, 0)} of ${sqlCases.reduce((s, x) => s + x.counted, 0)} (case, run) pairs; that SQLite work alone would have moved the total beyond its tolerance in ${sqlCases.reduce((s, x) => s + x.sqliteByTotal, 0)} (the query's call adds runtime and binding work, which the total of F includes).`,

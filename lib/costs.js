@@ -36,10 +36,10 @@ export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
 /**
  * A component's floor, as a share of the operation's instructions (bench/data/components.js
  * names the components): SQLite's, the cipher's and the binding's machine code runs the same
- * whatever the heap looks like (Node 24: cipher and binding repeat exactly, SQLite within 0.06% of
- * the operation in every case of the calibration, docs/compare.md), so a change of 0.1% of the
- * operation in one of them is one; the runtime and the C library, which move with the heap and
- * malloc's free lists, have the total's floor, and their own spreads decide beyond it.
+ * whatever the heap looks like (Node 24's calibration, docs/compare.md: cipher and binding moved
+ * by no instruction between any two processes, SQLite's part of a select by at most 0.21% of
+ * itself, 0.1% of the select, which its spreads then cover); the runtime and the C library, which
+ * move with the heap and malloc's free lists, have the total's floor, their own spreads beyond it.
  * @type {Readonly<Record<string, number>>}
  */
 export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005 });

@@ -13,8 +13,8 @@
 // that the repeat runs with its heap laid out differently (LAYOUT_PAD), as base and head differ.
 //
 // --inject FILE (JSON: { "<case key>": { "loop": N, "fsyncEvery": N, "sql": N } }) adds known work
-// to those cases (worker.js Inject), and --probe-loop N counts that loop and that query of N rows
-// alone, to size them: both are for the compare's calibration only; the output names what was
+// to those cases (worker.js Inject), and --probe-loop N counts that loop and that query (of N / 10
+// rows) alone, to size them: both are for the compare's calibration only; the output names what was
 // injected.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,7 +48,7 @@ const OPTIONS = /** @type {const} */ ({
   'probe-loop': {
     type: 'string',
     arg: 'N',
-    description: 'calibration only: count a loop of N and a query of N rows alone, to size --inject',
+    description: 'calibration only: count a loop of N and a query of N / 10 rows alone, to size --inject',
   },
 });
 
@@ -95,8 +95,8 @@ function readInject(file) {
 /**
  * What one iteration of the injected loop costs, and one row of the injected query in SQLite's
  * component: each counted alone (around a task that does nothing) with N and with none (the query
- * with 1 row: what remains of it at 1 row is its fixed cost; the query has N / 10 rows, each costing
- * some hundred instructions), on the first selected case's driver.
+ * of N / 10 rows against 1 row, whose cost less one row's is its fixed cost), on the first selected
+ * case's driver.
  * @param {{ mode: 'quick'|'full', seed: number, cases: import('../data/suite.js').Case[], drivers: any, jobs?: number }} o
  * @param {number} loop
  */
