@@ -1,11 +1,12 @@
 // Where a difference in instructions per operation between two counts of a case goes: per
 // component (bench/data/components.js: SQLite, the cipher, the runtime, the binding, libc, other),
-// the head's instructions less the base's, and the smallest such difference that is one. A
-// component's difference counts only beyond its own repeat spread, by the compare's rule on a
-// count (lib/costs.js countTolerance) applied to that component's spreads (componentDifference),
-// in instructions per operation. Used by the shootout's counted differences
-// (bench/shootout/count-nodes.js) and by the claims' and the answers' mechanisms (aggregate/render/).
-import { componentDifference, countTolerance } from './costs.js';
+// the head's instructions less the base's, and the smallest such difference that is one, in
+// instructions per operation. The rule is the compare's, per component (lib/costs.js
+// componentChanges: countTolerance of the component's own repeat spreads, with its floor); this
+// module only reads it off a case's `counts` as they are stored. Used by the shootout's counted
+// differences (bench/shootout/count-nodes.js) and by the claims' and the answers' mechanisms
+// (aggregate/render/).
+import { componentChanges as judged, componentDifference, componentScale } from './costs.js';
 
 /**
  * @typedef {object} ComponentChange
@@ -40,24 +41,32 @@ export function componentSpreads(counts) {
 }
 
 /**
+ * A case's counts as the rule reads one side: its instructions, its components (the mean of its
+ * two counts) and each component's repeat spread; null without components.
+ * @param {any} counts
+ */
+function side(counts) {
+  const parts = components(counts);
+  if (!parts) return null;
+  const spreads = Object.fromEntries(Object.keys(parts).map((k) => [k, componentDifference(counts, k) ?? 0]));
+  return { instructions: counts.instructions, components: parts, componentSpreads: spreads };
+}
+
+/**
  * What changed from base to head, component by component; null where either has no components.
- * The tolerance of a component is countTolerance of the larger of the two counts' repeat spreads in
- * it (and of its operation's, where given), taken of the base's component, or of 1% of the base's
- * instructions where the component is smaller (as componentDifference measures the spread).
  * @param {any} base a case's `counts`
  * @param {any} head
  * @param {Record<string, number>} [opSpread] componentSpreads of the operation's cases
  * @returns {Record<string, ComponentChange> | null}
  */
 export function componentChanges(base, head, opSpread = {}) {
-  const [a, b] = [components(base), components(head)];
-  if (!a || !b) return null;
+  const [b, h] = [side(base), side(head)];
+  if (!b || !h) return null;
   return Object.fromEntries(
-    Object.keys(a).map((c) => {
-      const spread = Math.max(componentDifference(base, c) ?? 0, componentDifference(head, c) ?? 0);
-      const scale = Math.max(Math.abs(a[c]), 0.01 * base.instructions, 1);
-      return [c, { delta: (b[c] ?? 0) - a[c], tolerance: countTolerance(spread, opSpread[c]) * scale }];
-    }),
+    judged(b, h, new Map(Object.entries(opSpread))).map((x) => [
+      x.component,
+      { delta: x.delta, tolerance: x.tolerance * componentScale(b.components[x.component] ?? 0, b.instructions) },
+    ]),
   );
 }
 

@@ -66,7 +66,7 @@ export const FAIL_INCREASE = 0.01;
  * instructions where the component is smaller (a component of a few instructions moves by whole
  * instructions).
  */
-const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
+export const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
   Math.max(Math.abs(part), 0.01 * instructions, 1);
 
 /**
@@ -169,12 +169,13 @@ const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - 
  * Each component of a case's instructions compared by the one rule (countTolerance), where both
  * sides have components: its change over componentScale, its floor COMPONENT_FLOORS (or
  * COUNT_FLOOR) of the operation's instructions, its spreads componentDifference's.
- * @param {SideCost} b
- * @param {SideCost} h
+ * The shootout's and the claims' attribution use it too (lib/attribution.js).
+ * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} b
+ * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} h
  * @param {Map<string, number>} opSpread the operation's largest spread, by component
  * @returns {ComponentChange[]}
  */
-function componentChanges(b, h, opSpread) {
+export function componentChanges(b, h, opSpread) {
   if (!b.components || !h.components) return [];
   const names = [...new Set([...Object.keys(b.components), ...Object.keys(h.components)])];
   return names.map((component) => {
