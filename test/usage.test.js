@@ -106,6 +106,11 @@ for (const [file, args, pattern] of /** @type {[string, string[], RegExp][]} */ 
     /^test:nodes: bad --node '17'; valid: Node majors or versions from 18\.18/,
   ],
   ['bench/shootout/cli.js', ['--node', '99'], /^shootout: bad --node '99'; valid: Node majors or versions from 18\.18/],
+  [
+    'bench/meta/same-verdicts.js',
+    ['test/fixtures/real-linux-x64-v20-claims-workloads.json'],
+    /^same-verdicts: test\/fixtures\/real-linux-x64-v20-claims-workloads\.json: no \/cases: needs a run document with its cases' rounds, or a shootout document$/,
+  ],
 ])) {
   test(`${file} ${args.join(' ')}: exit 2, one line naming the flag and the valid range, nothing fetched`, async () => {
     const r = await run(file, args);

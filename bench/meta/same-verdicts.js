@@ -186,12 +186,14 @@ command(
     const files = v._.length ? v._ : DEFAULT_FILES.map((f) => path.join(ROOT, f));
     const docs = files.map((/** @type {string} */ f) => {
       try {
-        return { f, doc: JSON.parse(fs.readFileSync(f, 'utf8')) };
+        const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
+        if (doc?.kind === 'sqlite-node-bench/shootout' || Array.isArray(doc?.cases)) return { f, doc };
       } catch (err) {
         throw new UsageError(
           `${f}: not a readable JSON document (${/** @type {Error} */ (err).message.split('\n')[0]})`,
         );
       }
+      throw new UsageError(`${f}: no /cases: needs a run document with its cases' rounds, or a shootout document`);
     });
     const dir = checkoutAt(ref);
     let differ = 0;
