@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { UsageError } from '../lib/command.js';
 import { parseFlags } from '../bench/engine/flags.js';
-import { TABLES } from '../bench/data/suite.js';
+import { CASE_NAMES } from '../bench/data/suite.js';
 import { ROOT, childEnv } from './helpers.js';
 
 const bench = (/** @type {string[]} */ args) =>
@@ -39,7 +39,7 @@ for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
 test('--list prints every valid name of every table', () => {
   const r = bench(['--list']);
   assert.equal(r.status, 0);
-  for (const names of Object.values(TABLES))
+  for (const names of Object.values(CASE_NAMES))
     for (const n of names) assert.match(r.stdout, new RegExp(`^  ${n.replace(/[+:]/g, '\\$&')} `, 'm'));
   assert.match(r.stdout, /wal-autocheckpoint-1000 .*not a tuning/);
 });

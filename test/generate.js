@@ -13,7 +13,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { NAMES_SCHEMA } from '../lib/names.js';
 import { randomInt } from '../lib/prng.js';
-import { TABLES } from '../bench/data/suite.js';
+import { CASE_NAMES } from '../bench/data/suite.js';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
 
@@ -390,7 +390,7 @@ function string(nodes, examples, random, o) {
       if (made !== null && fits(made)) return made;
     }
   }
-  const table = typeof o.key === 'string' ? /** @type {Record<string, string[]>} */ (TABLES)[o.key] : undefined;
+  const table = typeof o.key === 'string' ? /** @type {Record<string, string[]>} */ (CASE_NAMES)[o.key] : undefined;
   if (table && random() < 0.85) return pick(table);
   const r = random();
   const old = typeof o.old === 'string' ? o.old : '';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { shuffledCases } from '../bench/engine/session.js';
-import { caseKey, cases, setups, TABLES } from '../bench/data/suite.js';
+import { caseKey, cases, setups, CASE_NAMES } from '../bench/data/suite.js';
 import { ROOT, entries, scratch } from './helpers.js';
 
 const KEY = 'never-print-me-7f3a9c';
@@ -182,10 +182,10 @@ test('setups() runs every config but the claim-only ones on the production ciphe
   assert.equal(new Set(s).size, s.length);
   for (const c of DEFAULT_CONFIGS) assert.ok(s.includes(`${c}/better-sqlite3-multiple-ciphers/chacha20`));
   // the claim-only configs run in their claims' cases only (test/production-claims.test.js)
-  for (const c of TABLES.config.filter((x) => !DEFAULT_CONFIGS.includes(x)))
+  for (const c of CASE_NAMES.config.filter((x) => !DEFAULT_CONFIGS.includes(x)))
     assert.ok(cases().some((k) => k.config === c) && !s.some((x) => x.startsWith(`${c}/`)), c);
-  for (const c of TABLES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));
-  for (const d of TABLES.driver) assert.ok(s.includes(`production/${d}/none`));
+  for (const c of CASE_NAMES.cipher) assert.ok(s.includes(`production/better-sqlite3-multiple-ciphers/${c}`));
+  for (const d of CASE_NAMES.driver) assert.ok(s.includes(`production/${d}/none`));
   assert.ok(
     !s.some((x) => /better-sqlite3\/(?!none)|node:sqlite\/(?!none)/.test(x)),
     'a driver without encryption got a cipher',

@@ -64,7 +64,8 @@ export const parseSetupKey = (key) => {
 export const filterArgs = (filters) =>
   Object.entries(filters).flatMap(([table, names]) => (names ?? []).flatMap((n) => [`--${table}`, n]));
 
-export const TABLES = {
+/** The names each part of a case may take (config, driver, cipher, op), from the data. */
+export const CASE_NAMES = {
   config: CONFIGS.map((c) => c.name),
   driver: DRIVERS.map((d) => d.name),
   cipher: CIPHERS.map((c) => c.name),
@@ -82,8 +83,8 @@ export function setups() {
   const out = [];
   for (const rule of RULES) {
     for (const config of pick(rule.configs, DEFAULT_CONFIGS)) {
-      for (const driver of pick(rule.drivers, TABLES.driver)) {
-        for (const cipher of pick(rule.ciphers, TABLES.cipher)) {
+      for (const driver of pick(rule.drivers, CASE_NAMES.driver)) {
+        for (const cipher of pick(rule.ciphers, CASE_NAMES.cipher)) {
           const d = DRIVERS.find((x) => x.name === driver);
           if (!d?.encryption && cipher !== 'none') continue;
           const key = setupKey({ config, driver, cipher });
@@ -104,7 +105,7 @@ export function setups() {
  * @returns {Case[]}
  */
 function claimCases(ids) {
-  const given = new Set(ids ? [] : setups().flatMap((s) => TABLES.op.map((op) => caseKey({ ...s, op }))));
+  const given = new Set(ids ? [] : setups().flatMap((s) => CASE_NAMES.op.map((op) => caseKey({ ...s, op }))));
   const out = new Map();
   for (const e of CLAIMS.filter((x) => !ids || ids.includes(x.id))) {
     for (const c of casesOf(e)) if (!given.has(caseKey(c))) out.set(caseKey(c), c);
@@ -123,7 +124,7 @@ export function cases(filters = {}) {
     !f || f.length === 0 || f.includes(v);
   const all = filters.claim?.length
     ? claimCases(filters.claim)
-    : [...setups().flatMap((s) => TABLES.op.map((op) => ({ ...s, op }))), ...claimCases()];
+    : [...setups().flatMap((s) => CASE_NAMES.op.map((op) => ({ ...s, op }))), ...claimCases()];
   return all.filter(
     (c) =>
       keep(filters.config, c.config) &&

@@ -3,7 +3,7 @@
 // (sessionOfFlags, bench/run/run-suite.js sessionOptions).
 import path from 'node:path';
 import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
-import { TABLES } from '../data/suite.js';
+import { CASE_NAMES } from '../data/suite.js';
 import { CLAIMS, casesOf } from '../data/production-claims.js';
 import '../claims/validate.js'; // checks the claims table: a bad row stops every run
 import { WORKLOAD_NAMES } from '../data/workloads.js';
@@ -108,8 +108,8 @@ export function tableFilters(v) {
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
     const names = /** @type {string[]} */ (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
     for (const n of names) {
-      if (!TABLES[table].includes(n))
-        throw new UsageError(`unknown --${table} '${n}'; valid: ${TABLES[table].join(', ')}`);
+      if (!CASE_NAMES[table].includes(n))
+        throw new UsageError(`unknown --${table} '${n}'; valid: ${CASE_NAMES[table].join(', ')}`);
     }
     if (names.length) filters[table] = [...new Set(names)];
   }

@@ -10,7 +10,7 @@ import semver from 'semver';
 import { ROOT } from '../../lib/root.js';
 import { NAMES_SCHEMA } from '../../lib/names.js';
 import { OPS } from '../data/ops.js';
-import { TABLES, caseKey, parseCaseKey } from '../data/suite.js';
+import { CASE_NAMES, caseKey, parseCaseKey } from '../data/suite.js';
 import { KIND, SCHEMA_FILE, writeDocument } from './header.js';
 
 export { KIND };
@@ -64,7 +64,9 @@ function runProblems(/** @type {any} */ doc) {
 /** Names the data (bench/data/) knows, at a pointer. */
 const tableProblems = (/** @type {any} */ c, /** @type {string} */ at) =>
   /** @type {const} */ (['config', 'driver', 'cipher', 'op']).flatMap((t) =>
-    TABLES[t].includes(c[t]) ? [] : [`${at}/${t} unknown ${t} '${shown(c[t])}' (valid: ${TABLES[t].join(', ')})`],
+    CASE_NAMES[t].includes(c[t])
+      ? []
+      : [`${at}/${t} unknown ${t} '${shown(c[t])}' (valid: ${CASE_NAMES[t].join(', ')})`],
   );
 
 /**
@@ -120,7 +122,7 @@ function shootoutProblems(doc) {
     if (!pairs.has(`${r.group}|${r.base}|${r.head}`))
       problems.push(`/rows/${i} belongs to no comparison (${r.group}: ${r.head} against ${r.base})`);
     problems.push(...tableProblems(r, `/rows/${i}`));
-    if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && TABLES.op.includes(r.op))
+    if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && CASE_NAMES.op.includes(r.op))
       problems.push(`/rows/${i}/op '${r.op}' is not timed`);
     if (r.key !== caseKey(r)) problems.push(`/rows/${i}/key '${shown(r.key)}' is not its config/driver/cipher/op`);
     const id = `${r.base}|${r.head}|${r.key}`;
@@ -172,7 +174,7 @@ function countingProblems(doc, labels, pairs) {
   });
   const known = (/** @type {string} */ key) => {
     const k = parseCaseKey(key);
-    return key === caseKey(k) && TABLES.op.includes(k.op) && TABLES.driver.includes(k.driver);
+    return key === caseKey(k) && CASE_NAMES.op.includes(k.op) && CASE_NAMES.driver.includes(k.driver);
   };
   const counted = new Set();
   (c.cases ?? []).forEach((/** @type {any} */ x, /** @type {number} */ i) => {
