@@ -6,25 +6,13 @@
 // module only reads it off a case's `counts` as they are stored. Used by the shootout's counted
 // differences (bench/shootout/count-nodes.js) and by the claims' and the answers' mechanisms
 // (aggregate/render/).
-import { componentChanges as judged, componentDifference, componentScale } from './costs.js';
+import { componentChanges as judged, componentScale, componentsOf } from './costs.js';
 
 /**
  * @typedef {object} ComponentChange
  * @property {number} delta the head's instructions per operation in this component less the base's
  * @property {number} tolerance the smallest |delta| that is a difference, in instructions per operation
  */
-
-/**
- * A case's components per operation: the mean of its two counts where the repeat has them.
- * @param {any} counts a case's `counts` ({ instructions, components, repeat?: { components } })
- * @returns {Record<string, number> | null}
- */
-function components(counts) {
-  const a = counts?.components;
-  if (!a) return null;
-  const b = counts.repeat?.components ?? a;
-  return Object.fromEntries(Object.keys(a).map((k) => [k, ((a[k] ?? 0) + (b[k] ?? 0)) / 2]));
-}
 
 /**
  * Per component, the largest repeat spread over these counts (countTolerance's opSpread, the
@@ -36,20 +24,20 @@ export function componentSpreads(counts) {
   /** @type {Record<string, number>} */
   const out = {};
   for (const k of counts)
-    for (const c of Object.keys(k?.components ?? {})) out[c] = Math.max(out[c] ?? 0, componentDifference(k, c) ?? 0);
+    for (const [c, x] of Object.entries(componentsOf(k).componentSpreads ?? {})) out[c] = Math.max(out[c] ?? 0, x);
   return out;
 }
 
 /**
- * A case's counts as the rule reads one side: its instructions, its components (the mean of its
- * two counts) and each component's repeat spread; null without components.
+ * A case's counts as the rule reads one side: its instructions and componentsOf; null without
+ * components.
  * @param {any} counts
  */
 function side(counts) {
-  const parts = components(counts);
-  if (!parts) return null;
-  const spreads = Object.fromEntries(Object.keys(parts).map((k) => [k, componentDifference(counts, k) ?? 0]));
-  return { instructions: counts.instructions, components: parts, componentSpreads: spreads };
+  const parts = componentsOf(counts);
+  return parts.components && parts.componentSpreads
+    ? { instructions: counts.instructions, components: parts.components, componentSpreads: parts.componentSpreads }
+    : null;
 }
 
 /**

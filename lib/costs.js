@@ -140,8 +140,6 @@ export function sideCost(counts) {
   const a = counts.instructions;
   const b = counts.repeat?.instructions ?? a;
   if (!(a > 0) || !(b > 0)) return { reason: 'no instructions counted' };
-  const ca = counts.components;
-  const cb = counts.repeat ? counts.repeat.components : ca;
   return {
     instructions: (a + b) / 2,
     spread: Math.abs(b / a - 1),
@@ -153,12 +151,24 @@ export function sideCost(counts) {
       written: counts.bytes?.written ?? 0,
       bytesRead: counts.bytes?.read ?? 0,
     },
-    ...(ca && cb
-      ? {
-          components: Object.fromEntries(Object.keys(ca).map((k) => [k, ((ca[k] ?? 0) + (cb[k] ?? 0)) / 2])),
-          componentSpreads: Object.fromEntries(Object.keys(ca).map((k) => [k, componentDifference(counts, k) ?? 0])),
-        }
-      : {}),
+    ...componentsOf(counts),
+  };
+}
+
+/**
+ * A case's instructions per operation by component, the mean of its two counts, and each
+ * component's repeat spread (componentDifference); nothing where a count has no components.
+ * @param {any} counts a case's `counts`
+ * @returns {{ components?: Record<string, number>, componentSpreads?: Record<string, number> }}
+ */
+export function componentsOf(counts) {
+  const a = counts?.components;
+  const b = counts?.repeat ? counts.repeat.components : a;
+  if (!a || !b) return {};
+  const keys = Object.keys(a);
+  return {
+    components: Object.fromEntries(keys.map((k) => [k, ((a[k] ?? 0) + (b[k] ?? 0)) / 2])),
+    componentSpreads: Object.fromEntries(keys.map((k) => [k, componentDifference(counts, k) ?? 0])),
   };
 }
 

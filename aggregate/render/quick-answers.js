@@ -8,6 +8,7 @@ import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/data/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { OPS, OP_GROUPS } from '../../bench/data/ops.js';
+import { setupKey } from '../../bench/data/suite.js';
 import { inert } from '../../lib/markdown.js';
 
 /**
@@ -20,9 +21,8 @@ import { inert } from '../../lib/markdown.js';
  */
 export function timeRatio(doc, reference, member, ops) {
   const rate = (/** @type {string} */ key, /** @type {string} */ op) =>
-    doc.cases.find(
-      (/** @type {any} */ c) => c.status === 'ok' && c.op === op && `${c.config}/${c.driver}/${c.cipher}` === key,
-    )?.stats?.opsPerSec?.median;
+    doc.cases.find((/** @type {any} */ c) => c.status === 'ok' && c.op === op && setupKey(c) === key)?.stats?.opsPerSec
+      ?.median;
   const logs = ops.map((op) => Math.log(rate(reference, op) / rate(member, op)));
   return logs.length && logs.every(Number.isFinite) ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null;
 }
@@ -44,7 +44,7 @@ const groups = (/** @type {any} */ doc, /** @type {string} */ reference, /** @ty
  */
 export function quickAnswers(doc) {
   const key = (/** @type {string} */ config, /** @type {string} */ driver, /** @type {string} */ cipher) =>
-    `${config}/${driver}/${cipher}`;
+    setupKey({ config, driver, cipher });
   const noKey = key(PRODUCTION_CONFIG, PRODUCTION_DRIVER, 'none');
   const production = key(PRODUCTION_CONFIG, PRODUCTION_DRIVER, PRODUCTION_CIPHER);
   const ciphers = CIPHERS.filter((c) => c.name !== 'none').flatMap((c) => {
