@@ -82,15 +82,28 @@ test(
     }
     // the same plan again, with one SELECT 1 per update: the update costs what the statement costs alone more
     const more = await count(plans.map((p) => (p.key === update && !p.id ? { ...p, extra: 'SELECT 1' } : p)));
-    const added = more.found[0].get(update).instructions.perOp - a.get(update).instructions.perOp;
-    const alone = a.get('alone').instructions.perOp;
-    assert.ok(alone > 1000, `SELECT 1 costs ${alone} instructions`);
-    // within 5% of its cost alone: its call site's JavaScript costs some dozens of instructions more
-    // or less inside the update's loop than alone (measured: 0.3% of it on Node 20, 2.7% on Node 24),
-    // and 5% of it is 0.05% of the update
+    const after = more.found[0].get(update).instructions;
+    const before = a.get(update).instructions;
+    const alone = a.get('alone').instructions;
+    assert.ok(alone.perOp > 1000, `SELECT 1 costs ${alone.perOp} instructions`);
+    // SQLite's and the binding's part of it, native code, are the same inside the update's loop as
+    // alone, to a few instructions (Node 24 here: SQLite +576 against 578 alone, the binding 442 and 442)
+    for (const c of ['sqlite', 'binding', 'cipher']) {
+      const grew = after.components[c] - before.components[c];
+      assert.ok(
+        Math.abs(grew - alone.components[c]) <= 0.01 * alone.perOp,
+        `one SELECT 1 per update: ${c} grew by ${grew.toFixed(0)} instructions per op; alone it costs ${alone.components[c].toFixed(0)} there`,
+      );
+    }
+    // the whole of it within 5% of its cost alone on V8 11 (Node 20: 0.3%): its call site's JavaScript
+    // costs some instructions more or less inside the update's loop than alone, and 5% of it is 0.05% of
+    // the update. On V8 12 and later the runtime's part moves more with the machine's CPU (Node 24: the
+    // whole 2.1% under alone here, runtime −151 of 3,438; 5.3% under on CI's machine), so 10% there.
+    const added = after.perOp - before.perOp;
+    const addedWithin = Number(process.versions.v8.split('.')[0]) <= 11 ? 0.05 : 0.1;
     assert.ok(
-      Math.abs(added / alone - 1) < 0.05,
-      `one SELECT 1 per update added ${added} instructions per op; alone it costs ${alone}`,
+      Math.abs(added / alone.perOp - 1) < addedWithin,
+      `one SELECT 1 per update added ${added} instructions per op; alone it costs ${alone.perOp} (within ${addedWithin * 100}% here)`,
     );
     // what the PRAGMAs say: WAL with synchronous=NORMAL syncs only at checkpoints, FULL on every commit
     const sync = (/** @type {string} */ key) => a.get(key).syscalls.syscalls;
