@@ -81,17 +81,19 @@ export function parseFloorFlags(argv) {
 }
 
 /**
- * One run: window after window of each probe, in turn, for `seconds`.
- * @param {{ seconds: number, window: number, probes: Record<Probe, () => void> }} o
+ * One run: window after window of each probe, in turn, for `seconds`, and for at least
+ * `minWindows` windows each (the most --rounds draws: on a busy machine the windows run long, and
+ * a run with fewer windows than a draw's rounds could not be drawn from).
+ * @param {{ seconds: number, window: number, minWindows: number, probes: Record<Probe, () => void> }} o
  * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
  */
-function sampleRun({ seconds, window, probes }) {
+function sampleRun({ seconds, window, minWindows, probes }) {
   /** @type {Record<Probe, number[]>} */
   const rates = perProbe();
   const until = performance.now() + seconds * 1000;
   do {
     for (const p of PROBES) rates[p].push(typicalRate(probes[p], window));
-  } while (performance.now() < until);
+  } while (performance.now() < until || rates[PROBES[0]].length < minWindows);
   return rates;
 }
 
@@ -148,7 +150,7 @@ function main(/** @type {string[]} */ argv) {
       console.error(
         `floor: run ${i} of ${o.runs}, ${o.seconds} s of ${o.window} ms windows (fsync, checkpoint, CPU, in turn)`,
       );
-      const r = sampleRun({ seconds: o.seconds, window: o.window, probes });
+      const r = sampleRun({ seconds: o.seconds, window: o.window, minWindows: Math.max(...o.rounds), probes });
       for (const p of PROBES) series[p].push(r[p].map(sig));
     }
   } finally {
