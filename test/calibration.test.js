@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { coverageOf, flagsOf, poisson, registryTable } from '../bench/meta/calibration.js';
 import { wilson } from '../lib/stats/interval.js';
 import { slidingFalse } from '../bench/meta/changepoints-year.js';
-import { SETTINGS, changePointsOf, lagCorrelation, selected } from '../lib/changepoints.js';
+import { SETTINGS, changePointsOf, foundSize, lagCorrelation, selected } from '../lib/changepoints.js';
+import { falseDifferences, layoutRuns } from '../bench/meta/layout-counts.js';
 import { bandOf } from '../aggregate/sections/history.js';
 import { createRandom } from '../lib/prng.js';
 
@@ -125,6 +126,55 @@ test('a size found near the gate: median-unbiased among the steps found, its int
   // far above the gate, the change as measured and ± 1.96 sd
   assert.ok(Math.abs(selected(12, 1, 5, 0.5) - 12) < 1e-6);
   assert.ok(Math.abs(selected(-12, 1, 5, 0.975) + 12 + 1.96) < 1e-3);
+});
+
+test('a size found near the gate is printed unbiased within 10%, where the whole correction and none are not', () => {
+  // steps of 0.8 to 1.7 times the gate, as 3% to 10% wall-time steps stand to theirs (gate ≈ 5.9 sd)
+  const random = createRandom(17);
+  const gate = 5.9;
+  for (const mu of [4.7, 5.3, 6.5, 10]) {
+    let [n, printed, whole, measured] = [0, 0, 0, 0];
+    while (n < 4000) {
+      const d = mu + normal(random);
+      if (Math.abs(d) <= gate) continue; // not found
+      n++;
+      printed += foundSize(d, 1, gate) / mu;
+      whole += selected(d, 1, gate, 0.5) / mu;
+      measured += d / mu;
+    }
+    assert.ok(Math.abs(printed / n - 1) < 0.1, `μ ${mu}: printed ${printed / n} of the step`);
+    if (mu < 6) assert.ok(whole / n < 0.9 && measured / n > 1.2, `μ ${mu}: ${whole / n}, ${measured / n}`);
+  }
+  assert.ok(Math.abs(foundSize(12, 1, 5) - 12) < 1e-6, 'far above the gate, as measured');
+});
+
+test("the shootout's count rule across heap layouts: equal counts are never a difference, a 5% one always is", () => {
+  // one real run's counts three times over: A/A shootouts of its two layouts
+  const [run] = layoutRuns()['v20.20.2'];
+  const same = falseDifferences([run, run, run]);
+  assert.deepEqual([same.shootouts, same.cases, same.called, same.moved], [12, 12 * run.cases.length, 0, 0]);
+  // the third run's select 5% dearer in both counts and every component: called in the 8 shootouts
+  // that hold that run (2 pairs × 4 choices of first counts), in no other case
+  const key = run.cases.find((c) => c.key.endsWith('/select'))?.key;
+  const times = (/** @type {Record<string, number>} */ o) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, 1.05 * v]));
+  const dearer = {
+    ...run,
+    cases: run.cases.map((c) =>
+      c.key === key
+        ? {
+            ...c,
+            instructions: 1.05 * c.instructions,
+            components: times(c.components),
+            repeatComponents: times(c.repeatComponents),
+          }
+        : c,
+    ),
+  };
+  const r = falseDifferences([run, run, dearer]);
+  assert.deepEqual([r.called, r.any], [8, 8]);
+  // the real runs, six layouts of each case: the registry's row d1 reads them
+  for (const runs of Object.values(layoutRuns())) assert.equal(runs.length, 3);
 });
 
 test('the registry table marks a failing row and keeps a | inside a cell', () => {

@@ -1,0 +1,72 @@
+// The shootout's count rule with no real difference between two Nodes (registry row d1, issue 38):
+// two Nodes lay their heaps out differently, and what V8's lookup caches cost moves with the layout
+// (docs/counting.md "The heap's layout, across code"), so an A/A shootout of one Node's counts
+// across heap layouts is the rule's false-difference rate. The data, layout-counts.json, is real:
+// per Node, the shootout's cases (production: better-sqlite3-multiple-ciphers with ChaCha20,
+// better-sqlite3 and node:sqlite without a cipher; quick) counted by `npm run counts` in three
+// copies of one checkout at different paths, each count's repeat with the layout pad (LAYOUT_PAD),
+// six layouts per case. Every pair of those runs, with either of each run's two counts as its
+// side's first, is judged by the shootout's own code (instructionDifferences).
+import fs from 'node:fs';
+import { instructionDifferences } from '../shootout/count-nodes.js';
+
+/**
+ * @typedef {{ key: string, instructions: number, difference: number, components: Record<string, number>, repeatComponents: Record<string, number> }} LayoutCase
+ * @typedef {{ node: string, cases: LayoutCase[] }} LayoutRun one `npm run counts` in one copy
+ */
+
+/** The runs, per Node (layout-counts.json). @returns {Record<string, LayoutRun[]>} */
+export const layoutRuns = () =>
+  JSON.parse(fs.readFileSync(new URL('layout-counts.json', import.meta.url), 'utf8')).nodes;
+
+/**
+ * A run's cases as one side of a shootout, its repeat taken as the first count where `swap`.
+ * @param {LayoutRun} run
+ * @param {string} side
+ * @param {boolean} swap
+ */
+const sideOf = (run, side, swap) =>
+  run.cases.map((c) => ({
+    side,
+    status: 'ok',
+    ...(swap
+      ? {
+          key: c.key,
+          instructions: c.instructions * (1 + c.difference),
+          difference: 1 / (1 + c.difference) - 1,
+          components: c.repeatComponents,
+          repeatComponents: c.components,
+        }
+      : c),
+  }));
+
+/**
+ * Every A/A shootout the runs make (each pair of runs, each side's first either of its counts): the
+ * (case, shootout) pairs called different (|change| beyond the tolerance) and the components that
+ * moved (beyond their own tolerance), the largest |change| ÷ tolerance, and the pairs the rule before
+ * the floor (beyond 2 × the larger repeat spread) called different.
+ * @param {LayoutRun[]} runs one Node's
+ */
+export function falseDifferences(runs) {
+  const r = { shootouts: 0, any: 0, cases: 0, called: 0, components: 0, moved: 0, closest: 0, before: 0 };
+  for (let i = 0; i < runs.length; i++)
+    for (let j = i + 1; j < runs.length; j++)
+      for (const swap of [0, 1, 2, 3]) {
+        const cases = [...sideOf(runs[i], 'A', swap % 2 === 1), ...sideOf(runs[j], 'B', swap > 1)];
+        const diffs = instructionDifferences(/** @type {any} */ (cases), [
+          { group: 'same-node', base: 'A', head: 'B' },
+        ]);
+        const called = diffs.filter((d) => Math.abs(d.change) > d.tolerance).length;
+        const parts = diffs.flatMap((d) => Object.values(d.components));
+        r.shootouts++;
+        r.any += called ? 1 : 0;
+        r.cases += diffs.length;
+        r.called += called;
+        r.components += parts.length;
+        r.moved += parts.filter((p) => Math.abs(p.delta) > p.tolerance).length;
+        r.closest = Math.max(r.closest, ...diffs.map((d) => Math.abs(d.change) / d.tolerance));
+        // the rule before the floor: beyond twice the larger repeat spread
+        r.before += diffs.filter((d) => Math.abs(d.change) > 2 * d.spread).length;
+      }
+  return r;
+}
