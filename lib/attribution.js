@@ -15,20 +15,6 @@ import { componentChanges as judged, componentScale, componentsOf } from './cost
  */
 
 /**
- * Per component, the largest repeat spread over these counts (countTolerance's opSpread, the
- * component's own: give it the counts of the operation's cases on both sides).
- * @param {any[]} counts
- * @returns {Record<string, number>}
- */
-export function componentSpreads(counts) {
-  /** @type {Record<string, number>} */
-  const out = {};
-  for (const k of counts)
-    for (const [c, x] of Object.entries(componentsOf(k).componentSpreads ?? {})) out[c] = Math.max(out[c] ?? 0, x);
-  return out;
-}
-
-/**
  * A case's counts as the rule reads one side: its instructions and componentsOf; null without
  * components.
  * @param {any} counts
@@ -44,14 +30,14 @@ function side(counts) {
  * What changed from base to head, component by component; null where either has no components.
  * @param {any} base a case's `counts`
  * @param {any} head
- * @param {Record<string, number>} [opSpread] componentSpreads of the operation's cases
+ * @param {Record<string, number>} [opSpread] lib/costs.js componentSpreads of the operation's cases
  * @returns {Record<string, ComponentChange> | null}
  */
 export function componentChanges(base, head, opSpread = {}) {
   const [b, h] = [side(base), side(head)];
   if (!b || !h) return null;
   return Object.fromEntries(
-    judged(b, h, new Map(Object.entries(opSpread))).map((x) => [
+    judged(b, h, opSpread).map((x) => [
       x.component,
       { delta: x.delta, tolerance: x.tolerance * componentScale(b.components[x.component] ?? 0, b.instructions) },
     ]),

@@ -172,6 +172,20 @@ export function componentsOf(counts) {
   };
 }
 
+/**
+ * Per component, the largest repeat spread over these cases (countTolerance's opSpread, the
+ * component's own: give it the operation's cases on both sides).
+ * @param {{ componentSpreads?: Record<string, number> }[]} cases componentsOf each case's counts
+ * @returns {Record<string, number>}
+ */
+export function componentSpreads(cases) {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const k of cases)
+    for (const [c, x] of Object.entries(k.componentSpreads ?? {})) out[c] = Math.max(out[c] ?? 0, x);
+  return out;
+}
+
 /** Two exact counts per operation are the same (they are ratios of whole numbers). */
 const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - b) <= 1e-9 * Math.max(1, a, b);
 
@@ -182,7 +196,7 @@ const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - 
  * The shootout's and the claims' attribution use it too (lib/attribution.js).
  * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} b
  * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} h
- * @param {Map<string, number>} opSpread the operation's largest spread, by component
+ * @param {Record<string, number>} opSpread the operation's largest spread, by component (componentSpreads)
  * @returns {ComponentChange[]}
  */
 export function componentChanges(b, h, opSpread) {
@@ -198,7 +212,7 @@ export function componentChanges(b, h, opSpread) {
       component,
       delta,
       change: delta / scale,
-      tolerance: countTolerance(spread, opSpread.get(component), floor),
+      tolerance: countTolerance(spread, opSpread[component], floor),
     };
   });
 }
@@ -225,13 +239,8 @@ export function costRows(base, head) {
     [...m.values()].flatMap(({ op, cost }) => ('instructions' in cost ? [{ op, cost }] : [])),
   );
   const opSpread = opSpreads(costs.map(({ op, cost }) => ({ op, spread: cost.spread })));
-  /** @type {Map<string, Map<string, number>>} op → component → its largest spread */
-  const opComponentSpread = new Map();
-  for (const { op, cost } of costs)
-    for (const [k, spread] of Object.entries(cost.componentSpreads ?? {})) {
-      const m = opComponentSpread.get(op) ?? opComponentSpread.set(op, new Map()).get(op);
-      m?.set(k, Math.max(m.get(k) ?? 0, spread));
-    }
+  const opComponentSpread = (/** @type {string} */ op) =>
+    componentSpreads(costs.filter((c) => c.op === op).map(({ cost }) => cost));
   const keys = [...new Set([...sides[0].keys(), ...sides[1].keys()])].sort();
   return keys.map((key) => {
     const op = /** @type {{ op: string }} */ (sides[0].get(key) ?? sides[1].get(key)).op;
@@ -253,7 +262,7 @@ export function costRows(base, head) {
     }
     const change = h.instructions / b.instructions - 1;
     const tolerance = countTolerance(Math.max(b.spread, h.spread), opSpread.get(op));
-    const components = componentChanges(b, h, opComponentSpread.get(op) ?? new Map());
+    const components = componentChanges(b, h, opComponentSpread(op));
     const io =
       b.exact && h.exact
         ? IO.filter(([f]) => !same(b.io[f], h.io[f])).map(([field]) => ({

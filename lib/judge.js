@@ -114,21 +114,52 @@ export const exactVerdict = (change, threshold) =>
   change > threshold ? VERDICTS.slower : change < -threshold ? VERDICTS.faster : VERDICTS.same;
 
 /**
+ * A case's rounds with their blocks, for pairing, and with each round's paired figure against the
+ * reference of setup key `referenceKey` where the slices gave one; null when it has none.
+ * @param {any} c a result document's case
+ * @param {string} [referenceKey]
+ * @returns {{ slot: string, opsPerSec: number, log?: number }[] | null}
+ */
+export const roundsOf = (c, referenceKey) => {
+  if (!(c?.status === 'ok' && c.stats?.slots)) return null;
+  /** @type {(number | null)[] | undefined} */
+  const logs = referenceKey ? c.stats.paired?.[referenceKey] : undefined;
+  return c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({
+    slot: c.stats.slots[i],
+    opsPerSec: x,
+    ...(typeof logs?.[i] === 'number' ? { log: logs[i] } : {}),
+  }));
+};
+
+/**
  * A comparison within one run: a case against its reference, both measured in the same rounds, in
  * the same block of each round (bench/run/order.js), so a drift of the machine falls on both. Only
- * rounds where both were measured in the same block pair up; a family of one, no threshold.
- * @param {{ slot: string, opsPerSec: number }[]} reference the reference case's rounds
+ * rounds where both were measured in the same block (slot `<round>/<block>`) pair up.
+ * @param {{ slot: string, opsPerSec: number }[]} reference the reference case's rounds (roundsOf)
  * @param {{ slot: string, opsPerSec: number, log?: number | null }[]} member the compared case's
  *   rounds; log: the round's paired figure against this reference from the slices of their block
+ * @returns {(Pair & { slot: string })[]}
+ */
+export function roundPairs(reference, member) {
+  const bySlot = new Map(reference.map((r) => [r.slot, r.opsPerSec]));
+  return member
+    .filter((m) => bySlot.has(m.slot))
+    .map((m) => ({
+      slot: m.slot,
+      reference: /** @type {number} */ (bySlot.get(m.slot)),
+      member: m.opsPerSec,
+      log: m.log,
+    }));
+}
+
+/**
+ * roundPairs judged as a family of one, no threshold.
+ * @param {{ slot: string, opsPerSec: number }[]} reference
+ * @param {{ slot: string, opsPerSec: number, log?: number | null }[]} member
  * @returns {Judgement | null} null with fewer than MIN_RUN_PAIRS pairs
  */
-export function judgeRounds(reference, member) {
-  const bySlot = new Map(reference.map((r) => [r.slot, r.opsPerSec]));
-  const pairs = member
-    .filter((m) => bySlot.has(m.slot))
-    .map((m) => ({ reference: /** @type {number} */ (bySlot.get(m.slot)), member: m.opsPerSec, log: m.log }));
-  return judge([pairs], { minPairs: MIN_RUN_PAIRS })[0];
-}
+export const judgeRounds = (reference, member) =>
+  judge([roundPairs(reference, member)], { minPairs: MIN_RUN_PAIRS })[0];
 
 /**
  * A judgement as a run's document stores it: its figures to 6 significant digits (lib/format.js sig).

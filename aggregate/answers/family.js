@@ -5,32 +5,22 @@
 // family of one): a summary over operations (writes, reads) is the geometric mean of the paired
 // ratios, each round's figure the mean over the operations of that round's log ratio, so its
 // interval is the judge's over the rounds.
-import { judge } from '../../lib/judge.js';
+import { judge, roundPairs, roundsOf } from '../../lib/judge.js';
 import { caseKey } from '../../bench/data/suite.js';
 
 /**
- * One round's log ratio per round id of a case against its reference: the round's paired figure
- * where its slices gave one (the document's `paired`), else the ratio of the two rounds' figures
- * in the same block (a slot is `<round>/<block>`).
- * @param {any} reference the reference case (stats.rounds, stats.slots)
+ * One round's log ratio per round id of a case against its reference, rounds paired by block as
+ * the run's comparisons pair them (lib/judge.js roundPairs: the round's paired figure where its
+ * slices gave one, else the ratio of the two rounds' figures).
+ * @param {any} reference the reference case
  * @param {any} member
- * @param {string} referenceKey the reference's setup key, for `paired`
- * @returns {Map<string, number>}
+ * @param {string} referenceKey the reference's setup key
  */
 function roundLogs(reference, member, referenceKey) {
-  /** @type {Map<string, number>} */
-  const out = new Map();
-  if (!reference?.stats?.slots || !member?.stats?.slots) return out;
-  const bySlot = new Map(reference.stats.slots.map((/** @type {string} */ s, /** @type {number} */ i) => [s, i]));
-  const paired = member.stats.paired?.[referenceKey];
-  member.stats.slots.forEach((/** @type {string} */ slot, /** @type {number} */ i) => {
-    const j = bySlot.get(slot);
-    if (j === undefined) return;
-    const log =
-      typeof paired?.[i] === 'number' ? paired[i] : Math.log(member.stats.rounds[i] / reference.stats.rounds[j]);
-    if (Number.isFinite(log)) out.set(slot.split('/')[0], log);
-  });
-  return out;
+  const [a, b] = [roundsOf(reference), roundsOf(member, referenceKey)];
+  const logs =
+    a && b ? roundPairs(a, b).map((p) => [p.slot.split('/')[0], p.log ?? Math.log(p.member / p.reference)]) : [];
+  return new Map(/** @type {[string, number][]} */ (logs.filter(([, log]) => Number.isFinite(log))));
 }
 
 /**

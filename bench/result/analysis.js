@@ -15,7 +15,7 @@ import { CLAIMS, MIN_PAIRS, measuredChecks } from '../data/production-claims.js'
 import { verdictOf } from '../claims/verdict.js';
 import { OPS } from '../data/ops.js';
 import { caseKey, setupKey } from '../data/suite.js';
-import { judgeRounds, storedJudgement } from '../../lib/judge.js';
+import { judgeRounds, roundsOf, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { sig } from '../../lib/format.js';
@@ -69,23 +69,6 @@ export function analyseRun(cases) {
 }
 
 /**
- * A case's rounds with their blocks, for pairing, and with each round's paired figure against
- * `reference` where the slices gave one; null when it has none.
- * @param {any} c
- * @param {{ config: string, driver: string, cipher: string }} [reference]
- */
-const roundsOf = (c, reference) => {
-  if (!(c?.status === 'ok' && c.stats?.slots)) return null;
-  /** @type {(number | null)[] | undefined} */
-  const logs = reference ? c.stats.paired?.[setupKey(reference)] : undefined;
-  return c.stats.rounds.map((/** @type {number} */ x, /** @type {number} */ i) => ({
-    slot: c.stats.slots[i],
-    opsPerSec: x,
-    ...(typeof logs?.[i] === 'number' ? { log: logs[i] } : {}),
-  }));
-};
-
-/**
  * Every comparison of the table, on every timed operation, where both cases have paired rounds.
  * @param {any[]} cases
  */
@@ -99,14 +82,13 @@ function compareAll(cases) {
         .map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }]),
     ).values(),
   ];
-  const rounds = roundsOf;
   const out = [];
   for (const cmp of COMPARISONS) {
     for (const member of membersOf(cmp, setups)) {
       for (const op of OPS.filter((o) => o.kind === 'timed')) {
         const [a, b] = [
-          rounds(byKey.get(caseKey({ ...cmp.reference, op: op.name }))),
-          rounds(byKey.get(caseKey({ ...member, op: op.name })), cmp.reference),
+          roundsOf(byKey.get(caseKey({ ...cmp.reference, op: op.name }))),
+          roundsOf(byKey.get(caseKey({ ...member, op: op.name })), setupKey(cmp.reference)),
         ];
         const change = a && b ? judgeRounds(a, b) : null;
         if (!change) continue;
@@ -229,7 +211,7 @@ export function claimsOf(cases) {
         };
       }
       const a = roundsOf(ref);
-      const b = roundsOf(member, m.reference);
+      const b = roundsOf(member, setupKey(m.reference));
       const change = a && b ? judgeRounds(a, b) : null;
       if (!change)
         return {

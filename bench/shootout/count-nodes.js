@@ -13,8 +13,8 @@ import { ROOT } from '../../lib/root.js';
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
-import { countTolerance, opSpreads } from '../../lib/costs.js';
-import { componentChanges, componentSpreads } from '../../lib/attribution.js';
+import { componentSpreads, componentsOf, countTolerance, opSpreads } from '../../lib/costs.js';
+import { componentChanges } from '../../lib/attribution.js';
 import { parseCaseKey } from '../data/suite.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
@@ -156,7 +156,7 @@ export function instructionDifferences(cases, comparisons) {
       componentSpreads(
         of(cmp)
           .filter((c) => parseCaseKey(c.key).op === op)
-          .map(asCounts),
+          .map((c) => componentsOf(asCounts(c))),
       );
     return cases
       .filter((c) => c.side === cmp.head && by.has(`${cmp.base}|${c.key}`) && by.has(`${cmp.head}|${c.key}`))
