@@ -23,24 +23,12 @@ import { optimize } from 'svgo';
 /** @typedef {import('svgo').XastElement} Element */
 
 /** Attributes that style an element (and its children): they go into the class. */
-const STYLE = new Set([
-  'fill',
-  'fill-opacity',
-  'stroke',
-  'stroke-width',
-  'stroke-opacity',
-  'stroke-linecap',
-  'stroke-linejoin',
-  'stroke-miterlimit',
-  'stroke-dasharray',
-  'stroke-dashoffset',
-  'opacity',
-  'font-family',
-  'font-size',
-  'font-style',
-  'font-weight',
-  'text-anchor',
-]);
+const STYLE = new Set(
+  [
+    'fill fill-opacity stroke stroke-width stroke-opacity stroke-linecap stroke-linejoin stroke-miterlimit',
+    'stroke-dasharray stroke-dashoffset opacity font-family font-size font-style font-weight text-anchor',
+  ].flatMap((line) => line.split(' ')),
+);
 /** Letters for a class name from a hash (a class name starts with a letter). */
 const LETTERS = 'abcdefghijklmnop';
 

@@ -8,37 +8,17 @@ import { CLAIMS, casesOf } from '../data/production-claims.js';
 import '../claims/validate.js'; // checks the claims table: a bad row stops every run
 import { WORKLOAD_NAMES } from '../data/workloads.js';
 
+/** A repeatable filter flag (comma lists too). */
+const filter = (/** @type {string} */ shown, /** @type {string} */ description) =>
+  /** @type {const} */ ({ type: 'string', multiple: true, arg: 'NAME', shown, description });
+
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
 export const FILTER_OPTIONS = /** @type {const} */ ({
-  config: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: 'every config',
-    description: 'run only these PRAGMA configs (npm run catalogue lists them)',
-  },
-  driver: { type: 'string', multiple: true, arg: 'NAME', shown: 'every driver', description: 'run only these drivers' },
-  cipher: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: 'every cipher',
-    description: 'run only these ciphers (none: no encryption)',
-  },
-  op: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: 'every operation',
-    description: 'run only these operations',
-  },
-  claim: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: 'none',
-    description: 'run only the cases of these claims (docs/claims.md)',
-  },
+  config: filter('every config', 'run only these PRAGMA configs (npm run catalogue lists them)'),
+  driver: filter('every driver', 'run only these drivers'),
+  cipher: filter('every cipher', 'run only these ciphers (none: no encryption)'),
+  op: filter('every operation', 'run only these operations'),
+  claim: filter('none', 'run only the cases of these claims (docs/claims.md)'),
 });
 
 export const OPTIONS = /** @type {const} */ ({

@@ -59,33 +59,39 @@ const MEASURE = `addEventListener('load', () => {
  * @returns {{ wide: { width: number, column: number, above: string }[], answersEnd: number | null, tables: number }}
  */
 function measure(chromium, page) {
-  const r = spawnSync(
-    chromium,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--allow-file-access-from-files',
-      `--window-size=${WINDOW.join(',')}`,
-      '--virtual-time-budget=10000',
-      '--dump-dom',
-      pathToFileURL(page).href,
-    ],
-    { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 },
-  );
+  const r = headless(chromium, page, ['--dump-dom']);
   const found = /data-measured="([^"]*)"/.exec(r.stdout ?? '');
   if (!found)
     throw new CommandError(
       `chromium measured nothing of ${page}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`,
     );
-  return JSON.parse(
-    found[1]
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&'),
-  );
+  const entities = /** @type {Record<string, string>} */ ({ quot: '"', lt: '<', gt: '>', amp: '&' });
+  return JSON.parse(found[1].replace(/&(quot|lt|gt|amp);/g, (_, e) => entities[e]));
 }
+
+/**
+ * Headless Chromium on an HTML file, at WINDOW, with these flags.
+ * @param {string} chromium
+ * @param {string} page
+ * @param {string[]} flags
+ */
+const headless = (chromium, page, flags) =>
+  spawnSync(
+    chromium,
+    [
+      ...[
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--allow-file-access-from-files',
+        '--virtual-time-budget=10000',
+      ],
+      `--window-size=${WINDOW.join(',')}`,
+      ...flags,
+      pathToFileURL(page).href,
+    ],
+    { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 },
+  );
 
 /**
  * Markdown as a page GitHub would show, images and links resolved against dir.
@@ -140,21 +146,7 @@ function pagesOf(file) {
  */
 function shoot(chromium, page, png) {
   const url = pathToFileURL(page).href;
-  const r = spawnSync(
-    chromium,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--hide-scrollbars',
-      '--allow-file-access-from-files',
-      '--virtual-time-budget=10000',
-      `--window-size=${WINDOW.join(',')}`,
-      `--screenshot=${png}`,
-      url,
-    ],
-    { encoding: 'utf8', timeout: 60_000 },
-  );
+  const r = headless(chromium, page, ['--hide-scrollbars', `--screenshot=${png}`]);
   if (r.error || !fs.existsSync(png))
     throw new CommandError(
       `chromium made no screenshot of ${url}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`,
