@@ -32,7 +32,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../lib/files.js';
-import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
+import { CommandError, UsageError, command, parseStrict, valueFlag } from '../lib/command.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
 import { replaceBlock } from '../lib/markers.js';
 import { admit } from './admit.js';
@@ -44,32 +44,18 @@ import { digest, fileFor, kindOf, openStore, sha256, storedText } from './store.
 import { artifactProblem, attemptProblem, timeProblem } from './trust.js';
 
 const OPTIONS = /** @type {const} */ ({
-  artifacts: {
-    type: 'string',
-    arg: 'DIR',
-    shown: 'none (required)',
-    description:
-      "the result and shootout documents to store: download-artifact's layout, or a folder of npm run bench output",
-  },
-  results: {
-    type: 'string',
-    default: 'results',
-    arg: 'DIR',
-    description: 'the stored documents, index.json, pages and charts',
-  },
-  readme: {
-    type: 'string',
-    default: 'README.md',
-    arg: 'FILE',
-    description: 'the README whose block between the markers is rewritten',
-  },
-  now: {
-    type: 'string',
-    arg: 'TIME',
-    shown: "this machine's clock",
-    description:
-      "the job's clock, an ISO time in UTC such as 2026-11-20T06:00:00Z: it says Last updated, where the history ends and which documents are from the future (aggregate/trust.js); for replaying a synthetic history",
-  },
+  artifacts: valueFlag(
+    'DIR',
+    "the result and shootout documents to store: download-artifact's layout, or a folder of npm run bench output",
+    { shown: 'none (required)' },
+  ),
+  results: valueFlag('DIR', 'the stored documents, index.json, pages and charts', { default: 'results' }),
+  readme: valueFlag('FILE', 'the README whose block between the markers is rewritten', { default: 'README.md' }),
+  now: valueFlag(
+    'TIME',
+    "the job's clock, an ISO time in UTC such as 2026-11-20T06:00:00Z: it says Last updated, where the history ends and which documents are from the future (aggregate/trust.js); for replaying a synthetic history",
+    { shown: "this machine's clock" },
+  ),
 });
 
 /** An ISO time in UTC, as --now takes it. */

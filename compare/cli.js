@@ -26,6 +26,8 @@ import {
   parseStrict,
   printMarkdown,
   printUsage,
+  switchFlag,
+  valueFlag,
 } from '../lib/command.js';
 import { OPS } from '../bench/data/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/data/suite.js';
@@ -40,82 +42,33 @@ import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
 
 export const OPTIONS = /** @type {const} */ ({
-  base: {
-    type: 'string',
-    arg: 'DIR|REF',
+  base: valueFlag('DIR|REF', 'the base side: a checkout folder or a git ref', {
     shown: 'none (required, but with --calibrate: .)',
-    description: 'the base side: a checkout folder or a git ref',
-  },
-  head: {
-    type: 'string',
-    arg: 'DIR|REF',
-    shown: '. (this checkout)',
-    description: 'the head side: a checkout folder or a git ref',
-  },
-  'merge-base': {
-    type: 'boolean',
-    default: false,
-    description: "compare against the merge base of --base and head, as a PR's diff",
-  },
-  rounds: { type: 'string', arg: 'N', shown: '10 (quick: 3)', description: 'interleaved rounds, from 2 to 1000' },
-  'cpu-rounds': {
-    type: 'string',
-    arg: 'N',
-    shown: String(ROUNDS_RULE.cpuRounds),
-    description:
-      'rounds of a case whose counts decide its CPU cost (a CPU-bound operation counted exactly on both sides, no fsync per operation) and of a size, from 3 to 1000 (at most --rounds); --cpu-rounds as --rounds times every case alike',
-  },
-  threshold: {
-    type: 'string',
-    default: '10',
-    arg: 'PCT',
-    description: 'the smallest slowdown that is a regression, in percent',
-  },
-  alpha: {
-    type: 'string',
-    default: '0.05',
-    arg: 'A',
-    description: 'the chance of any false alarm over all cases, 0 to 0.5',
-  },
-  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test' },
+  }),
+  head: valueFlag('DIR|REF', 'the head side: a checkout folder or a git ref', { shown: '. (this checkout)' }),
+  'merge-base': switchFlag("compare against the merge base of --base and head, as a PR's diff"),
+  rounds: valueFlag('N', 'interleaved rounds, from 2 to 1000', { shown: '10 (quick: 3)' }),
+  'cpu-rounds': valueFlag(
+    'N',
+    'rounds of a case whose counts decide its CPU cost (a CPU-bound operation counted exactly on both sides, no fsync per operation) and of a size, from 3 to 1000 (at most --rounds); --cpu-rounds as --rounds times every case alike',
+    { shown: String(ROUNDS_RULE.cpuRounds) },
+  ),
+  threshold: valueFlag('PCT', 'the smallest slowdown that is a regression, in percent', { default: '10' }),
+  alpha: valueFlag('A', 'the chance of any false alarm over all cases, 0 to 0.5', { default: '0.05' }),
+  quick: switchFlag('small budgets: a smoke test'),
   ...FILTER_OPTIONS,
-  time: {
-    type: 'string',
-    arg: 'MS',
-    shown: '80 (quick: 20)',
-    description: 'measuring time per case, side and round, in milliseconds',
-  },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the order' },
-  out: { type: 'string', default: 'out/compare', arg: 'DIR', description: 'where compare.json and the report go' },
-  'keep-worktrees': {
-    type: 'boolean',
-    default: false,
-    description: 'keep the git worktrees of the sides, and say where',
-  },
-  'no-counts': { type: 'boolean', default: false, description: "skip counting each side's cases (docs/counting.md)" },
-  calibrate: {
-    type: 'boolean',
-    default: false,
-    description: 'measure the noise floor: base against itself, and against a known --slowdown',
-  },
-  'calibrate-counts': {
-    type: 'boolean',
-    default: false,
-    description: "calibrate the counts' tolerance: repeat counts and injected work",
-  },
-  runs: { type: 'string', default: '20', arg: 'N', description: 'calibration runs, from 1 to 1000' },
-  slowdown: {
-    type: 'string',
-    default: '10',
-    arg: 'PCT',
-    description: 'calibration: the slowdown every timed task gets, 0.1 to 90 percent',
-  },
-  family: {
-    type: 'string',
-    arg: 'N',
+  time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: '80 (quick: 20)' }),
+  seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
+  out: valueFlag('DIR', 'where compare.json and the report go', { default: 'out/compare' }),
+  'keep-worktrees': switchFlag('keep the git worktrees of the sides, and say where'),
+  'no-counts': switchFlag("skip counting each side's cases (docs/counting.md)"),
+  calibrate: switchFlag('measure the noise floor: base against itself, and against a known --slowdown'),
+  'calibrate-counts': switchFlag("calibrate the counts' tolerance: repeat counts and injected work"),
+  runs: valueFlag('N', 'calibration runs, from 1 to 1000', { default: '20' }),
+  slowdown: valueFlag('PCT', 'calibration: the slowdown every timed task gets, 0.1 to 90 percent', { default: '10' }),
+  family: valueFlag('N', 'comparisons the correction counts, from 1 to 100000', {
     shown: "calibration: a full check's timed cases",
-    description: 'comparisons the correction counts, from 1 to 100000',
-  },
+  }),
 });
 
 export const HELP = {

@@ -40,6 +40,26 @@ export const firstLine = (/** @type {unknown} */ err) =>
  * @property {string} [shown]
  */
 
+/**
+ * A flag that takes a value, `--name ARG`, for an option table: `more` adds its default (a string),
+ * what --help shows where it has none (`shown`), or `multiple`.
+ * @template {{ default?: string, shown?: string, multiple?: true }} [M={}]
+ * @param {string} arg
+ * @param {string} description
+ * @param {M} [more]
+ */
+export const valueFlag = (arg, description, more = /** @type {M} */ ({})) =>
+  /** @type {{ type: 'string', arg: string, description: string } & M} */ ({
+    type: 'string',
+    arg,
+    description,
+    ...more,
+  });
+
+/** A flag without a value, off unless given. */
+export const switchFlag = (/** @type {string} */ description) =>
+  /** @type {const} */ ({ type: 'boolean', default: false, description });
+
 /** The flag every command takes: --help prints the option table and exits 0 (see command()). */
 export const HELP_OPTION = /** @type {const} */ ({
   type: 'boolean',

@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CommandError, command, parseStrict } from '../lib/command.js';
+import { CommandError, command, parseStrict, valueFlag } from '../lib/command.js';
 import { bundleName, byRelease, packBundle, unpackBundle } from '../aggregate/assets.js';
 import { GhError, RETRIES, gh, retrying } from './gh.js';
 import { openStore, sha256 } from '../aggregate/store.js';
@@ -160,12 +160,7 @@ export const HELP = {
   summary:
     'Makes the releases the index names for the documents here, one asset each, never appending to one; a release that exists is checked, not overwritten.',
   options: /** @type {const} */ ({
-    results: {
-      type: 'string',
-      default: 'results',
-      arg: 'DIR',
-      description: 'the results folder holding index.json and the documents',
-    },
+    results: valueFlag('DIR', 'the results folder holding index.json and the documents', { default: 'results' }),
   }),
 };
 

@@ -16,7 +16,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
+import { CommandError, UsageError, command, parseStrict, valueFlag } from '../lib/command.js';
 import { ROOT } from '../lib/root.js';
 import { archive } from './archive.js';
 import { RETRIES, retrying } from './gh.js';
@@ -191,21 +191,13 @@ export const HELP = {
   summary:
     "The nightly publish job: takes the aggregate job's pages, archives the new documents (ci:archive), commits README.md and results/ when they changed, and pushes, aggregating again after a rejected push.",
   options: /** @type {const} */ ({
-    artifacts: {
-      type: 'string',
-      arg: 'DIR',
+    artifacts: valueFlag('DIR', "the night's documents, to aggregate again after a rejected push", {
       shown: 'none (required)',
-      description: "the night's documents, to aggregate again after a rejected push",
-    },
-    pages: {
-      type: 'string',
-      arg: 'DIR',
-      shown: "the checkout's",
-      description: "the aggregate job's README.md and results/",
-    },
-    results: { type: 'string', default: 'results', arg: 'DIR', description: 'the results folder committed' },
-    readme: { type: 'string', default: 'README.md', arg: 'FILE', description: 'the README committed' },
-    remote: { type: 'string', default: 'origin', arg: 'NAME', description: 'the git remote pushed to' },
+    }),
+    pages: valueFlag('DIR', "the aggregate job's README.md and results/", { shown: "the checkout's" }),
+    results: valueFlag('DIR', 'the results folder committed', { default: 'results' }),
+    readme: valueFlag('FILE', 'the README committed', { default: 'README.md' }),
+    remote: valueFlag('NAME', 'the git remote pushed to', { default: 'origin' }),
     branch: {
       type: 'string',
       default: process.env.GITHUB_REF_NAME || '',

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CommandError, command, parseStrict } from '../lib/command.js';
+import { CommandError, command, parseStrict, switchFlag, valueFlag } from '../lib/command.js';
 import { writeFileAtomic } from '../lib/files.js';
 import { bundleName, byRelease, unpackBundle } from '../aggregate/assets.js';
 import { NO_RELEASE, viewRelease } from './archive.js';
@@ -123,17 +123,8 @@ export const HELP = {
   summary:
     "Fetches the archived documents the pages read (release assets) into results/<year>/, each checked against the index's sha256; a fork's first night starts its own history.",
   options: /** @type {const} */ ({
-    results: {
-      type: 'string',
-      default: 'results',
-      arg: 'DIR',
-      description: 'the results folder whose index.json names the documents',
-    },
-    all: {
-      type: 'boolean',
-      default: false,
-      description: 'every document the index lists, not only those the pages read',
-    },
+    results: valueFlag('DIR', 'the results folder whose index.json names the documents', { default: 'results' }),
+    all: switchFlag('every document the index lists, not only those the pages read'),
   }),
 };
 

@@ -9,41 +9,32 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import {
+  CommandError,
+  UsageError,
+  command,
+  numberFlag,
+  parseStrict,
+  switchFlag,
+  valueFlag,
+} from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
 import { CLAIMS, MIN_PAIRS, SOURCE, casesOf } from '../data/production-claims.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
-  claim: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: 'every claim',
-    description: 'check only these claims (docs/claims.md)',
-  },
-  rounds: {
-    type: 'string',
-    arg: 'N',
+  claim: valueFlag('NAME', 'check only these claims (docs/claims.md)', { multiple: true, shown: 'every claim' }),
+  rounds: valueFlag('N', `rounds per case, from ${MIN_PAIRS} (a verdict needs ${MIN_PAIRS} pairs) to 100`, {
     shown: `the bench's (quick: ${MIN_PAIRS})`,
-    description: `rounds per case, from ${MIN_PAIRS} (a verdict needs ${MIN_PAIRS} pairs) to 100`,
-  },
-  time: {
-    type: 'string',
-    arg: 'MS',
-    shown: "the bench's",
-    description: 'measuring time per case and round, in milliseconds',
-  },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the case order' },
-  out: {
-    type: 'string',
+  }),
+  time: valueFlag('MS', 'measuring time per case and round, in milliseconds', { shown: "the bench's" }),
+  seed: valueFlag('N', 'seed of the generated data and of the case order', { default: '1' }),
+  out: valueFlag('DIR', 'the folder the result document goes to (a new file per run)', {
     default: path.join('out', 'claims'),
-    arg: 'DIR',
-    description: 'the folder the result document goes to (a new file per run)',
-  },
-  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test, not verdicts to rely on' },
-  'no-counts': { type: 'boolean', default: false, description: 'skip the counting pass (docs/counting.md)' },
+  }),
+  quick: switchFlag('small budgets: a smoke test, not verdicts to rely on'),
+  'no-counts': switchFlag('skip the counting pass (docs/counting.md)'),
 });
 
 export const HELP = {

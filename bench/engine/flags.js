@@ -2,7 +2,7 @@
 // the same by `npm run bench` and the compare; an engine gets them as session options
 // (sessionOfFlags, bench/run/run-suite.js sessionOptions).
 import path from 'node:path';
-import { HELP_OPTION, UsageError, numberFlag, parseStrict } from '../../lib/command.js';
+import { HELP_OPTION, UsageError, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { CASE_NAMES } from '../data/suite.js';
 import { CLAIMS, casesOf } from '../data/production-claims.js';
 import '../claims/validate.js'; // checks the claims table: a bad row stops every run
@@ -10,7 +10,7 @@ import { WORKLOAD_NAMES } from '../data/workloads.js';
 
 /** A repeatable filter flag (comma lists too). */
 const filter = (/** @type {string} */ shown, /** @type {string} */ description) =>
-  /** @type {const} */ ({ type: 'string', multiple: true, arg: 'NAME', shown, description });
+  valueFlag('NAME', description, { shown, multiple: /** @type {const} */ (true) });
 
 /** The engine's filters, one per table; `tableFilters` checks them. The compare takes them too. */
 export const FILTER_OPTIONS = /** @type {const} */ ({
@@ -22,57 +22,35 @@ export const FILTER_OPTIONS = /** @type {const} */ ({
 });
 
 export const OPTIONS = /** @type {const} */ ({
-  quick: {
-    type: 'boolean',
-    default: false,
-    description:
-      'the whole suite with small budgets, counting only a few representative cases (bench/data/quick-counts.js): a smoke test, not figures to compare',
-  },
+  quick: switchFlag(
+    'the whole suite with small budgets, counting only a few representative cases (bench/data/quick-counts.js): a smoke test, not figures to compare',
+  ),
   ...FILTER_OPTIONS,
-  list: { type: 'boolean', default: false, description: 'print every valid name, with what it is, and exit' },
-  time: {
-    type: 'string',
-    arg: 'MS',
-    shown: '120 (quick: 40)',
-    description: 'measuring time per case and round, in milliseconds',
-  },
-  rounds: {
-    type: 'string',
-    arg: 'N',
+  list: switchFlag('print every valid name, with what it is, and exit'),
+  time: valueFlag('MS', 'measuring time per case and round, in milliseconds', { shown: '120 (quick: 40)' }),
+  rounds: valueFlag('N', 'exactly N rounds per case, from 1 to 100', {
     shown: '8, up to 25 where the rounds disagree (quick: 1)',
-    description: 'exactly N rounds per case, from 1 to 100',
-  },
-  out: {
-    type: 'string',
-    default: 'out',
-    arg: 'DIR',
-    description:
-      'the folder the result document goes to (created; checked before measuring); each run writes a new file named by its platform, Node, start time and run id, never over another',
-  },
-  'keep-db': {
-    type: 'string',
-    arg: 'DIR',
-    description:
-      'keep every database file in DIR (created; checked before measuring); set SQLITE_BENCH_KEY to know the key',
-  },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the case order' },
-  workload: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: 'default',
-    description: 'the workloads after the suite: names, or default, all, none, concurrency, scale (docs/workloads.md)',
-  },
-  slowdown: {
-    type: 'string',
-    arg: 'PERCENT',
-    description: 'calibration only: every timed call slowed by PERCENT (the aggregate refuses such a document)',
-  },
-  'no-counts': {
-    type: 'boolean',
-    default: false,
-    description: 'skip the counting pass after the timed run (docs/counting.md)',
-  },
+  }),
+  out: valueFlag(
+    'DIR',
+    'the folder the result document goes to (created; checked before measuring); each run writes a new file named by its platform, Node, start time and run id, never over another',
+    { default: 'out' },
+  ),
+  'keep-db': valueFlag(
+    'DIR',
+    'keep every database file in DIR (created; checked before measuring); set SQLITE_BENCH_KEY to know the key',
+  ),
+  seed: valueFlag('N', 'seed of the generated data and of the case order', { default: '1' }),
+  workload: valueFlag(
+    'NAME',
+    'the workloads after the suite: names, or default, all, none, concurrency, scale (docs/workloads.md)',
+    { multiple: true, shown: 'default' },
+  ),
+  slowdown: valueFlag(
+    'PERCENT',
+    'calibration only: every timed call slowed by PERCENT (the aggregate refuses such a document)',
+  ),
+  'no-counts': switchFlag('skip the counting pass after the timed run (docs/counting.md)'),
   help: HELP_OPTION,
 });
 

@@ -27,7 +27,7 @@ import { ROOT } from '../../lib/root.js';
 import { END, START, replaceBlock } from '../../lib/markers.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from './synthetic.js';
 import { packBundle } from '../../aggregate/assets.js';
-import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 
 /** Each Node major's patch release before and after the night it is upgraded (UPGRADE_NIGHT). */
 const NODES = [
@@ -302,14 +302,9 @@ export const HELP = {
   summary:
     "The aggregate over a synthetic year of nightly history: one more night's time, the README's and the charts' sizes, and what a night's commit adds, against their bounds (exit 1 when one is missed).",
   options: /** @type {const} */ ({
-    nights: { type: 'string', default: '183', arg: 'N', description: 'nights of synthetic history, 1 to 3660' },
-    out: {
-      type: 'string',
-      default: 'out/meta',
-      arg: 'DIR',
-      description: 'where the report (aggregate-year.json) goes',
-    },
-    keep: { type: 'boolean', default: false, description: 'keep the temporary folder of the year, and say where' },
+    nights: valueFlag('N', 'nights of synthetic history, 1 to 3660', { default: '183' }),
+    out: valueFlag('DIR', 'where the report (aggregate-year.json) goes', { default: 'out/meta' }),
+    keep: switchFlag('keep the temporary folder of the year, and say where'),
   }),
 };
 

@@ -18,7 +18,7 @@
 // The statement's cost is compared paired: the same small plan counted with and without it.
 import os from 'node:os';
 import path from 'node:path';
-import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { table as markdownTable } from '../../lib/markdown.js';
@@ -47,20 +47,14 @@ export const HELP = {
   summary:
     'The counting pass against its targets on this machine: repeatability, sensitivity (one more statement seen as what it costs) and cost (wall time, valgrind slowdown).',
   options: /** @type {const} */ ({
-    quick: { type: 'boolean', default: false, description: "the quick run's cases only" },
-    jobs: { type: 'string', arg: 'N', shown: 'one per core', description: 'counting processes at once' },
-    order: {
-      type: 'boolean',
-      default: false,
-      description: 'count the repeat in the reverse order: how much a count depends on what ran before it',
-    },
-    whole: {
-      type: 'boolean',
-      default: false,
-      description: 'callgrind instruments whole processes, not from their first mark on: the cost before instrument.js',
-    },
-    sensitivity: { type: 'boolean', default: false, description: 'only the sensitivity check' },
-    out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where counting.json goes' },
+    quick: switchFlag("the quick run's cases only"),
+    jobs: valueFlag('N', 'counting processes at once', { shown: 'one per core' }),
+    order: switchFlag('count the repeat in the reverse order: how much a count depends on what ran before it'),
+    whole: switchFlag(
+      'callgrind instruments whole processes, not from their first mark on: the cost before instrument.js',
+    ),
+    sensitivity: switchFlag('only the sensitivity check'),
+    out: valueFlag('DIR', 'where counting.json goes', { default: 'out/meta' }),
   }),
 };
 

@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';
-import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { UsageError, command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { sig, percent } from '../../lib/format.js';
 import { createRandom, randomInt } from '../../lib/prng.js';
 import { openProbes, typicalRate } from './probe.js';
@@ -34,23 +34,15 @@ export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memo
 const perProbe = () => ({ fsync: [], checkpoint: [], cpu: [], memory: [] });
 
 const OPTIONS = /** @type {const} */ ({
-  runs: { type: 'string', default: '5', arg: 'N', description: 'runs of the probes' },
-  seconds: { type: 'string', default: '570', arg: 'N', description: 'length of each run (a full suite run)' },
-  window: {
-    type: 'string',
-    default: '200',
-    arg: 'MS',
-    description: "each window's length, whose typical rate is kept",
-  },
-  rounds: {
-    type: 'string',
+  runs: valueFlag('N', 'runs of the probes', { default: '5' }),
+  seconds: valueFlag('N', 'length of each run (a full suite run)', { default: '570' }),
+  window: valueFlag('MS', "each window's length, whose typical rate is kept", { default: '200' }),
+  rounds: valueFlag('LIST', "windows drawn at random times per run, as a case's rounds fall, comma-separated", {
     default: '5,25,100',
-    arg: 'LIST',
-    description: "windows drawn at random times per run, as a case's rounds fall, comma-separated",
-  },
-  draws: { type: 'string', default: '2000', arg: 'N', description: 'random draws per number of rounds' },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the draws' },
-  out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the report goes' },
+  }),
+  draws: valueFlag('N', 'random draws per number of rounds', { default: '2000' }),
+  seed: valueFlag('N', 'seed of the draws', { default: '1' }),
+  out: valueFlag('DIR', 'where the report goes', { default: 'out/meta' }),
 });
 
 export const HELP = {

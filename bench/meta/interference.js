@@ -8,23 +8,13 @@
 // What the benchmark on the other core sees is a machine whose speed switches within a second,
 // as shared CI runners do on their own. meta:precision and the compare's calibration start it with
 // --interference; it stops after --seconds or when its parent goes.
-import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { createRandom } from '../../lib/prng.js';
 
 const OPTIONS = /** @type {const} */ ({
-  seconds: {
-    type: 'string',
-    default: '3600',
-    arg: 'N',
-    description: 'stop after this many seconds (or when its parent goes)',
-  },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the bursts' },
-  mb: {
-    type: 'string',
-    default: '64',
-    arg: 'N',
-    description: 'the buffer streamed through, in MB (larger than the caches)',
-  },
+  seconds: valueFlag('N', 'stop after this many seconds (or when its parent goes)', { default: '3600' }),
+  seed: valueFlag('N', 'seed of the bursts', { default: '1' }),
+  mb: valueFlag('N', 'the buffer streamed through, in MB (larger than the caches)', { default: '64' }),
 });
 
 export const HELP = {

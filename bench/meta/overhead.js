@@ -13,7 +13,7 @@ import { loadDrivers } from '../engine/load-drivers.js';
 import { measure } from '../engine/measure.js';
 import { median } from '../../lib/stats/spread.js';
 import { BUDGETS } from '../engine/budgets.js';
-import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 
 /**
  * ops/s of a bare loop running for about `ms`.
@@ -37,8 +37,8 @@ export const HELP = {
   summary:
     'What the harness itself costs: a trivial prepared SELECT timed by the harness and by a bare loop, interleaved (target: harness at least 95% of bare).',
   options: /** @type {const} */ ({
-    rounds: { type: 'string', default: '7', arg: 'N', description: 'interleaved rounds, 1 to 1000' },
-    out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the report goes' },
+    rounds: valueFlag('N', 'interleaved rounds, 1 to 1000', { default: '7' }),
+    out: valueFlag('DIR', 'where the report goes', { default: 'out/meta' }),
   }),
 };
 

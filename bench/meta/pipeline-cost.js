@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../lib/root.js';
-import { UsageError, command, parseStrict, printMarkdown } from '../../lib/command.js';
+import { UsageError, command, parseStrict, printMarkdown, valueFlag } from '../../lib/command.js';
 import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { npmCommand } from '../tools/install-drivers.js';
@@ -258,14 +258,12 @@ export function writeTable(out, rows, now = new Date()) {
 }
 
 const OPTIONS = /** @type {const} */ ({
-  phase: {
-    type: 'string',
-    multiple: true,
-    arg: 'NAME',
-    shown: PHASES.map((p) => p.name).join(','),
-    description: `the phases to run and time: ${PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
-  },
-  out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the table goes, a new file per run' },
+  phase: valueFlag(
+    'NAME',
+    `the phases to run and time: ${PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
+    { multiple: true, shown: PHASES.map((p) => p.name).join(',') },
+  ),
+  out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
 });
 
 export const HELP = {

@@ -28,31 +28,17 @@ import { caseKey } from '../data/suite.js';
 import { calibrationOf, coverage, pairedWidths, selfChecks } from './coverage.js';
 import { probeMachine } from './probe.js';
 import { cv, mean, quantile } from '../../lib/stats/spread.js';
-import { CommandError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { CommandError, command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { analyseRun } from '../result/analysis.js';
 
 const OPTIONS = /** @type {const} */ ({
-  runs: { type: 'string', default: '5', arg: 'N', description: 'suite runs, each in its own process, 2 to 1000' },
-  out: {
-    type: 'string',
-    default: 'out/meta',
-    arg: 'DIR',
-    description: 'where the report and a new precision-XXXXXX folder of the runs go',
-  },
-  'probe-ms': {
-    type: 'string',
-    default: '3000',
-    arg: 'MS',
-    description: 'how long the machine is probed before each run and after the last',
-  },
-  quick: { type: 'boolean', default: false, description: "the bench's small budgets: a smoke test" },
-  interference: { type: 'boolean', default: false, description: 'meta:interference on the other core throughout' },
-  from: {
-    type: 'string',
-    arg: 'DIR',
-    description: "the figures again from an earlier precision-XXXXXX folder's run-N documents",
-  },
+  runs: valueFlag('N', 'suite runs, each in its own process, 2 to 1000', { default: '5' }),
+  out: valueFlag('DIR', 'where the report and a new precision-XXXXXX folder of the runs go', { default: 'out/meta' }),
+  'probe-ms': valueFlag('MS', 'how long the machine is probed before each run and after the last', { default: '3000' }),
+  quick: switchFlag("the bench's small budgets: a smoke test"),
+  interference: switchFlag('meta:interference on the other core throughout'),
+  from: valueFlag('DIR', "the figures again from an earlier precision-XXXXXX folder's run-N documents"),
   ...BENCH_FLAGS,
 });
 

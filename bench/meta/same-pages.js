@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { UsageError, command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { END, START, replaceBlock } from '../../lib/markers.js';
 import { ROOT } from '../../lib/root.js';
@@ -93,15 +93,12 @@ export const HELP = {
   summary:
     "A digest of everything the aggregate writes (a synthetic year and real documents), one 'sha256  path' line per file: run it before and after a refactor and diff the two.",
   options: /** @type {const} */ ({
-    nights: { type: 'string', default: '20', arg: 'N', description: 'nights of the synthetic year, 1 to 366' },
-    real: {
-      type: 'string',
+    nights: valueFlag('N', 'nights of the synthetic year, 1 to 366', { default: '20' }),
+    real: valueFlag('DOC', 'real documents aggregated on their own', {
       multiple: true,
-      arg: 'DOC',
       shown: 'the real shootout fixture',
-      description: 'real documents aggregated on their own',
-    },
-    out: { type: 'string', arg: 'FILE', shown: 'stdout', description: 'where the digest goes' },
+    }),
+    out: valueFlag('FILE', 'where the digest goes', { shown: 'stdout' }),
   }),
 };
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
+import { CommandError, UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { parseCaseKey } from '../data/suite.js';
 
@@ -163,12 +163,9 @@ export const HELP = {
   usage: 'npm run meta:same-verdicts -- [--ref REF] [FILE.json ...]',
   summary: `Re-judge stored rounds (run and shootout documents; default: ${DEFAULT_FILES.join(', ')}) with the judge as it was at REF and as it is; list every verdict that differs. Exit 1 when any does.`,
   options: /** @type {const} */ ({
-    ref: {
-      type: 'string',
-      arg: 'REF',
+    ref: valueFlag('REF', 'the git ref of the old judge', {
       shown: `${BEFORE_JUDGE.slice(0, 7)} (before the one judge)`,
-      description: 'the git ref of the old judge',
-    },
+    }),
   }),
 };
 

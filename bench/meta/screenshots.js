@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { CommandError, UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { CommandError, UsageError, command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { checkedDir, writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { buildYear } from './aggregate-year.js';
@@ -187,32 +187,17 @@ export const HELP = {
   summary:
     "The README and results/README.md in headless Chromium at 1280 px, from a synthetic year, the repository's results and a local matrix, as PNG files in --out (needs Debian's chromium, or CHROMIUM).",
   options: /** @type {const} */ ({
-    nights: {
-      type: 'string',
-      default: '100',
-      arg: 'N',
-      description: 'nights of the synthetic year, 0 to 3660 (0: none)',
-    },
-    classes: {
-      type: 'string',
-      default: '4',
-      arg: 'N',
-      description: 'machine classes of the synthetic year, 1 to 4',
-    },
-    real: {
-      type: 'string',
+    nights: valueFlag('N', 'nights of the synthetic year, 0 to 3660 (0: none)', { default: '100' }),
+    classes: valueFlag('N', 'machine classes of the synthetic year, 1 to 4', { default: '4' }),
+    real: valueFlag('DIR', 'an aggregated folder to show (README.md and results/README.md), e.g. out/matrix', {
       multiple: true,
-      arg: 'DIR',
       shown: 'out/matrix when a local matrix has run',
-      description: 'an aggregated folder to show (README.md and results/README.md), e.g. out/matrix',
-    },
-    out: {
-      type: 'string',
-      default: 'out/screenshots',
-      arg: 'DIR',
-      description:
-        'where the pages and screenshots go: a new or empty folder, or one this command made (only its own subfolders are replaced)',
-    },
+    }),
+    out: valueFlag(
+      'DIR',
+      'where the pages and screenshots go: a new or empty folder, or one this command made (only its own subfolders are replaced)',
+      { default: 'out/screenshots' },
+    ),
   }),
 };
 

@@ -24,7 +24,7 @@ import { GENERATIONS, GENERATION_ENV } from '../data/drivers.js';
 import { chosenGeneration } from '../data/node-ranges.js';
 import { driversDir, loadDrivers } from '../engine/load-drivers.js';
 import { ROOT } from '../../lib/root.js';
-import { UsageError, command, parseStrict } from '../../lib/command.js';
+import { UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
 
 const MARK = '.installed.json';
 
@@ -129,12 +129,11 @@ export const HELP = {
       shown: 'off (on with SQLITE_BENCH_FROM_SOURCE=1)',
       description: 'compile every driver from source, never a prebuilt binary',
     },
-    generation: {
-      type: 'string',
-      arg: 'ID',
-      shown: "the Node's own (or $SQLITE_BENCH_GENERATION)",
-      description: `another driver generation, where its range allows this Node: ${GENERATIONS.map((g) => g.id).join(', ')}`,
-    },
+    generation: valueFlag(
+      'ID',
+      `another driver generation, where its range allows this Node: ${GENERATIONS.map((g) => g.id).join(', ')}`,
+      { shown: "the Node's own (or $SQLITE_BENCH_GENERATION)" },
+    ),
   }),
 };
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MATRIX_NODES } from '../data/drivers.js';
 import { clock } from '../../lib/format.js';
-import { command, parseStrict } from '../../lib/command.js';
+import { command, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { checkedDir } from '../../lib/files.js';
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { ROOT } from '../../lib/root.js';
@@ -24,19 +24,13 @@ import { END, START } from '../../lib/markers.js';
 
 /** The bench's flags that every run gets (--quick too); the runs' --out is the matrix's. */
 const OPTIONS = /** @type {const} */ ({
-  node: {
-    type: 'string',
+  node: valueFlag('LIST', `the Node majors or versions to run, comma-separated, from ${SUPPORTED_NODE_TEXT}`, {
     default: MATRIX_NODES.join(','),
-    arg: 'LIST',
-    description: `the Node majors or versions to run, comma-separated, from ${SUPPORTED_NODE_TEXT}`,
-  },
-  out: {
-    type: 'string',
+  }),
+  out: valueFlag('DIR', 'where the documents (artifacts/<start>/), results/ and README.md go', {
     default: 'out/matrix',
-    arg: 'DIR',
-    description: 'where the documents (artifacts/<start>/), results/ and README.md go',
-  },
-  quick: { type: 'boolean', default: false, description: "every run with the bench's small budgets: a smoke test" },
+  }),
+  quick: switchFlag("every run with the bench's small budgets: a smoke test"),
   ...BENCH_FLAGS,
 });
 

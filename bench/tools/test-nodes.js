@@ -25,7 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { MATRIX_NODES } from '../data/drivers.js';
-import { UsageError, command, firstLine, parseStrict } from '../../lib/command.js';
+import { UsageError, command, firstLine, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { fetchNode, fetchNpm, nodeSpecs, resolveNodeVersion } from './other-node.js';
@@ -33,22 +33,18 @@ import { SUPPORTED_NODE_TEXT } from '../data/node-ranges.js';
 import { SETS } from '../../test/sets.js';
 
 const OPTIONS = /** @type {const} */ ({
-  node: {
-    type: 'string',
+  node: valueFlag('LIST', `the Node majors or versions, comma-separated, from ${SUPPORTED_NODE_TEXT}`, {
     default: MATRIX_NODES.join(','),
-    arg: 'LIST',
-    description: `the Node majors or versions, comma-separated, from ${SUPPORTED_NODE_TEXT}`,
-  },
-  set: {
-    type: 'string',
-    default: 'unit',
-    arg: 'NAME',
-    description: `the test files npm test runs in each copy (npm test -- --set NAME): ${Object.entries(SETS)
+  }),
+  set: valueFlag(
+    'NAME',
+    `the test files npm test runs in each copy (npm test -- --set NAME): ${Object.entries(SETS)
       .map(([k, v]) => `${k} (${v})`)
       .join('; ')}`,
-  },
-  out: { type: 'string', default: 'out/test-nodes', arg: 'DIR', description: 'where the report goes' },
-  keep: { type: 'boolean', default: false, description: 'keep the fresh copies, and say where' },
+    { default: 'unit' },
+  ),
+  out: valueFlag('DIR', 'where the report goes', { default: 'out/test-nodes' }),
+  keep: switchFlag('keep the fresh copies, and say where'),
 });
 
 export const HELP = {
