@@ -245,22 +245,13 @@ export function buildYear(o) {
  * @param {string} dir
  */
 function gitRepo(dir) {
+  const config = ['user.name=bench', 'user.email=bench@example.com', 'init.defaultBranch=main', 'gc.auto=0'];
   const git = (/** @type {string[]} */ args, /** @type {string} */ input = '') => {
-    const r = spawnSync(
-      'git',
-      [
-        '-c',
-        'user.name=bench',
-        '-c',
-        'user.email=bench@example.com',
-        '-c',
-        'init.defaultBranch=main',
-        '-c',
-        'gc.auto=0',
-        ...args,
-      ],
-      { cwd: dir, input, maxBuffer: 1024 * 1024 * 1024 },
-    );
+    const r = spawnSync('git', [...config.flatMap((c) => ['-c', c]), ...args], {
+      cwd: dir,
+      input,
+      maxBuffer: 1024 * 1024 * 1024,
+    });
     if (r.status !== 0) throw new Error(`git ${args[0]}: ${r.stderr.toString().trim()}`);
     return r.stdout;
   };

@@ -144,6 +144,7 @@ function fromRuns(dir) {
  * @param {string[]} passthrough
  */
 function summarise({ docs, walls, probes }, values, passthrough) {
+  const pc2 = (/** @type {number} */ x) => percent(x, 2);
   const runs = docs.length;
 
   /** @type {Map<string, number[]>} */
@@ -169,6 +170,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
   /** The cases measured ok in every run, with their figures. */
   const complete = [...byCase].filter(([, xs]) => xs.length === runs);
   const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
+  const cvList = cvs.map((c) => c.cv);
   const ops = [...new Set(cvs.map((c) => c.op))];
   // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
@@ -193,14 +195,8 @@ function summarise({ docs, walls, probes }, values, passthrough) {
     spent,
     machine,
     probeCv: { fsync: probeCv('fsyncPerSec'), cpu: probeCv('cpuPerSec') },
-    cvMedian: quantile(
-      cvs.map((c) => c.cv),
-      0.5,
-    ),
-    cvP90: quantile(
-      cvs.map((c) => c.cv),
-      0.9,
-    ),
+    cvMedian: quantile(cvList, 0.5),
+    cvP90: quantile(cvList, 0.9),
     byOp: Object.fromEntries(
       ops.map((op) => {
         const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
@@ -223,19 +219,11 @@ function summarise({ docs, walls, probes }, values, passthrough) {
     markdownTable(
       [
         ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
-        ...Object.entries(summary.byOp).map(([op, s]) => [
-          op,
-          String(s.cases),
-          percent(s.median, 2),
-          percent(s.p90, 2),
-          percent(s.max, 2),
-        ]),
+        ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), ...[s.median, s.p90, s.max].map(pc2)]),
         [
           '**all**',
           String(cvs.length),
-          percent(summary.cvMedian, 2),
-          percent(summary.cvP90, 2),
-          percent(Math.max(...cvs.map((c) => c.cv)), 2),
+          ...[summary.cvMedian, summary.cvP90, Math.max(...cvs.map((c) => c.cv))].map(pc2),
         ],
       ],
       ['l', 'r', 'r', 'r', 'r'],
@@ -254,10 +242,8 @@ function summarise({ docs, walls, probes }, values, passthrough) {
         ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
         ...machine.map((m, i) => [
           String(i + 1),
-          percent(m.io, 2),
-          percent(m.cpu, 2),
-          m.fsyncPerSec.map((x) => x.toFixed(0)).join(' → '),
-          m.cpuPerSec.map((x) => x.toFixed(0)).join(' → '),
+          ...[m.io, m.cpu].map(pc2),
+          ...[m.fsyncPerSec, m.cpuPerSec].map((xs) => xs.map((x) => x.toFixed(0)).join(' → ')),
         ]),
       ],
       ['r', 'r', 'r', 'r', 'r'],
@@ -283,10 +269,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
         ...cov.byOp.map((r) => [
           r.op,
           String(r.pairs),
-          percent(r.coverage),
-          percent(r.coverageEarlier),
-          percent(r.widthMedian),
-          percent(r.widthMedianEarlier),
+          ...[r.coverage, r.coverageEarlier, r.widthMedian, r.widthMedianEarlier].map((x) => percent(x)),
           `${r.withModes} of ${r.figures}`,
         ]),
         ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
@@ -310,9 +293,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
           ...cal.byOp.map((r) => [
             r.op,
             String(r.pairs),
-            percent(r.coverage),
-            percent(r.width),
-            percent(r.move95),
+            ...[r.coverage, r.width, r.move95].map((x) => percent(x)),
             r.ratio.toFixed(2),
           ]),
           ['**all**', String(cal.all.pairs), percent(cal.all.coverage), '', '', ''],

@@ -301,22 +301,9 @@ async function main(/** @type {string[]} */ argv) {
       if (fs.lstatSync(from).isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), to);
       else fs.copyFileSync(from, to); // with its mode
     }
+    const config = ['user.name=test-nodes', 'user.email=test-nodes@localhost', 'commit.gpgsign=false'];
     const git = (/** @type {string[]} */ args) =>
-      run(
-        'git',
-        [
-          '-c',
-          'user.name=test-nodes',
-          '-c',
-          'user.email=test-nodes@localhost',
-          '-c',
-          'commit.gpgsign=false',
-          '-c',
-          'init.defaultBranch=main',
-          ...args,
-        ],
-        { cwd: snapshot },
-      );
+      run('git', [...[...config, 'init.defaultBranch=main'].flatMap((c) => ['-c', c]), ...args], { cwd: snapshot });
     for (const args of [
       ['init', '-q'],
       ['add', '-A'],
