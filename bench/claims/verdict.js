@@ -9,17 +9,6 @@
 
 /** @typedef {import('../../lib/verdicts.js').ClaimVerdict} Verdict */
 
-/** How each kind of claim is judged: the rule the claims table states. */
-export const RULES = {
-  change:
-    'holds: our 95% interval excludes 0 and meets the claimed change; smaller/larger than claimed: the interval lies between 0 and the claim / beyond it (an interval that holds 0 but not the claim: smaller); opposite: it lies on the other side of 0; too noisy to tell: it holds both 0 and the claim',
-  direction:
-    'holds: our 95% interval lies wholly on the claimed side of 0; opposite: wholly on the other side; too noisy to tell: it holds 0',
-  minimal:
-    'holds: our 95% interval lies within ±{bound}; larger than claimed: wholly above +{bound}; opposite: wholly below −{bound} (a loss); too noisy to tell: it reaches beyond ±{bound} but holds values inside',
-  none: 'no claim: measured beside the others for context',
-};
-
 /**
  * @param {ClaimedChange} claim
  * @param {{ low: number, high: number }} measured the 95% interval of our change (ops/s, member / reference − 1)
@@ -56,10 +45,3 @@ export function verdictOf(claim, measured) {
   if (L > B) return 'larger than claimed';
   return 'holds';
 }
-
-/**
- * The rule a claim is judged by, in words.
- * @param {ClaimedChange} claim
- */
-export const ruleText = (claim) =>
-  RULES[claim.kind].replaceAll('{bound}', claim.kind === 'minimal' ? `${+(claim.bound * 100).toFixed(1)}%` : '');
