@@ -24,8 +24,7 @@
  * @param {(item: T) => string} key
  */
 function groupBy(items, key) {
-  /** @type {Map<string, T[]>} */
-  const groups = new Map();
+  const groups = /** @type {Map<string, T[]>} */ (new Map());
   for (const item of items) {
     const group = groups.get(key(item));
     if (group) group.push(item);

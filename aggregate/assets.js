@@ -116,8 +116,7 @@ export function packBundle(docs) {
  */
 export function unpackBundle(bytes) {
   const lines = zlib.gunzipSync(bytes).toString('utf8').split('\n');
-  /** @type {Map<string, string>} */
-  const docs = new Map();
+  const docs = /** @type {Map<string, string>} */ (new Map());
   for (let i = 0; i + 1 < lines.length; i += 2) docs.set(JSON.parse(lines[i]).file, `${lines[i + 1]}\n`);
   return docs;
 }
@@ -129,8 +128,7 @@ export function unpackBundle(bytes) {
  * @returns {Map<string, E[]>} tag → its entries, in the order given
  */
 export function byRelease(entries) {
-  /** @type {Map<string, E[]>} */
-  const releases = new Map();
+  const releases = /** @type {Map<string, E[]>} */ (new Map());
   for (const e of entries) {
     const tag = releaseTag(e);
     releases.set(tag, [...(releases.get(tag) ?? []), e]);

@@ -81,10 +81,8 @@ export const printable = (/** @type {string} */ s) =>
  * @param {number} now the aggregate's clock
  */
 function check(files, artifactOf, now) {
-  /** @type {import('./admit.js').Checked[]} */
-  const valid = [];
-  /** @type {{ file: string, reason: string }[]} */
-  const invalid = [];
+  const valid = /** @type {import('./admit.js').Checked[]} */ ([]);
+  const invalid = /** @type {{ file: string, reason: string }[]} */ ([]);
   for (const file of files) {
     const r = readResult(file);
     const target = r.ok ? fileFor(r.doc) : null;
@@ -125,8 +123,7 @@ function reread(d) {
 function stageAll(admitted, store) {
   /** @type {Map<string, string>} under results/ → the file it was read from */
   const staged = new Map();
-  /** @type {{ file: string, reason: string }[]} */
-  const refused = [];
+  const refused = /** @type {{ file: string, reason: string }[]} */ ([]);
   for (const d of admitted) {
     const again = reread(d);
     /** @type {ReturnType<typeof store.stage>} */
@@ -148,8 +145,7 @@ const RECENT = 64;
  * @param {(e: import('./store.js').Entry) => any} load
  */
 function recent(load) {
-  /** @type {Map<string, any>} */
-  const kept = new Map();
+  const kept = /** @type {Map<string, any>} */ (new Map());
   return (/** @type {import('./store.js').Entry} */ e) => {
     if (kept.has(e.file)) return kept.get(e.file);
     const doc = load(e);
@@ -172,8 +168,7 @@ function renderPages(o, readmeText, shown, nights) {
   const rel = (/** @type {string} */ from, /** @type {string} */ to) =>
     path.relative(from, to).split(path.sep).join('/') || '.';
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
-  /** @type {[string, any][]} */
-  const asked = [];
+  const asked = /** @type {[string, any][]} */ ([]);
   const charts = {
     add: (/** @type {string} */ file, /** @type {any} */ spec) => {
       asked.push([file, spec]);
@@ -207,11 +202,9 @@ const PROBES = 8;
  * @returns {{ pages: ReturnType<typeof renderPages>, left: { file: string, reason: string }[] }}
  */
 function renderLeavingOut(render, entries, load) {
-  /** @type {{ file: string, reason: string }[]} */
-  const left = [];
+  const left = /** @type {{ file: string, reason: string }[]} */ ([]);
   const attempt = (/** @type {Set<string>} */ without) => {
-    /** @type {string[]} */
-    const read = [];
+    const read = /** @type {string[]} */ ([]);
     try {
       const pages = render(
         entries.filter((e) => !without.has(e.file)),
@@ -226,8 +219,7 @@ function renderLeavingOut(render, entries, load) {
       return { ok: /** @type {const} */ (false), err, read };
     }
   };
-  /** @type {Set<string>} */
-  const out = new Set();
+  const out = /** @type {Set<string>} */ (new Set());
   let r = attempt(out);
   while (!r.ok) {
     const failed = r;
@@ -288,8 +280,7 @@ export async function aggregate(o, io) {
   const conflicts = [...admitted.refused, ...refused];
   for (const s of [...skipped, ...conflicts]) warn(`${s.file}: ${s.reason}`);
   // a document stored before its date was checked (trust.js) is left out of the pages, named
-  /** @type {Set<string>} */
-  const untimely = new Set();
+  const untimely = /** @type {Set<string>} */ (new Set());
   for (const e of store.entries()) {
     const why = store.staged(e.file) ? null : timeProblem({ run: { finishedAt: e.finishedAt } }, now);
     if (why) {
@@ -351,8 +342,7 @@ export async function aggregate(o, io) {
   const readmeChanged = pages.next !== readmeText;
   if (readmeChanged) writeFileAtomic(o.readme, pages.next);
   const stored = [...staged.keys()];
-  /** @type {Map<string, number>} */
-  const perPlatform = new Map();
+  const perPlatform = /** @type {Map<string, number>} */ (new Map());
   for (const e of store.entries()) perPlatform.set(e.platform, (perPlatform.get(e.platform) ?? 0) + 1);
   const validNow = valid.length - (left.length - leftOut.length);
   io.log(

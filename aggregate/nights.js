@@ -67,10 +67,8 @@ function countsOf(counts) {
 export function nightOf(doc, entry) {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === PRODUCTION_DRIVER);
   const ok = d?.status === 'ok';
-  /** @type {Record<string, [number, number, number]>} */
-  const figures = {};
-  /** @type {Record<string, Counts>} */
-  const counts = {};
+  const figures = /** @type {Record<string, [number, number, number]>} */ ({});
+  const counts = /** @type {Record<string, Counts>} */ ({});
   for (const op of TIMED) {
     const c = doc.cases.find(
       (/** @type {any} */ x) =>
@@ -117,8 +115,7 @@ export function nightOf(doc, entry) {
  */
 export function nightStore(resultsDir, load, now) {
   const file = path.join(resultsDir, NIGHTS_FILE);
-  /** @type {Map<string, Night>} */
-  const cached = new Map();
+  const cached = /** @type {Map<string, Night>} */ (new Map());
   if (fs.existsSync(file)) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       try {
@@ -129,8 +126,7 @@ export function nightStore(resultsDir, load, now) {
       }
     }
   }
-  /** @type {Map<string, Night>} */
-  const used = new Map();
+  const used = /** @type {Map<string, Night>} */ (new Map());
   return {
     now,
     /** The night of a stored document. */

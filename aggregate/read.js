@@ -18,10 +18,8 @@ import { MAX_DOCUMENT_BYTES, artifactFolder, batchProblem } from './trust.js';
  * @returns {{ files: string[], rejected: { file: string, reason: string }[], artifactOf: Map<string, string>, over: string | null }}
  */
 export function discover(dir) {
-  /** @type {string[]} */
-  const found = [];
-  /** @type {{ file: string, reason: string }[]} */
-  const rejected = [];
+  const found = /** @type {string[]} */ ([]);
+  const rejected = /** @type {{ file: string, reason: string }[]} */ ([]);
   const walk = (/** @type {string} */ d) => {
     for (const entry of fs
       .readdirSync(d, { withFileTypes: true })
@@ -41,10 +39,8 @@ export function discover(dir) {
     const a = artifactFolder(dir, f);
     if (a) byArtifact.set(a, [...(byArtifact.get(a) ?? []), f]);
   }
-  /** @type {Map<string, string>} */
-  const artifactOf = new Map();
-  /** @type {string[]} */
-  const files = [];
+  const artifactOf = /** @type {Map<string, string>} */ (new Map());
+  const files = /** @type {string[]} */ ([]);
   for (const f of found) {
     const a = artifactFolder(dir, f);
     const mates = a ? /** @type {string[]} */ (byArtifact.get(a)) : [];
@@ -80,8 +76,7 @@ const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/
  * @returns {string[]}
  */
 function textProblems(doc) {
-  /** @type {string[]} */
-  const problems = [];
+  const problems = /** @type {string[]} */ ([]);
   /** @type {string[]} the keys down to the value being looked at: its JSON pointer is made only for a problem */
   const keys = [];
   const at = () => keys.map((k) => `/${pointer(k)}`).join('');

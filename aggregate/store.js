@@ -104,8 +104,7 @@ export function latestAttempts(entries) {
   const key = (/** @type {Entry} */ e) =>
     `${e.run}|${e.platform}|${e.machine}|${e.kind}|${e.node.slice(1).split('.')[0]}`;
   const counts = (/** @type {Entry} */ e) => Boolean(e.run) && validAttempt(e.attempt);
-  /** @type {Map<string, number>} */
-  const newest = new Map();
+  const newest = /** @type {Map<string, number>} */ (new Map());
   for (const e of entries)
     if (counts(e)) newest.set(key(e), Math.max(newest.get(key(e)) ?? 0, /** @type {number} */ (e.attempt)));
   return entries.filter((e) => !counts(e) || newest.get(key(e)) === e.attempt);
@@ -173,8 +172,7 @@ export function notHere(/** @type {string} */ dir, /** @type {Entry} */ e) {
  */
 export function openStore(dir, warn) {
   const indexFile = path.join(dir, INDEX);
-  /** @type {Map<string, Entry>} */
-  const byFile = new Map();
+  const byFile = /** @type {Map<string, Entry>} */ (new Map());
   /** @type {string | null} the repository whose releases hold the archived documents */
   let repository = null;
   if (fs.existsSync(indexFile)) {

@@ -161,13 +161,11 @@ function prepare(f, labels, log) {
     log(`merge-base of ${given[0]} and ${given[1]}: ${mb.slice(0, 12)}`);
     resolved[0] = { ref: `merge-base(${given[0]}, ${given[1]})`, commit: mb };
   }
-  /** @type {string[]} */
-  const made = [];
+  const made = /** @type {string[]} */ ([]);
   const cleanup = () => {
     if (!f.keepWorktrees) for (const d of made) removeWorktree(repo, d);
   };
-  /** @type {import('./sides.js').Side[]} */
-  const sides = [];
+  const sides = /** @type {import('./sides.js').Side[]} */ ([]);
   try {
     resolved.forEach((r, i) => {
       if ('dir' in r) {
@@ -205,12 +203,10 @@ function prepare(f, labels, log) {
 async function measureSides(sides, f, fewer, log) {
   const args = [...f.engine, '--seed', String(f.seed)];
   const specs = sides.map((side) => ({ side, args }));
-  /** @type {import('./report.js').Phase[]} */
-  const phases = [];
+  const phases = /** @type {import('./report.js').Phase[]} */ ([]);
   const timed = async (/** @type {number} */ rounds, /** @type {(key: string) => boolean} */ only) => {
     const t0 = Date.now();
-    /** @type {Set<string>} */
-    const seen = new Set();
+    const seen = /** @type {Set<string>} */ (new Set());
     const res = await interleave(specs, {
       rounds,
       seed: f.seed,

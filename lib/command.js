@@ -75,8 +75,7 @@ export const HELP_OPTION = /** @type {const} */ ({
  * @param {Record<string, Option>} options
  */
 function joinNegatives(argv, options) {
-  /** @type {string[]} */
-  const out = [];
+  const out = /** @type {string[]} */ ([]);
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].startsWith('--') ? argv[i].slice(2) : '';
     if (argv[i] === '--') return [...out, ...argv.slice(i)];
@@ -99,8 +98,7 @@ function joinNegatives(argv, options) {
 export function parseStrict(argv, options, o = {}) {
   /** @type {Record<string, Option>} */
   const table = { ...options, help: HELP_OPTION };
-  /** @type {NonNullable<import('node:util').ParseArgsConfig['options']>} */
-  const config = {};
+  const config = /** @type {NonNullable<import('node:util').ParseArgsConfig['options']>} */ ({});
   for (const [k, { type, multiple, short, default: d }] of Object.entries(table))
     config[k] = {
       type,

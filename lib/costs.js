@@ -49,8 +49,7 @@ export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, 
  * @param {{ op: string, spread: number }[]} cases
  */
 export function opSpreads(cases) {
-  /** @type {Map<string, number>} */
-  const m = new Map();
+  const m = /** @type {Map<string, number>} */ (new Map());
   for (const c of cases) m.set(c.op, Math.max(m.get(c.op) ?? 0, c.spread));
   return m;
 }
@@ -179,8 +178,7 @@ export function componentsOf(counts) {
  * @returns {Record<string, number>}
  */
 export function componentSpreads(cases) {
-  /** @type {Record<string, number>} */
-  const out = {};
+  const out = /** @type {Record<string, number>} */ ({});
   for (const k of cases)
     for (const [c, x] of Object.entries(k.componentSpreads ?? {})) out[c] = Math.max(out[c] ?? 0, x);
   return out;

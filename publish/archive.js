@@ -129,8 +129,7 @@ export async function archive(o) {
   const store = openStore(o.results, o.warn ?? ((s) => console.error(s)));
   const here = store.entries().filter((e) => store.has(e) && e.release);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-archive-'));
-  /** @type {Record<string, string>} */
-  const done = {};
+  const done = /** @type {Record<string, string>} */ ({});
   try {
     for (const [tag, entries] of byRelease(here)) {
       const docs = entries.map((e) => {

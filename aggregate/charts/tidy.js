@@ -89,8 +89,7 @@ export const sameClips = {
     const first = new Map();
     /** @type {Map<string, string>} id → the id used instead */
     const instead = new Map();
-    /** @type {Element[]} */
-    const users = [];
+    const users = /** @type {Element[]} */ ([]);
     return {
       element: {
         enter(el, parent) {
@@ -153,8 +152,7 @@ export function sheet(font, title) {
   return {
     name: 'sheet',
     fn: () => {
-      /** @type {Map<Element, string>} */
-      const keyOf = new Map();
+      const keyOf = /** @type {Map<Element, string>} */ (new Map());
       return {
         element: {
           enter(el) {

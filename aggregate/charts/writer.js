@@ -128,16 +128,14 @@ export function chartWriter(resultsDir) {
           throw new Error(`charts: ${path.join(dir, file)} could not be drawn: ${firstLine(err)}; no chart written`);
         }
       }
-      /** @type {string[]} */
-      const written = [];
+      const written = /** @type {string[]} */ ([]);
       for (const [file, { sha }] of stale) {
         writeFileAtomic(path.join(dir, file), `${stamp(sha)}\n${drawn.get(sha)}\n`);
         written.push(`${CHARTS}/${file}`);
       }
       const unchanged = wanted.size - stale.size;
       stale.clear();
-      /** @type {string[]} */
-      const removed = [];
+      const removed = /** @type {string[]} */ ([]);
       if (fs.existsSync(dir)) {
         for (const f of fs
           .readdirSync(dir, { recursive: true })

@@ -49,8 +49,7 @@ export function differences(a, b, { configs = CONFIGS } = {}) {
  */
 export function validateClaims(rows, tables = {}) {
   const configs = tables.configs ?? CONFIGS;
-  /** @type {string[]} */
-  const problems = [];
+  const problems = /** @type {string[]} */ ([]);
   const ids = new Set();
   rows.forEach((row, i) => {
     const e = /** @type {any} */ (row);

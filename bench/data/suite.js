@@ -79,8 +79,7 @@ export const CASE_NAMES = {
 export function setups() {
   const pick = (/** @type {string[] | '*'} */ sel, /** @type {string[]} */ all) => (sel === '*' ? all : sel);
   const seen = new Set();
-  /** @type {Setup[]} */
-  const out = [];
+  const out = /** @type {Setup[]} */ ([]);
   for (const rule of RULES) {
     for (const config of pick(rule.configs, DEFAULT_CONFIGS)) {
       for (const driver of pick(rule.drivers, CASE_NAMES.driver)) {

@@ -88,8 +88,7 @@ function isDefault(w) {
 
 /** @returns {ConcurrencyWorkload[]} */
 function concurrencyRows() {
-  /** @type {ConcurrencyWorkload[]} */
-  const out = [];
+  const out = /** @type {ConcurrencyWorkload[]} */ ([]);
   for (const s of SETUPS) {
     for (const busy of /** @type {const} */ (['configured', 0])) {
       // busy_timeout 0 on the other setups adds nothing the production setup does not show

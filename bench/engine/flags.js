@@ -61,8 +61,7 @@ export const OPTIONS = /** @type {const} */ ({
  * @returns {Record<string, string[]>}
  */
 export function tableFilters(v) {
-  /** @type {Record<string, string[]>} */
-  const filters = {};
+  const filters = /** @type {Record<string, string[]>} */ ({});
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
     const names = /** @type {string[]} */ (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
     for (const n of names) {

@@ -249,8 +249,7 @@ export function createSession(o) {
     }
   };
 
-  /** @type {Map<string, { prepared: Prepared, slicer: import('./slices.js').Slicer }>} */
-  const open = new Map();
+  const open = /** @type {Map<string, { prepared: Prepared, slicer: import('./slices.js').Slicer }>} */ (new Map());
   /**
    * Open one case for slices asked for one at a time (the compare and the shootout alternate
    * slices of the same case between engine processes): a fresh copy, the warm-up, a full GC.

@@ -43,8 +43,7 @@ export function slicer(task, budget) {
   return {
     batch,
     slice(ms) {
-      /** @type {number[]} */
-      const samples = [];
+      const samples = /** @type {number[]} */ ([]);
       let spent = 0;
       let ops = 0;
       do {

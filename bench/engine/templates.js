@@ -69,8 +69,7 @@ export function removeStamps(/** @type {string} */ dir) {
 export function createTemplates(o) {
   /** @type {ReturnType<typeof generateMessages> | null} the seed data, made when a template is built (a fifth of a second) */
   let messages = null;
-  /** @type {Map<string, any>} */
-  const built = new Map();
+  const built = /** @type {Map<string, any>} */ (new Map());
   /** @type {string | null} this engine's directory on /dev/shm, made on first use */
   let shm = null;
 

@@ -338,8 +338,8 @@ function main(/** @type {string[]} */ argv) {
     const added = [...after].filter(([f, b]) => !before.get(f)?.equals(b));
     const deflated = (/** @type {Buffer} */ b) => zlib.deflateSync(b).length;
     // committed part by part, documents first: what each part's push sends
-    /** @type {Record<string, { files: number, bytes: number, deflatedBytes: number, archivedBytes: number, packedBytes: number, pushedBytes: number }>} */
-    const nightParts = {};
+    const nightParts =
+      /** @type {Record<string, { files: number, bytes: number, deflatedBytes: number, archivedBytes: number, packedBytes: number, pushedBytes: number }>} */ ({});
     let last = packedBefore;
     for (const [part] of COMMIT_PARTS) {
       const mine = added.filter(([f]) => partOf(f) === part);

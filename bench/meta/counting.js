@@ -139,8 +139,7 @@ async function main(/** @type {string[]} */ argv) {
     layout: { native: true },
   });
   const [a, b] = r.found;
-  /** @type {{ key: string, counts: import('../counts/counts.js').CaseCounts }[]} */
-  const counted = [];
+  const counted = /** @type {{ key: string, counts: import('../counts/counts.js').CaseCounts }[]} */ ([]);
   for (const p of plans) {
     if (p.id) continue;
     const x = a.get(p.key);

@@ -32,8 +32,7 @@ const width = (/** @type {{ median: number, low: number, high: number }} */ x) =
  * @param {any[]} docs result documents of repeat runs, in run order
  */
 export function coverage(docs) {
-  /** @type {Map<string, any[]>} */
-  const byCase = new Map();
+  const byCase = /** @type {Map<string, any[]>} */ (new Map());
   docs.forEach((doc, run) => {
     for (const c of doc.cases) {
       const o = c.stats?.opsPerSec;
@@ -42,8 +41,8 @@ export function coverage(docs) {
       byCase.set(k, [...(byCase.get(k) ?? []), { run, op: c.op, o, modes: Boolean(c.stats.modes) }]);
     }
   });
-  /** @type {Record<string, { pairs: number, landed: number, landedEarlier: number, widths: number[], widthsEarlier: number[], modes: number, figures: number }>} */
-  const byOp = {};
+  const byOp =
+    /** @type {Record<string, { pairs: number, landed: number, landedEarlier: number, widths: number[], widthsEarlier: number[], modes: number, figures: number }>} */ ({});
   for (const figures of byCase.values()) {
     const op = figures[0].op;
     const t = (byOp[op] ??= {
@@ -121,8 +120,9 @@ const FIGURES = {
  * @param {keyof typeof FIGURES} which
  */
 export function calibrationOf(docs, which) {
-  /** @type {Map<string, { op: string, figures: { value: number, low: number, high: number }[] }>} */
-  const byCase = new Map();
+  const byCase = /** @type {Map<string, { op: string, figures: { value: number, low: number, high: number }[] }>} */ (
+    new Map()
+  );
   for (const doc of docs)
     for (const c of doc.cases) {
       if (c.status !== 'ok' || !c.stats?.opsPerSec) continue;
@@ -136,8 +136,7 @@ export function calibrationOf(docs, which) {
       e.figures.push(f);
       byCase.set(k, e);
     }
-  /** @type {Record<string, { pairs: number, inside: number, widths: number[], moves: number[] }>} */
-  const byOp = {};
+  const byOp = /** @type {Record<string, { pairs: number, inside: number, widths: number[], moves: number[] }>} */ ({});
   for (const { op, figures } of byCase.values()) {
     const t = (byOp[op] ??= { pairs: 0, inside: 0, widths: [], moves: [] });
     for (const f of figures) t.widths.push(widerSide(f.value, f.low, f.high));
@@ -166,8 +165,7 @@ export function calibrationOf(docs, which) {
  */
 export function pairedWidths(docs) {
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
-  /** @type {Record<string, { halves: number[], decided: number }>} */
-  const byOp = {};
+  const byOp = /** @type {Record<string, { halves: number[], decided: number }>} */ ({});
   for (const doc of docs)
     for (const c of doc.comparisons ?? []) {
       if (c.id === 'self-check') continue;

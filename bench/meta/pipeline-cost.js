@@ -196,8 +196,7 @@ export function measure(phase, work) {
   // the compare exits 1 on a regression (a false alarm, here): it ran when it wrote its result
   const ran = r.status === 0 || (phase.name === 'compare' && fs.existsSync(compareJson));
   const base = { loadStart, loadEnd, cores };
-  /** @type {Row[]} */
-  const rows = [];
+  const rows = /** @type {Row[]} */ ([]);
   if (phase.scaled && fs.existsSync(compareJson)) {
     const { parts, scaled, how } = scaleCompare(readJson(compareJson).phases ?? [], cores);
     rows.push(

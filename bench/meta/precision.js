@@ -59,10 +59,8 @@ function main(/** @type {string[]} */ argv) {
 
   // a new folder per call (precision-XXXXXX under --out), so no earlier run's files are removed
   const base = values.from ? '' : fs.mkdtempSync(path.join(checkedDir('out', values.out), 'precision-'));
-  /** @type {any[]} */
-  const docs = [];
-  /** @type {number[]} */
-  const walls = [];
+  const docs = /** @type {any[]} */ ([]);
+  const walls = /** @type {number[]} */ ([]);
   if (values.from) return summarise(fromRuns(path.resolve(values.from)), values, passthrough);
   console.error(
     `precision: the runs' documents go to ${path.relative(process.cwd(), base) || base} (--from reads them again)`,
@@ -147,8 +145,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
   const pc2 = (/** @type {number} */ x) => percent(x, 2);
   const runs = docs.length;
 
-  /** @type {Map<string, number[]>} */
-  const byCase = new Map();
+  const byCase = /** @type {Map<string, number[]>} */ (new Map());
   for (const doc of docs) {
     for (const c of doc.cases) {
       if (c.status !== 'ok' || !c.stats) continue;

@@ -33,8 +33,7 @@ const readingsText = (/** @type {any[] | undefined} */ r) =>
  * @returns {string[]}
  */
 export function caseDifferences(a, b) {
-  /** @type {string[]} */
-  const out = [];
+  const out = /** @type {string[]} */ ([]);
   const byKey = (/** @type {any[]} */ xs, /** @type {(x: any) => string} */ key) => new Map(xs.map((x) => [key(x), x]));
   const [ca, cb] = [byKey(a.cases, caseKey), byKey(b.cases, caseKey)];
   for (const k of ca.keys()) if (!cb.has(k)) out.push(`${k}: only in the first`);

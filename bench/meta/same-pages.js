@@ -69,8 +69,7 @@ export async function samePages(o) {
       path.join(real, 'README.md'),
       replaceBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), ''),
     );
-    /** @type {string[]} */
-    const warnings = [];
+    const warnings = /** @type {string[]} */ ([]);
     // the clock: an hour after the newest real document, so the digest is the same on any day
     const now =
       Math.max(0, ...o.real.map((doc) => Date.parse(JSON.parse(fs.readFileSync(doc, 'utf8')).run?.finishedAt) || 0)) +

@@ -94,8 +94,7 @@ function shootoutRounds(doc) {
   const n = doc.run.rounds;
   /** @type {Record<string, { cases: any[] }>[]} */
   const rounds = Array.from({ length: n }, () => ({}));
-  /** @type {Record<string, string[]>} */
-  const listed = {};
+  const listed = /** @type {Record<string, string[]>} */ ({});
   for (const f of doc.figures) {
     (listed[f.side] ??= []).push(f.key);
     f.opsPerSec.forEach((/** @type {number | null} */ x, /** @type {number} */ i) => {
@@ -113,10 +112,8 @@ function shootoutRounds(doc) {
  * @param {Awaited<ReturnType<typeof judges>>} j
  */
 function documentDifferences(doc, j) {
-  /** @type {string[]} */
-  const verdicts = [];
-  /** @type {string[]} */
-  const intervals = [];
+  const verdicts = /** @type {string[]} */ ([]);
+  const intervals = /** @type {string[]} */ ([]);
   const lines = [];
   if (doc.kind === 'sqlite-node-bench/shootout') {
     const { rounds, listed } = shootoutRounds(doc);

@@ -217,8 +217,7 @@ async function main(/** @type {string[]} */ argv) {
     throw new CommandError(
       `no '${chromium}': install Debian's chromium (apt-get install -y chromium), or set CHROMIUM`,
     );
-  /** @type {{ name: string, readme: string, results: string }[]} */
-  const sources = [];
+  const sources = /** @type {{ name: string, readme: string, results: string }[]} */ ([]);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shots-'));
   try {
     if (nights > 0) {

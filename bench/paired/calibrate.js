@@ -61,8 +61,7 @@ export async function calibrate(f, prepare, log) {
   const [A] = sides;
   const file = path.join(f.out, 'calibrate.json');
   const t0 = Date.now();
-  /** @type {any[]} */
-  const runs = [];
+  const runs = /** @type {any[]} */ ([]);
   /** @type {any} */
   let environment = null;
   const state = () => ({

@@ -39,8 +39,7 @@ function measuredValue(/** @type {any} */ c) {
  * @returns {Series[]}
  */
 export function collect(rounds) {
-  /** @type {Map<string, Series>} */
-  const series = new Map();
+  const series = /** @type {Map<string, Series>} */ (new Map());
   rounds.forEach((r) => {
     const b = new Map(r.base.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
     const h = new Map(r.head.cases.map((/** @type {any} */ c) => [caseKey(c), c]));

@@ -79,10 +79,8 @@ export function sideOrder(sides, r, j) {
  * @returns {Promise<Map<string, any>>} per side label, its case (asCase, with `slices`)
  */
 export async function alternate(engines, key, o) {
-  /** @type {Map<string, any>} */
-  const out = new Map();
-  /** @type {typeof engines} */
-  const open = [];
+  const out = /** @type {Map<string, any>} */ (new Map());
+  const open = /** @type {typeof engines} */ ([]);
   for (const s of sideOrder(engines, o.r, o.j)) {
     const r = await s.request({ open: key });
     if (r.status === 'ok' && typeof r.batch === 'number') open.push(s);
@@ -139,15 +137,12 @@ export async function alternate(engines, key, o) {
  * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
  */
 export async function interleave(specs, o) {
-  /** @type {Awaited<ReturnType<typeof startSide>>[]} */
-  let engines = [];
+  let engines = /** @type {Awaited<ReturnType<typeof startSide>>[]} */ ([]);
   try {
     const random = createRandom(o.seed ^ 0xc0ffee);
     const t0 = Date.now();
-    /** @type {Record<string, any>} */
-    let ready = {};
-    /** @type {Record<string, { cases: any[] }>[]} */
-    const out = [];
+    let ready = /** @type {Record<string, any>} */ ({});
+    const out = /** @type {Record<string, { cases: any[] }>[]} */ ([]);
     for (let r = 0; r < o.rounds; r++) {
       engines = [];
       for (const s of sideOrder(specs, r, 0)) engines.push(await startSide(s.side, s.args));

@@ -50,8 +50,7 @@ const realDate = (/** @type {string} */ s) => {
 
 /** What a schema cannot say of any document's run and environment: real dates, in order, a Node semver reads. */
 function runProblems(/** @type {any} */ doc) {
-  /** @type {string[]} */
-  const problems = [];
+  const problems = /** @type {string[]} */ ([]);
   for (const f of /** @type {const} */ (['startedAt', 'finishedAt']))
     if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
   if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt))
@@ -75,8 +74,7 @@ const tableProblems = (/** @type {any} */ c, /** @type {string} */ at) =>
  * @param {any} doc a schema-valid document
  */
 function resultProblems(doc) {
-  /** @type {string[]} */
-  const problems = [];
+  const problems = /** @type {string[]} */ ([]);
   const seen = new Set();
   doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     problems.push(...tableProblems(c, `/cases/${i}`));
@@ -102,8 +100,7 @@ const finite = (/** @type {unknown} */ x) => x === null || Number.isFinite(x);
  * @returns {string[]}
  */
 function shootoutProblems(doc) {
-  /** @type {string[]} */
-  const problems = [];
+  const problems = /** @type {string[]} */ ([]);
   const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
   if (labels.size !== doc.sides.length) problems.push('/sides has a label twice');
   if (!labels.has(doc.reference)) problems.push(`/reference '${doc.reference}' is not a side`);
@@ -165,8 +162,7 @@ function shootoutProblems(doc) {
 function countingProblems(doc, labels, pairs) {
   const c = doc.counting;
   if (!c) return [];
-  /** @type {string[]} */
-  const problems = [];
+  const problems = /** @type {string[]} */ ([]);
   if (c.status !== 'ok' && !c.reason) problems.push(`/counting is '${c.status}' without a reason`);
   (c.sides ?? []).forEach((/** @type {any} */ s, /** @type {number} */ i) => {
     if (!labels.has(s.side)) problems.push(`/counting/sides/${i}/side '${s.side}' is not a side`);

@@ -19,8 +19,7 @@ const SLOW = Math.exp(MIN_GAP);
 
 /** Counts of slices in the slow state, per operation, as the run measures them. */
 export function slowCounter() {
-  /** @type {Record<string, { slow: number, total: number }>} */
-  const byOp = {};
+  const byOp = /** @type {Record<string, { slow: number, total: number }>} */ ({});
   return {
     byOp,
     /**

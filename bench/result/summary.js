@@ -44,8 +44,9 @@ export function cell(c) {
  */
 export function summarize(doc) {
   const ops = OPS.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name));
-  /** @type {Map<string, { setup: import('../data/suite.js').Setup, byOp: Map<string, any> }>} */
-  const rows = new Map();
+  const rows = /** @type {Map<string, { setup: import('../data/suite.js').Setup, byOp: Map<string, any> }>} */ (
+    new Map()
+  );
   for (const c of doc.cases) {
     const k = setupKey(c);
     if (!rows.has(k)) rows.set(k, { setup: { config: c.config, driver: c.driver, cipher: c.cipher }, byOp: new Map() });
@@ -137,8 +138,7 @@ export function summarize(doc) {
   const notOk = doc.cases.filter((/** @type {any} */ c) => c.status !== 'ok');
   if (notOk.length) {
     lines.push('', 'Not measured:');
-    /** @type {Map<string, string[]>} */
-    const byReason = new Map();
+    const byReason = /** @type {Map<string, string[]>} */ (new Map());
     for (const c of notOk) {
       const r = `${inert(c.status)}: ${inert(c.reason, REASON_MAX)}`;
       byReason.set(r, [...(byReason.get(r) ?? []), inert(caseKey(c))]);

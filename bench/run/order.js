@@ -12,8 +12,7 @@ import { shuffle } from '../../lib/prng.js';
  * @returns {C[]}
  */
 export function roundOrder(random, cases) {
-  /** @type {Map<string, C[]>} */
-  const blocks = new Map();
+  const blocks = /** @type {Map<string, C[]>} */ (new Map());
   for (const c of cases) blocks.set(c.op, [...(blocks.get(c.op) ?? []), c]);
   return shuffle(random, [...blocks.keys()]).flatMap((op) => shuffle(random, /** @type {C[]} */ (blocks.get(op))));
 }

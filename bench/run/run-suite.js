@@ -84,8 +84,7 @@ export async function runSuite(o) {
   const { random, list } = shuffledCases(o);
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
-  /** @type {Map<string, Measuring>} */
-  const measured = new Map();
+  const measured = /** @type {Map<string, Measuring>} */ (new Map());
   /** @type {Map<string, object>} each setup's PRAGMA readings and proof, as its first engine found them */
   const setups = new Map();
   let total = list.length * budget.rounds;
@@ -201,8 +200,7 @@ export async function runSuite(o) {
   };
   /** The blocks of a round's order: its runs of cases of one operation, without the finished ones. */
   const blocksOf = (/** @type {import('../data/suite.js').Case[]} */ order) => {
-    /** @type {import('../data/suite.js').Case[][]} */
-    const blocks = [];
+    const blocks = /** @type {import('../data/suite.js').Case[][]} */ ([]);
     for (const c of order) {
       if (done.has(caseKey(c))) {
         step++;

@@ -60,8 +60,7 @@ export const HELP = {
  * @param {string} output
  */
 export function testCounts(output) {
-  /** @type {Record<string, number>} */
-  const counts = {};
+  const counts = /** @type {Record<string, number>} */ ({});
   for (const [, name, n] of output.matchAll(/^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo) (\d+)\s*$/gm))
     counts[name] = Number(n);
   return counts;
@@ -313,8 +312,7 @@ async function main(/** @type {string[]} */ argv) {
       if (r.status !== 0) throw new Error(`git ${args[0]} in the snapshot failed: ${r.output.trim()}`);
     }
     console.error(`test:nodes: ${files.length} files of this working tree, for Node ${specs.join(', ')}`);
-    /** @type {NodeReport[]} */
-    const reports = [];
+    const reports = /** @type {NodeReport[]} */ ([]);
     for (const [i, spec] of specs.entries())
       reports.push(await testNode(spec, { snapshot, work, out, set, label: `[${i + 1}/${specs.length}]` }));
     writeFileAtomic(

@@ -115,8 +115,7 @@ function writer(c) {
  * @param {() => void} op
  */
 function loop(op) {
-  /** @type {number[]} */
-  const latencies = [];
+  const latencies = /** @type {number[]} */ ([]);
   let busy = 0;
   const t0 = performance.now();
   const deadline = t0 + d.durationMs;

@@ -67,8 +67,7 @@ export async function runWorkloads(o) {
     rounds: [],
     slots: [],
   }));
-  /** @type {Map<string, any>} */
-  const templates = new Map();
+  const templates = /** @type {Map<string, any>} */ (new Map());
   const processes =
     measured.reduce((a, m) => a + (m.w.kind === 'scale' ? 2 : 1), 0) * budget.rounds +
     new Set(measured.map((m) => templateId(m.w, m.messages))).size;
@@ -233,8 +232,7 @@ export async function runWorkloads(o) {
  * @param {import('./workload-figures.js').Measured[]} measured
  */
 export function roundOrder(random, measured) {
-  /** @type {Map<string, import('./workload-figures.js').Measured[]>} */
-  const blocks = new Map();
+  const blocks = /** @type {Map<string, import('./workload-figures.js').Measured[]>} */ (new Map());
   for (const m of measured) {
     const b = m.w.kind === 'concurrency' ? `c:${m.w.pair}` : 'scale';
     blocks.set(b, [...(blocks.get(b) ?? []), m]);

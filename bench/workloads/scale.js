@@ -35,10 +35,8 @@ function peakRssBytes() {
 export function runScaleOps(o) {
   const pool = generateMessages(o.seed + 1, 256);
   const random = createRandom(o.seed ^ 0x5eed);
-  /** @type {Record<string, number>} */
-  const rates = {};
-  /** @type {Record<string, number>} */
-  const verified = {};
+  const rates = /** @type {Record<string, number>} */ ({});
+  const verified = /** @type {Record<string, number>} */ ({});
   for (const name of SCALE_OPS) {
     const op = /** @type {import('../data/ops.js').Op} */ (OPS.find((x) => x.name === name));
     if (name === 'delete') {

@@ -73,8 +73,7 @@ export function analyseWorkloads(measured) {
     return { values: pairs.map((x) => /** @type {number} */ (x.v)), slots: pairs.map((x) => x.slot) };
   };
   const ok = measured.filter((m) => m.status === 'ok' && m.rounds.length);
-  /** @type {Record<string, number>} */
-  const machine = {};
+  const machine = /** @type {Record<string, number>} */ ({});
   for (const kind of /** @type {const} */ (['concurrency', 'scale'])) {
     for (const f of FIGURES[kind]) {
       const cases = ok
@@ -114,14 +113,12 @@ function caseOf(m, series, machine) {
   const base = { name: w.name, kind: w.kind, setup, status: m.status, ...(m.reason ? { reason: m.reason } : {}) };
   if (m.status !== 'ok' || !m.rounds.length)
     return { ...base, ...(m.status === 'ok' ? { status: 'error', reason: 'no round finished' } : {}) };
-  /** @type {Record<string, any>} */
-  const figures = {};
+  const figures = /** @type {Record<string, any>} */ ({});
   for (const f of FIGURES[w.kind]) {
     const s = series(m, f);
     if (s.values.length) figures[f.id] = figureOf(s.values, machine[`${w.kind}:${f.id}`] ?? 0);
   }
-  /** @type {Record<string, number>} */
-  const verified = {};
+  const verified = /** @type {Record<string, number>} */ ({});
   for (const r of m.rounds)
     for (const [k, v] of Object.entries(r.verified ?? {})) verified[k] = (verified[k] ?? 0) + Number(v);
   const last = m.rounds[m.rounds.length - 1];

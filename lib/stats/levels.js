@@ -19,8 +19,7 @@ export function machineLevels(cases) {
     c.rounds.forEach((x, i) => slots.set(c.slots[i], [...(slots.get(c.slots[i]) ?? []), Math.log(x) - m]));
     byOp.set(c.op, slots);
   }
-  /** @type {Record<string, { levels: Record<string, number>, sd: number }>} */
-  const out = {};
+  const out = /** @type {Record<string, { levels: Record<string, number>, sd: number }>} */ ({});
   for (const [op, slots] of byOp) {
     const levels = Object.fromEntries(
       [...slots].filter(([, xs]) => xs.length >= 3).map(([slot, xs]) => [slot, median(xs)]),
