@@ -63,10 +63,8 @@ export async function calibrateCounts(f, prepare, log) {
     log(
       `the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration; the query ${probe.sql.perRow.toFixed(2)} of SQLite's per row, ${Math.round(probe.sql.fixed)} fixed`,
     );
-    /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
-    let loops = null;
-    /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */
-    let fsyncs = null;
+    let loops = /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */ (null);
+    let fsyncs = /** @type {Record<string, import('../bench/counts/worker.js').Inject> | null} */ (null);
     for (let r = 0; r < f.runs; r++) {
       const count = async (/** @type {string} */ label, /** @type {any} */ inject, dir = A.dir) => {
         const started = Date.now();

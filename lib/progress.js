@@ -45,8 +45,7 @@ export function createProgress(stream = process.stderr, o = {}) {
   /** @type {{ p: Progress, at: number } | null} the last report and when it came */
   let last = null;
   let wrote = start;
-  /** @type {any} */
-  let timer = null;
+  let timer = /** @type {any} */ (null);
 
   /** The time left: the phase's own estimate, or the pace so far, less the time since the last report. */
   const etaText = (/** @type {Progress} */ p, /** @type {number} */ at, /** @type {number} */ t) => {

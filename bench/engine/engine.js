@@ -28,8 +28,7 @@ const NO_SUCH_CASE = 'no such case in this run; valid: the keys of the ready mes
 
 async function main() {
   const own = ownTempDir();
-  /** @type {ReturnType<typeof createSession> | null} */
-  let session = null;
+  let session = /** @type {ReturnType<typeof createSession> | null} */ (null);
   process.on('exit', () => {
     session?.dispose();
     if (own) fs.rmSync(own, { recursive: true, force: true, maxRetries: 3 });

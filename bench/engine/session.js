@@ -31,8 +31,7 @@ export const KEY_ENV = 'SQLITE_BENCH_KEY';
 /** The encryption key of a run or session: the one it was given, or a new random one. */
 export const sessionKey = (env = process.env) => env[KEY_ENV] || crypto.randomBytes(24).toString('base64url');
 
-/** @type {(() => void) | null} */
-let gc = null;
+let gc = /** @type {(() => void) | null} */ (null);
 /** A full garbage collection, run untimed before each measured round (gc is exposed on first use, not at import). */
 function collectGarbage() {
   if (!gc) {
@@ -141,8 +140,7 @@ export function createSession(o) {
     if (skip) return { ...base, status: 'skipped', reason: skip };
     const loaded = { name: c.driver, open: t.open };
     const file = path.join(t.dir, `${c.op}.db`);
-    /** @type {import('./database.js').Conn | null} */
-    let conn = null;
+    let conn = /** @type {import('./database.js').Conn | null} */ (null);
     let pragmas = t.pragmas;
     let made = 0;
     const close = () => {

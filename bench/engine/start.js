@@ -84,8 +84,7 @@ export async function startEngine(options, o = {}) {
   let stderr = '';
   /** @type {string | null} how it ended, once it has */
   let ended = null;
-  /** @type {{ resolve: (m: any) => void, reject: (err: Error) => void } | null} */
-  let waiting = null;
+  let waiting = /** @type {{ resolve: (m: any) => void, reject: (err: Error) => void } | null} */ (null);
   const end = (/** @type {string} */ how) => {
     ended ??= how;
     waiting?.reject(fail(ended, stderr));

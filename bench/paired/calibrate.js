@@ -62,8 +62,7 @@ export async function calibrate(f, prepare, log) {
   const file = path.join(f.out, 'calibrate.json');
   const t0 = Date.now();
   const runs = /** @type {any[]} */ ([]);
-  /** @type {any} */
-  let environment = null;
+  let environment = /** @type {any} */ (null);
   const state = () => ({
     kind: 'sqlite-node-bench/calibration',
     version: 1,

@@ -90,8 +90,7 @@ export async function runSuite(o) {
   let total = list.length * budget.rounds;
   let step = 0;
   const deadline = started + (budget.deadlineSeconds ?? Infinity) * 1000;
-  /** @type {import('../engine/start.js').Engine | null} */
-  let engine = null;
+  let engine = /** @type {import('../engine/start.js').Engine | null} */ (null);
   let engines = 0;
   const slow = slowCounter();
   // The templates, built and proven once for the whole run (see createSession), under one key.
