@@ -13,10 +13,7 @@ import { commitOf } from './sides.js';
 
 const OUT = path.join(ROOT, 'out', 'compare');
 
-/**
- * @param {NodeJS.ProcessEnv} env
- */
-function readEnv(env) {
+function readEnv(/** @type {NodeJS.ProcessEnv} */ env) {
   const base = env.BASE_SHA ?? '';
   const pr = env.PR_NUMBER ?? '';
   if (!/^[0-9a-f]{40}$/.test(base))

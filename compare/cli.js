@@ -87,10 +87,7 @@ export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, ti
 /** Timed cases of an unfiltered run: the comparisons a full PR check corrects for (calibration). */
 const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
 
-/**
- * @param {string[]} argv
- */
-export function parseFlags(argv) {
+export function parseFlags(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   const num = numberFlag;
   /** @type {string[]} */

@@ -98,10 +98,7 @@ export function effective(readings) {
  * @property {Record<string, unknown>} [pragmas]
  */
 
-/**
- * @param {SessionOptions} o
- */
-export function createSession(o) {
+export function createSession(/** @type {SessionOptions} */ o) {
   const budget = budgetOf(o);
   const key = o.key ?? sessionKey();
   const hide = (/** @type {string} */ s) => s.split(key).join('***');

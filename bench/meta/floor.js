@@ -52,10 +52,7 @@ export const HELP = {
   options: OPTIONS,
 };
 
-/**
- * @param {string[]} argv
- */
-export function parseFloorFlags(argv) {
+export function parseFloorFlags(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   const rounds = v.rounds.split(',').map((s) => s.trim());
   const bad = rounds.find((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 100_000);

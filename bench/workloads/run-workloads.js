@@ -41,10 +41,7 @@ const templateId = (/** @type {import('../data/workloads.js').Workload} */ w, /*
     ? `c-${w.journal}-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_')
     : `s-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_');
 
-/**
- * @param {WorkloadRunOptions} o
- */
-export async function runWorkloads(o) {
+export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
   const started = Date.now();
   const budget = { ...WORKLOAD_BUDGETS[o.mode], ...o.budget };
   const quick = o.mode === 'quick';

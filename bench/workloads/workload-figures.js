@@ -62,10 +62,7 @@ function figureOf(values, between) {
   return { median: sig(median(values)), ...(i ? { low: sig(i.low), high: sig(i.high) } : {}), rounds: values.map(sig) };
 }
 
-/**
- * @param {Measured[]} measured
- */
-export function analyseWorkloads(measured) {
+export function analyseWorkloads(/** @type {Measured[]} */ measured) {
   const series = (/** @type {Measured} */ m, /** @type {typeof FIGURES.scale[number]} */ f) => {
     const pairs = m.rounds
       .map((r, i) => ({ v: f.of(r), slot: m.slots[i] }))
