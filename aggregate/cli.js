@@ -100,11 +100,8 @@ function check(files, artifactOf, now) {
   return { valid, invalid };
 }
 
-/**
- * The document a file holds, with the bytes it is stored as, if it is still the one that was checked.
- * @param {import('./admit.js').Checked} d
- */
-function reread(d) {
+/** The document a file holds, with the bytes it is stored as, if it is still the one that was checked. */
+function reread(/** @type {import('./admit.js').Checked} */ d) {
   try {
     const doc = JSON.parse(fs.readFileSync(d.file, 'utf8'));
     const text = storedText(doc);

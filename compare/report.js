@@ -225,11 +225,8 @@ function phaseLines(phases) {
   return [...lines, ''];
 }
 
-/**
- * The whole report.
- * @param {CompareResult} c
- */
-export function report(c) {
+/** The whole report. */
+export function report(/** @type {CompareResult} */ c) {
   const n = tally(c.rows);
   const timed = c.rows.filter((r) => r.pAdjusted !== null).length;
   const lines = [

@@ -30,11 +30,8 @@ export const ROUNDS_RULE = /** @type {const} */ ({
 const EXACT_OPS = new Set(OPS.filter((o) => o.kind === 'size').map((o) => o.name));
 const CPU_OPS = new Set(OPS.filter((o) => o.kind === 'timed' && o.bound === ROUNDS_RULE.bound).map((o) => o.name));
 
-/**
- * Whether the counts decide a case's CPU cost, so its wall time needs fewer rounds.
- * @param {import('../lib/costs.js').CostRow} r
- */
-function decidedByCounts(r) {
+/** Whether the counts decide a case's CPU cost, so its wall time needs fewer rounds. */
+function decidedByCounts(/** @type {import('../lib/costs.js').CostRow} */ r) {
   if (!CPU_OPS.has(r.op) || !r.base || !r.head) return false;
   if (ROUNDS_RULE.exact && !(r.base.exact && r.head.exact)) return false;
   return Math.max(r.base.io.fsync, r.head.io.fsync) <= ROUNDS_RULE.maxFsyncPerOp;

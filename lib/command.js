@@ -193,11 +193,8 @@ export function numberFlag(flag, s, min, max, integer = true) {
   return Number(s);
 }
 
-/**
- * The usage of a command, for --help: on stdout, and exit 0.
- * @param {string} text
- */
-export function printUsage(text) {
+/** The usage of a command, for --help: on stdout, and exit 0. */
+export function printUsage(/** @type {string} */ text) {
   console.log(text);
   return 0;
 }
@@ -209,11 +206,8 @@ export function printUsage(text) {
  */
 export const logger = (name) => (/** @type {string} */ line) => process.stderr.write(`${name}: ${line}\n`);
 
-/**
- * A command's Markdown report: on stdout, and in a GitHub Actions job appended to the job's summary.
- * @param {string} md
- */
-export function printMarkdown(md) {
+/** A command's Markdown report: on stdout, and in a GitHub Actions job appended to the job's summary. */
+export function printMarkdown(/** @type {string} */ md) {
   console.log(md);
   if (process.env.GITHUB_STEP_SUMMARY) fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${md}\n`);
 }

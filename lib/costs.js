@@ -44,11 +44,8 @@ export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
  */
 export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005 });
 
-/**
- * The largest repeat spread per operation over these cases.
- * @param {{ op: string, spread: number }[]} cases
- */
-export function opSpreads(cases) {
+/** The largest repeat spread per operation over these cases. */
+export function opSpreads(/** @type {{ op: string, spread: number }[]} */ cases) {
   const m = /** @type {Map<string, number>} */ (new Map());
   for (const c of cases) m.set(c.op, Math.max(m.get(c.op) ?? 0, c.spread));
   return m;

@@ -125,11 +125,8 @@ export function writeFileAtomic(file, data) {
 /** The temp files writeFileAtomic leaves when killed between write and rename. */
 export const TEMP_FILE = /^\..+\.\d+\.\d+\.tmp$/;
 
-/**
- * Remove such leftovers under dir (recursively), returning their paths.
- * @param {string} dir
- */
-export function removeStaleTemps(dir) {
+/** Remove such leftovers under dir (recursively), returning their paths. */
+export function removeStaleTemps(/** @type {string} */ dir) {
   if (!fs.existsSync(dir)) return [];
   const found = fs
     .readdirSync(dir, { recursive: true })
@@ -139,11 +136,8 @@ export function removeStaleTemps(dir) {
   return found.map((f) => path.join(dir, f));
 }
 
-/**
- * Remove the leftovers writeFileAtomic may have left for one file, returning their paths.
- * @param {string} file
- */
-export function removeStaleTempsOf(file) {
+/** Remove the leftovers writeFileAtomic may have left for one file, returning their paths. */
+export function removeStaleTempsOf(/** @type {string} */ file) {
   const dir = path.dirname(path.resolve(file));
   const found = fs
     .readdirSync(dir)

@@ -52,11 +52,8 @@ export const RANKED = /** @type {Verdict[]} */ ([
   VERDICTS.same,
 ]);
 
-/**
- * How many rows have each verdict (compare.json `tally`, in this order).
- * @param {{ verdict: string }[]} rows
- */
-export function tally(rows) {
+/** How many rows have each verdict (compare.json `tally`, in this order). */
+export function tally(/** @type {{ verdict: string }[]} */ rows) {
   const W = VERDICTS;
   /** @type {Record<string, number>} */
   const n = Object.fromEntries([W.slower, W.faster, W.same, W.unclear, W.notCompared].map((w) => [w, 0]));

@@ -44,11 +44,8 @@ export const HELP = {
   options: OPTIONS,
 };
 
-/**
- * The bench's arguments for these flags.
- * @param {string[]} argv
- */
-function benchArgsOf(argv) {
+/** The bench's arguments for these flags. */
+function benchArgsOf(/** @type {string[]} */ argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
   const measurable = CLAIMS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
   const given = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());

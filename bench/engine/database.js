@@ -37,11 +37,8 @@ export function readPragma(conn, name) {
   return normalise(name, col in row ? row[col] : Object.values(row)[0]);
 }
 
-/**
- * SQLite's result code name of an error from either driver, e.g. SQLITE_NOTADB.
- * @param {unknown} err
- */
-export function sqliteCode(err) {
+/** SQLite's result code name of an error from either driver, e.g. SQLITE_NOTADB. */
+export function sqliteCode(/** @type {unknown} */ err) {
   const e = /** @type {any} */ (err);
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_')) return e.code;
   if (e?.errcode === 26 || /file is not a database/.test(String(e?.message))) return 'SQLITE_NOTADB';

@@ -79,11 +79,8 @@ export function tableFilters(v) {
   return filters;
 }
 
-/**
- * Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices.
- * @param {string[]} argv
- */
-export function parseFlags(argv) {
+/** Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices. */
+export function parseFlags(/** @type {string[]} */ argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
   const filters = tableFilters(v);
   const int = (

@@ -71,11 +71,8 @@ export function shuffledCases(o) {
   return { random, list: shuffle(random, selectCases(o.filters)) };
 }
 
-/**
- * The PRAGMA values a connection ran with, as read back (actions: true once run).
- * @param {import('./database.js').PragmaReading[]} readings
- */
-export function effective(readings) {
+/** The PRAGMA values a connection ran with, as read back (actions: true once run). */
+export function effective(/** @type {import('./database.js').PragmaReading[]} */ readings) {
   return Object.fromEntries(readings.map((r) => [r.name, r.after ?? (r.applied ? true : null)]));
 }
 

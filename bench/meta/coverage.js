@@ -159,11 +159,8 @@ export function calibrationOf(docs, which) {
   return { byOp: rows, all: { pairs, coverage: rows.reduce((a, r) => a + r.coverage * r.pairs, 0) / pairs } };
 }
 
-/**
- * The in-run comparisons' half-widths per operation, over repeat runs (the A/A twin left out).
- * @param {any[]} docs
- */
-export function pairedWidths(docs) {
+/** The in-run comparisons' half-widths per operation, over repeat runs (the A/A twin left out). */
+export function pairedWidths(/** @type {any[]} */ docs) {
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
   const byOp = /** @type {Record<string, { halves: number[], decided: number }>} */ ({});
   for (const doc of docs)

@@ -139,11 +139,8 @@ export const PHASES = [
 const seconds = (/** @type {number} */ s) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
 const load = (/** @type {number | null} */ x) => (x === null ? '' : x.toFixed(2));
 
-/**
- * The table as Markdown.
- * @param {Row[]} rows
- */
-export function costTable(rows) {
+/** The table as Markdown. */
+export function costTable(/** @type {Row[]} */ rows) {
   return markdownTable(
     [
       ['Phase', 'Measured', 'Target', 'Pass', 'Load at start', 'Load at end', 'Cores', 'Note'],
@@ -162,11 +159,8 @@ export function costTable(rows) {
   );
 }
 
-/**
- * The phases --phase names, in the table's order.
- * @param {string[]} names
- */
-export function choosePhases(names) {
+/** The phases --phase names, in the table's order. */
+export function choosePhases(/** @type {string[]} */ names) {
   const asked = names.flatMap((n) => n.split(',')).filter(Boolean);
   const bad = asked.find((n) => !PHASES.some((p) => p.name === n));
   if (bad) throw new UsageError(`unknown --phase '${bad}'; valid: ${PHASES.map((p) => p.name).join(', ')}`);

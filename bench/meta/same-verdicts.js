@@ -86,11 +86,8 @@ function rowDifferences(what, a, b, id) {
   return out;
 }
 
-/**
- * A shootout document's rounds as its run had them (each side's cases' ops/s per round), from its figures.
- * @param {any} doc
- */
-function shootoutRounds(doc) {
+/** A shootout document's rounds as its run had them (each side's cases' ops/s per round), from its figures. */
+function shootoutRounds(/** @type {any} */ doc) {
   const n = doc.run.rounds;
   /** @type {Record<string, { cases: any[] }>[]} */
   const rounds = Array.from({ length: n }, () => ({}));

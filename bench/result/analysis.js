@@ -68,11 +68,8 @@ export function analyseRun(cases) {
   return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, claims };
 }
 
-/**
- * Every comparison of the table, on every timed operation, where both cases have paired rounds.
- * @param {any[]} cases
- */
-function compareAll(cases) {
+/** Every comparison of the table, on every timed operation, where both cases have paired rounds. */
+function compareAll(/** @type {any[]} */ cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
   // the claim-only variants are compared in the claims, not in the comparisons' tables
   const setups = [

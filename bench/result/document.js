@@ -206,11 +206,8 @@ export const semanticProblems = (doc) => [
   ...runProblems(doc),
 ];
 
-/**
- * Every problem of a document, schema first (the semantic checks assume a schema-valid one).
- * @param {any} doc
- */
-export function documentProblems(doc) {
+/** Every problem of a document, schema first (the semantic checks assume a schema-valid one). */
+export function documentProblems(/** @type {any} */ doc) {
   const schema = validate(doc);
   return schema.length ? schema : semanticProblems(doc);
 }

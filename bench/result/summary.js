@@ -29,11 +29,8 @@ import { journalRows, latencyRows, notRunLines, scaleRows } from '../../aggregat
 import { componentLines, countCell, countChange, countingLine } from '../../aggregate/render/counts-text.js';
 import { quickAnswers } from '../../aggregate/render/quick-answers.js';
 
-/**
- * One cell: the case's figure, or its status.
- * @param {any} c
- */
-export function cell(c) {
+/** One cell: the case's figure, or its status. */
+export function cell(/** @type {any} */ c) {
   if (!c) return '';
   return figureText(c, rate).text ?? inert(c.status);
 }

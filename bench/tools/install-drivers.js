@@ -103,11 +103,10 @@ const ORIGIN_TEXT = {
   'downloaded-prebuild': 'a prebuilt binary downloaded for this Node',
 };
 
-/**
- * One line per installed driver: its version and the binary it loads, with where that came from.
- * @param {Map<string, { info: import('../engine/load-drivers.js').DriverInfo }>} drivers
- */
-export function installedLines(drivers) {
+/** One line per installed driver: its version and the binary it loads, with where that came from. */
+export function installedLines(
+  /** @type {Map<string, { info: import('../engine/load-drivers.js').DriverInfo }>} */ drivers,
+) {
   return [...drivers.values()].flatMap(({ info }) => {
     if (info.status === 'skipped' || info.binary?.origin === 'built-into-node') return [];
     if (info.status !== 'ok' || !info.binary)

@@ -16,11 +16,8 @@ const ABORT = 2;
 /** A new barrier's memory, to give every worker (workerData). */
 export const createBarrier = () => new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
 
-/**
- * A worker's side.
- * @param {SharedArrayBuffer} sab
- */
-export function workerSide(sab) {
+/** A worker's side. */
+export function workerSide(/** @type {SharedArrayBuffer} */ sab) {
   const a = new Int32Array(sab);
   return {
     /** Wait until it is worker i's turn to open (false: aborted). */
@@ -49,11 +46,8 @@ export function workerSide(sab) {
   };
 }
 
-/**
- * The main thread's side. It never blocks (it polls), so it can still hear a worker fail.
- * @param {SharedArrayBuffer} sab
- */
-export function mainSide(sab) {
+/** The main thread's side. It never blocks (it polls), so it can still hear a worker fail. */
+export function mainSide(/** @type {SharedArrayBuffer} */ sab) {
   const a = new Int32Array(sab);
   return {
     arrived: () => Atomics.load(a, ARRIVED),

@@ -81,11 +81,8 @@ async function work() {
   }
 }
 
-/**
- * The reader's operation: the next mailbox's newest 50 messages, checked.
- * @param {import('../engine/database.js').Conn} c
- */
-function reader(c) {
+/** The reader's operation: the next mailbox's newest 50 messages, checked. */
+function reader(/** @type {import('../engine/database.js').Conn} */ c) {
   const stmt = c.prepare(SELECT_SQL);
   let mailbox = 0;
   return () => {
@@ -95,11 +92,8 @@ function reader(c) {
   };
 }
 
-/**
- * The writer's operation: one new message in its own transaction, checked.
- * @param {import('../engine/database.js').Conn} c
- */
-function writer(c) {
+/** The writer's operation: one new message in its own transaction, checked. */
+function writer(/** @type {import('../engine/database.js').Conn} */ c) {
   const stmt = c.prepare(INSERT_MESSAGE);
   const pool = generateMessages(d.seed + 1, 256);
   let n = 0;
@@ -110,11 +104,8 @@ function writer(c) {
   };
 }
 
-/**
- * Run the operation until the deadline.
- * @param {() => void} op
- */
-function loop(op) {
+/** Run the operation until the deadline. */
+function loop(/** @type {() => void} */ op) {
   const latencies = /** @type {number[]} */ ([]);
   let busy = 0;
   const t0 = performance.now();

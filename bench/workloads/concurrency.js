@@ -48,11 +48,8 @@ const STOP_GRACE_MS = 10_000;
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Run one round. Rejects, naming the worker, when one fails or hangs, or a verification fails.
- * @param {ConcurrencyRoundOptions} o
- */
-export async function runConcurrency(o) {
+/** Run one round. Rejects, naming the worker, when one fails or hangs, or a verification fails. */
+export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
   const barrier = createBarrier();
   const main = mainSide(barrier);
   const roles = [

@@ -65,11 +65,10 @@ export function runScaleOps(o) {
   return { rates, verified };
 }
 
-/**
- * VACUUM and the checkpoint after it, with the process's peak memory.
- * @param {{ conn: import('../engine/database.js').Conn, file: string, seeded: number }} o
- */
-export function runScaleVacuum(o) {
+/** VACUUM and the checkpoint after it, with the process's peak memory. */
+export function runScaleVacuum(
+  /** @type {{ conn: import('../engine/database.js').Conn, file: string, seeded: number }} */ o,
+) {
   const before = { mainBytes: sizeOf(o.file), walBytes: sizeOf(`${o.file}-wal`) };
   const rssBeforeBytes = peakRssBytes();
   let t = performance.now();

@@ -16,21 +16,15 @@ export function quantile(xs, q) {
 /** The arithmetic mean. */
 export const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/**
- * The coefficient of variation (sample sd / mean) of some figures, as a fraction.
- * @param {number[]} xs
- */
-export function cv(xs) {
+/** The coefficient of variation (sample sd / mean) of some figures, as a fraction. */
+export function cv(/** @type {number[]} */ xs) {
   const m = mean(xs);
   const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
   return sd / m;
 }
 
-/**
- * The median of some figures (NaN for none).
- * @param {number[]} xs
- */
-export function median(xs) {
+/** The median of some figures (NaN for none). */
+export function median(/** @type {number[]} */ xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length ? (s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2) : NaN;
