@@ -123,12 +123,8 @@ export async function calibrateCounts(f, prepare, log) {
 const runArgs = (/** @type {string[]} */ args, /** @type {number} */ r) =>
   args.map((a, i) => (args[i - 1] === '--seed' ? String(Number(a) + r) : a));
 
-/**
- * What one iteration of the injected loop costs, counted alone in the checkout.
- * @param {string} dir
- * @param {string[]} args
- */
-async function probeLoop(dir, args) {
+/** What one iteration of the injected loop costs, counted alone in the checkout. */
+async function probeLoop(/** @type {string} */ dir, /** @type {string[]} */ args) {
   const got = await runCounts({ label: 'probe', dir }, [...args, '--probe-loop', String(PROBE)], { log: () => {} });
   if ('reason' in got) throw new Error(`--probe-loop: ${got.reason}`);
   return got.doc.probe;

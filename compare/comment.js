@@ -81,12 +81,8 @@ export function fit(text, max, where) {
   return `${kept}${'\n\n</details>'.repeat(Math.max(0, open))}\n\n… cut at ${kept.length.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters: the whole report is in ${where} (compare.md).`;
 }
 
-/**
- * The comment text: marker, the report (cut to fit, mentions defused), a link to the run.
- * @param {string} md
- * @param {{ runUrl?: string, conclusion?: string }} meta
- */
-export function commentBody(md, meta) {
+/** The comment text: marker, the report (cut to fit, mentions defused), a link to the run. */
+export function commentBody(/** @type {string} */ md, /** @type {{ runUrl?: string, conclusion?: string }} */ meta) {
   const run = safeUrl(meta.runUrl);
   const text = fit(
     md.replace(/@(?=[A-Za-z0-9-])/g, '@\u200b'),

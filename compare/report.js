@@ -110,11 +110,8 @@ const ioCell = (
   return r.head ? countText(r.head.io[field]) : '';
 };
 
-/**
- * The components of a case that moved beyond their tolerance: "SQLite +1.02% (+2.36k/op)".
- * @param {import('../lib/costs.js').CostRow} r
- */
-export const componentCell = (r) =>
+/** The components of a case that moved beyond their tolerance: "SQLite +1.02% (+2.36k/op)". */
+export const componentCell = (/** @type {import('../lib/costs.js').CostRow} */ r) =>
   movedComponents(r)
     .map(
       (c) =>
@@ -122,12 +119,8 @@ export const componentCell = (r) =>
     )
     .join(', ');
 
-/**
- * The cases whose counts changed, with the wall time's verdict beside them.
- * @param {import('../lib/costs.js').CostRow[]} rows
- * @param {Row[]} wall
- */
-export function costTable(rows, wall) {
+/** The cases whose counts changed, with the wall time's verdict beside them. */
+export function costTable(/** @type {import('../lib/costs.js').CostRow[]} */ rows, /** @type {Row[]} */ wall) {
   const byKey = new Map(wall.map((w) => [w.key, w]));
   const fields = IO.filter(
     ([f]) => f === 'fsync' || f === 'write' || f === 'written' || rows.some((r) => r.io.some((x) => x.field === f)),

@@ -17,12 +17,8 @@
  * @property {() => void} close
  */
 
-/**
- * The first column of the first row of a query.
- * @param {Conn} conn
- * @param {string} sql
- */
-export function scalar(conn, sql) {
+/** The first column of the first row of a query. */
+export function scalar(/** @type {Conn} */ conn, /** @type {string} */ sql) {
   const row = conn.prepare(sql).get();
   return row === undefined ? undefined : Object.values(row)[0];
 }

@@ -32,11 +32,7 @@ const BOT = [
 /** A push git refused (pushRejection says why): another run pushed first, most often. */
 class Rejected extends CommandError {}
 
-/**
- * @param {string[]} args
- * @param {string} cwd
- */
-const git = (args, cwd) =>
+const git = (/** @type {string[]} */ args, /** @type {string} */ cwd) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /**
@@ -92,12 +88,8 @@ export function pushRejection(stderr) {
   );
 }
 
-/**
- * The documents the index lists now and did not at HEAD, as paths under results/.
- * @param {string} results
- * @param {string} cwd
- */
-function newDocuments(results, cwd) {
+/** The documents the index lists now and did not at HEAD, as paths under results/. */
+function newDocuments(/** @type {string} */ results, /** @type {string} */ cwd) {
   const files = (/** @type {string} */ text) =>
     new Set(text ? JSON.parse(text).entries.map((/** @type {{ file: string }} */ e) => e.file) : []);
   const index = path.posix.join(results.split(path.sep).join('/'), INDEX);

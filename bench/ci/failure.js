@@ -84,13 +84,8 @@ const STEPS = [
 ];
 const OUTCOMES = ['success', 'failure', 'cancelled', 'skipped', ''];
 
-/**
- * A variable that must be empty or a whole number.
- * @param {NodeJS.ProcessEnv} env
- * @param {string} name
- * @param {string} what
- */
-function wholeNumber(env, name, what) {
+/** A variable that must be empty or a whole number. */
+function wholeNumber(/** @type {NodeJS.ProcessEnv} */ env, /** @type {string} */ name, /** @type {string} */ what) {
   const v = env[name] ?? '';
   if (v !== '' && !/^[1-9]\d{0,3}$/.test(v)) throw new UsageError(`${name} '${v}' is not ${what}`);
   return v;

@@ -48,12 +48,8 @@ export const COMPARISONS = [
   },
 ];
 
-/**
- * The setups a comparison compares with its reference, among the setups a run has.
- * @param {Comparison} cmp
- * @param {import('./suite.js').Setup[]} have
- */
-export function membersOf(cmp, have) {
+/** The setups a comparison compares with its reference, among the setups a run has. */
+export function membersOf(/** @type {Comparison} */ cmp, /** @type {import('./suite.js').Setup[]} */ have) {
   const pick = (/** @type {string[] | '*'} */ sel, /** @type {string} */ v) => sel === '*' || sel.includes(v);
   const same = (/** @type {import('./suite.js').Setup} */ s) =>
     s.config === cmp.reference.config && s.driver === cmp.reference.driver && s.cipher === cmp.reference.cipher;

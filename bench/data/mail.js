@@ -108,12 +108,8 @@ export function generateMessages(seed, count) {
   return out;
 }
 
-/**
- * The parameters of INSERT_MESSAGE for a message with a given uid.
- * @param {Message} m
- * @param {number} uid
- */
-export function messageParams(m, uid) {
+/** The parameters of INSERT_MESSAGE for a message with a given uid. */
+export function messageParams(/** @type {Message} */ m, /** @type {number} */ uid) {
   return [
     m.mailbox,
     uid,

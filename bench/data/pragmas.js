@@ -84,12 +84,8 @@ export function normalise(name, value) {
   return String(value) === '' ? null : String(value);
 }
 
-/**
- * The SQL that sets a PRAGMA. Text values are quoted; enum and int values are written bare.
- * @param {string} name
- * @param {number|string} value
- */
-export function pragmaSql(name, value) {
+/** The SQL that sets a PRAGMA. Text values are quoted; enum and int values are written bare. */
+export function pragmaSql(/** @type {string} */ name, /** @type {number|string} */ value) {
   const spec = PRAGMAS[name];
   if (!spec) throw new Error(`unknown PRAGMA '${name}'; known: ${Object.keys(PRAGMAS).join(', ')}`);
   const written = spec.type.kind === 'text' ? `'${String(value).replaceAll("'", "''")}'` : String(value);

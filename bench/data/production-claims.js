@@ -418,11 +418,8 @@ export const setupOf = (v) => ({
   cipher: v.cipher ?? PRODUCTION_CIPHER,
 });
 
-/**
- * The measured checks of a claim, each with its reference and member as setups.
- * @param {Claim} e
- */
-export const measuredChecks = (e) =>
+/** The measured checks of a claim, each with its reference and member as setups. */
+export const measuredChecks = (/** @type {Claim} */ e) =>
   e.checks.flatMap((c, i) =>
     c.op && c.member && c.claim && !c.notMeasured
       ? [

@@ -39,12 +39,8 @@ export function driversDir(version = process.version, generation = process.env[G
  * @property {string[]} [compileOptions]
  */
 
-/**
- * Where a native binary came from, judged from where it sits in its package.
- * @param {string} pkgDir
- * @param {string} file
- */
-export function binaryOrigin(pkgDir, file) {
+/** Where a native binary came from, judged from where it sits in its package. */
+export function binaryOrigin(/** @type {string} */ pkgDir, /** @type {string} */ file) {
   const rel = path.relative(pkgDir, file).split(path.sep).join('/');
   if (rel.startsWith('prebuilds/')) return 'bundled-prebuild';
   // node-gyp leaves its config and makefiles beside the binary; prebuild-install only the binary

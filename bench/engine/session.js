@@ -264,12 +264,8 @@ export function createSession(/** @type {SessionOptions} */ o) {
       return failed(c, err);
     }
   };
-  /**
-   * One slice of an open case.
-   * @param {string} key
-   * @param {number} ms
-   */
-  const sliceCase = (key, ms) => {
+  /** One slice of an open case. */
+  const sliceCase = (/** @type {string} */ key, /** @type {number} */ ms) => {
     const o = open.get(key);
     if (!o) throw new Error(`${key} is not open`);
     return o.slicer.slice(ms);

@@ -108,11 +108,8 @@ export function createTemplates(o) {
     }
   };
 
-  /**
-   * The template of a (config, driver, cipher), built on first use.
-   * @param {import('../data/suite.js').Setup} s
-   */
-  const get = (s) => {
+  /** The template of a (config, driver, cipher), built on first use. */
+  const get = (/** @type {import('../data/suite.js').Setup} */ s) => {
     const id = setupDir(s);
     if (built.has(id)) return built.get(id);
     const config = /** @type {import('../data/configs.js').Config} */ (CONFIGS.find((c) => c.name === s.config));

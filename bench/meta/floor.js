@@ -113,13 +113,8 @@ export function floorOf(runs, { rounds, draws, random }) {
   return { windowsPerRun: fewest, windowSpread: median(spreads), runMedians, runCv: cv(runMedians), byRounds };
 }
 
-/**
- * `k` of `xs` at random, without replacement (a partial Fisher–Yates on a copy).
- * @param {() => number} random
- * @param {number[]} xs
- * @param {number} k
- */
-function pick(random, xs, k) {
+/** `k` of `xs` at random, without replacement (a partial Fisher–Yates on a copy). */
+function pick(/** @type {() => number} */ random, /** @type {number[]} */ xs, /** @type {number} */ k) {
   const a = [...xs];
   for (let i = 0; i < k; i++) {
     const j = i + randomInt(random, a.length - i);

@@ -24,13 +24,8 @@ export const HELP = {
   options: OPTIONS,
 };
 
-/**
- * Busy for `ms`: either stream through `buf` (read and write every cache line) or spin.
- * @param {Float64Array} buf
- * @param {boolean} stream
- * @param {number} ms
- */
-function burst(buf, stream, ms) {
+/** Busy for `ms`: either stream through `buf` (read and write every cache line) or spin. */
+function burst(/** @type {Float64Array} */ buf, /** @type {boolean} */ stream, /** @type {number} */ ms) {
   const until = performance.now() + ms;
   let x = 0;
   while (performance.now() < until) {

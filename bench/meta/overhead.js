@@ -15,12 +15,8 @@ import { median } from '../../lib/stats/spread.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 
-/**
- * ops/s of a bare loop running for about `ms`.
- * @param {() => unknown} fn
- * @param {number} ms
- */
-function bare(fn, ms) {
+/** ops/s of a bare loop running for about `ms`. */
+function bare(/** @type {() => unknown} */ fn, /** @type {number} */ ms) {
   let n = 0;
   const t0 = performance.now();
   let t = t0;

@@ -73,13 +73,8 @@ const judged = (
     judge([Array.from({ length: n }, () => ({ reference: 1, member: 1, log: offset + noise(r) }))], { minPairs: 3 })[0]
   );
 
-/**
- * How often a claim's interval excludes 0 with no real effect, at `pairs` pairs, per noise.
- * @param {number} pairs
- * @param {number} reps
- * @param {number} seed
- */
-export function falseExclusions(pairs, reps, seed) {
+/** How often a claim's interval excludes 0 with no real effect, at `pairs` pairs, per noise. */
+export function falseExclusions(/** @type {number} */ pairs, /** @type {number} */ reps, /** @type {number} */ seed) {
   return Object.entries(NOISE).map(([name, noise], i) => {
     const r = createRandom(seed * 31 + i * 1000 + pairs);
     let k = 0;

@@ -69,13 +69,8 @@ function measure(chromium, page) {
   return JSON.parse(found[1].replace(/&(quot|lt|gt|amp);/g, (_, e) => entities[e]));
 }
 
-/**
- * Headless Chromium on an HTML file, at WINDOW, with these flags.
- * @param {string} chromium
- * @param {string} page
- * @param {string[]} flags
- */
-const headless = (chromium, page, flags) =>
+/** Headless Chromium on an HTML file, at WINDOW, with these flags. */
+const headless = (/** @type {string} */ chromium, /** @type {string} */ page, /** @type {string[]} */ flags) =>
   spawnSync(
     chromium,
     [
@@ -93,12 +88,8 @@ const headless = (chromium, page, flags) =>
     { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 },
   );
 
-/**
- * Markdown as a page GitHub would show, images and links resolved against dir.
- * @param {string} md
- * @param {string} dir
- */
-function html(md, dir) {
+/** Markdown as a page GitHub would show, images and links resolved against dir. */
+function html(/** @type {string} */ md, /** @type {string} */ dir) {
   // each image gets its size from the SVG, so the layout does not move while images load
   const body = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true }).replace(
     /<img src="([^"]*)"/g,

@@ -71,12 +71,8 @@ export async function prepareRun(flags) {
   };
 }
 
-/**
- * The suite's timed rounds, their analysis and how noisy the machine was meanwhile.
- * @param {Flags} flags
- * @param {Ready} ready
- */
-export async function timeSuite(flags, ready) {
+/** The suite's timed rounds, their analysis and how noisy the machine was meanwhile. */
+export async function timeSuite(/** @type {Flags} */ flags, /** @type {Ready} */ ready) {
   const run = await runSuite({
     mode: ready.mode,
     filters: flags.filters,

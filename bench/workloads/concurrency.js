@@ -147,12 +147,8 @@ export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
   return { ...summarise(results, o.readers), verified: verify(o, results) };
 }
 
-/**
- * The writes counted back: the database holds the seeded messages and every insert a writer made.
- * @param {ConcurrencyRoundOptions} o
- * @param {WorkerResult[]} results
- */
-function verify(o, results) {
+/** The writes counted back: the database holds the seeded messages and every insert a writer made. */
+function verify(/** @type {ConcurrencyRoundOptions} */ o, /** @type {WorkerResult[]} */ results) {
   const writes = results.filter((r) => r.role === 'writer').reduce((a, r) => a + r.ops, 0);
   const reads = results.filter((r) => r.role === 'reader').reduce((a, r) => a + r.ops, 0);
   const conn = o.open(o.file);
@@ -172,12 +168,8 @@ function verify(o, results) {
   return { reads, rowsRead: reads * 50, writes, writesCounted: writes };
 }
 
-/**
- * A round's figures: total and per-reader reads/s, writes/s, latency quantiles, SQLITE_BUSY counts.
- * @param {WorkerResult[]} results
- * @param {number} readers
- */
-export function summarise(results, readers) {
+/** A round's figures: total and per-reader reads/s, writes/s, latency quantiles, SQLITE_BUSY counts. */
+export function summarise(/** @type {WorkerResult[]} */ results, /** @type {number} */ readers) {
   const rs = results.filter((r) => r.role === 'reader');
   const w = results.find((r) => r.role === 'writer');
   const rate = (/** @type {WorkerResult} */ r) => (r.ops / r.elapsedMs) * 1000;

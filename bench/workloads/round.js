@@ -44,11 +44,7 @@ import { buildTemplate } from './template.js';
 const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) =>
   Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
 
-/**
- * @param {RoundSpec} spec
- * @param {string} key
- */
-async function runRound(spec, key) {
+async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key) {
   const cipher = CIPHERS.find((c) => c.name === spec.cipher);
   if (!cipher) throw new Error(`unknown cipher ${spec.cipher}`);
   const loaded = (await loadDrivers()).get(spec.driver);

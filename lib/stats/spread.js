@@ -1,12 +1,8 @@
 // Robust summaries of a sample: median, quantiles, spread, the standard error of a median. Used by
 // the engine (a case's rounds), the compare and the meta benchmarks. Paired tests are in paired.js.
 
-/**
- * The q-quantile, linear between order statistics.
- * @param {number[]} xs
- * @param {number} q
- */
-export function quantile(xs, q) {
+/** The q-quantile, linear between order statistics. */
+export function quantile(/** @type {number[]} */ xs, /** @type {number} */ q) {
   const s = [...xs].sort((a, b) => a - b);
   const i = (s.length - 1) * q;
   const lo = Math.floor(i);
