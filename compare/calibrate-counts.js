@@ -31,12 +31,11 @@ const INJECTED = { instructions: 0.01, fsyncEvery: 100, sqlite: 0.01 };
 /** Iterations of the loop counted alone to learn what one costs. */
 const PROBE = 100_000;
 
-/**
- * @param {{ runs: number, countArgs: string[], out: string }} f
- * @param {(labels: string[]) => { sides: { dir: string, given: string, commit: string | null }[], cleanup: () => void }} prepare
- * @param {(line: string) => void} log
- */
-export async function calibrateCounts(f, prepare, log) {
+export async function calibrateCounts(
+  /** @type {{ runs: number, countArgs: string[], out: string }} */ f,
+  /** @type {(labels: string[]) => { sides: { dir: string, given: string, commit: string | null }[], cleanup: () => void }} */ prepare,
+  /** @type {(line: string) => void} */ log,
+) {
   const { sides, cleanup } = prepare(['base']);
   const A = sides[0];
   // B is a copy of A in another directory, as the PR check's base is a worktree beside the head:

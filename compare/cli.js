@@ -133,13 +133,12 @@ export function parseFlags(/** @type {string[]} */ argv) {
   };
 }
 
-/**
- * Make the sides ready: directories as given, refs checked out and installed in temp worktrees.
- * @param {ReturnType<typeof parseFlags>} f
- * @param {string[]} labels
- * @param {(line: string) => void} log
- */
-function prepare(f, labels, log) {
+/** Make the sides ready: directories as given, refs checked out and installed in temp worktrees. */
+function prepare(
+  /** @type {ReturnType<typeof parseFlags>} */ f,
+  /** @type {string[]} */ labels,
+  /** @type {(line: string) => void} */ log,
+) {
   const repo = ROOT;
   const given = labels.map((l) => (l === 'head' ? f.head : f.base));
   // a --base / --head that names nothing usable is bad usage (exit 2), not a failed run
@@ -230,12 +229,11 @@ async function measureSides(sides, f, fewer, log) {
   };
 }
 
-/**
- * Run a compare and write compare.json and compare.md to f.out.
- * @param {ReturnType<typeof parseFlags>} f
- * @param {(line: string) => void} log
- */
-export async function compare(f, log) {
+/** Run a compare and write compare.json and compare.md to f.out. */
+export async function compare(
+  /** @type {ReturnType<typeof parseFlags>} */ f,
+  /** @type {(line: string) => void} */ log,
+) {
   const t0 = Date.now();
   const { sides, cleanup } = prepare(f, ['base', 'head'], log);
   const since = (/** @type {number} */ t) => (Date.now() - t) / 1000;

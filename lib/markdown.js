@@ -151,13 +151,12 @@ export function table(rows, align = [], { padded = true, tight = false } = {}) {
   return [line(text[0]), line(rule), ...text.slice(1).map(line)].join('\n');
 }
 
-/**
- * table() unpadded: each row's cells as given, the delimiter row as wide as the header.
- * @param {unknown[][]} rows
- * @param {('l'|'r'|'c'|'')[]} align
- * @param {boolean} tight
- */
-function unpadded(rows, align, tight) {
+/** table() unpadded: each row's cells as given, the delimiter row as wide as the header. */
+function unpadded(
+  /** @type {unknown[][]} */ rows,
+  /** @type {('l'|'r'|'c'|'')[]} */ align,
+  /** @type {boolean} */ tight,
+) {
   const cell = (/** @type {unknown} */ c) => (c === null || c === undefined ? '' : String(c));
   const line = (/** @type {unknown[]} */ cells) =>
     tight ? `|${cells.map(cell).join('|')}|` : `| ${cells.map(cell).join(' | ')} |`;

@@ -35,12 +35,11 @@ export function chosenGeneration(nodeVersion, id) {
   return { gen, override: gen.id !== def?.id };
 }
 
-/**
- * Why a built-in driver is unavailable on this Node, or null when it is available.
- * @param {import('./drivers.js').Driver} driver
- * @param {string} nodeVersion
- */
-export function builtinUnavailable(driver, nodeVersion) {
+/** Why a built-in driver is unavailable on this Node, or null when it is available. */
+export function builtinUnavailable(
+  /** @type {import('./drivers.js').Driver} */ driver,
+  /** @type {string} */ nodeVersion,
+) {
   if (!driver.node || semver.satisfies(nodeVersion, driver.node)) return null;
   return `${driver.name} needs Node ${driver.node} without a flag; this is ${nodeVersion}`;
 }

@@ -156,11 +156,10 @@ export async function loadDrivers() {
   return out;
 }
 
-/**
- * @param {(file: string) => import('./database.js').Conn} open
- * @param {string} file
- */
-function describeSqlite(open, file) {
+function describeSqlite(
+  /** @type {(file: string) => import('./database.js').Conn} */ open,
+  /** @type {string} */ file,
+) {
   const conn = open(file);
   try {
     /** @type {{ sqlite: string, sqlite3mc?: string, compileOptions: string[] }} */

@@ -194,12 +194,11 @@ export function createSession(/** @type {SessionOptions} */ o) {
     reason: errorReason(err),
   });
 
-  /**
-   * Measure one round of one case on a fresh copy of its template.
-   * @param {import('../data/suite.js').Case} c
-   * @param {import('./budgets.js').RunBudget} b
-   */
-  const runCase = (c, b) => {
+  /** Measure one round of one case on a fresh copy of its template. */
+  const runCase = (
+    /** @type {import('../data/suite.js').Case} */ c,
+    /** @type {import('./budgets.js').RunBudget} */ b,
+  ) => {
     const p = prepare(c);
     if (!('task' in p)) return p;
     try {

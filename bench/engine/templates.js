@@ -27,13 +27,12 @@ export const SHM = '/dev/shm';
 const sizeOf = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** Remove a database and its WAL, shared memory and journal files. */
-/**
- * What a seeded database holds and weighs: file sizes, pages, free pages, messages.
- * @param {import('./database.js').Conn} conn
- * @param {string} file
- * @param {number} messages
- */
-export function sizeFacts(conn, file, messages) {
+/** What a seeded database holds and weighs: file sizes, pages, free pages, messages. */
+export function sizeFacts(
+  /** @type {import('./database.js').Conn} */ conn,
+  /** @type {string} */ file,
+  /** @type {number} */ messages,
+) {
   return {
     mainBytes: sizeOf(file),
     walBytes: sizeOf(`${file}-wal`),

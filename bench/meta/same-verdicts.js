@@ -63,14 +63,13 @@ async function judges(/** @type {string} */ oldRoot) {
 const pct = (/** @type {number | null} */ x) => (x === null ? 'null' : `${(x * 100).toFixed(2)}%`);
 const interval = (/** @type {any} */ r) => `${r.verdict} [${pct(r.low)}, ${pct(r.high)}]`;
 
-/**
- * The differences between two lists of judged rows, matched by `id`.
- * @param {string} what
- * @param {any[]} a
- * @param {any[]} b
- * @param {(r: any) => string} id
- */
-function rowDifferences(what, a, b, id) {
+/** The differences between two lists of judged rows, matched by `id`. */
+function rowDifferences(
+  /** @type {string} */ what,
+  /** @type {any[]} */ a,
+  /** @type {any[]} */ b,
+  /** @type {(r: any) => string} */ id,
+) {
   const byId = new Map(b.map((r) => [id(r), r]));
   /** @type {{ verdict: string[], interval: string[] }} */
   const out = { verdict: [], interval: [] };

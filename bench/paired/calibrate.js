@@ -51,12 +51,11 @@ const compact = (/** @type {import('./case-verdicts.js').Row} */ r) => ({
  * @property {(key: string) => boolean} [only] the cases to measure among those the servers list (the shootout's scope; default all)
  */
 
-/**
- * @param {CalibrationFlags} f
- * @param {(labels: string[]) => { sides: (import('./interleave.js').Side & { node?: string, env?: NodeJS.ProcessEnv })[], cleanup: () => void }} prepare
- * @param {(line: string) => void} log
- */
-export async function calibrate(f, prepare, log) {
+export async function calibrate(
+  /** @type {CalibrationFlags} */ f,
+  /** @type {(labels: string[]) => { sides: (import('./interleave.js').Side & { node?: string, env?: NodeJS.ProcessEnv })[], cleanup: () => void }} */ prepare,
+  /** @type {(line: string) => void} */ log,
+) {
   const { sides, cleanup } = prepare(['base']);
   const [A] = sides;
   const file = path.join(f.out, 'calibrate.json');

@@ -147,12 +147,11 @@ const notMeasured = (check, index) => ({
   reason: String(check.notMeasured),
 });
 
-/**
- * A claim's verdict on a judgement, or "too noisy to tell" with the reason below MIN_PAIRS pairs.
- * @param {import('../claims/verdict.js').ClaimedChange} claim
- * @param {{ pairs: number, low: number, high: number }} j
- */
-const claimVerdict = (claim, j) =>
+/** A claim's verdict on a judgement, or "too noisy to tell" with the reason below MIN_PAIRS pairs. */
+const claimVerdict = (
+  /** @type {import('../claims/verdict.js').ClaimedChange} */ claim,
+  /** @type {{ pairs: number, low: number, high: number }} */ j,
+) =>
   j.pairs < MIN_PAIRS
     ? { verdict: VERDICTS.unclear, reason: `${j.pairs} pairs: a claim's verdict needs ${MIN_PAIRS}` }
     : { verdict: verdictOf(claim, j) };

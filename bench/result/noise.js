@@ -50,12 +50,11 @@ export function cpuTimes(file = '/proc/stat') {
   }
 }
 
-/**
- * The share of CPU time stolen between two readings of cpuTimes, or null.
- * @param {{ steal: number, total: number } | null} a
- * @param {{ steal: number, total: number } | null} b
- */
-export function stealBetween(a, b) {
+/** The share of CPU time stolen between two readings of cpuTimes, or null. */
+export function stealBetween(
+  /** @type {{ steal: number, total: number } | null} */ a,
+  /** @type {{ steal: number, total: number } | null} */ b,
+) {
   if (!a || !b || b.total <= a.total) return null;
   return Math.min(1, Math.max(0, (b.steal - a.steal) / (b.total - a.total)));
 }

@@ -163,15 +163,14 @@ export async function countTimed(flags, ready, cases) {
   return withSelection(counted?.counting ?? { status: 'unavailable', reason }, selection.reason);
 }
 
-/**
- * The result document of a run (bench/result/document.schema.json, kind result).
- * @param {Flags} flags
- * @param {Ready} ready
- * @param {Awaited<ReturnType<typeof timeSuite>>} suite
- * @param {Awaited<ReturnType<typeof timeWorkloads>>} workloads
- * @param {import('../counts/pass.js').CountingSection} counting
- */
-export function resultDocument(flags, ready, suite, workloads, counting) {
+/** The result document of a run (bench/result/document.schema.json, kind result). */
+export function resultDocument(
+  /** @type {Flags} */ flags,
+  /** @type {Ready} */ ready,
+  /** @type {Awaited<ReturnType<typeof timeSuite>>} */ suite,
+  /** @type {Awaited<ReturnType<typeof timeWorkloads>>} */ workloads,
+  /** @type {import('../counts/pass.js').CountingSection} */ counting,
+) {
   const { setups, budget, order, engines } = suite.run;
   const interrupted = ready.state.interrupted;
   return {

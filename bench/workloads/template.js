@@ -31,13 +31,12 @@ function* messageChunks(seed, count) {
   }
 }
 
-/**
- * Build, seed and prove a template.
- * @param {{ name: string, open: (file: string) => import('../engine/database.js').Conn }} driver
- * @param {string} file
- * @param {{ pragmas: [string, number | string][], cipher: { name: string, sqlite3mc: string | null }, key: string, tempdir: string, messages: number, seed: number }} o
- */
-export function buildTemplate(driver, file, o) {
+/** Build, seed and prove a template. */
+export function buildTemplate(
+  /** @type {{ name: string, open: (file: string) => import('../engine/database.js').Conn }} */ driver,
+  /** @type {string} */ file,
+  /** @type {{ pragmas: [string, number | string][], cipher: { name: string, sqlite3mc: string | null }, key: string, tempdir: string, messages: number, seed: number }} */ o,
+) {
   const { conn, pragmas } = openConfigured(driver, file, {
     pragmas: o.pragmas,
     cipher: o.cipher,

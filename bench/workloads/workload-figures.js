@@ -88,13 +88,12 @@ export function analyseWorkloads(/** @type {Measured[]} */ measured) {
   return { cases, machine, comparisons: journalComparisons(measured), growth: growthOf(cases) };
 }
 
-/**
- * A workload's entry in the document.
- * @param {Measured} m
- * @param {(m: Measured, f: any) => { values: number[], slots: string[] }} series
- * @param {Record<string, number>} machine
- */
-function caseOf(m, series, machine) {
+/** A workload's entry in the document. */
+function caseOf(
+  /** @type {Measured} */ m,
+  /** @type {(m: Measured, f: any) => { values: number[], slots: string[] }} */ series,
+  /** @type {Record<string, number>} */ machine,
+) {
   const w = m.w;
   const setup =
     w.kind === 'concurrency'
