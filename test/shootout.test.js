@@ -526,6 +526,28 @@ test('where a Node difference goes: real A/A counts move no component; work adde
   ]);
 });
 
+test("where Node 20's extra instructions go, from a real Node 20 against Node 24 shootout: the select's are V8's", () => {
+  // test/fixtures/real-linux-x64-v20-v24-counted-shootout.json: `npm run shootout -- --node 20,24.11.1 --quick
+  // --config production --driver better-sqlite3-multiple-ciphers --cipher none,chacha20` on Linux, counted
+  // (valgrind 3.19, strace 6.1), 27 November 2026 (docs/shootout.md)
+  const real = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-v24-counted-shootout.json'), 'utf8'),
+  );
+  assert.deepEqual(documentProblems(real), []);
+  assert.deepEqual(instructionDifferences(real.counting.cases, real.comparisons), real.counting.differences);
+  const v20 = real.counting.differences.filter((/** @type {any} */ d) => d.head === 'v20 12.x');
+  assert.equal(v20.length, 16);
+  // the same SQLite3 Multiple Ciphers build on both Nodes: the cipher's part never moves
+  for (const d of v20) assert.ok(Math.abs(d.components.cipher.delta) <= d.components.cipher.tolerance, d.key);
+  const where = countLines(real).filter((l) => l.startsWith('- v20 12.x against v24 12.x, Select'));
+  // 12.x builds a row per column through V8 below Node 22 (NODE_MODULE_VERSION < 127), asking SQLite
+  // for each column's name again on every row: the runtime pays 97%, SQLite the names
+  assert.deepEqual(where, [
+    '- v20 12.x against v24 12.x, Select (better-sqlite3-multiple-ciphers · chacha20): +117% instructions/op, of which runtime +549k (97%), SQLite +20.9k (3.7%), libc −8865 (−1.6%), binding +4516 (0.8%)',
+    '- v20 12.x against v24 12.x, Select (better-sqlite3-multiple-ciphers · none): +119% instructions/op, of which runtime +553k (97%), SQLite +20.9k (3.7%), libc −8669 (−1.5%), binding +4516 (0.8%)',
+  ]);
+});
+
 test('document checks: crafted bad shootout documents are refused, each with one line naming the field', () => {
   assert.ok(runDoc, 'needs the end-to-end document');
   const dir = scratch('shootout-bad-');
