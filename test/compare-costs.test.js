@@ -226,6 +226,26 @@ test("costs: +1% in SQLite's component of a select is found where its runtime's 
   assert.match(md, /\| SQLite \+1\.0% \(\+2310\/op\) \|/, md);
 });
 
+test("costs: libc moved between A/A sides as on Node 24 is no change; the same instructions in SQLite's part are", () => {
+  // calibration run 8 (seed 13) of docs/compare.md: libc +715 instructions per select between A and
+  // B, 1.7% of its part, beyond 3 × its repeat spreads (0.5% on each side), the total within its own
+  // (0.50%: its repeats 0.17% apart, the runtime's part)
+  const again = (/** @type {Record<string, number>} */ c) => plus(c, { libc: 197, runtime: 650 });
+  const base = [row(K('select'), split(SELECT, again(SELECT)))];
+  const moved = (/** @type {Record<string, number>} */ d) => [
+    row(K('select'), split(plus(SELECT, d), again(plus(SELECT, d)))),
+  ];
+  const libc = costRows(base, moved({ libc: 715 }))[0];
+  assert.ok(Math.abs(libc.change ?? 0) < (libc.tolerance ?? 0), 'the total is within its tolerance');
+  assert.equal(libc.verdict, 'same cost', JSON.stringify(movedComponents(libc)));
+  const sqlite = costRows(base, moved({ sqlite: 715 }))[0];
+  assert.equal(sqlite.verdict, 'costs more');
+  assert.deepEqual(
+    movedComponents(sqlite).map((c) => c.component),
+    ['sqlite'],
+  );
+});
+
 test('costs: components that move opposite ways are a changed cost; one that moves within its spread is not', () => {
   const base = [row(K('select'), split(SELECT)), row(K('update'), split({ sqlite: 14700, runtime: 8100, libc: 6200 }))];
   const head = [
