@@ -39,10 +39,9 @@ export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
  * whatever the heap looks like (Node 24's calibration, docs/compare.md: cipher and binding moved
  * by no instruction between any two processes, SQLite's part of a select by at most 0.21% of
  * itself, 0.1% of the select, which its spreads then cover); the runtime, which moves with the
- * heap, has the total's floor, its own spreads beyond it; the C library, whose malloc moves with
- * the checkout's directory as well, which no repeat within a side sees, 0.3%: between A/A sides on
- * Node 24 it moved a select by up to 0.15% (715 instructions, 1.7% of libc's part, beyond 3 × its
- * repeat spreads in 1 of 24 (case, run) pairs), so twice that.
+ * heap, has the total's floor, its own spreads beyond it; libc, whose malloc moves with the
+ * checkout's directory too (no repeat within a side sees that), 0.3%: twice the 0.15% of a select
+ * it moved by between A/A sides on Node 24, beyond 3 × its spreads (docs/compare.md).
  * @type {Readonly<Record<string, number>>}
  */
 export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005, libc: 0.003 });
