@@ -38,10 +38,9 @@ export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
  * names the components): SQLite's, the cipher's and the binding's machine code runs the same
  * whatever the heap looks like (Node 24's calibration, docs/compare.md: cipher and binding moved
  * by no instruction between any two processes, SQLite's part of a select by at most 0.21% of
- * itself, 0.1% of the select, which its spreads then cover); the runtime, which moves with the
- * heap, has the total's floor, its own spreads beyond it; libc, whose malloc moves with the
- * checkout's directory too (no repeat within a side sees that), 0.3%: twice the 0.15% of a select
- * it moved by between A/A sides on Node 24, beyond 3 × its spreads (docs/compare.md).
+ * itself, 0.1% of the select, which its spreads then cover); the runtime has the total's floor;
+ * libc 0.3%, twice the 0.15% of a select its malloc moved by between A/A checkouts on Node 24,
+ * which no repeat within a side sees (docs/compare.md).
  * @type {Readonly<Record<string, number>>}
  */
 export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005, libc: 0.003 });
