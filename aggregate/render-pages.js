@@ -36,7 +36,7 @@ const FIGURES =
 /** The README: how to read its cells (compactChange, sections/common.js), in short; the rest on results/README.md. */
 const HOW_TO_READ_SHORT =
   '**How to read.** A change compares two setups measured side by side in one run on one machine (paired: slices of a few milliseconds of each in turn, so the machine’s switching between fast and slow states falls on both). ' +
-  '"+14% ±3.4": 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
+  '"+14% ±3.4" ("+14 ±3.4" in a table of % ops/s): 14% more ops/s (+ is faster, also for operations shown in ms), its 95% interval within 3.4 points of that. ' +
   '"≈ ±22": too noisy to tell, no evidence of a difference; the interval lies within ±22% of no change. ' +
   "The charts draw each interval; the A/A twin (Production measured twice) shows a run's own noise. " +
   "Every night runs on another VM, so nights vary more than one run's ± says: the history's band shows how much. " +

@@ -91,3 +91,59 @@ export const outsideBlock = (/** @type {string} */ readme) => [
 /** A README's generated block, markers included. */
 export const blockWithMarkers = (/** @type {string} */ readme) =>
   readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
+
+/**
+ * Every GFM table of a Markdown text, as the narrowest a browser can lay it out (its min-content
+ * width): per column, the widest run of text no line can break inside (a cell breaks at a space, at
+ * <br> and after a hyphen before a letter; never at a no-break space), in width units of about a
+ * digit's width (Arial's metrics, which Chromium's Liberation Sans shares): '%', '@', 'm', 'M'
+ * and 'W' count 1.5, any other uppercase letter but I 1.25, a space, '.', ',', ':', ';', '|',
+ * quotes, brackets, '-', '/', 'f', 'i', 'j', 'l', 'r', 't' and 'I' 0.5, any other character 1. A link
+ * counts its text, `**` and escapes nothing. Used with the px per unit measured in Chromium
+ * (test/table-widths.test.js).
+ * @param {string} md
+ * @returns {{ line: number, head: string, columns: number, units: number }[]}
+ */
+export function tableWidths(md) {
+  const lines = md.split('\n');
+  const unit = (/** @type {string} */ ch) =>
+    /[%@mMW]/.test(ch) ? 1.5 : /[A-HJ-Z]/.test(ch) ? 1.25 : /[\s.,:;|'"()[\]/fijlrtI-]/.test(ch) ? 0.5 : 1;
+  const cellsOf = (/** @type {string} */ l) =>
+    l
+      .replace(/^\||\|$/g, '')
+      .split(/(?<!\\)\|/)
+      .map((c) =>
+        c
+          .trim()
+          .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+          .replace(/\*\*|`/g, '')
+          .replace(/\\(.)/g, '$1'),
+      );
+  const widest = (/** @type {string} */ cell) =>
+    Math.max(
+      0,
+      ...cell
+        .split(/<br\s*\/?>| |(?<=[A-Za-z0-9]-)(?=[A-Za-z])/)
+        .map((run) => [...run].reduce((n, ch) => n + unit(ch), 0)),
+    );
+  /** @type {{ line: number, head: string, columns: number, units: number }[]} */
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith('|') || lines[i - 1]?.startsWith('|') || !/^\|[\s:|-]+\|$/.test(lines[i + 1] ?? ''))
+      continue;
+    let end = i;
+    while (lines[end + 1]?.startsWith('|')) end++;
+    const rows = lines
+      .slice(i, end + 1)
+      .filter((_, k) => k !== 1)
+      .map(cellsOf);
+    const columns = rows[0].length;
+    const units = [...Array(columns).keys()].reduce(
+      (sum, c) => sum + Math.max(...rows.map((r) => widest(r[c] ?? ''))),
+      0,
+    );
+    out.push({ line: i + 1, head: lines[i].slice(0, 80), columns, units });
+    i = end;
+  }
+  return out;
+}

@@ -92,7 +92,7 @@ export function journalRows(workloads, text, keep = () => true) {
       'Writes/s WAL',
       'Writes/s DELETE',
       'WAL vs DELETE',
-      'SQLITE_BUSY reads / writes: WAL · DELETE',
+      'BUSY reads / writes: WAL · DELETE',
     ],
     ...rows,
   ];

@@ -3,15 +3,15 @@
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/data/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
-import { OPS, columnTitle } from '../../bench/data/ops.js';
+import { OPS } from '../../bench/data/ops.js';
 import { setups } from '../../bench/data/suite.js';
 import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../render/figure.js';
 import { inert } from '../../lib/markdown.js';
 import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
 import { num } from '../../lib/format.js';
 
-/** Operations in the per-config tables, in table order. */
-export const COLUMNS = OPS.map((op) => ({ op: op.name, title: columnTitle(op), show: op.show }));
+/** Operations in the per-config tables, in table order, headed by their label: the units are in the caption (the table fits GitHub's column). */
+export const COLUMNS = OPS.map((op) => ({ op: op.name, title: op.label, show: op.show }));
 
 /**
  * @param {any} doc
@@ -43,9 +43,9 @@ function notes() {
  */
 function configTable(docs, s) {
   const n = notes();
-  const t = [['Node', ...COLUMNS.map((c) => c.title), 'Driver']];
+  // the driver's version per Node is in the machines table; a driver that did not run, in each cell's reason
+  const t = [['Node', ...COLUMNS.map((c) => c.title)]];
   for (const doc of docs) {
-    const d = doc.drivers.find((/** @type {any} */ x) => x.name === s.driver);
     t.push([
       inert(doc.environment.node),
       ...COLUMNS.map((col) => {
@@ -54,9 +54,6 @@ function configTable(docs, s) {
         const fast = fastText(c, num);
         return f.text === null ? n.ref(f.reason) : fast ? `${f.text} · fastest ${fast}` : f.text;
       }),
-      d?.status === 'ok'
-        ? inert(d.version)
-        : n.ref(`${s.driver}: ${d ? `${d.status}: ${d.reason}` : 'not in this run'}`),
     ]);
   }
   const { note } = describeChanges(/** @type {any} */ (CONFIGS.find((c) => c.name === s.config)));
@@ -65,8 +62,8 @@ function configTable(docs, s) {
     `##### ${title}`,
     '',
     ...(note ? [`_${inert(note)}._`, ''] : []),
-    'Typical under load ± the wider side of its 95% interval (ops/s; setup and VACUUM in ms), a row per Node major (its own machine):',
-    table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r')), 'l']),
+    'Typical under load ± the wider side of its 95% interval (ops/s; Setup and VACUUM in ms; DB size: the database and its WAL, in MB), a row per Node major (its own machine):',
+    table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r'))]),
     ...(n.lines().length ? ['', ...n.lines()] : []),
   ];
 }

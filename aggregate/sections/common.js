@@ -104,6 +104,9 @@ export const grid = (doc, id) =>
 
 /** A percentage with 2 significant figures below 10, whole above: 3.4, 14, 198. */
 const short = (/** @type {number} */ x) => (x < 10 ? Number(x.toPrecision(2)).toString() : String(Math.round(x)));
+/** A margin: short, but from 0.05 to 1 rounded up to one decimal (0.098 to 0.1: the interval still lies within it, in fewer characters). */
+const shortMargin = (/** @type {number} */ x) =>
+  x >= 0.05 && x < 1 ? String(Math.ceil(x * 10 - 1e-9) / 10) : short(x);
 const decimals = (/** @type {string} */ s) => (s.split('.')[1] ?? '').length;
 /** Joins a cell's parts: a no-break space (U+00A0), so that a narrow column never splits "+14%" from its "±3.4". */
 const NBSP = '\u00a0';
@@ -112,26 +115,29 @@ const NBSP = '\u00a0';
  * A change as a README table cell, in few bytes (the block has a budget; the chart above the table
  * and results/README.md give the whole interval):
  * - a difference: the change and the wider side of its 95% interval, "+14% ±3.4": the interval
- *   lies within the change ± that (the same convention as an absolute figure's ±); the change is
- *   written no more precisely than its ± ("+0.3% ±0.1", not "+0.27% ±0.1");
+ *   lies within the change ± that (the same convention as an absolute figure's ±; a ± below 1
+ *   rounded up to one decimal); the change is written no more precisely than its ± ("+0.3% ±0.1",
+ *   not "+0.27% ±0.1");
  * - too noisy to tell (the verdict, or without one the interval holding 0): "≈ ±22", the
  *   interval lies within ±22% of no change: the data fit no difference and any difference up to
  *   that size (the point estimate is noise);
  * - no comparison: "n/a".
- * The parts are joined by NBSP.
+ * The parts are joined by NBSP. unit '': the README's wide tables, whose caption says "% ops/s"
+ * ("+14 ±3.4": 12 px a column narrower).
  * @param {{ change: number, low: number, high: number, verdict?: string } | undefined} c fractions (−0.1 is −10%)
+ * @param {'%' | ''} [unit]
  */
-export function compactChange(c) {
+export function compactChange(c, unit = '%') {
   if (!c || ![c.change, c.low, c.high].every(Number.isFinite)) return 'n/a';
   const [change, low, high] = [c.change, c.low, c.high].map((x) => x * 100);
   if (c.verdict === undefined ? low <= 0 && high >= 0 : c.verdict === 'too noisy to tell')
     return `≈${NBSP}±${short(Math.max(-low, high))}`;
-  const margin = short(Math.max(change - low, high - change));
+  const margin = shortMargin(Math.max(change - low, high - change));
   const first = short(Math.abs(change));
   const rounded = Math.abs(change).toFixed(Math.min(decimals(first), decimals(margin)));
   // never round a difference to 0: then the change keeps its own 2 figures
   const shown = Number(rounded) === 0 ? first : String(Number(rounded));
-  return `${sign(change, '-')}${shown}%${NBSP}±${margin}`; // '-', not U+2212: the block's byte budget
+  return `${sign(change, '-')}${shown}${unit}${NBSP}±${margin}`; // '-', not U+2212: the block's byte budget
 }
 
 /**
@@ -165,11 +171,12 @@ export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (
 const LONG_CAPTION =
   'Each cell: the change in ops/s against the reference (+ is faster, also for operations shown in ms) with its paired 95% interval; "≈": the interval holds 0.';
 const SHORT_CAPTION =
-  'Each cell: the change in ops/s (+ is faster) ± the wider side of its 95% interval; "≈ ±22": no evidence of a difference.';
+  'Each cell: the change in % ops/s (+ is faster) ± the wider side of its 95% interval, in points; "≈ ±22": no evidence of a difference.';
 
 /**
  * One comparison of a run as a README table: a row per compared setup (table order), a cell per
- * timed operation written by compactChange; the chart above it and results/README.md give the
+ * timed operation written by compactChange without its unit (the caption says it: the table fits
+ * GitHub's column); the chart above it and results/README.md give the
  * whole intervals.
  * @param {any} doc
  * @param {string} id bench/data/comparisons.js
@@ -181,7 +188,12 @@ export function compactTable(doc, id, rowLabel, corner, o = {}) {
   const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
   const rows = grid(doc, id).map((r) => [
     rowLabel(r.member),
-    ...COMPARED.map((op) => compactChange(mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op))),
+    ...COMPARED.map((op) =>
+      compactChange(
+        mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op),
+        '',
+      ),
+    ),
   ]);
   return `${o.caption ?? SHORT_CAPTION}\n${table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], { tight: true })}`;
 }

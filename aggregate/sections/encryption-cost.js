@@ -83,7 +83,7 @@ export function render(ctx) {
     `▲: against better-sqlite3 without encryption ([table](${ctx.resultsLink}/README.md${anchor(ctx.machine)})). ${chart}`,
     compactTable(doc, 'cipher', cipherRow, 'Cipher', {
       caption:
-        'Each cell: the change in ops/s ± the wider side of its 95% interval (−50% is 2.00× the time, −59% 2.44×: the answers above give each cipher as × time); "≈ ±22": no evidence of a difference.',
+        'Each cell: the change in % ops/s ± the wider side of its 95% interval, in points (−50% is 2.00× the time, −59% 2.44×: the answers above give each cipher as × time); "≈ ±22": no evidence of a difference.',
     }),
   ];
 }

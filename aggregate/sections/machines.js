@@ -31,39 +31,26 @@ export function noiseCell(noise) {
   return parts.length ? parts.join(' · ') : 'not recorded';
 }
 
+/** How a run that is not a complete full run is marked where it is named. */
+const runMark = (/** @type {import('../store.js').Entry} */ e) =>
+  [e.mode === 'quick' ? 'quick' : '', e.status === 'interrupted' ? 'interrupted' : ''].filter(Boolean).join(', ');
+
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
   const rows = newestPerMajor(ctx.entries).map((entry) => ({ entry, doc: ctx.load(entry) }));
   if (!rows.length) return [];
-  // the block leaves out what the machine class's heading already says (CPU, cores, image OS)
-  const full = ctx.page === 'results';
-  const t = [
-    [
-      'Node',
-      'Run (UTC)',
-      'Mode',
-      ...(full ? ['CPU', 'Cores', 'Memory', 'OS'] : []),
-      'Runner image',
-      'Noise',
-      ...DRIVERS.map((d) => d.name),
-    ],
-  ];
+  // 8 columns, the run's mode only where it is not a complete full run, the date and the time
+  // apart: within GitHub's column (test/table-widths.test.js)
+  const t = [['Node', 'Run (UTC)', 'Machine', 'OS, runner image', 'Noise', ...DRIVERS.map((d) => d.name)]];
   for (const { entry, doc } of rows) {
     const e = doc.environment;
     const image = e.ci?.imageOs ? `${e.ci.imageOs} ${e.ci.imageVersion ?? ''}`.trim() : e.ci ? e.ci.provider : 'local';
+    const mark = runMark(entry);
     t.push([
       inert(e.node),
-      documentLink(when(doc.run.finishedAt), ctx.resultsLink, entry),
-      `${inert(doc.run.mode)}${doc.run.status === 'interrupted' ? ', interrupted' : ''}`,
-      ...(full
-        ? [
-            inert(e.cpuModel),
-            whole(e.cores),
-            `${whole(e.memoryBytes / 2 ** 30)} GiB`,
-            inert(`${e.platform} ${e.osRelease}`),
-          ]
-        : []),
-      inert(image),
+      `${documentLink(when(doc.run.finishedAt).replace('T', ' '), ctx.resultsLink, entry)}${mark ? ` (${mark})` : ''}`,
+      `${inert(e.cpuModel)}, ${whole(e.cores)} cores, ${whole(e.memoryBytes / 2 ** 30)} GiB`,
+      inert(`${e.platform} ${e.osRelease}, ${image}`),
       noiseCell(doc.noise),
       ...DRIVERS.map((d) => driverCell(doc, d.name)),
     ]);
@@ -73,10 +60,6 @@ export function render(ctx) {
     table(t),
   ];
 }
-
-/** How a run that is not a complete full run is marked where it is named. */
-const runMark = (/** @type {import('../store.js').Entry} */ e) =>
-  [e.mode === 'quick' ? 'quick' : '', e.status === 'interrupted' ? 'interrupted' : ''].filter(Boolean).join(', ');
 
 /**
  * The README's line under a machine class's heading: how many runs it has, and the newest run per

@@ -41,10 +41,11 @@ code { background: #eff1f3; border-radius: 6px; padding: .2em .4em; font-size: 8
 /**
  * What the page measures of itself once laid out, written into <body data-measured> for
  * --dump-dom: each table wider than its column (it scrolls: a reader misses columns), with the
- * text above it, and how far down the first machine class's last answer ends (the first screen is
- * WINDOW[1] px).
+ * text above it, collapsed ones opened, and how far down the first machine class's last answer
+ * ends (the first screen is WINDOW[1] px).
  */
 const MEASURE = `addEventListener('load', () => {
+  document.querySelectorAll('details').forEach((d) => { d.open = true; });
   const wide = [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
     .map((t) => ({ width: t.scrollWidth, column: t.clientWidth, above: (t.previousElementSibling?.textContent ?? '').slice(0, 80) }));
   const first = document.querySelector('main > ul');
