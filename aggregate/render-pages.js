@@ -195,6 +195,7 @@ function machines(classes, sections, o) {
         load: o.load,
         resultsLink: o.resultsLink,
         page: o.page,
+        brief: o.page === 'readme' && i > 0,
         nights: o.nights,
         chart: (name, spec, alt) =>
           `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(file(name), chartText(spec))})`,

@@ -1,5 +1,7 @@
 // The README block and results/README.md as GitHub shows them, without a browser: every table fits
-// GitHub's content column, from a night of the synthetic year with 4 machine classes.
+// GitHub's content column, and the block stays within its byte budget (issue #16: 40 KiB, checked
+// over a whole synthetic year by npm run meta:aggregate), from a night of the synthetic year with 4
+// machine classes.
 //
 // A table's width is its narrowest layout (tableWidths, test/helpers.js: per column the widest run
 // no line can break inside, in units of about a digit's width) plus 27 px a column (GitHub's
@@ -22,6 +24,13 @@ import { scratch, tableWidths } from './helpers.js';
 const COLUMN = 830;
 const PX_PER_COLUMN = 27;
 const PX_PER_UNIT = 8.2;
+/**
+ * The block's budget (bench/meta/aggregate-year.js BOUNDS) less 8 KiB for what nights add to one
+ * night's block: the history's chart per Node major, its nights outside the band and its change
+ * points, each bounded by the 13 weeks shown. Measured with 4 classes: 30,428 bytes for one night,
+ * 37,082 for 30 nights (the synthetic year's Node upgrade, driver bump and change points in them).
+ */
+const BLOCK_BYTES = 40 * 1024 - 8 * 1024;
 
 /** A table's width in px as GitHub lays it out at its narrowest. */
 const px = (/** @type {ReturnType<typeof tableWidths>[number]} */ t) =>
@@ -46,7 +55,7 @@ test('tableWidths: a table at its narrowest, the widest unbreakable run of each 
   assert.equal(second.units, 2);
 });
 
-test('every table of the README block and of results/README.md fits GitHub’s column, 4 machine classes', async () => {
+test('every table of the README block and of results/README.md fits GitHub’s column, and the block of 4 machine classes its budget', async () => {
   const dir = scratch('table-widths-');
   const ws = {
     artifacts: path.join(dir, 'artifacts'),
@@ -81,4 +90,8 @@ test('every table of the README block and of results/README.md fits GitHub’s c
       `${name}: tables wider than GitHub's ${COLUMN} px column`,
     );
   }
+  // the first machine class shows its tables; the others their charts, the tables linked
+  assert.equal(tableWidths(block).filter((t) => /^\|(Config|Cipher)\|/.test(t.head)).length, 2);
+  const bytes = Buffer.byteLength(block);
+  assert.ok(bytes <= BLOCK_BYTES, `the block of 4 machine classes, one night: ${bytes} bytes > ${BLOCK_BYTES}`);
 });

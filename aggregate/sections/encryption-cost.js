@@ -78,9 +78,11 @@ export function render(ctx) {
   if (ctx.page !== 'readme') return [heading, chart, '', comparisonTable(doc, 'cipher', cipherRow, 'Cipher')];
   // the note and the chart share a line (the chart is wider than what is left of it, so it shows
   // under the note), the table starts right under them
+  const link = `${ctx.resultsLink}/README.md${anchor(ctx.machine)}`;
+  if (ctx.brief) return [heading, `▲: against better-sqlite3 without encryption. ${chart} [The tables](${link}).`];
   return [
     heading,
-    `▲: against better-sqlite3 without encryption ([table](${ctx.resultsLink}/README.md${anchor(ctx.machine)})). ${chart}`,
+    `▲: against better-sqlite3 without encryption ([table](${link})). ${chart}`,
     compactTable(doc, 'cipher', cipherRow, 'Cipher', {
       caption:
         'Each cell: the change in % ops/s ± the wider side of its 95% interval, in points (−50% is 2.00× the time, −59% 2.44×: the answers above give each cipher as × time); "≈ ±22": no evidence of a difference.',

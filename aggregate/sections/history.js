@@ -493,8 +493,13 @@ export function render(ctx) {
     const listed = all.slice(0, LISTED);
     return [
       '##### Nightly history of Production, 13 weeks',
-      `A chart per Node major (not compared with each other). Each night runs on another VM, so nights vary more than a run's ±: the green band (median ± ${BAND_SD} robust sd, from ${MIN_NIGHTS} nights) shows how much: ${BAND_CHANCE.text}.`,
-      '',
+      // said once, under the first machine class
+      ...(ctx.brief
+        ? []
+        : [
+            `A chart per Node major (not compared with each other). Each night runs on another VM, so nights vary more than a run's ±: the green band (median ± ${BAND_SD} robust sd, from ${MIN_NIGHTS} nights) shows how much: ${BAND_CHANCE.text}.`,
+            '',
+          ]),
       ...chartLines(ctx, history),
       '',
       `${

@@ -16,6 +16,9 @@
  * @property {(e: Entry) => any} load the parsed document (parsed once per aggregate)
  * @property {string} resultsLink the relative link from the page being written to results/
  * @property {'readme' | 'results'} page the README block (bounded: keep it short) or results/README.md (the long form)
+ * @property {boolean} [brief] a README machine class after the first: its charts without their tables
+ *   (on results/README.md, linked), and what the first class's sections explain not said again (the
+ *   block's byte budget: bench/meta/aggregate-year.js BOUNDS)
  * @property {(name: string, spec: any, alt: string) => string} chart a chart of this machine class:
  *   `name` (lowercase letters, digits, '-') unique within the machine class, `spec` a vega-lite spec
  *   without config (aggregate/charts/specs.js; its description should be the alt text), `alt` the

@@ -9,6 +9,7 @@ import { parseSetupKey } from '../../bench/data/suite.js';
 import { day } from '../../lib/format.js';
 import { comparisonSpec } from '../charts/specs.js';
 import {
+  anchor,
   COMPARED,
   comparisonPoints,
   comparisonRun,
@@ -83,8 +84,10 @@ export function render(ctx) {
     }),
     alt,
   );
-  // the README: the table right under the chart (a table may start after a paragraph's line)
-  return ctx.page === 'readme'
-    ? [`##### ${TITLE}`, chart, compactTable(doc, 'config', shortRow, 'Config')]
-    : [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config')];
+  // the README: the table right under the chart (a table may start after a paragraph's line); a
+  // brief machine class links it
+  if (ctx.page !== 'readme') return [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config')];
+  return ctx.brief
+    ? [`##### ${TITLE}`, `${chart} [The table](${ctx.resultsLink}/README.md${anchor(ctx.machine)}).`]
+    : [`##### ${TITLE}`, chart, compactTable(doc, 'config', shortRow, 'Config')];
 }

@@ -9,7 +9,7 @@
 // per compared side); results/README.md keeps every driver's long tables (aggregate/render/shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
-import { compactChange, COMPARED, opLabel, signed, table } from './common.js';
+import { anchor, compactChange, COMPARED, opLabel, signed, table } from './common.js';
 import { shootoutLines } from '../render/shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
@@ -240,14 +240,21 @@ function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
     `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
-    view.columns.length
-      ? `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`
-      : `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
+    // a brief machine class: its table on results/README.md, so no key to it
+    ...(!view.columns.length
+      ? [`Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`]
+      : ctx.brief
+        ? []
+        : [
+            `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
+          ]),
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     ...(doc.counting ? [countingSentence(doc.counting, view)] : []),
-    `[Every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md).`,
+    ctx.brief
+      ? `[The table, every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md${anchor(ctx.machine)}).`
+      : `[Every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md).`,
   ].join(' ');
-  if (!chart) return [`##### ${TITLE}`, line];
+  if (!chart || ctx.brief) return [`##### ${TITLE}`, line, ...(chart ? [chart] : [])];
   const rows = view.ops.map((op) => [
     opLabel(op),
     ...view.columns.map((c) =>
