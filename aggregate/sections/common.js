@@ -176,8 +176,7 @@ const SHORT_CAPTION =
 /**
  * One comparison of a run as a README table: a row per compared setup (table order), a cell per
  * timed operation written by compactChange without its unit (the caption says it: the table fits
- * GitHub's column); the chart above it and results/README.md give the
- * whole intervals.
+ * GitHub's column); the chart above it and results/README.md give the whole intervals.
  * @param {any} doc
  * @param {string} id bench/data/comparisons.js
  * @param {(member: string) => string} rowLabel
@@ -186,15 +185,12 @@ const SHORT_CAPTION =
  */
 export function compactTable(doc, id, rowLabel, corner, o = {}) {
   const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
-  const rows = grid(doc, id).map((r) => [
-    rowLabel(r.member),
-    ...COMPARED.map((op) =>
-      compactChange(
-        mine.find((/** @type {any} */ c) => c.member === r.member && c.op === op),
-        '',
-      ),
-    ),
-  ]);
+  const cell = (/** @type {string} */ member, /** @type {string} */ op) =>
+    compactChange(
+      mine.find((/** @type {any} */ c) => c.member === member && c.op === op),
+      '',
+    );
+  const rows = grid(doc, id).map((r) => [rowLabel(r.member), ...COMPARED.map((op) => cell(r.member, op))]);
   return `${o.caption ?? SHORT_CAPTION}\n${table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], { tight: true })}`;
 }
 

@@ -241,19 +241,16 @@ function readmeLines(ctx, { doc, view, chart }) {
   const line = [
     `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
     // a brief machine class: its table on results/README.md, so no key to it
-    ...(!view.columns.length
-      ? [`Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`]
-      : ctx.brief
-        ? []
-        : [
-            `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
-          ]),
+    !view.columns.length
+      ? `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`
+      : !ctx.brief &&
+        `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     ...(doc.counting ? [countingSentence(doc.counting, view)] : []),
-    ctx.brief
-      ? `[The table, every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md${anchor(ctx.machine)}).`
-      : `[Every driver, Node and driver versions, the document](${ctx.resultsLink}/README.md).`,
-  ].join(' ');
+    `[${ctx.brief ? 'The table, every driver' : 'Every driver'}, Node and driver versions, the document](${ctx.resultsLink}/README.md${ctx.brief ? anchor(ctx.machine) : ''}).`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   if (!chart || ctx.brief) return [`##### ${TITLE}`, line, ...(chart ? [chart] : [])];
   const rows = view.ops.map((op) => [
     opLabel(op),
