@@ -279,7 +279,7 @@ const inertKinds = [
       d.environment.cpuModel = '[click](https://evil.example)';
     },
     raw: '[click](https://evil.example)',
-    shown: '| \\[click\\](https\\://evil.example) |',
+    shown: '| \\[click\\](https\\://evil.example), ',
   },
   {
     name: 'os-release-image',
@@ -287,7 +287,7 @@ const inertKinds = [
       d.environment.osRelease = '![x](https://evil.example/x.png)';
     },
     raw: '![x](',
-    shown: '| linux \\!\\[x\\](https\\://evil.example/x.png) |',
+    shown: '| linux \\!\\[x\\](https\\://evil.example/x.png), ',
   },
   {
     name: 'case-reason-heading-fence',

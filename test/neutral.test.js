@@ -42,7 +42,6 @@ const BOUND = 400;
  * document; * is every element of an array). A field here must show in the pages when crafted.
  */
 const FIELDS = [
-  '0:run/mode',
   '0:environment/platform',
   '0:environment/arch',
   '0:environment/osRelease',
