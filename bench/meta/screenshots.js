@@ -41,15 +41,17 @@ code { background: #eff1f3; border-radius: 6px; padding: .2em .4em; font-size: 8
 /**
  * What the page measures of itself once laid out, written into <body data-measured> for
  * --dump-dom: each table wider than its column (it scrolls: a reader misses columns), with the
- * text above it, collapsed ones opened, and how far down the first machine class's last answer
- * ends (the first screen is WINDOW[1] px).
+ * text above it, collapsed ones opened for the measure and closed again, and how far down the
+ * first machine class's last answer ends (the first screen is WINDOW[1] px).
  */
 const MEASURE = `addEventListener('load', () => {
-  document.querySelectorAll('details').forEach((d) => { d.open = true; });
+  const closed = [...document.querySelectorAll('details:not([open])')];
+  closed.forEach((d) => { d.open = true; });
   const wide = [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
     .map((t) => ({ width: t.scrollWidth, column: t.clientWidth, above: (t.previousElementSibling?.textContent ?? '').slice(0, 80) }));
   const first = document.querySelector('main > ul');
   const answersEnd = first && /Encryption/.test(first.textContent) ? Math.round(first.getBoundingClientRect().bottom) : null;
+  closed.forEach((d) => { d.open = false; }); // the screenshot shows them as a reader first does
   document.body.dataset.measured = JSON.stringify({ wide, answersEnd, tables: document.querySelectorAll('table').length });
 });`;
 
