@@ -4,9 +4,11 @@
 //
 // Layout: the templates and the message pool are made once, natively (prepare.js), on /dev/shm
 // where there is one (an fsync there returns at once; what is counted is what SQLite asks of the
-// kernel, which does not depend on the device). Then four kinds of process run, `jobs` at a time:
-// callgrind and strace, each for the first count and for the repeat (jobsOf). With more cores the
-// callgrind counts are split across processes; each process pays ~10 s of start under valgrind.
+// kernel, which does not depend on the device). Then four kinds of process run: callgrind, `jobs`
+// at a time, each for the first count and for the repeat (jobsOf), and beside them, in a lane of
+// their own, the two strace processes, on whichever CPU is free, so no core idles while a callgrind
+// process waits after a full GC (worker.js collect). With more cores the callgrind
+// counts are split across processes; each process pays ~10 s of start under valgrind.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,7 +53,7 @@ export const COUNT_METHOD =
   'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
   'a mark costs, over `ops`; by component from each timed call’s dump (bench/data/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
-  'setup and running every (driver, operation) once; each process on one CPU, and after each full GC it waits for the GC’s helper thread';
+  'setup and running every (driver, operation) once; each callgrind process on one CPU, and after each full GC it waits for the GC’s helper thread';
 
 /** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
 const FIRST_MARK_METHOD =
@@ -128,9 +130,10 @@ async function runJob(job, o) {
   const planFile = path.join(o.dir, 'plan.json');
   const outFile = path.join(o.dir, 'out.json');
   const fromFirstMark = job.tool === 'callgrind' && o.instrument ? { instrument: o.instrument } : {};
+  const settle = job.tool === 'strace' ? { settle: false } : {};
   fs.writeFileSync(
     planFile,
-    JSON.stringify({ ...o.plan, cases: job.cases, ...(job.pad ? { pad: job.pad } : {}), ...fromFirstMark }),
+    JSON.stringify({ ...o.plan, cases: job.cases, ...(job.pad ? { pad: job.pad } : {}), ...fromFirstMark, ...settle }),
   );
   // in its own directory, with paths relative to it: the same strings in every process (worker.js WORKDIR)
   const node = [...nodeFlags(), WORKER, '--plan', 'plan.json', '--out', 'out.json'];
@@ -141,8 +144,9 @@ async function runJob(job, o) {
         ? ['strace', [...STRACE_ARGS, '-o', 'strace.log', process.execPath, ...node]]
         : [process.execPath, node];
   const started = Date.now();
-  const [pin, ...pinArgs] = pinned(o.cpu);
-  const child = spawn(pin, [...pinArgs, ...SETARCH, cmd, ...args], {
+  // strace's count is system calls, which neither the GC's helper thread nor the CPU changes: it runs anywhere
+  const [first, ...rest] = [...(job.tool === 'strace' ? [] : pinned(o.cpu)), ...SETARCH, cmd, ...args];
+  const child = spawn(first, rest, {
     cwd: o.dir,
     env: o.env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -182,13 +186,13 @@ async function runJob(job, o) {
 export const valgrindArgs = (fromFirstMark) => [...VALGRIND_ARGS, ...(fromFirstMark ? FROM_FIRST_MARK_ARGS : [])];
 
 /**
- * Run jobs, `jobs` at a time, in order.
+ * Run tasks, `lanes` at a time, in order, each on the first free lane.
  * @template T
  * @param {(() => Promise<T>)[]} tasks
- * @param {number} jobs
+ * @param {number} lanes
  * @returns {Promise<PromiseSettledResult<T>[]>}
  */
-async function pool(tasks, jobs) {
+async function pool(tasks, lanes) {
   /** @type {PromiseSettledResult<T>[]} */
   const results = [];
   let next = 0;
@@ -202,7 +206,7 @@ async function pool(tasks, jobs) {
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, lane));
   return results;
 }
 
@@ -277,7 +281,9 @@ export async function countPlans(o) {
     });
     const plan = { mode: o.mode, seed: o.seed, seedMessages, templates, pool: poolFile };
     const list = jobsOf(o.plans, Math.max(1, Math.floor(jobs / 2)), o.layout);
-    o.onProgress?.({ step: 'plan', jobs: list.map((j) => ({ ...j, cases: j.cases.length })), lanes: jobs });
+    // the strace processes (last in the list) one after the other in a lane of their own, beside the callgrind ones
+    const lanes = jobs + (list.some((j) => j.tool === 'strace') && list.some((j) => j.tool === 'callgrind') ? 1 : 0);
+    o.onProgress?.({ step: 'plan', jobs: list.map((j) => ({ ...j, cases: j.cases.length })), lanes });
     /** @type {Counted['instrument']} */
     const instrument =
       o.wholeProcess || !list.some((j) => j.tool === 'callgrind') ? { status: 'off' } : instrumentHelper();
@@ -297,7 +303,7 @@ export async function countPlans(o) {
           o.log?.(`counting: ${++finished}/${list.length} processes done (${job.tool}, ${job.cases.length} cases)`);
         return r;
       }),
-      jobs,
+      lanes,
     );
     /** @type {Counted['found']} */
     const found = [new Map(), new Map()];
@@ -380,11 +386,13 @@ export async function countPass(o) {
     return p ? [{ c, p: { key: caseKey(c), ...p, ...(inject ? { inject } : {}) } }] : [];
   });
   if (!planned.length) return { counting: { status: 'unavailable', reason: 'no timed case to count' }, counts };
-  const { found, markCost, failures, processes, instrument } = await countPlans({
+  const { found, markCost, failures, processes, instrument, times } = await countPlans({
     ...o,
     cases: planned.map((x) => x.c),
     plans: planned.map((x) => x.p),
   });
+  const took = times.map((t) => `${t.tool}${t.repeat ? ' (repeat)' : ''} ${t.seconds.toFixed(0)} s`);
+  o.log?.(`counting: ${took.join(', ')} (each process's wall time)`);
   for (const { p } of planned) {
     const a = found[0].get(p.key);
     const b = found[1].get(p.key);

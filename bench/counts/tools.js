@@ -59,7 +59,7 @@ export const FROM_FIRST_MARK_ARGS = Object.freeze(['--instr-atstart=no']);
  */
 export const SETARCH = Object.freeze(['setarch', '-R']);
 
-/** Every counted process also runs on one CPU, so the GC's helper thread runs where the worker waits for it (worker.js collect). */
+/** Every callgrind process (and meta:counting's untraced one) also runs on one CPU, so the GC's helper thread runs where the worker waits for it (worker.js collect). */
 export const pinned = (/** @type {number} */ cpu) => ['taskset', '-c', String(cpu)];
 
 /** strace: every thread, every system call, no string arguments (not needed, and smaller logs). */

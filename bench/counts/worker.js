@@ -66,6 +66,7 @@ export const INJECTED_SQL = 'SELECT length(hex(zeroblob(?))) AS n';
  * @property {string} pool the file of messages the writing operations insert (v8.serialize; prepare.js)
  * @property {PlanCase[]} cases
  * @property {number} [pad] objects to allocate and keep before anything else (pass.js jobsOf padRepeat)
+ * @property {boolean} [settle] false: no wait after a full GC (collect), where only system calls are counted
  * @property {string} [instrument] the addon that switches callgrind's instrumentation on (instrument.js), which the
  *   process does before its first mark (callgrind runs with --instr-atstart=no); absent: the whole process is
  *   instrumented
@@ -102,9 +103,10 @@ const gc = /** @type {() => void} */ (globalThis.gc);
 const SETTLE_MS = 50;
 const settle = new Int32Array(new SharedArrayBuffer(4));
 
-function collect() {
+/** @param {boolean} [wait] false: no wait (an strace process: its system calls do not depend on the thread) */
+function collect(wait = true) {
   gc();
-  Atomics.wait(settle, 0, 0, SETTLE_MS);
+  if (wait) Atomics.wait(settle, 0, 0, SETTLE_MS);
 }
 
 /** The calls that measure what a mark costs: a task that does nothing, warmed up, then counted. */
@@ -242,7 +244,7 @@ async function main(/** @type {string[]} */ argv) {
   warmProcess(plan.cases, byKey, session);
   const nothing = { maxBatch: 1, run: () => {} };
   runOps(nothing, MARK_CALIBRATION.warmup, false);
-  collect();
+  collect(plan.settle);
   // instrumented from the first mark to the exit: the process start, loading the drivers and warmProcess run at
   // valgrind's uninstrumented speed. Not switched off between cases: each switch discards valgrind's translations,
   // and switching per case was measured slower than not switching at all (docs/counting.md)
@@ -275,7 +277,7 @@ async function main(/** @type {string[]} */ argv) {
           ({ task, counting } = withInject(task, p.inject, scratch, stmt));
         }
         runOps(task, p.warmup, false);
-        collect(); // the counted operations start from a clean heap, so its collections fall at the same points
+        collect(plan.settle); // the counted operations start from a clean heap, so its collections fall at the same points
         const half = Math.floor(p.k / 2);
         if (counting) counting.on = true;
         /** @type {CountedWindow[]} */
