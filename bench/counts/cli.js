@@ -32,7 +32,7 @@ const OPTIONS = /** @type {const} */ ({
   quick: { type: 'boolean', default: false, description: "the quick run's cases and budgets" },
   ...FILTER_OPTIONS,
   seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data' },
-  jobs: { type: 'string', arg: 'N', shown: 'one per core', description: 'counting processes at once' },
+  jobs: { type: 'string', arg: 'N', shown: 'one per core', description: 'callgrind processes at once' },
   out: {
     type: 'string',
     arg: 'FILE',

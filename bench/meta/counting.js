@@ -48,7 +48,7 @@ export const HELP = {
     'The counting pass against its targets on this machine: repeatability, sensitivity (one more statement seen as what it costs) and cost (wall time, valgrind slowdown).',
   options: /** @type {const} */ ({
     quick: switchFlag("the quick run's cases only"),
-    jobs: valueFlag('N', 'counting processes at once', { shown: 'one per core' }),
+    jobs: valueFlag('N', 'callgrind processes at once', { shown: 'one per core' }),
     order: switchFlag('count the repeat in the reverse order: how much a count depends on what ran before it'),
     whole: switchFlag(
       'callgrind instruments whole processes, not from their first mark on: the cost before instrument.js',
