@@ -25,7 +25,9 @@ export async function driver(name) {
 
 export function scratch(prefix = 'bench-test-') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // retried: a worker a test left hung (test/workloads.test.js) may still be closing its database
+  // there when the file's tests end (ENOTEMPTY under Node 24 on a busy machine)
+  after(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   return dir;
 }
 
