@@ -168,11 +168,6 @@ command(
   async (argv) => {
     const v = parseStrict(argv, HELP.options, { positionals: true });
     const ref = /** @type {string | undefined} */ (v.ref) ?? BEFORE_JUDGE;
-    try {
-      execFileSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
-    } catch {
-      throw new UsageError(`--ref ${ref}: not a commit of this repository`);
-    }
     const files = v._.length ? v._ : DEFAULT_FILES.map((f) => path.join(ROOT, f));
     const docs = files.map((/** @type {string} */ f) => {
       try {
@@ -185,6 +180,12 @@ command(
       }
       throw new UsageError(`${f}: no /cases: needs a run document with its cases' rounds, or a shootout document`);
     });
+    // the documents first: what they lack does not depend on which repository holds the ref
+    try {
+      execFileSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
+    } catch {
+      throw new UsageError(`--ref ${ref}: not a commit of this repository`);
+    }
     const dir = checkoutAt(ref);
     let differ = 0;
     try {
