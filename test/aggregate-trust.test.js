@@ -14,22 +14,13 @@ import { NIGHTS_FILE } from '../aggregate/nights.js';
 import { MAX_BATCH_BYTES, MAX_BATCH_DOCUMENTS, MAX_DOCUMENT_BYTES } from '../aggregate/trust.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { ROOT, childEnv, scratch } from './helpers.js';
+import { aggregateWorkspace, ROOT, childEnv } from './helpers.js';
 
 const README = `# Title\n\n${START}\nold block\n${END}\n`;
 /** The job's clock in these tests: the day after the synthetic documents' default night. */
 const NOW = Date.parse('2026-11-21T06:00:00.000Z');
 
-function workspace() {
-  const dir = scratch('trust-');
-  fs.mkdirSync(path.join(dir, 'artifacts'));
-  fs.writeFileSync(path.join(dir, 'README.md'), README);
-  return {
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
-}
+const workspace = () => aggregateWorkspace('trust-', README);
 const put = (/** @type {string} */ file, /** @type {any} */ doc) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));

@@ -11,22 +11,12 @@ import { changeText, figureText, intervalText, marginText, rangeText } from '../
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
 import { parse as parseYaml } from 'yaml';
-import { childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
+import { aggregateWorkspace, childEnv, ROOT, TEST_NOW } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 
 /** A fresh workspace: artifacts/, results/, README.md. */
-function workspace() {
-  const dir = scratch('agg-');
-  fs.mkdirSync(path.join(dir, 'artifacts'));
-  fs.writeFileSync(path.join(dir, 'README.md'), README);
-  return {
-    dir,
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
-}
+const workspace = () => aggregateWorkspace('agg-', README);
 const put = (/** @type {string} */ file, /** @type {any} */ content) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));

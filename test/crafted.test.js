@@ -14,7 +14,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { fileFor, inside, openStore } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { blockWithMarkers, childEnv, outsideBlock, ROOT, scratch, TEST_NOW, tree } from './helpers.js';
+import { aggregateWorkspace, blockWithMarkers, childEnv, outsideBlock, ROOT, TEST_NOW, tree } from './helpers.js';
 
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 const Z = '\u200b';
@@ -25,17 +25,8 @@ const idOf = (/** @type {number} */ n) =>
 
 /** A workspace: artifacts/, results/, README.md, and a name to aim traversals at beside it. */
 function workspace() {
-  const dir = scratch('crafted-');
-  fs.mkdirSync(path.join(dir, 'artifacts'));
-  fs.writeFileSync(path.join(dir, 'README.md'), README);
-  const escape = `escaped-${path.basename(dir)}`;
-  return {
-    dir,
-    escape,
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
+  const ws = aggregateWorkspace('crafted-', README);
+  return { ...ws, escape: `escaped-${path.basename(ws.dir)}` };
 }
 
 /**

@@ -32,6 +32,25 @@ export function scratch(prefix = 'bench-test-') {
 }
 
 /**
+ * A scratch workspace as the aggregate reads and writes one: artifacts/ (made, empty), results/ (not
+ * yet), and README.md holding `readme` (by default a title and the empty block).
+ * @param {string} prefix
+ * @param {string} [readme]
+ */
+export function aggregateWorkspace(prefix, readme = `# Title\n\n${START}\n${END}\n`) {
+  const dir = scratch(prefix);
+  const ws = {
+    dir,
+    artifacts: path.join(dir, 'artifacts'),
+    results: path.join(dir, 'results'),
+    readme: path.join(dir, 'README.md'),
+  };
+  fs.mkdirSync(ws.artifacts);
+  fs.writeFileSync(ws.readme, readme);
+  return ws;
+}
+
+/**
  * The environment for a child process a test starts: this one's, without the GitHub Actions
  * variables (GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV, …), so no test writes into the job
  * it runs in, and no result it makes claims to come from that job; then `extra`.

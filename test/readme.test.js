@@ -14,7 +14,7 @@ import { openStore } from '../aggregate/store.js';
 import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
-import { childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
+import { aggregateWorkspace, childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 /** Every <img> of rendered HTML: its src and alt, as the browser would read them. */
@@ -82,17 +82,7 @@ function nights(/** @type {string} */ dir, /** @type {number} */ n) {
   }
 }
 
-function workspace() {
-  const dir = scratch('readme-');
-  const ws = {
-    dir,
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
-  fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
-  return ws;
-}
+const workspace = () => aggregateWorkspace('readme-');
 const run = async (/** @type {ReturnType<typeof workspace>} */ ws) => {
   /** @type {string[]} */
   const log = [];
@@ -265,7 +255,6 @@ test('with no document stored, the aggregate writes the line saying what fills t
   // artifact (the nightly job's aggregate step then exits 1 and nothing is committed: the README keeps
   // the block it was committed with, so that block must be this line too)
   const ws = workspace();
-  fs.mkdirSync(ws.artifacts);
   const own = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const [before, after] = [own.slice(0, own.indexOf(START)), own.slice(own.indexOf(END) + END.length)];
   fs.writeFileSync(ws.readme, `${before}${START}\n${END}${after}`);
@@ -357,7 +346,6 @@ test('the README block renders as written: every heading a heading, every table 
 
 test("the README's compact forms stay within their budgets for one machine class; the long forms are on results/README.md", async () => {
   const ws = workspace();
-  fs.mkdirSync(ws.artifacts);
   fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(syntheticDoc({ node: 'v22.23.3' })));
   fs.writeFileSync(path.join(ws.artifacts, 'b.json'), JSON.stringify(syntheticDoc({ node: 'v24.21.0', seed: 5 })));
   // a run whose production driver did not load: named with its status (the reason is in the machines table)
@@ -442,7 +430,6 @@ test("the README's compact forms stay within their budgets for one machine class
 
 test("a failed self-check stays marked: bold capitals in the README's line, the twin's changes on results/README.md", async () => {
   const ws = workspace();
-  fs.mkdirSync(ws.artifacts);
   const doc = syntheticDoc({ node: 'v22.23.3' });
   doc.selfCheck = { ...doc.selfCheck, passed: false, flagged: ['insert', 'select', 'update'] };
   fs.writeFileSync(path.join(ws.artifacts, 'a.json'), JSON.stringify(doc));

@@ -16,8 +16,7 @@ import { SYNTHETIC_PLATFORMS, syntheticShootout } from '../bench/meta/synthetic.
 import { render, shootoutCell, shootoutPoints, shootoutView } from '../aggregate/sections/shootout.js';
 import { documentProblems } from '../bench/result/document.js';
 import { planComparisons, planSides } from '../bench/shootout/plan.js';
-import { END, START } from '../lib/markers.js';
-import { ROOT, scratch, TEST_NOW } from './helpers.js';
+import { aggregateWorkspace, ROOT, TEST_NOW } from './helpers.js';
 
 const REAL = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json'), 'utf8'));
 /** The README budget of this section per machine class (issue #16). */
@@ -413,15 +412,8 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
 });
 
 test('the aggregate draws the shootout chart once: both pages show the same SVG, with the finding as its title', async () => {
-  const dir = scratch('shootout-section-');
-  const ws = {
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
-  fs.mkdirSync(ws.artifacts);
+  const ws = aggregateWorkspace('shootout-section-');
   fs.writeFileSync(path.join(ws.artifacts, 'shootout.json'), JSON.stringify(REAL));
-  fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
   /** @type {string[]} */
   const log = [];
   assert.equal(await aggregate({ ...ws, now: TEST_NOW }, { log: (l) => log.push(l), warn: () => {} }), 0);

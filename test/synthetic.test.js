@@ -16,22 +16,11 @@ import { CLAIMS } from '../bench/data/production-claims.js';
 import { WORKLOADS } from '../bench/data/workloads.js';
 import { sig } from '../lib/format.js';
 import { END, START } from '../lib/markers.js';
-import { scratch, TEST_NOW } from './helpers.js';
+import { aggregateWorkspace, TEST_NOW } from './helpers.js';
 
 const NODES = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0'];
 
-function workspace() {
-  const dir = scratch('synthetic-');
-  const ws = {
-    dir,
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
-  fs.mkdirSync(ws.artifacts);
-  fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
-  return ws;
-}
+const workspace = () => aggregateWorkspace('synthetic-');
 const put = (/** @type {string} */ file, /** @type {any} */ doc) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(doc));

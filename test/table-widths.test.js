@@ -19,7 +19,7 @@ import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { artifactOf, night } from '../bench/meta/aggregate-year.js';
 import { END, START } from '../lib/markers.js';
-import { scratch, tableWidths } from './helpers.js';
+import { aggregateWorkspace, tableWidths } from './helpers.js';
 
 const COLUMN = 830;
 const PX_PER_COLUMN = 27;
@@ -56,13 +56,7 @@ test('tableWidths: a table at its narrowest, the widest unbreakable run of each 
 });
 
 test('every table of the README block and of results/README.md fits GitHub’s column, and the block of 4 machine classes its budget', async () => {
-  const dir = scratch('table-widths-');
-  const ws = {
-    artifacts: path.join(dir, 'artifacts'),
-    results: path.join(dir, 'results'),
-    readme: path.join(dir, 'README.md'),
-  };
-  fs.writeFileSync(ws.readme, `# Title\n\n${START}\n${END}\n`);
+  const ws = aggregateWorkspace('table-widths-');
   // the newest night of a month of the synthetic year: after its Node upgrade and driver bump
   const docs = night(29, 30, 4);
   for (const doc of docs) {
