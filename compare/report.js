@@ -9,7 +9,7 @@ import { megabytes, rate } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../aggregate/render/counts-text.js';
 import { changePercent, rangeText } from '../aggregate/render/figure.js';
-import { COUNT_FLOOR, COMPONENT_FLOORS, IO, movedComponents } from '../lib/costs.js';
+import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, movedComponents } from '../lib/costs.js';
 import { COMPONENT_LABELS } from '../bench/data/components.js';
 /** @import { Row } from '../bench/paired/case-verdicts.js' */
 
@@ -144,7 +144,7 @@ export function costTable(/** @type {import('../lib/costs.js').CostRow[]} */ row
       ],
       ...sorted.map((r) => {
         const w = byKey.get(r.key);
-        const moved = r.change !== null && r.tolerance !== null && Math.abs(r.change) > r.tolerance;
+        const moved = beyondRepeat(r);
         return [
           inert(r.key, MAX.key),
           r.base && r.head ? `${countText(r.base.instructions)} → ${countText(r.head.instructions)}` : '',

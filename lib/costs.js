@@ -2,7 +2,7 @@
 // what each case costs per operation on either side (instructions under callgrind; fsyncs, writes
 // and bytes under strace; bench/counts/), side by side, and whether the cost changed. Counts do not move with the machine: a change beyond what two processes of the same
 // code disagree by is a change in the code's cost, found where wall time is too noisy to tell.
-// The shootout's rule for its sides' differences is here too (beyondRepeat).
+// Whether a change is one (beyondRepeat) is the compare's and the shootout's alike.
 // Pure functions over each side's `npm run counts` output (bench/counts/cli.js); built-ins only
 // (the PR comment renders them). The words are lib/verdicts.js's COUNT_VERDICTS.
 import { COUNT_VERDICTS as W } from './verdicts.js';
@@ -213,10 +213,6 @@ export function componentChanges(b, h, opSpread) {
   });
 }
 
-/** Whether a change is beyond its tolerance. */
-const moves = (/** @type {{ change: number | null, tolerance: number | null }} */ x) =>
-  x.change !== null && x.tolerance !== null && Math.abs(x.change) > x.tolerance;
-
 /**
  * The cases of both sides, compared. A case's instructions changed when |head / base - 1| exceeds
  * its countTolerance, the operation's spread taken over every case of this compare on either side
@@ -267,7 +263,7 @@ export function costRows(base, head) {
             head: h.io[field],
           }))
         : [];
-    const moved = [{ change, tolerance }, ...components].filter(moves);
+    const moved = [{ change, tolerance }, ...components].filter(beyondRepeat);
     const ups = moved.filter((x) => x.change > 0).length + io.filter((x) => x.head > x.base).length;
     const downs = moved.filter((x) => x.change < 0).length + io.filter((x) => x.head < x.base).length;
     const fails =
@@ -294,14 +290,17 @@ export function costRows(base, head) {
 
 /** The components of a row that moved beyond their tolerance, largest first. */
 export const movedComponents = (/** @type {CostRow} */ r) =>
-  (r.components ?? []).filter(moves).sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta));
+  (r.components ?? []).filter(beyondRepeat).sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta));
 
 /**
- * Whether a difference between two sides' counts in a shootout is one: beyond its tolerance (the
- * compare's rule, countTolerance, stored with it by bench/shootout/count-nodes.js).
- * @param {{ change: number, tolerance: number }} d
+ * Whether a change in counts is one: beyond its tolerance (countTolerance; the shootout stores it
+ * with each difference, bench/shootout/count-nodes.js). A case or component the compare could not
+ * judge (null) is not.
+ * @param {{ change: number | null, tolerance: number | null }} d
  */
-export const beyondRepeat = (d) => Math.abs(d.change) > d.tolerance;
+export function beyondRepeat(d) {
+  return d.change !== null && d.tolerance !== null && Math.abs(d.change) > d.tolerance;
+}
 
 /** How many cases got each verdict, and how many fail the check. */
 export function costTally(/** @type {CostRow[]} */ rows) {

@@ -9,6 +9,8 @@
 // side's first, is judged by the shootout's own code (instructionDifferences).
 import fs from 'node:fs';
 import { instructionDifferences } from '../shootout/count-nodes.js';
+import { componentMoved } from '../../lib/attribution.js';
+import { beyondRepeat } from '../../lib/costs.js';
 
 /**
  * @typedef {{ key: string, instructions: number, difference: number, components: Record<string, number>, repeatComponents: Record<string, number> }} LayoutCase
@@ -56,14 +58,14 @@ export function falseDifferences(runs) {
         const diffs = instructionDifferences(/** @type {any} */ (cases), [
           { group: 'same-node', base: 'A', head: 'B' },
         ]);
-        const called = diffs.filter((d) => Math.abs(d.change) > d.tolerance).length;
+        const called = diffs.filter(beyondRepeat).length;
         const parts = diffs.flatMap((d) => Object.values(d.components));
         r.shootouts++;
         r.any += called ? 1 : 0;
         r.cases += diffs.length;
         r.called += called;
         r.components += parts.length;
-        r.moved += parts.filter((p) => Math.abs(p.delta) > p.tolerance).length;
+        r.moved += parts.filter(componentMoved).length;
         r.closest = Math.max(r.closest, ...diffs.map((d) => Math.abs(d.change) / d.tolerance));
         // the rule before the floor: beyond twice the larger repeat spread
         r.before += diffs.filter((d) => Math.abs(d.change) > 2 * d.spread).length;
