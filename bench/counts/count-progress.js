@@ -14,8 +14,9 @@
  */
 const PRIOR = {
   callgrind: { start: 3.5, perCase: 0.9 },
-  // beside the two callgrind processes, sharing their 2 cores (pass.js): 79 and 104 s for 226 cases
-  strace: { start: 0.8, perCase: 0.4 },
+  // two side by side after the callgrind ones: ~55 s for 207 cases (docs/counting.md), 79 and 104 s
+  // for 226 beside them on a busier machine
+  strace: { start: 0.8, perCase: 0.3 },
   native: { start: 0.5, perCase: 0.05 },
 };
 

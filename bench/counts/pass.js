@@ -4,11 +4,11 @@
 //
 // Layout: the templates and the message pool are made once, natively (prepare.js), on /dev/shm
 // where there is one (an fsync there returns at once; what is counted is what SQLite asks of the
-// kernel, which does not depend on the device). Then four kinds of process run: callgrind, `jobs`
-// at a time, each for the first count and for the repeat (jobsOf), and beside them, in a lane of
-// their own, the two strace processes, on whichever CPU is free, so no core idles while a callgrind
-// process waits after a full GC (worker.js collect). With more cores the callgrind
-// counts are split across processes; each process pays ~10 s of start under valgrind.
+// kernel, which does not depend on the device). Then four kinds of process run, `jobs` at a time:
+// callgrind and strace, each for the first count and for the repeat (jobsOf); the strace ones
+// unpinned and without the waits after a full GC, which only the instructions need. With more
+// cores the callgrind counts are split across processes; each process pays ~10 s of start under
+// valgrind.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -281,8 +281,9 @@ export async function countPlans(o) {
     });
     const plan = { mode: o.mode, seed: o.seed, seedMessages, templates, pool: poolFile };
     const list = jobsOf(o.plans, Math.max(1, Math.floor(jobs / 2)), o.layout);
-    // the strace processes (last in the list) one after the other in a lane of their own, beside the callgrind ones
-    const lanes = jobs + (list.some((j) => j.tool === 'strace') && list.some((j) => j.tool === 'callgrind') ? 1 : 0);
+    // `jobs` at a time: a strace process beside a callgrind one would share its pinned CPU with the GC's
+    // helper thread it waits for (worker.js collect), and the runtime's count would move (docs/counting.md)
+    const lanes = jobs;
     o.onProgress?.({ step: 'plan', jobs: list.map((j) => ({ ...j, cases: j.cases.length })), lanes });
     /** @type {Counted['instrument']} */
     const instrument =
