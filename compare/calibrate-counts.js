@@ -173,7 +173,7 @@ const movedAA = (/** @type {ReturnType<typeof compact>} */ x) =>
  * before its last run: the file holds every run done).
  * @param {any} c
  */
-export function countsCalibrationSummary(c) {
+function countsCalibrationSummary(c) {
   /** @type {any[]} */
   const runs = c.done;
   const n = runs.length;

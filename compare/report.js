@@ -45,7 +45,7 @@ import { COMPONENT_LABELS } from '../bench/data/components.js';
  * The A/A false-alarm rate of the time verdicts at the rounds it was measured at, and the smallest
  * slowdown of one case alone that 5 rounds find 95% of the time (docs/compare.md, Calibration).
  */
-export const CALIBRATED = {
+const CALIBRATED = {
   falseAlarms: '0 of 20',
   rounds: 10,
   fewer: { falseAlarms: '0 of 20', rounds: 5, finds: '67–88%' },
@@ -62,7 +62,7 @@ const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : change
 const rank = (/** @type {string} */ verdict) => RANKED.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
-export function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
+function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
   const e = m.environment;
   const list = (/** @type {any[]} */ ds) =>
     ds
@@ -111,7 +111,7 @@ const ioCell = (
 };
 
 /** The components of a case that moved beyond their tolerance: "SQLite +1.02% (+2.36k/op)". */
-export const componentCell = (/** @type {import('../lib/costs.js').CostRow} */ r) =>
+const componentCell = (/** @type {import('../lib/costs.js').CostRow} */ r) =>
   movedComponents(r)
     .map(
       (c) =>

@@ -56,7 +56,7 @@ export function opSpreads(/** @type {{ op: string, spread: number }[]} */ cases)
  * The PR check fails on an increase in instructions/op of this much or more (beyond the
  * tolerance), or in bytes written per operation; smaller increases are reported, not failed.
  */
-export const FAIL_INCREASE = 0.01;
+const FAIL_INCREASE = 0.01;
 
 /**
  * The amount a component's change is taken over: the component, or 1% of the operation's

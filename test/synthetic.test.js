@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { readResult, semanticProblems } from '../aggregate/read.js';
 import { machineOf } from '../aggregate/store.js';
-import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
+import { SYNTHETIC_PLATFORMS, realProfile, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { COMMIT_PARTS, PER_NIGHT, artifactOf, inCell, night } from '../bench/meta/aggregate-year.js';
 import { validate } from '../bench/result/document.js';
 import { CLAIMS } from '../bench/data/production-claims.js';
@@ -212,6 +212,23 @@ test('a synthetic night is what the nightly workflow commits: a result document 
     ].map(part),
     ['shootoutDocuments', 'resultDocuments', 'readme', 'resultsPage', 'index', 'charts', 'other'],
   );
+});
+
+test("real-run.json has the shape realProfile makes of a real run's document", () => {
+  const real = JSON.parse(fs.readFileSync(new URL('../bench/meta/real-run.json', import.meta.url), 'utf8'));
+  const doc = JSON.parse(
+    fs.readFileSync(new URL('./fixtures/real-linux-x64-v20-counted-run.json', import.meta.url), 'utf8'),
+  );
+  const made = realProfile(doc);
+  assert.deepEqual(Object.keys(made.source).sort(), Object.keys(real.source).sort());
+  assert.equal(made.source.run, doc.run.id.slice(0, 8));
+  const timed = doc.cases.filter((/** @type {any} */ c) => c.stats?.rounds?.length);
+  assert.ok(timed.length > 0);
+  assert.equal(Object.keys(made.cases).length, timed.length);
+  for (const [key, [figure, spread]] of Object.entries(made.cases)) {
+    assert.ok(key in real.cases, `${key} is a case of real-run.json too`);
+    assert.ok(figure > 0 && spread >= 0 && spread < 1, `${key}: ${figure}, ${spread}`);
+  }
 });
 
 test("the synthetic year reads like a real one: a real run's effects and noise, a Node upgrade, a driver bump and a change in the first 30 nights", () => {

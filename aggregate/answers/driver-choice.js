@@ -19,7 +19,7 @@ const setup = (/** @type {string} */ driver) => `${PRODUCTION_CONFIG}/${driver}/
  * node:sqlite against each reference driver, per operation, judged as one family.
  * @param {any} doc a full result document
  */
-export function driverChoice(doc) {
+function driverChoice(doc) {
   return judgeFamily(
     REFERENCES.flatMap((driver) =>
       COMPARED.map((op) => ({ driver, op, pairs: runPairs(doc, setup(driver), setup(NODE_SQLITE), [op]) })),

@@ -66,7 +66,7 @@ function components(doc, base, head, keys) {
  * The ranking: the reference and each Node compared with it on the same driver, fastest first.
  * @param {any} doc a shootout document
  */
-export function nodeRanking(doc) {
+function nodeRanking(doc) {
   const production = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}/`;
   const keys = [...new Set((doc.rows ?? []).map((/** @type {any} */ r) => String(r.key)))].filter((k) =>
     k.startsWith(production),

@@ -59,7 +59,7 @@ export function countChange(ref, member) {
  * SQLite 5.2% · libc 1.9% · runtime 1.2% · binding 0.1%", largest first, those under 0.05% left out.
  * @param {any} k a case's `counts`, status ok
  */
-export function componentsText(k) {
+function componentsText(k) {
   const share = (/** @type {(typeof COMPONENTS)[number]} */ c) => k.components[c] / k.instructions;
   const parts = COMPONENTS.filter((c) => share(c) >= 0.0005)
     .sort((a, b) => share(b) - share(a))

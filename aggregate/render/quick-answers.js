@@ -19,7 +19,7 @@ import { inert } from '../../lib/markdown.js';
  * @param {string} member
  * @param {readonly string[]} ops
  */
-export function timeRatio(doc, reference, member, ops) {
+function timeRatio(doc, reference, member, ops) {
   const rate = (/** @type {string} */ key, /** @type {string} */ op) =>
     doc.cases.find((/** @type {any} */ c) => c.status === 'ok' && c.op === op && setupKey(c) === key)?.stats?.opsPerSec
       ?.median;

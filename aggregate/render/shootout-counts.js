@@ -14,7 +14,7 @@ import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './sh
 import { OPS } from '../../bench/data/ops.js';
 
 /** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
-export function smallPercent(/** @type {number} */ x) {
+function smallPercent(/** @type {number} */ x) {
   const p = Math.abs(x * 100);
   if (p === 0) return '0%';
   if (p < 0.005) return '<0.01%';
@@ -22,17 +22,17 @@ export function smallPercent(/** @type {number} */ x) {
 }
 
 /** A signed change of instructions: "+1.23%", "−0.04%"; "±0%" when nothing changed at that precision. */
-export const signedSmall = (/** @type {number} */ x) =>
+const signedSmall = (/** @type {number} */ x) =>
   Math.abs(x) < 5e-5 ? '±0%' : `${sign(x)}${smallPercent(x).replace('<', '')}`;
 
 /** A difference's cell: the change, ± the repeat spread, and "(within repeat)" where it is not one. */
-export function differenceCell(/** @type {any} */ d) {
+function differenceCell(/** @type {any} */ d) {
   if (!d) return '';
   return `${signedSmall(d.change)} ±${smallPercent(d.spread)}${beyondRepeat(d) ? '' : ' (within repeat)'}`;
 }
 
 /** A side's counts of one case: instructions per operation ± its repeat, fsyncs and writes per operation. */
-export function sideCell(/** @type {any} */ c) {
+function sideCell(/** @type {any} */ c) {
   if (!c) return '';
   if (c.status !== 'ok') return `not counted: ${inert(c.reason ?? '', 80)}`;
   return `${countText(c.instructions)} ±${smallPercent(c.difference)} · ${countText(c.fsync)} · ${countText(c.write)}`;
@@ -46,7 +46,7 @@ export function sideCell(/** @type {any} */ c) {
  * @param {(side: string, key: string) => any} caseOf a side's counted case
  * @returns {string[]} Markdown lines; none where no difference has components
  */
-export function attributionLines(diffs, caseOf) {
+function attributionLines(diffs, caseOf) {
   const moved = diffs.filter((d) => d.components && beyondRepeat(d)).sort(byCase);
   if (!moved.length) return [];
   return [

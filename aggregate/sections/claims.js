@@ -18,7 +18,7 @@ import { compactRatio, newestFirst, runName, table } from './common.js';
  * that carries claims.
  * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }} ctx
  */
-export function claimsRun(ctx) {
+function claimsRun(ctx) {
   const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
     .filter((e) => e.mode === 'full')
     .map((e) => ctx.load(e));

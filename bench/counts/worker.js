@@ -56,7 +56,7 @@ import { countingSession } from './prepare.js';
  */
 
 /** The injected SQLite work: a recursive query of `?` rows, nearly all of it in SQLite's virtual machine. */
-export const INJECTED_SQL = 'SELECT length(hex(zeroblob(?))) AS n';
+const INJECTED_SQL = 'SELECT length(hex(zeroblob(?))) AS n';
 /**
  * @typedef {object} Plan
  * @property {'quick'|'full'} mode

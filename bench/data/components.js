@@ -54,7 +54,7 @@ const RUNTIME_C_SYMBOL = /^(Builtins_|uv_|uv__|u_|ucol_|ubrk_|unorm2_|napi_|node
  */
 
 /** @type {readonly Rule[]} */
-export const COMPONENT_RULES = Object.freeze([
+const COMPONENT_RULES = Object.freeze([
   { object: ADDON, symbol: /\(/, component: 'binding' }, // C++: Statement::JS_all(...), Data::GetValueJS(...)
   { object: ADDON, symbol: CIPHER_SYMBOL, component: 'cipher' },
   { object: ADDON, component: 'sqlite' },
