@@ -244,12 +244,13 @@ function renderLeavingOut(render, entries, load) {
 }
 
 /**
- * @param {{ artifacts: string, results: string, readme: string, repository?: string | null, run?: string, now?: number }} o
+ * @param {{ artifacts: string, results: string, readme: string, repository?: string | null, run?: string, now?: number, draw?: boolean }} o
  *   repository: where the documents are archived (GITHUB_REPOSITORY on GitHub), by default the
  *   one the index names; run: the GitHub run and attempt (GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT) that
  *   names the release of the documents it stores (assets.js releaseOf); now: the job's clock, ms
  *   since the epoch (default Date.now()): it alone says "Last updated", where the history ends and
- *   which documents are from the future (trust.js)
+ *   which documents are from the future (trust.js); draw: false leaves every chart out (none drawn,
+ *   the old ones removed), for a synthetic year's batches before its last (bench/meta/aggregate-year.js)
  * @param {{ log: (s: string) => void, warn: (s: string) => void }} io
  * @returns {Promise<number>} exit code
  */
@@ -326,7 +327,7 @@ export async function aggregate(o, io) {
     ));
   }
   // the pages rendered: draw the charts (none is written if one cannot be drawn), then store, then write
-  for (const [file, spec] of pages.charts) charts.add(file, spec);
+  if (o.draw !== false) for (const [file, spec] of pages.charts) charts.add(file, spec);
   const drawn = await charts.flush();
   store.commit();
   // on GitHub the index names the repository whose releases archive its documents (a fork's are its own)

@@ -58,7 +58,7 @@ export async function samePages(o) {
   try {
     const year = path.join(dir, 'year');
     fs.mkdirSync(year);
-    buildYear({ dir: year, nights: o.nights });
+    await buildYear({ dir: year, nights: o.nights });
     fs.rmSync(path.join(year, 'history'), { recursive: true });
     const real = path.join(dir, 'real');
     const artifacts = path.join(dir, 'artifacts');

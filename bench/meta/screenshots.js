@@ -215,7 +215,7 @@ async function main(/** @type {string[]} */ argv) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shots-'));
   try {
     if (nights > 0) {
-      const year = buildYear({ dir: tmp, nights, classes, log: (s) => console.error(s) });
+      const year = await buildYear({ dir: tmp, nights, classes, log: (s) => console.error(s) });
       // keep what the pages show (the year's documents are about 0.4 MB each): README, results/README.md, the charts
       writeFileAtomic(path.join(out, MADE), `${JSON.stringify([`synthetic-${nights}-nights-${classes}-classes`])}\n`);
       const keep = path.join(out, `synthetic-${nights}-nights-${classes}-classes`, 'site');

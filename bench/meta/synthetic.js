@@ -381,6 +381,15 @@ const VERIFIED = /** @type {Record<string, (n: number) => Record<string, number>
 /** Extra rounds a full run's deadline leaves room for (a real cell reaches about p24). */
 const MAX_EXTRA_ROUNDS = 24;
 
+/** The keys of a case's references (the same for every document: worked out once per case). */
+const referenceKeysOf = /** @type {Map<string, string[]>} */ (new Map());
+const referenceKeys = (/** @type {import('../data/suite.js').Case} */ c) => {
+  const key = caseKey(c);
+  let keys = referenceKeysOf.get(key);
+  if (!keys) referenceKeysOf.set(key, (keys = referencesOf(c).map(caseKey)));
+  return keys;
+};
+
 /**
  * Every timed case's rounds, measured as run-suite.js measures them: the mode's rounds for every
  * case, then extra rounds for the cases above the target precision, least precise first,
@@ -392,10 +401,13 @@ const MAX_EXTRA_ROUNDS = 24;
  * @returns {Map<string, { rounds: number[], slots: string[] }>}
  */
 function measureRounds(timed, budget, random) {
-  const byKey = new Map(timed.map((t) => [caseKey(t.c), { ...t, rounds: [], slots: [] }]));
+  const byKey = new Map(
+    timed.map((t) => [caseKey(t.c), { ...t, rounds: [], slots: [], rse: /** @type {number | null} */ (null) }]),
+  );
   const measureOne = (/** @type {any} */ t, /** @type {string} */ slot, /** @type {number} */ level) => {
     t.rounds.push(t.ops * level * (1 + t.noise * Math.sqrt(12) * (random() - 0.5)));
     t.slots.push(`${slot}/${t.c.op}`);
+    t.rse = null; // worked out again only when the extra rounds next rank the cases
   };
   for (let r = 0; r < budget.rounds; r++) {
     const level = 1 + 0.02 * (random() - 0.5);
@@ -404,12 +416,12 @@ function measureRounds(timed, budget, random) {
   const maxRounds = budget.maxRounds ?? budget.rounds;
   for (let n = 1; n <= MAX_EXTRA_ROUNDS && budget.rounds < maxRounds; n++) {
     const imprecise = [...byKey.values()].flatMap((t) => {
-      const rse = medianRse(t.rounds);
+      const rse = (t.rse ??= medianRse(t.rounds));
       return t.rounds.length < maxRounds && rse > (budget.targetRse ?? Infinity) ? [{ c: t.c, rse }] : [];
     });
     const chosen = nextExtraRound(imprecise);
     if (!chosen.length) break;
-    const keys = new Set([...chosen, ...chosen.flatMap(referencesOf)].map(caseKey));
+    const keys = new Set([...chosen.map(caseKey), ...chosen.flatMap(referenceKeys)]);
     const level = 1 + 0.02 * (random() - 0.5);
     for (const k of keys) {
       const t = byKey.get(k);
