@@ -17,6 +17,8 @@ import { tuningsAnswer, tuningsOf } from '../aggregate/answers/tunings.js';
 import { judge } from '../lib/judge.js';
 import { nodeAnswer } from '../aggregate/answers/node-ranking.js';
 import { driverAnswer } from '../aggregate/answers/driver-choice.js';
+import { changesAnswer } from '../aggregate/answers/recent-changes.js';
+import { createRandom } from '../lib/prng.js';
 import { instructionDifferences } from '../bench/shootout/count-nodes.js';
 import { ROOT } from './helpers.js';
 
@@ -65,10 +67,55 @@ test('answers: all five per machine class, in order; the first class open, the o
   const text = lines.join('\n');
   assert.match(text, /^\*\*linux-x64 · one \(run of \d{4}-\d\d-\d\d, Node v24\.11\.0\)\*\*$/m);
   assert.match(text, /^<details><summary><b>linux-x64 · two .*<\/b>: Encryption: ChaCha20-Poly1305 .*<\/summary>$/m);
+  // the collapsed class's line whole, to its last answer: longer than one answer's text is kept
+  const summary = /** @type {string} */ (lines.find((l) => l.startsWith('<details><summary>')));
+  assert.ok(summary.length > 250, summary);
+  assert.match(summary, /; Driver: [^;…]+; Changes: none in the last night<\/summary>$/);
   assert.equal(lines.filter((l) => l.startsWith('- **Encryption**')).length, 2);
   // the ranking names the reference and the Nodes with the driver held constant, and the run's Node
   assert.match(text, /- \*\*Node\*\*: fastest first.* v22 12\.x \(reference\).*ran on Node v24\.11\.0\.$/m);
   assert.doesNotMatch(text, /v18 11\.x/, 'a Node on another driver line is not ranked');
+});
+
+test('answers: changes are derived from the nights: a driver bump that slows select is named with its cause', () => {
+  // 40 nights of one Node; night 25 on: select 12% slower, with the driver's bump (as the synthetic year)
+  let step = true;
+  const day0 = Date.UTC(2026, 0, 1, 3, 17);
+  const random = createRandom(7);
+  const series = () =>
+    Array.from({ length: 40 }, (_, i) => {
+      const v = 5000 * (1 + 0.01 * (random() - 0.5)) * (step && i >= 25 ? 0.88 : 1);
+      return {
+        file: `n${i}.json`,
+        sha256: `${step}-${i}`,
+        finishedAt: new Date(day0 + i * 86_400_000).toISOString(),
+        node: 'v24.11.0',
+        image: null,
+        driver: step && i >= 25 ? '13.0.4' : '13.0.3',
+        sqlite: '3.51.0',
+        sqlite3mc: null,
+        commit: null,
+        figures: { select: [v, v * 0.99, v * 1.01] },
+      };
+    });
+  const answer = () => {
+    const nights = series();
+    const entries = nights.map((n) => ({ ...n, kind: 'result', mode: 'full', status: 'complete' }));
+    const byFile = new Map(nights.map((n) => [n.file, n]));
+    const o = {
+      load: () => assert.fail('the answer reads the nights, not the documents'),
+      resultsLink: 'results',
+      nights: /** @type {any} */ ({ now: day0 + 40 * 86_400_000, of: (/** @type {any} */ e) => byFile.get(e.file) }),
+    };
+    return changesAnswer({ machine: `linux-x64 · ${step}`, entries: /** @type {any} */ (entries) }, o);
+  };
+  assert.match(
+    String(answer()?.text),
+    /^2026-01-26, Node 24 Select ops\/s −1[1-3]% \[[^\]]+\] \(better-sqlite3-multiple-ciphers 13\.0\.3 → 13\.0\.4\)$/,
+  );
+  assert.equal(answer()?.line, 'newest change point 2026-01-26');
+  step = false;
+  assert.deepEqual(answer(), { text: 'none in the last 40 nights', line: 'none in the last 40 nights' });
 });
 
 test('answers: encryption is derived from the rounds: halve a cipher’s select and its reads cost doubles', () => {

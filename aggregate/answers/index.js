@@ -79,9 +79,10 @@ export function renderAnswers(ctx) {
     '',
     ...all.flatMap((x, i) => {
       if (i === 0) return [`**${title(x, inert)}**`, '', ...items(x.answers), ''];
-      const line = x.answers.flatMap(([name, a]) => (a?.line ? [`${name}: ${a.line}`] : [])).join('; ');
+      // each answer's line made plain on its own: the five together are longer than plain() keeps
+      const line = x.answers.flatMap(([name, a]) => (a?.line ? [`${name}: ${htmlText(a.line)}`] : [])).join('; ');
       return [
-        `<details><summary><b>${title(x, htmlText)}</b>: ${htmlText(line)}</summary>`,
+        `<details><summary><b>${title(x, htmlText)}</b>: ${line}</summary>`,
         '',
         ...items(x.answers),
         '',

@@ -31,7 +31,10 @@ export function changesAnswer(c, o) {
     .flatMap((h) => h.changes)
     .sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0))
     .slice(0, LISTED);
-  if (!newest.length) return { text: `none in the last ${nights} nights`, line: 'no change point' };
+  if (!newest.length) {
+    const none = `none in the last ${nights === 1 ? 'night' : `${nights} nights`}`;
+    return { text: none, line: none };
+  }
   return {
     text: newest
       .map(
