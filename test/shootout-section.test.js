@@ -19,9 +19,13 @@ import { planComparisons, planSides } from '../bench/shootout/plan.js';
 import { aggregateWorkspace, ROOT, TEST_NOW } from './helpers.js';
 
 const REAL = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json'), 'utf8'));
-/** The README budget of this section per machine class (issue #16). */
-const LINES = 13;
-const BYTES = 2000;
+/**
+ * The README budget of this section per machine class (issue #16), the first class's (it has the
+ * table; the others a chart): every Node of the matrix with counts and the table's caption came
+ * to 2,055 bytes.
+ */
+const LINES = 14;
+const BYTES = 2100;
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 
 /**
@@ -88,7 +92,7 @@ function everyNodeRan() {
   return d;
 }
 
-test('the real shootout in the README: heading, one line, the chart, one table, within 13 lines and 2,000 bytes', () => {
+test('the real shootout in the README: heading, one line, the chart, a caption, one table, within 14 lines and 2,100 bytes', () => {
   const s = section(REAL);
   assert.ok(s.lines.length <= LINES, `${s.lines.length} lines`);
   assert.ok(s.bytes <= BYTES, `${s.bytes} bytes`);
@@ -99,9 +103,10 @@ test('the real shootout in the README: heading, one line, the chart, one table, 
   );
   assert.match(s.lines[1], /v24 12\.x did not run\./);
   assert.match(s.lines[1], /\[Every driver, Node and driver versions, the document\]\(results\/README\.md\)/);
+  // the table's caption right above it: what a cell shows, and the key to its verdicts
   assert.match(
-    s.lines[1],
-    /No verdict, no evidence: ≈ interval holds 0, \(noisy\) not significant, \(<5%\) under the 5% that counts\./,
+    s.lines[3],
+    /^Each cell: the change in % ops\/s ± the wider side of its 95% interval, its verdict; none: ≈ interval holds 0, \(noisy\) not significant, \(<5%\) under the 5% that counts\.$/,
   );
   assert.match(s.lines[2], /^!\[Against v22 12\.x: .*\]\(results\/charts\/linux-x64\/m-shootout\.svg\)$/);
   // rendered as GitHub does: the paragraph, the image, then the table (a table interrupts a paragraph)

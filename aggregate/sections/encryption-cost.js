@@ -41,7 +41,10 @@ function findings(points) {
   const sorted = [...byMember].sort((a, b) => b.typical - a.typical);
   const prod = byMember.find((x) => x.m === cipherTitle(PRODUCTION_CIPHER));
   const noise = points.filter((p) => p.verdict === 'too noisy to tell').length;
-  return `Each cipher against no key, median over operations: cheapest ${sorted[0].m} ${signed(sorted[0].typical)}, costliest ${sorted[sorted.length - 1].m} ${signed(sorted[sorted.length - 1].typical)}${prod ? `, ${prod.m} ${signed(prod.typical)}` : ''}; ${noise} of ${points.length} too noisy to tell.`;
+  const ends = [sorted[0], /** @type {typeof sorted[number]} */ (sorted.at(-1))];
+  // production's own figure, unless it is the cheapest or the costliest (named already)
+  const own = prod && !ends.includes(prod) ? `, ${prod.m} ${signed(prod.typical)}` : '';
+  return `Each cipher against no key, median over operations: cheapest ${ends[0].m} ${signed(ends[0].typical)}, costliest ${ends[1].m} ${signed(ends[1].typical)}${own}; ${noise} of ${points.length} too noisy to tell.`;
 }
 
 /** @param {import('./index.js').SectionContext} ctx */

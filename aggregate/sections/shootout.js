@@ -240,11 +240,7 @@ function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
     `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
-    // a brief machine class: its table on results/README.md, so no key to it
-    !view.columns.length
-      ? `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`
-      : !ctx.brief &&
-        `No verdict, no evidence: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
+    !view.columns.length && `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     ...(doc.counting ? [countingSentence(doc.counting, view)] : []),
     `[${ctx.brief ? 'The table, every driver' : 'Every driver'}, Node and driver versions, the document](${ctx.resultsLink}/README.md${ctx.brief ? anchor(ctx.machine) : ''}).`,
@@ -265,6 +261,8 @@ function readmeLines(ctx, { doc, view, chart }) {
     `##### ${TITLE}`,
     line,
     chart,
+    // the table's caption, right above it (a brief machine class has its table on results/README.md)
+    `Each cell: the change in % ops/s ± the wider side of its 95% interval, its verdict; none: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
     table(
       [['Operation', ...view.columns.map((c) => inert(c.short))], ...rows],
       ['l', ...view.columns.map(() => /** @type {'r'} */ ('r'))],
