@@ -121,10 +121,12 @@ function pagesOf(file) {
   // the README block from its first line: the first screen a reader of the results sees
   const block = lines.findIndex((l) => l.includes('BENCHMARK_RESULTS_START'));
   if (block >= 0) shots.push({ name: 'block', html: html(lines.slice(block + 1).join('\n'), dir) });
+  const chart = (/** @type {string} */ l) => /!\[[^\]]*\]\([^)]*\.svg\)/.test(l); // also one after a line of text
   lines.forEach((l, i) => {
-    if (!/!\[[^\]]*\]\([^)]*\.svg\)/.test(l)) return; // a chart, also one after a line of text
+    if (!chart(l)) return;
+    // from the heading above, or from just after the chart above (charts in a row: each its own shot)
     let from = i;
-    while (from > 0 && i - from < 12 && !/^#{1,6} /.test(lines[from])) from--;
+    while (from > 0 && i - from < 12 && !/^#{1,6} /.test(lines[from]) && !chart(lines[from - 1])) from--;
     shots.push({
       name: `chart-${String(shots.length).padStart(2, '0')}`,
       html: html(lines.slice(from, i + 24).join('\n'), dir),
