@@ -230,9 +230,9 @@ function chartSpec(doc, data, ops, alt) {
 }
 
 /**
- * The README's form: the heading, one line, the chart, the table (a row per operation, a column
- * per compared side). The table follows the line without a blank line (a GFM table interrupts a
- * paragraph, on GitHub as in micromark): the block has a line budget.
+ * The README's form: the heading, one line, the chart, the caption, the table (a row per
+ * operation, a column per compared side). The table follows the caption without a blank line (a
+ * GFM table interrupts a paragraph, on GitHub as in micromark): the block has a line budget.
  * @param {import('./index.js').SectionContext} ctx
  * @param {{ doc: any, view: ReturnType<typeof shootoutView>, chart: string | null }} s
  */
