@@ -1,14 +1,18 @@
-// Callgrind instrumenting from the first mark on (bench/counts/instrument.js): the addon is built
-// against this Node's headers and does nothing outside valgrind; where it cannot be built the
-// reason names what is missing, and the pass instruments whole processes as before. Under valgrind,
-// test/e2e/counts-instrument.test.js.
+// The counting's C helpers (bench/counts/instrument.js). Callgrind instrumenting from the first
+// mark on: the addon is built against this Node's headers and does nothing outside valgrind; where
+// it cannot be built the reason names what is missing, and the pass instruments whole processes as
+// before (under valgrind, test/e2e/counts-instrument.test.js). The counted processes' malloc: a
+// process preloading it runs SQLite and V8 on a real file; where it cannot be built, the reason.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { instrumentHelper } from '../bench/counts/instrument.js';
+import { instrumentHelper, mallocHelper } from '../bench/counts/instrument.js';
+import { componentOf } from '../bench/data/components.js';
+import { ROOT } from './helpers.js';
 import { valgrindArgs } from '../bench/counts/pass.js';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'count-instrument-'));
@@ -49,4 +53,48 @@ test('callgrind starts uninstrumented only where the worker switches it on', () 
   assert.ok(valgrindArgs(true).includes('--instr-atstart=no'));
   assert.ok(!valgrindArgs(false).some((a) => a.startsWith('--instr-atstart')));
   assert.ok(valgrindArgs(false).includes('--dump-before=uv_os_getppid'));
+});
+
+test("the counted processes' malloc: built once, preloaded, and a process runs a real encrypted database on it", (t) => {
+  const cache = tmp();
+  t.after(() => fs.rmSync(cache, { recursive: true, force: true }));
+  const built = mallocHelper({ cache });
+  if (built.status !== 'ok') return t.skip(`cannot build here: ${built.reason}`);
+  assert.match(path.basename(built.file), /^count-malloc-[0-9a-f]{16}\.so$/);
+  assert.deepEqual(mallocHelper({ cache }), built);
+  assert.equal(componentOf(built.file, 'malloc'), 'libc');
+  // SQLite, the cipher, V8 and a 40 MB buffer (a mapping of its own) on it; the file read back in a new connection
+  const script = `
+    const fs = await import('node:fs');
+    const { loadDrivers } = await import(${JSON.stringify(path.join(ROOT, 'bench/engine/load-drivers.js'))});
+    const { open } = (await loadDrivers()).get('better-sqlite3-multiple-ciphers');
+    const file = ${JSON.stringify(path.join(cache, 'x.db'))};
+    let db = open(file);
+    db.pragma("cipher='chacha20'"); db.pragma("key='k'");
+    db.exec('CREATE TABLE t(x)');
+    const ins = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < 3000; i++) ins.run('x'.repeat(i % 700));
+    db.exec('VACUUM'); db.close();
+    db = open(file); db.pragma("cipher='chacha20'"); db.pragma("key='k'");
+    const big = Buffer.alloc(40 << 20, 1);
+    const row = db.prepare('SELECT count(*) AS n, sum(length(x)) AS bytes FROM t').get();
+    console.log(JSON.stringify({ ...row, big: big.length, mapped: fs.readFileSync('/proc/self/maps', 'utf8').includes(${JSON.stringify(built.file)}) }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, LD_PRELOAD: built.file },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  let bytes = 0;
+  for (let i = 0; i < 3000; i++) bytes += i % 700;
+  assert.deepEqual(JSON.parse(r.stdout), { n: 3000, bytes, big: 40 << 20, mapped: true });
+});
+
+test("where the counted processes' malloc cannot be built, the reason names it, and nothing is cached", (t) => {
+  const cache = tmp();
+  t.after(() => fs.rmSync(cache, { recursive: true, force: true }));
+  assert.deepEqual(mallocHelper({ cache, cc: 'no-such-cc' }), {
+    status: 'unavailable',
+    reason: "could not build bench/counts/count-malloc.c: no C compiler 'no-such-cc'",
+  });
+  assert.deepEqual(fs.readdirSync(cache), []);
 });

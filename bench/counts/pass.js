@@ -23,7 +23,7 @@ import { dumpCollector } from './callgrind.js';
 import { caseCounts, instructionsPerOp, markCostOf, repeatSpread, syscallsPerOp } from './counts.js';
 import { prepareTemplates } from './prepare.js';
 import { straceIntervals } from './strace.js';
-import { instrumentHelper } from './instrument.js';
+import { instrumentHelper, mallocHelper } from './instrument.js';
 import {
   COUNT_ENV,
   KEPT_ENV,
@@ -53,7 +53,8 @@ export const COUNT_METHOD =
   'with the real one), `warmup` operations, a full GC, then `ops` operations in two halves with a mark (a getppid call) around every ' +
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
   'a mark costs, over `ops`; by component from each timed call’s dump (bench/data/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
-  'setup and running every (driver, operation) once; each callgrind process on one CPU, and after each full GC it waits for the GC’s helper thread';
+  'setup and running every (driver, operation) once; each callgrind process on one CPU, and after each full GC it waits for the GC’s helper thread; ' +
+  'every process on a malloc of its own (LD_PRELOAD bench/counts/count-malloc.c: blocks in 64-byte classes, per-thread free lists, no search)';
 
 /** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
 const FIRST_MARK_METHOD =
@@ -264,7 +265,9 @@ export async function countPlans(o) {
   const key = sessionKey({}); // a new random key, whatever this process was given
   /** @type {NodeJS.ProcessEnv} */
   const env = Object.fromEntries(KEPT_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
-  Object.assign(env, COUNT_ENV, { [KEY_ENV]: key, TMPDIR: base, TMP: base, TEMP: base });
+  const malloc = mallocHelper();
+  if (malloc.status !== 'ok') throw new Error(`counting: ${malloc.reason}`);
+  Object.assign(env, COUNT_ENV, { [KEY_ENV]: key, TMPDIR: base, TMP: base, TEMP: base, LD_PRELOAD: malloc.file });
   try {
     const templates = path.join(base, 'templates');
     const poolFile = path.join(base, 'pool.bin');

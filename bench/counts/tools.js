@@ -1,6 +1,7 @@
 // What the counting pass runs its processes under, with which flags, and whether this machine has
 // it. Every flag is here, so the document records exactly what made its counts.
 import { execFileSync } from 'node:child_process';
+import { mallocHelper } from './instrument.js';
 import { MARK_FUNCTION } from './marks.js';
 
 /**
@@ -69,18 +70,11 @@ export const STRACE_ARGS = Object.freeze(['-f', '-qq', '-s', '0']);
 export const KEPT_ENV = Object.freeze(['PATH', 'SQLITE_BENCH_GENERATION', 'SQLITE_BENCH_DRIVERS_DIR']);
 
 /**
- * The environment a counted process gets besides KEPT_ENV (pass.js adds its key and temp dir):
- * glibc's malloc told to grow its heap in large steps and never give memory back or change its
- * mmap threshold, so a brk(2) or mmap(2) does not fall into whichever operation happens to be
- * running when the heap grows; and without its per-thread cache and fast bins, whose state two
- * processes of the same history did not share: with them 95% of the cases' two counts agreed
- * within 0.1%, without them 98% (the rest of the difference is in malloc's own code).
+ * The environment a counted process gets besides KEPT_ENV; pass.js adds its key, its temp dir and
+ * LD_PRELOAD: its malloc, count-malloc.c (instrument.js mallocHelper), whose cost, sizes and
+ * alignments do not depend on the process's history as glibc's do (docs/counting.md).
  */
-export const COUNT_ENV = Object.freeze({
-  LANG: 'C',
-  GLIBC_TUNABLES:
-    'glibc.malloc.top_pad=268435456:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824:glibc.malloc.tcache_count=0:glibc.malloc.mxfast=0',
-});
+export const COUNT_ENV = Object.freeze({ LANG: 'C' });
 
 /**
  * The version a tool prints, or null when it is not installed.
@@ -122,5 +116,8 @@ export function countingTools(platform = process.platform) {
       status: 'unavailable',
       reason: `${missing.join(' and ')} not installed (apt-get install valgrind strace util-linux; in CI: npm run ci:install-counting)`,
     };
+  const malloc = mallocHelper();
+  if (malloc.status !== 'ok')
+    return { status: 'unavailable', reason: `${malloc.reason} (the counted processes' malloc; apt-get install gcc)` };
   return { status: 'ok', valgrind, strace };
 }

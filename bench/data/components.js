@@ -63,7 +63,7 @@ const COMPONENT_RULES = Object.freeze([
   { object: NODE, symbol: RUNTIME_C_SYMBOL, component: 'runtime' },
   { object: NODE, component: 'sqlite' },
   { object: /^\?\?\?$/, component: 'runtime' }, // code generated at run time: V8's
-  { object: /\/(libc|libm|ld-linux[^/]*|libstdc\+\+|libgcc_s|libpthread)[.-][^/]*$/, component: 'libc' },
+  { object: /\/(libc|libm|ld-linux[^/]*|libstdc\+\+|libgcc_s|libpthread|count-malloc)[.-][^/]*$/, component: 'libc' },
   { object: /./, component: 'other' },
 ]);
 

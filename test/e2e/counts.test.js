@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { countPlans, countPlanOf } from '../../bench/counts/pass.js';
 import { countingTools } from '../../bench/counts/tools.js';
 import { caseCounts } from '../../bench/counts/counts.js';
+import { componentDifference } from '../../lib/costs.js';
 import { cases, caseKey } from '../../bench/data/suite.js';
 import { drivers } from '../helpers.js';
 
@@ -78,6 +79,13 @@ test(
       assert.ok(
         c.repeat?.syscallsSame,
         `${id}: the same system calls and bytes both times: ${JSON.stringify(x.syscalls)} then ${JSON.stringify(y.syscalls)}`,
+      );
+      // the C library, on the counted processes' own malloc (count-malloc.c), within 0.05% of itself but in a
+      // select (Node 20, 72 cases: at most 0.003%; on glibc's malloc an update moved by up to 0.31%, an insert 0.12%)
+      const libc = componentDifference(c, 'libc');
+      assert.ok(
+        p.key.endsWith('/select') || (libc !== null && libc < 0.0005),
+        `${id}: libc ${x.instructions.components?.libc} then ${y.instructions.components?.libc} instructions per op`,
       );
     }
     // the same plan again, with one SELECT 1 per update: the update costs what the statement costs alone more
