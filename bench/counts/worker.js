@@ -196,7 +196,7 @@ function runOps(task, n, counted) {
  * @param {Map<string, import('../data/suite.js').Case>} byKey
  * @param {ReturnType<typeof countingSession>} session
  */
-export function warmProcess(cases, byKey, session) {
+function warmProcess(cases, byKey, session) {
   /** @type {Map<string, { c: import('../data/suite.js').Case, p?: PlanCase }>} */
   const runs = new Map();
   /** @type {Map<string, import('../data/suite.js').Case>} */
