@@ -20,7 +20,7 @@ import { percent, signedPercent } from '../lib/format.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/data/ops.js';
 import { costRows, movedComponents } from '../lib/costs.js';
-import { countSide, runCounts } from './count-sides.js';
+import { countSide, runCounts } from '../bench/paired/count-sides.js';
 import { copyCheckout } from './sides.js';
 
 /**

@@ -6,7 +6,7 @@
 // npm run compare -- --calibrate-counts [--base <dir|ref>] [--runs N] [engine filters]
 //
 // Phases, each timed in compare.json's `phases` and the report: prepare the sides (worktrees,
-// installs), count both sides (at once where the cores allow: count-sides.js), time the cases
+// installs), count both sides (at once where the cores allow: bench/paired/count-sides.js), time the cases
 // (the cases the counts decide in fewer rounds: timed-rounds.js), the statistics and the report.
 //
 // Exit 0: no case slower and none that costs more (docs/compare.md); 1: a case slower, a case
@@ -36,7 +36,7 @@ import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave } from '../bench/paired/interleave.js';
 import { SLICE_MS } from '../bench/engine/slices.js';
 import { report } from './report.js';
-import { countSides } from './count-sides.js';
+import { countSides } from '../bench/paired/count-sides.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
@@ -243,7 +243,7 @@ export async function compare(
   try {
     // the counts first: they say which cases need every timed round (timed-rounds.js)
     const t1 = Date.now();
-    /** @type {import('./count-sides.js').CostsSection} */
+    /** @type {import('../bench/paired/count-sides.js').CostsSection} */
     const costs = f.counts
       ? await countSides(sides, f.countArgs, { log })
       : { status: 'unavailable', reason: 'not asked for (--no-counts)' };

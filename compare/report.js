@@ -12,6 +12,7 @@ import { changePercent, rangeText } from '../aggregate/render/figure.js';
 import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, movedComponents } from '../lib/costs.js';
 import { COMPONENT_LABELS } from '../bench/data/components.js';
 /** @import { Row } from '../bench/paired/case-verdicts.js' */
+/** @import { CostsSection } from '../bench/paired/count-sides.js' */
 
 /**
  * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
@@ -26,7 +27,7 @@ import { COMPONENT_LABELS } from '../bench/data/components.js';
  * @property {any} environment a result document's
  * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
  * @property {Row[]} rows
- * @property {import('./count-sides.js').CostsSection} costs each side's counts compared (lib/costs.js)
+ * @property {CostsSection} costs each side's counts compared (lib/costs.js)
  * @property {Phase[]} phases how long each phase took, in order
  */
 

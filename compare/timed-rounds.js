@@ -39,7 +39,7 @@ function decidedByCounts(/** @type {import('../lib/costs.js').CostRow} */ r) {
 
 /**
  * The cases a compare times in fewer rounds: the sizes, and the cases the counts decide.
- * @param {import('./count-sides.js').CostsSection} costs
+ * @param {import('../bench/paired/count-sides.js').CostsSection} costs
  * @returns {(key: string) => boolean}
  */
 export function fewerRounds(costs) {

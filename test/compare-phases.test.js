@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareProblem } from '../compare/check.js';
-import { countingLayout } from '../compare/count-sides.js';
+import { countingLayout } from '../bench/paired/count-sides.js';
 import { report } from '../compare/report.js';
 import { ROUNDS_RULE, fewerRounds } from '../compare/timed-rounds.js';
 import { costRows } from '../lib/costs.js';

@@ -15,27 +15,47 @@ import { sliceFigures } from '../../lib/stats/slice-figures.js';
 export class SideError extends CommandError {}
 
 /**
- * One side of an interleaved run: a checkout whose engine runs the cases.
+ * One side of a paired comparison (the compare's, the shootout's): a checkout whose engine runs
+ * the cases under a Node, with an environment (the driver generation).
  * @typedef {object} Side
- * @property {string} label 'base' | 'head' | …
+ * @property {string} label 'base' | 'head' | 'v24 12.x' | …
  * @property {string} dir the checkout
  * @property {string} given what the user passed
  * @property {string | null} commit
  * @property {boolean} worktree made (and removed) by the compare
+ * @property {string} [node] the Node executable its processes run with (default this process's)
+ * @property {NodeJS.ProcessEnv} [env] their environment (default this process's)
  */
 
 /**
+ * What an engine's stderr says about why it stopped: Node's fatal-error lines (a failed assertion)
+ * and the frames in a native driver, else its last two lines.
+ * @param {string} stderr
+ */
+function crashReason(stderr) {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const fatal = lines
+    .filter((l) => /Assertion failed|FATAL ERROR|Error:|Segmentation fault/.test(l) || /^#\s+\S/.test(l))
+    .map((l) => l.replace(/^#\s+/, ''));
+  const driverFrames = lines
+    .filter((l) => /\.node\]$/.test(l))
+    .map((l) => l.replace(/^\d+:\s+0x[0-9a-f]+\s+/, '').replace(/\[\S*\/node_modules\/([^/]+)\/\S*\]$/, '[$1]'))
+    .slice(0, 1);
+  const picked = [...new Set([...fatal, ...driverFrames])];
+  return (picked.length ? picked : lines.slice(-2)).join(' | ').slice(0, 800) || 'no message';
+}
+
+/**
  * A running engine of one side.
- * @param {Side & { node?: string, env?: NodeJS.ProcessEnv }} side node, env: the
- *   Node executable and environment its engine runs with (default this process's; the shootout's
- *   sides are Node versions)
+ * @param {Side} side
  * @param {string[]} args engine flags (the bench's: flags.js)
  */
-async function startSide(side, args) {
+export async function startSide(side, args) {
   const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
-    new SideError(
-      `${side.label} (${side.given}) engine ${what}: ${stderr.trim().split('\n').slice(-2).join(' | ') || 'no message'}`,
-    );
+    new SideError(`${side.label} (${side.given}) engine ${what}: ${crashReason(stderr)}`);
   return {
     side,
     ...(await startEngine(sessionOfFlags(args), { dir: side.dir, fail, node: side.node, env: side.env })),
@@ -129,7 +149,7 @@ export async function alternate(engines, key, o) {
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
  * would mistake for a difference between the sides.
- * @param {{ side: Side & { node?: string, env?: NodeJS.ProcessEnv }, args: string[] }[]} specs one per side; labels must differ
+ * @param {{ side: Side, args: string[] }[]} specs one per side; labels must differ
  * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean, time?: number }} o
  *   progress: called after every case (all sides), for a finer ETA than the per-round line;
  *   time: ms of slices per case, side and round (default its budget's);

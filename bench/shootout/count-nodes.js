@@ -5,21 +5,15 @@
 // shared VM cannot see a difference between Nodes under 12-97% in 10 rounds; an instruction count
 // repeats to ~0.01%, so a CPU-bound difference is seen beside the time's verdict, with its repeat
 // spread. Sides are counted one after another, each with every core.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ROOT } from '../../lib/root.js';
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
 import { componentSpreads, componentsOf, countTolerance, opSpreads } from '../../lib/costs.js';
 import { componentChanges } from '../../lib/attribution.js';
 import { parseCaseKey } from '../data/suite.js';
+import { countEach } from '../paired/count-sides.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
-
-const COUNT_SIDE = path.join(ROOT, 'bench', 'shootout', 'count-side.js');
 
 const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
 
@@ -33,61 +27,6 @@ const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
  * @property {Record<string, CaseCounts>} counts
  * @property {Record<string, string>} skipped
  */
-
-/**
- * @typedef {object} SideToCount
- * @property {string} label
- * @property {string} exec its Node
- * @property {NodeJS.ProcessEnv} env its processes' environment (prepare-sides.js: the driver generation)
- * @property {string[]} keys its measured cases
- */
-
-/**
- * Count one side: count-side.js under the side's Node, its progress lines on the log.
- * @param {SideToCount} side
- * @param {{ mode: 'quick'|'full', seed: number, jobs?: number, log: (line: string) => void }} o
- * @returns {Promise<{ ok: true, out: CountSide } | { ok: false, reason: string }>}
- */
-export async function countSide(side, o) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-shootout-count-'));
-  try {
-    const plan = path.join(dir, 'plan.json');
-    const outFile = path.join(dir, 'out.json');
-    fs.writeFileSync(plan, JSON.stringify({ mode: o.mode, seed: o.seed, jobs: o.jobs, keys: side.keys }));
-    const child = spawn(side.exec, [COUNT_SIDE, '--plan', plan, '--out', outFile], {
-      cwd: ROOT,
-      env: side.env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let tail = '';
-    let partial = '';
-    child.stderr.on('data', (d) => {
-      tail = (tail + d).slice(-2000);
-      const lines = (partial + d).split('\n');
-      partial = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) o.log(`${side.label}: ${l}`);
-    });
-    /** @type {number} */
-    const code = await new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (c, s) => resolve(s ? -1 : (c ?? -1)));
-    });
-    if (code !== 0 || !fs.existsSync(outFile)) {
-      const last = tail.trim().split('\n').at(-1) || 'no message';
-      return { ok: false, reason: `counting under Node ${side.label} exited ${code}: ${last}`.slice(0, 900) };
-    }
-    return { ok: true, out: JSON.parse(fs.readFileSync(outFile, 'utf8')) };
-  } catch (err) {
-    return {
-      ok: false,
-      reason: String(/** @type {Error} */ (err).message)
-        .split('\n')[0]
-        .slice(0, 900),
-    };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** A case's components with 6 significant digits. */
 const sig6All = (/** @type {Record<string, number>} */ c) =>
@@ -187,14 +126,14 @@ export function instructionDifferences(cases, comparisons) {
 /**
  * The document's `counting`: each side's pass, its counted cases, and the differences between
  * the compared sides.
- * @param {{ label: string, result: Awaited<ReturnType<typeof countSide>> }[]} results
+ * @param {{ label: string, result: { doc: CountSide } | { reason: string } }[]} results
  * @param {import('./plan.js').Comparison[]} comparisons
  * @param {{ mode: 'quick'|'full', tools: { valgrind: string, strace: string }, seconds: number }} o
  */
 export function countingSection(results, comparisons, o) {
   const sides = results.map(({ label, result }) => {
-    if (!result.ok) return { side: label, status: /** @type {const} */ ('error'), reason: result.reason };
-    const { out } = result;
+    if ('reason' in result) return { side: label, status: /** @type {const} */ ('error'), reason: result.reason };
+    const out = result.doc;
     const c = out.counting;
     const failed = c.status !== 'ok';
     return {
@@ -213,7 +152,7 @@ export function countingSection(results, comparisons, o) {
         : {}),
     };
   });
-  const cases = results.flatMap(({ label, result }) => (result.ok ? sideCases(label, result.out) : []));
+  const cases = results.flatMap(({ label, result }) => ('doc' in result ? sideCases(label, result.doc) : []));
   const bad = sides.find((s) => s.status !== 'ok');
   return {
     status: bad ? /** @type {const} */ ('error') : /** @type {const} */ ('ok'),
@@ -229,29 +168,31 @@ export function countingSection(results, comparisons, o) {
 }
 
 /**
- * Count every side that ran, one after another. A machine that cannot count (not Linux, no
- * valgrind or strace) gets a section saying why; a side whose pass fails is kept with its reason.
- * @param {SideToCount[]} sides
+ * Count every side that ran (bench/paired/count-sides.js: count-side.js under each side's Node and
+ * environment). A machine that cannot count (not Linux, no valgrind or strace) gets a section
+ * saying why; a side whose pass fails is kept with its reason.
+ * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides each with its measured cases
  * @param {import('./plan.js').Comparison[]} comparisons
- * @param {{ mode: 'quick'|'full', seed: number, jobs?: number, log: (line: string) => void }} o
+ * @param {{ mode: 'quick'|'full', seed: number, log: (line: string) => void }} o
  */
 export async function countShootout(sides, comparisons, o) {
   const tools = countingTools();
   if (tools.status !== 'ok') return { status: /** @type {const} */ ('unavailable'), reason: tools.reason };
   const started = Date.now();
-  const results = [];
-  for (const side of sides) {
-    const t = Date.now();
-    o.log(`counting ${side.label}: ${side.keys.length} cases, twice, under valgrind and strace`);
-    const result = await countSide(side, o);
-    o.log(
-      `counting ${side.label}: ${result.ok ? 'done' : `failed: ${result.reason}`} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
-    );
-    results.push({ label: side.label, result });
-  }
-  return countingSection(results, comparisons, {
-    mode: o.mode,
-    tools: { valgrind: tools.valgrind, strace: tools.strace },
-    seconds: (Date.now() - started) / 1000,
-  });
+  const args = (/** @type {any} */ side) => [
+    ...(o.mode === 'quick' ? ['--quick'] : []),
+    '--seed',
+    String(o.seed),
+    ...side.keys.flatMap((/** @type {string} */ k) => ['--case', k]),
+  ];
+  const { results } = await countEach(sides, args, { script: 'bench/shootout/count-side.js', log: o.log });
+  return countingSection(
+    results.map((result, i) => ({ label: sides[i].label, result })),
+    comparisons,
+    {
+      mode: o.mode,
+      tools: { valgrind: tools.valgrind, strace: tools.strace },
+      seconds: (Date.now() - started) / 1000,
+    },
+  );
 }

@@ -3,9 +3,8 @@
 // each side's drivers installed against its own Node's headers (cached), and each side's engine
 // started once to see it loads. A side that cannot run is kept with its reason and left out
 // of the measuring (bench/shootout/run.js).
-import { startEngine } from '../engine/start.js';
-import { sessionOfFlags } from '../engine/flags.js';
-import { SideError } from '../paired/interleave.js';
+import { startSide } from '../paired/interleave.js';
+/** @import { Side } from '../paired/interleave.js' */
 import { filterArgs } from '../data/suite.js';
 import { ROOT } from '../../lib/root.js';
 import { defaultFilters, planSides, sideFilters } from './plan.js';
@@ -14,34 +13,12 @@ import { installSide, resolveNode, sideEnv } from './nodes.js';
 /**
  * @typedef {object} PreparedSide
  * @property {import('./plan.js').SidePlan} plan
- * @property {import('./nodes.js').NodeBuild} build
- * @property {NodeJS.ProcessEnv} env its engine's environment (the driver generation)
+ * @property {Side} side its Node and environment (the driver generation)
  * @property {string[]} args its engine's flags; empty when the filters leave it nothing
  * @property {'ok' | 'failed'} status
  * @property {string | undefined} reason why it failed
  * @property {any} ready its engine's ready message, from the probe (null when it did not start)
  */
-
-/**
- * What an engine's stderr says about why it stopped: Node's fatal-error lines (a failed assertion)
- * and the frames in a native driver, else its last two lines.
- * @param {string} stderr
- */
-function crashReason(stderr) {
-  const lines = stderr
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const fatal = lines
-    .filter((l) => /Assertion failed|FATAL ERROR|Error:|Segmentation fault/.test(l) || /^#\s+\S/.test(l))
-    .map((l) => l.replace(/^#\s+/, ''));
-  const driverFrames = lines
-    .filter((l) => /\.node\]$/.test(l))
-    .map((l) => l.replace(/^\d+:\s+0x[0-9a-f]+\s+/, '').replace(/\[\S*\/node_modules\/([^/]+)\/\S*\]$/, '[$1]'))
-    .slice(0, 1);
-  const picked = [...new Set([...fatal, ...driverFrames])];
-  return (picked.length ? picked : lines.slice(-2)).join(' | ').slice(0, 800) || 'no message';
-}
 
 /**
  * The engine flags every side's engine runs with, for the given filters: the same for every side
@@ -80,8 +57,15 @@ export async function prepareSides(f, log) {
     /** @type {PreparedSide} */
     const entry = {
       plan: side,
-      build,
-      env: sideEnv(build, side),
+      side: {
+        label: side.label,
+        dir: ROOT,
+        given: `Node v${side.version}`,
+        commit: null,
+        worktree: false,
+        node: build.exec,
+        env: sideEnv(build, side),
+      },
       args: sf ? engineArgs(f, sf) : [],
       status: 'ok',
       reason: undefined,
@@ -105,9 +89,7 @@ export async function prepareSides(f, log) {
       continue;
     }
     try {
-      const fail = (/** @type {string} */ what, /** @type {string} */ stderr) =>
-        new SideError(`engine under Node v${side.version} (${side.generation}) ${what}: ${crashReason(stderr)}`);
-      const e = await startEngine(sessionOfFlags(entry.args), { dir: ROOT, node: build.exec, env: entry.env, fail });
+      const e = await startSide(entry.side, entry.args);
       entry.ready = e.ready;
       await e.stop();
       const bad = e.ready.drivers.filter((/** @type {any} */ d) => d.status === 'error');

@@ -6,7 +6,6 @@
 import { interleave, SideError } from '../paired/interleave.js';
 import { KIND, SCHEMA_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../data/suite.js';
-import { ROOT } from '../../lib/root.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, figures } from './verdict-rows.js';
 import { engineArgs } from './prepare-sides.js';
@@ -88,18 +87,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   const ref = referenceSide(okPlans);
   const only = (/** @type {string} */ key) => inScope(parseCaseKey(key), f.filters);
   const res = await interleave(
-    ok.map((p) => ({
-      side: {
-        label: p.plan.label,
-        dir: ROOT,
-        given: `Node v${p.plan.version}`,
-        commit: null,
-        worktree: false,
-        node: p.build.exec,
-        env: p.env,
-      },
-      args: p.args,
-    })),
+    ok.map((p) => ({ side: p.side, args: p.args })),
     { rounds: f.rounds, seed: f.seed, only, log, progress: progressLog(f.rounds, log) },
   );
   // a case a side skipped in every round (node:sqlite before Node 22.13) is not one of its cases:
@@ -119,9 +107,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   // the engine runs --quick databases, so the counts are of those
   const counting = f.counts
     ? await countShootout(
-        ok
-          .map((p) => ({ label: p.plan.label, exec: p.build.exec, env: p.env, keys: listed[p.plan.label] ?? [] }))
-          .filter((s) => s.keys.length),
+        ok.map((p) => ({ ...p.side, keys: listed[p.plan.label] ?? [] })).filter((s) => s.keys.length),
         comparisons,
         { mode: 'quick', seed: f.seed, log },
       )

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
 import { compareProblem } from '../../compare/check.js';
-import { countSides } from '../../compare/count-sides.js';
+import { countSides } from '../../bench/paired/count-sides.js';
 import { COUNT_FLOOR } from '../../lib/costs.js';
 import { ROOT, childEnv, scratch } from '../helpers.js';
 

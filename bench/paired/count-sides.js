@@ -1,0 +1,196 @@
+// Count each side of a paired comparison, one way for the compare and the shootout: a counting
+// script run in the side's checkout under the side's Node with its environment (the compare: each
+// checkout's own `npm run counts`, bench/counts/cli.js, its code and drivers, on the Node it runs
+// on; the shootout: bench/shootout/count-side.js under each side's Node and driver generation).
+// The sides at once, each on its share of the cores, where every side gets at least
+// MIN_CORES_PER_SIDE (a count is exact per process: what runs beside it does not change it); else
+// one after the other, each on every core. A side without that script, or on a machine that cannot
+// count, gets the reason instead, and wall time alone decides.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { costRows, costTally } from '../../lib/costs.js';
+/** @import { CostRow } from '../../lib/costs.js' */
+/** @import { Inject } from '../counts/worker.js' */
+
+/** @typedef {Pick<import('./interleave.js').Side, 'label' | 'dir' | 'node' | 'env'>} Side */
+
+/**
+ * @typedef {object} CountOptions
+ * @property {(line: string) => void} log
+ * @property {string} [script] the counting script, relative to the side's checkout (default COUNTS_CLI)
+ * @property {RegExp} [show] the script's stderr lines that go to the log (default every one)
+ * @property {Record<string, Inject>} [inject] calibration only
+ * @property {number} [jobs] counting processes at once
+ */
+
+/** The counting pass alone (`npm run counts`): the contract between the compare and a side of any version that has it. */
+const COUNTS_CLI = 'bench/counts/cli.js';
+
+/**
+ * @typedef {object} CostsSection compare.json's `costs`
+ * @property {'ok'|'unavailable'|'error'} status
+ * @property {string} [reason]
+ * @property {number} [seconds]
+ * @property {boolean} [together] both sides counted at once (countingLayout)
+ * @property {number} [jobs] counting processes at once, per side
+ * @property {{ base: { node: string, seconds: number }, head: { node: string, seconds: number } }} [sides]
+ * @property {ReturnType<typeof costTally>} [tally]
+ * @property {CostRow[]} [rows]
+ */
+
+/**
+ * Run a side's counting script (default `npm run counts`, bench/counts/cli.js) under the side's
+ * Node with its environment, in its checkout; resolves to what it wrote to --out, or why it wrote
+ * nothing. Its stderr lines go to the log, prefixed with the side's label (only those `show`
+ * matches).
+ * @param {Side} side
+ * @param {string[]} args the script's flags (mode, filters or cases, seed; --probe-loop)
+ * @param {CountOptions} o
+ * @returns {Promise<{ doc: any } | { reason: string }>}
+ */
+export async function runCounts(side, args, o) {
+  const script = o.script ?? COUNTS_CLI;
+  const cli = path.join(side.dir, script);
+  if (!fs.existsSync(cli)) return { reason: `${side.label} has no ${script} (it is older than the counts)` };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-counts-'));
+  try {
+    const out = path.join(tmp, 'counts.json');
+    const extra = [];
+    if (o.inject) {
+      fs.writeFileSync(path.join(tmp, 'inject.json'), JSON.stringify(o.inject));
+      extra.push('--inject', path.join(tmp, 'inject.json'));
+    }
+    if (o.jobs) extra.push('--jobs', String(o.jobs));
+    const child = spawn(side.node ?? process.execPath, [cli, ...args, ...extra, '--out', out], {
+      cwd: side.dir,
+      env: side.env ?? process.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let last = '';
+    let partial = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (/** @type {string} */ d) => {
+      const lines = (partial + d).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines.filter((l) => l.trim())) {
+        last = line;
+        if (!o.show || o.show.test(line)) o.log(`${side.label}: ${line}`);
+      }
+    });
+    /** @type {number} */
+    const code = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (c, sig) => resolve(sig ? -1 : (c ?? -1)));
+    });
+    if (!fs.existsSync(out))
+      return {
+        reason: `${side.label}'s counting exited ${code}: ${partial.trim() || last || 'no message'}`.slice(0, 900),
+      };
+    return { doc: JSON.parse(fs.readFileSync(out, 'utf8')) };
+  } catch (err) {
+    return {
+      reason: `${side.label}'s counting: ${String(/** @type {Error} */ (err).message).split('\n')[0]}`.slice(0, 900),
+    };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Run one side's counting pass; resolves to its output, or a reason (also when it could not count).
+ * @param {Side} side
+ * @param {string[]} args
+ * @param {CountOptions} o
+ * @returns {Promise<{ doc: any } | { reason: string }>}
+ */
+export async function countSide(side, args, o) {
+  const got = await runCounts(side, args, o);
+  if ('reason' in got || got.doc.counting?.status === 'ok') return got;
+  const { counting } = got.doc;
+  return { reason: `${side.label}: counting ${counting?.status}: ${counting?.reason ?? 'no reason'}` };
+}
+
+/** Both sides are counted at once when each gets at least this many cores (a callgrind process and its repeat). */
+const MIN_CORES_PER_SIDE = 2;
+
+/**
+ * How to count the sides on this many cores: at once, the cores shared out, when every side gets
+ * at least MIN_CORES_PER_SIDE; else one after the other, each on every core.
+ * @param {number} cores
+ * @param {number} [sides]
+ */
+export function countingLayout(cores, sides = 2) {
+  const share = Math.floor(cores / sides);
+  return share >= MIN_CORES_PER_SIDE ? { together: true, jobs: share } : { together: false, jobs: Math.max(1, cores) };
+}
+
+/**
+ * Count every side, at once or one after the other (countingLayout), each with runCounts.
+ * @param {Side[]} sides
+ * @param {(side: Side) => string[]} args each side's flags
+ * @param {CountOptions & { together?: boolean, count?: typeof runCounts }} o together, jobs: the layout
+ *   (default countingLayout of this machine's cores); count: runCounts or countSide
+ * @returns {Promise<{ results: Awaited<ReturnType<typeof runCounts>>[], together: boolean, jobs: number }>}
+ */
+export async function countEach(sides, args, o) {
+  const auto = countingLayout(os.cpus().length, sides.length);
+  const together = o.together ?? auto.together;
+  const jobs = o.jobs ?? auto.jobs;
+  o.log(
+    `counting ${sides.length} sides ${together ? `at once, ${jobs} processes each` : `one after the other, ${jobs} processes at once`} (${o.script ?? COUNTS_CLI} in each checkout)`,
+  );
+  const one = async (/** @type {Side} */ side) => {
+    const t = Date.now();
+    const got = await (o.count ?? runCounts)(side, args(side), { ...o, jobs });
+    o.log(
+      `counting ${side.label}: ${'reason' in got ? `failed: ${got.reason}` : 'done'} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+    );
+    return got;
+  };
+  const results = [];
+  if (together) results.push(...(await Promise.all(sides.map(one))));
+  else for (const side of sides) results.push(await one(side));
+  return { results, together, jobs };
+}
+
+/**
+ * Count both sides of a compare and compare their costs (lib/costs.js).
+ * @param {Side[]} sides base, head
+ * @param {string[]} args
+ * @param {CountOptions & { together?: boolean }} o
+ * @returns {Promise<CostsSection>}
+ */
+export async function countSides(sides, args, o) {
+  const t0 = Date.now();
+  const { results, together, jobs } = await countEach(sides, () => args, {
+    show: /processes done|counted in/,
+    count: countSide,
+    ...o,
+  });
+  const [base, head] = results;
+  const seconds = (Date.now() - t0) / 1000;
+  const layout = { together, jobs };
+  if ('reason' in base || 'reason' in head) {
+    const reason = /** @type {{ reason: string }} */ ('reason' in base ? base : head).reason;
+    return {
+      status: /cannot count|unavailable|older than/.test(reason) ? 'unavailable' : 'error',
+      reason,
+      seconds,
+      ...layout,
+    };
+  }
+  const rows = costRows(base.doc.cases, head.doc.cases);
+  return {
+    status: 'ok',
+    seconds,
+    ...layout,
+    sides: {
+      base: { node: base.doc.node, seconds: base.doc.seconds },
+      head: { node: head.doc.node, seconds: head.doc.seconds },
+    },
+    tally: costTally(rows),
+    rows,
+  };
+}
