@@ -188,42 +188,39 @@ function prepare(
 }
 
 /**
- * Measure: interleaved case by case, one engine server per side and round; every case first for
- * the rounds the counts leave it (--cpu-rounds), then the cases where wall time decides for the
- * rest of --rounds. Each of the two is a phase of its own.
- * @param {import('./sides.js').Side[]} sides
+ * Measure: interleaved case by case, one engine per side and round (bench/paired/interleave.js);
+ * every case for the rounds the counts leave it (--cpu-rounds), the cases where wall time decides
+ * for every round (--rounds). Each of the two is a phase of its own.
+ * @param {import('../bench/paired/interleave.js').Side[]} sides
  * @param {ReturnType<typeof parseFlags>} f
  * @param {(key: string) => boolean} fewer the cases timed only --cpu-rounds (timed-rounds.js)
  * @param {(line: string) => void} log
  */
 async function measureSides(sides, f, fewer, log) {
   const args = [...f.engine, '--seed', String(f.seed)];
-  const specs = sides.map((side) => ({ side, args }));
-  const phases = /** @type {import('./report.js').Phase[]} */ ([]);
-  const timed = async (/** @type {number} */ rounds, /** @type {(key: string) => boolean} */ only) => {
-    const t0 = Date.now();
-    const seen = /** @type {Set<string>} */ (new Set());
-    const res = await interleave(specs, {
-      rounds,
-      seed: f.seed,
-      log,
-      only: (key) => only(key) && Boolean(seen.add(key)),
+  const only = (/** @type {string} */ key, /** @type {number} */ r) => r < f.cpuRounds || !fewer(key);
+  const res = await interleave(
+    sides.map((side) => ({ side, args })),
+    { rounds: f.rounds, seed: f.seed, log, only },
+  );
+  const keys = [...new Set(Object.values(res.ready).flatMap((x) => x.cases))];
+  /** @type {import('./report.js').Phase[]} */
+  const phases = [
+    [0, f.cpuRounds],
+    [f.cpuRounds, res.rounds.length],
+  ]
+    .filter(([a, b]) => b > a)
+    .map(([a, b]) => {
+      const seconds = res.seconds.slice(a, b).reduce((x, y) => x + y, 0);
+      const cases = keys.filter((k) => only(k, a)).length;
+      log(`phase timed: ${cases} cases × ${b - a} rounds, ${seconds.toFixed(0)} s`);
+      return { phase: 'timed', seconds, rounds: b - a, cases };
     });
-    const seconds = (Date.now() - t0) / 1000;
-    phases.push({ phase: 'timed', seconds, rounds, cases: seen.size });
-    log(`phase timed: ${seen.size} cases × ${rounds} rounds, ${seconds.toFixed(0)} s`);
-    return { ...res, keys: seen };
-  };
-  // every case the rounds the counts leave it (f.cpuRounds ≤ f.rounds), then the cases where wall
-  // time decides, for the rest
-  const res = await timed(f.cpuRounds, () => true);
-  const rest = f.rounds - f.cpuRounds;
-  const more = rest && [...res.keys].some((k) => !fewer(k)) ? await timed(rest, (k) => !fewer(k)) : null;
-  if (more) log(`the cases the counts decide got ${f.cpuRounds} rounds; the others ${f.rounds}`);
+  if (phases.length > 1) log(`the cases the counts decide got ${f.cpuRounds} rounds; the others ${f.rounds}`);
   return {
     phases,
     method: `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`,
-    rounds: [...res.rounds, ...(more?.rounds ?? [])].map((r) => ({ base: r.base, head: r.head })),
+    rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
     environment: res.ready.base.environment,
     drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
   };

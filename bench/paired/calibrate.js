@@ -53,7 +53,7 @@ const compact = (/** @type {import('./case-verdicts.js').Row} */ r) => ({
 
 export async function calibrate(
   /** @type {CalibrationFlags} */ f,
-  /** @type {(labels: string[]) => { sides: (import('./interleave.js').Side & { node?: string, env?: NodeJS.ProcessEnv })[], cleanup: () => void }} */ prepare,
+  /** @type {(labels: string[]) => { sides: import('./interleave.js').Side[], cleanup: () => void }} */ prepare,
   /** @type {(line: string) => void} */ log,
 ) {
   const { sides, cleanup } = prepare(['base']);

@@ -148,27 +148,49 @@ export async function alternate(engines, key, o) {
  * Measure every case `rounds` times on every side, interleaved. Every round starts new engines
  * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
  * the files land) is part of the round-to-round noise the test sees, not a constant offset it
- * would mistake for a difference between the sides.
+ * would mistake for a difference between the sides. Progress on the log: a line per round, and
+ * at most every 15 s a line with the case, the minutes so far and the ETA.
  * @param {{ side: Side, args: string[] }[]} specs one per side; labels must differ
- * @param {{ rounds: number, seed: number, log: (line: string) => void, progress?: (done: { round: number, cases: number, of: number }) => void, only?: (key: string) => boolean, time?: number }} o
- *   progress: called after every case (all sides), for a finer ETA than the per-round line;
+ * @param {{ rounds: number, seed: number, log: (line: string) => void, only?: (key: string, round: number) => boolean, time?: number }} o
  *   time: ms of slices per case, side and round (default its budget's);
- *   only: measure only the cases it accepts (default all the engines list)
- * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any> }>}
+ *   only: the cases round r measures, among those the engines list (default all); the rounds
+ *   from the first left with none are not run
+ * @returns {Promise<{ rounds: Record<string, { cases: any[] }>[], ready: Record<string, any>, seconds: number[] }>}
+ *   seconds: each round's wall time
  */
 export async function interleave(specs, o) {
   let engines = /** @type {Awaited<ReturnType<typeof startSide>>[]} */ ([]);
   try {
     const random = createRandom(o.seed ^ 0xc0ffee);
     const t0 = Date.now();
+    let shown = t0;
     let ready = /** @type {Record<string, any>} */ ({});
     const out = /** @type {Record<string, { cases: any[] }>[]} */ ([]);
+    const seconds = /** @type {number[]} */ ([]);
+    const wanted = (/** @type {string[]} */ keys, /** @type {number} */ r) =>
+      [...new Set(keys)].filter((k) => !o.only || o.only(k, r)).sort();
+    const minutes = (/** @type {number} */ done) => {
+      const elapsed = (Date.now() - t0) / 1000;
+      return `${(elapsed / 60).toFixed(1)} min, ETA ${((elapsed / done - elapsed) / 60).toFixed(1)} min`;
+    };
     for (let r = 0; r < o.rounds; r++) {
+      if (
+        r > 0 &&
+        !wanted(
+          Object.values(ready).flatMap((x) => x.cases),
+          r,
+        ).length
+      )
+        break;
+      const tr = Date.now();
       engines = [];
       for (const s of sideOrder(specs, r, 0)) engines.push(await startSide(s.side, s.args));
       engines = specs.map((s) => /** @type {any} */ (engines.find((x) => x.side.label === s.side.label)));
       if (r === 0) ready = Object.fromEntries(engines.map((s) => [s.side.label, s.ready]));
-      const keys = [...new Set(engines.flatMap((s) => s.ready.cases))].filter((k) => !o.only || o.only(k)).sort();
+      const keys = wanted(
+        engines.flatMap((s) => s.ready.cases),
+        r,
+      );
       /** @type {Record<string, { cases: any[] }>} */
       const round = Object.fromEntries(engines.map((s) => [s.side.label, { cases: [] }]));
       const order = shuffle(random, [...keys]);
@@ -183,17 +205,20 @@ export async function interleave(specs, o) {
           const c = asCase(key, await here[0].measure(key));
           if (c) round[here[0].side.label].cases.push(c);
         }
-        o.progress?.({ round: r, cases: j + 1, of: order.length });
+        if (Date.now() - shown >= 15_000) {
+          shown = Date.now();
+          o.log(
+            `round ${r + 1}/${o.rounds}, case ${j + 1}/${order.length}: ${minutes((r + (j + 1) / order.length) / o.rounds)}`,
+          );
+        }
       }
       await Promise.all(engines.map((s) => s.stop()));
       engines = [];
       out.push(round);
-      const done = (Date.now() - t0) / 1000;
-      o.log(
-        `round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${(done / 60).toFixed(1)} min, ETA ${(((done / (r + 1)) * (o.rounds - r - 1)) / 60).toFixed(1)} min`,
-      );
+      seconds.push((Date.now() - tr) / 1000);
+      o.log(`round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${minutes((r + 1) / o.rounds)}`);
     }
-    return { rounds: out, ready };
+    return { rounds: out, ready, seconds };
   } catch (err) {
     for (const s of engines) s.kill();
     throw err;

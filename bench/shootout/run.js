@@ -43,27 +43,6 @@ export function shootoutRun(f, filters, r) {
 }
 
 /**
- * The progress of an interleaved run as a line on the log, at most every 15 s: round, case, the
- * minutes so far and the ETA, from the share of the rounds' cases done.
- * @param {number} rounds
- * @param {(line: string) => void} log
- * @returns {(done: { round: number, cases: number, of: number }) => void}
- */
-function progressLog(rounds, log) {
-  const t1 = Date.now();
-  let last = 0;
-  return ({ round, cases, of }) => {
-    if (Date.now() - last < 15_000) return;
-    last = Date.now();
-    const done = (round + cases / of) / rounds;
-    const elapsed = (Date.now() - t1) / 1000;
-    log(
-      `round ${round + 1}/${rounds}, case ${cases}/${of}: ${(elapsed / 60).toFixed(1)} min, ETA ${((elapsed / done - elapsed) / 60).toFixed(1)} min`,
-    );
-  };
-}
-
-/**
  * Measure the sides that prepared, interleaved, and make the document (not yet written). Fewer than
  * two sides that can run is a failed run (SideError).
  * @param {ShootoutFlags} f
@@ -88,7 +67,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   const only = (/** @type {string} */ key) => inScope(parseCaseKey(key), f.filters);
   const res = await interleave(
     ok.map((p) => ({ side: p.side, args: p.args })),
-    { rounds: f.rounds, seed: f.seed, only, log, progress: progressLog(f.rounds, log) },
+    { rounds: f.rounds, seed: f.seed, only, log },
   );
   // a case a side skipped in every round (node:sqlite before Node 22.13) is not one of its cases:
   // the side's line says why; a case that errs stays, and its row says why it was not compared
