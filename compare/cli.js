@@ -33,7 +33,7 @@ import { OPS } from '../bench/data/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/data/suite.js';
 import { analyse, collect, tally } from '../bench/paired/case-verdicts.js';
 import { calibrate } from '../bench/paired/calibrate.js';
-import { interleave } from '../bench/paired/interleave.js';
+import { interleave, roundsAndTime } from '../bench/paired/interleave.js';
 import { SLICE_MS } from '../bench/engine/slices.js';
 import { report } from './report.js';
 import { countSides } from '../bench/paired/count-sides.js';
@@ -78,12 +78,6 @@ export const HELP = {
   options: OPTIONS,
 };
 
-/**
- * Rounds per side and ms per measurement: the PR check's budget (about 10 minutes for the whole
- * suite on 2 cores), sized by the calibration in the README; --quick is a smoke run.
- */
-export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
-
 /** Timed cases of an unfiltered run: the comparisons a full PR check corrects for (calibration). */
 const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
 
@@ -93,7 +87,7 @@ export function parseFlags(/** @type {string[]} */ argv) {
   /** @type {string[]} */
   const engine = filterArgs(tableFilters(v));
   const quick = Boolean(v.quick);
-  const time = num('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
+  const { rounds, time } = roundsAndTime(v);
   const calibrating = v.calibrate || v['calibrate-counts'];
   if (!v.help && !calibrating && !v.base)
     throw new UsageError(
@@ -105,7 +99,6 @@ export function parseFlags(/** @type {string[]} */ argv) {
     );
   if (v.calibrate && v['calibrate-counts'])
     throw new UsageError('--calibrate and --calibrate-counts do not go together; valid: one of them');
-  const rounds = num('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds;
   const cpuRounds = Math.min(rounds, num('cpu-rounds', v['cpu-rounds'], 3, 1000) ?? ROUNDS_RULE.cpuRounds);
   const seed = num('seed', v.seed, 0, 4294967295);
   return {

@@ -7,12 +7,31 @@ import { startEngine } from '../engine/start.js';
 import { sessionOfFlags } from '../engine/flags.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../data/suite.js';
-import { CommandError } from '../../lib/command.js';
+import { CommandError, numberFlag } from '../../lib/command.js';
 import { MIN_CYCLES, SLICE_MS } from '../engine/slices.js';
 import { sliceFigures } from '../../lib/stats/slice-figures.js';
 
 /** A side that could not be measured (its engine failed, too few sides ran). */
 export class SideError extends CommandError {}
+
+/**
+ * Rounds, and ms per case, side and round, of a compare and a shootout: the PR check's budget
+ * (about 10 minutes for the whole suite on 2 cores), sized by the calibration (docs/compare.md);
+ * --quick is a smoke run.
+ */
+const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
+
+/**
+ * The rounds and time of an interleaved run from its --rounds, --time and --quick.
+ * @param {{ rounds?: string, time?: string, quick?: boolean }} v
+ */
+export function roundsAndTime(v) {
+  const d = DEFAULTS[v.quick ? 'quick' : 'full'];
+  return {
+    rounds: numberFlag('rounds', v.rounds, 2, 1000) ?? d.rounds,
+    time: numberFlag('time', v.time, 1, 600_000) ?? d.time,
+  };
+}
 
 /**
  * One side of a paired comparison (the compare's, the shootout's): a checkout whose engine runs

@@ -24,50 +24,33 @@ import {
   parseStrict,
   printMarkdown,
   printUsage,
+  switchFlag,
+  valueFlag,
 } from '../../lib/command.js';
 import { SUPPORTED_NODE_TEXT, supportedNode } from '../data/node-ranges.js';
 import { MATRIX_NODES } from '../data/drivers.js';
 import { prepareSides } from './prepare-sides.js';
 import { runShootout } from './run.js';
+import { roundsAndTime } from '../paired/interleave.js';
 import { writeChecked } from '../result/document.js';
 import { shootoutLines } from '../../aggregate/render/shootout-report.js';
 
 export const OPTIONS = /** @type {const} */ ({
   node: {
-    type: 'string',
+    ...valueFlag('LIST', `the Nodes compared: majors or exact versions from ${SUPPORTED_NODE_TEXT}`, {
+      shown: 'the matrix: 18,20,22,24,25',
+    }),
     multiple: true,
-    arg: 'LIST',
-    shown: 'the matrix: 18,20,22,24,25',
-    description: `the Nodes compared: majors or exact versions from ${SUPPORTED_NODE_TEXT}`,
   },
-  rounds: { type: 'string', arg: 'N', shown: '10 (quick: 3)', description: 'interleaved rounds, from 2 to 1000' },
-  time: {
-    type: 'string',
-    arg: 'MS',
-    shown: '80 (quick: 20)',
-    description: 'measuring time per case, side and round, in milliseconds',
-  },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the order' },
-  out: { type: 'string', default: 'out/shootout', arg: 'DIR', description: 'the folder the shootout document goes to' },
-  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test' },
-  threshold: {
-    type: 'string',
-    default: '5',
-    arg: 'PCT',
-    description: 'the smallest difference between Nodes that counts, in percent',
-  },
-  alpha: {
-    type: 'string',
-    default: '0.05',
-    arg: 'A',
-    description: 'the chance of any false difference over all comparisons, 0 to 0.5',
-  },
-  'from-source': {
-    type: 'boolean',
-    default: false,
-    description: 'compile every driver from source, as the nightly job does',
-  },
-  'no-counts': { type: 'boolean', default: false, description: 'skip counting each side (docs/counting.md)' },
+  rounds: valueFlag('N', 'interleaved rounds, from 2 to 1000', { shown: '10 (quick: 3)' }),
+  time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: '80 (quick: 20)' }),
+  seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
+  out: valueFlag('DIR', 'the folder the shootout document goes to', { default: 'out/shootout' }),
+  quick: switchFlag('small budgets: a smoke test'),
+  threshold: valueFlag('PCT', 'the smallest difference between Nodes that counts, in percent', { default: '5' }),
+  alpha: valueFlag('A', 'the chance of any false difference over all comparisons, 0 to 0.5', { default: '0.05' }),
+  'from-source': switchFlag('compile every driver from source, as the nightly job does'),
+  'no-counts': switchFlag('skip counting each side (docs/counting.md)'),
   ...FILTER_OPTIONS,
 });
 
@@ -77,9 +60,6 @@ export const HELP = {
     'Which Node is fastest on this machine: every Node given, fetched with its drivers, measured in one interleaved run with the driver held constant; tables on stdout, the document in --out.',
   options: OPTIONS,
 };
-
-/** Rounds and ms per measurement (the compare's budget per case); --quick is a smoke run. */
-export const DEFAULTS = { full: { rounds: 10, time: 80 }, quick: { rounds: 3, time: 20 } };
 
 const NODE_SPEC = /^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/;
 
@@ -107,12 +87,10 @@ export function parseFlags(argv) {
   }
   if (!nodes.length)
     throw new UsageError('--node is empty; valid: comma-separated Node majors or exact versions, e.g. 18,20,22,24,25');
-  const time = numberFlag('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
   return {
     nodes,
     filters,
-    rounds: numberFlag('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds,
-    time,
+    ...roundsAndTime(v),
     seed: numberFlag('seed', v.seed, 0, 4294967295),
     out: path.resolve(String(v.out)),
     quick,

@@ -13,13 +13,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
-import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { UsageError, command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { caseKey, filterArgs, parseCaseKey, cases as selectCases } from '../data/suite.js';
 import { MATRIX_NODES } from '../data/drivers.js';
 import { calibrate } from '../paired/calibrate.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
-import { DEFAULTS } from './cli.js';
+import { roundsAndTime } from '../paired/interleave.js';
 import {
   CONSTANT_GENERATION,
   GENERATION_DRIVERS,
@@ -31,42 +31,17 @@ import {
 import { installSide, resolveNode, sideEnv } from './nodes.js';
 
 const OPTIONS = /** @type {const} */ ({
-  node: {
-    type: 'string',
-    arg: 'VERSION',
-    shown: 'the running Node',
-    description: 'the one Node measured as three sides',
-  },
-  runs: { type: 'string', default: '20', arg: 'N', description: 'calibration runs' },
-  rounds: {
-    type: 'string',
-    arg: 'N',
-    shown: "the shootout's",
-    description: 'interleaved rounds per run, from 2 to 1000',
-  },
-  time: {
-    type: 'string',
-    arg: 'MS',
-    shown: "the shootout's",
-    description: 'measuring time per case, side and round, in milliseconds',
-  },
-  slowdown: { type: 'string', default: '10', arg: 'PCT', description: 'the known slowdown of side S, in percent' },
-  threshold: { type: 'string', default: '5', arg: 'PCT', description: "the shootout's threshold, in percent" },
-  alpha: { type: 'string', default: '0.05', arg: 'A', description: "the shootout's alpha, 0 to 0.5" },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data and of the order' },
-  out: {
-    type: 'string',
-    default: 'out/shootout-calibrate',
-    arg: 'DIR',
-    description: 'where the calibration document goes',
-  },
-  family: {
-    type: 'string',
-    arg: 'N',
-    shown: "a full shootout's comparisons",
-    description: 'comparisons the correction counts',
-  },
-  quick: { type: 'boolean', default: false, description: 'small budgets: a smoke test' },
+  node: valueFlag('VERSION', 'the one Node measured as three sides', { shown: 'the running Node' }),
+  runs: valueFlag('N', 'calibration runs', { default: '20' }),
+  rounds: valueFlag('N', 'interleaved rounds per run, from 2 to 1000', { shown: "the shootout's" }),
+  time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: "the shootout's" }),
+  slowdown: valueFlag('PCT', 'the known slowdown of side S, in percent', { default: '10' }),
+  threshold: valueFlag('PCT', "the shootout's threshold, in percent", { default: '5' }),
+  alpha: valueFlag('A', "the shootout's alpha, 0 to 0.5", { default: '0.05' }),
+  seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
+  out: valueFlag('DIR', 'where the calibration document goes', { default: 'out/shootout-calibrate' }),
+  family: valueFlag('N', 'comparisons the correction counts', { shown: "a full shootout's comparisons" }),
+  quick: switchFlag('small budgets: a smoke test'),
   ...FILTER_OPTIONS,
 });
 
@@ -101,15 +76,14 @@ function shootoutFamily(filters) {
 async function main(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   const filters = tableFilters(v);
-  const quick = Boolean(v.quick);
   if (v.node !== undefined && !/^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/.test(v.node))
     throw new UsageError(`bad --node '${v.node}'; valid: one Node major or exact version, e.g. 24`);
-  const time = numberFlag('time', v.time, 1, 600_000) ?? DEFAULTS[quick ? 'quick' : 'full'].time;
+  const { rounds, time } = roundsAndTime(v);
   const f = {
     out: path.resolve(String(v.out)),
     seed: numberFlag('seed', v.seed, 0, 4294967295),
     runs: numberFlag('runs', v.runs, 1, 1000),
-    rounds: numberFlag('rounds', v.rounds, 2, 1000) ?? DEFAULTS[quick ? 'quick' : 'full'].rounds,
+    rounds,
     slowdown: numberFlag('slowdown', v.slowdown, 0.1, 90, false),
     threshold: numberFlag('threshold', v.threshold, 0, 100, false) / 100,
     alpha: numberFlag('alpha', v.alpha, 0, 0.5, false),
