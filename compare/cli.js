@@ -11,10 +11,7 @@
 //
 // Exit 0: no case slower and none that costs more (docs/compare.md); 1: a case slower, a case
 // whose counts fail the check (lib/costs.js), or a run that failed; 2: bad flags.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../lib/root.js';
 import { FILTER_OPTIONS, tableFilters } from '../bench/engine/flags.js';
 import { writeFileAtomic } from '../lib/files.js';
 import {
@@ -39,7 +36,7 @@ import { report } from './report.js';
 import { countSides } from '../bench/paired/count-sides.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
-import { CompareError, checkoutAndInstall, commitOf, mergeBase, removeWorktree, resolveSide } from './sides.js';
+import { makeSides } from './sides.js';
 
 export const OPTIONS = /** @type {const} */ ({
   base: valueFlag('DIR|REF', 'the base side: a checkout folder or a git ref', {
@@ -126,60 +123,6 @@ export function parseFlags(/** @type {string[]} */ argv) {
   };
 }
 
-/** Make the sides ready: directories as given, refs checked out and installed in temp worktrees. */
-function prepare(
-  /** @type {ReturnType<typeof parseFlags>} */ f,
-  /** @type {string[]} */ labels,
-  /** @type {(line: string) => void} */ log,
-) {
-  const repo = ROOT;
-  const given = labels.map((l) => (l === 'head' ? f.head : f.base));
-  // a --base / --head that names nothing usable is bad usage (exit 2), not a failed run
-  const resolved = given.map((g, i) => {
-    try {
-      return resolveSide(labels[i], g, repo);
-    } catch (err) {
-      throw err instanceof CompareError ? new UsageError(err.message) : err;
-    }
-  });
-  if (f.mergeBase) {
-    const headCommit = 'commit' in resolved[1] ? resolved[1].commit : commitOf(resolved[1].dir);
-    const baseCommit = 'commit' in resolved[0] ? resolved[0].commit : commitOf(resolved[0].dir);
-    if (!headCommit || !baseCommit) throw new UsageError('--merge-base needs both sides in git');
-    const mb = mergeBase(repo, baseCommit, headCommit);
-    log(`merge-base of ${given[0]} and ${given[1]}: ${mb.slice(0, 12)}`);
-    resolved[0] = { ref: `merge-base(${given[0]}, ${given[1]})`, commit: mb };
-  }
-  const made = /** @type {string[]} */ ([]);
-  const cleanup = () => {
-    if (!f.keepWorktrees) for (const d of made) removeWorktree(repo, d);
-  };
-  const sides = /** @type {import('./sides.js').Side[]} */ ([]);
-  try {
-    resolved.forEach((r, i) => {
-      if ('dir' in r) {
-        sides.push({ label: labels[i], dir: r.dir, given: given[i], commit: commitOf(r.dir), worktree: false });
-        return;
-      }
-      const same = sides.find((s) => s.worktree && s.commit === r.commit);
-      if (same) {
-        sides.push({ ...same, label: labels[i], given: given[i] });
-        return;
-      }
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sqlite-bench-${labels[i]}-`));
-      fs.rmdirSync(dir);
-      made.push(dir);
-      const installed = resolved.find((x) => 'dir' in x);
-      checkoutAndInstall(repo, r.commit, dir, log, installed && 'dir' in installed ? installed.dir : undefined);
-      sides.push({ label: labels[i], dir, given: given[i], commit: r.commit, worktree: true });
-    });
-  } catch (err) {
-    cleanup();
-    throw err;
-  }
-  return { sides, cleanup };
-}
-
 /**
  * Measure: interleaved case by case, one engine per side and round (bench/paired/interleave.js);
  * every case for the rounds the counts leave it (--cpu-rounds), the cases where wall time decides
@@ -225,7 +168,7 @@ export async function compare(
   /** @type {(line: string) => void} */ log,
 ) {
   const t0 = Date.now();
-  const { sides, cleanup } = prepare(f, ['base', 'head'], log);
+  const { sides, cleanup } = makeSides(f, ['base', 'head'], log);
   const since = (/** @type {number} */ t) => (Date.now() - t) / 1000;
   /** @type {import('./report.js').Phase[]} */
   const phases = [{ phase: 'prepare', seconds: since(t0) }];
@@ -283,12 +226,12 @@ async function main(/** @type {string[]} */ argv) {
   if (f.help) return printUsage(helpText(HELP));
   const log = logger('compare');
   if (f.calibrateCounts) {
-    const { md } = await calibrateCounts(f, (labels) => prepare(f, labels, log), log);
+    const { md } = await calibrateCounts(f, (labels) => makeSides(f, labels, log), log);
     printMarkdown(md);
     return 0;
   }
   if (f.calibrate) {
-    const { md } = await calibrate(f, (labels) => prepare(f, labels, log), log);
+    const { md } = await calibrate(f, (labels) => makeSides(f, labels, log), log);
     printMarkdown(md);
     return 0;
   }

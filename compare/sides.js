@@ -1,16 +1,17 @@
-// The sides of a compare: each side is a checkout with its own installed dependencies (a
-// directory, or a git ref checked out into a temporary worktree and installed), whose engine
-// server interleave.js starts on the same Node, with the same flags and seed.
+// How the compare makes its sides (bench/paired/ counts and measures them as it does the
+// shootout's): each side is a checkout with its own installed dependencies (a directory, or a git
+// ref checked out into a temporary worktree and installed), whose engine interleave.js starts on
+// the running Node, with the same flags and seed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { npmCommand } from '../bench/tools/install-drivers.js';
 import { SideError } from '../bench/paired/interleave.js';
+import { UsageError } from '../lib/command.js';
+import { ROOT } from '../lib/root.js';
 
-/** A side that cannot be set up (a bad --base/--head, a failed checkout or install). */
-export class CompareError extends SideError {}
-
-/** @typedef {import('../bench/paired/interleave.js').Side} Side */
+/** @import { Side } from '../bench/paired/interleave.js' */
 
 const git = (/** @type {string} */ cwd, /** @type {string[]} */ args) =>
   spawnSync('git', args, { cwd, encoding: 'utf8' });
@@ -23,51 +24,49 @@ export function commitOf(/** @type {string} */ dir) {
 
 /**
  * What a --base / --head value names: an existing directory (a checkout of this project), or else a
- * git ref of the repository at `repo`.
+ * git ref of this repository; naming neither is bad usage (exit 2), not a failed run.
  * @param {string} flag
  * @param {string} value
- * @param {string} repo
  * @returns {{ dir: string } | { ref: string, commit: string }}
  */
-export function resolveSide(flag, value, repo) {
+function resolveSide(flag, value) {
   const st = fs.statSync(value, { throwIfNoEntry: false });
   if (st?.isDirectory()) {
     const dir = path.resolve(value);
     if (!fs.existsSync(path.join(dir, 'bench', 'cli.js')))
-      throw new CompareError(
+      throw new UsageError(
         `--${flag} '${value}': no bench/cli.js there; valid: a checkout of this project, or a git ref`,
       );
     return { dir };
   }
-  const r = git(repo, ['rev-parse', '--verify', '--quiet', `${value}^{commit}`]);
+  const r = git(ROOT, ['rev-parse', '--verify', '--quiet', `${value}^{commit}`]);
   if (r.status !== 0)
-    throw new CompareError(
-      `--${flag} '${value}' is neither a directory nor a git ref of ${repo}; valid: a checkout of this project, or a git ref (branch, tag, commit)`,
+    throw new UsageError(
+      `--${flag} '${value}' is neither a directory nor a git ref of ${ROOT}; valid: a checkout of this project, or a git ref (branch, tag, commit)`,
     );
   return { ref: value, commit: r.stdout.trim() };
 }
 
-/** The merge-base of two commits in `repo`. */
-export function mergeBase(/** @type {string} */ repo, /** @type {string} */ a, /** @type {string} */ b) {
-  const r = git(repo, ['merge-base', a, b]);
+/** The merge-base of two commits. */
+function mergeBase(/** @type {string} */ a, /** @type {string} */ b) {
+  const r = git(ROOT, ['merge-base', a, b]);
   if (r.status !== 0)
-    throw new CompareError(`git merge-base ${a} ${b} failed in ${repo}: ${r.stderr.trim().split('\n')[0]}`);
+    throw new SideError(`git merge-base ${a} ${b} failed in ${ROOT}: ${r.stderr.trim().split('\n')[0]}`);
   return r.stdout.trim();
 }
 
 /**
  * Check out `commit` into a new detached worktree at `dir` and install it (`npm ci`, which builds
  * or fetches the drivers for the running Node through the project's postinstall).
- * @param {string} repo
  * @param {string} commit
  * @param {string} dir
  * @param {(line: string) => void} log
  * @param {string} [reuseFrom] an installed checkout whose driver build may be reused
  */
-export function checkoutAndInstall(repo, commit, dir, log, reuseFrom) {
-  const add = git(repo, ['worktree', 'add', '--detach', dir, commit]);
+function checkoutAndInstall(commit, dir, log, reuseFrom) {
+  const add = git(ROOT, ['worktree', 'add', '--detach', dir, commit]);
   if (add.status !== 0)
-    throw new CompareError(`git worktree add ${commit} failed: ${add.stderr.trim().split('\n').pop()}`);
+    throw new SideError(`git worktree add ${commit} failed: ${add.stderr.trim().split('\n').pop()}`);
   const reuse = Boolean(
     reuseFrom && fs.existsSync(path.join(reuseFrom, '.drivers')) && sameDriverBuild(reuseFrom, dir),
   );
@@ -90,7 +89,7 @@ export function checkoutAndInstall(repo, commit, dir, log, reuseFrom) {
     maxBuffer: 64 * 1024 * 1024,
   });
   if (r.status !== 0)
-    throw new CompareError(
+    throw new SideError(
       `npm ci in ${dir} failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
     );
   log(`installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -141,8 +140,57 @@ export function copyCheckout(from, to) {
 }
 
 /** Remove a worktree the compare made. */
-export function removeWorktree(/** @type {string} */ repo, /** @type {string} */ dir) {
-  git(repo, ['worktree', 'remove', '--force', dir]);
+function removeWorktree(/** @type {string} */ dir) {
+  git(ROOT, ['worktree', 'remove', '--force', dir]);
   fs.rmSync(dir, { recursive: true, force: true });
-  git(repo, ['worktree', 'prune']);
+  git(ROOT, ['worktree', 'prune']);
+}
+
+/**
+ * Make the sides ready: directories as given, refs checked out and installed in temp worktrees
+ * (one worktree for two sides at the same commit), the base at the merge base with --merge-base.
+ */
+export function makeSides(
+  /** @type {{ base: string, head: string, mergeBase: boolean, keepWorktrees: boolean }} */ f,
+  /** @type {string[]} */ labels,
+  /** @type {(line: string) => void} */ log,
+) {
+  const given = labels.map((l) => (l === 'head' ? f.head : f.base));
+  const resolved = given.map((g, i) => resolveSide(labels[i], g));
+  if (f.mergeBase) {
+    const headCommit = 'commit' in resolved[1] ? resolved[1].commit : commitOf(resolved[1].dir);
+    const baseCommit = 'commit' in resolved[0] ? resolved[0].commit : commitOf(resolved[0].dir);
+    if (!headCommit || !baseCommit) throw new UsageError('--merge-base needs both sides in git');
+    const mb = mergeBase(baseCommit, headCommit);
+    log(`merge-base of ${given[0]} and ${given[1]}: ${mb.slice(0, 12)}`);
+    resolved[0] = { ref: `merge-base(${given[0]}, ${given[1]})`, commit: mb };
+  }
+  const made = /** @type {string[]} */ ([]);
+  const cleanup = () => {
+    if (!f.keepWorktrees) for (const d of made) removeWorktree(d);
+  };
+  const sides = /** @type {Side[]} */ ([]);
+  try {
+    resolved.forEach((r, i) => {
+      if ('dir' in r) {
+        sides.push({ label: labels[i], dir: r.dir, given: given[i], commit: commitOf(r.dir), worktree: false });
+        return;
+      }
+      const same = sides.find((s) => s.worktree && s.commit === r.commit);
+      if (same) {
+        sides.push({ ...same, label: labels[i], given: given[i] });
+        return;
+      }
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sqlite-bench-${labels[i]}-`));
+      fs.rmdirSync(dir);
+      made.push(dir);
+      const installed = resolved.find((x) => 'dir' in x);
+      checkoutAndInstall(r.commit, dir, log, installed && 'dir' in installed ? installed.dir : undefined);
+      sides.push({ label: labels[i], dir, given: given[i], commit: r.commit, worktree: true });
+    });
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  return { sides, cleanup };
 }
