@@ -19,6 +19,7 @@ import { outlier, seriesYear, slidingFalse } from './changepoints-year.js';
 import { FAMILIES, falseAnswers } from './false-answers.js';
 import { runClaimRows } from './run-claims.js';
 import { falseDifferences, layoutRuns } from './layout-counts.js';
+import { countRuleData, countRuleVerdict } from './count-rule.js';
 import { wilson } from '../../lib/stats/interval.js';
 
 /** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
@@ -325,23 +326,30 @@ function answerRows(runs, seed) {
 }
 
 /**
- * Rows d from d2: claims another benchmark measures, with the figure it gives and its command.
+ * Row d2: the PR check's count rule on Node 24's real counts (count-rule.js): A/A compares that
+ * would fail the check, and the injected +1% found in each CPU-bound case.
  */
-const LATER = [
-  [
-    'PR check: A/A compares pass',
-    'docs/compare.md; the PR comment',
-    "time verdicts: A/A 0 of 20 (docs/compare.md, calibration); count rule on Node 24, selects (`npm run compare -- --calibrate-counts`), 19 independent runs (seeds 1–19) and 10 cases × 2 runs of one seed: no A/A compare fails the check (0 of 19); 1 of 19 reported a component (libc +0.15% of a select at its old floor, 0.1%; 0 of 77 (case, run) pairs at its floor of 0.3%); +1% in SQLite's part found 77 of 77",
-  ],
-].map(([claim, where, measured], i) => ({
-  id: `d${i + 2}`,
-  claim,
-  where,
-  how: 'issue 38: next round',
-  measured,
-  target: 'issue 38',
-  pass: null,
-}));
+function compareCountRow() {
+  const data = countRuleData();
+  const v = countRuleVerdict(data);
+  const name = (/** @type {string} */ key) => key.split('/').slice(1, 3).join(' ');
+  const ops = [...new Set(v.cases.map((c) => c.op))];
+  const tolerance = ops.map((op) => {
+    const t = v.cases.filter((c) => c.op === op).flatMap((c) => c.tolerance);
+    return `${op} ${pc(Math.min(...t), 2)}–${pc(Math.max(...t), 2)}`;
+  });
+  return {
+    id: 'd2',
+    claim:
+      'PR check: an A/A compare passes; +1% instructions in a CPU-bound case are found (the case "costs more": its total or a component beyond its tolerance; a select\'s in its SQLite part)',
+    where: 'docs/compare.md; the PR comment (lib/costs.js costRows)',
+    how: `real counts, \`npm run compare -- --calibrate-counts\` on Node ${data.node}: ${data.groups.map((g) => `${g.what} (${g.runs} run${g.runs === 1 ? '' : 's'})`).join('; ')}; ${data.quoted.map((q) => q.what).join('; ')}; each seed an independent draw (other data, heap and address layouts), a seed's cases one A/A compare (bench/meta/count-rule.json); time verdicts: A/A 0 of 20 (docs/compare.md, calibration)`,
+    measured: `A/A compares failing the check ${interval(v.aa.fails, v.aa.n)}, reporting any change ${v.aa.changes} of ${v.aa.n}; +1% instructions found (the case costs more; by its total alone): ${v.loopCases.map((c) => `${c.op} ${name(c.key)} ${c.loop} of ${c.counted} (${c.loopByTotal})`).join(', ')}; +1% of SQLite's part of a select found: ${v.sqliteCases.map((c) => `${name(c.key)} ${c.sqlite} of ${c.n}${c.quoted ? ` (${c.quoted} quoted)` : ''}`).join(', ')}; +1 fsync per 100 operations found in ${v.cases.reduce((s, c) => s + c.fsync, 0)} of ${v.cases.reduce((s, c) => s + c.counted, 0)} (case, run) pairs; A/A tolerance of the total: ${tolerance.join(', ')}`,
+    target:
+      "A/A failures ≤ 1 in 20 compares; +1% found ≥ 19 of 20 runs in every CPU-bound case but select, and in SQLite's part of every select",
+    pass: v.pass,
+  };
+}
 
 /**
  * Row d1: the shootout's count rule on one Node's counts across heap layouts (layout-counts.js):
@@ -430,7 +438,7 @@ function main(/** @type {string[]} */ argv) {
     ...falseRows(v.quick ? 2 : 60, seed, want),
     ...(want('e') ? answerRows(v.quick ? 50 : 1000, seed) : []),
     ...(want('d1') ? [shootoutCountRow()] : []),
-    ...LATER.filter((r) => want(r.id)),
+    ...(want('d2') ? [compareCountRow()] : []),
     ...(want('f') ? runClaimRows({ quick: Boolean(v.quick), seed }) : []),
   ];
   const md = `${registryTable(rows)}\n\n${v.quick ? 'Quick: too few series for the figures to mean anything; ' : ''}${ids ? `rows ${ids.join(', ')} only; ` : ''}seed ${seed}, ${((performance.now() - t0) / 1000).toFixed(0)} s, ${process.version}.`;
