@@ -188,9 +188,12 @@ export async function interleave(specs, o) {
     const seconds = /** @type {number[]} */ ([]);
     const wanted = (/** @type {string[]} */ keys, /** @type {number} */ r) =>
       [...new Set(keys)].filter((k) => !o.only || o.only(k, r)).sort();
-    const minutes = (/** @type {number} */ done) => {
+    // the ETA counts case-rounds, not rounds: with `only`, later rounds may measure fewer cases
+    let planned = 0;
+    let measured = 0;
+    const minutes = () => {
       const elapsed = (Date.now() - t0) / 1000;
-      return `${(elapsed / 60).toFixed(1)} min, ETA ${((elapsed / done - elapsed) / 60).toFixed(1)} min`;
+      return `${(elapsed / 60).toFixed(1)} min, ETA ${(((elapsed / measured) * (planned - measured)) / 60).toFixed(1)} min`;
     };
     for (let r = 0; r < o.rounds; r++) {
       if (
@@ -210,6 +213,11 @@ export async function interleave(specs, o) {
         engines.flatMap((s) => s.ready.cases),
         r,
       );
+      if (r === 0) {
+        const all = engines.flatMap((s) => s.ready.cases);
+        for (let q = 0; q < o.rounds; q++) planned += wanted(all, q).length;
+        o.log(`${planned} case-rounds planned: ${keys.length} cases, ${o.rounds} rounds at most`);
+      }
       /** @type {Record<string, { cases: any[] }>} */
       const round = Object.fromEntries(engines.map((s) => [s.side.label, { cases: [] }]));
       const order = shuffle(random, [...keys]);
@@ -224,18 +232,17 @@ export async function interleave(specs, o) {
           const c = asCase(key, await here[0].measure(key));
           if (c) round[here[0].side.label].cases.push(c);
         }
+        measured++;
         if (Date.now() - shown >= 15_000) {
           shown = Date.now();
-          o.log(
-            `round ${r + 1}/${o.rounds}, case ${j + 1}/${order.length}: ${minutes((r + (j + 1) / order.length) / o.rounds)}`,
-          );
+          o.log(`round ${r + 1}/${o.rounds}, case ${j + 1}/${order.length}: ${minutes()}`);
         }
       }
       await Promise.all(engines.map((s) => s.stop()));
       engines = [];
       out.push(round);
       seconds.push((Date.now() - tr) / 1000);
-      o.log(`round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${minutes((r + 1) / o.rounds)}`);
+      o.log(`round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${minutes()}`);
     }
     return { rounds: out, ready, seconds };
   } catch (err) {
