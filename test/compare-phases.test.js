@@ -3,12 +3,15 @@
 // CPU cost, on crafted counts and documents. The real compare is test/e2e/compare-phases.test.js.
 // No timing is asserted: only what was timed, and how.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { compareProblem } from '../compare/check.js';
-import { countingLayout } from '../bench/paired/count-sides.js';
+import { countSides, countingLayout } from '../bench/paired/count-sides.js';
 import { report } from '../compare/report.js';
 import { ROUNDS_RULE, fewerRounds } from '../compare/timed-rounds.js';
 import { costRows } from '../lib/costs.js';
+import { scratch } from './helpers.js';
 
 /**
  * A case's counts as the counting pass writes them.
@@ -119,4 +122,36 @@ test("compare.json: the phases are checked and the report says where the minutes
     md,
     /false-alarm rate of the time verdicts was measured at 10 rounds for every case \(0 of 20\), and at 5/,
   );
+});
+
+test('a side without counts is unavailable or an error as its counting says, whatever the words of its reason', async () => {
+  /** A checkout whose counting script (fake.js) does what `body` does; --out is its last flag. */
+  const checkout = (/** @type {string | null} */ body) => {
+    const dir = scratch('count-status-');
+    if (body !== null) fs.writeFileSync(path.join(dir, 'fake.js'), `const out = process.argv.at(-1);\n${body}\n`);
+    return { label: path.basename(dir), dir };
+  };
+  const write = (/** @type {object} */ doc) =>
+    `require('node:fs').writeFileSync(out, ${JSON.stringify(JSON.stringify(doc))});`;
+  const status = async (/** @type {string | null} */ body) => {
+    const ok = checkout(write({ counting: { status: 'ok' }, cases: [] }));
+    const got = await countSides([ok, checkout(body)], [], {
+      log: () => {},
+      script: 'fake.js',
+      together: false,
+      jobs: 1,
+    });
+    return [got.status, got.reason];
+  };
+  const [none, why] = await status(null);
+  assert.equal(none, 'unavailable', 'no counting script: older than the counts');
+  assert.match(String(why), /has no fake\.js/);
+  const words = 'counting unavailable: cannot count, older than the counts';
+  assert.equal(
+    (await status(`console.error(${JSON.stringify(words)}); process.exit(1);`))[0],
+    'error',
+    'a crash is an error',
+  );
+  assert.equal((await status(write({ counting: { status: 'unavailable', reason: 'no valgrind' } })))[0], 'unavailable');
+  assert.equal((await status(write({ counting: { status: 'error', reason: words } })))[0], 'error');
 });

@@ -15,6 +15,12 @@ import { costRows, costTally } from '../../lib/costs.js';
 /** @import { Inject } from '../counts/worker.js' */
 
 /** @typedef {Pick<import('./interleave.js').Side, 'label' | 'dir' | 'node' | 'env'>} Side */
+/**
+ * Why a side has no counts: `unavailable`, it cannot count (its checkout has no counting script,
+ * or its machine no valgrind or strace, as the script's own document says); `error`, it tried and
+ * failed. Said by whoever knew, never read back from the reason's words.
+ * @typedef {{ status: 'unavailable' | 'error', reason: string }} Failed
+ */
 
 /**
  * @typedef {object} CountOptions
@@ -48,12 +54,13 @@ const COUNTS_CLI = 'bench/counts/cli.js';
  * @param {Side} side
  * @param {string[]} args the script's flags (mode, filters or cases, seed; --probe-loop)
  * @param {CountOptions} o
- * @returns {Promise<{ doc: any } | { reason: string }>}
+ * @returns {Promise<{ doc: any } | Failed>}
  */
 export async function runCounts(side, args, o) {
   const script = o.script ?? COUNTS_CLI;
   const cli = path.join(side.dir, script);
-  if (!fs.existsSync(cli)) return { reason: `${side.label} has no ${script} (it is older than the counts)` };
+  if (!fs.existsSync(cli))
+    return { status: 'unavailable', reason: `${side.label} has no ${script} (it is older than the counts)` };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-counts-'));
   try {
     const out = path.join(tmp, 'counts.json');
@@ -86,11 +93,13 @@ export async function runCounts(side, args, o) {
     });
     if (!fs.existsSync(out))
       return {
+        status: 'error',
         reason: `${side.label}'s counting exited ${code}: ${partial.trim() || last || 'no message'}`.slice(0, 900),
       };
     return { doc: JSON.parse(fs.readFileSync(out, 'utf8')) };
   } catch (err) {
     return {
+      status: 'error',
       reason: `${side.label}'s counting: ${String(/** @type {Error} */ (err).message).split('\n')[0]}`.slice(0, 900),
     };
   } finally {
@@ -103,13 +112,16 @@ export async function runCounts(side, args, o) {
  * @param {Side} side
  * @param {string[]} args
  * @param {CountOptions} o
- * @returns {Promise<{ doc: any } | { reason: string }>}
+ * @returns {Promise<{ doc: any } | Failed>}
  */
 export async function countSide(side, args, o) {
   const got = await runCounts(side, args, o);
   if ('reason' in got || got.doc.counting?.status === 'ok') return got;
   const { counting } = got.doc;
-  return { reason: `${side.label}: counting ${counting?.status}: ${counting?.reason ?? 'no reason'}` };
+  return {
+    status: counting?.status === 'unavailable' ? 'unavailable' : 'error',
+    reason: `${side.label}: counting ${counting?.status}: ${counting?.reason ?? 'no reason'}`,
+  };
 }
 
 /** Both sides are counted at once when each gets at least this many cores (a callgrind process and its repeat). */
@@ -173,10 +185,10 @@ export async function countSides(sides, args, o) {
   const seconds = (Date.now() - t0) / 1000;
   const layout = { together, jobs };
   if ('reason' in base || 'reason' in head) {
-    const reason = /** @type {{ reason: string }} */ ('reason' in base ? base : head).reason;
+    const failed = /** @type {Failed} */ ('reason' in base ? base : head);
     return {
-      status: /cannot count|unavailable|older than/.test(reason) ? 'unavailable' : 'error',
-      reason,
+      status: failed.status,
+      reason: failed.reason,
       seconds,
       ...layout,
     };
