@@ -318,8 +318,8 @@ test('± of a figure is the wider side of its 95% interval when the document has
   // the shootout's and the PR comment's interval cells; what is not a number shows as NOT_A_NUMBER
   assert.equal(intervalText({ change: 1.234, low: 0.5, high: -0.05 }, 100), '+123% [+50.0%, −5.0%]');
   assert.equal(intervalText({ change: -0.52, low: -0.551, high: -0.049 }, 10), '−52% [−55%, −4.9%]');
-  assert.equal(rangeText(-0.02, 0.04), '−2.0% … +4.0%');
-  assert.equal(rangeText(null, Infinity), '? … ?');
+  assert.equal(rangeText(-0.02, 0.04), '[−2.0%, +4.0%]');
+  assert.equal(rangeText(null, Infinity), '[?, ?]');
   assert.deepEqual([0.04, 9.94, 10, 999.4, 1000].map(marginText), ['±0.0%', '±9.9%', '±10%', '±999%', '±>999%']);
 });
 

@@ -102,9 +102,9 @@ export const changePercent = (/** @type {unknown} */ x, whole = Infinity) =>
 export const intervalText = (c, whole) =>
   `${changePercent(c.change, whole)} [${changePercent(c.low, whole)}, ${changePercent(c.high, whole)}]`;
 
-/** A 95% interval alone, as the shootout's and the PR comment's cells write it: "−2.0% … +4.0%". */
+/** An interval alone, as the PR comment's interval column writes it: "[−2.0%, +4.0%]" (intervalText's brackets). */
 export const rangeText = (/** @type {unknown} */ low, /** @type {unknown} */ high) =>
-  `${changePercent(low)} … ${changePercent(high)}`;
+  `[${changePercent(low)}, ${changePercent(high)}]`;
 
 /**
  * A paired comparison (result document `comparisons`): the change with its 95% interval, "≈"

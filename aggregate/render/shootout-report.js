@@ -19,7 +19,7 @@ export function cell(/** @type {any} */ r) {
   if (!r) return '';
   if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
   if (!finite([r.change, r.low, r.high])) return `${NOT_A_NUMBER} ${inert(r.verdict)}`;
-  return `${signedPercent(r.change)} (${rangeText(r.low, r.high)}) ${inert(r.verdict)}`;
+  return `${signedPercent(r.change)} ${rangeText(r.low, r.high)} ${inert(r.verdict)}`;
 }
 
 /** The machine line: platform, CPU, cores, runner image. */
