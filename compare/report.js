@@ -5,7 +5,7 @@
 // this code, with the aggregate's renderers (aggregate/render/: a change, its interval, a count).
 // Built-ins only (the comment job installs nothing).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
-import { megabytes, rate } from '../lib/format.js';
+import { driverText, megabytes, rate } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../aggregate/render/counts-text.js';
 import { changePercent, rangeText } from '../aggregate/render/figure.js';
@@ -68,7 +68,7 @@ function environmentLine(/** @type {{ environment: any, drivers: { base: any[], 
   const list = (/** @type {any[]} */ ds) =>
     ds
       .filter((d) => d.status === 'ok')
-      .map((d) => `${d.name} ${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})`)
+      .map((d) => driverText(d))
       .join(', ');
   const base = list(m.drivers.base);
   const head = list(m.drivers.head);

@@ -70,3 +70,13 @@ export const clock = (/** @type {number} */ ms) => {
   const s = Math.max(0, Math.round(ms / 1000));
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 };
+
+/**
+ * A driver as every report names it: "better-sqlite3 12.4.1 (SQLite 3.50.4)", with SQLite3
+ * Multiple Ciphers' version after SQLite's where it has one, or why it is not there ("node:sqlite
+ * skipped: …"). Plain text: the caller escapes it. `name: false` leaves the name out (a table
+ * whose column is the driver).
+ * @param {{ name: string, status: string, version?: string, sqlite?: string, sqlite3mc?: string, reason?: string }} d
+ */
+export const driverText = (d, { name = true } = {}) =>
+  `${name ? `${d.name} ` : ''}${d.status === 'ok' ? `${d.version} (SQLite ${d.sqlite}${d.sqlite3mc ? `, ${d.sqlite3mc}` : ''})` : `${d.status}: ${d.reason ?? ''}`}`;

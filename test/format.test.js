@@ -2,7 +2,7 @@
 // the PR comment write their figures.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MINUS, megabytes, num, rate, sign, signedPercent, signedPoints } from '../lib/format.js';
+import { MINUS, driverText, megabytes, num, rate, sign, signedPercent, signedPoints } from '../lib/format.js';
 
 test('rates: whole and thousands separated from 100, else 1 or 2 decimals', () => {
   assert.deepEqual([12345.6, 100, 99.96, 45.64, 9.999, 1.234].map(rate), [
@@ -32,4 +32,20 @@ test('signed percentages: U+2212 for a minus unless told, one decimal, whole fro
   assert.equal(sign(-2), '\u2212');
   assert.equal(sign(-2, '-'), '-', "the README's compact cells");
   assert.equal(sign(0, '-'), '+');
+});
+
+test('a driver is named one way in every report: name, version, SQLite and SQLite3MC, or why it is missing', () => {
+  const mc = {
+    name: 'mc',
+    status: 'ok',
+    version: '12.4.1',
+    sqlite: '3.50.4',
+    sqlite3mc: 'SQLite3 Multiple Ciphers 2.2.4',
+  };
+  assert.equal(driverText(mc), 'mc 12.4.1 (SQLite 3.50.4, SQLite3 Multiple Ciphers 2.2.4)');
+  assert.equal(driverText({ ...mc, sqlite3mc: undefined }, { name: false }), '12.4.1 (SQLite 3.50.4)');
+  assert.equal(
+    driverText({ name: 'node:sqlite', status: 'skipped', reason: 'needs Node 22.13' }),
+    'node:sqlite skipped: needs Node 22.13',
+  );
 });

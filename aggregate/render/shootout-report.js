@@ -5,7 +5,7 @@
 // Then the counts' tables (shootout-counts.js): instructions per operation per Node.
 // Every string that came from a document goes through lib/markdown.js.
 import { inert, table } from '../../lib/markdown.js';
-import { NOT_A_NUMBER, day, rate, signedPercent, whole } from '../../lib/format.js';
+import { NOT_A_NUMBER, day, driverText, rate, signedPercent, whole } from '../../lib/format.js';
 import { countLines } from './shootout-counts.js';
 import { groupTables } from './shootout-tables.js';
 import { rangeText } from './figure.js';
@@ -43,13 +43,7 @@ function sideLines(/** @type {any} */ doc) {
         d.name !== 'node:sqlite' ||
         s.generation === doc.sides.find((/** @type {any} */ x) => x.label === doc.reference)?.generation,
     );
-    const text = ds
-      .map((/** @type {any} */ d) =>
-        d.status === 'ok'
-          ? `${inert(d.name)} ${inert(d.version)} (SQLite ${inert(d.sqlite)}${d.sqlite3mc ? `, ${inert(d.sqlite3mc)}` : ''})`
-          : `${inert(d.name)} ${inert(d.status)}: ${inert(d.reason ?? '', 300)}`,
-      )
-      .join('; ');
+    const text = ds.map((/** @type {any} */ d) => inert(driverText(d), 400)).join('; ');
     return `- ${inert(s.label)}: Node ${inert(s.node)}${s.override ? ' (12.x installed beside the default 13.x)' : ''}: ${text}`;
   });
 }

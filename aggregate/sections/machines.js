@@ -3,15 +3,14 @@
 // in the README one line under the machine class's heading (summary).
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { inert } from '../../lib/markdown.js';
-import { NOT_A_NUMBER, percent, whole } from '../../lib/format.js';
+import { NOT_A_NUMBER, driverText, percent, whole } from '../../lib/format.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 import { documentLink } from '../assets.js';
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
   if (!d) return 'not in this run';
-  if (d.status !== 'ok') return `${inert(d.status)}: ${inert(d.reason, REASON_MAX)}`;
-  return `${inert(d.version)} (SQLite ${inert(d.sqlite)})${d.sqlite3mc ? `, ${inert(d.sqlite3mc.replace('SQLite3 Multiple Ciphers', 'SQLite3MC'))}` : ''}`;
+  return inert(driverText(d, { name: false }).replace('SQLite3 Multiple Ciphers', 'SQLite3MC'), REASON_MAX);
 };
 
 /**

@@ -2,7 +2,7 @@
 // per operation, each figure with its ±; then every case that did not run, with why. Markdown
 // (the job's step summary): every string of the document through lib/markdown.js inert().
 import { REASON_MAX, inert, table as markdownTable } from '../../lib/markdown.js';
-import { rate, whole } from '../../lib/format.js';
+import { driverText, rate, whole } from '../../lib/format.js';
 import { CONFIGS } from '../data/configs.js';
 import { OPS, columnTitle } from '../data/ops.js';
 import { caseKey, setupKey } from '../data/suite.js';
@@ -121,8 +121,8 @@ export function summarize(doc) {
   lines.push(...componentLines(doc), '', countingLine(doc.counting, doc.cases));
   const drivers = doc.drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
-      ? `- ${inert(d.name)} ${inert(d.version)}: SQLite ${inert(d.sqlite)}${d.sqlite3mc ? `, ${inert(d.sqlite3mc)}` : ''}, binary ${inert(d.binary?.origin)}`
-      : `- ${inert(d.name)}: ${inert(d.status)}: ${inert(d.reason, REASON_MAX)}`,
+      ? `- ${inert(driverText(d))}, binary ${inert(d.binary?.origin)}`
+      : `- ${inert(driverText(d), REASON_MAX)}`,
   );
   lines.push('', 'Drivers:', ...drivers);
   const defaults = doc.configs.filter((/** @type {any} */ c) => c.note);
