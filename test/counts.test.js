@@ -96,3 +96,51 @@ test("a dump's instructions by component: each function's own, names resolved, a
   );
   assert.deepEqual(componentsOf(prebuilt), componentsOf(dump));
 });
+
+test("the runtime's calls into the C library are the runtime's, whole, unless the C library calls out of it", () => {
+  const libc = '/usr/lib/x86_64-linux-gnu/libc.so.6';
+  const dump = [
+    'events: Ir',
+    'ob=(1) /opt/node/bin/node',
+    'fn=(1) v8::internal::StringTable::Data::FindEntry(int)',
+    '0 50',
+    `cob=(2) ${libc}`,
+    'cfn=(2) __memcmp_avx2_movbe',
+    'calls=2 0',
+    '0 30',
+    'cob=(2)',
+    'cfn=(3) qsort',
+    'calls=1 0',
+    '0 25',
+    'fn=(4) compare(void const*, void const*)',
+    '0 5',
+    'ob=(3) /x/better_sqlite3.node',
+    'fn=(5) sqlite3VdbeExec',
+    '0 100',
+    'cob=(2)',
+    'cfn=(2)',
+    'calls=1 0',
+    '0 12',
+    'ob=(2)',
+    'fn=(2)',
+    '0 42',
+    'fn=(3)',
+    '0 20',
+    'cob=(1)',
+    'cfn=(4)',
+    'calls=1 0',
+    '0 5',
+  ].join('\n');
+  const byName = (/** @type {number[]} */ x) => Object.fromEntries(COMPONENTS.map((c, i) => [c, x[i]]));
+  // memcmp: 42 instructions, 30 in the string table's calls (the runtime's), 12 in SQLite's (libc's);
+  // qsort called its comparator back in the runtime, so its call stays where it ran
+  assert.deepEqual(byName(componentsOf(dump, [])), {
+    sqlite: 100,
+    cipher: 0,
+    runtime: 55,
+    binding: 0,
+    libc: 62,
+    other: 0,
+  });
+  assert.deepEqual(byName(componentsOf(dump)), { sqlite: 100, cipher: 0, runtime: 85, binding: 0, libc: 32, other: 0 });
+});

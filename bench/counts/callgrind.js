@@ -3,33 +3,58 @@
 // at mark n, holding the instructions executed since mark n-1 (since the start, for n = 1), and
 // DIR/cg.<pid> at its exit. Each file's header says so ("part: n", "summary: <Ir>"); its body
 // lists the instructions of every function that ran, by object file (ob=) and function (fn=), which
-// the components table (bench/data/components.js) groups into components.
+// the components table (bench/data/components.js) groups into components, and every call's inclusive
+// cost, by which the runtime's calls into the C library are charged to the runtime.
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMPONENTS, componentOf } from '../data/components.js';
+import { CHARGED_TO_CALLER, COMPONENTS, componentOf } from '../data/components.js';
 
 /** Callgrind writes the header, with its summary line, in the first few hundred bytes. */
 const HEAD = 8192;
 
 /** A component's index in COMPONENTS, by "object\nsymbol": the same names recur in every dump. */
 const componentIndex = new Map();
+const indexOf = (/** @type {string} */ ob, /** @type {string} */ fn) => {
+  const key = `${ob}\n${fn}`;
+  let at = componentIndex.get(key);
+  if (at === undefined) componentIndex.set(key, (at = COMPONENTS.indexOf(componentOf(ob, fn))));
+  return at;
+};
 
 /**
  * The instructions of a dump by component (COMPONENTS order): each function's own cost (a cost
  * line, but for the line after `calls=`, which is what the call cost inside its callee), by its
  * object and name. Names are compressed: "fn=(12) name" the first time, "fn=(12)" after, in this
- * file (callgrind's format: valgrind.org/docs/manual/cl-format.html); so are callees' (cob=, cfn=).
+ * file (callgrind's format: valgrind.org/docs/manual/cl-format.html); so are callees' (cob=, cfn=;
+ * a call without cob= stays in its caller's object). Then the calls CHARGED_TO_CALLER: a call's
+ * inclusive cost (the line after `calls=`) moves from the callee's component to the caller's, where
+ * everything the callee ran in it was the callee's component (a callee that calls out of it, itself
+ * or through another function of it, is never charged), so the components still add up.
  * @param {string} text a whole dump
+ * @param {typeof CHARGED_TO_CALLER} [rules] the calls charged to their caller (none: every function's own cost where it is)
  * @returns {number[]}
  */
-export function componentsOf(text) {
+export function componentsOf(text, rules = CHARGED_TO_CALLER) {
   const sums = COMPONENTS.map(() => 0);
+  // charged[caller][callee], by index in COMPONENTS
+  const charged = COMPONENTS.map((caller) =>
+    COMPONENTS.map((callee) => rules.some((r) => r.caller === caller && r.callee === callee)),
+  );
+  const chargedCallee = COMPONENTS.map((_, callee) => charged.some((row) => row[callee]));
   /** @type {Map<string, string>[]} */
   const [objects, functions] = [new Map(), new Map()];
   let ob = '';
   let fn = '';
+  let cob = '';
+  let cfn = '';
   let at = -1; // the current function's component, -1 until looked up
   let afterCalls = false;
+  /** @type {Map<string, number[]>} a charged callee (object\nname) -> the inclusive cost of its charged calls, by the caller's component */
+  const moves = new Map();
+  /** @type {Set<string>} functions of a charged callee component that call out of it */
+  const leaks = new Set();
+  /** @type {[string, string][]} calls between two functions of a charged callee component: [caller, callee] */
+  const inside = [];
   const name = (/** @type {Map<string, string>} */ names, /** @type {string} */ v) => {
     if (v[0] !== '(') return v;
     const close = v.indexOf(')');
@@ -43,16 +68,24 @@ export function componentsOf(text) {
     const c = text.charCodeAt(i);
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
       // a cost line: "<position> <instructions>"
-      if (afterCalls) {
-        afterCalls = false;
-        continue;
-      }
       const sp = text.indexOf(' ', i);
       if (sp < 0 || sp > end) continue;
-      if (at < 0) {
-        const key = `${ob}\n${fn}`;
-        at = componentIndex.get(key) ?? -1;
-        if (at < 0) componentIndex.set(key, (at = COMPONENTS.indexOf(componentOf(ob, fn))));
+      if (at < 0) at = indexOf(ob, fn);
+      if (afterCalls) {
+        afterCalls = false;
+        const to = indexOf(cob, cfn);
+        if (chargedCallee[at] && to !== at) leaks.add(`${ob}\n${fn}`);
+        else if (chargedCallee[to]) {
+          const callee = `${cob}\n${cfn}`;
+          if (to === at) inside.push([`${ob}\n${fn}`, callee]);
+          else if (charged[at][to]) {
+            let m = moves.get(callee);
+            if (!m) moves.set(callee, (m = COMPONENTS.map(() => 0)));
+            m[at] += Number(text.slice(sp + 1, end));
+          }
+        }
+        cob = ob;
+        continue;
       }
       sums[at] += Number(text.slice(sp + 1, end));
     } else if (c === 111 && text.startsWith('ob=', i)) {
@@ -60,12 +93,30 @@ export function componentsOf(text) {
       at = -1;
     } else if (c === 102 && text.startsWith('fn=', i)) {
       fn = name(functions, text.slice(i + 3, end));
+      cob = ob;
       at = -1;
     } else if (c === 99) {
       if (text.startsWith('calls=', i)) afterCalls = true;
-      else if (text.startsWith('cob=', i)) name(objects, text.slice(i + 4, end));
-      else if (text.startsWith('cfn=', i)) name(functions, text.slice(i + 4, end));
+      else if (text.startsWith('cob=', i)) cob = name(objects, text.slice(i + 4, end));
+      else if (text.startsWith('cfn=', i)) cfn = name(functions, text.slice(i + 4, end));
     }
+  }
+  if (!moves.size) return sums;
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [from, to] of inside)
+      if (leaks.has(to) && !leaks.has(from)) {
+        leaks.add(from);
+        grew = true;
+      }
+  }
+  for (const [callee, m] of moves) {
+    if (leaks.has(callee)) continue;
+    const own = indexOf(.../** @type {[string, string]} */ (callee.split('\n')));
+    m.forEach((n, caller) => {
+      sums[own] -= n;
+      sums[caller] += n;
+    });
   }
   return sums;
 }

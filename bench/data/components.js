@@ -67,6 +67,17 @@ const COMPONENT_RULES = Object.freeze([
   { object: /./, component: 'other' },
 ]);
 
+/**
+ * Calls charged to their caller's component: a C library function called directly by the runtime's
+ * code (V8's string table comparing a row's keys with memcmp, V8 and Node allocating) is the
+ * runtime's, with whatever the C library runs inside that call; the C library called by SQLite, the
+ * cipher or the binding stays `libc`. Its cost follows where V8 put its objects, which moves with
+ * the heap's layout as the runtime's does (docs/counting.md#components). Only calls whose whole
+ * inclusive cost is the callee's component are charged (callgrind.js componentsOf).
+ * @type {readonly { caller: Component, callee: Component }[]}
+ */
+export const CHARGED_TO_CALLER = Object.freeze([{ caller: 'runtime', callee: 'libc' }]);
+
 /** The component of a function of an object file: the first rule that matches. */
 export function componentOf(/** @type {string} */ object, /** @type {string} */ symbol) {
   const fn = symbol.replace(/'\d+$/, ''); // callgrind's mark of a recursive call's depth: sqlite3VdbeExec'2
