@@ -191,8 +191,7 @@ function comparisonLines(doc) {
   const lines = [];
   const byKey = new Map(doc.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
   const countsOf = (/** @type {any} */ c) => {
-    const ref = COMPARISONS.find((x) => x.id === c.id)?.reference;
-    const t = ref ? countChange(byKey.get(`${setupKey(ref)}/${c.op}`), byKey.get(`${c.member}/${c.op}`)) : '';
+    const t = countChange(byKey.get(`${c.reference}/${c.op}`), byKey.get(`${c.member}/${c.op}`));
     return t ? ` (${t})` : '';
   };
   if (doc.selfCheck) {
@@ -210,11 +209,12 @@ function comparisonLines(doc) {
     const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
     if (!rows.length) continue;
     const ops = [...new Set(rows.map((/** @type {any} */ c) => c.op))];
+    const reference = rows[0].reference;
     const grid = comparisonGrid(all, cmp.id, ops, (member, op) =>
-      countChange(byKey.get(`${setupKey(cmp.reference)}/${op}`), byKey.get(`${member}/${op}`)),
+      countChange(byKey.get(`${reference}/${op}`), byKey.get(`${member}/${op}`)),
     );
     lines.push(
-      `${cmp.title} (${setupName(setupKey(cmp.reference))}); each cell the change in ops/s with its 95% interval:`,
+      `${cmp.title} (${setupName(reference)}); each cell the change in ops/s with its 95% interval:`,
       '',
       markdownTable(
         [['Compared', ...ops.map((op) => inert(op))], ...grid.map((r) => [setupName(r.member), ...r.cells])],
