@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CONFIGS, DEFAULT_CONFIGS, describeChanges } from '../bench/data/configs.js';
-import { CLAIMS, SOURCE, casesOf, claimReferencesOf } from '../bench/data/production-claims.js';
+import { CLAIMS, CLAIM_PAIRS, SOURCE } from '../bench/data/production-claims.js';
 import { differences, validateClaims } from '../bench/claims/validate.js';
 import { caseKey, cases, setups } from '../bench/data/suite.js';
-import { referencesOf } from '../bench/data/comparisons.js';
+import { runPlan } from '../bench/data/run-plan.js';
 import { SCHEMA_BLOB_FIRST, schemaOf } from '../bench/data/mail.js';
 import { openConfigured } from '../bench/engine/database.js';
 import { SELECT_SQL } from '../bench/data/ops.js';
@@ -289,10 +289,12 @@ test("the claim-only variants run only in their claims: not in setups() (the per
   );
   assert.ok(!setups().some((s) => claimOnly.includes(s.config)));
   const all = new Set(cases().map(caseKey));
-  for (const e of CLAIMS) for (const c of casesOf(e)) assert.ok(all.has(caseKey(c)), caseKey(c));
+  const claimCases = (/** @type {string} */ id) =>
+    CLAIM_PAIRS.filter((p) => p.claim.id === id).flatMap((p) => [p.reference, p.member]);
+  for (const c of CLAIMS.flatMap((e) => claimCases(e.id))) assert.ok(all.has(caseKey(c)), caseKey(c));
   const extra = cases().filter((c) => claimOnly.includes(c.config));
   const ops = new Set(
-    CLAIMS.flatMap((e) => casesOf(e))
+    CLAIMS.flatMap((e) => claimCases(e.id))
       .filter((c) => claimOnly.includes(c.config))
       .map(caseKey),
   );
@@ -301,27 +303,26 @@ test("the claim-only variants run only in their claims: not in setups() (the per
   const picked = cases({ claim: ['synchronous-normal'] })
     .map(caseKey)
     .sort();
-  assert.deepEqual(
-    picked,
-    casesOf(/** @type {any} */ (CLAIMS.find((e) => e.id === 'synchronous-normal')))
-      .map(caseKey)
-      .sort(),
-  );
+  assert.deepEqual(picked, [...new Set(claimCases('synchronous-normal').map(caseKey))].sort());
   assert.ok(
     picked.includes('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert') &&
       picked.includes('production/better-sqlite3-multiple-ciphers/chacha20/insert'),
   );
 });
 
-test("an extra round measuring a claim's member measures its reference in the same block", () => {
-  const member = { config: 'production', driver: 'better-sqlite3-multiple-ciphers', cipher: 'chacha20', op: 'insert' };
-  const refs = claimReferencesOf(member).map(caseKey);
+test("the plan pairs a claim's member with its reference, so an extra round measuring one measures both", () => {
+  const member = 'production/better-sqlite3-multiple-ciphers/chacha20';
+  const refsOf = (/** @type {string} */ op, /** @type {object} */ filters = {}) =>
+    runPlan(filters)
+      .pairs.filter((p) => p.claim && caseKey(p.member) === `${member}/${op}`)
+      .map((p) => caseKey(p.reference));
+  const refs = refsOf('insert');
   assert.ok(refs.includes('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert'), refs.join());
   assert.ok(refs.includes('production/better-sqlite3-multiple-ciphers/aes256cbc/insert'), refs.join());
-  assert.ok(
-    referencesOf(member).map(caseKey).includes('synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert'),
-  );
-  assert.deepEqual(claimReferencesOf({ ...member, op: 'checkpoint' }), []);
+  assert.deepEqual(refsOf('insert', { claim: ['synchronous-normal'] }), [
+    'synchronous-full/better-sqlite3-multiple-ciphers/chacha20/insert',
+  ]);
+  assert.deepEqual(refsOf('checkpoint'), []);
 });
 
 test('the new variants say how they differ from production', () => {

@@ -20,7 +20,8 @@ import {
 } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
-import { CLAIMS, MIN_PAIRS, SOURCE, casesOf } from '../data/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE } from '../data/production-claims.js';
+import { runPlan } from '../data/run-plan.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -47,13 +48,14 @@ export const HELP = {
 /** The bench's arguments for these flags. */
 function benchArgsOf(/** @type {string[]} */ argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
-  const measurable = CLAIMS.filter((e) => casesOf(e).length || e.checks.some((c) => c.workload)).map((e) => e.id);
+  const inSuite = new Set(runPlan().pairs.flatMap((p) => (p.claim ? [p.claim.id] : [])));
+  const measurable = CLAIMS.filter((e) => inSuite.has(e.id) || e.checks.some((c) => c.workload)).map((e) => e.id);
   const given = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   for (const n of given)
     if (!measurable.includes(n)) throw new UsageError(`unknown --claim '${n}'; valid: ${measurable.join(', ')}`);
   const chosen = CLAIMS.filter((e) => (given.length ? given : measurable).includes(e.id));
   // the suite's cases of the chosen claims; a claim measured by a workload brings its WAL and DELETE rows
-  const suite = chosen.filter((e) => casesOf(e).length).map((e) => e.id);
+  const suite = chosen.filter((e) => inSuite.has(e.id)).map((e) => e.id);
   const workloads = [
     ...new Set(
       chosen.flatMap((e) =>

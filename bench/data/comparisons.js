@@ -1,10 +1,9 @@
 // Comparisons a run reports: each a reference setup and the setups compared with it, on every
-// timed operation. Both sides are measured in the same run on the same machine, in the same round
-// and block (bench/run/order.js), and compared with paired statistics (lib/stats/comparison.js).
+// timed operation (its pairs: bench/data/run-plan.js). Both sides are measured in the same run on
+// the same machine, in the same round and block (bench/run/order.js), and judged paired (lib/judge.js).
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG, TWIN_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
-import { claimReferencesOf } from './production-claims.js';
 
 /**
  * @typedef {object} Comparison
@@ -47,30 +46,3 @@ export const COMPARISONS = [
     members: { configs: [PRODUCTION_CONFIG], drivers: '*', ciphers: ['none'] },
   },
 ];
-
-/** The setups a comparison compares with its reference, among the setups a run has. */
-export function membersOf(/** @type {Comparison} */ cmp, /** @type {import('./suite.js').Setup[]} */ have) {
-  const pick = (/** @type {string[] | '*'} */ sel, /** @type {string} */ v) => sel === '*' || sel.includes(v);
-  const same = (/** @type {import('./suite.js').Setup} */ s) =>
-    s.config === cmp.reference.config && s.driver === cmp.reference.driver && s.cipher === cmp.reference.cipher;
-  return have.filter(
-    (s) =>
-      !same(s) &&
-      pick(cmp.members.configs, s.config) &&
-      pick(cmp.members.drivers, s.driver) &&
-      pick(cmp.members.ciphers, s.cipher),
-  );
-}
-
-/**
- * The references a case is compared with (same operation), in the comparisons and the claims
- * (bench/data/production-claims.js), so an extra pass that measures the case measures them in the same block.
- * @param {import('./suite.js').Case} c
- * @returns {import('./suite.js').Case[]}
- */
-export function referencesOf(c) {
-  return [
-    ...COMPARISONS.filter((cmp) => membersOf(cmp, [c]).length).map((cmp) => ({ ...cmp.reference, op: c.op })),
-    ...claimReferencesOf(c),
-  ];
-}

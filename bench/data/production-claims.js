@@ -4,7 +4,7 @@
 // blocks (bench/run/order.js), so each check is a paired comparison (bench/result/analysis.js), and
 // its verdict is bench/claims/verdict.js's. A part of a claim this suite cannot measure says why.
 // The rules a row must keep are bench/claims/validate.js's (validateClaims), which checks
-// this table when loaded; the table itself is data, and the small queries the suite needs of it.
+// this table when loaded; the table itself is data, and its measured checks as pairs of cases (CLAIM_PAIRS).
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
@@ -418,47 +418,20 @@ export const setupOf = (v) => ({
   cipher: v.cipher ?? PRODUCTION_CIPHER,
 });
 
-/** The measured checks of a claim, each with its reference and member as setups. */
-export const measuredChecks = (/** @type {Claim} */ e) =>
-  e.checks.flatMap((c, i) =>
+/**
+ * Every measured check of every claim as a pair of cases (bench/data/run-plan.js): its reference and
+ * member on its operation, with the claim and the check's index; a check this suite cannot measure has none.
+ */
+export const CLAIM_PAIRS = CLAIMS.flatMap((e) =>
+  e.checks.flatMap((c, check) =>
     c.op && c.member && c.claim && !c.notMeasured
       ? [
           {
-            index: i,
-            check: c,
-            op: c.op,
-            claim: c.claim,
-            reference: setupOf(c.reference ?? e.reference),
-            member: setupOf(c.member),
+            reference: { ...setupOf(c.reference ?? e.reference), op: c.op },
+            member: { ...setupOf(c.member), op: c.op },
+            claim: { id: e.id, check },
           },
         ]
       : [],
-  );
-
-/**
- * The cases a claim measures (setup and operation), without duplicates.
- * @param {Claim} e
- * @returns {import('./suite.js').Case[]}
- */
-export function casesOf(e) {
-  const out = new Map();
-  for (const m of measuredChecks(e))
-    for (const s of [m.reference, m.member]) out.set(`${s.config}/${s.driver}/${s.cipher}/${m.op}`, { ...s, op: m.op });
-  return [...out.values()];
-}
-
-/**
- * The references a case is compared with in the claims (same operation), so that an extra
- * pass that measures the case measures them in the same block.
- * @param {import('./suite.js').Case} c
- * @returns {import('./suite.js').Case[]}
- */
-export function claimReferencesOf(c) {
-  const same = (/** @type {import('./suite.js').Setup} */ s) =>
-    s.config === c.config && s.driver === c.driver && s.cipher === c.cipher;
-  return CLAIMS.flatMap((e) =>
-    measuredChecks(e)
-      .filter((m) => m.op === c.op && same(m.member))
-      .map((m) => ({ ...m.reference, op: c.op })),
-  );
-}
+  ),
+);

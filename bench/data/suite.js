@@ -2,7 +2,7 @@
 import { CIPHERS, PRODUCTION_CIPHER } from './ciphers.js';
 import { CONFIGS, DEFAULT_CONFIGS, PRODUCTION_CONFIG } from './configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from './drivers.js';
-import { CLAIMS, casesOf } from './production-claims.js';
+import { CLAIM_PAIRS } from './production-claims.js';
 import { OPS } from './ops.js';
 
 /** @typedef {{ configs: string[] | '*', drivers: string[] | '*', ciphers: string[] | '*' }} Rule */
@@ -106,9 +106,8 @@ export function setups() {
 function claimCases(ids) {
   const given = new Set(ids ? [] : setups().flatMap((s) => CASE_NAMES.op.map((op) => caseKey({ ...s, op }))));
   const out = new Map();
-  for (const e of CLAIMS.filter((x) => !ids || ids.includes(x.id))) {
-    for (const c of casesOf(e)) if (!given.has(caseKey(c))) out.set(caseKey(c), c);
-  }
+  for (const p of CLAIM_PAIRS.filter((x) => !ids || ids.includes(x.claim.id)))
+    for (const c of [p.reference, p.member]) if (!given.has(caseKey(c))) out.set(caseKey(c), c);
   return [...out.values()];
 }
 

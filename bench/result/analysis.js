@@ -3,17 +3,15 @@
 //   interval;
 // - each timed case's 95% interval (lib/stats/interval.js) and its modes, if its rounds fall into
 //   separated groups (lib/stats/modes.js);
-// - the comparisons of bench/data/comparisons.js, paired by block (lib/judge.js judgeRounds),
-//   with the A/A self-check among them;
-// - the claims of bench/data/production-claims.js: each check of a claim paired the same way, and
+// - the pairs of the plan (bench/data/run-plan.js), each judged paired by block (lib/judge.js
+//   judgeRounds): the comparisons, with the A/A self-check among them;
+// - the claims of bench/data/production-claims.js: each check of a claim a pair judged the same way, and
 //   its verdict (bench/claims/verdict.js) from MIN_PAIRS pairs (bench/data/production-claims.js), else
 //   "too noisy to tell", or "not compared", with the reason.
 // A quick run has one round per case: no interval, no comparison.
-import { COMPARISONS, membersOf } from '../data/comparisons.js';
-import { DEFAULT_CONFIGS } from '../data/configs.js';
-import { CLAIMS, MIN_PAIRS, measuredChecks } from '../data/production-claims.js';
+import { CLAIMS, MIN_PAIRS } from '../data/production-claims.js';
+import { runPlan } from '../data/run-plan.js';
 import { verdictOf } from '../claims/verdict.js';
-import { OPS } from '../data/ops.js';
 import { caseKey, setupKey } from '../data/suite.js';
 import { judgeRounds, roundsOf, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
@@ -68,38 +66,28 @@ export function analyseRun(cases) {
   return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, claims };
 }
 
-/** Every comparison of the table, on every timed operation, where both cases have paired rounds. */
+/** The pairs of the whole suite (bench/data/run-plan.js): a run's are those both of whose cases it has. */
+const PAIRS = runPlan().pairs;
+
+/** A pair judged on a run's entries of its cases, rounds paired by block; null with too few pairs. */
+const judgePair = (
+  /** @type {import('../data/run-plan.js').Pair} */ p,
+  /** @type {any} */ ref,
+  /** @type {any} */ member,
+) => {
+  const [a, b] = [roundsOf(ref), roundsOf(member, setupKey(p.reference))];
+  return a && b ? judgeRounds(a, b) : null;
+};
+
+/** Every comparison's pair the run has both cases of, where their rounds pair up. */
 function compareAll(/** @type {any[]} */ cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
-  // the claim-only variants are compared in the claims, not in the comparisons' tables
-  const setups = [
-    ...new Map(
-      cases
-        .filter((c) => DEFAULT_CONFIGS.includes(c.config))
-        .map((c) => [setupKey(c), { config: c.config, driver: c.driver, cipher: c.cipher }]),
-    ).values(),
-  ];
-  const out = [];
-  for (const cmp of COMPARISONS) {
-    for (const member of membersOf(cmp, setups)) {
-      for (const op of OPS.filter((o) => o.kind === 'timed')) {
-        const [a, b] = [
-          roundsOf(byKey.get(caseKey({ ...cmp.reference, op: op.name }))),
-          roundsOf(byKey.get(caseKey({ ...member, op: op.name })), setupKey(cmp.reference)),
-        ];
-        const change = a && b ? judgeRounds(a, b) : null;
-        if (!change) continue;
-        out.push({
-          id: cmp.id,
-          reference: setupKey(cmp.reference),
-          member: setupKey(member),
-          op: op.name,
-          ...storedJudgement(change),
-        });
-      }
-    }
-  }
-  return out;
+  return PAIRS.flatMap((p) => {
+    const change = p.comparison && judgePair(p, byKey.get(caseKey(p.reference)), byKey.get(caseKey(p.member)));
+    if (!change) return [];
+    const [reference, member] = [setupKey(p.reference), setupKey(p.member)];
+    return [{ id: p.comparison, reference, member, op: p.member.op, ...storedJudgement(change) }];
+  });
 }
 
 /** The self-check fails when its operations' combined p-value is below this. */
@@ -167,60 +155,48 @@ export function claimsOf(cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
   const out = [];
   for (const e of CLAIMS) {
-    const measured = new Map(measuredChecks(e).map((m) => [m.index, m]));
+    const measured = new Map(PAIRS.flatMap((p) => (p.claim?.id === e.id ? [[p.claim.check, p]] : [])));
     // a claim is in a run when both sides of one of its checks are (measured or with a reason)
-    if (
-      ![...measured.values()].some(
-        (m) => byKey.has(caseKey({ ...m.reference, op: m.op })) && byKey.has(caseKey({ ...m.member, op: m.op })),
-      )
-    )
-      continue;
+    if (![...measured.values()].some((p) => byKey.has(caseKey(p.reference)) && byKey.has(caseKey(p.member)))) continue;
     const checks = e.checks.map((check, index) => {
-      const m = measured.get(index);
+      const p = measured.get(index);
       // notMeasured(check, index), written out: so the checks' inferred type keeps `reason` on every member
-      if (!m) return { index, metric: check.metric, verdict: VERDICTS.notCompared, reason: String(check.notMeasured) };
-      const [ref, member] = [
-        byKey.get(caseKey({ ...m.reference, op: m.op })),
-        byKey.get(caseKey({ ...m.member, op: m.op })),
-      ];
+      if (!p) return { index, metric: check.metric, verdict: VERDICTS.notCompared, reason: String(check.notMeasured) };
+      const [ref, member] = [byKey.get(caseKey(p.reference)), byKey.get(caseKey(p.member))];
+      const claim = /** @type {import('../claims/verdict.js').ClaimedChange} */ (check.claim);
       const base = {
         index,
         metric: check.metric,
-        reference: setupKey(m.reference),
-        member: setupKey(m.member),
-        op: m.op,
-        claim: m.claim,
+        reference: setupKey(p.reference),
+        member: setupKey(p.member),
+        op: p.member.op,
+        claim,
       };
       const missing = [
-        [ref, m.reference],
-        [member, m.member],
+        [ref, p.reference],
+        [member, p.member],
       ].find(([c]) => !c || c.status !== 'ok');
       if (missing) {
         const [c, s] = missing;
         return {
           ...base,
           verdict: VERDICTS.notCompared,
-          reason: (c
-            ? `${setupKey(s)}/${m.op} ${c.status}: ${c.reason}`
-            : `${setupKey(s)}/${m.op} is not in this run`
-          ).slice(0, 400),
+          reason: (c ? `${caseKey(s)} ${c.status}: ${c.reason}` : `${caseKey(s)} is not in this run`).slice(0, 400),
         };
       }
-      const a = roundsOf(ref);
-      const b = roundsOf(member, setupKey(m.reference));
-      const change = a && b ? judgeRounds(a, b) : null;
+      const change = judgePair(p, ref, member);
       if (!change)
         return {
           ...base,
           verdict: VERDICTS.notCompared,
           reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)',
         };
-      return { ...base, ...storedJudgement(change), ...claimVerdict(m.claim, change) };
+      return { ...base, ...storedJudgement(change), ...claimVerdict(claim, change) };
     });
     out.push({ id: e.id, checks });
   }
   // a claim none of whose parts can be measured here is listed, with why, beside those that are
-  const unmeasurable = CLAIMS.filter((e) => !measuredChecks(e).length);
+  const unmeasurable = CLAIMS.filter((e) => !PAIRS.some((p) => p.claim?.id === e.id));
   const listed = out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map(notMeasured) })) : [];
   return [...out, ...listed].sort(
     (a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id),

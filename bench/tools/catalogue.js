@@ -12,7 +12,12 @@ import { ROOT } from '../../lib/root.js';
 import { replaceBetween } from '../../lib/markers.js';
 import { OPS } from '../data/ops.js';
 import { RULES } from '../data/suite.js';
-import { CLAIMS, casesOf, measuredChecks } from '../data/production-claims.js';
+import { CLAIMS } from '../data/production-claims.js';
+import { runPlan } from '../data/run-plan.js';
+
+/** A claim's pairs (bench/data/run-plan.js): its measured checks. */
+const { pairs } = runPlan();
+const pairsOf = (/** @type {string} */ id) => pairs.filter((p) => p.claim?.id === id);
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
@@ -32,7 +37,7 @@ export function listText() {
   out.push('ops (--op):', ...OPS.map((o) => `  ${o.name.padEnd(13)} ${o.label}: ${o.unit}`));
   out.push(
     'claims (--claim; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):',
-    ...CLAIMS.filter((e) => casesOf(e).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
+    ...CLAIMS.filter((e) => pairsOf(e.id).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
   );
   return out.join('\n');
 }
@@ -63,7 +68,9 @@ export function catalogueMarkdown() {
             ? `production, with ${settings(changes)}`
             : 'production';
       const only = c.claimOnly
-        ? `only for claim ${CLAIMS.filter((e) => casesOf(e).some((x) => x.config === c.name))
+        ? `only for claim ${CLAIMS.filter((e) =>
+            pairsOf(e.id).some((p) => p.reference.config === c.name || p.member.config === c.name),
+          )
             .map((e) => e.n)
             .join(', ')}`
         : '';
@@ -108,7 +115,7 @@ export function catalogueMarkdown() {
     markdownTable([
       ['Claim', '`--claim`', 'Subject', 'Reference', 'Compared (operation)'],
       ...CLAIMS.map((e) => {
-        const m = measuredChecks(e);
+        const m = pairsOf(e.id);
         const key = (/** @type {{ config: string, driver: string, cipher: string }} */ x) => `${x.config}/${x.cipher}`;
         const refs = [
           ...new Set([
@@ -118,7 +125,7 @@ export function catalogueMarkdown() {
         ];
         const compared = [
           ...new Set([
-            ...m.map((x) => `${key(x.member)} (${x.op})`),
+            ...m.map((x) => `${key(x.member)} (${x.member.op})`),
             ...e.checks.flatMap((c) => (c.workload ? [`workload wal-${c.workload.pair} (${c.workload.figure})`] : [])),
           ]),
         ];
