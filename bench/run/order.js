@@ -1,6 +1,6 @@
 // The order of a round: the operations in a shuffled order, and within each operation's block its
-// cases in a shuffled order. Every comparison is between cases of the same operation
-// (bench/data/comparisons.js), so its two sides are measured in the same block, seconds apart,
+// cases in a shuffled order. Every pair a run compares is of cases of the same operation
+// (bench/data/run-plan.js), so its two sides are measured in the same block, seconds apart,
 // by the same engine process, and a drift of the machine over minutes falls on both. A case's
 // round is tagged with its block (`slot`), by which the comparisons pair rounds.
 import { shuffle } from '../../lib/prng.js';
