@@ -65,7 +65,7 @@ function countsOf(counts) {
  * @returns {Night}
  */
 export function nightOf(doc, entry) {
-  const d = doc.drivers.find((/** @type {any} */ x) => x.name === PRODUCTION_DRIVER);
+  const d = doc.sides[0].drivers.find((/** @type {any} */ x) => x.name === PRODUCTION_DRIVER);
   const ok = d?.status === 'ok';
   const figures = /** @type {Record<string, [number, number, number]>} */ ({});
   const counts = /** @type {Record<string, Counts>} */ ({});

@@ -2,8 +2,8 @@
 // field; nothing is thrown for a bad file, so one bad artifact never stops the rest.
 import fs from 'node:fs';
 import path from 'node:path';
-import { KIND, semanticProblems as kindProblems, validate } from '../bench/result/document.js';
-import { SCHEMA_VERSION } from '../bench/result/header.js';
+import { semanticProblems as documentProblems, validate } from '../bench/result/document.js';
+import { KIND, SCHEMA_VERSION, isShootout } from '../bench/result/header.js';
 import { BIDI, CONTROL } from '../lib/markdown.js';
 import { MAX_DOCUMENT_BYTES, artifactFolder, batchProblem } from './trust.js';
 
@@ -100,19 +100,19 @@ function textProblems(doc) {
 }
 
 /**
- * What the aggregate refuses beyond the checks of the document's kind (bench/result/document.js):
- * control characters, a run's document with no case, a calibration run's synthetic slowdown.
+ * What the aggregate refuses beyond the document's own checks (bench/result/document.js):
+ * control characters, a one-side run with no case, a calibration run's synthetic slowdown.
  * @param {any} doc a schema-valid document
  * @returns {string[]}
  */
 export function semanticProblems(doc) {
   const problems = textProblems(doc);
   // a cell that measured nothing still lists every case, each with the reason (npm run ci:failure)
-  if (doc.kind === KIND.result && !doc.cases.length)
+  if (!isShootout(doc) && doc.cases?.length === 0)
     problems.push(
       '/cases is empty: no case, and no reason; a cell that measured nothing lists each case with why (npm run ci:failure)',
     );
-  problems.push(...kindProblems(doc));
+  problems.push(...documentProblems(doc));
   if (doc.run.budget?.slowdown)
     problems.push(
       `/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`,
@@ -120,16 +120,12 @@ export function semanticProblems(doc) {
   return problems;
 }
 
-/** A document of another version than its schema's one: a line naming the valid value. */
-const versionReason = (/** @type {any} */ doc, /** @type {number} */ version, /** @type {string} */ kind) =>
-  `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads ${kind} documents of version ${version}`;
-
 /** One line from a list of problems: the first three, and how many more. */
 const oneLine = (/** @type {string[]} */ problems) =>
   problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '');
 
 /**
- * Read and check one file: a document of either kind (a run's, a shootout's).
+ * Read and check one file: a document (a run of one side, or a shootout's of several).
  * @param {string} file
  * @returns {{ ok: true, doc: any, text: string } | { ok: false, reason: string }}
  */
@@ -146,19 +142,15 @@ export function readResult(file) {
   } catch (err) {
     return { ok: false, reason: `is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
-  const kind = doc && typeof doc === 'object' && !Array.isArray(doc) ? doc.kind : undefined;
-  const name = kind === KIND.shootout ? 'shootout' : 'result';
-  if (kind !== KIND.result && kind !== KIND.shootout)
+  if (doc?.kind !== KIND) return { ok: false, reason: `/kind is not '${KIND}': not a result document` };
+  if (doc.schemaVersion !== SCHEMA_VERSION)
     return {
       ok: false,
-      reason: `/kind is not '${KIND.result}': not a result document (nor '${KIND.shootout}': not a shootout document)`,
+      reason: `/schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this aggregate reads documents of version ${SCHEMA_VERSION}`,
     };
-  if (doc.schemaVersion !== SCHEMA_VERSION) return { ok: false, reason: versionReason(doc, SCHEMA_VERSION, name) };
-  // a shootout's reasons say so: its fields are not a run's
-  const prefix = kind === KIND.shootout ? 'shootout document: ' : '';
   const problems = validate(doc);
-  if (problems.length) return { ok: false, reason: prefix + oneLine(problems) };
+  if (problems.length) return { ok: false, reason: oneLine(problems) };
   const semantic = semanticProblems(doc);
-  if (semantic.length) return { ok: false, reason: prefix + oneLine(semantic) };
+  if (semantic.length) return { ok: false, reason: oneLine(semantic) };
   return { ok: true, doc, text };
 }

@@ -14,7 +14,7 @@ import { CommandError } from '../lib/command.js';
 import { isName } from '../lib/names.js';
 import { bundleName, releaseOf } from './assets.js';
 import { readResult } from './read.js';
-import { KIND } from '../bench/result/header.js';
+import { isShootout } from '../bench/result/header.js';
 import { validAttempt } from './trust.js';
 
 export const INDEX = 'index.json';
@@ -41,8 +41,8 @@ const INDEX_VERSION = 1;
  * @property {number} [attempt] that run's attempt
  */
 
-/** The kind of a stored document, by its /kind. */
-export const kindOf = (/** @type {any} */ doc) => (doc.kind === KIND.shootout ? 'shootout' : 'result');
+/** How a stored document is listed: a shootout's (several sides) or a run's of one side. */
+export const kindOf = (/** @type {any} */ doc) => (isShootout(doc) ? 'shootout' : 'result');
 
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
@@ -138,7 +138,7 @@ export function fileFor(doc) {
   )
     return null;
   // a shootout measured every Node: named by the machine, not by one Node
-  if (doc.kind === KIND.shootout)
+  if (isShootout(doc))
     return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-shootout-${parts.id}.json`;
   return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-node-${parts.node}-${parts.id}.json`;
 }

@@ -263,7 +263,7 @@ test('fault 5: a stored document that no longer renders is named and left out, n
   const broken = night(20);
   broken.environment.node = 'v24.11.0';
   broken.run.id = 'dead0000-0000-4000-8000-000000000000';
-  broken.drivers = null; // no schema allows it: an aggregate before today's checks stored it
+  broken.sides[0].drivers = null; // no schema allows it: an aggregate before today's checks stored it
   const file = storeDirectly(ws.results, broken);
   put(path.join(ws.artifacts, 'new.json'), night(18));
   for (const pass of ['first', 'second']) {

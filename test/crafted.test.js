@@ -139,9 +139,9 @@ const refusedKinds = (escape) => [
   {
     name: 'driver-version-bidi-isolate',
     make: (d) => {
-      d.drivers[0].version = '13.0.3\u2066';
+      d.sides[0].drivers[0].version = '13.0.3\u2066';
     },
-    expect: /\/drivers\/0\/version must match pattern/,
+    expect: /\/sides\/0\/drivers\/0\/version must match pattern/,
   },
   {
     name: 'os-release-nul',
@@ -160,9 +160,9 @@ const refusedKinds = (escape) => [
   {
     name: 'driver-reason-heading',
     make: (d) => {
-      d.drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: 'x\n# Owned' };
+      d.sides[0].drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: 'x\n# Owned' };
     },
-    expect: /\/drivers\/2\/reason contains the control character U\+000A/,
+    expect: /\/sides\/0\/drivers\/2\/reason contains the control character U\+000A/,
   },
   {
     name: 'case-reason-fence',
@@ -204,9 +204,9 @@ const refusedKinds = (escape) => [
   {
     name: 'driver-version-mention',
     make: (d) => {
-      d.drivers[1].version = '@octocat';
+      d.sides[0].drivers[1].version = '@octocat';
     },
-    expect: /\/drivers\/1\/version must match pattern/,
+    expect: /\/sides\/0\/drivers\/1\/version must match pattern/,
   },
   {
     name: 'cpu-model-very-long',
@@ -294,7 +294,7 @@ const inertKinds = [
   {
     name: 'driver-reason-marker',
     make: (d) => {
-      d.drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: `${END} ${START}` };
+      d.sides[0].drivers[2] = { name: 'node:sqlite', status: 'skipped', reason: `${END} ${START}` };
     },
     raw: `${END} ${START}`,
     shown: '| skipped: \\<\\!-- BENCHMARK\\_RESULTS\\_END --\\> \\<\\!-- BENCHMARK\\_RESULTS\\_START --\\> |',

@@ -26,7 +26,9 @@ test('every driver this Node offers runs every operation on a real file; node:sq
   const doc = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8'));
   assert.deepEqual(validate(doc), []);
   const builtin = semver.satisfies(process.version, '^22.13.0 || >=23.4.0');
-  const loaded = doc.drivers.filter((/** @type {any} */ d) => d.status === 'ok').map((/** @type {any} */ d) => d.name);
+  const loaded = doc.sides[0].drivers
+    .filter((/** @type {any} */ d) => d.status === 'ok')
+    .map((/** @type {any} */ d) => d.name);
   assert.deepEqual(
     loaded.sort(),
     ['better-sqlite3', 'better-sqlite3-multiple-ciphers', ...(builtin ? ['node:sqlite'] : [])].sort(),

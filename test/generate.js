@@ -3,7 +3,7 @@
 // schemas are draft 2020-12 with $defs, if/then/else and patterns, and change while the project
 // tightens them: this walks whatever the schema says at a place ($ref into $defs, allOf, anyOf,
 // oneOf, if/then/else, enum, const, type, pattern, ranges, lengths, items, prefixItems, required,
-// additionalProperties, patternProperties, propertyNames) and makes a value for it.
+// dependentRequired, additionalProperties, patternProperties, propertyNames) and makes a value for it.
 // A string with a pattern comes from the values the synthetic documents hold at that pattern's
 // places, or a mutation of one that still matches it; the names of the project's tables (config,
 // driver, cipher, op) mostly come from the data (bench/data/), so that enough documents pass the semantic
@@ -303,7 +303,17 @@ export function generate(tools, examples, random, given, o = {}) {
           }),
     );
   };
-  const required = () => [...new Set(tools.applying(given, obj).flatMap((n) => n.required ?? []))];
+  // the keys required, and those required with a key it has (dependentRequired)
+  const required = () => [
+    ...new Set(
+      tools
+        .applying(given, obj)
+        .flatMap((n) => [
+          ...(n.required ?? []),
+          ...Object.entries(n.dependentRequired ?? {}).flatMap(([k, ks]) => (Object.hasOwn(obj, k) ? ks : [])),
+        ]),
+    ),
+  ];
   for (const k of required()) fill(k);
   // the keys it had (the free ones too: a workload's setup keeps its names, with new values), most of them
   for (const k of Object.keys(before)) if (random() < 0.85) fill(k);

@@ -30,32 +30,31 @@ const DOCS = 8;
 const README = `# Title\n\nintro stays\n\n${START}\nold block\n${END}\n\nfooter stays\n`;
 
 const schemaOf = (/** @type {string} */ file) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
-/** The one schema of both kinds; each kind's tools start from its own branch ($defs/result, $defs/shootout). */
+/** The one schema of every document: a run of one side, or a shootout's of several. */
 const SCHEMA = schemaOf('bench/result/document.schema.json');
-const kindRoot = (/** @type {'result' | 'shootout'} */ k) => ({ ...SCHEMA.$defs[k], $defs: SCHEMA.$defs });
-const result = schemaTools(kindRoot('result'));
-const shootout = schemaTools(kindRoot('shootout'));
+const tools = schemaTools(SCHEMA);
+const SHOOTOUT = 'shootout linux-x64';
 
 /**
  * The documents changes start from: each mode, an older and a newer Node, another platform, a shootout.
  * @type {{ name: string, tools: ReturnType<typeof schemaTools>, doc: any, places: ReturnType<ReturnType<typeof schemaTools>['places']> }[]}
  */
 const BASES = [
-  { name: 'quick linux-x64 v22.23.3', tools: result, doc: syntheticDoc({ mode: 'quick' }) },
-  { name: 'full linux-x64 v24.21.0', tools: result, doc: syntheticDoc({ mode: 'full', node: 'v24.21.0', seed: 2 }) },
+  { name: 'quick linux-x64 v22.23.3', tools, doc: syntheticDoc({ mode: 'quick' }) },
+  { name: 'full linux-x64 v24.21.0', tools, doc: syntheticDoc({ mode: 'full', node: 'v24.21.0', seed: 2 }) },
   {
     name: 'quick darwin-arm64 v20.20.2',
-    tools: result,
+    tools,
     doc: syntheticDoc({ mode: 'quick', node: 'v20.20.2', platform: 'darwin-arm64', seed: 3 }),
   },
-  { name: 'shootout linux-x64', tools: shootout, doc: syntheticShootout() },
+  { name: SHOOTOUT, tools, doc: syntheticShootout() },
 ].map((b) => ({ ...b, places: b.tools.places(b.doc) }));
 const EXAMPLES = new Map(
-  [result, shootout].map((t) => [
+  [tools].map((t) => [
     t,
     examplesOf(
       t,
-      BASES.filter((b) => b.tools === t).map((b) => b.doc),
+      BASES.map((b) => b.doc),
     ),
   ]),
 );
@@ -226,7 +225,7 @@ test('the generator makes valid documents and crafted ones, and reaches the plac
   assert.ok(valid.length >= all.length * 0.4, `${valid.length} of ${all.length} valid`);
   assert.ok(all.length - valid.length >= 3, `${all.length - valid.length} of ${all.length} crafted`);
   assert.ok(
-    valid.some((g) => g.base.tools === shootout),
+    valid.some((g) => g.base.name === SHOOTOUT),
     'a valid shootout document',
   );
   // the same seed, the same documents
@@ -245,7 +244,7 @@ test('the generator makes valid documents and crafted ones, and reaches the plac
   for (const top of ['run', 'environment', 'cases', 'workloads', 'sides'])
     assert.ok(where.has(top), `no change under /${top}: ${[...where].join(', ')}`);
   // the strings it makes for a pattern match it, and are not all the synthetic documents' own
-  const node = /** @type {any} */ (result.places(BASES[0].doc).get('/environment/node'))[0].nodes.find(
+  const node = /** @type {any} */ (tools.places(BASES[0].doc).get('/environment/node'))[0].nodes.find(
     (/** @type {any} */ n) => n.pattern,
   );
   assert.ok(node, '/environment/node has a pattern');
@@ -253,8 +252,8 @@ test('the generator makes valid documents and crafted ones, and reaches the plac
   const nodes = new Set();
   for (let i = 0; i < 200; i++) {
     const [c] = changesFor(
-      result,
-      /** @type {any} */ (EXAMPLES.get(result)),
+      tools,
+      /** @type {any} */ (EXAMPLES.get(tools)),
       random,
       BASES[0].doc,
       new Map([['/environment/node', /** @type {any} */ (BASES[0].places.get('/environment/node'))]]),
@@ -269,7 +268,7 @@ test('the generator makes valid documents and crafted ones, and reaches the plac
   );
 });
 
-test("values made from the schema alone are valid against it: at 90% of a document's places, and whole shootout documents", () => {
+test("values made from the schema alone are valid against it: at 90% of a document's places, and whole documents", () => {
   const random = createRandom(SEED);
   for (const b of BASES) {
     const examples = /** @type {Map<string, string[]>} */ (EXAMPLES.get(b.tools));
@@ -285,24 +284,20 @@ test("values made from the schema alone are valid against it: at 90% of a docume
       `${b.name}: ${invalid.length} of ${b.places.size} invalid\n${invalid.join('\n')}`,
     );
   }
-  const root = kindRoot('shootout');
   const made = Array.from({ length: 10 }, () =>
-    generate(shootout, /** @type {Map<string, string[]>} */ (EXAMPLES.get(shootout)), random, [root]),
+    generate(tools, /** @type {Map<string, string[]>} */ (EXAMPLES.get(tools)), random, [SCHEMA]),
   );
-  assert.ok(made.filter((d) => shootout.valid(root, d)).length >= 5, 'whole shootout documents');
+  // whole documents: 3 to 9 of 10 valid over seeds 3600–3619 (the one schema's optional parts,
+  // the suite's and the shootout's, each a chance of a value its conditions refuse)
+  assert.ok(made.filter((d) => tools.valid(SCHEMA, d)).length >= 2, 'whole documents');
 });
 
 test(`aggregate over documents made from the schemas alone (seed ${SEED}): no throw, every refused file named, nothing written outside, nothing live`, async () => {
   const random = createRandom(SEED);
-  const docs = [
-    ['result', result],
-    ['shootout', shootout],
-  ].flatMap(([kind, tools]) => {
-    const t = /** @type {ReturnType<typeof schemaTools>} */ (tools);
-    const root = kindRoot(/** @type {'result' | 'shootout'} */ (kind));
+  const docs = [0, 1].flatMap(() => {
     return Array.from({ length: 3 }, (_, i) => {
       const d = /** @type {any} */ (
-        generate(t, /** @type {Map<string, string[]>} */ (EXAMPLES.get(t)), random, [root])
+        generate(tools, /** @type {Map<string, string[]>} */ (EXAMPLES.get(tools)), random, [SCHEMA])
       );
       if (d?.run && typeof d.run === 'object')
         d.run.id = `${String(i).padStart(8, 'e')}-0000-4000-8000-${String(SEED).padStart(12, '0')}`;

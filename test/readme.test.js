@@ -350,7 +350,7 @@ test("the README's compact forms stay within their budgets for one machine class
   fs.writeFileSync(path.join(ws.artifacts, 'b.json'), JSON.stringify(syntheticDoc({ node: 'v24.21.0', seed: 5 })));
   // a run whose production driver did not load: named with its status (the reason is in the machines table)
   const broken = syntheticDoc({ node: 'v20.20.2', seed: 7 });
-  const driver = broken.drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3-multiple-ciphers');
+  const driver = broken.sides[0].drivers.find((/** @type {any} */ d) => d.name === 'better-sqlite3-multiple-ciphers');
   for (const k of ['version', 'sqlite', 'sqlite3mc', 'binary', 'compileOptions', 'generation']) delete driver[k];
   Object.assign(driver, { status: 'error', reason: 'the prebuilt binary did not load' });
   for (const c of broken.cases.filter((/** @type {any} */ c) => c.driver === driver.name))

@@ -80,9 +80,9 @@ function everyNodeRan() {
     return { ...like, label: p.label, node: `v${p.version}`, override: p.override, status: 'ok' };
   });
   d.reference = 'v24 12.x';
-  d.comparisons = planComparisons(plan);
+  d.pairs = planComparisons(plan);
   const measured = [...new Set(REAL.rows.map((/** @type {any} */ r) => `${r.base}|${r.head}`))];
-  d.rows = d.comparisons.flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
+  d.rows = d.pairs.flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
     REAL.rows
       .filter((/** @type {any} */ r) => `${r.base}|${r.head}` === measured[i % measured.length])
       .map((/** @type {any} */ r) => ({ ...r, group: c.group, base: c.base, head: c.head })),
@@ -389,9 +389,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   // a machine with one Node (v22, both drivers): the driver upgrade alone, labelled as a driver change
   const one = structuredClone(REAL);
   one.sides = REAL.sides.filter((/** @type {any} */ s) => s.label.startsWith('v22 '));
-  one.comparisons = REAL.comparisons.filter(
-    (/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade',
-  );
+  one.pairs = REAL.pairs.filter((/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade');
   one.rows = REAL.rows.filter((/** @type {any} */ r) => r.head === 'v22 13.x' && r.group === 'driver-upgrade');
   one.figures = REAL.figures.filter((/** @type {any} */ f) => f.side.startsWith('v22 '));
   one.environment.node = 'v22.23.3';
@@ -407,7 +405,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   // nothing of production's driver compared (one side only): the line, no chart, no table
   const alone = structuredClone(one);
   alone.sides = one.sides.filter((/** @type {any} */ s) => s.label === 'v22 12.x');
-  alone.comparisons = [];
+  alone.pairs = [];
   alone.rows = [];
   alone.figures = one.figures.filter((/** @type {any} */ f) => f.side === 'v22 12.x');
   const a = section(alone);

@@ -270,10 +270,11 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
   );
   runDoc = JSON.parse(fs.readFileSync(path.join(out, files[0]), 'utf8'));
   assert.deepEqual(documentProblems(runDoc), []);
-  assert.equal(runDoc.kind, 'sqlite-node-bench/shootout');
+  assert.equal(runDoc.kind, 'sqlite-node-bench/result');
+  assert.equal(runDoc.sides.length, 2);
   assert.equal(runDoc.environment.node, process.version);
   assert.deepEqual(
-    runDoc.comparisons.map((/** @type {any} */ c) => c.group),
+    runDoc.pairs.map((/** @type {any} */ c) => c.group),
     ['same-node'],
   );
   const compared = runDoc.rows.filter((/** @type {any} */ x) => x.verdict !== 'not compared');
@@ -461,7 +462,7 @@ test('counting: differences pair the compared sides case by case, with the large
     problems.join('; '),
   );
   assert.ok(
-    problems.some((p) => /^\/counting\/differences\/0 belongs to no comparison/.test(p)),
+    problems.some((p) => /^\/counting\/differences\/0 belongs to no pair/.test(p)),
     problems.join('; '),
   );
   const lines = countLines({ ...doc, counting: section });
@@ -498,7 +499,7 @@ test('where a Node difference goes: real A/A counts move no component; work adde
     fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-counted-shootout.json'), 'utf8'),
   );
   assert.deepEqual(documentProblems(real), []);
-  assert.deepEqual(instructionDifferences(real.counting.cases, real.comparisons), real.counting.differences);
+  assert.deepEqual(instructionDifferences(real.counting.cases, real.pairs), real.counting.differences);
   assert.ok(!countLines(real).some((l) => l.startsWith('**Where the differences go')), 'A/A: nothing to attribute');
   /** The report's attribution lines after the head's select does `more` instructions per operation in each component. */
   const where = (/** @type {Record<string, number>} */ more) => {
@@ -511,7 +512,7 @@ test('where a Node difference goes: real A/A counts move no component; work adde
       sel.repeatComponents[k] += n;
       sel.instructions += n;
     }
-    doc.counting.differences = instructionDifferences(doc.counting.cases, doc.comparisons);
+    doc.counting.differences = instructionDifferences(doc.counting.cases, doc.pairs);
     assert.deepEqual(documentProblems(doc), []);
     return countLines(doc).filter((l) => l.startsWith('- '));
   };
@@ -533,7 +534,7 @@ test("where Node 20's extra instructions go, from a real Node 20 against Node 24
     fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-v24-counted-shootout.json'), 'utf8'),
   );
   assert.deepEqual(documentProblems(real), []);
-  assert.deepEqual(instructionDifferences(real.counting.cases, real.comparisons), real.counting.differences);
+  assert.deepEqual(instructionDifferences(real.counting.cases, real.pairs), real.counting.differences);
   const v20 = real.counting.differences.filter((/** @type {any} */ d) => d.head === 'v20 12.x');
   assert.equal(v20.length, 16);
   // the same SQLite3 Multiple Ciphers build on both Nodes: the cipher's part never moves
@@ -557,35 +558,35 @@ test('document checks: crafted bad shootout documents are refused, each with one
       (d) => {
         d.kind = 'sqlite-node-bench/shootouts';
       },
-      /^\/kind is not 'sqlite-node-bench\/result': not a result document \(nor 'sqlite-node-bench\/shootout'/,
+      /^\/kind is not 'sqlite-node-bench\/result': not a result document$/,
     ],
     [
       'version',
       (d) => {
         d.schemaVersion = 2;
       },
-      /^\/schemaVersion is 2; this aggregate reads shootout documents of version 1$/,
+      /^\/schemaVersion is 2; this aggregate reads documents of version 1$/,
     ],
     [
       'label',
       (d) => {
         d.sides[0].label = 'v24 12.x; rm -rf';
       },
-      /^shootout document: \/sides\/0\/label must match pattern/,
+      /^\/sides\/0\/label must match pattern/,
     ],
     [
       'reference',
       (d) => {
         d.reference = 'v99 12.x';
       },
-      /^shootout document: \/reference 'v99 12\.x' is not a side/,
+      /^\/reference 'v99 12\.x' is not a side/,
     ],
     [
       'faster',
       (d) => {
         Object.assign(d.rows[0], { verdict: 'faster', low: -0.1, high: 0.1, change: 0 });
       },
-      /^shootout document: \/rows\/0 is 'faster' but its interval reaches 0 or below/,
+      /^\/rows\/0 is 'faster' but its interval reaches 0 or below/,
     ],
     [
       'interval',
@@ -607,7 +608,7 @@ test('document checks: crafted bad shootout documents are refused, each with one
       (d) => {
         d.rows[0].head = 'v18 11.x';
       },
-      /\/rows\/0 belongs to no comparison/,
+      /\/rows\/0 belongs to no pair/,
     ],
     [
       'control',
@@ -716,10 +717,7 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const r = node('aggregate/cli.js', ['--artifacts', artifacts, '--results', results, '--readme', readme]);
   const line = r.stderr.split('\n').find((l) => l.includes('bad-shootout.json'));
   assert.ok(line, r.stderr);
-  assert.match(
-    line,
-    /bad-shootout\.json: shootout document: \/rows\/0 is 'slower' but its interval reaches 0 or above/,
-  );
+  assert.match(line, /bad-shootout\.json: \/rows\/0 is 'slower' but its interval reaches 0 or above/);
   assert.ok(
     !fs
       .readdirSync(path.join(results, String(new Date(runDoc.run.finishedAt).getUTCFullYear())))

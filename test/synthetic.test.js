@@ -120,7 +120,7 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
     assert.equal(shootout.reference, 'v22 12.x');
     // every comparison has a row per operation of its scope; the figures are each side's rounds
     assert.ok(
-      shootout.comparisons.every(
+      shootout.pairs.every(
         (/** @type {any} */ c) =>
           shootout.rows.filter((/** @type {any} */ r) => r.base === c.base && r.head === c.head).length >= 16,
       ),
@@ -195,7 +195,7 @@ test('the same parameters give byte-identical documents; another seed or night g
 test('a synthetic night is what the nightly workflow commits: a result document per platform and Node major, a shootout per platform, each its own artifact', () => {
   const docs = night(3, 10);
   assert.equal(docs.length, PER_NIGHT.results + PER_NIGHT.shootouts);
-  assert.equal(docs.filter((d) => d.kind === 'sqlite-node-bench/shootout').length, SYNTHETIC_PLATFORMS.length);
+  assert.equal(docs.filter((d) => d.sides.length > 1).length, SYNTHETIC_PLATFORMS.length);
   assert.equal(new Set(docs.map(artifactOf)).size, docs.length, 'two documents of a night share an artifact');
   assert.equal(new Set(docs.map((d) => d.run.id)).size, docs.length);
   // the parts the report splits a night's commit into
@@ -250,12 +250,10 @@ test("the synthetic year reads like a real one: a real run's effects and noise, 
   }
   // the year: the Node upgrade on night 9, the driver bump on night 15 (13.x Nodes only), its select 12% slower
   const cell = (/** @type {number} */ n, /** @type {string} */ major) =>
-    night(n, 30, 1).find(
-      (/** @type {any} */ d) => d.kind !== 'sqlite-node-bench/shootout' && d.environment.node.startsWith(`v${major}.`),
-    );
+    night(n, 30, 1).find((/** @type {any} */ d) => d.sides.length === 1 && d.environment.node.startsWith(`v${major}.`));
   assert.notEqual(cell(8, '22').environment.node, cell(9, '22').environment.node);
   const driver = (/** @type {any} */ d) =>
-    d.drivers.find((/** @type {any} */ x) => x.name === 'better-sqlite3-multiple-ciphers').version;
+    d.sides[0].drivers.find((/** @type {any} */ x) => x.name === 'better-sqlite3-multiple-ciphers').version;
   assert.deepEqual([driver(cell(14, '22')), driver(cell(15, '22'))], ['13.0.3', '13.0.4']);
   assert.equal(driver(cell(14, '20')), driver(cell(15, '20')), 'Node 20 loads 12.x: no bump');
   const select = (/** @type {any} */ d) =>

@@ -35,7 +35,7 @@ function driverChoice(doc) {
 export function driverAnswer(doc) {
   const judged = driverChoice(doc);
   if (!judged.length) {
-    const status = doc.drivers?.find((/** @type {any} */ d) => d.name === NODE_SQLITE)?.status;
+    const status = doc.sides[0].drivers.find((/** @type {any} */ d) => d.name === NODE_SQLITE)?.status;
     return {
       text: `node:sqlite not measured on Node ${inert(doc.environment.node)} (${inert(status ?? 'absent')})`,
       line: '',

@@ -72,7 +72,7 @@ function nodeRanking(doc) {
     k.startsWith(production),
   );
   /** @type {any[]} */
-  const same = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.group === 'same-driver');
+  const same = (doc.pairs ?? []).filter((/** @type {any} */ c) => c.group === 'same-driver');
   const judged = judgeFamily(
     same.map((/** @type {any} */ c) => ({
       side: String(c.head),

@@ -67,7 +67,7 @@ export function quickAnswers(doc) {
     });
     return per.length ? [`against ${driver}: ${per.join(', ')}`] : [];
   });
-  const sqlite = doc.drivers?.find((/** @type {any} */ d) => d.name === 'node:sqlite');
+  const sqlite = doc.sides[0].drivers.find((/** @type {any} */ d) => d.name === 'node:sqlite');
   const node = inert(doc.environment?.node);
   return [
     'Answers from this one round, as × time per operation (SMOKE TEST: one round has no interval and is no evidence; a full run judges each answer, the README gives them per machine class):',

@@ -8,7 +8,7 @@ import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 import { documentLink } from '../assets.js';
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
-  const d = doc.drivers.find((/** @type {any} */ x) => x.name === name);
+  const d = doc.sides[0].drivers.find((/** @type {any} */ x) => x.name === name);
   if (!d) return 'not in this run';
   return inert(driverText(d, { name: false }).replace('SQLite3 Multiple Ciphers', 'SQLite3MC'), REASON_MAX);
 };
@@ -74,7 +74,8 @@ export function summary(ctx) {
     const driver = version
       ? inert(version)
       : inert(
-          ctx.load(e).drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ?? 'not in this run',
+          ctx.load(e).sides[0].drivers.find((/** @type {any} */ d) => d.name === PRODUCTION_DRIVER)?.status ??
+            'not in this run',
         );
     const mark = runMark(e);
     // how noisy that run's machine was: the share of its CPU-bound slices in the slow state

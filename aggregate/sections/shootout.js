@@ -78,7 +78,7 @@ export function shootoutView(doc) {
     const instr = diffs.find((d) => d.group === r.group && d.base === r.base && d.head === r.head && d.key === r.key);
     return instr ? { ...r, instr } : r;
   });
-  const columns = [...doc.comparisons]
+  const columns = [...doc.pairs]
     .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
     .map((/** @type {Comparison} */ c) => ({
       name: nameOf(c).name(c),

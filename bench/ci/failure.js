@@ -40,6 +40,7 @@ import {
   TINYBENCH_VERSION,
   currentCommit,
   newRunId,
+  oneSide,
   RESULT_FILE,
   writeDocument,
 } from '../result/header.js';
@@ -136,9 +137,10 @@ export function failureDocument(reason, { mode = 'full', now = new Date(), cellN
   const at = now.toISOString();
   const why = `not measured: ${reason}`;
   const list = cases();
+  const env = cellEnvironment(environment(), cellNode);
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: KIND.result,
+    kind: KIND,
     run: {
       id: newRunId(),
       startedAt: at,
@@ -151,9 +153,13 @@ export function failureDocument(reason, { mode = 'full', now = new Date(), cellN
       filters: {},
       order: [],
     },
-    environment: cellEnvironment(environment(), cellNode),
+    environment: env,
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
-    drivers: DRIVERS.map((d) => ({ name: d.name, status: 'error', reason: why })),
+    sides: oneSide(
+      env.node,
+      DRIVERS.map((d) => ({ name: d.name, status: 'error', reason: why })),
+      why.slice(0, 1000),
+    ),
     configs: configNotes(),
     setups: [],
     cases: list.map((c) => ({ ...c, status: 'error', reason: why })),

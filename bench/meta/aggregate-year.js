@@ -130,7 +130,7 @@ const runnerOf = (/** @type {any} */ doc) => RUNNERS[`${doc.environment.platform
  * names them (a result document names its cell: aggregate/trust.js checks the two agree).
  */
 export function artifactOf(/** @type {any} */ doc) {
-  return doc.kind === 'sqlite-node-bench/shootout'
+  return doc.sides.length > 1
     ? path.join(`shootout-${runnerOf(doc)}`, 'shootout.json')
     : path.join(`result-${doc.environment.ci.cellRunner}-node${doc.environment.ci.cellNode}`, 'result.json');
 }

@@ -111,16 +111,16 @@ function documentDifferences(doc, j) {
   const verdicts = /** @type {string[]} */ ([]);
   const intervals = /** @type {string[]} */ ([]);
   const lines = [];
-  if (doc.kind === 'sqlite-node-bench/shootout') {
+  if (doc.rows) {
     const { rounds, listed } = shootoutRounds(doc);
     const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };
-    const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, doc.comparisons, listed, o));
+    const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, doc.pairs, listed, o));
     const d = rowDifferences('shootout', a, b, (r) => `${r.head} vs ${r.base} ${r.key}`);
     verdicts.push(...d.verdict);
     intervals.push(...d.interval);
     lines.push(`${a.length} shootout rows: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`);
     if (doc.counting?.cases) {
-      const diffs = j.now.counting.instructionDifferences(doc.counting.cases, doc.comparisons);
+      const diffs = j.now.counting.instructionDifferences(doc.counting.cases, doc.pairs);
       const moved = diffs.filter(
         (/** @type {any} */ x) => j.old.counts.beyondRepeat(x) !== j.now.counts.beyondRepeat(x),
       );
@@ -172,7 +172,7 @@ command(
     const docs = files.map((/** @type {string} */ f) => {
       try {
         const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
-        if (doc?.kind === 'sqlite-node-bench/shootout' || Array.isArray(doc?.cases)) return { f, doc };
+        if (Array.isArray(doc?.rows) || Array.isArray(doc?.cases)) return { f, doc };
       } catch (err) {
         throw new UsageError(
           `${f}: not a readable JSON document (${/** @type {Error} */ (err).message.split('\n')[0]})`,

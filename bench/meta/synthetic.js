@@ -15,7 +15,7 @@ import { CIPHERS } from '../data/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG, configNotes } from '../data/configs.js';
 import { DRIVERS, PRODUCTION_DRIVER } from '../data/drivers.js';
 import { generationFor } from '../data/node-ranges.js';
-import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION } from '../result/header.js';
+import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, oneSide } from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { cases, caseKey, setupDir, setupKey } from '../data/suite.js';
 import { selectWorkloads, workloadPragmas } from '../data/workloads.js';
@@ -30,7 +30,7 @@ import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
 import { analyseShootout, figures } from '../shootout/verdict-rows.js';
 import { parseFlags as shootoutFlags } from '../shootout/cli.js';
-import { driverOf, shootoutRun } from '../shootout/run.js';
+import { METHOD as SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
 
 const MACHINES = {
   'linux-x64': {
@@ -576,7 +576,7 @@ export function syntheticDoc(p = {}) {
   const workloads = syntheticWorkloads({ mode, random, ok, reasonOf, scale: p.scale ?? 1 });
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: KIND.result,
+    kind: KIND,
     run: {
       id: p.runId ?? idFrom(`${p.platform}|${node}|${finishedAt}|${mode}|${p.seed ?? 1}`),
       startedAt,
@@ -592,7 +592,7 @@ export function syntheticDoc(p = {}) {
     },
     environment: environmentOf(m, node, p.imageVersion ?? '20261115.1'),
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
-    drivers,
+    sides: oneSide(node, drivers),
     configs: configNotes(),
     setups: docSetups,
     cases: analysed.cases,
@@ -890,7 +890,7 @@ export function syntheticShootout(p = {}) {
   const refEnv = environmentOf(m, `v${ref.version}`, p.imageVersion ?? '20261115.1');
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: KIND.shootout,
+    kind: KIND,
     run: shootoutRun(f, filters, {
       id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`),
       startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(),
@@ -899,7 +899,7 @@ export function syntheticShootout(p = {}) {
       commit: null,
     }),
     environment: refEnv,
-    reference: ref.label,
+    harness: { tinybench: TINYBENCH_VERSION, method: SHOOTOUT_METHOD },
     sides: plans.map((s) => {
       const why = failure(s);
       const b = NODE_BUILDS[s.major];
@@ -910,12 +910,13 @@ export function syntheticShootout(p = {}) {
         line: s.line,
         override: s.override,
         status: why ? 'failed' : 'ok',
-        drivers: why ? [] : sideDrivers(s).map(driverOf),
+        drivers: why ? [] : sideDrivers(s),
         ...(why ? { reason: why } : {}),
         ...(b && !why ? { v8: b.v8 } : {}),
       };
     }),
-    comparisons,
+    reference: ref.label,
+    pairs: comparisons,
     rows: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
     figures: figures(
       rounds,

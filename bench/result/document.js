@@ -1,5 +1,5 @@
-// The one document module, for both kinds (a run's, a shootout's): the committed schema
-// (document.schema.json: both kinds, their shared parts defined once) and one Ajv set-up with the
+// The one document module: the committed schema (document.schema.json: a run with its sides,
+// one for npm run bench, several for a shootout, whose pairs are judged in rows) and one Ajv set-up with the
 // kinds of name of lib/names.schema.json beside it; the checks a schema cannot say; the checked
 // write (header.js writes, without ajv, for npm run ci:failure). The aggregate reads every document
 // through documentProblems.
@@ -11,9 +11,8 @@ import { ROOT } from '../../lib/root.js';
 import { NAMES_SCHEMA } from '../../lib/names.js';
 import { OPS } from '../data/ops.js';
 import { CASE_NAMES, caseKey, parseCaseKey } from '../data/suite.js';
-import { KIND, SCHEMA_FILE, writeDocument } from './header.js';
+import { SCHEMA_FILE, isShootout, writeDocument } from './header.js';
 
-export { KIND };
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
 export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
 const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true })
@@ -21,8 +20,7 @@ const validator = new Ajv2020({ allErrors: true, strict: true, strictRequired: f
   .compile(SCHEMA);
 
 /**
- * A document's problems against the schema, each naming the field; empty when valid. The kind
- * picks the branch (the schema's if/then/else), whose own errors are the ones worth saying.
+ * A document's problems against the schema, each naming the field; empty when valid.
  * @param {unknown} doc
  * @returns {string[]}
  */
@@ -48,9 +46,21 @@ const realDate = (/** @type {string} */ s) => {
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 19) === s.slice(0, 19);
 };
 
-/** What a schema cannot say of any document's run and environment: real dates, in order, a Node semver reads. */
+/**
+ * What a schema cannot say of any document's run, environment and sides: real dates, in order, a
+ * Node semver reads, each side once, a reason where it failed; one side's run has its cases,
+ * several sides' their judged rows.
+ */
 function runProblems(/** @type {any} */ doc) {
   const problems = /** @type {string[]} */ ([]);
+  if (!isShootout(doc) && !doc.cases) problems.push('/cases is missing: a run of one side has its cases');
+  if (isShootout(doc) && !doc.rows) problems.push('/rows is missing: a run of several sides has its pairs judged');
+  if (new Set(doc.sides.map((/** @type {any} */ s) => s.label)).size !== doc.sides.length)
+    problems.push('/sides has a label twice');
+  doc.sides.forEach((/** @type {any} */ s, /** @type {number} */ i) => {
+    if (!semver.valid(s.node)) problems.push(`/sides/${i}/node '${shown(s.node)}' is not a semantic version`);
+    if (s.status === 'failed' && !s.reason) problems.push(`/sides/${i} failed without a reason`);
+  });
   for (const f of /** @type {const} */ (['startedAt', 'finishedAt']))
     if (!realDate(doc.run[f])) problems.push(`/run/${f} '${shown(doc.run[f])}' is not a real date`);
   if (Date.parse(doc.run.finishedAt) < Date.parse(doc.run.startedAt))
@@ -93,31 +103,25 @@ function resultProblems(doc) {
 const finite = (/** @type {unknown} */ x) => x === null || Number.isFinite(x);
 
 /**
- * A shootout's document: the labels refer to sides that exist, the reference is one of them, names
- * the data knows, each (comparison, case) once, an interval around its change, a verdict its
- * figures allow.
- * @param {any} doc a schema-valid document
+ * A run of several sides' judged pairs: the labels refer to sides that exist, the reference is
+ * one of them, names the data knows, each (pair, case) once, an interval around its change, a
+ * verdict its figures allow.
+ * @param {any} doc a schema-valid document with rows
+ * @param {Set<string>} labels
+ * @param {Set<string>} pairs group|base|head of every pair
  * @returns {string[]}
  */
-function shootoutProblems(doc) {
+function rowProblems(doc, labels, pairs) {
   const problems = /** @type {string[]} */ ([]);
-  const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
-  if (labels.size !== doc.sides.length) problems.push('/sides has a label twice');
-  if (!labels.has(doc.reference)) problems.push(`/reference '${doc.reference}' is not a side`);
-  doc.sides.forEach((/** @type {any} */ s, /** @type {number} */ i) => {
-    if (!semver.valid(s.node)) problems.push(`/sides/${i}/node '${s.node}' is not a semantic version`);
-    if (s.status === 'failed' && !s.reason) problems.push(`/sides/${i} failed without a reason`);
+  if (!labels.has(doc.reference)) problems.push(`/reference '${shown(doc.reference)}' is not a side`);
+  doc.pairs.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+    for (const f of ['base', 'head']) if (!labels.has(c[f])) problems.push(`/pairs/${i}/${f} '${c[f]}' is not a side`);
+    if (c.base === c.head) problems.push(`/pairs/${i} compares a side with itself`);
   });
-  doc.comparisons.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
-    for (const f of ['base', 'head'])
-      if (!labels.has(c[f])) problems.push(`/comparisons/${i}/${f} '${c[f]}' is not a side`);
-    if (c.base === c.head) problems.push(`/comparisons/${i} compares a side with itself`);
-  });
-  const pairs = new Set(doc.comparisons.map((/** @type {any} */ c) => `${c.group}|${c.base}|${c.head}`));
   const seen = new Set();
   doc.rows.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
     if (!pairs.has(`${r.group}|${r.base}|${r.head}`))
-      problems.push(`/rows/${i} belongs to no comparison (${r.group}: ${r.head} against ${r.base})`);
+      problems.push(`/rows/${i} belongs to no pair (${r.group}: ${r.head} against ${r.base})`);
     problems.push(...tableProblems(r, `/rows/${i}`));
     if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && CASE_NAMES.op.includes(r.op))
       problems.push(`/rows/${i}/op '${r.op}' is not timed`);
@@ -147,16 +151,15 @@ function shootoutProblems(doc) {
   doc.figures.forEach((/** @type {any} */ f, /** @type {number} */ i) => {
     if (!labels.has(f.side)) problems.push(`/figures/${i}/side '${f.side}' is not a side`);
   });
-  problems.push(...countingProblems(doc, labels, pairs));
   return problems;
 }
 
 /**
- * A shootout's counts: their labels refer to sides, their keys to cases the data knows, each
- * once; a difference to a comparison, and to two counted cases.
+ * Each side's counts (a shootout's): their labels refer to sides, their keys to cases the data
+ * knows, each once; a difference to a pair, and to two counted cases.
  * @param {any} doc a schema-valid document
  * @param {Set<string>} labels
- * @param {Set<string>} pairs group|base|head of every comparison
+ * @param {Set<string>} pairs group|base|head of every pair
  * @returns {string[]}
  */
 function countingProblems(doc, labels, pairs) {
@@ -189,7 +192,7 @@ function countingProblems(doc, labels, pairs) {
   });
   (c.differences ?? []).forEach((/** @type {any} */ d, /** @type {number} */ i) => {
     if (!pairs.has(`${d.group}|${d.base}|${d.head}`))
-      problems.push(`/counting/differences/${i} belongs to no comparison (${d.group}: ${d.head} against ${d.base})`);
+      problems.push(`/counting/differences/${i} belongs to no pair (${d.group}: ${d.head} against ${d.base})`);
     if (!counted.has(`${d.base}|${d.key}`) || !counted.has(`${d.head}|${d.key}`))
       problems.push(`/counting/differences/${i} is not of two counted cases (${shown(d.key)})`);
   });
@@ -197,14 +200,20 @@ function countingProblems(doc, labels, pairs) {
 }
 
 /**
- * What a schema cannot say of a schema-valid document, by its kind.
+ * What a schema cannot say of a schema-valid document, by the parts it has.
  * @param {any} doc a schema-valid document
  * @returns {string[]}
  */
-export const semanticProblems = (doc) => [
-  ...(doc.kind === KIND.shootout ? shootoutProblems(doc) : resultProblems(doc)),
-  ...runProblems(doc),
-];
+export function semanticProblems(doc) {
+  const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
+  const pairs = new Set((doc.pairs ?? []).map((/** @type {any} */ c) => `${c.group}|${c.base}|${c.head}`));
+  return [
+    ...runProblems(doc),
+    ...(doc.cases ? resultProblems(doc) : []),
+    ...(doc.rows ? rowProblems(doc, labels, pairs) : []),
+    ...countingProblems(doc, labels, pairs),
+  ];
+}
 
 /** Every problem of a document, schema first (the semantic checks assume a schema-valid one). */
 export function documentProblems(/** @type {any} */ doc) {

@@ -1,5 +1,5 @@
-// What a document (of either kind: a run's, a shootout's) is stamped with and how it is written,
-// without validating it: its kind, the schema version, the harness, the run id and commit, the file
+// What a document (a run with its sides: one for npm run bench, several for a shootout) is
+// stamped with and how it is written, without validating it: its kind, the schema version, the harness, the run id and commit, the file
 // name (the run's start and id in it, so a document never replaces another), the atomic write that
 // refuses an existing name. Built-ins and project files only (no npm package), so npm run
 // ci:failure can write a document on a runner whose install failed; document.js validates against
@@ -12,17 +12,32 @@ import { writeFileNew } from '../../lib/files.js';
 import { CommandError } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 
-/** The one schema of every document, both kinds in it. */
+/** The one schema of every document. */
 export const SCHEMA_FILE = path.join(ROOT, 'bench', 'result', 'document.schema.json');
 /** The schema's one version: the version written and the only one read. */
 export const SCHEMA_VERSION = /** @type {number} */ (
-  JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')).$defs.result.properties.schemaVersion.enum[0]
+  JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')).properties.schemaVersion.enum[0]
 );
-/** The kinds of document: a run's (one matrix cell), a shootout's (every Node on one machine). */
-export const KIND = /** @type {const} */ ({
-  result: 'sqlite-node-bench/result',
-  shootout: 'sqlite-node-bench/shootout',
-});
+/** The one kind of document: a run's, whatever its sides (one Node, or every Node on one machine). */
+export const KIND = 'sqlite-node-bench/result';
+/** Whether a document is a shootout's: a run of several sides. */
+export const isShootout = (/** @type {{ sides?: unknown[] }} */ doc) => (doc.sides?.length ?? 0) > 1;
+
+/**
+ * The one side of a run of `npm run bench`: the running Node with the drivers it loaded.
+ * @param {string} node environment.node
+ * @param {any[]} drivers
+ * @param {string} [reason] why the side measured nothing (npm run ci:failure)
+ */
+export const oneSide = (node, drivers, reason) => [
+  {
+    label: `v${node.slice(1).split('.')[0]}`,
+    node,
+    status: reason ? 'failed' : 'ok',
+    ...(reason ? { reason } : {}),
+    drivers,
+  },
+];
 /** The tinybench release package.json pins, exactly: the one npm ci installs. */
 export const TINYBENCH_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).dependencies
   .tinybench;
@@ -57,12 +72,12 @@ export const newRunId = () => crypto.randomUUID();
  * the run's start (UTC, to the second) and the first 8 characters of its id, so an interrupted or
  * filtered run never replaces a complete one: e.g. linux-x64-node-v22.12.0-20260105T021500Z-0a1b2c3d.json.
  * A shootout's: shootout-<finish date>-<platform>-<arch>-<id>.json.
- * @param {{ kind: string, environment: { platform: string, arch: string, node: string }, run: { id: string, startedAt: string, finishedAt: string } }} doc
+ * @param {{ sides: unknown[], environment: { platform: string, arch: string, node: string }, run: { id: string, startedAt: string, finishedAt: string } }} doc
  */
 function fileName(doc) {
   const { platform, arch, node } = doc.environment;
   const id = doc.run.id.slice(0, 8);
-  if (doc.kind === KIND.shootout) return `shootout-${doc.run.finishedAt.slice(0, 10)}-${platform}-${arch}-${id}.json`;
+  if (isShootout(doc)) return `shootout-${doc.run.finishedAt.slice(0, 10)}-${platform}-${arch}-${id}.json`;
   const at = doc.run.startedAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
   return `${platform}-${arch}-node-${node}-${at}-${id}.json`;
 }

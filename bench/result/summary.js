@@ -119,7 +119,7 @@ export function summarize(doc) {
       sameRows(counted, (op) => op.label, countCell),
     );
   lines.push(...componentLines(doc), '', countingLine(doc.counting, doc.cases));
-  const drivers = doc.drivers.map((/** @type {any} */ d) =>
+  const drivers = doc.sides[0].drivers.map((/** @type {any} */ d) =>
     d.status === 'ok'
       ? `- ${inert(driverText(d))}, binary ${inert(d.binary?.origin)}`
       : `- ${inert(driverText(d), REASON_MAX)}`,

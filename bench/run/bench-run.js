@@ -9,7 +9,7 @@ import { countPass } from '../counts/pass.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { environment } from '../result/environment.js';
-import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
+import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, oneSide } from '../result/header.js';
 import { cpuTimes, noiseOf, stealBetween, topology } from '../result/noise.js';
 import { configNotes } from '../data/configs.js';
 import { DRIVERS } from '../data/drivers.js';
@@ -173,9 +173,10 @@ export function resultDocument(
 ) {
   const { setups, budget, order, engines } = suite.run;
   const interrupted = ready.state.interrupted;
+  const env = environment();
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: KIND.result,
+    kind: KIND,
     run: {
       id: newRunId(),
       startedAt: ready.startedAt,
@@ -190,9 +191,12 @@ export function resultDocument(
       order,
       engines,
     },
-    environment: environment(),
+    environment: env,
     harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
-    drivers: [...ready.drivers.values()].map((d) => d.info),
+    sides: oneSide(
+      env.node,
+      [...ready.drivers.values()].map((d) => d.info),
+    ),
     configs: configNotes(),
     setups,
     cases: suite.cases,

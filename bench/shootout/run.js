@@ -1,10 +1,10 @@
 // The shootout's measuring and its document: the sides that prepared (bench/shootout/prepare-sides.js)
 // measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
 // cases in a new order each round, the Nodes of a case in alternating slices in a rotating order), progress
-// with an ETA on stderr, and the document (bench/result/document.schema.json, kind shootout) with the compare's
-// statistics (bench/shootout/verdict-rows.js), not yet written.
+// with an ETA on stderr, and the document (bench/result/document.schema.json: a run of several sides,
+// its pairs judged in rows by bench/shootout/verdict-rows.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
-import { KIND, SCHEMA_VERSION, currentCommit, newRunId } from '../result/header.js';
+import { KIND, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../data/suite.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, figures } from './verdict-rows.js';
@@ -33,10 +33,10 @@ export function shootoutRun(f, filters, r) {
     rounds: f.rounds,
     timeMs: f.time,
     seed: f.seed,
+    filters,
     threshold: f.threshold,
     alpha: f.alpha,
     seconds: r.seconds,
-    method: METHOD,
     engine: engineArgs(f, filters),
     commit: r.commit,
   };
@@ -93,7 +93,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
   return {
     schemaVersion: SCHEMA_VERSION,
-    kind: KIND.shootout,
+    kind: KIND,
     run: shootoutRun(f, filters, {
       id: newRunId(),
       startedAt: started.startedAt,
@@ -102,7 +102,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       commit: currentCommit(),
     }),
     environment: refReady.environment,
-    reference: ref.label,
+    harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
     sides: prepared.map((p) => {
       const ready = res.ready[p.plan.label] ?? p.ready;
       /** @type {any} */
@@ -113,13 +113,14 @@ export async function runShootout(f, { prepared, filters }, started, log) {
         line: p.plan.line,
         override: p.plan.override,
         status: p.status,
-        drivers: (ready?.drivers ?? []).map(driverOf),
+        drivers: ready?.drivers ?? [],
       };
       if (p.reason) s.reason = p.reason;
       if (ready?.environment?.v8) s.v8 = ready.environment.v8;
       return s;
     }),
-    comparisons,
+    reference: ref.label,
+    pairs: comparisons,
     rows,
     figures: figures(
       res.rounds,
@@ -127,14 +128,4 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     ),
     counting,
   };
-}
-
-/** A side's driver as the document keeps it. */
-export function driverOf(/** @type {any} */ d) {
-  /** @type {Record<string, string>} */
-  const o = { name: d.name, status: d.status };
-  for (const k of ['reason', 'version', 'sqlite', 'sqlite3mc', 'generation'])
-    if (typeof d[k] === 'string') o[k] = d[k].slice(0, 1000);
-  if (d.binary?.origin) o.origin = d.binary.origin;
-  return o;
 }

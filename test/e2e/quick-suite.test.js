@@ -78,12 +78,12 @@ test('the quick suite writes one schema-valid document covering every case, ok o
     errors.map((/** @type {any} */ c) => `${c.config}/${c.cipher}/${c.op}: ${c.reason}`),
     [],
   );
-  for (const d of r.doc.drivers.filter((/** @type {any} */ x) => x.name !== 'node:sqlite')) {
+  for (const d of r.doc.sides[0].drivers.filter((/** @type {any} */ x) => x.name !== 'node:sqlite')) {
     assert.equal(d.status, 'ok', d.reason);
     assert.match(d.binary.sha256, /^[0-9a-f]{64}$/);
     assert.ok(fs.existsSync(path.join(ROOT, d.binary.file)), d.binary.file);
   }
-  const sqlite = r.doc.drivers.find((/** @type {any} */ x) => x.name === 'node:sqlite');
+  const sqlite = r.doc.sides[0].drivers.find((/** @type {any} */ x) => x.name === 'node:sqlite');
   assert.equal(sqlite.status === 'ok', semver.satisfies(process.version, '^22.13.0 || >=23.4.0'), sqlite.reason);
   for (const text of [r.raw, r.stdout, r.stderr]) assert.ok(!text.includes(KEY), 'the key appears in the output');
   assert.deepEqual(r.before, []);
@@ -179,7 +179,8 @@ test('--keep-db keeps every database, each on disk with the header its cipher im
     dirs.length,
     setups().filter(
       (s) =>
-        s.config === 'production' && r.doc.drivers.find((/** @type {any} */ d) => d.name === s.driver).status === 'ok',
+        s.config === 'production' &&
+        r.doc.sides[0].drivers.find((/** @type {any} */ d) => d.name === s.driver).status === 'ok',
     ).length,
   );
   for (const d of dirs) {

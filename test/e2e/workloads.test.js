@@ -82,7 +82,7 @@ test('npm run bench -- --quick with workloads: a document with them, valid, summ
   fs.writeFileSync(copy, JSON.stringify({ ...doc, schemaVersion: 2 }));
   assert.deepEqual(readResult(copy), {
     ok: false,
-    reason: '/schemaVersion is 2; this aggregate reads result documents of version 1',
+    reason: '/schemaVersion is 2; this aggregate reads documents of version 1',
   });
   fs.rmSync(copy);
 
