@@ -260,9 +260,9 @@ test("answers: encryption's mechanism names the component an insert's extra inst
 
 test("answers: the Node ranking says in which component a Node's extra instructions go, from a real shootout's counts", () => {
   // real-linux-x64-v20-counted-shootout.json: `npm run shootout -- --node 20,20 --quick --op insert,select,update`
-  // (the running Node twice, A/A), its one comparison read as a same-driver one
+  // (the running Node twice, A/A), its one pair read as a same-driver one
   const real = fixture('real-linux-x64-v20-counted-shootout.json');
-  for (const x of [real.comparisons, real.rows, real.counting.differences]) for (const r of x) r.group = 'same-driver';
+  for (const x of [real.pairs, real.rows, real.counting.differences]) for (const r of x) r.group = 'same-driver';
   const text = (/** @type {any} */ doc) => String(nodeAnswer(doc, null)?.text);
   assert.match(
     text(real),
@@ -277,7 +277,7 @@ test("answers: the Node ranking says in which component a Node's extra instructi
   sel.components.runtime += 1.02e6;
   sel.repeatComponents.runtime += 1.02e6;
   sel.instructions += 1.02e6;
-  doc.counting.differences = instructionDifferences(doc.counting.cases, doc.comparisons);
+  doc.counting.differences = instructionDifferences(doc.counting.cases, doc.pairs);
   assert.match(text(doc), /v20 12\.x \(2\) .*, instructions\/op \+25% \(of which runtime 100%\) · v20 12\.x/);
 });
 

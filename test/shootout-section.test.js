@@ -87,7 +87,7 @@ function everyNodeRan() {
       .filter((/** @type {any} */ r) => `${r.base}|${r.head}` === measured[i % measured.length])
       .map((/** @type {any} */ r) => ({ ...r, group: c.group, base: c.base, head: c.head })),
   );
-  d.figures = [];
+  d.cases = [];
   d.run.id = 'a0000000-0000-4000-8000-000000000001';
   return d;
 }
@@ -391,7 +391,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   one.sides = REAL.sides.filter((/** @type {any} */ s) => s.label.startsWith('v22 '));
   one.pairs = REAL.pairs.filter((/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade');
   one.rows = REAL.rows.filter((/** @type {any} */ r) => r.head === 'v22 13.x' && r.group === 'driver-upgrade');
-  one.figures = REAL.figures.filter((/** @type {any} */ f) => f.side.startsWith('v22 '));
+  one.cases = REAL.cases.filter((/** @type {any} */ f) => f.side.startsWith('v22 '));
   one.environment.node = 'v22.23.3';
   assert.deepEqual(documentProblems(one), []);
   const o = section(one);
@@ -407,7 +407,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   alone.sides = one.sides.filter((/** @type {any} */ s) => s.label === 'v22 12.x');
   alone.pairs = [];
   alone.rows = [];
-  alone.figures = one.figures.filter((/** @type {any} */ f) => f.side === 'v22 12.x');
+  alone.cases = one.cases.filter((/** @type {any} */ f) => f.side === 'v22 12.x');
   const a = section(alone);
   assert.deepEqual(a.charts, []);
   assert.equal(a.lines.length, 2);

@@ -118,14 +118,14 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
       ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 13.x', 'v25 12.x', 'v25 13.x'],
     );
     assert.equal(shootout.reference, 'v22 12.x');
-    // every comparison has a row per operation of its scope; the figures are each side's rounds
+    // every pair has a row per operation of its scope; the cases hold each side's rounds
     assert.ok(
       shootout.pairs.every(
         (/** @type {any} */ c) =>
           shootout.rows.filter((/** @type {any} */ r) => r.base === c.base && r.head === c.head).length >= 16,
       ),
     );
-    assert.ok(shootout.figures.every((/** @type {any} */ f) => f.opsPerSec.length === shootout.run.rounds));
+    assert.ok(shootout.cases.every((/** @type {any} */ c) => c.rounds.length === shootout.run.rounds));
     const result = syntheticDoc({ platform, node: 'v22.23.3' });
     put(path.join(ws.artifacts, artifactOf(inCell(result))), result); // its cell's artifact (aggregate/trust.js)
     assert.equal(machineOf(shootout), machineOf(result), 'the shootout lands in its machine class');

@@ -48,7 +48,7 @@ export function runPairs(doc, referenceKey, memberKey, ops) {
 
 /**
  * The pairs of a question asked of a shootout: head side against base side over these case keys,
- * round by round (its `figures` hold each side's figure of every round, in round order).
+ * round by round (its `cases` hold each side's figure of every round, in round order).
  * @param {any} doc a shootout document
  * @param {string} base a side's label
  * @param {string} head
@@ -57,8 +57,7 @@ export function runPairs(doc, referenceKey, memberKey, ops) {
  */
 export function shootoutPairs(doc, base, head, keys) {
   const rounds = (/** @type {string} */ side, /** @type {string} */ key) =>
-    (doc.figures ?? []).find((/** @type {any} */ f) => f.side === side && f.key === key && f.status === 'ok')
-      ?.opsPerSec;
+    doc.cases.find((/** @type {any} */ c) => c.side === side && caseKey(c) === key && c.status === 'ok')?.rounds;
   const both = keys.map((k) => [rounds(base, k), rounds(head, k)]);
   if (!keys.length || both.some(([b, h]) => !b || !h)) return [];
   const n = Math.min(...both.map(([b, h]) => Math.min(b.length, h.length)));

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CommandError, UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
-import { parseCaseKey } from '../data/suite.js';
+import { caseKey } from '../data/suite.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
 const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
@@ -91,10 +91,11 @@ function shootoutRounds(/** @type {any} */ doc) {
   /** @type {Record<string, { cases: any[] }>[]} */
   const rounds = Array.from({ length: n }, () => ({}));
   const listed = /** @type {Record<string, string[]>} */ ({});
-  for (const f of doc.figures) {
-    (listed[f.side] ??= []).push(f.key);
-    f.opsPerSec.forEach((/** @type {number | null} */ x, /** @type {number} */ i) => {
-      const c = { ...parseCaseKey(f.key), status: x === null ? 'error' : 'ok', reason: f.reason ?? 'not run' };
+  for (const f of doc.cases) {
+    (listed[f.side] ??= []).push(caseKey(f));
+    f.rounds.forEach((/** @type {number | null} */ x, /** @type {number} */ i) => {
+      const { config, driver, cipher, op } = f;
+      const c = { config, driver, cipher, op, status: x === null ? 'error' : 'ok', reason: f.reason ?? 'not run' };
       (rounds[i][f.side] ??= { cases: [] }).cases.push(x === null ? c : { ...c, stats: { opsPerSec: { median: x } } });
     });
   }

@@ -28,7 +28,7 @@ import { runPlan } from '../data/run-plan.js';
 import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
-import { analyseShootout, figures } from '../shootout/verdict-rows.js';
+import { analyseShootout, roundCases } from '../shootout/verdict-rows.js';
 import { parseFlags as shootoutFlags } from '../shootout/cli.js';
 import { METHOD as SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
 
@@ -808,7 +808,7 @@ const FAILING_SIDES = [
 /**
  * A shootout document (bench/result/document.schema.json, kind shootout) for one machine and night: every Node
  * of the matrix with its driver generations (bench/shootout/plan.js), seeded per-round figures,
- * rows and figures from the shootout's own analysis (bench/shootout/verdict-rows.js).
+ * rows and cases from the shootout's own analysis (bench/shootout/verdict-rows.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
  *   nodes: the exact versions (default: the matrix's newest)
  */
@@ -918,7 +918,7 @@ export function syntheticShootout(p = {}) {
     reference: ref.label,
     pairs: comparisons,
     rows: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
-    figures: figures(
+    cases: roundCases(
       rounds,
       ok.map((s) => s.label),
     ),

@@ -48,12 +48,13 @@ const realDate = (/** @type {string} */ s) => {
 
 /**
  * What a schema cannot say of any document's run, environment and sides: real dates, in order, a
- * Node semver reads, each side once, a reason where it failed; one side's run has its cases,
- * several sides' their judged rows.
+ * Node semver reads, each side once, a reason where it failed; one side's run has its configs and
+ * setups, several sides' their judged rows.
  */
 function runProblems(/** @type {any} */ doc) {
   const problems = /** @type {string[]} */ ([]);
-  if (!isShootout(doc) && !doc.cases) problems.push('/cases is missing: a run of one side has its cases');
+  if (!isShootout(doc) && !(doc.configs && doc.setups))
+    problems.push('/configs or /setups is missing: a run of one side has them');
   if (isShootout(doc) && !doc.rows) problems.push('/rows is missing: a run of several sides has its pairs judged');
   if (new Set(doc.sides.map((/** @type {any} */ s) => s.label)).size !== doc.sides.length)
     problems.push('/sides has a label twice');
@@ -79,23 +80,28 @@ const tableProblems = (/** @type {any} */ c, /** @type {string} */ at) =>
   );
 
 /**
- * A run's document: names the data knows, each case once, a case that ran carries the figure its
- * operation is shown by (a size, or timing statistics).
+ * A run's cases: names the data knows, each case once per side, a side that exists where the run
+ * has several, a case of one side that ran carries the figure its operation is shown by (a size,
+ * or timing statistics).
  * @param {any} doc a schema-valid document
+ * @param {Set<string>} labels
  */
-function resultProblems(doc) {
+function caseProblems(doc, labels) {
   const problems = /** @type {string[]} */ ([]);
   const seen = new Set();
   doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     problems.push(...tableProblems(c, `/cases/${i}`));
     const op = OPS.find((o) => o.name === c.op);
-    if (c.status === 'ok' && op?.kind === 'size' && !c.size)
+    if (isShootout(doc) !== Boolean(c.side))
+      problems.push(`/cases/${i} ${c.side ? 'has a side in a run of one' : 'has no side in a run of several'}`);
+    else if (c.side && !labels.has(c.side)) problems.push(`/cases/${i}/side '${c.side}' is not a side`);
+    if (c.status === 'ok' && !c.side && op?.kind === 'size' && !c.size)
       problems.push(`/cases/${i} is ok but has no size: '${c.op}' is measured in bytes`);
-    if (c.status === 'ok' && op && op.kind !== 'size' && !c.stats)
+    if (c.status === 'ok' && !c.side && op && op.kind !== 'size' && !c.stats)
       problems.push(`/cases/${i} is ok but has no stats: '${c.op}' is timed`);
     const key = caseKey(c);
-    if (seen.has(key)) problems.push(`/cases/${i} repeats case ${key}`);
-    seen.add(key);
+    if (seen.has(`${c.side}|${key}`)) problems.push(`/cases/${i} repeats case ${key}${c.side ? ` on ${c.side}` : ''}`);
+    seen.add(`${c.side}|${key}`);
   });
   return problems;
 }
@@ -147,9 +153,6 @@ function rowProblems(doc, labels, pairs) {
     if (r.verdict === 'slower' && !(r.high < 0))
       problems.push(`/rows/${i} is 'slower' but its interval reaches 0 or above`);
     if (!compared && !r.reason) problems.push(`/rows/${i} is 'not compared' without a reason`);
-  });
-  doc.figures.forEach((/** @type {any} */ f, /** @type {number} */ i) => {
-    if (!labels.has(f.side)) problems.push(`/figures/${i}/side '${f.side}' is not a side`);
   });
   return problems;
 }
@@ -209,7 +212,7 @@ export function semanticProblems(doc) {
   const pairs = new Set((doc.pairs ?? []).map((/** @type {any} */ c) => `${c.group}|${c.base}|${c.head}`));
   return [
     ...runProblems(doc),
-    ...(doc.cases ? resultProblems(doc) : []),
+    ...caseProblems(doc, labels),
     ...(doc.rows ? rowProblems(doc, labels, pairs) : []),
     ...countingProblems(doc, labels, pairs),
   ];

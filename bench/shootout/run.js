@@ -7,7 +7,7 @@ import { interleave, SideError } from '../paired/interleave.js';
 import { KIND, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../data/suite.js';
 import { inScope, planComparisons, referenceSide } from './plan.js';
-import { analyseShootout, figures } from './verdict-rows.js';
+import { analyseShootout, roundCases } from './verdict-rows.js';
 import { engineArgs } from './prepare-sides.js';
 import { countShootout } from './count-nodes.js';
 
@@ -122,7 +122,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     reference: ref.label,
     pairs: comparisons,
     rows,
-    figures: figures(
+    cases: roundCases(
       res.rounds,
       ok.map((p) => p.plan.label),
     ),

@@ -89,26 +89,27 @@ export function analyseShootout(rounds, comparisons, listed, o) {
 }
 
 /**
- * Each side's figures: per case, ops/s per round (null where the case did not run that round).
+ * Each side's cases, as the document keeps them: per case, its ops/s in each round (null where it
+ * did not run that round).
  * @param {Record<string, { cases: any[] }>[]} rounds
  * @param {string[]} labels
  */
-export function figures(rounds, labels) {
-  /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }[]} */
+export function roundCases(rounds, labels) {
+  /** @type {{ side: string, rounds: (number | null)[], status: string, reason?: string }[]} */
   const out = [];
   for (const side of labels) {
     const keys = [...new Set(rounds.flatMap((r) => (r[side]?.cases ?? []).map(caseKey)))].sort();
     for (const key of keys) {
       const cs = rounds.map((r) => (r[side]?.cases ?? []).find((/** @type {any} */ c) => caseKey(c) === key));
       const bad = cs.find((c) => c && c.status !== 'ok');
-      /** @type {{ side: string, key: string, opsPerSec: (number | null)[], status: string, reason?: string }} */
+      /** @type {{ side: string, rounds: (number | null)[], status: string, reason?: string }} */
       const f = {
+        ...parseCaseKey(key),
         side,
-        key,
-        opsPerSec: cs.map((c) => (c?.status === 'ok' && c.stats ? sig6(c.stats.opsPerSec.median) : null)),
         status: bad ? bad.status : 'ok',
+        rounds: cs.map((c) => (c?.status === 'ok' && c.stats ? sig6(c.stats.opsPerSec.median) : null)),
       };
-      if (bad?.reason) f.reason = String(bad.reason).slice(0, 500);
+      if (bad) f.reason = String(bad.reason || bad.status).slice(0, 500);
       out.push(f);
     }
   }
