@@ -1,8 +1,8 @@
 // The one document module: the committed schema (document.schema.json: a run with its sides,
-// one for npm run bench, several for a shootout, whose pairs are judged in rows) and one Ajv set-up with the
-// kinds of name of lib/names.schema.json beside it; the checks a schema cannot say; the checked
-// write (header.js writes, without ajv, for npm run ci:failure). The aggregate reads every document
-// through documentProblems.
+// one for npm run bench, several for a shootout, whose pairs are judged in rows) and one Ajv
+// set-up with the kinds of name of lib/names.schema.json beside it; the checks a schema cannot
+// say; the checked write (header.js writes, without ajv, for npm run ci:failure). The aggregate
+// reads every document through documentProblems.
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';

@@ -1,7 +1,7 @@
 // What a document (a run with its sides: one for npm run bench, several for a shootout) is
-// stamped with and how it is written, without validating it: its kind, the schema version, the harness, the run id and commit, the file
-// name (the run's start and id in it, so a document never replaces another), the atomic write that
-// refuses an existing name. Built-ins and project files only (no npm package), so npm run
+// stamped with and how it is written, without validating it: its kind, the schema version, the
+// harness, the run id and commit, the file name (the run's start and id in it, so a document never
+// replaces another), the atomic write that refuses an existing name. Built-ins and project files only (no npm package), so npm run
 // ci:failure can write a document on a runner whose install failed; document.js validates against
 // the schema (ajv) and the checks a schema cannot say before it writes.
 import { execFileSync } from 'node:child_process';
