@@ -21,7 +21,7 @@ import {
 import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
 import { CLAIMS, MIN_PAIRS, SOURCE } from '../data/production-claims.js';
-import { runPlan } from '../data/run-plan.js';
+import { SUITE_CLAIMS } from '../data/run-plan.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -48,7 +48,7 @@ export const HELP = {
 /** The bench's arguments for these flags. */
 function benchArgsOf(/** @type {string[]} */ argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
-  const inSuite = new Set(runPlan().pairs.flatMap((p) => (p.claim ? [p.claim.id] : [])));
+  const inSuite = new Set(SUITE_CLAIMS);
   const measurable = CLAIMS.filter((e) => inSuite.has(e.id) || e.checks.some((c) => c.workload)).map((e) => e.id);
   const given = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
   for (const n of given)

@@ -5,7 +5,7 @@
 // claim's check it tests (production-claims.js CLAIM_PAIRS).
 import { COMPARISONS } from './comparisons.js';
 import { OPS } from './ops.js';
-import { CLAIM_PAIRS } from './production-claims.js';
+import { CLAIMS, CLAIM_PAIRS } from './production-claims.js';
 import { caseKey, cases, setupKey, setups } from './suite.js';
 
 /**
@@ -41,6 +41,20 @@ const PAIRS = [
   ),
   ...CLAIM_PAIRS,
 ];
+
+/** The claims the suite's cases measure (one of their checks is a pair), in the claims' order, by id. */
+export const SUITE_CLAIMS = CLAIMS.filter((e) => CLAIM_PAIRS.some((p) => p.claim?.id === e.id)).map((e) => e.id);
+
+/**
+ * What each case is compared with among these pairs: its references, as the member of a pair.
+ * @param {Pair[]} pairs
+ * @returns {(c: import('./suite.js').Case) => import('./suite.js').Case[]}
+ */
+export function referencesIn(pairs) {
+  const by = new Map();
+  for (const p of pairs) by.set(caseKey(p.member), [...(by.get(caseKey(p.member)) ?? []), p.reference]);
+  return (c) => by.get(caseKey(c)) ?? [];
+}
 
 /**
  * The plan of a run of the suite with these filters (bench/engine/flags.js): its one side, its

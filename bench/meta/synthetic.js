@@ -24,7 +24,7 @@ import { median, medianRse } from '../../lib/stats/spread.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { rounded } from '../run/run-suite.js';
 import { nextExtraRound } from '../run/extra-rounds.js';
-import { runPlan } from '../data/run-plan.js';
+import { referencesIn, runPlan } from '../data/run-plan.js';
 import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
@@ -382,10 +382,8 @@ const VERIFIED = /** @type {Record<string, (n: number) => Record<string, number>
 const MAX_EXTRA_ROUNDS = 24;
 
 /** The keys of each case's references, from the plan's pairs (the same for every document). */
-const referenceKeysOf = /** @type {Map<string, string[]>} */ (new Map());
-for (const p of runPlan().pairs)
-  referenceKeysOf.set(caseKey(p.member), [...(referenceKeysOf.get(caseKey(p.member)) ?? []), caseKey(p.reference)]);
-const referenceKeys = (/** @type {import('../data/suite.js').Case} */ c) => referenceKeysOf.get(caseKey(c)) ?? [];
+const referencesOf = referencesIn(runPlan().pairs);
+const referenceKeys = (/** @type {import('../data/suite.js').Case} */ c) => referencesOf(c).map(caseKey);
 
 /**
  * Every timed case's rounds, measured as run-suite.js measures them: the mode's rounds for every

@@ -20,7 +20,7 @@ import { removeStamps } from '../engine/templates.js';
 import { caseKey, caseOf, setupKey } from '../data/suite.js';
 import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
-import { runPlan } from '../data/run-plan.js';
+import { referencesIn, runPlan } from '../data/run-plan.js';
 import { roundOrder, slotOf } from './order.js';
 import { nextExtraRound } from './extra-rounds.js';
 import { pairedLog } from '../../lib/stats/slice-figures.js';
@@ -82,11 +82,7 @@ export async function runSuite(o) {
   const started = Date.now();
   const budget = budgetOf(o);
   const { random, list } = shuffledCases(o);
-  /** @type {Map<string, import('../data/suite.js').Case[]>} each case's references, from the plan's pairs */
-  const references = new Map();
-  for (const p of runPlan(o.filters).pairs)
-    references.set(caseKey(p.member), [...(references.get(caseKey(p.member)) ?? []), p.reference]);
-  const referencesOf = (/** @type {import('../data/suite.js').Case} */ c) => references.get(caseKey(c)) ?? [];
+  const referencesOf = referencesIn(runPlan(o.filters).pairs);
   /** @type {Map<string, any>} final entries of cases that are not (or no longer) measured */
   const done = new Map();
   const measured = /** @type {Map<string, Measuring>} */ (new Map());

@@ -13,7 +13,7 @@ import { replaceBetween } from '../../lib/markers.js';
 import { OPS } from '../data/ops.js';
 import { RULES } from '../data/suite.js';
 import { CLAIMS } from '../data/production-claims.js';
-import { runPlan } from '../data/run-plan.js';
+import { SUITE_CLAIMS, runPlan } from '../data/run-plan.js';
 
 /** A claim's pairs (bench/data/run-plan.js): its measured checks. */
 const { pairs } = runPlan();
@@ -37,7 +37,7 @@ export function listText() {
   out.push('ops (--op):', ...OPS.map((o) => `  ${o.name.padEnd(13)} ${o.label}: ${o.unit}`));
   out.push(
     'claims (--claim; npm run claims, which also takes wal-concurrency, measured by the concurrency workload):',
-    ...CLAIMS.filter((e) => pairsOf(e.id).length).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
+    ...CLAIMS.filter((e) => SUITE_CLAIMS.includes(e.id)).map((e) => `  ${e.id.padEnd(24)} claim ${e.n}: ${e.short}`),
   );
   return out.join('\n');
 }
