@@ -224,6 +224,9 @@ function variants(s, random) {
   ];
 }
 
+/** Keys a free map is given now and then: plain ones, and those an object's prototype has. */
+const HOSTILE_KEYS = ['zq', 'messages', 'readers', 'x', '__proto__', 'constructor'];
+
 /**
  * A value for the subschemas of one place.
  * @param {ReturnType<typeof schemaTools>} tools
@@ -320,13 +323,28 @@ export function generate(tools, examples, random, given, o = {}) {
   for (const k of named) if (depth < 5 && random() < 0.25) fill(k);
   const free = nodes.find((n) => n.additionalProperties && typeof n.additionalProperties === 'object');
   if (free && depth < 5 && random() < 0.5) {
-    const names = nodes.map((n) => n.propertyNames?.pattern).find((p) => typeof p === 'string');
-    const key = names
-      ? string([{ pattern: names, maxLength: 40 }], examples, random, {})
-      : pick(['zq', 'messages', 'readers', 'x', '__proto__', 'constructor']);
+    const names = nodes
+      .map((n) => (n.propertyNames?.$ref ? tools.resolve(n.propertyNames.$ref) : n.propertyNames)?.pattern)
+      .find((p) => typeof p === 'string');
+    // a name the renderers might trip on (constructor) where the names allow it, else one of the names
+    const risky = HOSTILE_KEYS.filter((k) => !names || new RegExp(names, 'u').test(k));
+    const key =
+      risky.length && (!names || random() < 0.5)
+        ? pick(risky)
+        : string([{ pattern: names, maxLength: 40 }], examples, random, {});
     fill(/** @type {string} */ (key));
   }
-  for (let i = 0; i < 3; i++) for (const k of required()) fill(k); // a then's requirement may bring another if
+  for (let i = 0; i < 3; i++) {
+    for (const k of required()) fill(k); // a then's requirement may bring another if
+    // a then that constrains a child (a workload's kind requires its setup's fields): that child
+    // made again under it, as the discriminator was perhaps made after the child
+    const applied = tools.applying(given, obj);
+    for (const k of Object.keys(obj)) {
+      const child = tools.childSchemas(applied, k, false);
+      if (!child.every((s) => tools.valid(s, obj[k])))
+        own(obj, k, generate(tools, examples, random, child, { key: k, old: obj[k], depth: depth + 1 }));
+    }
+  }
   return obj;
 }
 
@@ -526,8 +544,8 @@ export function fromPattern(source, random) {
 /**
  * Changes to a document at random places of its schema: each place in the schema equally likely
  * (a workload case's setup as likely as a case's median), then one of its instances. A change
- * sets a fresh value for the place, drops an optional key (or an array's element), or adds a
- * property the place may have.
+ * sets a fresh value for the place, drops an optional key (or an array's element), adds a
+ * property the place may have, or gives a free map a key of HOSTILE_KEYS whatever its names allow.
  * @param {ReturnType<typeof schemaTools>} tools
  * @param {Map<string, string[]>} examples
  * @param {() => number} random
@@ -584,6 +602,15 @@ export function changesFor(tools, examples, random, base, placesOfBase, n) {
         changes.push({ path: [...place.path, k], op: 'set', value: v });
         continue;
       }
+    }
+    const free =
+      isObject && place.nodes.find((x) => x.additionalProperties && typeof x.additionalProperties === 'object');
+    if (r < 0.5 && free) {
+      // a key of its own choosing, whatever the map's names allow: __proto__ in a map of pragmas
+      const k = HOSTILE_KEYS[randomInt(random, HOSTILE_KEYS.length)];
+      const v = generate(tools, examples, random, [free.additionalProperties], { key: k, depth: 2 });
+      changes.push({ path: [...place.path, k], op: 'set', value: v });
+      continue;
     }
     const key = place.path.at(-1);
     changes.push({

@@ -287,9 +287,9 @@ test("values made from the schema alone are valid against it: at 90% of a docume
   const made = Array.from({ length: 10 }, () =>
     generate(tools, /** @type {Map<string, string[]>} */ (EXAMPLES.get(tools)), random, [SCHEMA]),
   );
-  // whole documents: 3 to 9 of 10 valid over seeds 3600–3619 (the one schema's optional parts,
-  // the suite's and the shootout's, each a chance of a value its conditions refuse)
-  assert.ok(made.filter((d) => tools.valid(SCHEMA, d)).length >= 2, 'whole documents');
+  // whole documents: 10 of 10 valid over seeds 3600–3619 (since the generator follows a then into
+  // the children it constrains, and propertyNames given by $ref; 3 to 9 of 10 before)
+  assert.ok(made.filter((d) => tools.valid(SCHEMA, d)).length >= 8, 'whole documents');
 });
 
 test(`aggregate over documents made from the schemas alone (seed ${SEED}): no throw, every refused file named, nothing written outside, nothing live`, async () => {
