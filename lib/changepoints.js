@@ -38,6 +38,7 @@
 import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
+import { median } from './stats/spread.js';
 
 /** Nights a segment holds at least (Chromium's perf dashboard: 6). */
 const MIN_SEGMENT = 6;
@@ -96,11 +97,6 @@ export const SETTINGS = {
  * @property {number} after the level after: the median of its segment
  */
 
-const median = (/** @type {number[]} */ xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const mad = (/** @type {number[]} */ xs) => {
   const m = median(xs);
   return 1.4826 * median(xs.map((x) => Math.abs(x - m)));

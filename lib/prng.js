@@ -52,3 +52,7 @@ export function shuffle(random, items) {
   }
   return items;
 }
+
+/** A standard normal draw (Box–Muller). */
+export const normal = (/** @type {() => number} */ random) =>
+  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -10,7 +10,7 @@
 // calibration-<time>.md and .json to --out (never over another file) and the table to stdout.
 import path from 'node:path';
 import { SETTINGS, changePointsOf } from '../../lib/changepoints.js';
-import { createRandom } from '../../lib/prng.js';
+import { createRandom, normal } from '../../lib/prng.js';
 import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
 import { command, numberFlag, parseStrict, printMarkdown } from '../../lib/command.js';
 import { table } from '../../lib/markdown.js';
@@ -113,7 +113,7 @@ function bandRows(windows, seed) {
     for (let w = 0; w < windows; w++) {
       const random = createRandom(seed * 7717 + si * 1e6 + w);
       const vm = sc.shared
-        ? Array.from({ length: WINDOW }, () => outlier(random) * Math.exp(0.02 * normalOf(random)))
+        ? Array.from({ length: WINDOW }, () => outlier(random) * Math.exp(0.02 * normal(random)))
         : undefined;
       const byOp = ops.map(
         (k, i) =>
@@ -144,10 +144,6 @@ function bandRows(windows, seed) {
     };
   });
 }
-
-/** A standard normal draw (Box–Muller). */
-const normalOf = (/** @type {() => number} */ random) =>
-  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
 /**
  * The change-point scenarios: the kinds of series, step sizes and noise measured together.

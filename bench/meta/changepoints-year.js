@@ -17,7 +17,7 @@
 // Also measured: false change points as the aggregate shows them, from a window of 13 weeks that
 // moves a night at a time (every night's change points, counted once each over the year).
 import { SETTINGS, changePointsOf, oneSplit } from '../../lib/changepoints.js';
-import { createRandom } from '../../lib/prng.js';
+import { createRandom, normal } from '../../lib/prng.js';
 import { command, numberFlag, parseStrict } from '../../lib/command.js';
 import { table } from '../../lib/markdown.js';
 
@@ -33,9 +33,6 @@ const NEAR = 5;
 
 const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
 
-/** A standard normal draw (Box–Muller). */
-const normal = (/** @type {() => number} */ random) =>
-  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 /** Student's t with df degrees of freedom. */
 const student = (/** @type {() => number} */ random, /** @type {number} */ df) => {
   let chi = 0;

@@ -6,7 +6,7 @@
 // rounds (two modes) and an outlier round now and then. Beside it, how often the rule the answers
 // replace (the largest of the family whose own, uncorrected interval excludes 0) printed an effect.
 import { judge } from '../../lib/judge.js';
-import { createRandom } from '../../lib/prng.js';
+import { createRandom, normal } from '../../lib/prng.js';
 
 /** The families the answers judge, with their sizes in a full run. */
 export const FAMILIES = [
@@ -23,8 +23,7 @@ export const FAMILIES = [
  * @param {number} sd
  */
 function side(random, sd) {
-  const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  return sd * normal + (random() < 0.2 ? -0.06 : 0) + (random() < 0.03 ? -0.3 : 0);
+  return sd * normal(random) + (random() < 0.2 ? -0.06 : 0) + (random() < 0.03 ? -0.3 : 0);
 }
 
 /**

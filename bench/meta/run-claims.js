@@ -6,7 +6,7 @@
 // with the run's own judge (lib/judge.js) on pairs' log ratios under the noise the machines show:
 // Gaussian, a slow tail of hiccups, two modes. Seeded: the same seed, the same rows.
 import { judge } from '../../lib/judge.js';
-import { createRandom } from '../../lib/prng.js';
+import { createRandom, normal } from '../../lib/prng.js';
 import { wilson } from '../../lib/stats/interval.js';
 import { MIN_PAIRS } from '../data/production-claims.js';
 import { combinedP } from '../result/analysis.js';
@@ -44,8 +44,6 @@ const REPEATS = {
       'select 70.4%, delete 90.7%, insert 94.4%, update 79.6%; ± 2.0–4.2× the p95 move; whole runs shifted −34% to +58%',
   },
 };
-
-const normal = (/** @type {() => number} */ r) => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
 
 /** One pair's log ratio with no real effect, by the noise the machines show. */
 export const NOISE = /** @type {Record<string, (r: () => number) => number>} */ ({
