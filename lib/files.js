@@ -107,6 +107,27 @@ export function writeFileNew(file, data) {
 }
 
 /**
+ * A new pair of files in `out`, `<prefix>-<time>.md` and `.json` (`-1`, `-2`… after the time when
+ * taken), never over another.
+ * @param {string} out
+ * @param {string} prefix
+ * @param {string} md
+ * @param {string} json
+ * @param {Date} [now]
+ * @returns {string} their path without the extension
+ */
+export function writeNewPair(out, prefix, md, json, now = new Date()) {
+  makeDir(out);
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  for (let i = 0; i < 100; i++) {
+    const name = path.join(out, `${prefix}-${stamp}${i ? `-${i}` : ''}`);
+    if (!fs.existsSync(`${name}.json`) && writeFileNew(`${name}.md`, md) && writeFileNew(`${name}.json`, json))
+      return name;
+  }
+  throw new Error(`${out}: 100 of ${prefix} already written at ${stamp}`);
+}
+
+/**
  * Write a file so a reader sees the old content or the new, never half: temp file in the same
  * directory, fsync, rename.
  * @param {string} file

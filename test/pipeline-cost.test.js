@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { PHASES, choosePhases, costTable, runParts, scaleCompare, writeTable } from '../bench/meta/pipeline-cost.js';
+import { PHASES, choosePhases, costTable, runParts, scaleCompare } from '../bench/meta/pipeline-cost.js';
+import { writeNewPair } from '../lib/files.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
 const cli = (/** @type {string[]} */ args) =>
@@ -114,9 +115,11 @@ test('the table: a new file every run, never over another, with load and cores b
     },
   ];
   const now = new Date('2026-05-01T12:00:00.000Z');
-  const a = writeTable(out, rows, now);
+  const write = (/** @type {typeof rows} */ r) =>
+    `${writeNewPair(out, 'pipeline-cost', `${costTable(r)}\n`, `${JSON.stringify({ rows: r }, null, 2)}\n`, now)}.md`;
+  const a = write(rows);
   const first = fs.readFileSync(a, 'utf8');
-  const b = writeTable(out, rows.slice(0, 1), now);
+  const b = write(rows.slice(0, 1));
   assert.notEqual(a, b, 'the same second: another name');
   assert.equal(fs.readFileSync(a, 'utf8'), first, 'the first table is untouched');
   assert.equal(fs.readdirSync(out).length, 4, 'a .md and a .json each');

@@ -11,8 +11,8 @@
 import path from 'node:path';
 import { SETTINGS, changePointsOf } from '../../lib/changepoints.js';
 import { createRandom, normal } from '../../lib/prng.js';
-import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
-import { command, numberFlag, parseStrict, printMarkdown } from '../../lib/command.js';
+import { checkedDir, writeNewPair } from '../../lib/files.js';
+import { command, numberFlag, parseStrict, printMarkdown, switchFlag, valueFlag } from '../../lib/command.js';
 import { table } from '../../lib/markdown.js';
 import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
 import { outlier, seriesYear, slidingFalse } from './changepoints-year.js';
@@ -147,7 +147,7 @@ function bandRows(windows, seed) {
 
 /**
  * The change-point scenarios: the kinds of series, step sizes and noise measured together.
- * @type {{ id: string, measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints-year.js').Noise, name: string }[]}
+ * @type {{ id: string, measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints-year.js').Noise, name: string, short?: string }[]}
  */
 const CP_SCENARIOS = [
   {
@@ -157,6 +157,7 @@ const CP_SCENARIOS = [
     sizes: [0.01, 0.03],
     noise: {},
     name: 'counts (instructions, fsyncs, writes, bytes), independent nights',
+    short: 'counts, independent nights',
   },
   {
     id: 'counts, two-state',
@@ -239,32 +240,9 @@ function sizeRows(perCell, seed, want = (/** @type {string} */ _id) => true) {
  * @param {number} seed
  */
 function falseRows(years, seed, want = (/** @type {string} */ _id) => true) {
-  /** @type {{ name: string, measure: 'count' | 'wall', kinds: string[], noise: import('./changepoints-year.js').Noise }[]} */
+  // the change-point scenarios, and one beyond the target
   const scenarios = [
-    {
-      name: 'counts, independent nights',
-      measure: 'count',
-      kinds: ['instructions', 'fsync', 'writes', 'bytesWritten'],
-      noise: {},
-    },
-    {
-      name: 'instructions, ±1% in a fifth of the nights (Node 24)',
-      measure: 'count',
-      kinds: ['instructions'],
-      noise: { twoState: 0.2 },
-    },
-    {
-      name: 'wall time (one mode, two modes), independent nights',
-      measure: 'wall',
-      kinds: ['wall', 'wall, bimodal'],
-      noise: {},
-    },
-    {
-      name: 'wall time, nights correlated φ = 0.5',
-      measure: 'wall',
-      kinds: ['wall', 'wall, bimodal'],
-      noise: { phi: 0.5 },
-    },
+    ...CP_SCENARIOS.map((sc) => ({ ...sc, name: sc.short ?? sc.name })),
     {
       name: 'wall time, nights correlated φ = 0.7 (beyond the target)',
       measure: 'wall',
@@ -279,7 +257,7 @@ function falseRows(years, seed, want = (/** @type {string} */ _id) => true) {
     for (const [ki, kind] of sc.kinds.entries())
       for (let s = 0; s < years; s++) {
         const y = seriesYear(/** @type {any} */ (kind), 0, seed * 7919 + si * 1e7 + ki * 1e6 + s, sc.noise);
-        count += slidingFalse(y.values, SETTINGS[sc.measure]);
+        count += slidingFalse(y.values, SETTINGS[/** @type {'count' | 'wall'} */ (sc.measure)]);
         n++;
       }
     const [lo, hi] = poisson(count);
@@ -401,14 +379,13 @@ export function registryTable(rows) {
 }
 
 const OPTIONS = /** @type {const} */ ({
-  quick: { type: 'boolean', description: 'few series per row (about a minute): the machinery, not the figures' },
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the synthetic series, 0 to 2^31' },
-  out: { type: 'string', default: 'out/meta', arg: 'DIR', description: 'where the table goes, a new file per run' },
-  rows: {
-    type: 'string',
-    arg: 'IDS',
-    description: 'only these rows, comma-separated ids or their letters (a, b, b4, c, e, f): the rest is not run',
-  },
+  quick: switchFlag('few series per row (about a minute): the machinery, not the figures'),
+  seed: valueFlag('N', 'seed of the synthetic series, 0 to 2^31', { default: '1' }),
+  out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
+  rows: valueFlag(
+    'IDS',
+    'only these rows, comma-separated ids or their letters (a, b, b4, c, e, f): the rest is not run',
+  ),
 });
 
 export const HELP = {
@@ -439,15 +416,9 @@ function main(/** @type {string[]} */ argv) {
   ];
   const md = `${registryTable(rows)}\n\n${v.quick ? 'Quick: too few series for the figures to mean anything; ' : ''}${ids ? `rows ${ids.join(', ')} only; ` : ''}seed ${seed}, ${((performance.now() - t0) / 1000).toFixed(0)} s, ${process.version}.`;
   printMarkdown(md);
-  makeDir(out);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  for (let i = 0; i < 100; i++) {
-    const name = path.join(out, `calibration-${stamp}${i ? `-${i}` : ''}`);
-    if (!writeFileNew(`${name}.md`, `${md}\n`)) continue;
-    writeFileNew(`${name}.json`, `${JSON.stringify({ seed, quick: Boolean(v.quick), rows }, null, 2)}\n`);
-    process.stderr.write(`meta:calibration: wrote ${path.relative(process.cwd(), name)}.md and .json\n`);
-    break;
-  }
+  const json = `${JSON.stringify({ seed, quick: Boolean(v.quick), rows }, null, 2)}\n`;
+  const name = writeNewPair(out, 'calibration', `${md}\n`, json);
+  process.stderr.write(`meta:calibration: wrote ${path.relative(process.cwd(), name)}.md and .json\n`);
   return rows.some((r) => r.pass === false) ? 1 : 0;
 }
 

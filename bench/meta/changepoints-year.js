@@ -18,7 +18,7 @@
 // moves a night at a time (every night's change points, counted once each over the year).
 import { SETTINGS, changePointsOf, oneSplit } from '../../lib/changepoints.js';
 import { createRandom, normal } from '../../lib/prng.js';
-import { command, numberFlag, parseStrict } from '../../lib/command.js';
+import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { table } from '../../lib/markdown.js';
 
 const NIGHTS = 365;
@@ -46,12 +46,11 @@ const T4_MAD_SD = 1.4826 * 0.7407;
  * The kinds of series, each a generator of one series' level and its noise per night before any
  * step: `noise` draws the log deviation of a night, `mode` the factor of a night's mode (select).
  * @typedef {{ level: number, noise: () => number, mode?: () => number }} Draw
- * @type {Record<string, { measure: 'count' | 'wall', label: string, make: (random: () => number) => Draw }>}
+ * @type {Record<string, { measure: 'count' | 'wall', make: (random: () => number) => Draw }>}
  */
-export const KINDS = {
+const KINDS = {
   instructions: {
     measure: 'count',
-    label: 'instructions/op',
     make: (random) => {
       const u = random();
       const sd = u < 0.9 ? 5e-5 + 5e-5 * random() : u < 0.98 ? 1e-3 : 5e-3 + 5e-3 * random();
@@ -60,22 +59,18 @@ export const KINDS = {
   },
   fsync: {
     measure: 'count',
-    label: 'fsyncs/op',
     make: (random) => ({ level: [0.02, 0.1, 1.02, 2][Math.floor(4 * random())], noise: () => 0 }),
   },
   writes: {
     measure: 'count',
-    label: 'writes/op',
     make: (random) => ({ level: 1 + 5 * random(), noise: () => 0 }),
   },
   bytesWritten: {
     measure: 'count',
-    label: 'bytes written/op',
     make: (random) => ({ level: 4096 * (1 + 10 * random()), noise: () => 0 }),
   },
   wall: {
     measure: 'wall',
-    label: 'ops/s',
     make: (random) => {
       const sd = 0.02 + 0.02 * random();
       return { level: 10 ** (1 + 3.5 * random()), noise: () => (sd * student(random, 4)) / T4_MAD_SD };
@@ -83,7 +78,6 @@ export const KINDS = {
   },
   'wall, bimodal': {
     measure: 'wall',
-    label: 'ops/s (select: 6,000 or 10,000)',
     make: (random) => {
       const sd = 0.02 + 0.02 * random();
       const low = 0.2 + 0.3 * random();
@@ -199,19 +193,11 @@ export const HELP = {
   summary:
     "The history's change-point detection on a synthetic year: steps of 1%, 3% and 10% found at the right night, a few nights off, or missed, and false change points per 100 series-years.",
   options: /** @type {const} */ ({
-    series: {
-      type: 'string',
-      default: '200',
-      arg: 'N',
-      description: 'synthetic series per measure and step size, 1 to 100000',
-    },
-    sliding: {
-      type: 'string',
+    series: valueFlag('N', 'synthetic series per measure and step size, 1 to 100000', { default: '200' }),
+    sliding: valueFlag('N', "series also read through the aggregate's moving 13-week window (0: none)", {
       default: '40',
-      arg: 'N',
-      description: "series also read through the aggregate's moving 13-week window (0: none)",
-    },
-    seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the synthetic series' },
+    }),
+    seed: valueFlag('N', 'seed of the synthetic series', { default: '1' }),
   }),
 };
 

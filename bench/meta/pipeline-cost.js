@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../lib/root.js';
 import { UsageError, command, parseStrict, printMarkdown, valueFlag } from '../../lib/command.js';
-import { checkedDir, makeDir, writeFileNew } from '../../lib/files.js';
+import { checkedDir, writeNewPair } from '../../lib/files.js';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { npmCommand } from '../tools/install-drivers.js';
 
@@ -230,26 +230,6 @@ const partRow = (/** @type {Phase} */ phase, /** @type {Part} */ p, /** @type {{
   note: p.note ?? '',
 });
 
-/**
- * Write the table and its data to a new pair of files in `out`, never over another.
- * @param {string} out
- * @param {Row[]} rows
- * @param {Date} [now]
- */
-export function writeTable(out, rows, now = new Date()) {
-  makeDir(out);
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  for (let i = 0; i < 100; i++) {
-    const name = `pipeline-cost-${stamp}${i ? `-${i}` : ''}`;
-    const md = path.join(out, `${name}.md`);
-    if (fs.existsSync(md) || !writeFileNew(path.join(out, `${name}.json`), `${JSON.stringify({ rows }, null, 2)}\n`))
-      continue;
-    if (!writeFileNew(md, `${costTable(rows)}\n`)) continue;
-    return md;
-  }
-  throw new Error(`${out}: 100 tables already written at ${stamp}`);
-}
-
 const OPTIONS = /** @type {const} */ ({
   phase: valueFlag(
     'NAME',
@@ -273,9 +253,9 @@ function main(/** @type {string[]} */ argv) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-cost-'));
   try {
     const rows = phases.flatMap((p) => measure(p, work));
-    const file = writeTable(out, rows);
+    const name = writeNewPair(out, 'pipeline-cost', `${costTable(rows)}\n`, `${JSON.stringify({ rows }, null, 2)}\n`);
     printMarkdown(costTable(rows));
-    process.stderr.write(`meta:cost: wrote ${path.relative(process.cwd(), file)} and its .json\n`);
+    process.stderr.write(`meta:cost: wrote ${path.relative(process.cwd(), name)}.md and its .json\n`);
     return rows.some((r) => r.pass === false) ? 1 : 0;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
