@@ -190,13 +190,10 @@ export const HELP = {
     results: valueFlag('DIR', 'the results folder committed', { default: 'results' }),
     readme: valueFlag('FILE', 'the README committed', { default: 'README.md' }),
     remote: valueFlag('NAME', 'the git remote pushed to', { default: 'origin' }),
-    branch: {
-      type: 'string',
+    branch: valueFlag('NAME', 'the branch pushed to', {
       default: process.env.GITHUB_REF_NAME || '',
-      arg: 'NAME',
       shown: '$GITHUB_REF_NAME (required)',
-      description: 'the branch pushed to',
-    },
+    }),
   }),
 };
 

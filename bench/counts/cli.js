@@ -18,7 +18,7 @@
 // injected.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, command, numberFlag, parseStrict } from '../../lib/command.js';
+import { UsageError, command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 import { writeFileAtomic } from '../../lib/files.js';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { loadDrivers } from '../engine/load-drivers.js';
@@ -29,27 +29,19 @@ import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
 import { countingTools } from './tools.js';
 
 const OPTIONS = /** @type {const} */ ({
-  quick: { type: 'boolean', default: false, description: "the quick run's cases and budgets" },
+  quick: switchFlag("the quick run's cases and budgets"),
   ...FILTER_OPTIONS,
-  seed: { type: 'string', default: '1', arg: 'N', description: 'seed of the generated data' },
-  jobs: { type: 'string', arg: 'N', shown: 'one per core', description: 'callgrind processes at once' },
-  out: {
-    type: 'string',
-    arg: 'FILE',
-    shown: 'none (required)',
-    description: 'the counts document, written whole or not at all',
-  },
-  inject: {
-    type: 'string',
-    arg: 'FILE',
-    description:
-      'calibration only: JSON of known work added to cases ({"<case key>": {"loop": N, "fsyncEvery": N, "sql": N}})',
-  },
-  'probe-loop': {
-    type: 'string',
-    arg: 'N',
-    description: 'calibration only: count a loop of N and a query of N / 10 rows alone, to size --inject',
-  },
+  seed: valueFlag('N', 'seed of the generated data', { default: '1' }),
+  jobs: valueFlag('N', 'callgrind processes at once', { shown: 'one per core' }),
+  out: valueFlag('FILE', 'the counts document, written whole or not at all', { shown: 'none (required)' }),
+  inject: valueFlag(
+    'FILE',
+    'calibration only: JSON of known work added to cases ({"<case key>": {"loop": N, "fsyncEvery": N, "sql": N}})',
+  ),
+  'probe-loop': valueFlag(
+    'N',
+    'calibration only: count a loop of N and a query of N / 10 rows alone, to size --inject',
+  ),
 });
 
 export const HELP = {

@@ -24,7 +24,7 @@ import { GENERATIONS, GENERATION_ENV } from '../data/drivers.js';
 import { chosenGeneration } from '../data/node-ranges.js';
 import { driversDir, loadDrivers } from '../engine/load-drivers.js';
 import { ROOT } from '../../lib/root.js';
-import { UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
+import { UsageError, command, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
 
 const MARK = '.installed.json';
 
@@ -123,10 +123,8 @@ export const HELP = {
     "Installs the driver generation for the running Node into .drivers/ from drivers/<generation>/'s lockfile (the project's postinstall), then loads them and says which binary each loaded.",
   options: /** @type {const} */ ({
     'from-source': {
-      type: 'boolean',
-      default: false,
+      ...switchFlag('compile every driver from source, never a prebuilt binary'),
       shown: 'off (on with SQLITE_BENCH_FROM_SOURCE=1)',
-      description: 'compile every driver from source, never a prebuilt binary',
     },
     generation: valueFlag(
       'ID',
