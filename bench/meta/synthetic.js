@@ -18,7 +18,7 @@ import { generationFor } from '../data/node-ranges.js';
 import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, oneSide } from '../result/header.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { cases, caseKey, setupDir, setupKey } from '../data/suite.js';
-import { selectWorkloads, workloadPragmas } from '../data/workloads.js';
+import { selectWorkloads } from '../data/workloads.js';
 import { createRandom } from '../../lib/prng.js';
 import { median, medianRse } from '../../lib/stats/spread.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
@@ -26,6 +26,8 @@ import { rounded } from '../run/run-suite.js';
 import { nextExtraRound } from '../run/extra-rounds.js';
 import { referencesIn, runPlan } from '../data/run-plan.js';
 import { analyseWorkloads } from '../workloads/workload-figures.js';
+import { effective } from '../workloads/round.js';
+import { messagesOf, pragmasOf as workloadPragmasOf, templateId } from '../workloads/run-workloads.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
 import { analyseShootout, roundCases } from '../shootout/verdict-rows.js';
@@ -128,7 +130,7 @@ const COMPILE_OPTIONS = [
 /**
  * What SQLite reads back for a PRAGMA: its value on a fresh connection (`before`), and the value a
  * setting reads back as (`as`: enums as numbers, journal_mode in lower case). Absent: read back as set.
- * @type {Record<string, { before: unknown, as?: Record<string, unknown> }>}
+ * @type {Record<string, { before: string | number | null, as?: Record<string, string | number> }>}
  */
 const READBACK = {
   auto_vacuum: { before: 0, as: { NONE: 0, FULL: 1, INCREMENTAL: 2 } },
@@ -176,10 +178,6 @@ function readings(pragmas, tempdir, driver) {
     return { name, requested, before, after: r.as?.[String(requested)] ?? requested, applied: true };
   });
 }
-
-/** The effective values a case records (bench/engine/session.js): read back, or true for an action. */
-const effective = (/** @type {ReturnType<typeof readings>} */ r) =>
-  Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
 
 /** The machine of a platform, or a one-line error naming the valid ones. */
 function machineFor(/** @type {string} */ platform) {
@@ -727,17 +725,13 @@ function syntheticWorkloads(o) {
   const dir = `/tmp/sqlite-bench-workloads-${tempSuffix(o.random)}`;
   let seq = 0;
   const tempdir = () => `${dir}/p${seq++}/tmp`;
-  const pragmasOf = (/** @type {import('../data/workloads.js').Workload} */ w) =>
-    w.kind === 'concurrency'
-      ? workloadPragmas(w)
-      : /** @type {any} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)).pragmas;
   const levels = Array.from({ length: budget.rounds }, () => o.scale * (1 + 0.04 * (o.random() - 0.5)));
   /** @type {import('../workloads/workload-figures.js').Measured[]} */
   const measured = selected.map((w) => {
-    const messages = w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages;
+    const messages = messagesOf(w, budget, quick);
     if (!o.ok(w.driver)) return { w, status: 'skipped', reason: o.reasonOf(w.driver), messages, rounds: [], slots: [] };
     const rounds = levels.map((level) => {
-      const pragmas = effective(readings(pragmasOf(w), tempdir(), w.driver));
+      const pragmas = effective(readings(workloadPragmasOf(w), tempdir(), w.driver));
       return w.kind === 'concurrency'
         ? concurrencyRound(w, { random: o.random, level, durationMs: budget.durationMs, pragmas })
         : scaleRound(messages, { random: o.random, level, pragmas });
@@ -748,17 +742,9 @@ function syntheticWorkloads(o) {
   const templates = new Map();
   for (const m of measured.filter((x) => x.status === 'ok')) {
     const w = m.w;
-    const id = (
-      w.kind === 'concurrency'
-        ? `c-${w.journal}-${w.driver}-${w.cipher}-${m.messages}`
-        : `s-${w.driver}-${w.cipher}-${m.messages}`
-    ).replace(/[^a-z0-9-]/gi, '_');
+    const id = templateId(w, m.messages);
     if (templates.has(id)) continue;
-    const pragmas = readings(
-      w.kind === 'concurrency' ? workloadPragmas({ ...w, busy: 'configured' }) : pragmasOf(w),
-      tempdir(),
-      w.driver,
-    );
+    const pragmas = readings(workloadPragmasOf(w, true), tempdir(), w.driver);
     const mainBytes = 3416 * m.messages;
     templates.set(id, {
       id,

@@ -41,7 +41,7 @@ import { buildTemplate } from './template.js';
  */
 
 /** The effective PRAGMA values, as the suite records them (session.js effective). */
-const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) =>
+export const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) =>
   Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
 
 async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key) {

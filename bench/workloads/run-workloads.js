@@ -36,10 +36,26 @@ const PRODUCTION = /** @type {import('../data/configs.js').Config} */ (
 ).pragmas;
 
 /** A template's identity: what it is built with (busy_timeout is a connection's, not the file's). */
-const templateId = (/** @type {import('../data/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
-  w.kind === 'concurrency'
-    ? `c-${w.journal}-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_')
-    : `s-${w.driver}-${w.cipher}-${messages}`.replace(/[^a-z0-9-]/gi, '_');
+/**
+ * A workload's PRAGMAs: a round's, or (`template`) its template's, which carries the file's;
+ * busy_timeout is set by each connection that uses it.
+ * @param {import('../data/workloads.js').Workload} w
+ */
+export const pragmasOf = (w, template = false) =>
+  w.kind === 'concurrency' ? workloadPragmas(template ? { ...w, busy: 'configured' } : w) : PRODUCTION;
+
+/** The messages a workload's database holds. */
+export const messagesOf = (
+  /** @type {import('../data/workloads.js').Workload} */ w,
+  /** @type {import('./workload-budgets.js').WorkloadBudget} */ budget,
+  /** @type {boolean} */ quick,
+) => (w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages);
+
+export const templateId = (/** @type {import('../data/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
+  `${w.kind === 'concurrency' ? `c-${w.journal}` : 's'}-${w.driver}-${w.cipher}-${messages}`.replace(
+    /[^a-z0-9-]/gi,
+    '_',
+  );
 
 export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
   const started = Date.now();
@@ -60,7 +76,7 @@ export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
   const measured = selected.map((w) => ({
     w,
     status: 'ok',
-    messages: w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages,
+    messages: messagesOf(w, budget, quick),
     rounds: [],
     slots: [],
   }));
@@ -75,8 +91,6 @@ export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
       total: processes,
       current: { config: `workload ${m.w.name}`, driver: m.w.driver, cipher: m.w.cipher, op: what },
     });
-  const pragmasOf = (/** @type {import('../data/workloads.js').Workload} */ w) =>
-    w.kind === 'concurrency' ? workloadPragmas(w) : PRODUCTION;
 
   /** The template of a workload, built on first use; null (and the workload an error) when it cannot be. */
   const templateOf = async (/** @type {import('./workload-figures.js').Measured} */ m) => {
@@ -86,14 +100,12 @@ export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
       const file = path.join(dir, 'templates', id, 'template.db');
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const w = m.w;
-      // the template carries the file's PRAGMAs; busy_timeout is set by each connection that uses it
-      const pragmas = w.kind === 'concurrency' ? workloadPragmas({ ...w, busy: 'configured' }) : PRODUCTION;
       const r = await runRoundProcess(
         {
           kind: 'build',
           driver: w.driver,
           cipher: w.cipher,
-          pragmas,
+          pragmas: pragmasOf(w, true),
           seed: o.seed,
           workdir: workdir(),
           template: file,
