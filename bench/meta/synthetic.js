@@ -34,40 +34,18 @@ import { analyseShootout, roundCases } from '../shootout/verdict-rows.js';
 import { parseFlags as shootoutFlags } from '../shootout/cli.js';
 import { METHOD as SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
 
+/** Per platform-arch, a runner of that class, and its speed against the real run's machine (a linux-x64 of 2 cores). */
 const MACHINES = {
-  'linux-x64': {
-    platform: 'linux',
-    arch: 'x64',
-    cpuModel: 'AMD EPYC 7763 64-Core Processor',
-    cores: 4,
-    imageOs: 'ubuntu24',
-    osRelease: '6.11.0-1018-azure',
-  },
-  'linux-arm64': {
-    platform: 'linux',
-    arch: 'arm64',
-    cpuModel: 'Neoverse-N2',
-    cores: 4,
-    imageOs: 'ubuntu24',
-    osRelease: '6.11.0-1018-azure',
-  },
-  'darwin-arm64': {
-    platform: 'darwin',
-    arch: 'arm64',
-    cpuModel: 'Apple M1 (Virtual)',
-    cores: 3,
-    imageOs: 'macos15',
-    osRelease: '24.6.0',
-  },
-  'darwin-x64': {
-    platform: 'darwin',
-    arch: 'x64',
-    cpuModel: 'Intel(R) Core(TM) i7-8700B CPU @ 3.20GHz',
-    cores: 4,
-    imageOs: 'macos15',
-    osRelease: '24.6.0',
-  },
+  'linux-x64': { cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, speed: 1 },
+  'linux-arm64': { cpuModel: 'Neoverse-N2', cores: 4, speed: 0.85 },
+  'darwin-arm64': { cpuModel: 'Apple M1 (Virtual)', cores: 3, speed: 1.25 },
+  'darwin-x64': { cpuModel: 'Intel(R) Core(TM) i7-8700B CPU @ 3.20GHz', cores: 4, speed: 0.7 },
 };
+/** Per platform, the runner image and its kernel. */
+const IMAGES = /** @type {Record<string, { imageOs: string, osRelease: string }>} */ ({
+  linux: { imageOs: 'ubuntu24', osRelease: '6.11.0-1018-azure' },
+  darwin: { imageOs: 'macos15', osRelease: '24.6.0' },
+});
 export const SYNTHETIC_PLATFORMS = Object.keys(MACHINES);
 
 /** Per Node major, what process.versions says (real releases' figures). */
@@ -183,12 +161,13 @@ function readings(pragmas, tempdir, driver) {
 function machineFor(/** @type {string} */ platform) {
   const m = MACHINES[/** @type {keyof typeof MACHINES} */ (platform)];
   if (!m) throw new Error(`unknown synthetic platform '${platform}'; valid: ${SYNTHETIC_PLATFORMS.join(', ')}`);
-  return m;
+  const [os, arch] = platform.split('-');
+  return { ...m, ...IMAGES[os], platform: os, arch };
 }
 
 /**
  * The environment a document reports (bench/result/environment.js).
- * @param {typeof MACHINES[keyof typeof MACHINES]} m
+ * @param {ReturnType<typeof machineFor>} m
  * @param {string} node
  * @param {string} imageVersion
  */
@@ -308,30 +287,8 @@ export function realProfile(doc) {
 /** real-run.json, read once. @type {ReturnType<typeof realProfile> | undefined} */
 let real;
 const realRun = () => (real ??= JSON.parse(fs.readFileSync(new URL('./real-run.json', import.meta.url), 'utf8')));
-/** Each platform's speed against the real run's machine (a linux-x64 of 2 cores). */
-const PLATFORM_SPEED = /** @type {Record<string, number>} */ ({
-  'linux-x64': 1,
-  'linux-arm64': 0.85,
-  'darwin-arm64': 1.25,
-  'darwin-x64': 0.7,
-});
 /**
- * node:sqlite against better-sqlite3, per operation: the real run's Node (20) has no node:sqlite,
- * so the year's node:sqlite figures are better-sqlite3's times these (invented, not measured).
- */
-const NODE_SQLITE_SPEED = /** @type {Record<string, number>} */ ({
-  setup: 1,
-  insert: 0.93,
-  'insert-batch': 0.85,
-  select: 0.9,
-  update: 0.97,
-  delete: 0.95,
-  vacuum: 1,
-  checkpoint: 1,
-});
-
-/**
- * A case's figure and spread in the real run: node:sqlite's from better-sqlite3's (NODE_SQLITE_SPEED).
+ * A case's figure and spread in the real run: node:sqlite's from better-sqlite3's (OP_FIGURES nodeSqlite).
  * @param {string} key a case key
  * @param {string} op
  * @returns {[number, number] | null}
@@ -340,42 +297,33 @@ function realOf(key, op) {
   const cases = realRun().cases;
   if (cases[key]) return cases[key];
   const twin = cases[key.replace('/node:sqlite/', '/better-sqlite3/')];
-  return key.includes('/node:sqlite/') && twin ? [twin[0] * (NODE_SQLITE_SPEED[op] ?? 1), twin[1]] : null;
+  return key.includes('/node:sqlite/') && twin ? [twin[0] * (OP_FIGURES[op]?.nodeSqlite ?? 1), twin[1]] : null;
 }
 
-/** Each timed operation's ops/s on a typical runner (production, encrypted); size has none. */
-const OP_RATES = /** @type {Record<string, number>} */ ({
-  setup: 40,
-  insert: 8000,
-  'insert-batch': 320,
-  select: 7700,
-  update: 38000,
-  delete: 6000,
-  vacuum: 12,
-  checkpoint: 650,
-});
-/** Each timed operation's spread between rounds (a fraction; each case draws its own around it): how many extra rounds it needs. */
-const OP_NOISE = /** @type {Record<string, number>} */ ({
-  setup: 0.04,
-  insert: 0.012,
-  'insert-batch': 0.03,
-  select: 0.008,
-  update: 0.01,
-  delete: 0.014,
-  vacuum: 0.035,
-  checkpoint: 0.035,
-});
-/** What each operation's task counts (its verify(): bench/data/ops.js), from the operations it ran. */
-const VERIFIED = /** @type {Record<string, (n: number) => Record<string, number>>} */ ({
-  setup: (n) => ({ databases: n }),
-  insert: (n) => ({ inserted: n }),
-  'insert-batch': (n) => ({ inserted: n * 100 }),
-  select: (n) => ({ rowsRead: n * 50 }),
-  update: (n) => ({ updated: n }),
-  delete: (n) => ({ deleted: n, replaced: n }),
-  vacuum: (n) => ({ vacuums: n }),
-  checkpoint: (n) => ({ checkpoints: n, walBytesCheckpointed: n * 81_932 }),
-});
+/**
+ * Per timed operation (size has none): `rate`, its ops/s on a typical runner (production,
+ * encrypted); `noise`, its spread between rounds (a fraction; each case draws its own around it:
+ * how many extra rounds it needs); `nodeSqlite`, node:sqlite against better-sqlite3 (the real run's
+ * Node, 20, has no node:sqlite, so the year's node:sqlite figures are better-sqlite3's times these:
+ * invented, not measured); `verified`, what its task counts (its verify(): bench/data/ops.js) from
+ * the operations it ran.
+ * @type {Record<string, { rate: number, noise: number, nodeSqlite: number, verified: (n: number) => Record<string, number> }>}
+ */
+const OP_FIGURES = {
+  setup: { rate: 40, noise: 0.04, nodeSqlite: 1, verified: (n) => ({ databases: n }) },
+  insert: { rate: 8000, noise: 0.012, nodeSqlite: 0.93, verified: (n) => ({ inserted: n }) },
+  'insert-batch': { rate: 320, noise: 0.03, nodeSqlite: 0.85, verified: (n) => ({ inserted: n * 100 }) },
+  select: { rate: 7700, noise: 0.008, nodeSqlite: 0.9, verified: (n) => ({ rowsRead: n * 50 }) },
+  update: { rate: 38000, noise: 0.01, nodeSqlite: 0.97, verified: (n) => ({ updated: n }) },
+  delete: { rate: 6000, noise: 0.014, nodeSqlite: 0.95, verified: (n) => ({ deleted: n, replaced: n }) },
+  vacuum: { rate: 12, noise: 0.035, nodeSqlite: 1, verified: (n) => ({ vacuums: n }) },
+  checkpoint: {
+    rate: 650,
+    noise: 0.035,
+    nodeSqlite: 1,
+    verified: (n) => ({ checkpoints: n, walBytesCheckpointed: n * 81_932 }),
+  },
+};
 /** Extra rounds a full run's deadline leaves room for (a real cell reaches about p24). */
 const MAX_EXTRA_ROUNDS = 24;
 
@@ -461,7 +409,7 @@ function statsOf(op, m, budget, random) {
   });
   return {
     stats: { ...stats, slots: m.slots },
-    verified: VERIFIED[op]?.(samples * opsPerSample) ?? { operations: samples * opsPerSample },
+    verified: OP_FIGURES[op]?.verified(samples * opsPerSample) ?? { operations: samples * opsPerSample },
   };
 }
 
@@ -509,12 +457,8 @@ export function syntheticDoc(p = {}) {
         truth.set(
           key,
           from
-            ? from[0] *
-                (p.scale ?? 1) *
-                (PLATFORM_SPEED[p.platform ?? 'linux-x64'] ?? 1) *
-                (NODE_SPEED[semver.major(node)] ?? 1) *
-                shift
-            : (OP_RATES[c.op] ?? 1000) *
+            ? from[0] * (p.scale ?? 1) * m.speed * (NODE_SPEED[semver.major(node)] ?? 1) * shift
+            : (OP_FIGURES[c.op]?.rate ?? 1000) *
                 (p.scale ?? 1) *
                 (0.9 + 0.2 * random()) *
                 (c.cipher === 'none' ? 2 : 1) *
@@ -526,7 +470,7 @@ export function syntheticDoc(p = {}) {
         // the real run's spread, bounded: 4 rounds of 40 ms on 2 shared cores spread up to 84%
         noise: from
           ? Math.min(0.08, Math.max(0.005, from[1]))
-          : (OP_NOISE[c.op] ?? 0.02) * Math.exp(2 * (random() - 0.5)),
+          : (OP_FIGURES[c.op]?.noise ?? 0.02) * Math.exp(2 * (random() - 0.5)),
       };
     });
   const measured = measureRounds(timed, budget, random);
@@ -832,7 +776,7 @@ export function syntheticShootout(p = {}) {
     if (!truth.has(key))
       truth.set(
         key,
-        (OP_RATES[c.op] ?? 1000) *
+        (OP_FIGURES[c.op]?.rate ?? 1000) *
           (c.cipher === 'none' ? 2 : 1) *
           (NODE_SPEED[s.major] ?? 1) *
           (GENERATION_SPEED[s.generation] ?? 1) *
