@@ -17,7 +17,8 @@ import { table } from '../../lib/markdown.js';
 import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
 import { outlier, seriesYear, slidingFalse } from './changepoints-year.js';
 import { FAMILIES, falseAnswers } from './false-answers.js';
-import { runClaimRows } from './run-claims.js';
+import { rate, runClaimRows } from './run-claims.js';
+import { percent } from '../../lib/format.js';
 import { falseDifferences, layoutRuns } from './layout-counts.js';
 import { countRuleData, countRuleVerdict } from './count-rule.js';
 import { wilson } from '../../lib/stats/interval.js';
@@ -82,11 +83,7 @@ export function flagsOf(byOp, band) {
   };
 }
 
-const pc = (/** @type {number} */ x, /** @type {number} */ digits = 1) => `${(100 * x).toFixed(digits)}%`;
-const interval = (/** @type {number} */ k, /** @type {number} */ n) => {
-  const [lo, hi] = wilson(k, n);
-  return `${pc(k / n)} [${pc(lo)}, ${pc(hi)}] (${k} of ${n})`;
-};
+const interval = (/** @type {number} */ k, /** @type {number} */ n) => `${rate(k, n)} (${k} of ${n})`;
 
 /**
  * The noise of one night of the history, shared by every operation: a slow or fast VM (outlier)
@@ -139,7 +136,7 @@ function bandRows(windows, seed) {
         'README and results/README.md, Nightly history (aggregate/sections/history.js); docs/pipeline.md "Nightly history"',
       how: `${windows} windows of ${WINDOW} nights × 8 operations (select with two modes), ${sc.name}; wall-time noise of meta:changepoints`,
       measured: `per operation-night ${interval(t.flags, t.opNights)}; nights with a red dot ${interval(t.nightsFlagged, t.nights)}; select's nights ${interval(t.select, windows * WINDOW)}`,
-      target: `per operation within ×1.5 of the ${pc(BAND_CHANCE.op, 0)} printed; select (two modes) no more than ×1.5`,
+      target: `per operation within ×1.5 of the ${percent(BAND_CHANCE.op, 0)} printed; select (two modes) no more than ×1.5`,
       pass: within(op, BAND_CHANCE.op) && t.select / (windows * WINDOW) <= 1.5 * BAND_CHANCE.op,
     };
   });
@@ -218,13 +215,13 @@ function sizeRows(perCell, seed, want = (/** @type {string} */ _id) => true) {
         'a change point\'s size with its 95% interval, corrected where found near the noise: "+3.0% [+2.8%, +3.2%]", "+1.4% [−0.1%, +4.5%], found near the noise at +3.6%"',
       where:
         'results/README.md and README, Change points (aggregate/sections/history.js sizeText); docs/pipeline.md "Change points"',
-      how: `${steps} windows of ${WINDOW} nights, one step of ${pc(size, 0)} at a random night (up or down): ${sc.name}; ${c.n} found within ${NEAR} nights`,
+      how: `${steps} windows of ${WINDOW} nights, one step of ${percent(size, 0)} at a random night (up or down): ${sc.name}; ${c.n} found within ${NEAR} nights`,
       measured: `${
         c.n
           ? `coverage ${interval(c.inside, c.n)}; size ÷ step ${ratio.toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}]`
           : 'none found'
-      }${c.n && c.n < FEW ? `: too few found to measure (under ${FEW})` : ''}; ${near} of ${c.n} found near the noise (corrected by more than a tenth)${c.n / steps < RARE ? `; found in ${pc(c.n / steps)} of windows (under ${pc(RARE, 0)}): printed with what was measured` : ''}`,
-      target: `coverage 93–97%; size ÷ step 0.9–1.1 (found in under ${pc(RARE, 0)} of windows: what was measured, printed)`,
+      }${c.n && c.n < FEW ? `: too few found to measure (under ${FEW})` : ''}; ${near} of ${c.n} found near the noise (corrected by more than a tenth)${c.n / steps < RARE ? `; found in ${percent(c.n / steps)} of windows (under ${percent(RARE, 0)}): printed with what was measured` : ''}`,
+      target: `coverage 93–97%; size ÷ step 0.9–1.1 (found in under ${percent(RARE, 0)} of windows: what was measured, printed)`,
       pass:
         c.n < FEW || c.n / steps < RARE
           ? null
@@ -285,14 +282,13 @@ function falseRows(years, seed, want = (/** @type {string} */ _id) => true) {
 function answerRows(runs, seed) {
   return FAMILIES.map((f, i) => {
     const r = falseAnswers(f.questions, runs, seed * 7919 + i);
-    const [lo, hi] = wilson(r.answers, r.runs);
     return {
       id: `e${i + 1}`,
       claim:
         'an answer names a cipher, PRAGMA, Node or driver effect only where its interval, Holm over the question, excludes 0',
       where: 'README, Answers (aggregate/answers/)',
-      how: `${r.runs} runs of 8 rounds, no real effect, reference shared by the family, two modes and outlier rounds: ${f.name} (the largest uncorrected effect the block printed before: ${pc(r.largest / r.runs)})`,
-      measured: `${pc(r.answers / r.runs)} [${pc(lo)}, ${pc(hi)}] of runs with a false answer (${r.answers} of ${r.runs})`,
+      how: `${r.runs} runs of 8 rounds, no real effect, reference shared by the family, two modes and outlier rounds: ${f.name} (the largest uncorrected effect the block printed before: ${percent(r.largest / r.runs)})`,
+      measured: `${rate(r.answers, r.runs)} of runs with a false answer (${r.answers} of ${r.runs})`,
       target: '≤ 5% per family',
       pass: r.answers / r.runs <= 0.05,
     };
@@ -310,7 +306,7 @@ function compareCountRow() {
   const ops = [...new Set(v.cases.map((c) => c.op))];
   const tolerance = ops.map((op) => {
     const t = v.cases.filter((c) => c.op === op).flatMap((c) => c.tolerance);
-    return `${op} ${pc(Math.min(...t), 2)}–${pc(Math.max(...t), 2)}`;
+    return `${op} ${percent(Math.min(...t), 2)}–${percent(Math.max(...t), 2)}`;
   });
   return {
     id: 'd2',

@@ -6,6 +6,7 @@
 // with the run's own judge (lib/judge.js) on pairs' log ratios under the noise the machines show:
 // Gaussian, a slow tail of hiccups, two modes. Seeded: the same seed, the same rows.
 import { judge } from '../../lib/judge.js';
+import { percent } from '../../lib/format.js';
 import { createRandom, normal } from '../../lib/prng.js';
 import { wilson } from '../../lib/stats/interval.js';
 import { MIN_PAIRS } from '../data/production-claims.js';
@@ -54,11 +55,11 @@ export const NOISE = /** @type {Record<string, (r: () => number) => number>} */ 
     0.01 * normal(r) + (r() < 0.3 ? -0.08 : 0) - (r() < 0.3 ? -0.08 : 0),
 });
 
-const pc = (/** @type {number} */ x) => `${(100 * x).toFixed(1)}%`;
-const rate = (/** @type {number} */ k, /** @type {number} */ n) => {
-  const [lo, hi] = wilson(k, n);
-  return `${pc(k / n)} [${pc(lo)}, ${pc(hi)}]`;
-};
+/** A rate of k in n with its 95% interval (Wilson), in %. */
+export const rate = (/** @type {number} */ k, /** @type {number} */ n) =>
+  `${percent(k / n)} [${wilson(k, n)
+    .map((x) => percent(x))
+    .join(', ')}]`;
 
 /** One comparison's judgement of n pairs drawn from a noise, shifted by `offset` (log). */
 const judged = (

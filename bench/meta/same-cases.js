@@ -47,14 +47,11 @@ export function caseDifferences(a, b) {
       );
     if (pragmaText(x.pragmas) !== pragmaText(y.pragmas))
       out.push(`${k}: PRAGMA readings differ: ${pragmaText(x.pragmas)} vs ${pragmaText(y.pragmas)}`);
-    const [vx, vy] = [
-      Object.keys(x.verified ?? {})
+    const [vx, vy] = [x, y].map((c) =>
+      Object.keys(c.verified ?? {})
         .sort()
         .join(','),
-      Object.keys(y.verified ?? {})
-        .sort()
-        .join(','),
-    ];
+    );
     if (vx !== vy) out.push(`${k}: verified ${vx || 'nothing'} vs ${vy || 'nothing'}`);
     for (const [name, n] of Object.entries({ ...x.verified, ...y.verified }))
       if (!(Number(n) > 0)) out.push(`${k}: verified ${name} = ${n}`);

@@ -219,18 +219,15 @@ async function main(/** @type {string[]} */ argv) {
     if (nights > 0) {
       const year = await buildYear({ dir: tmp, nights, classes, log: (s) => console.error(s) });
       // keep what the pages show (the year's documents are about 0.4 MB each): README, results/README.md, the charts
-      writeFileAtomic(path.join(out, MADE), `${JSON.stringify([`synthetic-${nights}-nights-${classes}-classes`])}\n`);
-      const keep = path.join(out, `synthetic-${nights}-nights-${classes}-classes`, 'site');
+      const name = `synthetic-${nights}-nights-${classes}-classes`;
+      writeFileAtomic(path.join(out, MADE), `${JSON.stringify([name])}\n`);
+      const keep = path.join(out, name, 'site');
       fs.mkdirSync(path.join(keep, 'results'), { recursive: true });
       fs.copyFileSync(year.readme, path.join(keep, 'README.md'));
       fs.copyFileSync(path.join(year.results, 'README.md'), path.join(keep, 'results', 'README.md'));
       fs.cpSync(path.join(year.results, 'charts'), path.join(keep, 'results', 'charts'), { recursive: true });
       fs.rmSync(tmp, { recursive: true, force: true });
-      sources.push({
-        name: `synthetic-${nights}-nights-${classes}-classes`,
-        readme: path.join(keep, 'README.md'),
-        results: path.join(keep, 'results'),
-      });
+      sources.push({ name, readme: path.join(keep, 'README.md'), results: path.join(keep, 'results') });
     }
     if (fs.existsSync(path.join(ROOT, 'results', 'README.md')))
       sources.push({ name: 'repository', readme: path.join(ROOT, 'README.md'), results: path.join(ROOT, 'results') });
