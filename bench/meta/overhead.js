@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../../lib/files.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { measure } from '../engine/measure.js';
 import { median } from '../../lib/stats/spread.js';
+import { percent, whole } from '../../lib/format.js';
 import { BUDGETS } from '../engine/budgets.js';
 import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 
@@ -50,6 +51,12 @@ async function main(/** @type {string[]} */ argv) {
       const conn = d.open(path.join(dir, `${name.replace(/\W/g, '_')}.db`));
       const stmt = conn.prepare('SELECT 1 AS x');
       const fn = () => stmt.get();
+      const batched = {
+        run: (/** @type {number} */ n) => {
+          for (let i = 0; i < n; i++) fn();
+        },
+      };
+      const unbatched = { maxBatch: 1, run: () => void fn() };
       const budget = BUDGETS.full;
       const b = [];
       const h = [];
@@ -57,38 +64,13 @@ async function main(/** @type {string[]} */ argv) {
       bare(fn, 200); // warm
       for (let r = 0; r < rounds; r++) {
         b.push(bare(fn, budget.time));
-        h.push(
-          measure(
-            {
-              run: (n) => {
-                for (let i = 0; i < n; i++) fn();
-              },
-            },
-            budget,
-          ).opsPerSec,
-        );
-        h1.push(
-          measure(
-            {
-              maxBatch: 1,
-              run: () => {
-                fn();
-              },
-            },
-            budget,
-          ).opsPerSec,
-        );
+        h.push(measure(batched, budget).opsPerSec);
+        h1.push(measure(unbatched, budget).opsPerSec);
       }
       conn.close();
       const r = { driver: name, bare: median(b), harness: median(h), unbatched: median(h1) };
       results.push({ ...r, ratio: r.harness / r.bare, unbatchedRatio: r.unbatched / r.bare, rounds });
-      rows.push([
-        name,
-        Math.round(r.bare).toLocaleString('en-US'),
-        Math.round(r.harness).toLocaleString('en-US'),
-        `${((r.harness / r.bare) * 100).toFixed(1)}%`,
-        `${((r.unbatched / r.bare) * 100).toFixed(1)}%`,
-      ]);
+      rows.push([name, whole(r.bare), whole(r.harness), percent(r.harness / r.bare), percent(r.unbatched / r.bare)]);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -107,7 +89,7 @@ async function main(/** @type {string[]} */ argv) {
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
   const worst = Math.min(...results.map((r) => r.ratio));
   if (!(worst >= 0.95)) {
-    console.error(`overhead: harness reaches only ${(worst * 100).toFixed(1)}% of a bare loop (target 95%)`);
+    console.error(`overhead: harness reaches only ${percent(worst)} of a bare loop (target 95%)`);
     return 1;
   }
   return 0;
