@@ -169,7 +169,7 @@ const partOf = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))
  * @param {string} dir
  * @returns {Map<string, Buffer>}
  */
-function files(dir) {
+export function files(dir) {
   if (!fs.existsSync(dir)) return new Map();
   return new Map(
     fs

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../../lib/files.js';
 import { END, START, replaceBlock } from '../../lib/markers.js';
 import { ROOT } from '../../lib/root.js';
 import { aggregate } from '../../aggregate/cli.js';
-import { buildYear } from './aggregate-year.js';
+import { buildYear, files } from './aggregate-year.js';
 
 const DEFAULT_REAL = [path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json')];
 const DRAWING_HASH = /^(<!-- sqlite-node-bench chart )[0-9a-f]{64}/;
@@ -30,14 +30,10 @@ const DRAWING_HASH = /^(<!-- sqlite-node-bench chart )[0-9a-f]{64}/;
  * @returns {string[]}
  */
 export function digestOf(dir) {
-  return fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .sort()
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    .map((f) => {
-      const file = path.join(dir, f);
-      const text = fs.readFileSync(file, 'utf8');
+  return [...files(dir)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([f, bytes]) => {
+      const text = bytes.toString('utf8');
       const body =
         path.basename(f) === 'README.md' && !f.split(path.sep).includes('results')
           ? text.slice(text.indexOf(START), text.indexOf(END) + END.length)
