@@ -11,7 +11,7 @@ import { UsageError } from './command.js';
  * Linux, node 18 to 22); this throws that error instead.
  * @param {string} dir
  */
-export function makeDir(dir) {
+function makeDir(dir) {
   const missing = [];
   for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) {
     missing.push(d);
