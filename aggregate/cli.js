@@ -1,34 +1,15 @@
 #!/usr/bin/env node
 // npm run aggregate -- --artifacts <dir> [--results results] [--readme README.md]
 //
-// Reads every result document under <dir> (download-artifact's layout: a folder per artifact, each
-// holding its cell's one document; or a folder of `npm run bench` output), adds the valid ones to
-// results/ (append-only), and regenerates README.md between its markers from all of results/.
-//
-// Validate first, render second, store last: every file is read and checked before anything is
-// written, and only valid documents take part in deciding what is stored (aggregate/admit.js), so an
-// invalid one never blocks a valid one; the pages are rendered to memory with the new documents in
-// them, and the documents are written only once both pages rendered and their charts were drawn.
-// What a document is trusted for (its date against this job's clock, its run attempt, the artifact
-// it came in, the batch's size) is aggregate/trust.js. Each file not stored gets one line on
-// stderr: the file, the field, the reason. A stored document that makes a renderer throw (stored
-// before a check that would refuse it now) is named on one line and left out of the pages, every
-// night until the code renders it again: the night goes on without it.
-//
-// Exit status:
-//   0  at least one valid document was found, and every valid one is stored (now or before),
-//      even when invalid files were skipped or stored documents left out of the pages (each is
-//      named);
-//   1  a conflict: two valid documents claim the same run id (or the same file in results/)
-//      with different content; the one already in results/ stays, two new ones are both
-//      refused, every file involved is named, and everything else is still stored and shown here
-//      (in the nightly job the failed step keeps `npm run ci:publish` from running: nothing of that
-//      night is archived or committed; docs/pipeline.md says what to do).
-//      Also 1 when no valid document was found (the pages are still written: with no document
-//      stored, the README block is render-pages.js NO_RESULTS), when the batch is over a cap
-//      (trust.js: one line, nothing read or written), or something could not be done (a README
-//      with bad markers, a document the pages need that is archived only: nothing is written);
-//   2  bad flags.
+// Reads every result document under <dir> (download-artifact's layout, or a folder of `npm run bench`
+// output), adds the valid ones to results/ (append-only), and regenerates README.md between its
+// markers from all of results/. docs/pipeline.md "Aggregating results" says each step, what is
+// trusted (trust.js) and the exit statuses (0 stored, 1 conflict / nothing valid / a cap / could not
+// be done, 2 bad flags). The order is the point: validate first (every file is checked before
+// anything is written, and only valid ones decide what is stored: admit.js, so an invalid one never
+// blocks a valid one), render second (to memory, the new documents in them), store last (once both
+// pages rendered and their charts were drawn). A stored document that makes a renderer throw is
+// named and left out of the pages, so the night goes on without it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeStaleTemps, removeStaleTempsOf, writeFileAtomic } from '../lib/files.js';
@@ -219,14 +200,13 @@ function renderLeavingOut(render, entries, load) {
   const out = /** @type {Set<string>} */ (new Set());
   let r = attempt(out);
   while (!r.ok) {
-    const failed = r;
-    const reason = `${/** @type {Error} */ (failed.err)?.name ?? 'Error'}: ${String(
-      /** @type {Error} */ (failed.err)?.message ?? failed.err,
-    )
+    const { err, read } = r;
+    const e = /** @type {any} */ (err);
+    const reason = `${e?.name ?? 'Error'}: ${String(e?.message ?? e)
       .split('\n')[0]
       .slice(0, 200)}`;
-    const suspects = [...new Set(failed.read)].reverse().filter((f) => !out.has(f));
-    if (!suspects.length || left.length >= MAX_LEFT_OUT) throw failed.err;
+    const suspects = [...new Set(read)].reverse().filter((f) => !out.has(f));
+    if (!suspects.length || left.length >= MAX_LEFT_OUT) throw err;
     let culprit = suspects[0];
     for (const f of suspects.slice(0, PROBES)) {
       const trial = attempt(new Set([...out, f]));
@@ -287,11 +267,6 @@ export async function aggregate(o, io) {
     }
   }
   let release = store.nameRelease(o.run ?? '');
-  /** Name the release again once the documents to store changed (assets.js releaseOf hashes them). */
-  const rename = () => {
-    for (const e of store.entries()) if (release && e.release === release) delete e.release;
-    release = store.nameRelease(o.run ?? '');
-  };
   // both pages and the nights read the newest documents: each is parsed once
   const parsed = recent(store.load);
   const render = (
@@ -317,8 +292,10 @@ export async function aggregate(o, io) {
     }
   }
   if (left.length > leftOut.length) {
-    // a new document was taken back: the release and the pages without it
-    rename();
+    // a new document was taken back: the release named again (assets.js releaseOf hashes its
+    // documents) and the pages without it
+    for (const e of store.entries()) if (release && e.release === release) delete e.release;
+    release = store.nameRelease(o.run ?? '');
     const without = new Set(leftOut.map((l) => l.file));
     ({ pages } = renderLeavingOut(
       render,
