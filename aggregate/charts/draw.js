@@ -24,22 +24,10 @@ function load() {
 }
 
 /** vega-lite's warnings (e.g. a scale property a log scale ignores) are about the spec, not this night's data: not printed. */
-const quiet = {
-  level() {
-    return this;
-  },
-  info() {
-    return this;
-  },
-  debug() {
-    return this;
-  },
-  warn() {
-    return this;
-  },
-  error(/** @type {unknown[]} */ ...m) {
-    throw new Error(m.join(' '));
-  },
+/** @type {any} */
+const quiet = { level: () => quiet, info: () => quiet, debug: () => quiet, warn: () => quiet };
+quiet.error = (/** @type {unknown[]} */ ...m) => {
+  throw new Error(m.join(' '));
 };
 
 /**
@@ -49,9 +37,7 @@ const quiet = {
  */
 export async function svgOf(spec) {
   const { vega, compile } = await load();
-  const view = new vega.View(vega.parse(compile(spec, { logger: /** @type {any} */ (quiet) }).spec), {
-    renderer: 'none',
-  });
+  const view = new vega.View(vega.parse(compile(spec, { logger: quiet }).spec), { renderer: 'none' });
   try {
     vega.resetSVGDefIds(); // clip path ids start again per chart: the same chart, the same ids
     return tidy(await view.toSVG(), spec);
