@@ -68,14 +68,9 @@ export function bandOf(xs) {
   return [Math.exp(m - (apart ?? 0) - s), Math.exp(m + s)];
 }
 
-/**
- * What changed from one night to the next, as the documents record it.
- * @param {import('../nights.js').Night} prev
- * @param {import('../nights.js').Night} n
- */
-function changes(prev, n) {
-  return changedFields(prev, n).map(([what, a, b]) => `${what} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`);
-}
+/** What changed, in words: "Node v24.1.0 → v24.2.0" (document strings made inert). */
+const changedText = (/** @type {[string, string | null, string | null][]} */ fields) =>
+  fields.map(([what, a, b]) => `${what} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`);
 
 /**
  * The fields that changed from one night to the next: what, before, after.
@@ -219,7 +214,7 @@ function causeOf(series, i) {
 /** What changed, in words. */
 function causeText(/** @type {[string, string | null, string | null][]} */ changed, /** @type {number} */ at) {
   if (!changed.length) return 'nothing recorded changed (another VM)';
-  const what = changed.map(([w, a, b]) => `${w} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`).join('; ');
+  const what = changedText(changed).join('; ');
   return at === 0 ? what : `${what} (the night ${at < 0 ? 'before' : 'after'})`;
 }
 
@@ -303,7 +298,7 @@ function item(h, o) {
     const b = /** @type {[number, number]} */ (h.bands[op]);
     return `${opLabel(op)} ${num(v)} ${unit(op)} (${v < b[0] ? 'below' : 'above'} ${num(b[0])}–${num(b[1])})`;
   });
-  const what = o.prev ? changes(o.prev, o.night) : [];
+  const what = o.prev ? changedText(changedFields(o.prev, o.night)) : [];
   const changed = !o.prev
     ? 'the first night shown'
     : what.length
