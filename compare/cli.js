@@ -81,9 +81,7 @@ const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name ==
 export function parseFlags(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   const num = numberFlag;
-  /** @type {string[]} */
   const engine = filterArgs(tableFilters(v));
-  const quick = Boolean(v.quick);
   const { rounds, time } = roundsAndTime(v);
   const calibrating = v.calibrate || v['calibrate-counts'];
   if (!v.help && !calibrating && !v.base)
@@ -106,7 +104,7 @@ export function parseFlags(/** @type {string[]} */ argv) {
     cpuRounds,
     threshold: num('threshold', v.threshold, 0, 100, false) / 100,
     alpha: num('alpha', v.alpha, 0, 0.5, false),
-    quick,
+    quick: Boolean(v.quick),
     engine: ['--quick', ...engine, '--time', String(time)],
     /** the counting pass's flags (bench/counts/cli.js): the timed run's cases, on its quick databases */
     countArgs: ['--quick', ...engine, '--seed', String(seed)],
@@ -225,14 +223,9 @@ async function main(/** @type {string[]} */ argv) {
   const f = parseFlags(argv);
   if (f.help) return printUsage(helpText(HELP));
   const log = logger('compare');
-  if (f.calibrateCounts) {
-    const { md } = await calibrateCounts(f, (labels) => makeSides(f, labels, log), log);
-    printMarkdown(md);
-    return 0;
-  }
-  if (f.calibrate) {
-    const { md } = await calibrate(f, (labels) => makeSides(f, labels, log), log);
-    printMarkdown(md);
+  const calibration = f.calibrateCounts ? calibrateCounts : f.calibrate ? calibrate : null;
+  if (calibration) {
+    printMarkdown((await calibration(f, (labels) => makeSides(f, labels, log), log)).md);
     return 0;
   }
   const { rows, md, result } = await compare(f, log);

@@ -55,23 +55,20 @@ const CALIBRATED = {
 /** The longest case key, reason and environment line shown. */
 const MAX = { key: 120, reason: 320, line: 800 };
 
-const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) => {
-  if (n === null) return '';
-  return unit === 'bytes' ? megabytes(n) : rate(n);
-};
+const valueText = (/** @type {number | null} */ n, /** @type {string} */ unit) =>
+  n === null ? '' : unit === 'bytes' ? megabytes(n) : rate(n);
 const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : changePercent(x));
 const rank = (/** @type {string} */ verdict) => RANKED.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
 function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
   const e = m.environment;
-  const list = (/** @type {any[]} */ ds) =>
+  const [base, head] = [m.drivers.base, m.drivers.head].map((ds) =>
     ds
       .filter((d) => d.status === 'ok')
       .map((d) => driverText(d))
-      .join(', ');
-  const base = list(m.drivers.base);
-  const head = list(m.drivers.head);
+      .join(', '),
+  );
   const ci = e.ci?.imageOs ? ` (${e.ci.imageOs} ${e.ci.imageVersion ?? ''})` : '';
   return `Node ${e.node}, ${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${ci}; drivers ${base === head ? base : `base ${base}; head ${head}`}`;
 }

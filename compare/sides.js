@@ -112,14 +112,10 @@ const filesUnder = (/** @type {string} */ dir) =>
  * @param {string} b
  */
 function sameDriverBuild(a, b) {
-  const rel = [
-    'bench/tools/install-drivers.js',
-    'bench/data/drivers.js',
-    'bench/data/node-ranges.js',
-    ...filesUnder(path.join(a, 'drivers')).map((f) => path.join('drivers', f)),
-  ];
-  if (filesUnder(path.join(a, 'drivers')).join('\n') !== filesUnder(path.join(b, 'drivers')).join('\n')) return false;
-  return rel.every((f) => {
+  const drivers = filesUnder(path.join(a, 'drivers'));
+  if (drivers.join('\n') !== filesUnder(path.join(b, 'drivers')).join('\n')) return false;
+  const rel = ['bench/tools/install-drivers.js', 'bench/data/drivers.js', 'bench/data/node-ranges.js'];
+  return [...rel, ...drivers.map((f) => path.join('drivers', f))].every((f) => {
     const x = fs.readFileSync(path.join(a, f), { flag: 'r' });
     const y = fs.existsSync(path.join(b, f)) ? fs.readFileSync(path.join(b, f)) : null;
     return y !== null && x.equals(y);
@@ -158,8 +154,7 @@ export function makeSides(
   const given = labels.map((l) => (l === 'head' ? f.head : f.base));
   const resolved = given.map((g, i) => resolveSide(labels[i], g));
   if (f.mergeBase) {
-    const headCommit = 'commit' in resolved[1] ? resolved[1].commit : commitOf(resolved[1].dir);
-    const baseCommit = 'commit' in resolved[0] ? resolved[0].commit : commitOf(resolved[0].dir);
+    const [baseCommit, headCommit] = resolved.map((r) => ('commit' in r ? r.commit : commitOf(r.dir)));
     if (!headCommit || !baseCommit) throw new UsageError('--merge-base needs both sides in git');
     const mb = mergeBase(baseCommit, headCommit);
     log(`merge-base of ${given[0]} and ${given[1]}: ${mb.slice(0, 12)}`);
