@@ -151,22 +151,6 @@ export function compactRatio(c) {
   return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 
-/**
- * One comparison of a run as a table: a row per compared setup, a cell per timed operation.
- * @param {any} doc
- * @param {string} id bench/data/comparisons.js
- * @param {(member: string) => string} rowLabel
- * @param {string} [corner]
- * @param {(cell: string) => string} [cell] how a cell is written (as changeText writes it by default)
- */
-export function comparisonTable(doc, id, rowLabel, corner = 'Compared', cell = (c) => c) {
-  const rows = grid(doc, id);
-  return `${LONG_CAPTION}\n${table(
-    [[corner, ...COMPARED.map(opLabel)], ...rows.map((r) => [rowLabel(r.member), ...r.cells.map(cell)])],
-    ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))],
-  )}`;
-}
-
 /** What a comparison table's cells show: its caption, the line right above it. */
 const LONG_CAPTION =
   'Each cell: the change in ops/s against the reference (+ is faster, also for operations shown in ms) with its paired 95% interval; "≈": the interval holds 0.';
@@ -174,24 +158,32 @@ const SHORT_CAPTION =
   'Each cell: the change in % ops/s (+ is faster) ± the wider side of its 95% interval, in points; "≈ ±22": no evidence of a difference.';
 
 /**
- * One comparison of a run as a README table: a row per compared setup (table order), a cell per
- * timed operation written by compactChange without its unit (the caption says it: the table fits
- * GitHub's column); the chart above it and results/README.md give the whole intervals.
+ * One comparison of a run as a table: a row per compared setup (table order), a cell per timed
+ * operation, as changeText writes it; in the README (`compact`) as compactChange writes it without
+ * its unit (the caption says it: the table fits GitHub's column), the chart above it and
+ * results/README.md giving the whole intervals.
  * @param {any} doc
  * @param {string} id bench/data/comparisons.js
  * @param {(member: string) => string} rowLabel
- * @param {string} corner
- * @param {{ caption?: string }} [o] a caption of its own
+ * @param {string} [corner]
+ * @param {{ compact?: boolean, caption?: string }} [o] caption: a compact table's own
  */
-export function compactTable(doc, id, rowLabel, corner, o = {}) {
+export function comparisonTable(doc, id, rowLabel, corner = 'Compared', o = {}) {
   const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
-  const cell = (/** @type {string} */ member, /** @type {string} */ op) =>
+  const compact = (/** @type {string} */ member, /** @type {string} */ op) =>
     compactChange(
       mine.find((/** @type {any} */ c) => c.member === member && c.op === op),
       '',
     );
-  const rows = grid(doc, id).map((r) => [rowLabel(r.member), ...COMPARED.map((op) => cell(r.member, op))]);
-  return `${o.caption ?? SHORT_CAPTION}\n${table([[corner, ...COMPARED.map(opLabel)], ...rows], ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))], { tight: true })}`;
+  const rows = grid(doc, id).map((r) => [
+    rowLabel(r.member),
+    ...(o.compact ? COMPARED.map((op) => compact(r.member, op)) : r.cells),
+  ]);
+  return `${o.compact ? (o.caption ?? SHORT_CAPTION) : LONG_CAPTION}\n${table(
+    [[corner, ...COMPARED.map(opLabel)], ...rows],
+    ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))],
+    { tight: o.compact },
+  )}`;
 }
 
 /** The fragment GitHub gives a heading written as inert(text): lib/markdown.js fragment. */

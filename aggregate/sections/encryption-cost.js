@@ -14,7 +14,6 @@ import {
   comparisonPoints,
   comparisonRun,
   comparisonTable,
-  compactTable,
   opLabel,
   signed,
 } from './common.js';
@@ -86,7 +85,8 @@ export function render(ctx) {
   return [
     heading,
     `▲: against better-sqlite3 without encryption ([table](${link})). ${chart}`,
-    compactTable(doc, 'cipher', cipherRow, 'Cipher', {
+    comparisonTable(doc, 'cipher', cipherRow, 'Cipher', {
+      compact: true,
       caption:
         'Each cell: the change in % ops/s ± the wider side of its 95% interval, in points (−50% is 2.00× the time, −59% 2.44×: the answers above give each cipher as × time); "≈ ±22": no evidence of a difference.',
     }),

@@ -14,7 +14,6 @@ import {
   comparisonPoints,
   comparisonRun,
   comparisonTable,
-  compactTable,
   configLabel,
   notATuning,
   opLabel,
@@ -89,5 +88,5 @@ export function render(ctx) {
   if (ctx.page !== 'readme') return [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config')];
   return ctx.brief
     ? [`##### ${TITLE}`, `${chart} [The table](${ctx.resultsLink}/README.md${anchor(ctx.machine)}).`]
-    : [`##### ${TITLE}`, chart, compactTable(doc, 'config', shortRow, 'Config')];
+    : [`##### ${TITLE}`, chart, comparisonTable(doc, 'config', shortRow, 'Config', { compact: true })];
 }
