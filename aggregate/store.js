@@ -241,25 +241,11 @@ export function openStore(dir, warn) {
     return { stored: true, file };
   }
   return {
-    dir,
     entries,
     byId,
     /** The stored document at this path under results/. */
     byFile: (/** @type {string} */ file) => byFile.get(file),
     stage,
-    /**
-     * Add a document and write it at once (stage, then commit it alone).
-     * @param {any} doc
-     * @param {string} [text]
-     */
-    add(doc, text = storedText(doc)) {
-      const r = stage(doc, text);
-      if (r.stored) {
-        writeFileAtomic(path.join(dir, r.file), text);
-        staged.delete(r.file);
-      }
-      return r;
-    },
     /** Take back a staged document (it could not be rendered): as if it had never been added. */
     unstage(/** @type {string} */ file) {
       const e = byFile.get(file);

@@ -529,7 +529,7 @@ test('defence in depth: the store builds no path from parts the schema does not 
     const d = structuredClone(VALID);
     make(d);
     assert.equal(fileFor(d), null);
-    assert.deepEqual(store.add(d), {
+    assert.deepEqual(store.stage(d), {
       stored: false,
       reason: '/run and /environment do not make a file name inside results/; not stored',
     });

@@ -656,20 +656,21 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const results = path.join(ws, 'results');
   const warnings = /** @type {string[]} */ ([]);
   const store = openStore(results, (l) => warnings.push(l));
-  const added = store.add(runDoc);
+  const added = store.stage(runDoc);
   assert.equal(added.stored, true);
   assert.match(
     added.file,
     new RegExp(`^\\d{4}/\\d{4}-\\d{2}-\\d{2}-${process.platform}-${process.arch}-shootout-[0-9a-f]{8}\\.json$`),
   );
-  assert.deepEqual(store.add(runDoc), {
+  assert.deepEqual(store.stage(runDoc), {
     stored: false,
     duplicate: true,
     reason: `already stored as results/${added.file}`,
   });
   const changed = structuredClone(runDoc);
   changed.run.seconds += 1;
-  assert.equal(store.add(changed).stored, false, 'append-only: the same run id is never overwritten');
+  assert.equal(store.stage(changed).stored, false, 'append-only: the same run id is never overwritten');
+  store.commit();
   store.saveIndex();
   // the index: of version 1, its entry a shootout; an index of another version is refused, not read
   const index = JSON.parse(fs.readFileSync(path.join(results, 'index.json'), 'utf8'));
