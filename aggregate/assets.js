@@ -68,18 +68,6 @@ export const bundleName = (/** @type {string} */ tag) => `${tag}.jsonl.gz`;
 const named = (e) => typeof e.release === 'string' && TAG.test(e.release);
 
 /**
- * The release a stored document is archived in, checked.
- * @param {{ file: string, release?: string }} e an index entry
- */
-function releaseTag(e) {
-  if (!named(e))
-    throw new Error(
-      `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>): edited by hand?`,
-    );
-  return e.release;
-}
-
-/**
  * A stored document's name on a page, linked to its release's asset. On GitHub a page is shown at
  * /<owner>/<repo>/blob/<branch>/<path> and results/ is always /<owner>/<repo>/blob/<branch>/results,
  * so three levels up from results/ is the repository. A document whose entry names no release is
@@ -122,7 +110,7 @@ export function unpackBundle(bytes) {
 }
 
 /**
- * Stored documents by the release they are archived in.
+ * Stored documents by the release they are archived in; an entry that names none is an error.
  * @template {{ file: string, release?: string }} E
  * @param {E[]} entries
  * @returns {Map<string, E[]>} tag → its entries, in the order given
@@ -130,8 +118,11 @@ export function unpackBundle(bytes) {
 export function byRelease(entries) {
   const releases = /** @type {Map<string, E[]>} */ (new Map());
   for (const e of entries) {
-    const tag = releaseTag(e);
-    releases.set(tag, [...(releases.get(tag) ?? []), e]);
+    if (!named(e))
+      throw new Error(
+        `results/index.json: the entry of ${e.file} names no release (results-<day>-<8 hex>): edited by hand?`,
+      );
+    releases.set(e.release, [...(releases.get(e.release) ?? []), e]);
   }
   return releases;
 }

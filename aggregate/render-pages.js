@@ -17,9 +17,6 @@ import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
 import { latestAttempts } from './store.js';
 
-export { newestPerMajor } from './sections/common.js';
-export { COLUMNS, findCase } from './sections/absolute.js';
-
 /** The alt text of an image: inert, and short enough to read aloud. */
 const ALT_MAX = 400;
 

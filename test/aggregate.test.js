@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
-import { newestPerMajor } from '../aggregate/render-pages.js';
+import { newestPerMajor } from '../aggregate/sections/common.js';
 import { num } from '../lib/format.js';
 import { changeText, figureText, intervalText, marginText, rangeText } from '../aggregate/render/figure.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';

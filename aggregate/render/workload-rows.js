@@ -48,11 +48,10 @@ const setupOf = (/** @type {any} */ s, /** @type {Text} */ text) =>
  * Concurrency, WAL against DELETE: a row per pair (shape and setup), production's setup first.
  * @param {any} workloads the document's `workloads`
  * @param {Text} text
- * @param {(setup: any) => boolean} [keep] which setups to show (default: all)
  * @returns {string[][]} header row first; only the header when there is no pair
  */
-export function journalRows(workloads, text, keep = () => true) {
-  const cases = workloads.cases.filter((/** @type {any} */ c) => c.kind === 'concurrency' && keep(c.setup));
+export function journalRows(workloads, text) {
+  const cases = workloads.cases.filter((/** @type {any} */ c) => c.kind === 'concurrency');
   const key = (/** @type {any} */ s) => JSON.stringify([s.readers, s.writer, s.driver, s.cipher, s.busyTimeout]);
   /** @type {Map<string, { wal?: any, del?: any }>} */
   const pairs = new Map();

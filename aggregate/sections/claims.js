@@ -89,8 +89,7 @@ function headers(machines) {
  * "Claims checked" for the README block: ONE table, a row per claim any machine class checked, a
  * column per machine class that has a full run with claims (each a separate machine, measured
  * on its own: the columns are not compared with each other); classes without one named once.
- * @param {{ machines: { platform: string, machine: string, entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }[], resultsLink: string, heading?: string }} o
- *   heading: the section's heading line (default '### Claims checked', a level beside the platforms)
+ * @param {{ machines: { platform: string, machine: string, entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }[], resultsLink: string }} o
  * @returns {string[]} Markdown lines, none when no machine class checked a claim
  */
 export function renderBlockClaims(o) {
@@ -104,7 +103,7 @@ export function renderBlockClaims(o) {
     .join('; ');
   const link = `${o.resultsLink}/README.md`;
   return [
-    o.heading ?? '### Claims checked',
+    '### Claims checked', // a level beside the platforms
     `${SOURCE.publisher}'s [production write-up](${SOURCE.url}) makes these claims; each is checked in its machine class's newest full run (${runs}). ` +
       'Columns are separate machines, each measured on its own: not compared with each other. ' +
       'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval, per check, not corrected over the checks ("≈ ±x": too noisy to tell), in ops/s (time for a claim about time). ' +
