@@ -7,7 +7,7 @@ import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { inert } from '../../lib/markdown.js';
 import { mechanismOf } from '../render/mechanism.js';
-import { decided, judgeFamily, runPairs } from './family.js';
+import { caseOf, decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { COMPARED, opLabel } from '../sections/common.js';
 
@@ -41,10 +41,10 @@ export function driverAnswer(doc) {
       line: '',
     };
   }
-  const caseOf = (/** @type {string} */ driver, /** @type {string} */ op) =>
-    doc.cases.find((/** @type {any} */ c) => c.op === op && `${c.config}/${c.driver}/${c.cipher}` === setup(driver));
   const why = (/** @type {string} */ driver, /** @type {string} */ op) => {
-    const m = driver === 'better-sqlite3' && mechanismOf(caseOf(driver, op), caseOf(NODE_SQLITE, op), { io: false });
+    const m =
+      driver === 'better-sqlite3' &&
+      mechanismOf(caseOf(doc, setup(driver), op), caseOf(doc, setup(NODE_SQLITE), op), { io: false });
     return m ? ` (${m})` : '';
   };
   const parts = REFERENCES.map((driver) => {

@@ -10,7 +10,7 @@ import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { OP_GROUPS } from '../../bench/data/ops.js';
 import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
-import { decided, judgeFamily, runPairs } from './family.js';
+import { caseOf, decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { cipherLabel } from '../sections/common.js';
 
@@ -63,11 +63,8 @@ export function encryptionAnswer(doc) {
   if (!all.length) return null;
   const production = all.find((c) => c.cipher === PRODUCTION_CIPHER);
   const cheapest = all.reduce((a, c) => (cost(c) < cost(a) ? c : a));
-  const caseOf = (/** @type {string} */ cipher) =>
-    doc.cases.find(
-      (/** @type {any} */ c) => c.op === 'insert' && `${c.config}/${c.driver}/${c.cipher}` === setup(cipher),
-    );
-  const mechanism = production ? mechanismOf(caseOf('none'), caseOf(production.cipher), { io: false }) : null;
+  const insert = (/** @type {string} */ cipher) => caseOf(doc, setup(cipher), 'insert');
+  const mechanism = production ? mechanismOf(insert('none'), insert(production.cipher), { io: false }) : null;
   const named = [production, cheapest !== production ? cheapest : null].filter((c) => c !== undefined && c !== null);
   const text =
     named

@@ -23,6 +23,10 @@ function roundLogs(reference, member, referenceKey) {
   return new Map(/** @type {[string, number][]} */ (logs.filter(([, log]) => Number.isFinite(log))));
 }
 
+/** A run's case of a setup key (config/driver/cipher) and an operation. */
+export const caseOf = (/** @type {any} */ doc, /** @type {string} */ key, /** @type {string} */ op) =>
+  (doc.cases ?? []).find((/** @type {any} */ c) => caseKey(c) === `${key}/${op}`);
+
 /**
  * The pairs of a question asked of a run: member against reference over these operations, a pair
  * per round measured for every one of them (the mean of its operations' log ratios).
@@ -33,9 +37,9 @@ function roundLogs(reference, member, referenceKey) {
  * @returns {import('../../lib/judge.js').Pair[]}
  */
 export function runPairs(doc, referenceKey, memberKey, ops) {
-  const caseOf = (/** @type {string} */ key, /** @type {string} */ op) =>
-    (doc.cases ?? []).find((/** @type {any} */ c) => c.status === 'ok' && caseKey(c) === `${key}/${op}`);
-  const perOp = ops.map((op) => roundLogs(caseOf(referenceKey, op), caseOf(memberKey, op), referenceKey));
+  const ok = (/** @type {string} */ key, /** @type {string} */ op) =>
+    caseOf(doc, key, op)?.status === 'ok' ? caseOf(doc, key, op) : undefined;
+  const perOp = ops.map((op) => roundLogs(ok(referenceKey, op), ok(memberKey, op), referenceKey));
   if (perOp.some((m) => !m.size)) return [];
   return [...perOp[0].keys()]
     .filter((r) => perOp.every((m) => m.has(r)))

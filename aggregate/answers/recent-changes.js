@@ -2,29 +2,19 @@
 // (sections/history.js, lib/changepoints.js) with their cause where one was recorded, or "none in
 // the last N nights".
 import { day } from '../../lib/format.js';
-import { inert } from '../../lib/markdown.js';
 import { opLabel } from '../sections/common.js';
-import { MEASURES, historyOf, sizeText } from '../sections/history.js';
+import { historyOf, measureLabel, sizeText } from '../sections/history.js';
 
 /** The change points listed, newest first. */
 const LISTED = 2;
 
 /**
  * @param {{ machine: string, entries: import('../store.js').Entry[] }} c the machine class's result entries
- * @param {{ load: (e: import('../store.js').Entry) => any, nights: import('../nights.js').Nights, resultsLink: string }} o
+ * @param {{ nights: import('../nights.js').Nights }} o
  * @returns {{ text: string, line: string } | null} null without a full run
  */
 export function changesAnswer(c, o) {
-  const history = historyOf({
-    platform: '',
-    machine: c.machine,
-    entries: c.entries,
-    load: o.load,
-    resultsLink: o.resultsLink,
-    page: 'readme',
-    nights: o.nights,
-    chart: () => '',
-  });
+  const history = historyOf({ machine: c.machine, entries: c.entries, nights: o.nights });
   if (!history.length) return null;
   const nights = new Set(history.flatMap((h) => h.nights.map((n) => n.finishedAt))).size;
   const newest = history
@@ -39,7 +29,7 @@ export function changesAnswer(c, o) {
     text: newest
       .map(
         (x) =>
-          `${day(x.finishedAt)}, Node ${x.major} ${opLabel(x.op)} ${MEASURES.find((m) => m.name === x.measure)?.label ?? inert(x.measure)} ${sizeText(x)}${x.cause ? ` (${x.cause})` : ' (no recorded cause)'}`,
+          `${day(x.finishedAt)}, Node ${x.major} ${opLabel(x.op)} ${measureLabel(x.measure)} ${sizeText(x)} (${x.cause})`,
       )
       .join('; '),
     line: `newest change point ${day(newest[0].finishedAt)}`,

@@ -9,7 +9,7 @@ import { DURABILITY_WORDS, PRODUCTION_CONFIG, TUNINGS } from '../../bench/data/c
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { countText } from '../render/counts-text.js';
-import { decided, judgeFamily, runPairs } from './family.js';
+import { caseOf, decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
 import { configLabel } from '../sections/common.js';
 import { OP_GROUPS } from '../../bench/data/ops.js';
@@ -34,9 +34,7 @@ export function tuningsOf(doc) {
 
 /** fsync calls per commit (the insert case's counts), or null where not counted. */
 const fsyncs = (/** @type {any} */ doc, /** @type {string} */ config) => {
-  const c = doc.cases.find(
-    (/** @type {any} */ x) => x.op === 'insert' && `${x.config}/${x.driver}/${x.cipher}` === setup(config),
-  );
+  const c = caseOf(doc, setup(config), 'insert');
   return c?.counts?.status === 'ok' ? c.counts.syscalls.fsync : null;
 };
 

@@ -4,24 +4,11 @@ import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/data/configs.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { OPS } from '../../bench/data/ops.js';
-import { setups } from '../../bench/data/suite.js';
+import { caseKey, setupKey, setups } from '../../bench/data/suite.js';
 import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../render/figure.js';
 import { inert } from '../../lib/markdown.js';
 import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
 import { num } from '../../lib/format.js';
-
-/** Operations in the per-config tables, in table order, headed by their label: the units are in the caption (the table fits GitHub's column). */
-export const COLUMNS = OPS.map((op) => ({ op: op.name, title: op.label, show: op.show }));
-
-/**
- * @param {any} doc
- * @param {{ config: string, driver: string, cipher: string }} s
- * @param {string} op
- */
-export const findCase = (doc, s, op) =>
-  doc.cases.find(
-    (/** @type {any} */ c) => c.config === s.config && c.driver === s.driver && c.cipher === s.cipher && c.op === op,
-  );
 
 /** Rows a table can footnote: cells without a figure point to a numbered reason under the table. */
 function notes() {
@@ -44,12 +31,13 @@ function notes() {
 function configTable(docs, s) {
   const n = notes();
   // the driver's version per Node is in the machines table; a driver that did not run, in each cell's reason
-  const t = [['Node', ...COLUMNS.map((c) => c.title)]];
+  // operations in table order, headed by their label: the units are in the caption (the table fits GitHub's column)
+  const t = [['Node', ...OPS.map((op) => op.label)]];
   for (const doc of docs) {
     t.push([
       inert(doc.environment.node),
-      ...COLUMNS.map((col) => {
-        const c = findCase(doc, s, col.op);
+      ...OPS.map((op) => {
+        const c = doc.cases.find((/** @type {any} */ x) => caseKey(x) === `${setupKey(s)}/${op.name}`);
         const f = figureText(c, num);
         const fast = fastText(c, num);
         return f.text === null ? n.ref(f.reason) : fast ? `${f.text} · fastest ${fast}` : f.text;
@@ -63,7 +51,7 @@ function configTable(docs, s) {
     '',
     ...(note ? [`_${inert(note)}._`, ''] : []),
     'Typical under load ± the wider side of its 95% interval (ops/s; Setup and VACUUM in ms; DB size: the database and its WAL, in MB), a row per Node major (its own machine):',
-    table(t, ['l', ...COLUMNS.map(() => /** @type {'r'} */ ('r'))]),
+    table(t, ['l', ...OPS.map(() => /** @type {'r'} */ ('r'))]),
     ...(n.lines().length ? ['', ...n.lines()] : []),
   ];
 }

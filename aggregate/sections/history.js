@@ -225,7 +225,7 @@ const pct = (/** @type {number} */ x) => {
   const s = a >= 10 ? String(Math.round(a)) : a >= 1 ? a.toFixed(1) : a.toPrecision(2);
   return `${v < 0 ? '−' : '+'}${s}%`;
 };
-const measureLabel = (/** @type {string} */ name) => MEASURES.find((m) => m.name === name)?.label ?? name;
+export const measureLabel = (/** @type {string} */ name) => MEASURES.find((m) => m.name === name)?.label ?? name;
 
 /**
  * What a change point's interval covers, measured on simulated nights (npm run meta:calibration,
@@ -245,7 +245,7 @@ export const sizeText = (c) =>
 
 /**
  * A machine class's nights per Node major, with bands and the nights outside them.
- * @param {import('./index.js').SectionContext} ctx
+ * @param {Pick<import('./index.js').SectionContext, 'machine' | 'entries' | 'nights'>} ctx
  */
 export function historyOf(ctx) {
   const full = ctx.entries.filter((e) => e.mode === 'full' && e.status === 'complete');
