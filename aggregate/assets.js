@@ -1,15 +1,10 @@
-// Where a stored document's bytes live once they leave the git history. results/ in git keeps the
-// index (every document ever stored: run id, sha256, what the pages pick by, and the release it is
-// archived in), the nights cache and the derived pages and charts; the documents themselves
-// (results/<year>/…json, ~0.4 MB, ~50 KB deflated each, ~1 MB a night) are archived in GitHub
-// releases. One release per batch: the documents one aggregate adds (a night's cells and
-// shootouts), named after the newest one's day and the batch's content
-// (`results-2026-11-24-1a2b3c4d`), holding one asset, the batch packed (`<tag>.jsonl.gz`). Made
-// in one call (gh creates a draft, uploads, publishes), never appended to: immutable releases
-// (a repository setting) take it, GitHub's 1,000-asset cap per release is never near, and fetching
-// a year back is one download a night. The aggregate names the release when it stores a document;
-// `npm run ci:archive` makes it before the index that names it is committed; the nightly job
-// fetches the documents the pages show (publish/needed.js) with `npm run ci:restore` first.
+// Where a stored document's bytes live once they leave the git history (results/ in git keeps the
+// index, the nights cache, the pages and charts): one GitHub release per batch (the documents one
+// aggregate stores), `results-<newest day>-<8 hex>`, holding one asset, the batch packed
+// (`<tag>.jsonl.gz`), made in one call and never appended to. docs/pipeline.md "Where the documents
+// are" says why (git cannot deltify them; immutable releases; GitHub's asset cap) and how they are
+// made and fetched (`npm run ci:archive` before the index that names them is committed,
+// `npm run ci:restore` first in the nightly job).
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
 import { namePart } from '../lib/names.js';

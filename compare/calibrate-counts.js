@@ -1,16 +1,10 @@
 // `npm run compare -- --calibrate-counts`: does the compare's rule on counts (lib/costs.js)
-// find a change of known size, and stay quiet when nothing changed?
-//
-// Each calibration run counts the same checkout four times, each a whole counting pass in new
-// processes (bench/counts/cli.js): A and B as they are, B from a copy in another directory (an A/A
-// compare: any cost change is a false alarm), I with a JavaScript loop of about 1% of each case's instructions added to every
-// operation, and F with one fsync(2) on the first counted operation and every 100th after it and,
-// on every operation, a query whose SQLite work is about 1% of the case's SQLite component (worker.js
-// Inject; each found in its own count: the fsyncs by strace, the query in SQLite's component). The
-// loop and the query are sized once, from what they cost alone (--probe-loop) and from the first
-// run's A; a case whose SQLite component is too small for the query's fixed cost gets none. Run r
-// counts with --seed moved on by r: other data and heap layouts, an independent draw.
-// Writes calibrate-counts.json (after every run) and calibrate-counts.md to --out.
+// find a change of known size, and stay quiet when nothing changed? Each run counts the checkout
+// four times in new processes (bench/counts/cli.js): A; B, a copy in another directory (the A/A);
+// I, with a loop of about 1% of each case's instructions; F, with an fsync every 100 operations and
+// a query of about 1% of SQLite's component (worker.js Inject), both sized once (--probe-loop and
+// the first run's A), the seed moved on by the run. docs/compare.md "Calibration of the counts"
+// says each in full. Writes calibrate-counts.json (after every run) and calibrate-counts.md to --out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,9 +158,6 @@ const sqliteByTotal = (/** @type {ReturnType<typeof compact>} */ x) => {
   const c = part(x, 'sqlite');
   return c !== undefined && x.instructions !== null && x.tolerance !== null && c.delta / x.instructions > x.tolerance;
 };
-/** The components of an A/A row that moved (each a false alarm). */
-const movedAA = (/** @type {ReturnType<typeof compact>} */ x) =>
-  movedComponents(/** @type {any} */ (x)).map((c) => c.component);
 
 /**
  * The calibration's figures from calibrate-counts.json's state (also of a calibration stopped
@@ -203,10 +194,11 @@ function countsCalibrationSummary(c) {
       sqliteByTotal: fs_.filter(sqliteByTotal).length,
     };
   });
-  /** @type {Map<string, number>} component → A/A (case, run) pairs where it moved */
+  /** @type {Map<string, number>} component → A/A (case, run) pairs where it moved (each a false alarm) */
   const aaParts = new Map();
   for (const r of runs)
-    for (const x of r.aa) for (const name of movedAA(x)) aaParts.set(name, (aaParts.get(name) ?? 0) + 1);
+    for (const x of r.aa)
+      for (const c of movedComponents(x)) aaParts.set(c.component, (aaParts.get(c.component) ?? 0) + 1);
   const components = [
     ...new Set(
       runs.flatMap((r) =>

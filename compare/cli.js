@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// npm run compare -- --base <dir|ref> [--head <dir|ref>] [--merge-base] [--rounds N] [--cpu-rounds N] [--threshold PCT]
-//                    [--alpha A] [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                    [--time MS] [--seed N] [--out DIR] [--keep-worktrees] [--no-counts]
-// npm run compare -- --calibrate [--base <dir|ref>] [--runs N] [--slowdown PCT] [same options]
-// npm run compare -- --calibrate-counts [--base <dir|ref>] [--runs N] [engine filters]
+// npm run compare -- --base <dir|ref> [flags] | --calibrate | --calibrate-counts (--help lists the
+// flags; docs/compare.md says what each mode does).
 //
 // Phases, each timed in compare.json's `phases` and the report: prepare the sides (worktrees,
 // installs), count both sides (at once where the cores allow: bench/paired/count-sides.js), time the cases
