@@ -40,25 +40,6 @@ const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
  * per operation (bench/counts/counts.js CaseCounts: the first count).
  * @typedef {[number, number, number, number]} Counts
  */
-/** The counts a Night keeps, in the order of Counts, with how each is read from a case's `counts`. */
-export const COUNTED = /** @type {const} */ ([
-  ['instructions', (/** @type {any} */ c) => c.instructions],
-  ['fsync', (/** @type {any} */ c) => c.syscalls?.fsync],
-  ['writes', (/** @type {any} */ c) => c.syscalls?.write],
-  ['bytesWritten', (/** @type {any} */ c) => c.bytes?.written],
-]);
-
-/**
- * A case's counts as a Night keeps them, or null where it has none (not counted, or not ok).
- * @param {any} counts the case's `counts`
- * @returns {Counts | null}
- */
-function countsOf(counts) {
-  if (counts?.status !== 'ok') return null;
-  const xs = COUNTED.map(([, read]) => read(counts));
-  return xs.every((x) => typeof x === 'number' && Number.isFinite(x)) ? /** @type {Counts} */ (xs.map(sig4)) : null;
-}
-
 /**
  * @param {any} doc
  * @param {import('./store.js').Entry} entry
@@ -78,8 +59,11 @@ export function nightOf(doc, entry) {
         x.op === op,
     );
     if (c?.status !== 'ok' || !c.stats) continue;
-    const k = countsOf(c.counts);
-    if (k) counts[op] = k;
+    // the case's counts, where it was counted and each is a number
+    const k = c.counts?.status === 'ok' ? c.counts : {};
+    /** @type {number[]} */
+    const xs = [k.instructions, k.syscalls?.fsync, k.syscalls?.write, k.bytes?.written];
+    if (xs.every(Number.isFinite)) counts[op] = /** @type {Counts} */ (xs.map(sig4));
     const o = c.stats.opsPerSec;
     const m = headlineMargin(c.stats) / 100;
     figures[op] = [sig4(o.median), sig4(o.low ?? o.median * (1 - m)), sig4(o.high ?? o.median * (1 + m))];

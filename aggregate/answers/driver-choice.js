@@ -16,24 +16,17 @@ const REFERENCES = ['better-sqlite3', PRODUCTION_DRIVER];
 const setup = (/** @type {string} */ driver) => `${PRODUCTION_CONFIG}/${driver}/none`;
 
 /**
- * node:sqlite against each reference driver, per operation, judged as one family.
- * @param {any} doc a full result document
- */
-function driverChoice(doc) {
-  return judgeFamily(
-    REFERENCES.flatMap((driver) =>
-      COMPARED.map((op) => ({ driver, op, pairs: runPairs(doc, setup(driver), setup(NODE_SQLITE), [op]) })),
-    ),
-  ).filter((a) => a.judgement);
-}
-
-/**
  * The answer's words: per reference, the operations decided, the rest ≈.
  * @param {any} doc
  * @returns {{ text: string, line: string } | null}
  */
 export function driverAnswer(doc) {
-  const judged = driverChoice(doc);
+  // node:sqlite against each reference driver, per operation, judged as one family
+  const judged = judgeFamily(
+    REFERENCES.flatMap((driver) =>
+      COMPARED.map((op) => ({ driver, op, pairs: runPairs(doc, setup(driver), setup(NODE_SQLITE), [op]) })),
+    ),
+  ).filter((a) => a.judgement);
   if (!judged.length) {
     const status = doc.sides[0].drivers.find((/** @type {any} */ d) => d.name === NODE_SQLITE)?.status;
     return {
