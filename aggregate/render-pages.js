@@ -205,29 +205,6 @@ function machines(classes, sections, o) {
 }
 
 /**
- * The README block's sections of the whole block.
- * @param {ReturnType<typeof classesOf>} classes
- * @param {import('./sections/index.js').BlockSection[]} sections
- * @param {RenderOptions & { load: (e: import('./store.js').Entry) => any }} o
- * @returns {string[][]}
- */
-function wholeBlock(classes, sections, o) {
-  return sections
-    .map((s) =>
-      s.module.render({
-        classes: classes.map((c) => ({ ...c, entries: ofKinds(s, c.entries) })),
-        load: o.load,
-        resultsLink: o.resultsLink,
-        page: 'readme',
-        nights: o.nights,
-        chart: (name, spec, alt) =>
-          `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, chartText(spec))})`,
-      }),
-    )
-    .filter((lines) => lines.length);
-}
-
-/**
  * The README block while results/ holds no document (a fork before its first night; the committed
  * README's block says the same): what fills it, and how to see one on this machine
  * (bench/tools/matrix.js: each Node of the matrix on this platform, aggregated into out/matrix/).
@@ -285,7 +262,18 @@ export function renderBlock(store, o) {
     // a section after another: a blank line between them (tidy drops it before a heading)
     ...[
       ...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }),
-      ...wholeBlock(classes, README_BLOCK_SECTIONS, { ...o, load }),
+      // the sections of the whole block, once, after the platforms
+      ...README_BLOCK_SECTIONS.map((s) =>
+        s.module.render({
+          classes: classes.map((c) => ({ ...c, entries: ofKinds(s, c.entries) })),
+          load,
+          resultsLink: o.resultsLink,
+          page: 'readme',
+          nights: o.nights,
+          chart: (name, spec, alt) =>
+            `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, chartText(spec))})`,
+        }),
+      ).filter((lines) => lines.length),
     ].flatMap((lines) => ['', ...lines]),
   ]).join('\n');
 }

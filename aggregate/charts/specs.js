@@ -25,6 +25,11 @@ const ratioAxis = (/** @type {number[]} */ ticks) => ({
   title: 'change, % (log scale)',
   axis: { values: ticks, labelExpr: PERCENT, labelOverlap: false, labelFlush: true, grid: true },
 });
+/** The line at 0 (a ratio of 1) of a ratio panel. */
+const zeroRule = (/** @type {any} */ scale) => ({
+  mark: { type: 'rule', color: '#333', strokeWidth: 1 },
+  encoding: { x: { datum: 1, type: 'quantitative', scale } },
+});
 /** A change in % as the ratio drawn (changes of −99% and below at −99%). */
 const ratio = (/** @type {number} */ pct) => Math.max(0.01, 1 + pct / 100);
 
@@ -131,10 +136,7 @@ export function comparisonSpec(o) {
       height: o.members.length * (o.series ? 26 : 19),
       transform: [{ filter: { field: 'op', equal: op } }, ...RATIOS],
       layer: [
-        {
-          mark: { type: 'rule', color: '#333', strokeWidth: 1 },
-          encoding: { x: { datum: 1, type: 'quantitative', scale } },
-        },
+        zeroRule(scale),
         {
           mark: { type: 'rule', strokeWidth: 2.5, clip: true },
           encoding: {
@@ -277,10 +279,7 @@ export function shootoutSpec(o) {
           mark: { type: 'tick', color: '#24292f', thickness: 1.3, size: 7, clip: true },
           encoding: { y, x: x(f) },
         })),
-        {
-          mark: { type: 'rule', color: '#333', strokeWidth: 1 },
-          encoding: { x: { datum: 1, type: 'quantitative', scale } },
-        },
+        zeroRule(scale),
         ...(inPanel.some((p) => p.instr !== undefined)
           ? [
               {
