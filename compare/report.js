@@ -77,7 +77,7 @@ function environmentLine(/** @type {{ environment: any, drivers: { base: any[], 
 const side = (/** @type {string} */ label, /** @type {{ given: string, commit: string | null }} */ s) =>
   `${label} ${s.given}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
 
-export function table(/** @type {Row[]} */ rows) {
+function table(/** @type {Row[]} */ rows) {
   const sorted = [...rows].sort(
     (a, b) => rank(a.verdict) - rank(b.verdict) || (a.change ?? 0) - (b.change ?? 0) || a.key.localeCompare(b.key),
   );

@@ -10,21 +10,10 @@ import { tidy } from './tidy.js';
  * @typedef {{ textMetrics: { width: (item: any, text?: any) => number } }} VegaTextMetrics
  */
 
-/** vega and vega-lite, loaded on the first chart. @type {Promise<{ vega: typeof import('vega'), compile: typeof import('vega-lite').compile }> | undefined} */
+/** vega and vega-lite, loaded with the first chart (an aggregate that draws none loads neither). @type {Promise<{ vega: typeof import('vega'), compile: typeof import('vega-lite').compile }> | undefined} */
 let libraries;
 
-/** Load vega and vega-lite (once, with the first chart: an aggregate that draws none loads neither). */
-function load() {
-  libraries ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => {
-    // Helvetica's widths instead of vega's 0.8 em estimate
-    /** @type {VegaTextMetrics} */ (/** @type {unknown} */ (vega)).textMetrics.width = vegaTextWidth;
-    return { vega, compile: vl.compile };
-  });
-  return libraries;
-}
-
-/** vega-lite's warnings (e.g. a scale property a log scale ignores) are about the spec, not this night's data: not printed. */
-/** @type {any} */
+/** vega-lite's warnings (e.g. a scale property a log scale ignores) are about the spec, not this night's data: not printed. @type {any} */
 const quiet = { level: () => quiet, info: () => quiet, debug: () => quiet, warn: () => quiet };
 quiet.error = (/** @type {unknown[]} */ ...m) => {
   throw new Error(m.join(' '));
@@ -36,7 +25,13 @@ quiet.error = (/** @type {unknown[]} */ ...m) => {
  * @returns {Promise<string>}
  */
 export async function svgOf(spec) {
-  const { vega, compile } = await load();
+  const { vega, compile } = await (libraries ??= Promise.all([import('vega'), import('vega-lite')]).then(
+    ([vega, vl]) => {
+      // Helvetica's widths instead of vega's 0.8 em estimate
+      /** @type {VegaTextMetrics} */ (/** @type {unknown} */ (vega)).textMetrics.width = vegaTextWidth;
+      return { vega, compile: vl.compile };
+    },
+  ));
   const view = new vega.View(vega.parse(compile(spec, { logger: quiet }).spec), { renderer: 'none' });
   try {
     vega.resetSVGDefIds(); // clip path ids start again per chart: the same chart, the same ids

@@ -68,6 +68,9 @@ export function bandOf(xs) {
   return [Math.exp(m - (apart ?? 0) - s), Math.exp(m + s)];
 }
 
+/** What changed, named without its versions (the README's short form): "changed: Node, SQLite". */
+const changedNames = (/** @type {[string, string | null, string | null][]} */ fields) =>
+  fields.length ? `changed: ${fields.map(([name]) => name).join(', ')}` : 'nothing recorded changed';
 /** What changed, in words: "Node v24.1.0 → v24.2.0" (document strings made inert). */
 const changedText = (/** @type {[string, string | null, string | null][]} */ fields) =>
   fields.map(([what, a, b]) => `${what} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`);
@@ -420,13 +423,7 @@ function shortItems(listed) {
   /** @type {Map<string, string[]>} */
   const groups = new Map();
   for (const { h, o } of listed) {
-    const what = o.prev ? changedFields(o.prev, o.night).map(([name]) => name) : [];
-    const changed = !o.prev
-      ? 'the first night shown'
-      : what.length
-        ? `changed: ${what.join(', ')}`
-        : 'nothing recorded changed';
-    const key = `${movedOps(h, o)}; ${changed}`;
+    const key = `${movedOps(h, o)}; ${o.prev ? changedNames(changedFields(o.prev, o.night)) : 'the first night shown'}`;
     const day = o.night.finishedAt.slice(0, 10);
     groups.set(`${day}\n${key}`, [...(groups.get(`${day}\n${key}`) ?? []), inert(o.night.node)]);
   }
@@ -455,9 +452,7 @@ function changeSentence(all, link) {
   const items = listed.map((cs) => {
     const named = cs.slice(0, 2).map((c) => `${opLabel(c.op)} ${measureLabel(c.measure)} ${sizeText(c)}`);
     const more = cs.length > 2 ? `, ${cs.length - 2} more` : '';
-    const what = cs[0].changed.map(([name]) => name);
-    const changed = what.length ? `changed: ${what.join(', ')}` : 'nothing recorded changed';
-    return `${cs[0].night}, Node ${cs[0].major}: ${named.join(', ')}${more}; ${changed}`;
+    return `${cs[0].night}, Node ${cs[0].major}: ${named.join(', ')}${more}; ${changedNames(cs[0].changed)}`;
   });
   const of =
     groups.size > listed.length ? `newest ${listed.length} nights of ${groups.size}; all: ${link}` : `details: ${link}`;
