@@ -100,7 +100,7 @@ function changedFields(prev, n) {
  * the run counted, what one operation cost (aggregate/nights.js Counts, in that order).
  * @type {{ name: string, label: string, kind: 'wall' | 'count', value: (n: import('../nights.js').Night, op: string) => number | undefined }[]}
  */
-export const MEASURES = [
+const MEASURES = [
   { name: 'wall', label: 'ops/s', kind: 'wall', value: (n, op) => n.figures[op]?.[0] },
   { name: 'instructions', label: 'instructions/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[0] },
   { name: 'fsync', label: 'fsyncs/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[1] },
