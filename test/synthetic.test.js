@@ -199,7 +199,7 @@ test('a synthetic night is what the nightly workflow commits: a result document 
   assert.equal(new Set(docs.map(artifactOf)).size, docs.length, 'two documents of a night share an artifact');
   assert.equal(new Set(docs.map((d) => d.run.id)).size, docs.length);
   // the parts the report splits a night's commit into
-  const part = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))?.[0];
+  const part = (/** @type {string} */ f) => COMMIT_PARTS.find(([, , is]) => is(f))?.[0];
   assert.deepEqual(
     [
       'results/2026/2026-01-04-linux-x64-shootout-0a1b2c3d.json',

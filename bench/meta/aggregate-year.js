@@ -51,17 +51,6 @@ const DRIVER_BUMP_NIGHT = 15;
 const DRIVER_BUMP = { version: '13.0.4', shift: { op: 'select', factor: 0.88 } };
 const DAY = 86_400_000;
 
-/** How the report names each part of the night's commit (COMMIT_PARTS). */
-const PART_NAMES = /** @type {Record<string, string>} */ ({
-  resultDocuments: 'result documents',
-  shootoutDocuments: 'shootout documents',
-  readme: 'README.md',
-  resultsPage: 'results/README.md',
-  index: 'results/index.json',
-  charts: 'charts',
-  other: 'other',
-});
-
 /** The bounds the issue sets. */
 const BOUNDS = {
   blockLines: 300,
@@ -150,19 +139,19 @@ const clockOf = (/** @type {number} */ n) => new Date(START_DAY + n * DAY + 3 * 
 
 /**
  * What a file of the night's commit is, by its path: the parts the report splits the commit into
- * (the first that matches).
- * @type {[string, (f: string) => boolean][]}
+ * (the first that matches), with the name the report gives each.
+ * @type {[string, string, (f: string) => boolean][]}
  */
 export const COMMIT_PARTS = [
-  ['shootoutDocuments', (f) => /^results\/\d{4}\/.*-shootout-[0-9a-f]{8}\.json$/.test(f)],
-  ['resultDocuments', (f) => /^results\/\d{4}\//.test(f)],
-  ['readme', (f) => f === 'README.md'],
-  ['resultsPage', (f) => f === 'results/README.md'],
-  ['index', (f) => f === 'results/index.json'],
-  ['charts', (f) => f.startsWith('results/charts/')],
-  ['other', () => true],
+  ['shootoutDocuments', 'shootout documents', (f) => /^results\/\d{4}\/.*-shootout-[0-9a-f]{8}\.json$/.test(f)],
+  ['resultDocuments', 'result documents', (f) => /^results\/\d{4}\//.test(f)],
+  ['readme', 'README.md', (f) => f === 'README.md'],
+  ['resultsPage', 'results/README.md', (f) => f === 'results/README.md'],
+  ['index', 'results/index.json', (f) => f === 'results/index.json'],
+  ['charts', 'charts', (f) => f.startsWith('results/charts/')],
+  ['other', 'other', () => true],
 ];
-const partOf = (/** @type {string} */ f) => COMMIT_PARTS.find(([, is]) => is(f))?.[0];
+const partOf = (/** @type {string} */ f) => COMMIT_PARTS.find(([, , is]) => is(f))?.[0];
 
 /**
  * Every file under dir with its bytes (absent dir: none).
@@ -358,7 +347,9 @@ async function main(/** @type {string[]} */ argv) {
     const nightlyMs = [...nightlies].sort((a, b) => a - b)[1];
     // what the night's commit adds: every new or changed file, raw and as git stores a new blob (zlib)
     const added = [...after].filter(([f, b]) => !before.get(f)?.equals(b));
-    const deflated = (/** @type {Buffer} */ b) => zlib.deflateSync(b).length;
+    const bytes = (/** @type {[string, Buffer][]} */ xs) => xs.reduce((n, [, b]) => n + b.length, 0);
+    const deflated = (/** @type {[string, Buffer][]} */ xs) =>
+      xs.reduce((n, [, b]) => n + zlib.deflateSync(b).length, 0);
     // committed part by part, documents first: what each part's push sends
     const nightParts =
       /** @type {Record<string, { files: number, bytes: number, deflatedBytes: number, archivedBytes: number, packedBytes: number, pushedBytes: number }>} */ ({});
@@ -367,8 +358,8 @@ async function main(/** @type {string[]} */ argv) {
       const mine = added.filter(([f]) => partOf(f) === part);
       const sizes = {
         files: mine.length,
-        bytes: mine.reduce((n, [, b]) => n + b.length, 0),
-        deflatedBytes: mine.reduce((n, [, b]) => n + deflated(b), 0),
+        bytes: bytes(mine),
+        deflatedBytes: deflated(mine),
       };
       if (mine.some(([f]) => isDoc(f))) {
         // the night's documents go to the archive (one release, one gzipped asset), not into git
@@ -414,15 +405,13 @@ async function main(/** @type {string[]} */ argv) {
       resultsPageBytes: Buffer.byteLength(page),
       resultsPageLines: page.split('\n').length,
       charts: charts.length,
-      chartBytes: charts.reduce((n, [, b]) => n + b.length, 0),
+      chartBytes: bytes(charts),
       nightFilesChanged: added.length,
       nightChartsRewritten: added.filter(([f]) => f.endsWith('.svg')).length,
-      nightAddedBytes: added.reduce((n, [, b]) => n + b.length, 0),
-      nightAddedDeflatedBytes: added.reduce((n, [, b]) => n + deflated(b), 0),
-      nightAddedDeflatedBytesWithoutDocuments: added
-        .filter(([f]) => !isDoc(f))
-        .reduce((n, [, b]) => n + deflated(b), 0),
-      nightAddedDeflatedBytesOfDocuments: added.filter(([f]) => isDoc(f)).reduce((n, [, b]) => n + deflated(b), 0),
+      nightAddedBytes: bytes(added),
+      nightAddedDeflatedBytes: deflated(added),
+      nightAddedDeflatedBytesWithoutDocuments: deflated(added.filter(([f]) => !isDoc(f))),
+      nightAddedDeflatedBytesOfDocuments: deflated(added.filter(([f]) => isDoc(f))),
       nightAddedPackedBytes: sum('packedBytes'),
       nightPushedBytes: sum('pushedBytes'),
       nightArchivedBytes: sum('archivedBytes'),
@@ -459,10 +448,12 @@ async function main(/** @type {string[]} */ argv) {
       `- the night's ${PER_NIGHT.results + PER_NIGHT.shootouts} documents, archived as one release asset (gzipped JSON lines, not in git): ${kib(report.nightArchivedBytes)}`,
     );
     console.log('- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):');
-    for (const [part, x] of Object.entries(nightParts))
+    for (const [part, name] of COMMIT_PARTS) {
+      const x = nightParts[part];
       console.log(
-        `  - ${PART_NAMES[part] ?? part}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.archivedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`,
+        `  - ${name}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.archivedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`,
       );
+    }
     console.log(
       `- this machine: ${report.cores} cores, load average ${report.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`,
     );
