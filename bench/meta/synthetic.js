@@ -57,37 +57,34 @@ const NODE_BUILDS = /** @type {Record<number, { v8: string, napi: string, module
   25: { v8: '14.1.146.11-node.25', napi: '10', modules: '141', sqlite: '3.51.3' },
 });
 
-/** Per driver generation, what its two packages report (drivers/<id>/, as a real run loads them). */
-const GENERATION_RELEASES =
-  /** @type {Record<string, Record<string, { version: string, sqlite: string, sqlite3mc?: string, origin: string }>>} */ ({
-    napi10: {
-      'better-sqlite3-multiple-ciphers': {
-        version: '13.0.3',
-        sqlite: '3.53.4',
-        sqlite3mc: 'SQLite3 Multiple Ciphers 2.4.0',
-        origin: 'bundled-prebuild',
-      },
-      'better-sqlite3': { version: '13.2.0', sqlite: '3.54.1', origin: 'bundled-prebuild' },
+/**
+ * Per driver generation, how its binaries came and what its two packages report (drivers/<id>/, as a
+ * real run loads them; sqlite3mc: SQLite3 Multiple Ciphers' version).
+ * @type {Record<string, { origin: string, packages: Record<string, { version: string, sqlite: string, sqlite3mc?: string }> }>}
+ */
+const GENERATION_RELEASES = {
+  napi10: {
+    origin: 'bundled-prebuild',
+    packages: {
+      'better-sqlite3-multiple-ciphers': { version: '13.0.3', sqlite: '3.53.4', sqlite3mc: '2.4.0' },
+      'better-sqlite3': { version: '13.2.0', sqlite: '3.54.1' },
     },
-    node20: {
-      'better-sqlite3-multiple-ciphers': {
-        version: '12.11.1',
-        sqlite: '3.53.2',
-        sqlite3mc: 'SQLite3 Multiple Ciphers 2.3.5',
-        origin: 'built-from-source',
-      },
-      'better-sqlite3': { version: '12.11.1', sqlite: '3.53.2', origin: 'built-from-source' },
+  },
+  node20: {
+    origin: 'built-from-source',
+    packages: {
+      'better-sqlite3-multiple-ciphers': { version: '12.11.1', sqlite: '3.53.2', sqlite3mc: '2.3.5' },
+      'better-sqlite3': { version: '12.11.1', sqlite: '3.53.2' },
     },
-    node18: {
-      'better-sqlite3-multiple-ciphers': {
-        version: '11.10.0',
-        sqlite: '3.49.2',
-        sqlite3mc: 'SQLite3 Multiple Ciphers 2.1.1',
-        origin: 'built-from-source',
-      },
-      'better-sqlite3': { version: '11.10.0', sqlite: '3.49.2', origin: 'built-from-source' },
+  },
+  node18: {
+    origin: 'built-from-source',
+    packages: {
+      'better-sqlite3-multiple-ciphers': { version: '11.10.0', sqlite: '3.49.2', sqlite3mc: '2.1.1' },
+      'better-sqlite3': { version: '11.10.0', sqlite: '3.49.2' },
     },
-  });
+  },
+};
 
 /** A build's compile options, as a real driver lists them (about 60; their bytes are in every document). */
 const COMPILE_OPTIONS = [
@@ -206,7 +203,7 @@ function driversOf(node, generation, driverVersion) {
   const releases = GENERATION_RELEASES[generation] ?? GENERATION_RELEASES.napi10;
   const own = /** @type {any[]} */ (
     DRIVERS.filter((d) => d.package).map((d) => {
-      const r = releases[d.name];
+      const r = releases.packages[d.name];
       const version = d.name === PRODUCTION_DRIVER && driverVersion ? driverVersion : r.version;
       const file = `.drivers/${generation}/node_modules/${d.name}/build/Release/better_sqlite3.node`;
       const sha256 = crypto.createHash('sha256').update(`${d.name}@${version}`).digest('hex');
@@ -215,10 +212,10 @@ function driversOf(node, generation, driverVersion) {
         status: 'ok',
         version,
         generation,
-        binary: { file, origin: r.origin, sha256 },
+        binary: { file, origin: releases.origin, sha256 },
         sqlite: r.sqlite,
         compileOptions: COMPILE_OPTIONS,
-        ...(r.sqlite3mc ? { sqlite3mc: r.sqlite3mc } : {}),
+        ...(r.sqlite3mc ? { sqlite3mc: `SQLite3 Multiple Ciphers ${r.sqlite3mc}` } : {}),
       };
     })
   );
