@@ -63,7 +63,9 @@ test("the counted processes' malloc: built once, preloaded, and a process runs a
   assert.match(path.basename(built.file), /^count-malloc-[0-9a-f]{16}\.so$/);
   assert.deepEqual(mallocHelper({ cache }), built);
   assert.equal(componentOf(built.file, 'malloc'), 'libc');
-  // SQLite, the cipher, V8 and a 40 MB buffer (a mapping of its own) on it; the file read back in a new connection
+  // SQLite, the cipher, V8 and a 40 MB buffer (a mapping of its own) on it, and on its strcmp (the cipher finds its
+  // parameters by name with it; Node's OpenSSL configuration does not load with a wrong one); the file read back in a
+  // new connection
   const script = `
     const fs = await import('node:fs');
     const { loadDrivers } = await import(${JSON.stringify(path.join(ROOT, 'bench/engine/load-drivers.js'))});

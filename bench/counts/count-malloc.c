@@ -5,7 +5,10 @@
  * processes of the same history did not agree on them (docs/counting.md). Here every block is a
  * multiple of 64 bytes with the caller's pointer 16 bytes in, taken from a free list of its size or
  * bumped from a 256 MB mapping; nothing is ever split or merged. Every call costs the same
- * instructions whatever ran before, and a pointer's offset in its cache line is always 16. */
+ * instructions whatever ran before, and a pointer's offset in its cache line is always 16.
+ * A block's offset in its page still follows the history, and glibc's AVX2 strcmp takes a slower
+ * path where the two pointers' page offsets, OR-ed, pass 4096 - 128, so strcmp is here too: one
+ * byte at a time, its cost set by the strings alone (docs/counting.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
@@ -166,4 +169,12 @@ void *valloc(size_t n) { return memalign((size_t)sysconf(_SC_PAGESIZE), n); }
 void *pvalloc(size_t n) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   return memalign(page, (n + page - 1) / page * page);
+}
+
+/* The strings' bytes compared in order as unsigned chars, as glibc's: what it costs depends on
+ * how many bytes match, not on where the strings lie. */
+int strcmp(const char *a, const char *b) {
+  const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+  while (*x && *x == *y) x++, y++;
+  return *x - *y;
 }

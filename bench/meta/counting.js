@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run meta:counting -- [--quick] [--jobs N] [--order] [--whole] [--sensitivity] [--out DIR]
+// npm run meta:counting -- [--quick] [--jobs N] [--order] [--whole] [--sensitivity] [--components [--layout]] [--out DIR]
 // The counting pass (bench/counts/) measured against its targets (docs/counting.md), on this
 // machine, for the whole suite:
 //   - repeatability: how far every case's two counts (new processes, same history) differ in
@@ -13,7 +13,10 @@
 //     what callgrind instrumented was counted; with --whole, callgrind instruments whole processes,
 //     as before it started at the first mark (bench/counts/instrument.js): the slowdown before and after;
 //   - with --order, the repeat counts the cases in the reverse order: how much a count depends on
-//     what ran before it in the process.
+//     what ran before it in the process;
+//   - with --components (only this): how each component repeats on production's cases of both
+//     better-sqlite3 drivers (docs/counting.md "How they repeat"), within one history or, with
+//     --layout, across heap layouts (the repeat with LAYOUT_PAD, as `npm run counts`).
 // Writes counting.json (everything) to --out and prints a summary.
 // The statement's cost is compared paired: the same small plan counted with and without it.
 import os from 'node:os';
@@ -24,7 +27,9 @@ import { percent } from '../../lib/format.js';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { caseCounts, repeatSpread } from '../counts/counts.js';
-import { countPlanOf, countPlans } from '../counts/pass.js';
+import { countPass, countPlanOf, countPlans, LAYOUT_PAD } from '../counts/pass.js';
+import { componentDifference } from '../../lib/costs.js';
+import { COMPONENTS } from '../data/components.js';
 import { countingTools } from '../counts/tools.js';
 import { cases, caseKey } from '../data/suite.js';
 import { countText } from '../../aggregate/render/counts-text.js';
@@ -54,6 +59,8 @@ export const HELP = {
       'callgrind instruments whole processes, not from their first mark on: the cost before instrument.js',
     ),
     sensitivity: switchFlag('only the sensitivity check'),
+    components: switchFlag("only how each component repeats, on production's cases of both better-sqlite3 drivers"),
+    layout: switchFlag("with --components: the repeat's heap laid out differently (LAYOUT_PAD), as across code"),
     out: valueFlag('DIR', 'where counting.json goes', { default: 'out/meta' }),
   }),
 };
@@ -111,6 +118,47 @@ async function main(/** @type {string[]} */ argv) {
       ['l', 'r', 'r', 'r', 'r', 'r'],
     ),
   ];
+  if (v.components) {
+    const driver = ['better-sqlite3-multiple-ciphers', 'better-sqlite3'];
+    const { counts } = await countPass({
+      mode,
+      seed: 1,
+      cases: cases({ config: ['production'], driver }),
+      drivers,
+      jobs,
+      ...(v.layout ? { layout: { padRepeat: LAYOUT_PAD } } : {}),
+    });
+    const all = [...counts].filter(([, c]) => c.status === 'ok' && c.repeat);
+    /** @param {(c: import('../counts/counts.js').CaseCounts) => number | null} of */
+    const row = (of) => {
+      const d = all.map(([k, c]) => ({ k, d: of(c) ?? NaN })).sort((x, y) => x.d - y.d);
+      const worst = d.at(-1);
+      return [
+        ...[1e-4, 5e-4, 1e-3].map((t) => `${d.filter((x) => x.d <= t).length}`),
+        worst ? `${pc(worst.d)} (${worst.k})` : '',
+      ];
+    };
+    const sum = (/** @type {Record<string, number>} */ o) => Object.values(o).reduce((x, y) => x + y, 0);
+    const addUp = Math.max(...all.map(([, c]) => Math.abs(sum(c.components ?? {}) / (c.instructions ?? NaN) - 1)));
+    const total = (/** @type {import('../counts/counts.js').CaseCounts} */ c) => Math.abs(c.repeat?.difference ?? NaN);
+    console.log(
+      [
+        `Components' repeat, ${mode}, ${v.layout ? `across heap layouts (pad ${LAYOUT_PAD})` : 'one history'}, Node ${process.version}, ${all.length} cases, load average ${os.loadavg()[0].toFixed(1)}; the components add up to within ${addUp.toExponential(1)}:`,
+        '',
+        markdownTable(
+          [
+            ['Component', '≤ 0.01%', '≤ 0.05%', '≤ 0.1%', 'worst'],
+            ...COMPONENTS.map((c) => [c, ...row((x) => componentDifference(x, c))]),
+            ['the total', ...row(total)],
+          ],
+          ['l', 'r', 'r', 'r', 'l'],
+        ),
+      ].join('\n'),
+    );
+    const file = path.resolve(v.out, `components${v.layout ? '-layout' : ''}.json`);
+    writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(all), null, 2)}\n`);
+    return 0;
+  }
   if (v.sensitivity) {
     console.log(extraLines(await sensitivity()).join('\n'));
     return 0;
