@@ -54,7 +54,7 @@ export const COUNT_METHOD =
   'timed call; instructions (callgrind, no cache simulation) and system calls (strace) between the marks of the timed calls, less what ' +
   'a mark costs, over `ops`; by component from each timed call’s dump (bench/data/components.js). Counted twice, in new processes, each counting its cases in the order of their keys after opening every ' +
   'setup and running every (driver, operation) once; each callgrind process on one CPU, and after each full GC it waits for the GC’s helper thread; ' +
-  'every process on a malloc of its own (LD_PRELOAD bench/counts/count-malloc.c: blocks in 64-byte classes, per-thread free lists, no search)';
+  'every process on a malloc of its own (LD_PRELOAD bench/counts/count-malloc.c: blocks in 64-byte classes, per-thread free lists, no search; and a strcmp a byte at a time)';
 
 /** How the counts are made, where callgrind instruments each process from its first mark on (instrument.js). */
 const FIRST_MARK_METHOD =
