@@ -79,12 +79,10 @@ const FIELDS = [
   '1:sides/*/drivers/*/sqlite3mc',
   '1:sides/*/drivers/*/reason',
   '1:sides/*/reason',
-  '1:rows/*/base',
-  '1:rows/*/head',
-  '1:rows/*/driver',
-  '1:rows/*/cipher',
-  '1:rows/*/op',
-  '1:rows/*/verdict',
+  '1:comparisons/*/reference',
+  '1:comparisons/*/member',
+  '1:comparisons/*/op',
+  '1:comparisons/*/verdict',
 ];
 /**
  * Numbers the renderers write into text (a few of them; every number is crafted below): as a

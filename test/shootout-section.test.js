@@ -81,11 +81,11 @@ function everyNodeRan() {
   });
   d.reference = 'v24 12.x';
   d.pairs = planComparisons(plan);
-  const measured = [...new Set(REAL.rows.map((/** @type {any} */ r) => `${r.base}|${r.head}`))];
-  d.rows = d.pairs.flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
-    REAL.rows
-      .filter((/** @type {any} */ r) => `${r.base}|${r.head}` === measured[i % measured.length])
-      .map((/** @type {any} */ r) => ({ ...r, group: c.group, base: c.base, head: c.head })),
+  const measured = [...new Set(REAL.comparisons.map((/** @type {any} */ r) => `${r.reference}|${r.member}`))];
+  d.comparisons = d.pairs.flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
+    REAL.comparisons
+      .filter((/** @type {any} */ r) => `${r.reference}|${r.member}` === measured[i % measured.length])
+      .map((/** @type {any} */ r) => ({ ...r, id: c.group, reference: c.base, member: c.head })),
   );
   d.cases = [];
   d.run.id = 'a0000000-0000-4000-8000-000000000001';
@@ -252,15 +252,16 @@ function withCounts(doc) {
   const d = structuredClone(doc);
   /** @type {Map<string, any>} */
   const cases = new Map();
-  const differences = d.rows.map((/** @type {any} */ r, /** @type {number} */ i) => {
+  const differences = d.comparisons.map((/** @type {any} */ r, /** @type {number} */ i) => {
+    const key = `${r.setup}/${r.op}`;
     const change = [0.0001, 0.25, -0.05][i % 3];
     for (const [side, instructions] of [
-      [r.base, 1e6],
-      [r.head, 1e6 * (1 + change)],
+      [r.reference, 1e6],
+      [r.member, 1e6 * (1 + change)],
     ])
-      cases.set(`${side}|${r.key}`, {
+      cases.set(`${side}|${key}`, {
         side,
-        key: r.key,
+        key,
         status: 'ok',
         instructions,
         difference: 0.0002,
@@ -274,10 +275,10 @@ function withCounts(doc) {
       Object.entries(runtime(1e6 * change)).map(([k, delta]) => [k, { delta, tolerance: 1000 }]),
     );
     return {
-      group: r.group,
-      base: r.base,
-      head: r.head,
-      key: r.key,
+      group: r.id,
+      base: r.reference,
+      head: r.member,
+      key,
       change,
       spread: 0.0002,
       tolerance: 0.001,
@@ -352,18 +353,16 @@ test("counts: the chart puts each counted bar's instructions on its row as a dia
 test('crafted shootouts: a case not compared, a quick run, a machine with one Node, a machine where nothing was compared', () => {
   // a case not compared: n/a in the table, a note in the chart, no bar
   const gap = structuredClone(REAL);
-  const i = gap.rows.findIndex(
+  const i = gap.comparisons.findIndex(
     (/** @type {any} */ r) =>
-      r.head === 'v20 12.x' && r.op === 'select' && r.driver === 'better-sqlite3-multiple-ciphers',
+      r.member === 'v20 12.x' && r.op === 'select' && r.setup.includes('/better-sqlite3-multiple-ciphers/'),
   );
-  Object.assign(gap.rows[i], {
+  Object.assign(gap.comparisons[i], {
     change: null,
     low: null,
     high: null,
     p: null,
     pAdjusted: null,
-    sd: null,
-    headOps: null,
     verdict: 'not compared',
     reason: 'the case failed on v20 12.x in round 3',
   });
@@ -390,7 +389,9 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   const one = structuredClone(REAL);
   one.sides = REAL.sides.filter((/** @type {any} */ s) => s.label.startsWith('v22 '));
   one.pairs = REAL.pairs.filter((/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade');
-  one.rows = REAL.rows.filter((/** @type {any} */ r) => r.head === 'v22 13.x' && r.group === 'driver-upgrade');
+  one.comparisons = REAL.comparisons.filter(
+    (/** @type {any} */ r) => r.member === 'v22 13.x' && r.id === 'driver-upgrade',
+  );
   one.cases = REAL.cases.filter((/** @type {any} */ f) => f.side.startsWith('v22 '));
   one.environment.node = 'v22.23.3';
   assert.deepEqual(documentProblems(one), []);
@@ -406,7 +407,7 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   const alone = structuredClone(one);
   alone.sides = one.sides.filter((/** @type {any} */ s) => s.label === 'v22 12.x');
   alone.pairs = [];
-  alone.rows = [];
+  alone.comparisons = [];
   alone.cases = one.cases.filter((/** @type {any} */ f) => f.side === 'v22 12.x');
   const a = section(alone);
   assert.deepEqual(a.charts, []);

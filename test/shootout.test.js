@@ -277,18 +277,18 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     runDoc.pairs.map((/** @type {any} */ c) => c.group),
     ['same-node'],
   );
-  const compared = runDoc.rows.filter((/** @type {any} */ x) => x.verdict !== 'not compared');
-  assert.ok(compared.length >= 2, JSON.stringify(runDoc.rows));
-  for (const row of runDoc.rows) {
+  const compared = runDoc.comparisons.filter((/** @type {any} */ x) => x.verdict !== 'not compared');
+  assert.ok(compared.length >= 2, JSON.stringify(runDoc.comparisons));
+  for (const row of runDoc.comparisons) {
     assert.equal(row.op, 'select');
     assert.equal(row.pairs, 2);
     assert.ok(row.low <= row.change && row.change <= row.high);
-    assert.ok(row.headOps > 0 && row.baseOps > 0);
+    assert.deepEqual([row.id, row.reference, row.member], ['same-node', runDoc.pairs[0].base, runDoc.pairs[0].head]);
   }
   // every side's cases: a figure per round, measured on real files
   for (const c of runDoc.cases.filter((/** @type {any} */ x) => x.status === 'ok')) assert.equal(c.rounds.length, 2);
   // figures are written with 6 significant digits, as the suite writes them (the rest is noise, and git stores it every night)
-  const numbers = JSON.stringify([runDoc.rows, runDoc.cases]).match(/-?\d+\.\d+(e-?\d+)?/g) ?? [];
+  const numbers = JSON.stringify([runDoc.comparisons, runDoc.cases]).match(/-?\d+\.\d+(e-?\d+)?/g) ?? [];
   assert.ok(numbers.length > 10, numbers.join(' '));
   for (const x of numbers)
     assert.ok(Number(x) === Number(Number(x).toPrecision(6)), `${x} has more than 6 significant digits`);
@@ -309,7 +309,7 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     c.sides.map((/** @type {any} */ s) => [s.side, s.node, s.status]),
     runDoc.sides.map((/** @type {any} */ s) => [s.label, process.version, 'ok']),
   );
-  const counted = runDoc.rows.map((/** @type {any} */ x) => x.key);
+  const counted = runDoc.comparisons.map((/** @type {any} */ x) => `${x.setup}/${x.op}`);
   for (const side of runDoc.sides) {
     const mine = c.cases.filter((/** @type {any} */ x) => x.side === side.label);
     assert.deepEqual(mine.map((/** @type {any} */ x) => x.key).sort(), [...counted].sort(), side.label);
@@ -583,31 +583,30 @@ test('document checks: crafted bad shootout documents are refused, each with one
     [
       'faster',
       (d) => {
-        Object.assign(d.rows[0], { verdict: 'faster', low: -0.1, high: 0.1, change: 0 });
+        Object.assign(d.comparisons[0], { verdict: 'faster', low: -0.1, high: 0.1, change: 0 });
       },
-      /^\/rows\/0 is 'faster' but its interval reaches 0 or below/,
+      /^\/comparisons\/0 is 'faster' but its interval reaches 0 or below/,
     ],
     [
       'interval',
       (d) => {
-        Object.assign(d.rows[0], { change: 0.5, low: -0.1, high: 0.1, verdict: 'too noisy to tell' });
+        Object.assign(d.comparisons[0], { change: 0.5, low: -0.1, high: 0.1, verdict: 'too noisy to tell' });
       },
-      /\/rows\/0\/change is outside its interval/,
+      /\/comparisons\/0\/change is outside its interval/,
     ],
     [
       'op',
       (d) => {
-        d.rows[0].op = 'size';
-        d.rows[0].key = d.rows[0].key.replace(/select$/, 'size');
+        d.comparisons[0].op = 'size';
       },
-      /\/rows\/0\/op 'size' is not timed/,
+      /\/comparisons\/0\/op 'size' is not timed/,
     ],
     [
       'orphan',
       (d) => {
-        d.rows[0].head = 'v18 11.x';
+        d.comparisons[0].member = 'v18 11.x';
       },
-      /\/rows\/0 belongs to no pair/,
+      /\/comparisons\/0 belongs to no pair/,
     ],
     [
       'control',
@@ -626,7 +625,7 @@ test('document checks: crafted bad shootout documents are refused, each with one
     [
       'extra',
       (d) => {
-        d.rows[0].note = 'x';
+        d.comparisons[0].note = 'x';
       },
       /must NOT have additional properties/,
     ],
@@ -710,14 +709,14 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   const bad = structuredClone(runDoc);
   bad.run.id = '00000000-0000-4000-8000-000000000000';
   // one fault only, whatever the run measured: a 'slower' verdict on an interval that holds 0
-  Object.assign(bad.rows[0], { verdict: 'slower', change: -0.1, low: -0.3, high: 0.2 });
+  Object.assign(bad.comparisons[0], { verdict: 'slower', change: -0.1, low: -0.3, high: 0.2 });
   fs.writeFileSync(path.join(artifacts, 'bad-shootout.json'), JSON.stringify(bad));
   const readme = path.join(ws, 'README.md');
   fs.writeFileSync(readme, '# t\n<!-- BENCHMARK_RESULTS_START -->\n<!-- BENCHMARK_RESULTS_END -->\n');
   const r = node('aggregate/cli.js', ['--artifacts', artifacts, '--results', results, '--readme', readme]);
   const line = r.stderr.split('\n').find((l) => l.includes('bad-shootout.json'));
   assert.ok(line, r.stderr);
-  assert.match(line, /bad-shootout\.json: \/rows\/0 is 'slower' but its interval reaches 0 or above/);
+  assert.match(line, /bad-shootout\.json: \/comparisons\/0 is 'slower' but its interval reaches 0 or above/);
   assert.ok(
     !fs
       .readdirSync(path.join(results, String(new Date(runDoc.run.finishedAt).getUTCFullYear())))

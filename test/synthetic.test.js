@@ -122,7 +122,8 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
     assert.ok(
       shootout.pairs.every(
         (/** @type {any} */ c) =>
-          shootout.rows.filter((/** @type {any} */ r) => r.base === c.base && r.head === c.head).length >= 16,
+          shootout.comparisons.filter((/** @type {any} */ r) => r.reference === c.base && r.member === c.head).length >=
+          16,
       ),
     );
     assert.ok(shootout.cases.every((/** @type {any} */ c) => c.rounds.length === shootout.run.rounds));

@@ -68,7 +68,7 @@ function components(doc, base, head, keys) {
  */
 function nodeRanking(doc) {
   const production = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}/`;
-  const keys = [...new Set((doc.rows ?? []).map((/** @type {any} */ r) => String(r.key)))].filter((k) =>
+  const keys = [...new Set((doc.comparisons ?? []).map((/** @type {any} */ r) => `${r.setup}/${r.op}`))].filter((k) =>
     k.startsWith(production),
   );
   /** @type {any[]} */

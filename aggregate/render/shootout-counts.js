@@ -9,7 +9,7 @@ import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
 import { attributionText, countText } from './counts-text.js';
 import { beyondRepeat } from '../../lib/costs.js';
-import { parseCaseKey } from '../../bench/data/suite.js';
+import { parseCaseKey, setupKey } from '../../bench/data/suite.js';
 import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './shootout-tables.js';
 import { OPS } from '../../bench/data/ops.js';
 
@@ -78,7 +78,7 @@ export function countingLine(counting) {
 /**
  * The counts' tables of one document.
  * @param {any} doc a valid shootout document
- * @param {{ only?: (row: any) => boolean, table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] as shootoutLines
+ * @param {{ table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] as shootoutLines
  * @returns {string[]} Markdown lines; none for a document without `counting`
  */
 export function countLines(doc, o = {}) {
@@ -86,14 +86,17 @@ export function countLines(doc, o = {}) {
   if (!c) return [];
   const lines = [countingLine(c), ''];
   if (c.status === 'unavailable') return lines;
-  const only = o.only ?? (() => true);
   const write = o.table ?? table;
   /** @returns {any} */
   const withCase = (/** @type {any} */ x) => ({ ...x, ...parseCaseKey(x.key) });
+  // a difference named as a judged pair (groupTables)
   /** @type {any[]} */
-  const diffs = (c.differences ?? []).map(withCase).filter(only);
+  const diffs = (c.differences ?? []).map((/** @type {any} */ d) => {
+    const x = withCase(d);
+    return { ...x, id: d.group, reference: d.base, member: d.head, setup: setupKey(x) };
+  });
   /** @type {any[]} */
-  const counted = (c.cases ?? []).map(withCase).filter(only);
+  const counted = (c.cases ?? []).map(withCase);
   const caseOf = (/** @type {string} */ side, /** @type {string} */ key) =>
     counted.find((x) => x.side === side && x.key === key && x.status === 'ok');
   const instrOf = (/** @type {string} */ side, /** @type {string} */ key) => caseOf(side, key)?.instructions;

@@ -9,9 +9,15 @@ import { NOT_A_NUMBER, day, driverText, rate, signedPercent, whole } from '../..
 import { countLines } from './shootout-counts.js';
 import { groupTables } from './shootout-tables.js';
 import { rangeText } from './figure.js';
+import { caseKey } from '../../bench/data/suite.js';
+import { median } from '../../lib/stats/spread.js';
 
-const baseRate = (/** @type {number | null} */ n) =>
-  n === null ? '' : typeof n === 'number' && Number.isFinite(n) ? rate(n) : NOT_A_NUMBER;
+/** A side's ops/s of a case: the median of its rounds (the document's cases), '' where it has none. */
+const sideRate = (/** @type {any} */ doc, /** @type {string} */ side, /** @type {string} */ key) => {
+  const c = doc.cases.find((/** @type {any} */ x) => x.side === side && caseKey(x) === key);
+  const xs = (c?.rounds ?? []).filter((/** @type {unknown} */ x) => typeof x === 'number');
+  return xs.length ? rate(median(xs)) : '';
+};
 const finite = (/** @type {unknown[]} */ xs) => xs.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** One cell: the change, its Holm-corrected interval, the verdict. */
@@ -22,16 +28,19 @@ export function cell(/** @type {any} */ r) {
   return `${signedPercent(r.change)} ${rangeText(r.low, r.high)} ${inert(r.verdict)}`;
 }
 
-/** The machine line: platform, CPU, cores, runner image. */
-function machineLine(/** @type {any} */ doc) {
+/** The machine, as plain text (inert it for Markdown): platform, CPU, cores, runner image. */
+export function machineText(/** @type {any} */ doc) {
   const e = doc.environment;
   const image = e.ci?.imageOs
     ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}`
     : e.ci
       ? `, ${e.ci.provider}`
       : ', not CI';
-  return `${inert(`${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${image}`)}`;
+  return `${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${image}`;
 }
+
+/** How many judged pairs Holm corrected over: every compared one of the run, every driver. */
+export const tested = (/** @type {any} */ doc) => doc.comparisons.filter((/** @type {any} */ r) => r.p !== null).length;
 
 /** One line per side: its Node patch version and the drivers it loaded, or why it did not run. */
 function sideLines(/** @type {any} */ doc) {
@@ -51,32 +60,28 @@ function sideLines(/** @type {any} */ doc) {
 /**
  * The tables of one document.
  * @param {any} doc a valid shootout document
- * @param {{ heading?: string, only?: (row: any) => boolean, table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] only: the rows (cases) to show, e.g. one setup in the README;
- *   table: the table writer (default lib/markdown.js table, padded for a terminal)
+ * @param {{ heading?: string, table?: (rows: string[][], align: ('l'|'r')[]) => string }} [o] table: the table
+ *   writer (default lib/markdown.js table, padded for a terminal)
  * @returns {string[]} Markdown lines
  */
 export function shootoutLines(doc, o = {}) {
-  const only = o.only ?? (() => true);
   const ref = doc.reference;
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(
-    `Measured ${day(doc.run.finishedAt)} on ${machineLine(doc)}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its interval, and the verdict (both Holm-corrected over all ${doc.rows.filter((/** @type {any} */ r) => r.p !== null).length} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
+    `Measured ${day(doc.run.finishedAt)} on ${inert(machineText(doc))}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its interval, and the verdict (both Holm-corrected over all ${tested(doc)} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
     '',
   );
   lines.push(
-    ...groupTables(
-      doc.rows.filter((/** @type {any} */ r) => only(r)),
-      {
-        heading: (name) => `**${name}**`,
-        baseUnit: 'ops/s',
-        caption:
-          'Each cell: the change in ops/s against the base side (+ is faster), its 95% interval corrected (Holm) over the shootout, its verdict; the base column: its ops/s.',
-        baseCell: (_, c, rows) => baseRate(rows.find((r) => r.key === c.key && r.baseOps !== null)?.baseOps ?? null),
-        cell,
-        write: o.table ?? table,
-      },
-    ),
+    ...groupTables(doc.comparisons, {
+      heading: (name) => `**${name}**`,
+      baseUnit: 'ops/s',
+      caption:
+        'Each cell: the change in ops/s against the base side (+ is faster), its 95% interval corrected (Holm) over the shootout, its verdict; the base column: its ops/s.',
+      baseCell: (base, c) => sideRate(doc, base, c.key),
+      cell,
+      write: o.table ?? table,
+    }),
   );
   lines.push(...countLines(doc, o));
   lines.push('Nodes and drivers:', '', ...sideLines(doc), '');

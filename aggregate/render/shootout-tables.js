@@ -6,9 +6,16 @@
 // lib/markdown.js.
 import { inert } from '../../lib/markdown.js';
 import { OPS } from '../../bench/data/ops.js';
+import { parseCaseKey } from '../../bench/data/suite.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
 
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
+
+/** A judged pair's case (document.schema.json $defs/comparison: its setup and op), with its key. */
+export const caseOf = (/** @type {{ setup: string, op: string }} */ r) => {
+  const key = `${r.setup}/${r.op}`;
+  return { key, ...parseCaseKey(key) };
+};
 
 /** Cases in the report's order: driver, cipher, config, operation. */
 export const byCase = (/** @type {any} */ a, /** @type {any} */ b) =>
@@ -33,12 +40,12 @@ export const caseCells = (/** @type {any} */ c, /** @type {boolean} */ configs) 
 ];
 
 /**
- * The tables of compared rows, per comparison group and base.
- * @param {any[]} items compared rows: group, base, head, key, and the case's config, driver, cipher, op
+ * The tables of judged pairs, per group (id) and reference side.
+ * @param {any[]} items judged pairs: id, reference, member, setup, op (document.schema.json $defs/comparison)
  * @param {object} o
  * @param {(name: string) => string} o.heading the group's heading, from its name (inert)
  * @param {string} o.baseUnit the base column's unit ("ops/s", "instr/op")
- * @param {(base: string, c: any, rows: any[]) => string} o.baseCell the base side's cell of a case, from the table's rows
+ * @param {(base: string, c: any) => string} o.baseCell the base side's cell of a case
  * @param {(row: any) => string} o.cell a head's cell; undefined where the head has no row for the case
  * @param {(rows: string[][], align: ('l'|'r')[]) => string} o.write the table writer
  * @param {string} [o.caption] what the cells show, under each group's heading
@@ -48,13 +55,13 @@ export function groupTables(items, o) {
   /** @type {string[]} */
   const lines = [];
   for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
-    const inGroup = items.filter((r) => r.group === group);
+    const inGroup = items.filter((r) => r.id === group).map((r) => ({ ...r, ...caseOf(r) }));
     if (!inGroup.length) continue;
     lines.push(o.heading(inert(GROUPS[group])), '', ...(o.caption ? [o.caption, ''] : []));
-    const perBase = group === 'driver-upgrade' ? [null] : [...new Set(inGroup.map((r) => r.base))];
+    const perBase = group === 'driver-upgrade' ? [null] : [...new Set(inGroup.map((r) => r.reference))];
     for (const base of perBase) {
-      const rows = inGroup.filter((r) => base === null || r.base === base);
-      const heads = [...new Set(rows.map((r) => r.head))];
+      const rows = inGroup.filter((r) => base === null || r.reference === base);
+      const heads = [...new Set(rows.map((r) => r.member))];
       const cases = [...new Map(rows.map((r) => [r.key, r])).values()].sort(byCase);
       const configs = severalConfigs(cases);
       if (base !== null && perBase.length > 1) lines.push(`Against ${inert(base)}:`, '');
@@ -62,13 +69,13 @@ export function groupTables(items, o) {
         ...caseHeader(configs),
         ...(base !== null ? [`${inert(base)} ${o.baseUnit}`] : []),
         ...heads.map((h) =>
-          base === null ? `${inert(h)} vs ${inert(rows.find((r) => r.head === h).base)}` : inert(h),
+          base === null ? `${inert(h)} vs ${inert(rows.find((r) => r.member === h).reference)}` : inert(h),
         ),
       ];
       const body = cases.map((c) => [
         ...caseCells(c, configs),
-        ...(base !== null ? [o.baseCell(base, c, rows)] : []),
-        ...heads.map((h) => o.cell(rows.find((r) => r.head === h && r.key === c.key))),
+        ...(base !== null ? [o.baseCell(base, c)] : []),
+        ...heads.map((h) => o.cell(rows.find((r) => r.member === h && r.key === c.key))),
       ]);
       lines.push(
         ...o

@@ -10,7 +10,7 @@
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
 import { anchor, compactChange, COMPARED, opLabel, signed, table } from './common.js';
-import { shootoutLines } from '../render/shootout-report.js';
+import { machineText, shootoutLines, tested } from '../render/shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
@@ -58,9 +58,8 @@ const NAMES = {
 };
 const nameOf = (/** @type {Comparison} */ c) => NAMES[c.group] ?? NAMES['same-driver'];
 
-/** A row of production's driver and cipher with the production PRAGMAs: the README's and the chart's. */
-const production = (/** @type {any} */ r) =>
-  r.driver === PRODUCTION_DRIVER && r.cipher === PRODUCTION_CIPHER && r.config === PRODUCTION_CONFIG;
+/** Production's setup (its PRAGMAs, driver and cipher): the README's and the chart's. */
+const PRODUCTION = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
 
 /**
  * A shootout as the chart and the README table show it: the compared sides (columns) in the
@@ -73,17 +72,21 @@ export function shootoutView(doc) {
   const rank = (/** @type {string} */ g) => (groups.includes(g) ? groups.indexOf(g) : groups.length);
   /** @type {any[]} */
   const diffs = doc.counting?.differences ?? [];
-  // each row with its instruction difference (the document's `counting`), if counted
-  const rows = doc.rows.filter(production).map((/** @type {any} */ r) => {
-    const instr = diffs.find((d) => d.group === r.group && d.base === r.base && d.head === r.head && d.key === r.key);
-    return instr ? { ...r, instr } : r;
-  });
+  // each judged pair with its instruction difference (the document's `counting`), if counted
+  const rows = doc.comparisons
+    .filter((/** @type {any} */ r) => r.setup === PRODUCTION)
+    .map((/** @type {any} */ r) => {
+      const instr = diffs.find(
+        (d) => d.group === r.id && d.base === r.reference && d.head === r.member && d.key === `${r.setup}/${r.op}`,
+      );
+      return instr ? { ...r, instr } : r;
+    });
   const columns = [...doc.pairs]
     .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
     .map((/** @type {Comparison} */ c) => ({
       name: nameOf(c).name(c),
       short: nameOf(c).short(c),
-      rows: rows.filter((/** @type {any} */ r) => r.group === c.group && r.base === c.base && r.head === c.head),
+      rows: rows.filter((/** @type {any} */ r) => r.id === c.group && r.reference === c.base && r.member === c.head),
     }))
     .filter((c) => c.rows.length);
   const failed = /** @type {string[]} */ (
@@ -188,15 +191,6 @@ function shootoutFindings(points, failed, reference) {
   // the two largest each way, or the largest when that reads too long
   return say(2).length <= ALT ? say(2) : say(1);
 }
-
-/** The machine as the chart's subtitle names it (plain text: the SVG escapes it). */
-function machineText(/** @type {any} */ doc) {
-  const e = doc.environment;
-  return `${e.platform} ${e.arch}, ${e.cpuModel} × ${e.cores}${e.ci?.imageOs ? `, ${e.ci.imageOs}${e.ci.imageVersion ? ` ${e.ci.imageVersion}` : ''}` : e.ci ? `, ${e.ci.provider}` : ', not CI'}`;
-}
-
-/** How many comparisons Holm adjusts over: every compared row of the run, every driver. */
-const tested = (/** @type {any} */ doc) => doc.rows.filter((/** @type {any} */ r) => r.p !== null).length;
 
 /**
  * The chart of a shootout: one spec for both pages (it is drawn once).

@@ -112,11 +112,14 @@ function documentDifferences(doc, j) {
   const verdicts = /** @type {string[]} */ ([]);
   const intervals = /** @type {string[]} */ ([]);
   const lines = [];
-  if (doc.rows) {
+  if (doc.reference) {
     const { rounds, listed } = shootoutRounds(doc);
     const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };
     const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, doc.pairs, listed, o));
-    const d = rowDifferences('shootout', a, b, (r) => `${r.head} vs ${r.base} ${r.key}`);
+    // the judge of REF may name a pair's sides base/head and its case key (before the one shape)
+    const id = (/** @type {any} */ r) =>
+      `${r.member ?? r.head} vs ${r.reference ?? r.base} ${r.key ?? `${r.setup}/${r.op}`}`;
+    const d = rowDifferences('shootout', a, b, id);
     verdicts.push(...d.verdict);
     intervals.push(...d.interval);
     lines.push(`${a.length} shootout rows: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`);

@@ -842,7 +842,7 @@ export function syntheticShootout(p = {}) {
     }),
     reference: ref.label,
     pairs: comparisons,
-    rows: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
+    comparisons: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
     cases: roundCases(
       rounds,
       ok.map((s) => s.label),

@@ -1,5 +1,5 @@
 // The one document module: the committed schema (document.schema.json: a run with its sides,
-// one for npm run bench, several for a shootout, whose pairs are judged in rows) and one Ajv
+// one for npm run bench, several for a shootout; its judged pairs in comparisons) and one Ajv
 // set-up with the kinds of name of lib/names.schema.json beside it; the checks a schema cannot
 // say; the checked write (header.js writes, without ajv, for npm run ci:failure). The aggregate
 // reads every document through documentProblems.
@@ -49,13 +49,14 @@ const realDate = (/** @type {string} */ s) => {
 /**
  * What a schema cannot say of any document's run, environment and sides: real dates, in order, a
  * Node semver reads, each side once, a reason where it failed; one side's run has its configs and
- * setups, several sides' their judged rows.
+ * setups, several sides' their reference and judged pairs.
  */
 function runProblems(/** @type {any} */ doc) {
   const problems = /** @type {string[]} */ ([]);
   if (!isShootout(doc) && !(doc.configs && doc.setups))
     problems.push('/configs or /setups is missing: a run of one side has them');
-  if (isShootout(doc) && !doc.rows) problems.push('/rows is missing: a run of several sides has its pairs judged');
+  if (isShootout(doc) && !(doc.reference && doc.comparisons))
+    problems.push('/reference or /comparisons is missing: a run of several sides has its pairs judged');
   if (new Set(doc.sides.map((/** @type {any} */ s) => s.label)).size !== doc.sides.length)
     problems.push('/sides has a label twice');
   doc.sides.forEach((/** @type {any} */ s, /** @type {number} */ i) => {
@@ -106,53 +107,46 @@ function caseProblems(doc, labels) {
   return problems;
 }
 
-const finite = (/** @type {unknown} */ x) => x === null || Number.isFinite(x);
-
 /**
- * A run of several sides' judged pairs: the labels refer to sides that exist, the reference is
- * one of them, names the data knows, each (pair, case) once, an interval around its change, a
- * verdict its figures allow.
- * @param {any} doc a schema-valid document with rows
+ * The judged pairs: what they compare exists (setups of the run's in a run of one side; sides, a
+ * pair of the plan and a case the data knows in a run of several), each once, an interval around
+ * its change, a verdict its figures allow.
+ * @param {any} doc a schema-valid document with comparisons
  * @param {Set<string>} labels
  * @param {Set<string>} pairs group|base|head of every pair
  * @returns {string[]}
  */
-function rowProblems(doc, labels, pairs) {
+function comparisonProblems(doc, labels, pairs) {
   const problems = /** @type {string[]} */ ([]);
-  if (!labels.has(doc.reference)) problems.push(`/reference '${shown(doc.reference)}' is not a side`);
-  doc.pairs.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+  const several = isShootout(doc);
+  if (several && !labels.has(doc.reference)) problems.push(`/reference '${shown(doc.reference)}' is not a side`);
+  (doc.pairs ?? []).forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     for (const f of ['base', 'head']) if (!labels.has(c[f])) problems.push(`/pairs/${i}/${f} '${c[f]}' is not a side`);
     if (c.base === c.head) problems.push(`/pairs/${i} compares a side with itself`);
   });
   const seen = new Set();
-  doc.rows.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
-    if (!pairs.has(`${r.group}|${r.base}|${r.head}`))
-      problems.push(`/rows/${i} belongs to no pair (${r.group}: ${r.head} against ${r.base})`);
-    problems.push(...tableProblems(r, `/rows/${i}`));
+  doc.comparisons.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+    const at = `/comparisons/${i}`;
+    if (several && !pairs.has(`${r.id}|${r.reference}|${r.member}`))
+      problems.push(`${at} belongs to no pair (${r.id}: ${r.member} against ${r.reference})`);
+    if (several !== Boolean(r.setup))
+      problems.push(`${at} ${several ? 'has no setup in a run of several sides' : 'has a setup in a run of one'}`);
+    if (several) problems.push(...tableProblems(parseCaseKey(`${r.setup}/${r.op}`), at));
+    else if (![r.reference, r.member].every((x) => x.includes('/')))
+      problems.push(`${at} compares sides in a run of one: its reference and member are setups`);
     if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && CASE_NAMES.op.includes(r.op))
-      problems.push(`/rows/${i}/op '${r.op}' is not timed`);
-    if (r.key !== caseKey(r)) problems.push(`/rows/${i}/key '${shown(r.key)}' is not its config/driver/cipher/op`);
-    const id = `${r.base}|${r.head}|${r.key}`;
-    if (seen.has(id)) problems.push(`/rows/${i} repeats ${r.key} for ${r.head} against ${r.base}`);
+      problems.push(`${at}/op '${r.op}' is not timed`);
+    const id = `${r.id}|${r.reference}|${r.member}|${r.setup}|${r.op}`;
+    if (seen.has(id)) problems.push(`${at} repeats ${r.op} of ${r.member} against ${r.reference}`);
     seen.add(id);
-    for (const f of ['baseOps', 'headOps', 'change', 'low', 'high', 'sd'])
-      if (!finite(r[f])) problems.push(`/rows/${i}/${f} is not a finite number`);
     const compared = r.verdict !== 'not compared';
-    if (compared && [r.change, r.low, r.high, r.p, r.pAdjusted].some((x) => x === null))
-      problems.push(`/rows/${i} has the verdict '${r.verdict}' but no change, interval or p`);
-    if (
-      compared &&
-      r.change !== null &&
-      r.low !== null &&
-      r.high !== null &&
-      !(r.low <= r.change && r.change <= r.high)
-    )
-      problems.push(`/rows/${i}/change is outside its interval`);
-    if (r.verdict === 'faster' && !(r.low > 0))
-      problems.push(`/rows/${i} is 'faster' but its interval reaches 0 or below`);
-    if (r.verdict === 'slower' && !(r.high < 0))
-      problems.push(`/rows/${i} is 'slower' but its interval reaches 0 or above`);
-    if (!compared && !r.reason) problems.push(`/rows/${i} is 'not compared' without a reason`);
+    if (compared && [r.change, r.low, r.high, r.p].some((x) => x === null))
+      problems.push(`${at} has the verdict '${r.verdict}' but no change, interval or p`);
+    if (compared && r.change !== null && !(r.low <= r.change && r.change <= r.high))
+      problems.push(`${at}/change is outside its interval`);
+    if (r.verdict === 'faster' && !(r.low > 0)) problems.push(`${at} is 'faster' but its interval reaches 0 or below`);
+    if (r.verdict === 'slower' && !(r.high < 0)) problems.push(`${at} is 'slower' but its interval reaches 0 or above`);
+    if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
   });
   return problems;
 }
@@ -213,7 +207,7 @@ export function semanticProblems(doc) {
   return [
     ...runProblems(doc),
     ...caseProblems(doc, labels),
-    ...(doc.rows ? rowProblems(doc, labels, pairs) : []),
+    ...(doc.comparisons ? comparisonProblems(doc, labels, pairs) : []),
     ...countingProblems(doc, labels, pairs),
   ];
 }

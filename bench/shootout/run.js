@@ -2,7 +2,7 @@
 // measured in one interleaved run (bench/paired/interleave.js: new engine servers every round, the
 // cases in a new order each round, the Nodes of a case in alternating slices in a rotating order), progress
 // with an ETA on stderr, and the document (bench/result/document.schema.json: a run of several sides,
-// its pairs judged in rows by bench/shootout/verdict-rows.js), not yet written.
+// its pairs judged in `comparisons` by bench/shootout/verdict-rows.js), not yet written.
 import { interleave, SideError } from '../paired/interleave.js';
 import { KIND, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../data/suite.js';
@@ -80,7 +80,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       r.cases.filter((/** @type {string} */ k) => only(k) && !skipped(label, k)),
     ]),
   );
-  const rows = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
+  const judged = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
   const refReady = res.ready[ref.label];
   // after every timed figure is taken: each side's cases counted under its own Node (count-nodes.js);
   // the engine runs --quick databases, so the counts are of those
@@ -121,7 +121,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     }),
     reference: ref.label,
     pairs: comparisons,
-    rows,
+    comparisons: judged,
     cases: roundCases(
       res.rounds,
       ok.map((p) => p.plan.label),

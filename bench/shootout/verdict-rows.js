@@ -1,11 +1,11 @@
-// From the shootout's rounds to one row per comparison and case: the compare's statistics
+// From the shootout's rounds to one judged pair per pair of sides and case: the compare's statistics
 // (bench/paired/case-verdicts.js): per round, each side's ops/s median; per case, the paired figure of the
 // head side against its base side in the same round (the median over the cycles of the log ratio of
 // their alternating slices); the trimmed paired test; Holm
 // over every comparison of the run together, each interval at its corrected level; the verdicts
 // (lib/judge.js).
 import { analyse, collect } from '../paired/case-verdicts.js';
-import { caseKey, parseCaseKey } from '../data/suite.js';
+import { caseKey, parseCaseKey, setupKey } from '../data/suite.js';
 import { sig } from '../../lib/format.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */
 
@@ -14,34 +14,12 @@ import { sig } from '../../lib/format.js';
 const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite(x) ? x : sig(x));
 
 /**
- * @typedef {object} ShootoutRow
- * @property {string} group
- * @property {string} base side label
- * @property {string} head side label
- * @property {string} key
- * @property {string} config
- * @property {string} driver
- * @property {string} cipher
- * @property {string} op
- * @property {number} pairs
- * @property {number | null} baseOps median ops/s over the rounds
- * @property {number | null} headOps
- * @property {number | null} change head / base - 1: positive is faster
- * @property {number | null} low the change's interval, at its Holm-corrected level (lib/judge.js)
- * @property {number | null} high
- * @property {number | null} p
- * @property {number | null} pAdjusted Holm over every comparison and case of the run
- * @property {number | null} sd noise of one pair's log ratio
- * @property {Verdict} verdict
- * @property {string} [reason] why not compared
- */
-
-/**
+ * The judged pairs of a shootout, as the document's `comparisons` (document.schema.json
+ * $defs/comparison): per pair of sides and case, the member side against its reference side.
  * @param {Record<string, { cases: any[] }>[]} rounds per round, each side's cases
  * @param {import('./plan.js').Comparison[]} comparisons
  * @param {Record<string, string[]>} listed per side label, the case keys its server listed (in scope)
  * @param {{ threshold: number, alpha: number }} o
- * @returns {ShootoutRow[]}
  */
 export function analyseShootout(rounds, comparisons, listed, o) {
   const empty = { cases: [] };
@@ -50,42 +28,31 @@ export function analyseShootout(rounds, comparisons, listed, o) {
     const series = collect(rounds.map((r) => ({ base: r[c.base] ?? empty, head: r[c.head] ?? empty }))).filter(
       (s) => both.has(s.key) && s.unit === 'ops/s',
     );
-    return { c, series };
+    return series.map((s) => ({ c, s }));
   });
   const rows = analyse(
-    parts.flatMap((p) => p.series),
+    parts.flat().map((x) => x.s),
     o,
   );
-  let i = 0;
-  return parts.flatMap(({ c, series }) =>
-    series.map(() => {
-      const r = rows[i++];
-      const { config, driver, cipher, op } = parseCaseKey(r.key);
-      /** @type {ShootoutRow} */
-      const row = {
-        group: c.group,
-        base: c.base,
-        head: c.head,
-        key: r.key,
-        config,
-        driver,
-        cipher,
-        op,
-        pairs: r.pairs,
-        baseOps: sig6(r.base),
-        headOps: sig6(r.head),
-        change: sig6(r.change),
-        low: sig6(r.low),
-        high: sig6(r.high),
-        p: sig6(r.p),
-        pAdjusted: sig6(r.pAdjusted),
-        sd: sig6(r.sd),
-        verdict: r.verdict,
-      };
-      if (r.reason) row.reason = r.reason;
-      return row;
-    }),
-  );
+  return parts.flat().map(({ c }, i) => {
+    const r = rows[i];
+    const { config, driver, cipher, op } = parseCaseKey(r.key);
+    return {
+      id: c.group,
+      reference: c.base,
+      member: c.head,
+      setup: setupKey({ config, driver, cipher }),
+      op,
+      pairs: r.pairs,
+      change: sig6(r.change),
+      low: sig6(r.low),
+      high: sig6(r.high),
+      p: sig6(r.p),
+      pAdjusted: sig6(r.pAdjusted),
+      verdict: /** @type {Verdict} */ (r.verdict),
+      ...(r.reason ? { reason: r.reason } : {}),
+    };
+  });
 }
 
 /**
