@@ -96,7 +96,7 @@ const NUMBERS = [
   '0:workloads/cases/*/setup/readers',
   '0:workloads/cases/*/busy/reads',
   '0:workloads/cases/*/busy/writes',
-  '1:run/rounds',
+  '1:run/budget/rounds',
   '1:environment/cores',
 ];
 /**

@@ -126,7 +126,7 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
           16,
       ),
     );
-    assert.ok(shootout.cases.every((/** @type {any} */ c) => c.rounds.length === shootout.run.rounds));
+    assert.ok(shootout.cases.every((/** @type {any} */ c) => c.rounds.length === shootout.run.budget.rounds));
     const result = syntheticDoc({ platform, node: 'v22.23.3' });
     put(path.join(ws.artifacts, artifactOf(inCell(result))), result); // its cell's artifact (aggregate/trust.js)
     assert.equal(machineOf(shootout), machineOf(result), 'the shootout lands in its machine class');

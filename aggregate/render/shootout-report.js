@@ -69,7 +69,7 @@ export function shootoutLines(doc, o = {}) {
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(
-    `Measured ${day(doc.run.finishedAt)} on ${inert(machineText(doc))}: every Node on the same machine in one run, ${whole(doc.run.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its interval, and the verdict (both Holm-corrected over all ${tested(doc)} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
+    `Measured ${day(doc.run.finishedAt)} on ${inert(machineText(doc))}: every Node on the same machine in one run, ${whole(doc.run.budget.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(ref)}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the group's base, its interval, and the verdict (both Holm-corrected over all ${tested(doc)} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
     '',
   );
   lines.push(

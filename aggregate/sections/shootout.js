@@ -205,7 +205,7 @@ function chartSpec(doc, data, ops, alt) {
     title: TITLE,
     subtitle: [
       `${machineText(doc)}, ${day(doc.run.finishedAt)}${quick}`,
-      `Every Node in one interleaved run of ${whole(doc.run.rounds)} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
+      `Every Node in one interleaved run of ${whole(doc.run.budget.rounds)} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
       `Change in ops/s (+ is faster) against ${doc.reference} with the same driver release; (driver): 13.x against 12.x on the same Node;`,
       '(other driver): the Node and the driver both differ. Bar: the change; line: its 95% interval; colour: the verdict.',
       ...(data.points.some((p) => p.instr !== undefined)
@@ -233,7 +233,7 @@ function chartSpec(doc, data, ops, alt) {
 function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
-    `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
+    `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.budget.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
     !view.columns.length && `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     ...(doc.counting ? [countingSentence(doc.counting, view)] : []),

@@ -87,7 +87,7 @@ function rowDifferences(
 
 /** A shootout document's rounds as its run had them (each side's cases' ops/s per round), from its figures. */
 function shootoutRounds(/** @type {any} */ doc) {
-  const n = doc.run.rounds;
+  const n = doc.run.budget.rounds;
   /** @type {Record<string, { cases: any[] }>[]} */
   const rounds = Array.from({ length: n }, () => ({}));
   const listed = /** @type {Record<string, string[]>} */ ({});
