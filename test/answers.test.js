@@ -262,8 +262,8 @@ test("answers: the Node ranking says in which component a Node's extra instructi
   // real-linux-x64-v20-counted-shootout.json: `npm run shootout -- --node 20,20 --quick --op insert,select,update`
   // (the running Node twice, A/A), its one pair read as a same-driver one
   const real = fixture('real-linux-x64-v20-counted-shootout.json');
-  for (const x of [real.pairs, real.counting.differences]) for (const r of x) r.group = 'same-driver';
-  for (const r of real.comparisons) r.id = 'same-driver';
+  for (const r of real.pairs) r.group = 'same-driver';
+  for (const r of [...real.comparisons, ...real.counting.differences]) r.id = 'same-driver';
   const text = (/** @type {any} */ doc) => String(nodeAnswer(doc, null)?.text);
   assert.match(
     text(real),

@@ -275,10 +275,11 @@ function withCounts(doc) {
       Object.entries(runtime(1e6 * change)).map(([k, delta]) => [k, { delta, tolerance: 1000 }]),
     );
     return {
-      group: r.id,
-      base: r.reference,
-      head: r.member,
-      key,
+      id: r.id,
+      reference: r.reference,
+      member: r.member,
+      setup: r.setup,
+      op: r.op,
       change,
       spread: 0.0002,
       tolerance: 0.001,

@@ -323,24 +323,27 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     }
   }
   assert.deepEqual(
-    c.differences.map((/** @type {any} */ d) => [d.group, d.key]).sort(),
+    c.differences.map((/** @type {any} */ d) => [d.id, `${d.setup}/${d.op}`]).sort(),
     counted.map((/** @type {string} */ k) => ['same-node', k]).sort(),
   );
   for (const d of c.differences) {
-    const [a, b] = [d.base, d.head].map((l) => c.cases.find((/** @type {any} */ x) => x.side === l && x.key === d.key));
+    const key = `${d.setup}/${d.op}`;
+    const [a, b] = [d.reference, d.member].map((l) =>
+      c.cases.find((/** @type {any} */ x) => x.side === l && x.key === key),
+    );
     assert.ok(Math.abs(d.change - (b.instructions / a.instructions - 1)) < 1e-4, JSON.stringify(d));
     assert.equal(d.spread, Math.max(Math.abs(a.difference), Math.abs(b.difference)));
     // the floor, or three repeats' spread; the document writes both to 6 significant digits
     assert.ok(d.tolerance >= Math.max(0.001, 3 * d.spread) * (1 - 1e-5), JSON.stringify(d));
     // the same Node and drivers in other processes: as far apart as layouts put a select (2.6% at most seen)
-    assert.ok(Math.abs(d.change) < 0.04, `A/A ${d.key}: ${d.change}`);
+    assert.ok(Math.abs(d.change) < 0.04, `A/A ${key}: ${d.change}`);
   }
   // every counted case split by component, adding up to its instructions; every difference attributed
   for (const x of c.cases) {
     const sum = Object.values(x.components).reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum / x.instructions - 1) < 1e-3, `${x.key}: components ${sum}, instructions ${x.instructions}`);
   }
-  for (const d of c.differences) assert.deepEqual(Object.keys(d.components).sort(), [...COMPONENTS].sort(), d.key);
+  for (const d of c.differences) assert.deepEqual(Object.keys(d.components).sort(), [...COMPONENTS].sort(), d.op);
   assert.match(r.stdout, /\*\*Instructions: Same Node twice \(A\/A\)/);
   assert.match(r.stdout, /\*\*Counts per side\*\*/);
   // the A/A side is the driver generation of the Node running the test: 12.x on Node 20, 13.x on 22.14+
@@ -426,7 +429,7 @@ test('counting: differences pair the compared sides case by case, with the large
   assert.equal(section.status, 'error');
   assert.equal(section.reason, 'v22 13.x: counting under Node v22 13.x exited 1: boom');
   assert.deepEqual(
-    section.differences.map((d) => [d.head, d.base, d.key, d.change, d.spread, d.tolerance]),
+    section.differences.map((d) => [d.member, d.reference, `${d.setup}/${d.op}`, d.change, d.spread, d.tolerance]),
     [
       // the compare's rule: the larger of 0.1%, 3 × the spread, 2 × the operation's largest spread
       ['v20 12.x', 'v24 12.x', sel, 0.5, 0.002, 0.006],
@@ -534,10 +537,10 @@ test("where Node 20's extra instructions go, from a real Node 20 against Node 24
   );
   assert.deepEqual(documentProblems(real), []);
   assert.deepEqual(instructionDifferences(real.counting.cases, real.pairs), real.counting.differences);
-  const v20 = real.counting.differences.filter((/** @type {any} */ d) => d.head === 'v20 12.x');
+  const v20 = real.counting.differences.filter((/** @type {any} */ d) => d.member === 'v20 12.x');
   assert.equal(v20.length, 16);
   // the same SQLite3 Multiple Ciphers build on both Nodes: the cipher's part never moves
-  for (const d of v20) assert.ok(Math.abs(d.components.cipher.delta) <= d.components.cipher.tolerance, d.key);
+  for (const d of v20) assert.ok(Math.abs(d.components.cipher.delta) <= d.components.cipher.tolerance, d.op);
   const where = countLines(real).filter((l) => l.startsWith('- v20 12.x against v24 12.x, Select'));
   // 12.x builds a row per column through V8 below Node 22 (NODE_MODULE_VERSION < 127), asking SQLite
   // for each column's name again on every row: the runtime pays 97%, SQLite the names

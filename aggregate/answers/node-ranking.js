@@ -46,7 +46,11 @@ function components(doc, base, head, keys) {
   /** @type {any[]} */
   const diffs = (doc.counting?.differences ?? []).filter(
     (/** @type {any} */ d) =>
-      d.base === base && d.head === head && keys.includes(d.key) && d.components && beyondRepeat(d),
+      d.reference === base &&
+      d.member === head &&
+      keys.includes(`${d.setup}/${d.op}`) &&
+      d.components &&
+      beyondRepeat(d),
   );
   /** @type {Record<string, number>} */
   const share = {};

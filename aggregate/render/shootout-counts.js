@@ -9,8 +9,8 @@ import { inert, table } from '../../lib/markdown.js';
 import { MINUS, sign } from '../../lib/format.js';
 import { attributionText, countText } from './counts-text.js';
 import { beyondRepeat } from '../../lib/costs.js';
-import { parseCaseKey, setupKey } from '../../bench/data/suite.js';
-import { byCase, caseCells, caseHeader, groupTables, severalConfigs } from './shootout-tables.js';
+import { parseCaseKey } from '../../bench/data/suite.js';
+import { byCase, caseCells, caseHeader, groupTables, pairCase, severalConfigs } from './shootout-tables.js';
 import { OPS } from '../../bench/data/ops.js';
 
 /** A small fraction as a percentage: two decimals under 1%, one under 10%, else whole: 0.0003 → "0.03%". */
@@ -47,14 +47,17 @@ function sideCell(/** @type {any} */ c) {
  * @returns {string[]} Markdown lines; none where no difference has components
  */
 function attributionLines(diffs, caseOf) {
-  const moved = diffs.filter((d) => d.components && beyondRepeat(d)).sort(byCase);
+  const moved = diffs
+    .filter((d) => d.components && beyondRepeat(d))
+    .map((d) => ({ ...d, ...pairCase(d) }))
+    .sort(byCase);
   if (!moved.length) return [];
   return [
     '**Where the differences go** (by component, docs/counting.md#components; a component moved only beyond its own repeat):',
     '',
     ...moved.map(
       (d) =>
-        `- ${inert(d.head)} against ${inert(d.base)}, ${inert(OPS.find((o) => o.name === d.op)?.label ?? d.op)} (${inert(`${d.driver} · ${d.cipher}`)}): ${signedSmall(d.change)} instructions/op, ${attributionText(d.components, caseOf(d.base, d.key)?.components)}`,
+        `- ${inert(d.member)} against ${inert(d.reference)}, ${inert(OPS.find((o) => o.name === d.op)?.label ?? d.op)} (${inert(`${d.driver} · ${d.cipher}`)}): ${signedSmall(d.change)} instructions/op, ${attributionText(d.components, caseOf(d.reference, d.key)?.components)}`,
     ),
     '',
   ];
@@ -87,16 +90,10 @@ export function countLines(doc, o = {}) {
   const lines = [countingLine(c), ''];
   if (c.status === 'unavailable') return lines;
   const write = o.table ?? table;
-  /** @returns {any} */
-  const withCase = (/** @type {any} */ x) => ({ ...x, ...parseCaseKey(x.key) });
-  // a difference named as a judged pair (groupTables)
   /** @type {any[]} */
-  const diffs = (c.differences ?? []).map((/** @type {any} */ d) => {
-    const x = withCase(d);
-    return { ...x, id: d.group, reference: d.base, member: d.head, setup: setupKey(x) };
-  });
+  const diffs = c.differences ?? [];
   /** @type {any[]} */
-  const counted = (c.cases ?? []).map(withCase);
+  const counted = (c.cases ?? []).map((/** @type {any} */ x) => ({ ...x, ...parseCaseKey(x.key) }));
   const caseOf = (/** @type {string} */ side, /** @type {string} */ key) =>
     counted.find((x) => x.side === side && x.key === key && x.status === 'ok');
   const instrOf = (/** @type {string} */ side, /** @type {string} */ key) => caseOf(side, key)?.instructions;

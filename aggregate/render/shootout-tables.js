@@ -12,7 +12,7 @@ import { GROUPS } from '../../bench/data/shootout-groups.js';
 const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op);
 
 /** A judged pair's case (document.schema.json $defs/comparison: its setup and op), with its key. */
-export const caseOf = (/** @type {{ setup: string, op: string }} */ r) => {
+export const pairCase = (/** @type {{ setup: string, op: string }} */ r) => {
   const key = `${r.setup}/${r.op}`;
   return { key, ...parseCaseKey(key) };
 };
@@ -55,7 +55,7 @@ export function groupTables(items, o) {
   /** @type {string[]} */
   const lines = [];
   for (const group of /** @type {(keyof typeof GROUPS)[]} */ (Object.keys(GROUPS))) {
-    const inGroup = items.filter((r) => r.id === group).map((r) => ({ ...r, ...caseOf(r) }));
+    const inGroup = items.filter((r) => r.id === group).map((r) => ({ ...r, ...pairCase(r) }));
     if (!inGroup.length) continue;
     lines.push(o.heading(inert(GROUPS[group])), '', ...(o.caption ? [o.caption, ''] : []));
     const perBase = group === 'driver-upgrade' ? [null] : [...new Set(inGroup.map((r) => r.reference))];

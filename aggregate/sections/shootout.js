@@ -37,26 +37,24 @@ export function newestShootout(entries) {
   );
 }
 
-/** @typedef {{ group: string, base: string, head: string }} Comparison */
+/** What follows a compared side's name, per group: a driver change is never read as a Node's. */
+const SUFFIX = /** @type {Record<string, string>} */ ({
+  'driver-upgrade': ' (driver)',
+  'different-driver': ' (other driver)',
+  'same-node': ' (A/A)',
+});
+
 /**
- * How a compared side is named, per group: in the chart (`name`), and in the README table and the
- * alt text (`short`, the line saying what a Node is compared with): a driver change is never read
- * as a Node's.
- * @type {Record<string, { name: (c: Comparison) => string, short: (c: Comparison) => string }>}
+ * How a compared side is named: in the chart (`name`, against its base), and in the README table
+ * and the alt text (`short`: the line says what a Node is compared with; a driver upgrade's base
+ * is its own Node's, named by its driver line alone).
+ * @param {{ group: string, base: string, head: string }} c a pair of the document's `pairs`
  */
-const NAMES = {
-  'same-driver': { name: (c) => `${c.head} vs ${c.base}`, short: (c) => c.head },
-  'driver-upgrade': {
-    name: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)`,
-    short: (c) => `${c.head} vs ${c.base.replace(/^v\d+ /, '')} (driver)`,
-  },
-  'different-driver': {
-    name: (c) => `${c.head} vs ${c.base} (other driver)`,
-    short: (c) => `${c.head} (other driver)`,
-  },
-  'same-node': { name: (c) => `${c.head} vs ${c.base} (A/A)`, short: (c) => `${c.head} (A/A)` },
-};
-const nameOf = (/** @type {Comparison} */ c) => NAMES[c.group] ?? NAMES['same-driver'];
+function names(c) {
+  const upgrade = c.group === 'driver-upgrade';
+  const name = `${c.head} vs ${upgrade ? c.base.replace(/^v\d+ /, '') : c.base}${SUFFIX[c.group] ?? ''}`;
+  return { name, short: upgrade ? name : `${c.head}${SUFFIX[c.group] ?? ''}` };
+}
 
 /** Production's setup (its PRAGMAs, driver and cipher): the README's and the chart's. */
 const PRODUCTION = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
@@ -76,16 +74,15 @@ export function shootoutView(doc) {
   const rows = doc.comparisons
     .filter((/** @type {any} */ r) => r.setup === PRODUCTION)
     .map((/** @type {any} */ r) => {
-      const instr = diffs.find(
-        (d) => d.group === r.id && d.base === r.reference && d.head === r.member && d.key === `${r.setup}/${r.op}`,
+      const instr = diffs.find((d) =>
+        ['id', 'reference', 'member', 'setup', 'op'].every((/** @type {string} */ f) => d[f] === r[f]),
       );
       return instr ? { ...r, instr } : r;
     });
   const columns = [...doc.pairs]
     .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
-    .map((/** @type {Comparison} */ c) => ({
-      name: nameOf(c).name(c),
-      short: nameOf(c).short(c),
+    .map((/** @type {any} */ c) => ({
+      ...names(c),
       rows: rows.filter((/** @type {any} */ r) => r.id === c.group && r.reference === c.base && r.member === c.head),
     }))
     .filter((c) => c.rows.length);

@@ -130,7 +130,7 @@ function documentDifferences(doc, j) {
       );
       for (const x of moved)
         verdicts.push(
-          `count ${x.head} vs ${x.base} ${x.key}: ${pct(x.change)} ±${pct(x.spread)} was ${j.old.counts.beyondRepeat(x) ? 'a difference' : 'within repeat'}, now ${j.now.counts.beyondRepeat(x) ? 'a difference' : 'within its tolerance'} ${pct(x.tolerance)}`,
+          `count ${x.member} vs ${x.reference} ${x.setup}/${x.op}: ${pct(x.change)} ±${pct(x.spread)} was ${j.old.counts.beyondRepeat(x) ? 'a difference' : 'within repeat'}, now ${j.now.counts.beyondRepeat(x) ? 'a difference' : 'within its tolerance'} ${pct(x.tolerance)}`,
         );
       lines.push(`${diffs.length} counted differences: ${moved.length} judged otherwise`);
     }

@@ -188,10 +188,11 @@ function countingProblems(doc, labels, pairs) {
     if (x.status === 'ok') counted.add(`${x.side}|${x.key}`);
   });
   (c.differences ?? []).forEach((/** @type {any} */ d, /** @type {number} */ i) => {
-    if (!pairs.has(`${d.group}|${d.base}|${d.head}`))
-      problems.push(`/counting/differences/${i} belongs to no pair (${d.group}: ${d.head} against ${d.base})`);
-    if (!counted.has(`${d.base}|${d.key}`) || !counted.has(`${d.head}|${d.key}`))
-      problems.push(`/counting/differences/${i} is not of two counted cases (${shown(d.key)})`);
+    if (!pairs.has(`${d.id}|${d.reference}|${d.member}`))
+      problems.push(`/counting/differences/${i} belongs to no pair (${d.id}: ${d.member} against ${d.reference})`);
+    const key = `${d.setup}/${d.op}`;
+    if (!counted.has(`${d.reference}|${key}`) || !counted.has(`${d.member}|${key}`))
+      problems.push(`/counting/differences/${i} is not of two counted cases (${shown(key)})`);
   });
   return problems;
 }

@@ -10,7 +10,7 @@ import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
 import { componentSpreads, componentsOf, countTolerance, opSpreads } from '../../lib/costs.js';
 import { componentChanges } from '../../lib/attribution.js';
-import { parseCaseKey } from '../data/suite.js';
+import { parseCaseKey, setupKey } from '../data/suite.js';
 import { countEach } from '../paired/count-sides.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
@@ -107,11 +107,13 @@ export function instructionDifferences(cases, comparisons) {
         const parts = /** @type {Record<string, { delta: number, tolerance: number }>} */ (
           componentChanges(asCounts(base), asCounts(head), opComponents(op))
         );
+        // named as a judged pair is (document.schema.json $defs/comparison)
         return {
-          group: cmp.group,
-          base: cmp.base,
-          head: cmp.head,
-          key: c.key,
+          id: cmp.group,
+          reference: cmp.base,
+          member: cmp.head,
+          setup: setupKey(parseCaseKey(c.key)),
+          op,
           change: sig6(head.instructions / base.instructions - 1),
           spread: sig6(spread),
           tolerance: sig6(countTolerance(spread, ops.get(op))),
