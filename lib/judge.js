@@ -28,7 +28,7 @@ export const MIN_PAIRS = 2;
 const MIN_RUN_PAIRS = 3;
 
 /**
- * @typedef {object} Pair one round of a comparison
+ * @typedef {object} PairedRound one round of a comparison, both measured in it
  * @property {number} reference the reference's figure (ops/s)
  * @property {number} member the compared side's
  * @property {number | null} [log] the round's paired figure from alternating slices, ln(member / reference)
@@ -71,7 +71,7 @@ const logTest = (/** @type {number[]} */ logs, /** @type {number} */ level) =>
 /**
  * Judge a family of comparisons together: each one's test, Holm over all of them, each interval at
  * its corrected level, each verdict.
- * @param {Pair[][]} family each comparison's pairs
+ * @param {PairedRound[][]} family each comparison's pairs
  * @param {{ threshold?: number | null, alpha?: number, minPairs?: number }} [o]
  * @returns {(Judgement | null)[]} in the family's order; null for fewer than minPairs pairs
  */
@@ -138,7 +138,7 @@ export const roundsOf = (c, referenceKey) => {
  * @param {{ slot: string, opsPerSec: number }[]} reference the reference case's rounds (roundsOf)
  * @param {{ slot: string, opsPerSec: number, log?: number | null }[]} member the compared case's
  *   rounds; log: the round's paired figure against this reference from the slices of their block
- * @returns {(Pair & { slot: string })[]}
+ * @returns {(PairedRound & { slot: string })[]}
  */
 export function roundPairs(reference, member) {
   const bySlot = new Map(reference.map((r) => [r.slot, r.opsPerSec]));

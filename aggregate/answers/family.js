@@ -34,7 +34,7 @@ export const caseOf = (/** @type {any} */ doc, /** @type {string} */ key, /** @t
  * @param {string} referenceKey a setup key (config/driver/cipher)
  * @param {string} memberKey
  * @param {string[]} ops
- * @returns {import('../../lib/judge.js').Pair[]}
+ * @returns {import('../../lib/judge.js').PairedRound[]}
  */
 export function runPairs(doc, referenceKey, memberKey, ops) {
   const ok = (/** @type {string} */ key, /** @type {string} */ op) =>
@@ -57,7 +57,7 @@ export function runPairs(doc, referenceKey, memberKey, ops) {
  * @param {string} base a side's label
  * @param {string} head
  * @param {string[]} keys case keys
- * @returns {import('../../lib/judge.js').Pair[]}
+ * @returns {import('../../lib/judge.js').PairedRound[]}
  */
 export function shootoutPairs(doc, base, head, keys) {
   const rounds = (/** @type {string} */ side, /** @type {string} */ key) =>
@@ -79,7 +79,7 @@ export function shootoutPairs(doc, base, head, keys) {
 
 /**
  * Judge a declared family: every question with its pairs, Holm over all of them.
- * @template {{ pairs: import('../../lib/judge.js').Pair[] }} Q
+ * @template {{ pairs: import('../../lib/judge.js').PairedRound[] }} Q
  * @param {Q[]} questions
  * @returns {Answered<Q>[]} in order; judgement null where a question has too few pairs
  */
