@@ -37,8 +37,10 @@ export const caseOf = (/** @type {any} */ doc, /** @type {string} */ key, /** @t
  * @returns {import('../../lib/judge.js').PairedRound[]}
  */
 export function runPairs(doc, referenceKey, memberKey, ops) {
-  const ok = (/** @type {string} */ key, /** @type {string} */ op) =>
-    caseOf(doc, key, op)?.status === 'ok' ? caseOf(doc, key, op) : undefined;
+  const ok = (/** @type {string} */ key, /** @type {string} */ op) => {
+    const c = caseOf(doc, key, op);
+    return c?.status === 'ok' ? c : undefined;
+  };
   const perOp = ops.map((op) => roundLogs(ok(referenceKey, op), ok(memberKey, op), referenceKey));
   if (perOp.some((m) => !m.size)) return [];
   return [...perOp[0].keys()]

@@ -15,6 +15,7 @@ import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
+import { setupKey } from '../../bench/data/suite.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { shootoutSpec } from '../charts/specs.js';
 import { documentLink } from '../assets.js';
@@ -57,7 +58,7 @@ function names(c) {
 }
 
 /** Production's setup (its PRAGMAs, driver and cipher): the README's and the chart's. */
-const PRODUCTION = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
+const PRODUCTION = setupKey({ config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: PRODUCTION_CIPHER });
 
 /**
  * A shootout as the chart and the README table show it: the compared sides (columns) in the
