@@ -121,8 +121,9 @@ export function writeNewPair(out, prefix, md, json, now = new Date()) {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   for (let i = 0; i < 100; i++) {
     const name = path.join(out, `${prefix}-${stamp}${i ? `-${i}` : ''}`);
-    if (!fs.existsSync(`${name}.json`) && writeFileNew(`${name}.md`, md) && writeFileNew(`${name}.json`, json))
-      return name;
+    if (fs.existsSync(`${name}.json`) || !writeFileNew(`${name}.md`, md)) continue;
+    if (writeFileNew(`${name}.json`, json)) return name;
+    fs.rmSync(`${name}.md`); // ours, its .json taken in between: no half pair left
   }
   throw new Error(`${out}: 100 of ${prefix} already written at ${stamp}`);
 }

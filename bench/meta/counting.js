@@ -17,12 +17,13 @@
 //   - with --components (only this): how each component repeats on production's cases of both
 //     better-sqlite3 drivers (docs/counting.md "How they repeat"), within one history or, with
 //     --layout, across heap layouts (the repeat with LAYOUT_PAD, as `npm run counts`).
-// Writes counting.json (everything) to --out and prints a summary.
+// Writes counting-<time>.json (everything) and .md (the summary it prints) to --out, a new pair
+// per run (components-<time>… with --components), never over another.
 // The statement's cost is compared paired: the same small plan counted with and without it.
 import os from 'node:os';
 import path from 'node:path';
 import { command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';
-import { writeFileAtomic } from '../../lib/files.js';
+import { writeNewPair } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { loadDrivers } from '../engine/load-drivers.js';
@@ -61,7 +62,7 @@ export const HELP = {
     sensitivity: switchFlag('only the sensitivity check'),
     components: switchFlag("only how each component repeats, on production's cases of both better-sqlite3 drivers"),
     layout: switchFlag("with --components: the repeat's heap laid out differently (LAYOUT_PAD), as across code"),
-    out: valueFlag('DIR', 'where counting.json goes', { default: 'out/meta' }),
+    out: valueFlag('DIR', 'where the report goes, a new .md and .json per run', { default: 'out/meta' }),
   }),
 };
 
@@ -141,22 +142,21 @@ async function main(/** @type {string[]} */ argv) {
     const sum = (/** @type {Record<string, number>} */ o) => Object.values(o).reduce((x, y) => x + y, 0);
     const addUp = Math.max(...all.map(([, c]) => Math.abs(sum(c.components ?? {}) / (c.instructions ?? NaN) - 1)));
     const total = (/** @type {import('../counts/counts.js').CaseCounts} */ c) => Math.abs(c.repeat?.difference ?? NaN);
-    console.log(
-      [
-        `Components' repeat, ${mode}, ${v.layout ? `across heap layouts (pad ${LAYOUT_PAD})` : 'one history'}, Node ${process.version}, ${all.length} cases, load average ${os.loadavg()[0].toFixed(1)}; the components add up to within ${addUp.toExponential(1)}:`,
-        '',
-        markdownTable(
-          [
-            ['Component', '≤ 0.01%', '≤ 0.05%', '≤ 0.1%', 'worst'],
-            ...COMPONENTS.map((c) => [c, ...row((x) => componentDifference(x, c))]),
-            ['the total', ...row(total)],
-          ],
-          ['l', 'r', 'r', 'r', 'l'],
-        ),
-      ].join('\n'),
-    );
-    const file = path.resolve(v.out, `components${v.layout ? '-layout' : ''}.json`);
-    writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(all), null, 2)}\n`);
+    const text = [
+      `Components' repeat, ${mode}, ${v.layout ? `across heap layouts (pad ${LAYOUT_PAD})` : 'one history'}, Node ${process.version}, ${all.length} cases, load average ${os.loadavg()[0].toFixed(1)}; the components add up to within ${addUp.toExponential(1)}:`,
+      '',
+      markdownTable(
+        [
+          ['Component', '≤ 0.01%', '≤ 0.05%', '≤ 0.1%', 'worst'],
+          ...COMPONENTS.map((c) => [c, ...row((x) => componentDifference(x, c))]),
+          ['the total', ...row(total)],
+        ],
+        ['l', 'r', 'r', 'r', 'l'],
+      ),
+    ].join('\n');
+    const json = `${JSON.stringify(Object.fromEntries(all), null, 2)}\n`;
+    const name = writeNewPair(v.out, `components${v.layout ? '-layout' : ''}`, `${text}\n`, json);
+    console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
     return 0;
   }
   if (v.sensitivity) {
@@ -226,21 +226,17 @@ async function main(/** @type {string[]} */ argv) {
     instrumented,
     cases: counted,
   };
-  const file = path.resolve(v.out, 'counting.json');
-  writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(
-    [
-      `Counting pass, ${mode}, ${report.machine.cores} cores, Node ${process.version}, valgrind ${tools.valgrind}, strace ${tools.strace}; ${report.order}:`,
-      '',
-      `- cost: ${Math.round(seconds)} s for ${counted.length} cases (${r.times.length} processes: ${r.times.map((t) => `${t.tool} ${Math.round(t.seconds)} s`).join(', ')}; target ≤ 120 s on 2 cores; load average ${os.loadavg()[0].toFixed(1)}); valgrind's slowdown over the same plan untraced (${native.toFixed(1)} s): ${slowdown.map((x) => `${x.toFixed(1)}×`).join(', ')}`,
-      `- instrumented: ${instrumented.mode}${instrumented.reason ? ` (${instrumented.reason})` : ''}; ${countText(instrumented.beforeFirstMark)} instructions before the first marks, ${countText(instrumented.total)} up to the last, ${countText(instrumented.counted)} of them in counted calls (${percent(instrumented.counted / Math.max(1, instrumented.total))})`,
-      `- repeatability: ${spread.within['0.1%']} of ${spread.cases} cases (${percent(spread.within['0.1%'] / Math.max(1, spread.cases))}) within 0.1% (target ≥ 99%); within 0.01%: ${spread.within['0.01%']}; |difference| p50 ${pc(spread.quantiles.p50)}, p90 ${pc(spread.quantiles.p90)}, p99 ${pc(spread.quantiles.p99)}, max ${pc(spread.quantiles.max)}${spread.worst ? ` (${spread.worst.key})` : ''}; system calls and bytes the same in ${spread.syscallsSame} of ${spread.cases}`,
-      `- sensitivity: a 1% change is outside the repeat spread of ${under1} of ${counted.length} cases (${percent(under1 / Math.max(1, counted.length))}; target ≥ 95%)`,
-      ...extraLines(extra),
-      '',
-      `wrote ${path.relative(process.cwd(), file)}`,
-    ].join('\n'),
-  );
+  const text = [
+    `Counting pass, ${mode}, ${report.machine.cores} cores, Node ${process.version}, valgrind ${tools.valgrind}, strace ${tools.strace}; ${report.order}:`,
+    '',
+    `- cost: ${Math.round(seconds)} s for ${counted.length} cases (${r.times.length} processes: ${r.times.map((t) => `${t.tool} ${Math.round(t.seconds)} s`).join(', ')}; target ≤ 120 s on 2 cores; load average ${os.loadavg()[0].toFixed(1)}); valgrind's slowdown over the same plan untraced (${native.toFixed(1)} s): ${slowdown.map((x) => `${x.toFixed(1)}×`).join(', ')}`,
+    `- instrumented: ${instrumented.mode}${instrumented.reason ? ` (${instrumented.reason})` : ''}; ${countText(instrumented.beforeFirstMark)} instructions before the first marks, ${countText(instrumented.total)} up to the last, ${countText(instrumented.counted)} of them in counted calls (${percent(instrumented.counted / Math.max(1, instrumented.total))})`,
+    `- repeatability: ${spread.within['0.1%']} of ${spread.cases} cases (${percent(spread.within['0.1%'] / Math.max(1, spread.cases))}) within 0.1% (target ≥ 99%); within 0.01%: ${spread.within['0.01%']}; |difference| p50 ${pc(spread.quantiles.p50)}, p90 ${pc(spread.quantiles.p90)}, p99 ${pc(spread.quantiles.p99)}, max ${pc(spread.quantiles.max)}${spread.worst ? ` (${spread.worst.key})` : ''}; system calls and bytes the same in ${spread.syscallsSame} of ${spread.cases}`,
+    `- sensitivity: a 1% change is outside the repeat spread of ${under1} of ${counted.length} cases (${percent(under1 / Math.max(1, counted.length))}; target ≥ 95%)`,
+    ...extraLines(extra),
+  ].join('\n');
+  const name = writeNewPair(v.out, 'counting', `${text}\n`, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
   return r.failures.length ? 1 : 0;
 }
 
