@@ -18,7 +18,7 @@ const FILE = new RegExp(
   `^(\\d{4})/((\\d{4})-\\d{2}-\\d{2})-${namePart('platform')}-${namePart('arch')}-(?:node-${namePart('nodeVersion')}|shootout)-[0-9a-f]{8}\\.json$`,
 );
 /** A release's tag: results-<day>-<8 hex>. */
-export const TAG = new RegExp(`^results-${namePart('day')}-[0-9a-f]{8}$`);
+const TAG = new RegExp(`^results-${namePart('day')}-[0-9a-f]{8}$`);
 
 /**
  * The release a batch of documents is archived in: the newest one's day and the first 8 hex of

@@ -7,15 +7,23 @@
 // image link, and writes the chart once both pages are rendered. Every string that comes from a
 // document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
 // image, HTML or heading, break no table and mention no one; a chart's spec through chartText()
-// (one line, bounded), a folder's name through fileSlug(); numbers through lib/format.js.
+// (one line, bounded), a folder's name through fileSlug(); numbers through lib/format.js. The
+// aggregate's render step (renderPages) renders both to memory, leaving out a document that makes a
+// renderer throw; writePages writes them once the documents are stored.
+import fs from 'node:fs';
 import path from 'node:path';
+import { CommandError, firstLine } from '../lib/command.js';
 import { chartText, fileSlug, fragment, inert } from '../lib/markdown.js';
-import { chartFile } from './charts/writer.js';
+import { writeFileAtomic } from '../lib/files.js';
+import { replaceBlock } from '../lib/markers.js';
+import { chartFile, chartWriter } from './charts/writer.js';
+import { nightStore } from './nights.js';
 import { summary } from './sections/machines.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
 import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
 import { latestAttempts } from './store.js';
+import { timeProblem } from './trust.js';
 
 /** The alt text of an image: inert, and short enough to read aloud. */
 const ALT_MAX = 400;
@@ -52,7 +60,7 @@ const LONG_TABLE = 12;
  * @param {string[]} lines the page, one line an element
  * @returns {string[]}
  */
-export function navigable(lines) {
+function navigable(lines) {
   /** @type {string[]} */
   const out = [];
   /** @type {Map<string, number>} */
@@ -136,7 +144,7 @@ export function tidy(lines) {
  */
 
 /**
- * Each document parsed once per aggregate.
+ * Each document parsed once per render of a page (renderBoth shares one between both pages).
  * @param {{ load: (e: import('./store.js').Entry) => any }} store
  */
 function loader(store) {
@@ -308,4 +316,145 @@ export function renderResultsPage(store, o) {
       .join('\n')
       .split('\n'),
   ).join('\n');
+}
+
+/**
+ * Render the README (its block replaced) and results/README.md to memory, from the entries given.
+ * A section asks for its charts as it renders (a chart writer of its own per render: charts/writer.js),
+ * drawn and written only once both pages rendered, so a render that fails leaves no chart behind.
+ * @param {{ results: string, readme: string }} o
+ * @param {string} readmeText
+ * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} shown
+ * @param {ReturnType<typeof nightStore>} nights
+ */
+function renderBoth(o, readmeText, shown, nights) {
+  const rel = (/** @type {string} */ from, /** @type {string} */ to) =>
+    path.relative(from, to).split(path.sep).join('/') || '.';
+  const charts = chartWriter(o.results);
+  // both pages read the newest documents: each parsed once (the nights read every night of the
+  // history window on a cold run, through the store's load: never kept)
+  shown = { entries: shown.entries, load: loader(shown) };
+  const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
+  const readme = replaceBlock(readmeText, renderBlock(shown, { resultsLink, charts, nights }));
+  const readmeLink = rel(path.resolve(o.results), path.resolve(o.readme));
+  const page = renderResultsPage(shown, { resultsLink: '.', readmeLink, charts, nights });
+  return { readme, page, nights, charts };
+}
+
+/** How many stored documents one aggregate leaves out before it gives up (something else is wrong). */
+const MAX_LEFT_OUT = 8;
+/** How many of the documents a failed render read are tried without, one at a time, to find the one at fault. */
+const PROBES = 8;
+
+/**
+ * Render the pages; when a document makes a renderer throw, render them without it. The document
+ * at fault is among those the failed render read: the one it read last is tried first (a renderer
+ * fails on the document it just read, or one it read before in the same section); the first
+ * whose absence lets both pages render is left out. A document archived only (store.js notHere)
+ * is no fault of a document: that error stops the aggregate.
+ * @param {(entries: import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any) => ReturnType<typeof renderBoth>} render
+ * @param {import('./store.js').Entry[]} entries
+ * @param {(e: import('./store.js').Entry) => any} load
+ * @returns {{ pages: ReturnType<typeof renderBoth>, left: { file: string, reason: string }[] }}
+ */
+function renderLeavingOut(render, entries, load) {
+  const left = /** @type {{ file: string, reason: string }[]} */ ([]);
+  const out = /** @type {Set<string>} */ (new Set());
+  const attempt = (/** @type {Set<string>} */ without) => {
+    const read = /** @type {string[]} */ ([]);
+    try {
+      return {
+        read,
+        pages: render(
+          entries.filter((e) => !without.has(e.file)),
+          (e) => read.push(e.file) && load(e),
+        ),
+      };
+    } catch (err) {
+      if (err instanceof CommandError) throw err;
+      return { read, err, pages: null };
+    }
+  };
+  let r = attempt(out);
+  while (!r.pages) {
+    const suspects = [...new Set(r.read)].reverse().filter((f) => !out.has(f));
+    if (!suspects.length || left.length >= MAX_LEFT_OUT) throw r.err;
+    const reason = `${/** @type {any} */ (r.err)?.name ?? 'Error'}: ${firstLine(r.err).slice(0, 200)}`;
+    let [culprit, next] = [suspects[0], /** @type {ReturnType<typeof attempt> | null} */ (null)];
+    for (const f of suspects.slice(0, PROBES))
+      if ((next = attempt(new Set([...out, f]))).pages) {
+        culprit = f;
+        break;
+      }
+    out.add(culprit);
+    left.push({ file: culprit, reason });
+    // none alone: several are at fault; the last read is one, the next render finds the others
+    r = next?.pages ? next : attempt(out);
+  }
+  return { pages: r.pages, left };
+}
+
+/**
+ * The render step: both pages to memory, from every entry of the store with the staged documents
+ * in it. A stored document dated outside the clock (trust.js), or one that makes a renderer throw,
+ * is left out of the pages and named; a staged one that makes a renderer throw is taken back (not
+ * stored), and the pages are rendered again without it, its release named again (assets.js
+ * releaseOf hashes its documents).
+ * @param {{ results: string, readme: string, run?: string }} o
+ * @param {string} readmeText
+ * @param {ReturnType<typeof import('./store.js').openStore>} store
+ * @param {ReturnType<typeof import('./admit.js').admit>} admitted its staged and skipped lose what is taken back
+ * @param {number} now the aggregate's clock
+ * @param {(line: string) => void} warn
+ */
+export function renderPages(o, readmeText, store, admitted, now, warn) {
+  const leftOut = store.entries().flatMap((e) => {
+    const reason = store.staged(e.file) ? null : timeProblem({ run: { finishedAt: e.finishedAt } }, now);
+    return reason ? [{ file: e.file, reason }] : [];
+  });
+  for (const l of leftOut) warn(`${path.join(o.results, l.file)}: ${l.reason}; left out of the pages`);
+  let release = store.nameRelease(o.run ?? '');
+  const render = (/** @type {import('./store.js').Entry[]} */ entries, /** @type {any} */ load) =>
+    renderBoth(o, readmeText, { entries: () => entries, load }, nightStore(o.results, load, now));
+  const shown = () => store.entries().filter((e) => !leftOut.some((l) => l.file === e.file));
+  let { pages, left } = renderLeavingOut(render, shown(), store.load);
+  let takenBack = 0;
+  for (const l of left) {
+    const from = admitted.staged.get(l.file);
+    if (from !== undefined) {
+      store.unstage(l.file);
+      admitted.staged.delete(l.file);
+      admitted.skipped.push({ file: from, reason: `could not be rendered (${l.reason}); not stored` });
+      warn(`${from}: could not be rendered (${l.reason}); not stored`);
+      takenBack++;
+    } else {
+      leftOut.push(l);
+      warn(
+        `${path.join(o.results, l.file)}: stored document could not be rendered (${l.reason}); left out of the pages`,
+      );
+    }
+  }
+  if (takenBack) {
+    for (const e of store.entries()) if (release && e.release === release) delete e.release;
+    release = store.nameRelease(o.run ?? '');
+    ({ pages } = renderLeavingOut(render, shown(), store.load));
+  }
+  return { pages, release, leftOut: leftOut.length, takenBack };
+}
+
+/**
+ * Write the pages that changed, and the nights they read (nights.js), each file whole (lib/files.js).
+ * @param {{ results: string, readme: string }} o
+ * @param {ReturnType<typeof renderBoth>} pages
+ * @param {string} readmeText the README as it was read
+ * @returns {{ page: string, pageChanged: boolean, readmeChanged: boolean }}
+ */
+export function writePages(o, pages, readmeText) {
+  pages.nights.save();
+  const page = path.join(o.results, 'README.md');
+  const pageChanged = pages.page !== null && (!fs.existsSync(page) || fs.readFileSync(page, 'utf8') !== pages.page);
+  if (pageChanged) writeFileAtomic(page, /** @type {string} */ (pages.page));
+  const readmeChanged = pages.readme !== readmeText;
+  if (readmeChanged) writeFileAtomic(o.readme, pages.readme);
+  return { page, pageChanged, readmeChanged };
 }

@@ -159,7 +159,7 @@ function storedFiles(/** @type {string} */ dir) {
 }
 
 /** Why a listed document cannot be read here, and how to fetch it. */
-export function notHere(/** @type {string} */ dir, /** @type {Entry} */ e) {
+function notHere(/** @type {string} */ dir, /** @type {Entry} */ e) {
   const where = e.release ? `archived in release ${e.release}, asset ${bundleName(e.release)}` : 'no release named';
   return `${path.join(dir, e.file)}: listed in ${path.join(dir, INDEX)} but not here (${where}); fetch what the pages need with npm run ci:restore, or every document with npm run ci:restore -- --all`;
 }

@@ -154,7 +154,7 @@ export async function archive(o) {
   return { releases: done, archived: here.length };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:archive -- [flags]',
   summary:
     'Makes the releases the index names for the documents here, one asset each, never appending to one; a release that exists is checked, not overwritten.',

@@ -178,7 +178,7 @@ export async function publish(o) {
   });
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:publish -- --artifacts DIR [flags]',
   summary:
     "The nightly publish job: takes the aggregate job's pages, archives the new documents (ci:archive), commits README.md and results/ when they changed, and pushes, aggregating again after a rejected push.",

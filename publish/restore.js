@@ -118,7 +118,7 @@ export async function restore(o) {
   return { fetched, here: wanted.length - missing.length, startedOver: false };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:restore -- [flags]',
   summary:
     "Fetches the archived documents the pages read (release assets) into results/<year>/, each checked against the index's sha256; a fork's first night starts its own history.",
