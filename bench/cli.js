@@ -15,7 +15,7 @@ import { workloadListText } from './data/workloads.js';
 import { listText } from './tools/catalogue.js';
 import { countTimed, exitOf, prepareRun, resultDocument, timeSuite, timeWorkloads } from './run/bench-run.js';
 
-export const HELP = {
+const HELP = {
   usage: 'npm run bench -- [flags]',
   summary:
     'Runs the suite and the workloads on this machine, then (on Linux, unless --no-counts) counts what one operation of every case costs (a quick run: of a few representative cases), and writes one result document to --out.',

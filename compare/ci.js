@@ -22,7 +22,7 @@ function readEnv(/** @type {NodeJS.ProcessEnv} */ env) {
   return { base, pr: Number(pr) };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:compare',
   summary:
     "The PR check's one step: this checkout against the merge base of BASE_SHA and it, with the default rounds and threshold; writes pr.json (PR_NUMBER) beside the report. No flags.",

@@ -131,7 +131,7 @@ export const IO = /** @type {const} */ ([
  * @param {any} counts a case's `counts` (bench/counts/counts.js CaseCounts)
  * @returns {SideCost | { reason: string }}
  */
-export function sideCost(counts) {
+function sideCost(counts) {
   if (!counts) return { reason: 'not counted' };
   if (counts.status !== 'ok') return { reason: String(counts.reason ?? 'not counted') };
   const a = counts.instructions;

@@ -21,7 +21,7 @@ const REFERENCE = setup('none');
  * Every cipher of the run judged: writes, reads and opening against no key.
  * @param {any} doc a full result document
  */
-export function encryptionOf(doc) {
+function encryptionOf(doc) {
   const ciphers = CIPHERS.filter((c) => c.name !== 'none').map((c) => c.name);
   const questions = ciphers.flatMap((cipher) =>
     Object.entries(OP_GROUPS).map(([group, ops]) => ({

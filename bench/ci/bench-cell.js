@@ -8,7 +8,7 @@ import { command, parseStrict } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { summarize } from '../result/summary.js';
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:bench',
   summary:
     "The benchmark as a matrix cell runs it: the suite (quick when BENCH_QUICK is 'true'), the document into BENCH_OUT (default out), and the cell's table in the job summary. No flags: the workflow's data comes in as environment variables.",

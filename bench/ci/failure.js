@@ -167,7 +167,7 @@ export function failureDocument(reason, { mode = 'full', now = new Date(), cellN
   };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:failure',
   summary:
     "For a matrix cell that wrote no document: writes a schema-valid result document saying which step failed (FAILED_STEP, or the steps' outcomes in the environment) into BENCH_OUT (default out); nothing when a result document is there already. No flags.",

@@ -28,7 +28,7 @@ function codename() {
   }
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:install-counting',
   summary:
     'Installs valgrind and strace at the pinned versions for the counting pass on a Linux cell, then runs them to check; elsewhere it says so and does nothing. No flags.',

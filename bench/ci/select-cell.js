@@ -21,7 +21,7 @@ export function wanted({ node, runner, wantNodes = '', wantRunners = '' }) {
   return (nodes.length === 0 || nodes.includes(String(node))) && (runners.length === 0 || runners.includes(runner));
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:cell',
   summary:
     'Is this matrix cell requested? Reads CELL_NODE, CELL_RUNNER, WANT_NODES and WANT_RUNNERS (empty: all) and writes run=true|false to $GITHUB_OUTPUT. No flags.',

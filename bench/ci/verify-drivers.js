@@ -46,7 +46,7 @@ export function verify(drivers) {
   return problems;
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:verify-drivers',
   summary:
     'After ci:install-from-source: the native binary each driver loads must be the one compiled here, for this Node and arch; exit 1 if not. No flags.',

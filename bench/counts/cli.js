@@ -44,7 +44,7 @@ const OPTIONS = /** @type {const} */ ({
   ),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run counts -- --out FILE [flags]',
   summary:
     'The counting pass alone: what every selected case costs per operation in instructions, system calls and bytes, counted twice in new processes (what the compare runs in each side).',

@@ -110,7 +110,7 @@ function collect(wait = true) {
 }
 
 /** The calls that measure what a mark costs: a task that does nothing, warmed up, then counted. */
-export const MARK_CALIBRATION = { warmup: 20, samples: 5 };
+const MARK_CALIBRATION = { warmup: 20, samples: 5 };
 
 /**
  * A task with one more statement per operation, run inside the timed call after the operation.
@@ -118,7 +118,7 @@ export const MARK_CALIBRATION = { warmup: 20, samples: 5 };
  * @param {{ get: () => unknown }} stmt
  * @returns {import('../data/ops.js').OpTask}
  */
-export function withExtra(task, stmt) {
+function withExtra(task, stmt) {
   return {
     ...task,
     run: (n) => {

@@ -296,7 +296,7 @@ function gitRepo(dir) {
   };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:aggregate -- [flags]',
   summary:
     "The aggregate over a synthetic year of nightly history: one more night's time, the README's and the charts' sizes, and what a night's commit adds, against their bounds (exit 1 when one is missed).",

@@ -384,7 +384,7 @@ const OPTIONS = /** @type {const} */ ({
   ),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:calibration -- [--quick] [--seed N] [--rows IDS] [--out DIR]',
   summary:
     'The calibration registry: a row per kind of claim the project prints, its measured coverage or false-alarm rate with a 95% interval, the target, pass or fail (about 15 minutes; --quick about one).',

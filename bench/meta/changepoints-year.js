@@ -188,7 +188,7 @@ export function slidingFalse(values, o) {
   return nights.filter((x, i) => i === 0 || x - nights[i - 1] > RIGHT).length;
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:changepoints -- [flags]',
   summary:
     "The history's change-point detection on a synthetic year: steps of 1%, 3% and 10% found at the right night, a few nights off, or missed, and false change points per 100 series-years.",

@@ -48,7 +48,7 @@ const EXTRA_CASES = [
  */
 const EXTRA_SQL = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4) SELECT sum(x) FROM c';
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:counting -- [flags]',
   summary:
     'The counting pass against its targets on this machine: repeatability, sensitivity (one more statement seen as what it costs) and cost (wall time, valgrind slowdown).',

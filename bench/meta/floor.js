@@ -24,7 +24,7 @@ import { openProbes, typicalRate } from './probe.js';
 import { cv, quantile, median, logSpread } from '../../lib/stats/spread.js';
 
 /** @typedef {(typeof PROBES)[number]} Probe */
-export const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
+const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
 
 /**
  * An empty list per probe.
@@ -45,7 +45,7 @@ const OPTIONS = /** @type {const} */ ({
   out: valueFlag('DIR', 'where the report goes', { default: 'out/meta' }),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:floor -- [flags]',
   summary:
     "How repeatable a figure can be on this machine at all: the probes (an fsync, a checkpoint's disk work, a CPU loop) timed window after window, without SQLite or the harness.",

@@ -17,7 +17,7 @@ const OPTIONS = /** @type {const} */ ({
   mb: valueFlag('N', 'the buffer streamed through, in MB (larger than the caches)', { default: '64' }),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:interference -- [flags]',
   summary:
     'Interference on purpose: one core kept busy in bursts of 50 ms to 1 s, streaming memory or spinning, so a quiet machine can be measured as a shared runner.',

@@ -29,7 +29,7 @@ function bare(/** @type {() => unknown} */ fn, /** @type {number} */ ms) {
   return (n / (t - t0)) * 1000;
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:overhead -- [flags]',
   summary:
     'What the harness itself costs: a trivial prepared SELECT timed by the harness and by a bare loop, interleaved (target: harness at least 95% of bare).',

@@ -173,7 +173,7 @@ export function choosePhases(/** @type {string[]} */ names) {
  * @param {string} work a new folder for what it writes
  * @returns {Row[]}
  */
-export function measure(phase, work) {
+function measure(phase, work) {
   const dir = path.join(work, phase.name);
   fs.mkdirSync(dir);
   const { cmd, args } = phase.run(dir);
@@ -239,7 +239,7 @@ const OPTIONS = /** @type {const} */ ({
   out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:cost -- [--phase NAME,…] [--out DIR]',
   summary:
     "What the pipeline itself costs: each chosen phase run as a user runs it and timed, against its target, with the load average and the cores beside it (the PR check scaled to a 4-vCPU runner). Long: the full run and .ci/run take about 15 minutes each; don't run it in tests.",

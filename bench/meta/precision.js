@@ -42,7 +42,7 @@ const OPTIONS = /** @type {const} */ ({
   ...BENCH_FLAGS,
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:precision -- [flags]',
   summary:
     "How repeatable the figures are: the suite --runs times, then each case's coefficient of variation across runs, per operation, with each run's wall time and what the probes saw.",

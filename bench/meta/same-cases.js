@@ -84,7 +84,7 @@ const read = (/** @type {string} */ file) => {
   }
 };
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:same-cases -- BEFORE.json AFTER.json',
   summary:
     'For a refactor: do two result documents of the same seed and filters measure the same cases, statuses, reasons, PRAGMA readings, encryption proofs and kinds of checks? Exit 1 with one line per difference.',

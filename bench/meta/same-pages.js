@@ -83,7 +83,7 @@ export async function samePages(o) {
   }
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:same-pages -- [flags]',
   summary:
     "A digest of everything the aggregate writes (a synthetic year and real documents), one 'sha256  path' line per file: run it before and after a refactor and diff the two.",

@@ -178,7 +178,7 @@ function screenshotsDir(given) {
   return out;
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:screenshots -- [flags]',
   summary:
     "The README and results/README.md in headless Chromium at 1280 px, from a synthetic year, the repository's results and a local matrix, as PNG files in --out (needs Debian's chromium, or CHROMIUM).",

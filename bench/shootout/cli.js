@@ -35,7 +35,7 @@ import { roundsAndTime } from '../paired/interleave.js';
 import { writeChecked } from '../result/document.js';
 import { shootoutLines } from '../../aggregate/render/shootout-report.js';
 
-export const OPTIONS = /** @type {const} */ ({
+const OPTIONS = /** @type {const} */ ({
   node: {
     ...valueFlag('LIST', `the Nodes compared: majors or exact versions from ${SUPPORTED_NODE_TEXT}`, {
       shown: 'the matrix: 18,20,22,24,25',
@@ -54,7 +54,7 @@ export const OPTIONS = /** @type {const} */ ({
   ...FILTER_OPTIONS,
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run shootout -- [flags]',
   summary:
     'Which Node is fastest on this machine: every Node given, fetched with its drivers, measured in one interleaved run with the driver held constant; tables on stdout, the document in --out.',

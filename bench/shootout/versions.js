@@ -20,7 +20,7 @@ function shootoutVersions(env = process.env, resolve = (spec) => versionOf(spec,
   return args[args.indexOf('--node') + 1].split(',').map((spec) => resolve(spec));
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:shootout-nodes',
   summary:
     "The exact Node versions tonight's shootout runs on this runner (every matrix major, or WANT_NODES), written to the step's outputs as versions=…, the key of the shootout job's cache. No flags.",

@@ -150,7 +150,7 @@ export const CATALOGUE_FILE = path.join(ROOT, 'docs', 'catalogue.md');
  */
 export const withCatalogue = (page) => replaceBetween(page, START, END, catalogueMarkdown(), 'docs/catalogue.md');
 
-export const HELP = {
+const HELP = {
   usage: 'npm run catalogue',
   summary: 'Regenerates docs/catalogue.md (between its markers) from the data in bench/data/. No flags.',
   options: {},

@@ -50,7 +50,7 @@ function npm(args, cwd, env = {}) {
  * @param {{ fromSource?: boolean, generation?: string }} [o] generation: a generation id other than
  *   the Node's default (refused when its range excludes this Node); it installs beside the default
  */
-export function install({ fromSource = false, generation = process.env[GENERATION_ENV] || undefined } = {}) {
+function install({ fromSource = false, generation = process.env[GENERATION_ENV] || undefined } = {}) {
   const chosen = chosenGeneration(process.version, generation);
   if ('error' in chosen) throw new Error(chosen.error);
   const gen = chosen.gen;
@@ -117,7 +117,7 @@ export function installedLines(
   });
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run drivers -- [flags]',
   summary:
     "Installs the driver generation for the running Node into .drivers/ from drivers/<generation>/'s lockfile (the project's postinstall), then loads them and says which binary each loaded.",

@@ -34,7 +34,7 @@ const OPTIONS = /** @type {const} */ ({
   ...BENCH_FLAGS,
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run matrix -- [flags]',
   summary:
     'The nightly bench matrix on this machine: npm run bench under each Node (fetched from the npm registry, drivers compiled for it), aggregated into --out.',

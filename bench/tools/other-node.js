@@ -181,7 +181,7 @@ export function runUnder(nodeDir, script, args, { fromSource = false, extraEnv =
   return { status: r.status ?? 1, stage: 'run' };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run bench:node -- VERSION [bench flags]',
   summary: `Runs npm run bench under another Node (VERSION: a major or an exact version, from ${SUPPORTED_NODE_TEXT}), fetched from the npm registry with the drivers compiled for it; the flags are the bench's.`,
   options: OPTIONS,

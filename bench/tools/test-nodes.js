@@ -47,7 +47,7 @@ const OPTIONS = /** @type {const} */ ({
   keep: switchFlag('keep the fresh copies, and say where'),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run test:nodes -- [flags]',
   summary:
     'npm install and npm test (or one set of its test files) in a fresh copy of the working tree under each Node (fetched from the npm registry, with the npm it ships): test counts, durations, and the binary each driver loaded.',

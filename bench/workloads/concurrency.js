@@ -169,7 +169,7 @@ function verify(/** @type {ConcurrencyRoundOptions} */ o, /** @type {WorkerResul
 }
 
 /** A round's figures: total and per-reader reads/s, writes/s, latency quantiles, SQLITE_BUSY counts. */
-export function summarise(/** @type {WorkerResult[]} */ results, /** @type {number} */ readers) {
+function summarise(/** @type {WorkerResult[]} */ results, /** @type {number} */ readers) {
   const rs = results.filter((r) => r.role === 'reader');
   const w = results.find((r) => r.role === 'writer');
   const rate = (/** @type {WorkerResult} */ r) => (r.ops / r.elapsedMs) * 1000;

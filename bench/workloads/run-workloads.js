@@ -240,7 +240,7 @@ export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
  * @param {() => number} random
  * @param {import('./workload-figures.js').Measured[]} measured
  */
-export function roundOrder(random, measured) {
+function roundOrder(random, measured) {
   const blocks = /** @type {Map<string, import('./workload-figures.js').Measured[]>} */ (new Map());
   for (const m of measured) {
     const b = m.w.kind === 'concurrency' ? `c:${m.w.pair}` : 'scale';

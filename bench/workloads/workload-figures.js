@@ -15,7 +15,7 @@ import { sig } from '../../lib/format.js';
  * are per second (more is better), the others cost (less is better).
  * @type {Record<'concurrency' | 'scale', { id: string, unit: 'per s' | 'ms' | 'bytes', of: (r: any) => number | null | undefined }[]>}
  */
-export const FIGURES = {
+const FIGURES = {
   concurrency: [
     { id: 'reads', unit: 'per s', of: (r) => r.readsPerSec },
     { id: 'readsPerReader', unit: 'per s', of: (r) => r.readsPerSec / r.readers },

@@ -127,7 +127,7 @@ export function power(se, df, delta, alpha) {
 }
 
 /** Standard error and degrees of freedom of `pairedLogTest` for n pairs of (winsorized) sd. */
-export function design(/** @type {number} */ sd, /** @type {number} */ n, trim = TRIM) {
+function design(/** @type {number} */ sd, /** @type {number} */ n, trim = TRIM) {
   return { se: sd / ((1 - 2 * trim) * Math.sqrt(n)), df: n - 2 * Math.floor(trim * n) - 1 };
 }
 
