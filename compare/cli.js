@@ -34,6 +34,7 @@ import { countSides } from '../bench/paired/count-sides.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { makeSides } from './sides.js';
+import { createProgress } from '../lib/progress.js';
 
 export const OPTIONS = /** @type {const} */ ({
   base: valueFlag('DIR|REF', 'the base side: a checkout folder or a git ref', {
@@ -132,7 +133,7 @@ async function measureSides(sides, f, fewer, log) {
   const only = (/** @type {string} */ key, /** @type {number} */ r) => r < f.cpuRounds || !fewer(key);
   const res = await interleave(
     sides.map((side) => ({ side, args })),
-    { rounds: f.rounds, seed: f.seed, log, only },
+    { rounds: f.rounds, seed: f.seed, only, onProgress: createProgress(process.stderr, { label: 'compare' }) },
   );
   const keys = [...new Set(Object.values(res.ready).flatMap((x) => x.cases))];
   /** @type {import('./report.js').Phase[]} */

@@ -133,7 +133,7 @@ export const roundsOf = (c, referenceKey) => {
 
 /**
  * A comparison within one run: a case against its reference, both measured in the same rounds, in
- * the same block of each round (bench/run/order.js), so a drift of the machine falls on both. Only
+ * the same block of each round (bench/run/run-suite.js blocksOf), so a drift of the machine falls on both. Only
  * rounds where both were measured in the same block (slot `<round>/<block>`) pair up.
  * @param {{ slot: string, opsPerSec: number }[]} reference the reference case's rounds (roundsOf)
  * @param {{ slot: string, opsPerSec: number, log?: number | null }[]} member the compared case's

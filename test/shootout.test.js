@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/data/drivers.js';
 import { chosenGeneration, generationFor } from '../bench/data/node-ranges.js';
 import { driversDir } from '../bench/engine/load-drivers.js';
-import { sideOrder } from '../bench/paired/interleave.js';
+import { sideOrder } from '../bench/run/runner.js';
 import {
   defaultFilters,
   inScope,
@@ -294,7 +294,8 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     assert.ok(Number(x) === Number(Number(x).toPrecision(6)), `${x} has more than 6 significant digits`);
   assert.match(r.stdout, /## Node versions on one machine/);
   assert.match(r.stdout, /Same Node twice \(A\/A\)/);
-  assert.match(r.stderr, /round 2\/2: .* ETA/);
+  // progress with an ETA over the case-rounds of both rounds (3 cases × 2 rounds)
+  assert.match(r.stderr, /^shootout \[6\/6\] .* elapsed, ETA /m);
   assert.equal(readResult(path.join(out, files[0])).ok, true);
   // the counts: each side's cases counted under its Node, twice; the A/A copy counts what the first does
   const tools = countingTools();

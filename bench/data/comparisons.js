@@ -1,6 +1,6 @@
 // Comparisons a run reports: each a reference setup and the setups compared with it, on every
 // timed operation (its pairs: bench/data/run-plan.js). Both sides are measured in the same run on
-// the same machine, in the same round and block (bench/run/order.js), and judged paired (lib/judge.js).
+// the same machine, in the same round and block (bench/run/run-suite.js blocksOf), and judged paired (lib/judge.js).
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG, TWIN_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';

@@ -1,7 +1,7 @@
 // The claims of the production write-up, one row each, with how it is checked: a reference
 // setup and the variants compared with it, which differ from it in exactly the claim's subject, on
 // the operations the claim is about. Both sides are cases of the same run, measured in the same
-// blocks (bench/run/order.js), so each check is a paired comparison (bench/result/analysis.js), and
+// blocks (bench/run/run-suite.js blocksOf), so each check is a paired comparison (bench/result/analysis.js), and
 // its verdict is bench/claims/verdict.js's. A part of a claim this suite cannot measure says why.
 // The rules a row must keep are bench/claims/validate.js's (validateClaims), which checks
 // this table when loaded; the table itself is data, and its measured checks as pairs of cases (CLAIM_PAIRS).

@@ -1,7 +1,7 @@
 // Starts an engine (bench/engine/engine.js, whose head comment lists its messages) with
 // child_process.fork, gives it its session options, and sends it requests one at a time. Used by
-// the run (a new engine for every round, bench/run/run-suite.js), the compare (one per side and
-// round, possibly of another checkout) and the shootout (one per Node version).
+// the round loop of every run (bench/run/runner.js): the suite's, a new engine every round; the
+// compare's and the shootout's, one per side (another checkout, another Node) and round.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -86,7 +86,7 @@ export async function calibrate(
           { side: { ...A, label: 'B' }, args },
           { side: { ...A, label: 'S' }, args: [...args, '--slowdown', String(f.slowdown)] },
         ],
-        { rounds: f.rounds, seed: f.seed + r, log: () => {}, only: f.only },
+        { rounds: f.rounds, seed: f.seed + r, only: f.only },
       );
       environment ??= res.ready.A.environment;
       const opts = { threshold: f.threshold, alpha: f.alpha };

@@ -1,9 +1,11 @@
-// Interleaved measuring: one engine (bench/engine/engine.js) per side and round, and each case
-// measured on every side, the order of the sides alternating (ABBA: base first for one case, head
-// first for the next, the other way round in the next round). The sides alternate in slices of
-// milliseconds within each case (`alternate`), so the machine's switching between states within a
-// second falls on both; a drift of the machine over minutes falls on both alike.
+// A run of several sides (the compare's, the shootout's, the calibrations'), through the one round
+// loop (bench/run/runner.js): one engine per side and round, and each case measured on every side,
+// the order of the sides alternating (ABBA: base first for one case, head first for the next, the
+// other way round in the next round). The sides alternate in slices of milliseconds within each
+// case (`alternate`), so the machine's switching between states within a second falls on both; a
+// drift of the machine over minutes falls on both alike.
 import { startEngine } from '../engine/start.js';
+import { runRounds, sideOrder } from '../run/runner.js';
 import { sessionOfFlags } from '../engine/flags.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { parseCaseKey } from '../data/suite.js';
@@ -92,19 +94,6 @@ function asCase(/** @type {string} */ key, /** @type {any} */ r) {
 }
 
 /**
- * The order of the sides for case j of round r: rotate by r + j, so each side goes first equally
- * often across cases and across rounds (two sides: ABBA).
- * @template T
- * @param {T[]} sides
- * @param {number} r
- * @param {number} j
- */
-export function sideOrder(sides, r, j) {
-  const k = (r + j) % sides.length;
-  return [...sides.slice(k), ...sides.slice(0, k)];
-}
-
-/**
  * One round of one case on every side, in slices alternating between the sides' engine processes
  * (bench/engine/slices.js): each side opens the case on a fresh copy and warms it up,
  * then every cycle runs one slice (~SLICE_MS) on each side in a rotating order, until each side has
@@ -117,7 +106,7 @@ export function sideOrder(sides, r, j) {
  * @param {{ time: number, r: number, j: number }} o
  * @returns {Promise<Map<string, any>>} per side label, its case (asCase, with `slices`)
  */
-export async function alternate(engines, key, o) {
+async function alternate(engines, key, o) {
   const out = /** @type {Map<string, any>} */ (new Map());
   const open = /** @type {typeof engines} */ ([]);
   for (const s of sideOrder(engines, o.r, o.j)) {
@@ -164,13 +153,11 @@ export async function alternate(engines, key, o) {
 }
 
 /**
- * Measure every case `rounds` times on every side, interleaved. Every round starts new engines
- * (in rotating order), so what differs from one process to the next (memory layout, JIT, where
- * the files land) is part of the round-to-round noise the test sees, not a constant offset it
- * would mistake for a difference between the sides. Progress on the log: a line per round, and
- * at most every 15 s a line with the case, the minutes so far and the ETA.
+ * Measure every case `rounds` times on every side, interleaved, one engine per side and round
+ * (runner.js); an engine that fails fails the run (SideError).
  * @param {{ side: Side, args: string[] }[]} specs one per side; labels must differ
- * @param {{ rounds: number, seed: number, log: (line: string) => void, only?: (key: string, round: number) => boolean, time?: number }} o
+ * @param {{ rounds: number, seed: number, only?: (key: string, round: number) => boolean, time?: number,
+ *   onProgress?: (p: import('../../lib/progress.js').Progress) => void }} o
  *   time: ms of slices per case, side and round (default its budget's);
  *   only: the cases round r measures, among those the engines list (default all); the rounds
  *   from the first left with none are not run
@@ -178,75 +165,43 @@ export async function alternate(engines, key, o) {
  *   seconds: each round's wall time
  */
 export async function interleave(specs, o) {
-  let engines = /** @type {Awaited<ReturnType<typeof startSide>>[]} */ ([]);
-  try {
-    const random = createRandom(o.seed ^ 0xc0ffee);
-    const t0 = Date.now();
-    let shown = t0;
-    let ready = /** @type {Record<string, any>} */ ({});
-    const out = /** @type {Record<string, { cases: any[] }>[]} */ ([]);
-    const seconds = /** @type {number[]} */ ([]);
-    const wanted = (/** @type {string[]} */ keys, /** @type {number} */ r) =>
-      [...new Set(keys)].filter((k) => !o.only || o.only(k, r)).sort();
-    // the ETA counts case-rounds, not rounds: with `only`, later rounds may measure fewer cases
-    let planned = 0;
-    let measured = 0;
-    const minutes = () => {
-      const elapsed = (Date.now() - t0) / 1000;
-      return `${(elapsed / 60).toFixed(1)} min, ETA ${(((elapsed / measured) * (planned - measured)) / 60).toFixed(1)} min`;
-    };
-    for (let r = 0; r < o.rounds; r++) {
-      if (
-        r > 0 &&
-        !wanted(
-          Object.values(ready).flatMap((x) => x.cases),
-          r,
-        ).length
-      )
-        break;
-      const tr = Date.now();
-      engines = [];
-      for (const s of sideOrder(specs, r, 0)) engines.push(await startSide(s.side, s.args));
-      engines = specs.map((s) => /** @type {any} */ (engines.find((x) => x.side.label === s.side.label)));
-      if (r === 0) ready = Object.fromEntries(engines.map((s) => [s.side.label, s.ready]));
-      const keys = wanted(
-        engines.flatMap((s) => s.ready.cases),
-        r,
-      );
-      if (r === 0) {
-        const all = engines.flatMap((s) => s.ready.cases);
-        for (let q = 0; q < o.rounds; q++) planned += wanted(all, q).length;
-        o.log(`${planned} case-rounds planned: ${keys.length} cases, ${o.rounds} rounds at most`);
-      }
-      /** @type {Record<string, { cases: any[] }>} */
-      const round = Object.fromEntries(engines.map((s) => [s.side.label, { cases: [] }]));
-      const order = shuffle(random, [...keys]);
-      for (let j = 0; j < order.length; j++) {
-        const key = order[j];
+  const random = createRandom(o.seed ^ 0xc0ffee);
+  /** @type {Record<string, any>} each side's ready message, from its first engine */
+  let ready = {};
+  const listed = () => [...new Set(Object.values(ready).flatMap((x) => x.cases))];
+  const wanted = (/** @type {string[]} */ keys, /** @type {number} */ r) =>
+    keys.filter((k) => !o.only || o.only(k, r)).sort();
+  const out = /** @type {Record<string, { cases: any[] }>[]} */ ([]);
+  const { seconds } = await runRounds(
+    specs.map((s) => ({ start: () => startSide(s.side, s.args) })),
+    {
+      more: (r) => r < o.rounds && (r === 0 || wanted(listed(), r).length > 0),
+      units: (r, engines) => {
+        const es = /** @type {NonNullable<typeof engines>} */ (engines);
+        if (r === 0) ready = Object.fromEntries(es.map((s) => [s.side.label, s.ready]));
+        out.push(Object.fromEntries(es.map((s) => [s.side.label, { cases: [] }])));
+        return shuffle(random, wanted([...new Set(es.flatMap((s) => s.ready.cases))], r)).map((key) => ({
+          key,
+          current: key,
+        }));
+      },
+      measure: async ({ key }, engines, { r, j }) => {
         const here = engines.filter((s) => s.ready.cases.includes(key));
-        if (here.length > 1) {
-          const got = await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j });
-          for (const s of here) if (got.has(s.side.label)) round[s.side.label].cases.push(got.get(s.side.label));
-        } else {
-          // a case of one side only: a whole round of it, with nothing to alternate with
-          const c = asCase(key, await here[0].measure(key));
-          if (c) round[here[0].side.label].cases.push(c);
-        }
-        measured++;
-        if (Date.now() - shown >= 15_000) {
-          shown = Date.now();
-          o.log(`round ${r + 1}/${o.rounds}, case ${j + 1}/${order.length}: ${minutes()}`);
-        }
-      }
-      await Promise.all(engines.map((s) => s.stop()));
-      engines = [];
-      out.push(round);
-      seconds.push((Date.now() - tr) / 1000);
-      o.log(`round ${r + 1}/${o.rounds}: ${keys.length} cases × ${specs.length} sides, ${minutes()}`);
-    }
-    return { rounds: out, ready, seconds };
-  } catch (err) {
-    for (const s of engines) s.kill();
-    throw err;
-  }
+        const got =
+          here.length > 1
+            ? await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j })
+            : // a case of one side only: a whole round of it, with nothing to alternate with
+              new Map([[here[0].side.label, asCase(key, await here[0].measure(key))]]);
+        for (const [label, c] of got) if (c) out[r][label].cases.push(c);
+      },
+      // the ETA counts case-rounds, not rounds: with `only`, later rounds may measure fewer cases
+      later: (r) => {
+        let n = 0;
+        for (let q = r + 1; q < o.rounds; q++) n += wanted(listed(), q).length;
+        return n;
+      },
+      onProgress: o.onProgress,
+    },
+  );
+  return { rounds: out, ready, seconds };
 }

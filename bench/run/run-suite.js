@@ -1,5 +1,5 @@
-// Runs the suite: every case once per round, each round in its own shuffled order and measured by
-// a new engine process (bench/engine/engine.js), on templates built once for the run (see
+// Runs the suite, a run of one side, through the round loop (runner.js): every case once per round,
+// each round in its own shuffled order of blocks measured by a new engine process, on templates built once for the run (see
 // bench/engine/templates.js); so no case inherits another's writes and no config is always the
 // cold one.
 //
@@ -21,8 +21,9 @@ import { caseKey, caseOf, setupKey } from '../data/suite.js';
 import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
 import { referencesIn, runPlan } from '../data/run-plan.js';
-import { roundOrder, slotOf } from './order.js';
+import { shuffle } from '../../lib/prng.js';
 import { nextExtraRound } from './extra-rounds.js';
+import { runRounds } from './runner.js';
 import { pairedLog } from '../../lib/stats/slice-figures.js';
 import { slowCounter } from '../result/noise.js';
 
@@ -36,6 +37,11 @@ import { slowCounter } from '../result/noise.js';
  * @typedef {{ rounds: import('../engine/measure.js').Round[], slots: string[], verified: Record<string, number>, pragmas: object, pairs: Record<string, Record<string, number>> }} Measuring
  *   a case's rounds so far, each with its block, what its engines verified, and per reference (its
  *   setup key) the paired log figure of each block both were measured in
+ */
+
+/**
+ * @typedef {import('./runner.js').Unit & { cases: import('../data/suite.js').Case[], slot: string, size: number }} Block
+ *   a round's cases of one operation, measured together by one engine in slices
  */
 
 /**
@@ -88,82 +94,45 @@ export async function runSuite(o) {
   const measured = /** @type {Map<string, Measuring>} */ (new Map());
   /** @type {Map<string, object>} each setup's PRAGMA readings and proof, as its first engine found them */
   const setups = new Map();
-  let total = list.length * budget.rounds;
-  let step = 0;
   const deadline = started + (budget.deadlineSeconds ?? Infinity) * 1000;
-  let engine = /** @type {import('../engine/start.js').Engine | null} */ (null);
-  let engines = 0;
+  const maxRounds = budget.maxRounds ?? budget.rounds;
   const slow = slowCounter();
   // The templates, built and proven once for the whole run (see createSession), under one key.
   const templates = o.keepDb ? path.resolve(o.keepDb) : fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-run-'));
   fs.mkdirSync(templates, { recursive: true });
   removeStamps(templates); // --keep-db: an earlier run's
   const env = { ...process.env, [KEY_ENV]: sessionKey() };
-  /** Stop the current engine, after asking it for the setups it proved. */
-  const retire = async () => {
-    const e = engine;
-    engine = null;
-    if (!e) return;
-    try {
-      const r = await e.request({ setups: true });
-      for (const x of r.setups ?? []) {
-        const id = setupKey(x);
-        if (!setups.has(id)) setups.set(id, x);
-      }
-    } catch {
-      // it died: what it proved died with it; the cases it measured say so
-    } finally {
-      await e.stop();
-    }
-  };
-  /** The entry of a case whose engine failed while measuring it. */
-  const failed = (/** @type {import('../data/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
-    ...caseOf(c),
-    status: 'error',
-    reason: `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`,
-  });
   /**
-   * One round of the cases of one block, measured together in slices by the current engine
-   * (started if there is none; bench/engine/slices.js); false when interrupted. Each case's round
-   * is kept with its block, and with the paired figure against each of its references measured in
-   * the same block (lib/stats/slice-figures.js pairedLog).
+   * The cases of round r, before its order: every case in each of the `budget.rounds` rounds (less
+   * those finished: skipped, failed); then, until the deadline, in each extra round the cases above
+   * the target rse that may get more rounds, least precise first (extra-rounds.js), and the references
+   * they are compared with (in the same block, so the extra rounds pair up too).
    */
-  const measureBlockOf = async (
-    /** @type {import('../data/suite.js').Case[]} */ cs,
-    /** @type {number} */ extraRound,
-    /** @type {string} */ slot,
-  ) => {
-    await new Promise((r) => setImmediate(r)); // lets a pending SIGINT/SIGTERM be seen
-    if (o.state.interrupted) return false;
-    o.onProgress?.({
-      done: step,
-      total,
-      current: cs[0],
-      ...(extraRound ? { extra: { round: extraRound, deadline } } : {}),
-    });
-    /** @type {any[]} */
-    let replies;
-    try {
-      if (!engine) {
-        engine = await startEngine(sessionOptions(o, templates), { env });
-        engines++;
-      }
-      const keys = cs.map(caseKey);
-      const r = await engine.request({ block: keys, seed: Math.floor(random() * 2 ** 31) });
-      if (!Array.isArray(r.block) || r.block.length !== keys.length)
-        throw new Error(`answered ${JSON.stringify(r).slice(0, 120)} when asked for a block`);
-      replies = r.block;
-    } catch (err) {
-      engine?.kill();
-      engine = null;
-      await new Promise((res) => setTimeout(res, 100)); // a Ctrl-C reaches the engine and this process alike
-      if (o.state.interrupted) return false;
-      replies = cs.map((c) => failed(c, err));
-    }
-    step += cs.length;
+  const casesOf = (/** @type {number} */ r) => {
+    if (r < budget.rounds) return list;
+    if (o.state.interrupted || Date.now() >= deadline) return [];
+    const left = (/** @type {Measuring | undefined} */ m) => m && m.rounds.length < maxRounds;
+    const chosen = nextExtraRound(
+      list.flatMap((c) => {
+        const m = measured.get(caseKey(c));
+        if (!left(m)) return [];
+        const rse = medianRse(/** @type {Measuring} */ (m).rounds.map((x) => x.opsPerSec));
+        return rse <= (budget.targetRse ?? Infinity) ? [] : [{ c, rse: Number.isNaN(rse) ? Infinity : rse }];
+      }),
+    );
+    const keys = new Set(chosen.map(caseKey));
+    for (const ref of chosen.flatMap(referencesOf)) if (left(measured.get(caseKey(ref)))) keys.add(caseKey(ref));
+    return list.filter((c) => keys.has(caseKey(c)));
+  };
+  let next = /** @type {import('../data/suite.js').Case[]} */ ([]);
+  /**
+   * Keep one block's replies: each case's round with its block, and with the paired figure against
+   * each of its references measured in the same block (lib/stats/slice-figures.js pairedLog).
+   */
+  const keep = (/** @type {Block} */ b, /** @type {any[]} */ replies) => {
     /** @type {Map<string, number[]>} the slices of each case measured in this block */
     const slices = new Map();
-    cs.forEach((c, i) => {
+    b.cases.forEach((c, i) => {
       const k = caseKey(c);
       const { key: _, ...entry } = replies[i];
       if (!entry.round) {
@@ -179,12 +148,12 @@ export async function runSuite(o) {
       /** @type {Measuring} */
       const m = measured.get(k) ?? { rounds: [], slots: [], verified: {}, pragmas: entry.pragmas, pairs: {} };
       m.rounds.push(round);
-      m.slots.push(slot);
+      m.slots.push(b.slot);
       for (const [name, n] of Object.entries(/** @type {Record<string, number>} */ (entry.verified)))
         m.verified[name] = (m.verified[name] ?? 0) + n;
       measured.set(k, m);
     });
-    for (const c of cs) {
+    for (const c of b.cases) {
       const own = slices.get(caseKey(c));
       if (!own) continue;
       const m = /** @type {Measuring} */ (measured.get(caseKey(c)));
@@ -193,73 +162,55 @@ export async function runSuite(o) {
         const log = theirs && pairedLog(theirs, own);
         if (typeof log !== 'number') continue;
         const id = setupKey(ref);
-        (m.pairs[id] ??= {})[slot] = log;
+        (m.pairs[id] ??= {})[b.slot] = log;
       }
     }
-    return true;
   };
-  /** The blocks of a round's order: its runs of cases of one operation, without the finished ones. */
-  const blocksOf = (/** @type {import('../data/suite.js').Case[]} */ order) => {
-    const blocks = /** @type {import('../data/suite.js').Case[][]} */ ([]);
-    for (const c of order) {
-      if (done.has(caseKey(c))) {
-        step++;
-        continue;
-      }
-      const last = blocks[blocks.length - 1];
-      if (last && last[0].op === c.op) last.push(c);
-      else blocks.push([c]);
-    }
-    return blocks;
-  };
+  let engines = 0;
   try {
-    // Rounds: every case once per round, each round in its own shuffled order of operation blocks
-    // (order.js), so each case's samples are spread across the whole run, no case always follows
-    // the same neighbour, and the cases a comparison pairs are measured in the same block.
-    rounds: for (let round = 0; round < budget.rounds; round++) {
-      for (const block of blocksOf(roundOrder(random, list))) {
-        if (!(await measureBlockOf(block, 0, slotOf(`r${round}`, block[0])))) break rounds;
-      }
-      await retire();
-    }
-    // Extra rounds for the cases not yet precise, the least precise first, until the deadline.
-    const maxRounds = budget.maxRounds ?? budget.rounds;
-    /** A case's rse while it may get more rounds and is above the target; else null. */
-    const imprecision = (/** @type {import('../data/suite.js').Case} */ c) => {
-      const m = measured.get(caseKey(c));
-      if (!m || m.rounds.length >= maxRounds) return null;
-      const rse = medianRse(m.rounds.map((x) => x.opsPerSec));
-      return rse <= (budget.targetRse ?? Infinity) ? null : Number.isNaN(rse) ? Infinity : rse;
-    };
-    extra: for (let n = 1; !o.state.interrupted && Date.now() < deadline; n++) {
-      // the imprecise cases, least precise first, and the references they are compared with (in
-      // the same block, so the extra rounds pair up too), in blocks as a round
-      const chosen = nextExtraRound(
-        list.flatMap((c) => {
-          const rse = imprecision(c);
-          return rse ? [{ c, rse }] : [];
-        }),
-      );
-      if (!chosen.length) break;
-      const keys = new Set(chosen.map(caseKey));
-      for (const r of chosen.flatMap(referencesOf)) {
-        const m = measured.get(caseKey(r));
-        if (m && m.rounds.length < maxRounds) keys.add(caseKey(r));
-      }
-      const pending = roundOrder(
-        random,
-        list.filter((c) => keys.has(caseKey(c))),
-      );
-      total = step + pending.length;
-      for (const block of blocksOf(pending)) {
-        if (Date.now() >= deadline) break extra;
-        if (!(await measureBlockOf(block, n, slotOf(`p${n}`, block[0])))) break extra;
-      }
-      await retire();
-    }
-    o.onProgress?.({ done: step, total: step, current: null });
+    // Rounds, then extra rounds, each in its own shuffled order of operation blocks, so
+    // each case's samples are spread across the whole run, no case always follows the same
+    // neighbour, and the cases a comparison pairs are measured in the same block (bench/engine/slices.js).
+    ({ engines } = await runRounds([{ start: () => startEngine(sessionOptions(o, templates), { env }) }], {
+      more: (r) => (next = casesOf(r)).some((c) => !done.has(caseKey(c))),
+      units: (r) => {
+        const n = r - budget.rounds + 1; // its extra round, if > 0
+        return blocksOf(random, next)
+          .map((cs) => cs.filter((c) => !done.has(caseKey(c)))) // skipped, or failed
+          .filter((cs) => cs.length)
+          .map((cs) => ({
+            cases: cs,
+            size: cs.length,
+            current: cs[0],
+            slot: `${n > 0 ? `p${n}` : `r${r}`}/${cs[0].op}`,
+            ...(n > 0 ? { extra: { round: n, deadline } } : {}),
+          }));
+      },
+      measure: async (b, [engine]) => {
+        const keys = b.cases.map(caseKey);
+        const r = await engine.request({ block: keys, seed: Math.floor(random() * 2 ** 31) });
+        if (!Array.isArray(r.block) || r.block.length !== keys.length)
+          throw new Error(`answered ${JSON.stringify(r).slice(0, 120)} when asked for a block`);
+        keep(b, r.block);
+      },
+      // the block's cases are errors, and the run goes on in a new engine
+      failed: (b, err) => {
+        const reason = `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`;
+        keep(
+          b,
+          b.cases.map((c) => ({ ...caseOf(c), status: 'error', reason })),
+        );
+      },
+      // what an engine proved, asked before it stops; one that died took it with it (its cases say so)
+      retire: async (e) => {
+        const r = await e.request({ setups: true }).catch(() => ({}));
+        for (const x of r.setups ?? []) if (!setups.has(setupKey(x))) setups.set(setupKey(x), x);
+      },
+      stop: (r) => Boolean(o.state.interrupted) || (r >= budget.rounds && Date.now() >= deadline),
+      later: (r) => Math.max(0, budget.rounds - 1 - r) * (list.length - done.size),
+      onProgress: o.onProgress,
+    }));
   } finally {
-    await retire();
     if (!o.keepDb) fs.rmSync(templates, { recursive: true, force: true });
   }
   // An interrupted run keeps the cases that finished at least one round (stats.rounds says how many).
@@ -279,6 +230,21 @@ export async function runSuite(o) {
     ];
   });
   return { cases: out, setups: [...setups.values()], budget, order: list.map(caseKey), engines, slow };
+}
+
+/**
+ * A round's blocks: its operations in a shuffled order, and each operation's cases in a shuffled
+ * order. Every pair a run compares is of cases of the same operation (bench/data/run-plan.js), so
+ * its two sides are measured in the same block, seconds apart, by the same engine process, and a
+ * drift of the machine over minutes falls on both. A case's round is tagged with its block (`slot`:
+ * the round, `r0` or extra `p1`, and the operation), by which the comparisons pair rounds.
+ * @param {() => number} random
+ * @param {import('../data/suite.js').Case[]} cases
+ */
+function blocksOf(random, cases) {
+  const blocks = /** @type {Map<string, import('../data/suite.js').Case[]>} */ (new Map());
+  for (const c of cases) blocks.set(c.op, [...(blocks.get(c.op) ?? []), c]);
+  return shuffle(random, [...blocks.keys()]).map((op) => shuffle(random, blocks.get(op) ?? []));
 }
 
 /** The fastest typical figure rounded as stored. */

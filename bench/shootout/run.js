@@ -10,6 +10,7 @@ import { inScope, planComparisons, referenceSide } from './plan.js';
 import { analyseShootout, roundCases } from './verdict-rows.js';
 import { engineArgs } from './prepare-sides.js';
 import { countShootout } from './count-nodes.js';
+import { createProgress } from '../../lib/progress.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
 
@@ -66,7 +67,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
   const only = (/** @type {string} */ key) => inScope(parseCaseKey(key), f.filters);
   const res = await interleave(
     ok.map((p) => ({ side: p.side, args: p.args })),
-    { rounds: f.rounds, seed: f.seed, only, log },
+    { rounds: f.rounds, seed: f.seed, only, onProgress: createProgress(process.stderr, { label: 'shootout' }) },
   );
   // a case a side skipped in every round (node:sqlite before Node 22.13) is not one of its cases:
   // the side's line says why; a case that errs stays, and its row says why it was not compared

@@ -1,5 +1,5 @@
 // How much the machine moves between rounds, measured on the run's own cases: in each block of a
-// round (one operation's cases, measured back to back: bench/run/order.js) the machine's level is
+// round (one operation's cases, measured back to back: bench/run/run-suite.js blocksOf) the machine's level is
 // the median over the block's cases of (the case's figure that round / the case's median over its
 // rounds). The spread of those levels over the rounds is the machine's movement over minutes,
 // seen by every case of that operation alike; a repeat run meets the machine at another level.
