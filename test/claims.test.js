@@ -6,9 +6,11 @@ import { test } from 'node:test';
 import { verdictOf } from '../bench/claims/verdict.js';
 import { claimRows, claimedText, metricChange } from '../aggregate/render/claims-table.js';
 import { mechanismOf } from '../aggregate/render/mechanism.js';
-import { claimsOf } from '../bench/result/analysis.js';
+import { analyseRun } from '../bench/result/analysis.js';
+
+const claimsOf = (/** @type {any[]} */ cases) => analyseRun(cases).claims;
 import { CLAIMS, CLAIM_PAIRS } from '../bench/data/production-claims.js';
-import { validate } from '../bench/result/document.js';
+import { judgedPair, validate } from '../bench/result/document.js';
 import { render, renderBlockClaims } from '../aggregate/sections/claims.js';
 import { ROOT, childEnv } from './helpers.js';
 
@@ -80,7 +82,7 @@ const timedCase = (
   stats: { rounds: rates, slots: rates.map((_, i) => `r${i}/${op}`), opsPerSec: { median: rates[0] } },
 });
 
-test('claimsOf pairs each check by block and judges it; a case missing, skipped or with one round is "not compared", one with fewer than 8 pairs "too noisy to tell", with the reason', () => {
+test('a run pairs each check of a claim by block and judges it; a case missing, skipped or with one round is "not compared", one with fewer than 8 pairs "too noisy to tell", with the reason', () => {
   const base = [1000, 1010, 990, 1005, 995, 1002, 1007, 998];
   const cases = [
     timedCase('production', 'select', base),
@@ -112,18 +114,26 @@ test('claimsOf pairs each check by block and judges it; a case missing, skipped 
     { ...timedCase('analysis-limit-400', 'select', [1000]), stats: { rounds: [1000], opsPerSec: { median: 1000 } } },
     { ...timedCase('analysis-limit-1000', 'select', [1000]), stats: { rounds: [1000], opsPerSec: { median: 1000 } } },
   ];
-  const got = claimsOf(cases);
+  const run = analyseRun(cases);
+  const got = run.claims;
   const by = (/** @type {string} */ id) => got.find((e) => e.id === id);
+  // a measured check names its judged pair: the run's comparison of its reference, member and op
+  const pair = (/** @type {any} */ check) => judgedPair(run, check);
   assert.equal(by('cache-size')?.checks[0].verdict, 'holds');
-  assert.equal(/** @type {any} */ (by('cache-size')?.checks[0])?.pairs, 8);
+  assert.deepEqual(
+    [pair(by('cache-size')?.checks[0])?.id, pair(by('cache-size')?.checks[0])?.pairs],
+    ['config', 8],
+    "cache-size's pair is the config comparison's",
+  );
   assert.equal(by('cache-size')?.checks[0].reason, undefined);
   const six = /** @type {any} */ (by('wal-autocheckpoint-0')?.checks[0]);
   assert.deepEqual(
-    [six?.pairs, six?.verdict, six?.reason],
-    [6, 'too noisy to tell', "6 pairs: a claim's verdict needs 8"],
-    'its figures stay, its verdict waits for 8 pairs',
+    [pair(six)?.id, pair(six)?.pairs, six?.verdict, six?.reason],
+    ['claims', 6, 'too noisy to tell', "6 pairs: a claim's verdict needs 8"],
+    'a claim-only pair is judged among the comparisons too; its verdict waits for 8 pairs',
   );
-  assert.ok(six.low > 0.25, 'the interval is kept');
+  assert.ok(pair(six).low > 0.25 && pair(six).verdict === 'faster', "the interval is kept, with the judge's verdict");
+  assert.equal(six.low, undefined, 'the figures are stored once, in comparisons');
   // a claim with only one side of a check in the run is not in it (production/select is a reference of claim 1 too)
   assert.equal(by('wal-autocheckpoint-1000'), undefined);
   assert.equal(by('mmap')?.checks[0].verdict, 'larger than claimed');
@@ -196,7 +206,7 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
 });
 
 /** A minimal valid result document around crafted claims. */
-function docWith(/** @type {any[]} */ claims) {
+function docWith(/** @type {any[]} */ claims, /** @type {any[]} */ comparisons = []) {
   return {
     schemaVersion: 1,
     kind: 'sqlite-node-bench/result',
@@ -218,11 +228,12 @@ function docWith(/** @type {any[]} */ claims) {
     configs: [],
     setups: [],
     cases: [],
+    comparisons,
     claims,
   };
 }
 
-test('the document carries the claims: the schema takes what claimsOf writes and refuses an unknown verdict', () => {
+test('the document carries the claims: the schema takes what the analysis writes and refuses an unknown verdict', () => {
   const base = [1000, 1010, 990, 1005, 995];
   const claims = claimsOf([
     timedCase('production', 'select', base),
@@ -245,7 +256,7 @@ test('the document carries the claims: the schema takes what claimsOf writes and
 
 test("the claims section: on results/README.md each check linked to its source with the measured change, the verdict, and a document's reason shown inert; in the README one table for every machine class", () => {
   const base = [1000, 1010, 990, 1005, 995, 1002, 1007, 998];
-  const claims = claimsOf([
+  const run = analyseRun([
     timedCase('production', 'select', base),
     timedCase(
       'cache-size-64mb',
@@ -254,6 +265,7 @@ test("the claims section: on results/README.md each check linked to its source w
     ),
     timedCase('blob-first', 'select', base),
   ]);
+  const claims = run.claims;
   const blob = /** @type {any} */ (claims.find((e) => e.id === 'blob-last'));
   blob.checks[0] = {
     index: 0,
@@ -261,7 +273,7 @@ test("the claims section: on results/README.md each check linked to its source w
     verdict: 'not compared',
     reason: '[click](https://evil.example) | <b>x</b>',
   };
-  const doc = docWith(claims);
+  const doc = docWith(claims, run.comparisons);
   const entry = /** @type {import('../aggregate/store.js').Entry} */ ({
     kind: 'result',
     mode: 'full',

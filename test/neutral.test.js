@@ -91,7 +91,7 @@ const FIELDS = [
 const NUMBERS = [
   '0:environment/cores',
   '0:selfCheck/operations',
-  '0:claims/*/checks/*/pairs',
+  '0:comparisons/*/pairs',
   '0:workloads/budget/rounds',
   '0:workloads/cases/*/setup/readers',
   '0:workloads/cases/*/busy/reads',

@@ -16,7 +16,7 @@ const count = (/** @type {import('../bench/data/run-plan.js').Pair[]} */ pairs) 
   /** @type {Record<string, number>} */
   const n = {};
   for (const p of pairs) {
-    const k = p.comparison ?? `claim ${p.claim?.id}`;
+    const k = p.claim ? `claim ${p.claim.id}` : p.comparison;
     n[k] = (n[k] ?? 0) + 1;
   }
   return n;
@@ -45,11 +45,19 @@ test('the plan of the whole suite: its cases, and a pair per comparison member a
   for (const p of plan.pairs) {
     assert.equal(p.member.op, p.reference.op);
     assert.ok(have.has(caseKey(p.member)) && have.has(caseKey(p.reference)), caseKey(p.member));
-    assert.ok(
-      !p.comparison || DEFAULT_CONFIGS.includes(p.member.config),
-      'a claim-only variant is compared in its claims',
-    );
+    assert.ok(p.claim || DEFAULT_CONFIGS.includes(p.member.config), 'a claim-only variant is compared in its claims');
   }
+  // a claim's pair is judged as the comparison with its two cases, or in 'claims' where none has them
+  const sides = (/** @type {import('../bench/data/run-plan.js').Pair} */ p) =>
+    `${caseKey(p.reference)}|${caseKey(p.member)}`;
+  const compared = new Map(plan.pairs.filter((p) => !p.claim).map((p) => [sides(p), p.comparison]));
+  const claims = plan.pairs.filter((p) => p.claim);
+  for (const p of claims) assert.equal(p.comparison, compared.get(sides(p)) ?? 'claims', sides(p));
+  assert.deepEqual(
+    [claims.filter((p) => p.comparison !== 'claims').length, claims.filter((p) => p.comparison === 'claims').length],
+    [9, 16],
+    "9 checks' pairs are a comparison's (6 config, 3 cipher), 16 the claims' own",
+  );
 });
 
 test("a filtered run's plan has the pairs both of whose cases it has", () => {

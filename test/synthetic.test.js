@@ -11,7 +11,7 @@ import { readResult, semanticProblems } from '../aggregate/read.js';
 import { machineOf } from '../aggregate/store.js';
 import { SYNTHETIC_PLATFORMS, realProfile, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { COMMIT_PARTS, PER_NIGHT, artifactOf, inCell, night } from '../bench/meta/aggregate-year.js';
-import { validate } from '../bench/result/document.js';
+import { judgedPair, validate } from '../bench/result/document.js';
 import { CLAIMS } from '../bench/data/production-claims.js';
 import { WORKLOADS } from '../bench/data/workloads.js';
 import { sig } from '../lib/format.js';
@@ -48,7 +48,11 @@ test('a synthetic result document carries claims and workloads as a real full on
         .flatMap((/** @type {any} */ e) => e.checks)
         .filter((/** @type {any} */ c) => c.verdict !== 'not compared');
       assert.ok(
-        judged.length >= 10 && judged.every((/** @type {any} */ c) => c.low <= c.change && c.change <= c.high),
+        judged.length >= 10 &&
+          judged.every((/** @type {any} */ c) => {
+            const j = judgedPair(doc, c);
+            return j.low <= j.change && j.change <= j.high;
+          }),
         `${platform} ${node}`,
       );
       // a workload check (WAL against DELETE) judged from the workloads' own comparison
@@ -72,6 +76,19 @@ test('a synthetic result document carries claims and workloads as a real full on
   assert.ok(quick.workloads);
   assert.equal(quick.workloads.budget.rounds, 1);
   assert.deepEqual(quick.workloads.comparisons, []);
+  // a check judged on a pair the document lacks is refused: its figures are the pair's
+  const doc = /** @type {any} */ (syntheticDoc({ node: 'v24.21.0' }));
+  const at = (/** @type {string} */ id) => doc.claims.findIndex((/** @type {any} */ e) => e.id === id);
+  const named = doc.claims[at('wal-autocheckpoint-0')].checks[0];
+  const workload = doc.claims[at('wal-concurrency')].checks[0];
+  doc.comparisons = doc.comparisons.filter((/** @type {any} */ c) => c !== judgedPair(doc, named));
+  doc.workloads.comparisons = doc.workloads.comparisons.filter(
+    (/** @type {any} */ c) => c !== judgedPair(doc, workload),
+  );
+  assert.deepEqual(semanticProblems(doc), [
+    `/claims/${at('wal-autocheckpoint-0')}/checks/0 has the verdict '${named.verdict}' but names no judged pair with an interval`,
+    `/claims/${at('wal-concurrency')}/checks/0 has the verdict '${workload.verdict}' but names no judged pair with an interval`,
+  ]);
 });
 
 test('synthetic figures are stored as the bench stores them: 6 significant figures, never a full double', () => {

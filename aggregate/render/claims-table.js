@@ -1,11 +1,12 @@
 // The claims table of a result document: a row per check of every claim (bench/data/production-claims.js),
-// with the claimed effect, what the run measured (change and 95% interval, in the claim's metric) and
-// the verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
+// with the claimed effect, what the run measured (its judged pair's change and 95% interval, read
+// through bench/result/document.js judgedPair, in the claim's metric) and the claim's verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
 import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';
 import { OPS } from '../../bench/data/ops.js';
 import { changePercent, intervalText } from './figure.js';
 import { mechanismOf } from './mechanism.js';
+import { judgedPair } from '../../bench/result/document.js';
 import { whole } from '../../lib/format.js';
 /** @import { Claim } from '../../bench/data/production-claims.js' */
 
@@ -15,7 +16,8 @@ import { whole } from '../../lib/format.js';
  * @property {boolean} first the claim's first row
  * @property {string} says what the check is (the table's words)
  * @property {string} claimed the claimed effect in the check's metric
- * @property {string | null} measured our change and its 95% interval in the metric, with the pairs; null when not measured
+ * @property {{ change: number, low: number, high: number } | null} change our change and its 95% interval in the metric, from the check's judged pair; null when not measured
+ * @property {string | null} measured the change as text, with the pairs
  * @property {string} verdict
  * @property {string | null} reason why it is not measured, or has no verdict (from the document: shown inert)
  * @property {string | null} mechanism what the member costs per operation against the reference, where the run
@@ -80,9 +82,11 @@ export function claimRows(doc) {
         says,
         claimed: claimedText(check),
       };
-      if (!r || r.verdict === 'not compared' || typeof r.change !== 'number') {
+      const pair = r && r.verdict !== 'not compared' ? judgedPair(doc, r) : null;
+      if (typeof pair?.change !== 'number') {
         rows.push({
           ...base,
+          change: null,
           measured: null,
           verdict: 'not compared',
           reason: r?.reason ?? 'not in this document',
@@ -90,10 +94,11 @@ export function claimRows(doc) {
         });
         return;
       }
-      const m = metricChange(check.metric, r);
+      const m = metricChange(check.metric, pair);
       rows.push({
         ...base,
-        measured: `${intervalText(m, 100)} ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(r.pairs)} pairs`,
+        change: m,
+        measured: `${intervalText(m, 100)} ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(pair.pairs)} pairs`,
         verdict: String(r.verdict),
         reason: typeof r.reason === 'string' ? r.reason : null,
         mechanism: mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),

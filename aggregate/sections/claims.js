@@ -6,7 +6,7 @@
 // results/README.md: per machine class, a row per check (render). The README block: ONE table for
 // the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
 // verdicts and the changes written by compactChange; the per-class section is empty there.
-import { claimCells, claimRows, metricChange, perCheckText } from '../render/claims-table.js';
+import { claimCells, claimRows, perCheckText } from '../render/claims-table.js';
 import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
@@ -44,7 +44,7 @@ export function render(ctx) {
 }
 
 /** The verdicts a README cell shows (a check not compared is left to results/README.md). */
-const SHOWN = new Set([...Object.values(CLAIM_VERDICTS), VERDICTS.unclear]);
+const SHOWN = new Set(/** @type {string[]} */ ([...Object.values(CLAIM_VERDICTS), VERDICTS.unclear]));
 
 /**
  * One claim on one machine class, as a README cell: its measured checks in the table's order, each
@@ -56,18 +56,15 @@ const SHOWN = new Set([...Object.values(CLAIM_VERDICTS), VERDICTS.unclear]);
  * @param {any} doc
  */
 export function claimCell(claim, doc) {
-  const got = doc.claims.find((/** @type {any} */ e) => e?.id === claim.id);
-  if (!got) return 'not run';
+  if (!doc.claims.some((/** @type {any} */ e) => e?.id === claim.id)) return 'not run';
   /** @type {{ word: string, figures: string[] }[]} */
   const runs = [];
-  claim.checks.forEach((check, index) => {
-    const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
-    if (!r || typeof r.change !== 'number' || !SHOWN.has(r.verdict)) return;
-    const figure = compactRatio(metricChange(check.metric, r));
+  for (const r of claimRows(doc).filter((x) => x.claim === claim && x.change && SHOWN.has(x.verdict))) {
+    const figure = compactRatio(/** @type {NonNullable<typeof r.change>} */ (r.change));
     const last = runs[runs.length - 1];
     if (last?.word === r.verdict) last.figures.push(figure);
     else runs.push({ word: r.verdict, figures: [figure] });
-  });
+  }
   return runs.length ? runs.map((x) => `${x.word}: ${x.figures.join(', ')}`).join('; ') : VERDICTS.notCompared;
 }
 

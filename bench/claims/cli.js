@@ -83,11 +83,11 @@ function benchArgsOf(/** @type {string[]} */ argv) {
     '--out',
     path.resolve(String(v.out)),
   ];
-  return { args, out: path.resolve(String(v.out)) };
+  return args;
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const { args } = benchArgsOf(argv);
+  const args = benchArgsOf(argv);
   const started = Date.now();
   const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'cli.js'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],

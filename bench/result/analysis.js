@@ -3,15 +3,17 @@
 //   interval;
 // - each timed case's 95% interval (lib/stats/interval.js) and its modes, if its rounds fall into
 //   separated groups (lib/stats/modes.js);
-// - the pairs of the plan (bench/data/run-plan.js), each judged paired by block (lib/judge.js
-//   judgeRounds): the comparisons, with the A/A self-check among them;
-// - the claims of bench/data/production-claims.js: each check of a claim a pair judged the same way, and
-//   its verdict (bench/claims/verdict.js) from MIN_PAIRS pairs (bench/data/production-claims.js), else
-//   "too noisy to tell", or "not compared", with the reason.
+// - the pairs of the plan (bench/data/run-plan.js), each judged once, paired by block (lib/judge.js
+//   judgeRounds): the comparisons, with the A/A self-check and the claims' pairs among them;
+// - the claims of bench/data/production-claims.js: each check of a claim names its judged pair among
+//   the comparisons and adds its own verdict (bench/claims/verdict.js) on that pair's interval from
+//   MIN_PAIRS pairs (bench/data/production-claims.js), else "too noisy to tell", or "not compared",
+//   with the reason.
 // A quick run has one round per case: no interval, no comparison.
 import { CLAIMS, MIN_PAIRS } from '../data/production-claims.js';
 import { runPlan } from '../data/run-plan.js';
 import { verdictOf } from '../claims/verdict.js';
+import { judgedPair } from './document.js';
 import { caseKey, setupKey } from '../data/suite.js';
 import { judgeRounds, roundsOf, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
@@ -62,7 +64,7 @@ export function analyseRun(cases) {
   });
   const comparisons = compareAll(withIntervals);
   const selfCheck = selfCheckOf(comparisons);
-  const claims = claimsOf(withIntervals);
+  const claims = claimsOf(withIntervals, comparisons);
   return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, claims };
 }
 
@@ -79,14 +81,19 @@ const judgePair = (
   return a && b ? judgeRounds(a, b) : null;
 };
 
-/** Every comparison's pair the run has both cases of, where their rounds pair up. */
+/**
+ * Every pair of the plan the run has both cases of, judged once (a claim's pair that a comparison
+ * has is that comparison's), where their rounds pair up.
+ */
 function compareAll(/** @type {any[]} */ cases) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
+  const seen = new Set();
   return PAIRS.flatMap((p) => {
-    const change = p.comparison && judgePair(p, byKey.get(caseKey(p.reference)), byKey.get(caseKey(p.member)));
-    if (!change) return [];
     const [reference, member] = [setupKey(p.reference), setupKey(p.member)];
-    return [{ id: p.comparison, reference, member, op: p.member.op, ...storedJudgement(change) }];
+    const key = `${p.comparison}|${reference}|${member}|${p.member.op}`;
+    const change = !seen.has(key) && judgePair(p, byKey.get(caseKey(p.reference)), byKey.get(caseKey(p.member)));
+    seen.add(key);
+    return change ? [{ id: p.comparison, reference, member, op: p.member.op, ...storedJudgement(change) }] : [];
   });
 }
 
@@ -127,6 +134,7 @@ function selfCheckOf(comparisons) {
  * A check of a claim the run does not measure, with the table's reason why.
  * @param {import('../data/production-claims.js').Check} check
  * @param {number} index
+ * @returns {{ index: number, metric: string, verdict: string, reason?: string }}
  */
 const notMeasured = (check, index) => ({
   index,
@@ -135,7 +143,10 @@ const notMeasured = (check, index) => ({
   reason: String(check.notMeasured),
 });
 
-/** A claim's verdict on a judgement, or "too noisy to tell" with the reason below MIN_PAIRS pairs. */
+/**
+ * A claim's verdict on its judged pair (the comparison's interval): "too noisy to tell" with the
+ * reason below MIN_PAIRS pairs.
+ */
 const claimVerdict = (
   /** @type {import('../claims/verdict.js').ClaimedChange} */ claim,
   /** @type {{ pairs: number, low: number, high: number }} */ j,
@@ -145,101 +156,83 @@ const claimVerdict = (
     : { verdict: verdictOf(claim, j) };
 
 /**
- * Every claim's checks (bench/data/production-claims.js) in a run: each measured check paired by
- * block, as the comparisons, with its verdict; each one the run could not measure with the reason
- * (the table's, a case's own, or too few paired rounds). A claim is left out when the run has both
- * sides of none of its checks.
- * @param {any[]} cases
+ * Claims in the table's order.
+ * @template {{ id: string }} T
+ * @param {T[]} claims
  */
-export function claimsOf(cases) {
+const byTable = (claims) =>
+  claims.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
+
+/**
+ * Every claim's checks (bench/data/production-claims.js) in a run: each measured check names its
+ * judged pair, the comparison of its reference, member and op, and adds the claim's verdict on
+ * that pair's interval; a check the run could not measure has the reason (the table's, a case's
+ * own, or too few paired rounds). A claim is left out when the run has both sides of none of its
+ * checks.
+ * @param {any[]} cases
+ * @param {any[]} comparisons the run's (compareAll)
+ */
+function claimsOf(cases, comparisons) {
   const byKey = new Map(cases.map((c) => [caseKey(c), c]));
-  const out = [];
-  for (const e of CLAIMS) {
-    const measured = new Map(PAIRS.flatMap((p) => (p.claim?.id === e.id ? [[p.claim.check, p]] : [])));
+  const why = (/** @type {import('../data/run-plan.js').Pair} */ p) => {
+    const s = [p.reference, p.member].find((x) => byKey.get(caseKey(x))?.status !== 'ok');
+    const c = s && byKey.get(caseKey(s));
+    if (!s) return 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)';
+    return (c ? `${caseKey(s)} ${c.status}: ${c.reason}` : `${caseKey(s)} is not in this run`).slice(0, 400);
+  };
+  const out = CLAIMS.flatMap((e) => {
+    const mine = PAIRS.filter((p) => p.claim?.id === e.id);
     // a claim is in a run when both sides of one of its checks are (measured or with a reason)
-    if (![...measured.values()].some((p) => byKey.has(caseKey(p.reference)) && byKey.has(caseKey(p.member)))) continue;
+    if (!mine.some((p) => byKey.has(caseKey(p.reference)) && byKey.has(caseKey(p.member)))) return [];
     const checks = e.checks.map((check, index) => {
-      const p = measured.get(index);
-      // notMeasured(check, index), written out: so the checks' inferred type keeps `reason` on every member
-      if (!p) return { index, metric: check.metric, verdict: VERDICTS.notCompared, reason: String(check.notMeasured) };
-      const [ref, member] = [byKey.get(caseKey(p.reference)), byKey.get(caseKey(p.member))];
+      const p = mine.find((x) => x.claim?.check === index);
+      if (!p) return notMeasured(check, index);
       const claim = /** @type {import('../claims/verdict.js').ClaimedChange} */ (check.claim);
-      const base = {
-        index,
-        metric: check.metric,
-        reference: setupKey(p.reference),
-        member: setupKey(p.member),
-        op: p.member.op,
-        claim,
+      const [reference, member, op] = [setupKey(p.reference), setupKey(p.member), p.member.op];
+      const named = { index, metric: check.metric, reference, member, op, claim };
+      const judged = judgedPair({ comparisons }, named);
+      return {
+        ...named,
+        ...(judged ? claimVerdict(claim, judged) : { verdict: VERDICTS.notCompared, reason: why(p) }),
       };
-      const missing = [
-        [ref, p.reference],
-        [member, p.member],
-      ].find(([c]) => !c || c.status !== 'ok');
-      if (missing) {
-        const [c, s] = missing;
-        return {
-          ...base,
-          verdict: VERDICTS.notCompared,
-          reason: (c ? `${caseKey(s)} ${c.status}: ${c.reason}` : `${caseKey(s)} is not in this run`).slice(0, 400),
-        };
-      }
-      const change = judgePair(p, ref, member);
-      if (!change)
-        return {
-          ...base,
-          verdict: VERDICTS.notCompared,
-          reason: 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)',
-        };
-      return { ...base, ...storedJudgement(change), ...claimVerdict(claim, change) };
     });
-    out.push({ id: e.id, checks });
-  }
+    return [{ id: e.id, checks }];
+  });
   // a claim none of whose parts can be measured here is listed, with why, beside those that are
   const unmeasurable = CLAIMS.filter((e) => !PAIRS.some((p) => p.claim?.id === e.id));
-  const listed = out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map(notMeasured) })) : [];
-  return [...out, ...listed].sort(
-    (a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id),
-  );
+  return byTable([
+    ...out,
+    ...(out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map(notMeasured) })) : []),
+  ]);
 }
 
 /**
- * The claims with the checks a workload measures (bench/data/production-claims.js `workload`) judged
- * from the run's paired WAL-against-DELETE comparisons of the workloads (bench/workloads/workload-figures.js),
- * where the run has them; a claim with such a check joins the claims when its comparison is there.
+ * The claims with the checks a workload measures (bench/data/production-claims.js `workload`): each
+ * names its judged pair, the run's paired WAL-against-DELETE comparison of the workloads
+ * (bench/workloads/workload-figures.js) as `reference/member/figure`, and adds the claim's verdict on
+ * its interval, where the run has it; a claim with such a check joins the claims when its
+ * comparison is there.
  * @param {any[]} claims claimsOf's
  * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`
  */
 export function withWorkloadChecks(claims, workloads) {
-  const found = (/** @type {{ pair: string, figure: string }} */ w) =>
+  const judged = (/** @type {{ pair: string, figure: string }} */ w) =>
     (workloads?.comparisons ?? []).find((c) => c?.id === 'journal' && c.pair === w.pair && c.figure === w.figure);
   const out = claims.map((e) => ({ ...e, checks: [...e.checks] }));
-  for (const e of CLAIMS) {
-    const checks = e.checks.map((check, index) => ({ check, index })).filter((x) => x.check.workload && x.check.claim);
-    if (!checks.length) continue;
-    let row = out.find((x) => x.id === e.id);
-    if (!row) {
-      if (!checks.some((x) => found(/** @type {any} */ (x.check.workload)))) continue;
-      row = { id: e.id, checks: e.checks.map(notMeasured) };
-      out.push(row);
-    }
-    for (const { check, index } of checks) {
-      const c = found(/** @type {any} */ (check.workload));
-      if (!c || !(typeof c.change === 'number' && c.low <= c.high)) continue;
-      const claim = /** @type {import('../claims/verdict.js').ClaimedChange} */ (check.claim);
+  for (const e of CLAIMS)
+    e.checks.forEach((check, index) => {
+      const c = check.workload && judged(check.workload);
+      if (!c || !check.claim) return;
+      let row = out.find((x) => x.id === e.id);
+      if (!row) out.push((row = { id: e.id, checks: e.checks.map(notMeasured) }));
+      const workload = `${c.reference}/${c.member}/${c.figure}`;
       row.checks[index] = {
         index,
         metric: check.metric,
-        workload: `${c.reference}/${c.member}/${c.figure}`.slice(0, 200),
-        claim,
-        pairs: c.pairs,
-        change: c.change,
-        low: c.low,
-        high: c.high,
-        p: c.p,
-        ...claimVerdict(claim, c),
+        workload,
+        claim: check.claim,
+        ...claimVerdict(check.claim, c),
       };
-    }
-  }
-  return out.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
+    });
+  return byTable(out);
 }

@@ -152,6 +152,34 @@ function comparisonProblems(doc, labels, pairs) {
 }
 
 /**
+ * The judged pair a check of a claim names: the item of `comparisons` with its reference, member
+ * and op, or, for a check measured by a workload, the item of `workloads.comparisons` that is its
+ * `reference/member/figure`; null when there is none (nothing of the document is trusted).
+ * @param {any} doc
+ * @param {any} check an item of a claim's `checks`
+ * @returns {any}
+ */
+export function judgedPair(doc, check) {
+  const w = check?.workload;
+  const [list, key] = typeof w === 'string' ? [doc?.workloads?.comparisons, w] : [doc?.comparisons, check?.op];
+  const is = (/** @type {any} */ c) =>
+    typeof w === 'string'
+      ? `${c?.reference}/${c?.member}/${c?.figure}` === w
+      : c?.reference === check?.reference && c?.member === check?.member && c?.op === key;
+  return (Array.isArray(list) && typeof key === 'string' && list.find(is)) || null;
+}
+
+/** The claims' checks: one with a verdict of its own names a judged pair the document has, with an interval. */
+const claimProblems = (/** @type {any} */ doc) =>
+  (doc.claims ?? []).flatMap((/** @type {any} */ e, /** @type {number} */ i) =>
+    e.checks.flatMap((/** @type {any} */ c, /** @type {number} */ j) =>
+      c.verdict === 'not compared' || typeof judgedPair(doc, c)?.low === 'number'
+        ? []
+        : [`/claims/${i}/checks/${j} has the verdict '${c.verdict}' but names no judged pair with an interval`],
+    ),
+  );
+
+/**
  * Each side's counts (a shootout's): their labels refer to sides, their keys to cases the data
  * knows, each once; a difference to a pair, and to two counted cases.
  * @param {any} doc a schema-valid document
@@ -210,6 +238,7 @@ export function semanticProblems(doc) {
     ...caseProblems(doc, labels),
     ...(doc.comparisons ? comparisonProblems(doc, labels, pairs) : []),
     ...countingProblems(doc, labels, pairs),
+    ...claimProblems(doc),
   ];
 }
 
