@@ -17,11 +17,15 @@ import { pathToFileURL } from 'node:url';
 import { CommandError, UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { caseKey } from '../data/suite.js';
+import { judgedPair } from '../result/document.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
 const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
 /** Real documents judged when no file is given. */
-const DEFAULT_FILES = ['test/fixtures/real-linux-x64-shootout.json'];
+const DEFAULT_FILES = [
+  'test/fixtures/real-linux-x64-shootout.json',
+  'test/fixtures/real-linux-x64-v20-counted-run.json',
+];
 
 /**
  * The modules at `ref`, loadable: lib/, bench/ and package.json (ESM) in a temporary folder, with
@@ -136,16 +140,21 @@ function documentDifferences(doc, j) {
     }
   } else {
     const [a, b] = [j.old, j.now].map((m) => ({ run: m.run.analyseRun(doc.cases) }));
-    const d = rowDifferences('comparison', a.run.comparisons, b.run.comparisons, (r) => `${r.id} ${r.member} ${r.op}`);
+    // the claims' own pairs (id 'claims' since #37 item 4: before, only the checks had them) are
+    // compared as the checks, below
+    const own = (/** @type {any} */ run) => run.comparisons.filter((/** @type {any} */ r) => r.id !== 'claims');
+    const d = rowDifferences('comparison', own(a.run), own(b.run), (r) => `${r.id} ${r.member} ${r.op}`);
     verdicts.push(...d.verdict);
     intervals.push(...d.interval);
     lines.push(
-      `${a.run.comparisons.length} comparisons: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`,
+      `${own(a.run).length} comparisons: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`,
     );
-    const checks = (/** @type {any[]} */ es) =>
-      es.flatMap((e) => e.checks.map((/** @type {any} */ c) => ({ ...c, id: `${e.id}#${c.index}` })));
-    // the modules at a ref before the claims were named so call them `experiments`
-    const claims = (/** @type {any} */ run) => checks(run.claims ?? run.experiments);
+    // the modules at a ref before the claims were named so call them `experiments`; a check's
+    // interval is its own there, since #37 item 4 its judged pair's
+    const claims = (/** @type {any} */ run) =>
+      (run.claims ?? run.experiments).flatMap((/** @type {any} */ e) =>
+        e.checks.map((/** @type {any} */ c) => ({ ...judgedPair(run, c), ...c, id: `${e.id}#${c.index}` })),
+      );
     const e = rowDifferences('claim', claims(a.run), claims(b.run), (r) => r.id);
     verdicts.push(...e.verdict);
     intervals.push(...e.interval);
