@@ -75,33 +75,19 @@ export function claimRows(doc) {
     claim.checks.forEach((check, index) => {
       const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
       const op = OPS.find((o) => o.name === check.op);
-      const says = `${check.says}${op ? ` (${op.label})` : ''}`;
-      const base = {
+      const pair = r && r.verdict !== 'not compared' ? judgedPair(doc, r) : null;
+      const m = typeof pair?.change === 'number' ? metricChange(check.metric, pair) : null;
+      const unit = check.metric === 'time' ? 'time' : 'ops/s';
+      rows.push({
         claim,
         first: !rows.some((x) => x.claim === claim),
-        says,
+        says: `${check.says}${op ? ` (${op.label})` : ''}`,
         claimed: claimedText(check),
-      };
-      const pair = r && r.verdict !== 'not compared' ? judgedPair(doc, r) : null;
-      if (typeof pair?.change !== 'number') {
-        rows.push({
-          ...base,
-          change: null,
-          measured: null,
-          verdict: 'not compared',
-          reason: r?.reason ?? 'not in this document',
-          mechanism: null,
-        });
-        return;
-      }
-      const m = metricChange(check.metric, pair);
-      rows.push({
-        ...base,
         change: m,
-        measured: `${intervalText(m, 100)} ${check.metric === 'time' ? 'time' : 'ops/s'}, ${whole(pair.pairs)} pairs`,
-        verdict: String(r.verdict),
-        reason: typeof r.reason === 'string' ? r.reason : null,
-        mechanism: mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),
+        measured: m && `${intervalText(m, 100)} ${unit}, ${whole(pair.pairs)} pairs`,
+        verdict: m ? String(r.verdict) : 'not compared',
+        reason: typeof r?.reason === 'string' ? r.reason : m ? null : 'not in this document',
+        mechanism: m && mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),
       });
     });
   }

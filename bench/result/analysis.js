@@ -134,7 +134,6 @@ function selfCheckOf(comparisons) {
  * A check of a claim the run does not measure, with the table's reason why.
  * @param {import('../data/production-claims.js').Check} check
  * @param {number} index
- * @returns {{ index: number, metric: string, verdict: string, reason?: string }}
  */
 const notMeasured = (check, index) => ({
   index,
@@ -143,10 +142,7 @@ const notMeasured = (check, index) => ({
   reason: String(check.notMeasured),
 });
 
-/**
- * A claim's verdict on its judged pair (the comparison's interval): "too noisy to tell" with the
- * reason below MIN_PAIRS pairs.
- */
+/** A claim's verdict on its judged pair's interval; "too noisy to tell" with the reason below MIN_PAIRS pairs. */
 const claimVerdict = (
   /** @type {import('../claims/verdict.js').ClaimedChange} */ claim,
   /** @type {{ pairs: number, low: number, high: number }} */ j,
@@ -156,19 +152,11 @@ const claimVerdict = (
     : { verdict: verdictOf(claim, j) };
 
 /**
- * Claims in the table's order.
- * @template {{ id: string }} T
- * @param {T[]} claims
- */
-const byTable = (claims) =>
-  claims.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
-
-/**
  * Every claim's checks (bench/data/production-claims.js) in a run: each measured check names its
  * judged pair, the comparison of its reference, member and op, and adds the claim's verdict on
  * that pair's interval; a check the run could not measure has the reason (the table's, a case's
- * own, or too few paired rounds). A claim is left out when the run has both sides of none of its
- * checks.
+ * own, or too few paired rounds). A claim is in a run when both sides of one of its checks are;
+ * one none of whose checks the suite measures is listed beside them, with why.
  * @param {any[]} cases
  * @param {any[]} comparisons the run's (compareAll)
  */
@@ -180,12 +168,15 @@ function claimsOf(cases, comparisons) {
     if (!s) return 'fewer than 3 rounds measured in the same blocks (a quick run has one round per case)';
     return (c ? `${caseKey(s)} ${c.status}: ${c.reason}` : `${caseKey(s)} is not in this run`).slice(0, 400);
   };
-  const out = CLAIMS.flatMap((e) => {
-    const mine = PAIRS.filter((p) => p.claim?.id === e.id);
-    // a claim is in a run when both sides of one of its checks are (measured or with a reason)
-    if (!mine.some((p) => byKey.has(caseKey(p.reference)) && byKey.has(caseKey(p.member)))) return [];
-    const checks = e.checks.map((check, index) => {
-      const p = mine.find((x) => x.claim?.check === index);
+  const mine = (/** @type {{ id: string }} */ e) => PAIRS.filter((p) => p.claim?.id === e.id);
+  const inRun = CLAIMS.filter((e) =>
+    mine(e).some((p) => byKey.has(caseKey(p.reference)) && byKey.has(caseKey(p.member))),
+  );
+  if (!inRun.length) return [];
+  return CLAIMS.filter((e) => inRun.includes(e) || !mine(e).length).map((e) => ({
+    id: e.id,
+    checks: e.checks.map((check, index) => {
+      const p = mine(e).find((x) => x.claim?.check === index);
       if (!p) return notMeasured(check, index);
       const claim = /** @type {import('../claims/verdict.js').ClaimedChange} */ (check.claim);
       const [reference, member, op] = [setupKey(p.reference), setupKey(p.member), p.member.op];
@@ -195,15 +186,8 @@ function claimsOf(cases, comparisons) {
         ...named,
         ...(judged ? claimVerdict(claim, judged) : { verdict: VERDICTS.notCompared, reason: why(p) }),
       };
-    });
-    return [{ id: e.id, checks }];
-  });
-  // a claim none of whose parts can be measured here is listed, with why, beside those that are
-  const unmeasurable = CLAIMS.filter((e) => !PAIRS.some((p) => p.claim?.id === e.id));
-  return byTable([
-    ...out,
-    ...(out.length ? unmeasurable.map((e) => ({ id: e.id, checks: e.checks.map(notMeasured) })) : []),
-  ]);
+    }),
+  }));
 }
 
 /**
@@ -234,5 +218,5 @@ export function withWorkloadChecks(claims, workloads) {
         ...claimVerdict(check.claim, c),
       };
     });
-  return byTable(out);
+  return out.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
 }

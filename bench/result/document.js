@@ -160,13 +160,11 @@ function comparisonProblems(doc, labels, pairs) {
  * @returns {any}
  */
 export function judgedPair(doc, check) {
-  const w = check?.workload;
-  const [list, key] = typeof w === 'string' ? [doc?.workloads?.comparisons, w] : [doc?.comparisons, check?.op];
-  const is = (/** @type {any} */ c) =>
-    typeof w === 'string'
-      ? `${c?.reference}/${c?.member}/${c?.figure}` === w
-      : c?.reference === check?.reference && c?.member === check?.member && c?.op === key;
-  return (Array.isArray(list) && typeof key === 'string' && list.find(is)) || null;
+  const w = typeof check?.workload === 'string';
+  const list = w ? doc?.workloads?.comparisons : doc?.comparisons;
+  const key = (/** @type {any} */ c) => `${c?.reference}/${c?.member}/${w ? c?.figure : c?.op}`;
+  const named = w ? check.workload : key(check);
+  return (Array.isArray(list) && list.find((c) => key(c) === named)) || null;
 }
 
 /** The claims' checks: one with a verdict of its own names a judged pair the document has, with an interval. */
