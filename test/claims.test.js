@@ -9,8 +9,8 @@ import { mechanismOf } from '../aggregate/render/mechanism.js';
 import { analyseRun } from '../bench/result/analysis.js';
 
 const claimsOf = (/** @type {any[]} */ cases) => analyseRun(cases).claims;
-import { CLAIMS, CLAIM_PAIRS } from '../bench/data/production-claims.js';
-import { judgedPair, validate } from '../bench/result/document.js';
+import { CLAIMS, CLAIM_PAIRS, judgedPair } from '../bench/data/production-claims.js';
+import { validate } from '../bench/result/document.js';
 import { render, renderBlockClaims } from '../aggregate/sections/claims.js';
 import { ROOT, childEnv } from './helpers.js';
 

@@ -1,12 +1,12 @@
 // The claims table of a result document: a row per check of every claim (bench/data/production-claims.js),
 // with the claimed effect, what the run measured (its judged pair's change and 95% interval, read
-// through bench/result/document.js judgedPair, in the claim's metric) and the claim's verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
+// through bench/data/production-claims.js judgedPair, in the claim's metric) and the claim's
+// verdict. One rule for `npm run claims` and the README's "Claims checked" section. The words
 // (claim, what is checked) come from the table; from the document only numbers, verdicts and reasons.
-import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';
+import { CLAIMS, MIN_PAIRS, SOURCE, judgedPair } from '../../bench/data/production-claims.js';
 import { OPS } from '../../bench/data/ops.js';
 import { changePercent, intervalText } from './figure.js';
 import { mechanismOf } from './mechanism.js';
-import { judgedPair } from '../../bench/result/document.js';
 import { whole } from '../../lib/format.js';
 /** @import { Claim } from '../../bench/data/production-claims.js' */
 

@@ -4,7 +4,8 @@
 // blocks (bench/run/run-suite.js blocksOf), so each check is a paired comparison (bench/result/analysis.js), and
 // its verdict is bench/claims/verdict.js's. A part of a claim this suite cannot measure says why.
 // The rules a row must keep are bench/claims/validate.js's (validateClaims), which checks
-// this table when loaded; the table itself is data, and its measured checks as pairs of cases (CLAIM_PAIRS).
+// this table when loaded; the table itself is data, and its measured checks as pairs of cases (CLAIM_PAIRS),
+// each of which a document names by its judged pair (judgedPair).
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
@@ -435,3 +436,19 @@ export const CLAIM_PAIRS = CLAIMS.flatMap((e) =>
       : [],
   ),
 );
+
+/**
+ * The judged pair a check of a claim names: the item of `comparisons` with its reference, member
+ * and op, or, for a check measured by a workload, the item of `workloads.comparisons` that is its
+ * `reference/member/figure`; null when there is none (nothing of the document is trusted).
+ * @param {any} doc
+ * @param {any} check an item of a claim's `checks`
+ * @returns {any}
+ */
+export function judgedPair(doc, check) {
+  const w = typeof check?.workload === 'string';
+  const list = w ? doc?.workloads?.comparisons : doc?.comparisons;
+  const key = (/** @type {any} */ c) => `${c?.reference}/${c?.member}/${w ? c?.figure : c?.op}`;
+  const named = w ? check.workload : key(check);
+  return (Array.isArray(list) && list.find((c) => key(c) === named)) || null;
+}

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { CommandError, UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { caseKey } from '../data/suite.js';
-import { judgedPair } from '../result/document.js';
+import { judgedPair } from '../data/production-claims.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
 const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';

@@ -10,10 +10,9 @@
 //   MIN_PAIRS pairs (bench/data/production-claims.js), else "too noisy to tell", or "not compared",
 //   with the reason.
 // A quick run has one round per case: no interval, no comparison.
-import { CLAIMS, MIN_PAIRS } from '../data/production-claims.js';
+import { CLAIMS, MIN_PAIRS, judgedPair } from '../data/production-claims.js';
 import { runPlan } from '../data/run-plan.js';
 import { verdictOf } from '../claims/verdict.js';
-import { judgedPair } from './document.js';
 import { caseKey, setupKey } from '../data/suite.js';
 import { judgeRounds, roundsOf, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';

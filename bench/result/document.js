@@ -11,6 +11,7 @@ import { ROOT } from '../../lib/root.js';
 import { NAMES_SCHEMA } from '../../lib/names.js';
 import { OPS } from '../data/ops.js';
 import { CASE_NAMES, caseKey, parseCaseKey } from '../data/suite.js';
+import { judgedPair } from '../data/production-claims.js';
 import { SCHEMA_FILE, isShootout, writeDocument } from './header.js';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
@@ -149,22 +150,6 @@ function comparisonProblems(doc, labels, pairs) {
     if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
   });
   return problems;
-}
-
-/**
- * The judged pair a check of a claim names: the item of `comparisons` with its reference, member
- * and op, or, for a check measured by a workload, the item of `workloads.comparisons` that is its
- * `reference/member/figure`; null when there is none (nothing of the document is trusted).
- * @param {any} doc
- * @param {any} check an item of a claim's `checks`
- * @returns {any}
- */
-export function judgedPair(doc, check) {
-  const w = typeof check?.workload === 'string';
-  const list = w ? doc?.workloads?.comparisons : doc?.comparisons;
-  const key = (/** @type {any} */ c) => `${c?.reference}/${c?.member}/${w ? c?.figure : c?.op}`;
-  const named = w ? check.workload : key(check);
-  return (Array.isArray(list) && list.find((c) => key(c) === named)) || null;
 }
 
 /** The claims' checks: one with a verdict of its own names a judged pair the document has, with an interval. */
