@@ -36,7 +36,7 @@ import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { makeSides } from './sides.js';
 import { createProgress } from '../lib/progress.js';
 
-export const OPTIONS = /** @type {const} */ ({
+const OPTIONS = /** @type {const} */ ({
   base: valueFlag('DIR|REF', 'the base side: a checkout folder or a git ref', {
     shown: 'none (required, but with --calibrate: .)',
   }),
@@ -66,7 +66,7 @@ export const OPTIONS = /** @type {const} */ ({
   }),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run compare -- --base DIR|REF [flags]',
   summary:
     'Base against head on this machine: the same cases measured interleaved, paired statistics per case, and each side counted; exit 1 on a regression or a case that costs more.',
@@ -76,7 +76,7 @@ export const HELP = {
 /** Timed cases of an unfiltered run: the comparisons a full PR check corrects for (calibration). */
 const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name === c.op)?.kind === 'timed').length;
 
-export function parseFlags(/** @type {string[]} */ argv) {
+function parseFlags(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   const num = numberFlag;
   const engine = filterArgs(tableFilters(v));
@@ -159,7 +159,7 @@ async function measureSides(sides, f, fewer, log) {
 }
 
 /** Run a compare and write compare.json and compare.md to f.out. */
-export async function compare(
+async function compare(
   /** @type {ReturnType<typeof parseFlags>} */ f,
   /** @type {(line: string) => void} */ log,
 ) {

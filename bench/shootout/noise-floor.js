@@ -45,7 +45,7 @@ const OPTIONS = /** @type {const} */ ({
   ...FILTER_OPTIONS,
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:shootout -- [flags]',
   summary:
     "The shootout's noise floor on this machine: one Node as sides A, B and S (S slowed by --slowdown), interleaved; how often A/A flags a difference and how often the slowdown is found.",
