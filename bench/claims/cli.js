@@ -38,7 +38,7 @@ const OPTIONS = /** @type {const} */ ({
   'no-counts': switchFlag('skip the counting pass (docs/counting.md)'),
 });
 
-export const HELP = {
+const HELP = {
   usage: 'npm run claims -- [flags]',
   summary:
     "Checks the production write-up's performance claims on this machine: measures their cases with the bench, prints the claims table with a verdict each, and writes the document to --out.",

@@ -165,7 +165,7 @@ function documentDifferences(doc, j) {
   return { verdicts, intervals, lines };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run meta:same-verdicts -- [--ref REF] [FILE.json ...]',
   summary: `Re-judge stored rounds (run and shootout documents; default: ${DEFAULT_FILES.join(', ')}) with the judge as it was at REF and as it is; list every verdict that differs. Exit 1 when any does.`,
   options: /** @type {const} */ ({
