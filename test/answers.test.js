@@ -20,6 +20,7 @@ import { driverAnswer } from '../aggregate/answers/driver-choice.js';
 import { changesAnswer } from '../aggregate/answers/recent-changes.js';
 import { createRandom } from '../lib/prng.js';
 import { instructionDifferences } from '../bench/shootout/count-nodes.js';
+import { pairsOf } from '../bench/result/header.js';
 import { ROOT } from './helpers.js';
 
 /** @returns {any} a store entry (aggregate/store.js) */
@@ -262,7 +263,6 @@ test("answers: the Node ranking says in which component a Node's extra instructi
   // real-linux-x64-v20-counted-shootout.json: `npm run shootout -- --node 20,20 --quick --op insert,select,update`
   // (the running Node twice, A/A), its one pair read as a same-driver one
   const real = fixture('real-linux-x64-v20-counted-shootout.json');
-  for (const r of real.pairs) r.group = 'same-driver';
   for (const r of [...real.comparisons, ...real.counting.differences]) r.id = 'same-driver';
   const text = (/** @type {any} */ doc) => String(nodeAnswer(doc, null)?.text);
   assert.match(
@@ -278,7 +278,7 @@ test("answers: the Node ranking says in which component a Node's extra instructi
   sel.components.runtime += 1.02e6;
   sel.repeatComponents.runtime += 1.02e6;
   sel.instructions += 1.02e6;
-  doc.counting.differences = instructionDifferences(doc.counting.cases, doc.pairs);
+  doc.counting.differences = instructionDifferences(doc.counting.cases, pairsOf(doc));
   assert.match(text(doc), /v20 12\.x \(2\) .*, instructions\/op \+25% \(of which runtime 100%\) · v20 12\.x/);
 });
 

@@ -69,7 +69,6 @@ const FIELDS = [
   '1:environment/cpuModel',
   '1:environment/ci/imageOs',
   '1:environment/ci/imageVersion',
-  '1:reference',
   '1:sides/*/label',
   '1:sides/*/node',
   '1:sides/*/drivers/*/name',

@@ -79,10 +79,8 @@ function everyNodeRan() {
     delete like.reason;
     return { ...like, label: p.label, node: `v${p.version}`, override: p.override, status: 'ok' };
   });
-  d.reference = 'v24 12.x';
-  d.pairs = planComparisons(plan);
   const measured = [...new Set(REAL.comparisons.map((/** @type {any} */ r) => `${r.reference}|${r.member}`))];
-  d.comparisons = d.pairs.flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
+  d.comparisons = planComparisons(plan).flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
     REAL.comparisons
       .filter((/** @type {any} */ r) => `${r.reference}|${r.member}` === measured[i % measured.length])
       .map((/** @type {any} */ r) => ({ ...r, id: c.group, reference: c.base, member: c.head })),
@@ -389,7 +387,6 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   // a machine with one Node (v22, both drivers): the driver upgrade alone, labelled as a driver change
   const one = structuredClone(REAL);
   one.sides = REAL.sides.filter((/** @type {any} */ s) => s.label.startsWith('v22 '));
-  one.pairs = REAL.pairs.filter((/** @type {any} */ c) => c.head === 'v22 13.x' && c.group === 'driver-upgrade');
   one.comparisons = REAL.comparisons.filter(
     (/** @type {any} */ r) => r.member === 'v22 13.x' && r.id === 'driver-upgrade',
   );
@@ -407,7 +404,6 @@ test('crafted shootouts: a case not compared, a quick run, a machine with one No
   // nothing of production's driver compared (one side only): the line, no chart, no table
   const alone = structuredClone(one);
   alone.sides = one.sides.filter((/** @type {any} */ s) => s.label === 'v22 12.x');
-  alone.pairs = [];
   alone.comparisons = [];
   alone.cases = one.cases.filter((/** @type {any} */ f) => f.side === 'v22 12.x');
   const a = section(alone);

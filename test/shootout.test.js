@@ -31,6 +31,7 @@ import { ciArgs } from '../bench/shootout/nightly.js';
 import { readResult } from '../aggregate/read.js';
 import { openStore } from '../aggregate/store.js';
 import { render } from '../aggregate/sections/shootout.js';
+import { pairsOf } from '../bench/result/header.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
 const node = (/** @type {string} */ script, /** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ env = {}) =>
@@ -273,17 +274,14 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
   assert.equal(runDoc.kind, 'sqlite-node-bench/result');
   assert.equal(runDoc.sides.length, 2);
   assert.equal(runDoc.environment.node, process.version);
-  assert.deepEqual(
-    runDoc.pairs.map((/** @type {any} */ c) => c.group),
-    ['same-node'],
-  );
+  assert.deepEqual(pairsOf(runDoc), [{ group: 'same-node', base: runDoc.sides[0].label, head: runDoc.sides[1].label }]);
   const compared = runDoc.comparisons.filter((/** @type {any} */ x) => x.verdict !== 'not compared');
   assert.ok(compared.length >= 2, JSON.stringify(runDoc.comparisons));
   for (const row of runDoc.comparisons) {
     assert.equal(row.op, 'select');
     assert.equal(row.pairs, 2);
     assert.ok(row.low <= row.change && row.change <= row.high);
-    assert.deepEqual([row.id, row.reference, row.member], ['same-node', runDoc.pairs[0].base, runDoc.pairs[0].head]);
+    assert.deepEqual([row.id, row.reference, row.member], ['same-node', runDoc.sides[0].label, runDoc.sides[1].label]);
   }
   // every side's cases: a figure per round, measured on real files
   for (const c of runDoc.cases.filter((/** @type {any} */ x) => x.status === 'ok')) assert.equal(c.rounds.length, 2);
@@ -502,7 +500,7 @@ test('where a Node difference goes: real A/A counts move no component; work adde
     fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-counted-shootout.json'), 'utf8'),
   );
   assert.deepEqual(documentProblems(real), []);
-  assert.deepEqual(instructionDifferences(real.counting.cases, real.pairs), real.counting.differences);
+  assert.deepEqual(instructionDifferences(real.counting.cases, pairsOf(real)), real.counting.differences);
   assert.ok(!countLines(real).some((l) => l.startsWith('**Where the differences go')), 'A/A: nothing to attribute');
   /** The report's attribution lines after the head's select does `more` instructions per operation in each component. */
   const where = (/** @type {Record<string, number>} */ more) => {
@@ -515,7 +513,7 @@ test('where a Node difference goes: real A/A counts move no component; work adde
       sel.repeatComponents[k] += n;
       sel.instructions += n;
     }
-    doc.counting.differences = instructionDifferences(doc.counting.cases, doc.pairs);
+    doc.counting.differences = instructionDifferences(doc.counting.cases, pairsOf(doc));
     assert.deepEqual(documentProblems(doc), []);
     return countLines(doc).filter((l) => l.startsWith('- '));
   };
@@ -537,7 +535,7 @@ test("where Node 20's extra instructions go, from a real Node 20 against Node 24
     fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-v24-counted-shootout.json'), 'utf8'),
   );
   assert.deepEqual(documentProblems(real), []);
-  assert.deepEqual(instructionDifferences(real.counting.cases, real.pairs), real.counting.differences);
+  assert.deepEqual(instructionDifferences(real.counting.cases, pairsOf(real)), real.counting.differences);
   const v20 = real.counting.differences.filter((/** @type {any} */ d) => d.member === 'v20 12.x');
   assert.equal(v20.length, 16);
   // the same SQLite3 Multiple Ciphers build on both Nodes: the cipher's part never moves
@@ -580,9 +578,9 @@ test('document checks: crafted bad shootout documents are refused, each with one
     [
       'reference',
       (d) => {
-        d.reference = 'v99 12.x';
+        d.comparisons[0].reference = 'v99 12.x';
       },
-      /^\/reference 'v99 12\.x' is not a side/,
+      /^\/comparisons\/0\/reference 'v99 12\.x' is not a side/,
     ],
     [
       'faster',
@@ -606,11 +604,11 @@ test('document checks: crafted bad shootout documents are refused, each with one
       /\/comparisons\/0\/op 'size' is not timed/,
     ],
     [
-      'orphan',
+      'itself',
       (d) => {
-        d.comparisons[0].member = 'v18 11.x';
+        d.comparisons[0].member = d.comparisons[0].reference;
       },
-      /\/comparisons\/0 belongs to no pair/,
+      /\/comparisons\/0 compares a side with itself/,
     ],
     [
       'control',
@@ -646,10 +644,10 @@ test('document checks: crafted bad shootout documents are refused, each with one
   }
   // the writer refuses what the reader would: nothing invalid is written
   const bad = structuredClone(runDoc);
-  bad.reference = 'v99 12.x';
+  bad.pairs = [];
   assert.throws(
     () => writeChecked(bad, dir),
-    /the document does not match bench\/result\/document.schema.json: \/reference/,
+    /the document does not match bench\/result\/document.schema.json: \/ must NOT have additional properties/,
   );
 });
 

@@ -16,6 +16,7 @@ import { CLAIMS, judgedPair } from '../bench/data/production-claims.js';
 import { WORKLOADS } from '../bench/data/workloads.js';
 import { sig } from '../lib/format.js';
 import { END, START } from '../lib/markers.js';
+import { pairsOf, referenceOf } from '../bench/result/header.js';
 import { aggregateWorkspace, TEST_NOW } from './helpers.js';
 
 const NODES = ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0'];
@@ -134,10 +135,11 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
       shootout.sides.filter((/** @type {any} */ s) => s.status === 'ok').map((/** @type {any} */ s) => s.label),
       ['v18 11.x', 'v20 12.x', 'v22 12.x', 'v22 13.x', 'v24 13.x', 'v25 12.x', 'v25 13.x'],
     );
-    assert.equal(shootout.reference, 'v22 12.x');
-    // every pair has a row per operation of its scope; the cases hold each side's rounds
+    assert.equal(referenceOf(shootout), 'v22 12.x');
+    // every pair of the plan has a row per operation of its scope; the cases hold each side's rounds
+    assert.equal(pairsOf(shootout).length, 7);
     assert.ok(
-      shootout.pairs.every(
+      pairsOf(shootout).every(
         (/** @type {any} */ c) =>
           shootout.comparisons.filter((/** @type {any} */ r) => r.reference === c.base && r.member === c.head).length >=
           16,

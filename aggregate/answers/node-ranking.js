@@ -12,6 +12,7 @@ import { COMPONENT_LABELS } from '../../bench/data/components.js';
 import { componentMoved } from '../../lib/attribution.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { inert } from '../../lib/markdown.js';
+import { pairsOf, referenceOf } from '../../bench/result/header.js';
 import { judgeFamily, shootoutPairs } from './family.js';
 import { opsPercent, timeText } from './time-ratio.js';
 
@@ -76,7 +77,7 @@ function nodeRanking(doc) {
     k.startsWith(production),
   );
   /** @type {any[]} */
-  const same = (doc.pairs ?? []).filter((/** @type {any} */ c) => c.group === 'same-driver');
+  const same = pairsOf(doc).filter((c) => c.group === 'same-driver');
   const judged = judgeFamily(
     same.map((/** @type {any} */ c) => ({
       side: String(c.head),
@@ -87,7 +88,7 @@ function nodeRanking(doc) {
   ).filter((a) => a.judgement);
   const rank = (/** @type {{ judgement: any }} */ a) => (a.judgement ? -a.judgement.change : 0);
   return [
-    { side: String(doc.reference), judgement: null, instructions: null, components: '', reference: true },
+    { side: String(referenceOf(doc)), judgement: null, instructions: null, components: '', reference: true },
     ...judged,
   ].sort((a, b) => rank(a) - rank(b));
 }
@@ -114,6 +115,6 @@ export function nodeAnswer(shootout, run) {
     line:
       ranked[0].judgement?.verdict === 'faster'
         ? `fastest ${ranked[0].side}`
-        : `none decided faster than ${shootout.reference}`,
+        : `none decided faster than ${referenceOf(shootout)}`,
   };
 }

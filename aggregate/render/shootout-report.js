@@ -11,6 +11,7 @@ import { groupTables } from './shootout-tables.js';
 import { rangeText } from './figure.js';
 import { caseKey } from '../../bench/data/suite.js';
 import { median } from '../../lib/stats/spread.js';
+import { referenceOf } from '../../bench/result/header.js';
 
 /** A side's ops/s of a case: the median of its rounds (the document's cases), '' where it has none. */
 const sideRate = (/** @type {any} */ doc, /** @type {string} */ side, /** @type {string} */ key) => {
@@ -50,7 +51,7 @@ function sideLines(/** @type {any} */ doc) {
     const ds = s.drivers.filter(
       (/** @type {any} */ d) =>
         d.name !== 'node:sqlite' ||
-        s.generation === doc.sides.find((/** @type {any} */ x) => x.label === doc.reference)?.generation,
+        s.generation === doc.sides.find((/** @type {any} */ x) => x.label === referenceOf(doc))?.generation,
     );
     const text = ds.map((/** @type {any} */ d) => inert(driverText(d), 400)).join('; ');
     return `- ${inert(s.label)}: Node ${inert(s.node)}${s.override ? ' (12.x installed beside the default 13.x)' : ''}: ${text}`;
@@ -65,7 +66,7 @@ function sideLines(/** @type {any} */ doc) {
  * @returns {string[]} Markdown lines
  */
 export function shootoutLines(doc, o = {}) {
-  const ref = doc.reference;
+  const ref = referenceOf(doc);
   const lines = [];
   if (o.heading) lines.push(o.heading, '');
   lines.push(

@@ -19,6 +19,7 @@ import { setupKey } from '../../bench/data/suite.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { shootoutSpec } from '../charts/specs.js';
 import { documentLink } from '../assets.js';
+import { pairsOf, referenceOf } from '../../bench/result/header.js';
 
 const TITLE = 'Node versions on one machine';
 
@@ -80,7 +81,7 @@ export function shootoutView(doc) {
       );
       return instr ? { ...r, instr } : r;
     });
-  const columns = [...doc.pairs]
+  const columns = pairsOf(doc)
     .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
     .map((/** @type {any} */ c) => ({
       ...names(c),
@@ -204,7 +205,7 @@ function chartSpec(doc, data, ops, alt) {
     subtitle: [
       `${machineText(doc)}, ${day(doc.run.finishedAt)}${quick}`,
       `Every Node in one interleaved run of ${whole(doc.run.budget.rounds)} rounds; ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} and the production PRAGMAs.`,
-      `Change in ops/s (+ is faster) against ${doc.reference} with the same driver release; (driver): 13.x against 12.x on the same Node;`,
+      `Change in ops/s (+ is faster) against ${referenceOf(doc)} with the same driver release; (driver): 13.x against 12.x on the same Node;`,
       '(other driver): the Node and the driver both differ. Bar: the change; line: its 95% interval; colour: the verdict.',
       ...(data.points.some((p) => p.instr !== undefined)
         ? [
@@ -231,7 +232,7 @@ function chartSpec(doc, data, ops, alt) {
 function readmeLines(ctx, { doc, view, chart }) {
   const threshold = Math.round(doc.run.threshold * 100);
   const line = [
-    `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.budget.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(doc.reference).split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
+    `Run of ${day(doc.run.finishedAt)} on this machine, ${whole(doc.run.budget.rounds)} rounds${doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : ''}: each Node against **${inert(plain(referenceOf(doc) ?? '').split(' ')[0])}** with the same driver release, ${PRODUCTION_DRIVER}, ${PRODUCTION_CIPHER}; Holm over ${tested(doc)} comparisons.`,
     !view.columns.length && `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     ...(doc.counting ? [countingSentence(doc.counting, view)] : []),
@@ -293,7 +294,7 @@ export function render(ctx) {
   const doc = ctx.load(entry);
   const view = shootoutView(doc);
   const data = shootoutPoints(view);
-  const alt = shootoutFindings(data.points, view.failed, doc.reference);
+  const alt = shootoutFindings(data.points, view.failed, String(referenceOf(doc)));
   // one spec for both pages: the chart is drawn once
   const chart = view.columns.length ? ctx.chart('shootout', chartSpec(doc, data, view.ops, alt), alt) : null;
   if (ctx.page === 'readme') return readmeLines(ctx, { doc, view, chart });

@@ -840,8 +840,6 @@ export function syntheticShootout(p = {}) {
         ...(b && !why ? { v8: b.v8 } : {}),
       };
     }),
-    reference: ref.label,
-    pairs: comparisons,
     comparisons: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
     cases: roundCases(
       rounds,

@@ -12,7 +12,7 @@ import { NAMES_SCHEMA } from '../../lib/names.js';
 import { OPS } from '../data/ops.js';
 import { CASE_NAMES, caseKey, parseCaseKey } from '../data/suite.js';
 import { judgedPair } from '../data/production-claims.js';
-import { SCHEMA_FILE, isShootout, writeDocument } from './header.js';
+import { SCHEMA_FILE, isShootout, pairsOf, writeDocument } from './header.js';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
 export const SCHEMA = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
@@ -50,14 +50,14 @@ const realDate = (/** @type {string} */ s) => {
 /**
  * What a schema cannot say of any document's run, environment and sides: real dates, in order, a
  * Node semver reads, each side once, a reason where it failed; one side's run has its configs and
- * setups, several sides' their reference and judged pairs.
+ * setups, several sides' their judged pairs.
  */
 function runProblems(/** @type {any} */ doc) {
   const problems = /** @type {string[]} */ ([]);
   if (!isShootout(doc) && !(doc.configs && doc.setups))
     problems.push('/configs or /setups is missing: a run of one side has them');
-  if (isShootout(doc) && !(doc.reference && doc.comparisons))
-    problems.push('/reference or /comparisons is missing: a run of several sides has its pairs judged');
+  if (isShootout(doc) && !doc.comparisons)
+    problems.push('/comparisons is missing: a run of several sides has its pairs judged');
   if (new Set(doc.sides.map((/** @type {any} */ s) => s.label)).size !== doc.sides.length)
     problems.push('/sides has a label twice');
   doc.sides.forEach((/** @type {any} */ s, /** @type {number} */ i) => {
@@ -109,27 +109,23 @@ function caseProblems(doc, labels) {
 }
 
 /**
- * The judged pairs: what they compare exists (setups of the run's in a run of one side; sides, a
- * pair of the plan and a case the data knows in a run of several), each once, an interval around
- * its change, a verdict its figures allow.
+ * The judged pairs: what they compare exists (setups of the run's in a run of one side; two sides
+ * and a case the data knows in a run of several), each once, an interval around its change, a
+ * verdict its figures allow.
  * @param {any} doc a schema-valid document with comparisons
  * @param {Set<string>} labels
- * @param {Set<string>} pairs group|base|head of every pair
  * @returns {string[]}
  */
-function comparisonProblems(doc, labels, pairs) {
+function comparisonProblems(doc, labels) {
   const problems = /** @type {string[]} */ ([]);
   const several = isShootout(doc);
-  if (several && !labels.has(doc.reference)) problems.push(`/reference '${shown(doc.reference)}' is not a side`);
-  (doc.pairs ?? []).forEach((/** @type {any} */ c, /** @type {number} */ i) => {
-    for (const f of ['base', 'head']) if (!labels.has(c[f])) problems.push(`/pairs/${i}/${f} '${c[f]}' is not a side`);
-    if (c.base === c.head) problems.push(`/pairs/${i} compares a side with itself`);
-  });
   const seen = new Set();
   doc.comparisons.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
     const at = `/comparisons/${i}`;
-    if (several && !pairs.has(`${r.id}|${r.reference}|${r.member}`))
-      problems.push(`${at} belongs to no pair (${r.id}: ${r.member} against ${r.reference})`);
+    if (several)
+      for (const f of ['reference', 'member'])
+        if (!labels.has(r[f])) problems.push(`${at}/${f} '${shown(r[f])}' is not a side`);
+    if (several && r.reference === r.member) problems.push(`${at} compares a side with itself`);
     if (several !== Boolean(r.setup))
       problems.push(`${at} ${several ? 'has no setup in a run of several sides' : 'has a setup in a run of one'}`);
     if (several) problems.push(...tableProblems(parseCaseKey(`${r.setup}/${r.op}`), at));
@@ -164,10 +160,10 @@ const claimProblems = (/** @type {any} */ doc) =>
 
 /**
  * Each side's counts (a shootout's): their labels refer to sides, their keys to cases the data
- * knows, each once; a difference to a pair, and to two counted cases.
+ * knows, each once; a difference to a judged pair, and to two counted cases.
  * @param {any} doc a schema-valid document
  * @param {Set<string>} labels
- * @param {Set<string>} pairs group|base|head of every pair
+ * @param {Set<string>} pairs group|base|head of every judged pair
  * @returns {string[]}
  */
 function countingProblems(doc, labels, pairs) {
@@ -215,11 +211,11 @@ function countingProblems(doc, labels, pairs) {
  */
 export function semanticProblems(doc) {
   const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
-  const pairs = new Set((doc.pairs ?? []).map((/** @type {any} */ c) => `${c.group}|${c.base}|${c.head}`));
+  const pairs = new Set(pairsOf(doc).map((c) => `${c.group}|${c.base}|${c.head}`));
   return [
     ...runProblems(doc),
     ...caseProblems(doc, labels),
-    ...(doc.comparisons ? comparisonProblems(doc, labels, pairs) : []),
+    ...(doc.comparisons ? comparisonProblems(doc, labels) : []),
     ...countingProblems(doc, labels, pairs),
     ...claimProblems(doc),
   ];

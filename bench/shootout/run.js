@@ -119,8 +119,6 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       if (ready?.environment?.v8) s.v8 = ready.environment.v8;
       return s;
     }),
-    reference: ref.label,
-    pairs: comparisons,
     comparisons: judged,
     cases: roundCases(
       res.rounds,
