@@ -20,10 +20,10 @@ import {
   sideFilters,
 } from '../bench/shootout/plan.js';
 import { documentProblems, writeChecked } from '../bench/result/document.js';
-import { shootoutLines } from '../aggregate/render/shootout-report.js';
+import { shootoutLines } from '../aggregate/sections/shootout-report.js';
 import { countingSection, instructionDifferences } from '../bench/shootout/count-nodes.js';
 import { COMPONENTS } from '../bench/data/components.js';
-import { countLines } from '../aggregate/render/shootout-counts.js';
+import { countLines } from '../aggregate/sections/shootout-report.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { inert } from '../lib/markdown.js';
 import { sig } from '../lib/format.js';

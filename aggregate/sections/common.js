@@ -5,7 +5,7 @@ import { CIPHERS } from '../../bench/data/ciphers.js';
 import { CONFIGS, describeChanges } from '../../bench/data/configs.js';
 import { OPS } from '../../bench/data/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/data/suite.js';
-import { comparisonGrid } from '../render/figure.js';
+import { changeText } from '../render/figure.js';
 import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
 import { day, num, sign, signedPoints } from '../../lib/format.js';
 
@@ -92,16 +92,6 @@ export function setupLabel(/** @type {string} */ key) {
 /** Setups in table order (bench/data/suite.js): configs, then ciphers, then drivers, each as its table lists them. */
 const ORDER = new Map(setups().map((s, i) => [setupKey(s), i]));
 
-/**
- * comparisonGrid (aggregate/render/figure.js) with its rows in table order, not in the run's order.
- * @param {any} doc
- * @param {string} id
- */
-export const grid = (doc, id) =>
-  comparisonGrid(doc.comparisons ?? [], id, COMPARED).sort(
-    (a, b) => (ORDER.get(a.member) ?? 1e9) - (ORDER.get(b.member) ?? 1e9),
-  );
-
 /** A percentage with 2 significant figures below 10, whole above: 3.4, 14, 198. */
 const short = (/** @type {number} */ x) => (x < 10 ? Number(x.toPrecision(2)).toString() : String(Math.round(x)));
 /** A margin: short, but from 0.05 to 1 rounded up to one decimal (0.098 to 0.1: the interval still lies within it, in fewer characters). */
@@ -161,27 +151,35 @@ const SHORT_CAPTION =
  * One comparison of a run as a table: a row per compared setup (table order), a cell per timed
  * operation, as changeText writes it; in the README (`compact`) as compactChange writes it without
  * its unit (the caption says it: the table fits GitHub's column), the chart above it and
- * results/README.md giving the whole intervals.
+ * results/README.md giving the whole intervals. In a run of several sides (items with a `setup`)
+ * a row per member side and setup, the run's order of sides, then table order, with a column naming the setup.
  * @param {any} doc
- * @param {string} id bench/data/comparisons.js
- * @param {(member: string) => string} rowLabel
+ * @param {string} id bench/data/comparisons.js, or a shootout's group (bench/data/shootout-groups.js)
+ * @param {(member: string, item: any) => string} rowLabel item: the row's first judged pair
  * @param {string} [corner]
- * @param {{ compact?: boolean, caption?: string }} [o] caption: a compact table's own
+ * @param {{ compact?: boolean, caption?: string, items?: any[], cell?: (item: any) => string }} [o]
+ *   caption: the table's own; items: rows of the judged pairs' shape other than doc.comparisons (a
+ *   shootout's instruction differences, its sides' counts); cell: how an item is written
  */
 export function comparisonTable(doc, id, rowLabel, corner = 'Compared', o = {}) {
-  const mine = (doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
-  const compact = (/** @type {string} */ member, /** @type {string} */ op) =>
-    compactChange(
-      mine.find((/** @type {any} */ c) => c.member === member && c.op === op),
-      '',
-    );
-  const rows = grid(doc, id).map((r) => [
-    rowLabel(r.member),
-    ...(o.compact ? COMPARED.map((op) => compact(r.member, op)) : r.cells),
+  /** @type {any[]} */
+  const mine = (o.items ?? doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
+  const first = (/** @type {string} */ m) => mine.findIndex((c) => c.member === m);
+  const rank = (/** @type {string} */ key) => ORDER.get(key) ?? 1e9;
+  const rows = [...new Map(mine.map((c) => [`${c.member}|${c.setup}`, c])).values()].sort(
+    (a, b) => rank(a.member) - rank(b.member) || first(a.member) - first(b.member) || rank(a.setup) - rank(b.setup),
+  );
+  const setups = mine.some((c) => c.setup);
+  const ops = COMPARED.filter((op) => !setups || mine.some((c) => c.op === op));
+  const cell = o.cell ?? (o.compact ? (/** @type {any} */ c) => compactChange(c, '') : changeText);
+  const body = rows.map((r) => [
+    rowLabel(r.member, r),
+    ...(setups ? [setupLabel(r.setup)] : []),
+    ...ops.map((op) => cell(mine.find((c) => c.member === r.member && c.setup === r.setup && c.op === op))),
   ]);
-  return `${o.compact ? (o.caption ?? SHORT_CAPTION) : LONG_CAPTION}\n${table(
-    [[corner, ...COMPARED.map(opLabel)], ...rows],
-    ['l', ...COMPARED.map(() => /** @type {'r'} */ ('r'))],
+  return `${o.caption ?? (o.compact ? SHORT_CAPTION : LONG_CAPTION)}\n${table(
+    [[corner, ...(setups ? ['Config, driver, cipher'] : []), ...ops.map(opLabel)], ...body],
+    ['l', ...(setups ? /** @type {const} */ (['l']) : []), ...ops.map(() => /** @type {'r'} */ ('r'))],
     { tight: o.compact },
   )}`;
 }

@@ -6,11 +6,11 @@
 //
 // Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
 // compared side, and a diamond for its instructions per operation where they were counted). The README adds one line and one compact table (a row per operation, a column
-// per compared side); results/README.md keeps every driver's long tables (aggregate/render/shootout-report.js).
+// per compared side); results/README.md keeps every driver's long tables (shootout-report.js: the run's one comparison table per group).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
 import { anchor, compactChange, COMPARED, opLabel, signed, table } from './common.js';
-import { machineText, shootoutLines, tested } from '../render/shootout-report.js';
+import { machineText, shootoutLines, tested } from './shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
@@ -302,7 +302,7 @@ export function render(ctx) {
   return [
     `##### ${TITLE}`,
     ...(chart ? [chart, ''] : []),
-    ...shootoutLines(doc, { table }),
+    ...shootoutLines(doc),
     `_From ${documentLink(inert(entry.file), ctx.resultsLink, entry)}${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/index.json\`._`,
   ];
 }

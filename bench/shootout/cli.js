@@ -33,7 +33,7 @@ import { prepareSides } from './prepare-sides.js';
 import { runShootout } from './run.js';
 import { roundsAndTime } from '../paired/interleave.js';
 import { writeChecked } from '../result/document.js';
-import { shootoutLines } from '../../aggregate/render/shootout-report.js';
+import { shootoutLines } from '../../aggregate/sections/shootout-report.js';
 
 const OPTIONS = /** @type {const} */ ({
   node: {
