@@ -18,6 +18,7 @@ import { CommandError, UsageError, command, parseStrict, valueFlag } from '../..
 import { ROOT } from '../../lib/root.js';
 import { caseKey } from '../data/suite.js';
 import { judgedPair } from '../data/production-claims.js';
+import { isShootout, pairsOf } from '../result/header.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
 const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
@@ -116,10 +117,10 @@ function documentDifferences(doc, j) {
   const verdicts = /** @type {string[]} */ ([]);
   const intervals = /** @type {string[]} */ ([]);
   const lines = [];
-  if (doc.reference) {
+  if (isShootout(doc)) {
     const { rounds, listed } = shootoutRounds(doc);
     const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };
-    const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, doc.pairs, listed, o));
+    const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, pairsOf(doc), listed, o));
     // the judge of REF may name a pair's sides base/head and its case key (before the one shape)
     const id = (/** @type {any} */ r) =>
       `${r.member ?? r.head} vs ${r.reference ?? r.base} ${r.key ?? `${r.setup}/${r.op}`}`;
@@ -128,7 +129,7 @@ function documentDifferences(doc, j) {
     intervals.push(...d.interval);
     lines.push(`${a.length} shootout rows: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`);
     if (doc.counting?.cases) {
-      const diffs = j.now.counting.instructionDifferences(doc.counting.cases, doc.pairs);
+      const diffs = j.now.counting.instructionDifferences(doc.counting.cases, pairsOf(doc));
       const moved = diffs.filter(
         (/** @type {any} */ x) => j.old.counts.beyondRepeat(x) !== j.now.counts.beyondRepeat(x),
       );
