@@ -79,6 +79,7 @@ const FIELDS = [
   '1:sides/*/drivers/*/reason',
   '1:sides/*/reason',
   '1:comparisons/*/reference',
+  '1:comparisons/*/setup',
   '1:comparisons/*/member',
   '1:comparisons/*/op',
   '1:comparisons/*/verdict',
