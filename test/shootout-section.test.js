@@ -236,7 +236,7 @@ test('the chart: a bar per compared side and operation within its interval, the 
   assert.deepEqual(page.charts, s.charts);
   assert.match(page.md, /^##### Node versions on one machine\n!\[Against v22 12\.x[^\n]*\n\nMeasured 2026-11-22/);
   assert.match(page.md, /\*\*Driver upgrade on the same Node: 13\.x against 12\.x\*\*/);
-  assert.match(page.md, /\| Production, better-sqlite3, no encryption \|/, 'every driver on the results page');
+  assert.match(page.md, / · Production, better-sqlite3, no encryption \|/, 'every driver on the results page');
 });
 
 /**

@@ -701,7 +701,11 @@ test('aggregate: a shootout document is stored append-only with kind shootout, r
   assert.match(md, /Same Node twice \(A\/A\)/);
   assert.match(md, /v20 12\.x \(2\)|v\d+ \d+\.x \(2\)/);
   assert.match(md, /\| Select +\|/);
-  assert.match(md, /[−+]\d+\.\d% \[[−+]\d+\.\d%, [−+]\d+\.\d%\] (faster|slower|no change|too noisy to tell)/);
+  // each cell: the change with its interval, then its verdict ("≈" before it: too noisy to tell)
+  assert.match(
+    md,
+    /\| (≈ [−+]\d+\.\d% \[[−+]\d+\.\d%, [−+]\d+\.\d%\]|[−+]\d+\.\d% \[[−+]\d+\.\d%, [−+]\d+\.\d%\] (faster|slower|no change)) \|/,
+  );
   assert.deepEqual(render({ ...ctx, entries: [] }), [], 'no shootout: no section');
   // the same lines as the CLI's summary
   assert.ok(md.includes(shootoutLines(runDoc)[0]));

@@ -152,7 +152,8 @@ const SHORT_CAPTION =
  * operation, as changeText writes it; in the README (`compact`) as compactChange writes it without
  * its unit (the caption says it: the table fits GitHub's column), the chart above it and
  * results/README.md giving the whole intervals. In a run of several sides (items with a `setup`)
- * a row per member side and setup, the run's order of sides, then table order, with a column naming the setup.
+ * a row per member side and setup (the run's order of sides, then table order), a column per
+ * operation it measured.
  * @param {any} doc
  * @param {string} id bench/data/comparisons.js, or a shootout's group (bench/data/shootout-groups.js)
  * @param {(member: string, item: any) => string} rowLabel item: the row's first judged pair
@@ -169,17 +170,15 @@ export function comparisonTable(doc, id, rowLabel, corner = 'Compared', o = {}) 
   const rows = [...new Map(mine.map((c) => [`${c.member}|${c.setup}`, c])).values()].sort(
     (a, b) => rank(a.member) - rank(b.member) || first(a.member) - first(b.member) || rank(a.setup) - rank(b.setup),
   );
-  const setups = mine.some((c) => c.setup);
-  const ops = COMPARED.filter((op) => !setups || mine.some((c) => c.op === op));
+  const ops = COMPARED.filter((op) => !mine.some((c) => c.setup) || mine.some((c) => c.op === op));
   const cell = o.cell ?? (o.compact ? (/** @type {any} */ c) => compactChange(c, '') : changeText);
   const body = rows.map((r) => [
     rowLabel(r.member, r),
-    ...(setups ? [setupLabel(r.setup)] : []),
     ...ops.map((op) => cell(mine.find((c) => c.member === r.member && c.setup === r.setup && c.op === op))),
   ]);
   return `${o.caption ?? (o.compact ? SHORT_CAPTION : LONG_CAPTION)}\n${table(
-    [[corner, ...(setups ? ['Config, driver, cipher'] : []), ...ops.map(opLabel)], ...body],
-    ['l', ...(setups ? /** @type {const} */ (['l']) : []), ...ops.map(() => /** @type {'r'} */ ('r'))],
+    [[corner, ...ops.map(opLabel)], ...body],
+    ['l', ...ops.map(() => /** @type {'r'} */ ('r'))],
     { tight: o.compact },
   )}`;
 }

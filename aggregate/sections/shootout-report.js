@@ -8,24 +8,25 @@
 // differences; where each difference beyond its repeat goes (runtime, binding, SQLite, cipher,
 // libc); every side's counts. Every string that came from a document goes through lib/markdown.js.
 import { inert } from '../../lib/markdown.js';
-import { MINUS, NOT_A_NUMBER, day, driverText, sign, signedPercent, whole } from '../../lib/format.js';
+import { MINUS, NOT_A_NUMBER, day, driverText, sign, whole } from '../../lib/format.js';
 import { attributionText, countText } from '../render/counts-text.js';
-import { rangeText } from '../render/figure.js';
-import { comparisonTable, opLabel } from './common.js';
+import { changeText } from '../render/figure.js';
+import { comparisonTable, opLabel, setupLabel } from './common.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { parseCaseKey } from '../../bench/data/suite.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
 import { OPS } from '../../bench/data/ops.js';
 import { referenceOf } from '../../bench/result/header.js';
 
+/** A row's first cell: the Node (against its base side) and the setup. */
+const CORNER = 'Node · config, driver, cipher';
 const finite = (/** @type {unknown[]} */ xs) => xs.every((x) => typeof x === 'number' && Number.isFinite(x));
 
-/** One cell: the change, its Holm-corrected interval, the verdict. */
+/** One cell: the change with its Holm-corrected interval as the run's tables write it (changeText: "≈" too noisy to tell), then any other verdict. */
 export function cell(/** @type {any} */ r) {
-  if (!r) return 'n/a';
-  if (r.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
-  if (!finite([r.change, r.low, r.high])) return `${NOT_A_NUMBER} ${inert(r.verdict)}`;
-  return `${signedPercent(r.change)} ${rangeText(r.low, r.high)} ${inert(r.verdict)}`;
+  if (r?.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
+  if (r && !finite([r.change, r.low, r.high])) return `${NOT_A_NUMBER} ${inert(r.verdict)}`;
+  return r?.verdict === 'too noisy to tell' ? changeText(r) : `${changeText(r)}${r ? ` ${inert(r.verdict)}` : ''}`;
 }
 
 /** The machine, as plain text (inert it for Markdown): platform, CPU, cores, runner image. */
@@ -70,11 +71,17 @@ const groupTables = (doc, items, heading, cellOf, caption) =>
     .flatMap((group) => [
       heading(inert(GROUPS[/** @type {keyof typeof GROUPS} */ (group)])),
       '',
-      comparisonTable(doc, group, (member, r) => `${inert(member)} vs ${inert(r.reference)}`, 'Node', {
-        items,
-        cell: cellOf,
-        caption,
-      }),
+      comparisonTable(
+        doc,
+        group,
+        (member, r) => `${inert(member)} vs ${inert(r.reference)} · ${setupLabel(r.setup)}`,
+        CORNER,
+        {
+          items,
+          cell: cellOf,
+          caption,
+        },
+      ),
       '',
     ]);
 
@@ -173,7 +180,7 @@ export function countLines(doc) {
     ...attributionLines(diffs, caseOf),
     ...(counted.length
       ? [
-          comparisonTable(doc, 'counts', inert, 'Side', {
+          comparisonTable(doc, 'counts', (side, x) => `${inert(side)} · ${setupLabel(x.setup)}`, CORNER, {
             items: counted,
             cell: sideCell,
             caption: `**Counts per side**: instructions per operation ±its repeat difference · fsyncs · writes per operation (${MINUS} where the side did not count the case)`,
@@ -200,7 +207,7 @@ export function shootoutLines(doc, o = {}) {
       doc.comparisons,
       (name) => `**${name}**`,
       cell,
-      'Each cell: the change in ops/s against the base side (+ is faster), its 95% interval corrected (Holm) over the shootout, its verdict.',
+      'Each cell: the change in ops/s against the base side (+ is faster), its 95% interval corrected (Holm) over the shootout, its verdict; "≈": too noisy to tell.',
     ),
     ...countLines(doc),
     'Nodes and drivers:',
