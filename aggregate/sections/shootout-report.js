@@ -23,7 +23,7 @@ const CORNER = 'Node · config, driver, cipher';
 const finite = (/** @type {unknown[]} */ xs) => xs.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** One cell: the change with its Holm-corrected interval as the run's tables write it (changeText: "≈" too noisy to tell), then any other verdict. */
-export function cell(/** @type {any} */ r) {
+function cell(/** @type {any} */ r) {
   if (r?.verdict === 'not compared') return `not compared: ${inert(r.reason ?? '', 120)}`;
   if (r && !finite([r.change, r.low, r.high])) return `${NOT_A_NUMBER} ${inert(r.verdict)}`;
   return r?.verdict === 'too noisy to tell' ? changeText(r) : `${changeText(r)}${r ? ` ${inert(r.verdict)}` : ''}`;
