@@ -73,7 +73,7 @@ export function reportFrom(dir) {
  * @param {number} max
  * @param {string} where Markdown naming the artifact
  */
-export function fit(text, max, where) {
+function fit(text, max, where) {
   if (text.length <= max) return text;
   const end = text.lastIndexOf('\n', max);
   const kept = text.slice(0, end > 0 ? end : max);
@@ -163,7 +163,7 @@ export async function postComment(env) {
   return { action: 'created', url: c.html_url };
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:comment',
   summary:
     "Posts or updates the one compare comment on a pull request, rendered here from the compare artifact's compare.json, checked field by field. No flags: the environment names the artifact and the PR.",

@@ -39,7 +39,7 @@ const sig6All = (/** @type {Record<string, number>} */ c) =>
  * @param {string} label
  * @param {CountSide} out
  */
-export function sideCases(label, out) {
+function sideCases(label, out) {
   return Object.entries(out.counts).map(([key, c]) => {
     if (c.status !== 'ok' || c.instructions === undefined || !c.syscalls || !c.components || !c.repeat?.components)
       return {

@@ -24,7 +24,7 @@ export function ciArgs(env = process.env) {
   ];
 }
 
-export const HELP = {
+const HELP = {
   usage: 'npm run ci:shootout',
   summary:
     "The nightly shootout of one runner: every matrix Node (or WANT_NODES), drivers compiled from source, the document in out/shootout/; BENCH_QUICK=true for the smoke run. No flags: the workflow's data comes in as environment variables.",
