@@ -159,10 +159,7 @@ async function measureSides(sides, f, fewer, log) {
 }
 
 /** Run a compare and write compare.json and compare.md to f.out. */
-async function compare(
-  /** @type {ReturnType<typeof parseFlags>} */ f,
-  /** @type {(line: string) => void} */ log,
-) {
+async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type {(line: string) => void} */ log) {
   const t0 = Date.now();
   const { sides, cleanup } = makeSides(f, ['base', 'head'], log);
   const since = (/** @type {number} */ t) => (Date.now() - t) / 1000;
