@@ -17,7 +17,7 @@ import { SUITE_CLAIMS, runPlan } from '../data/run-plan.js';
 
 /** A claim's pairs (bench/data/run-plan.js): its measured checks. */
 const { pairs } = runPlan();
-const pairsOf = (/** @type {string} */ id) => pairs.filter((p) => p.claim?.id === id);
+const claimPairs = (/** @type {string} */ id) => pairs.filter((p) => p.claim?.id === id);
 
 export const START = '<!-- CATALOGUE_START -->';
 export const END = '<!-- CATALOGUE_END -->';
@@ -69,7 +69,7 @@ export function catalogueMarkdown() {
             : 'production';
       const only = c.claimOnly
         ? `only for claim ${CLAIMS.filter((e) =>
-            pairsOf(e.id).some((p) => p.reference.config === c.name || p.member.config === c.name),
+            claimPairs(e.id).some((p) => p.reference.config === c.name || p.member.config === c.name),
           )
             .map((e) => e.n)
             .join(', ')}`
@@ -115,7 +115,7 @@ export function catalogueMarkdown() {
     markdownTable([
       ['Claim', '`--claim`', 'Subject', 'Reference', 'Compared (operation)'],
       ...CLAIMS.map((e) => {
-        const m = pairsOf(e.id);
+        const m = claimPairs(e.id);
         const key = (/** @type {{ config: string, driver: string, cipher: string }} */ x) => `${x.config}/${x.cipher}`;
         const refs = [
           ...new Set([
