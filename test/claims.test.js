@@ -159,10 +159,9 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
   const { withWorkloadChecks } = await import('../bench/result/analysis.js');
   const cmp = (/** @type {string} */ figure, /** @type {number} */ low, /** @type {number} */ high) => ({
     id: 'journal',
-    pair: 'w1r2',
     reference: 'delete-w1r2',
     member: 'wal-w1r2',
-    figure,
+    op: figure,
     pairs: 8,
     change: (low + high) / 2,
     low,
@@ -173,11 +172,16 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
   const none = withWorkloadChecks([], null);
   assert.deepEqual(none, [], 'no workloads, no other claims: nothing to list');
   const judged = withWorkloadChecks([], {
-    comparisons: [cmp('writes', 0.3, 0.5), cmp('reads', 2, 4), { ...cmp('writes', 0.3, 0.5), pair: 'r4' }],
+    comparisons: [cmp('writes', 0.3, 0.5), cmp('reads', 2, 4), { ...cmp('writes', -0.5, -0.3), member: 'wal-r4' }],
   });
   const wal = /** @type {any} */ (judged.find((e) => e.id === 'wal-concurrency'));
   assert.equal(wal.checks[0].verdict, 'holds');
-  assert.equal(wal.checks[0].workload, 'delete-w1r2/wal-w1r2/writes');
+  assert.deepEqual(
+    [wal.checks[0].reference, wal.checks[0].member, wal.checks[0].op],
+    ['delete-w1r2', 'wal-w1r2', 'writes'],
+    'a workload check names its judged pair as a suite check does',
+  );
+  assert.equal(judgedPair({ workloads: { comparisons: [cmp('writes', 0.3, 0.5)] } }, wal.checks[0])?.low, 0.3);
   assert.equal(wal.checks[1].verdict, 'larger than claimed');
   const five = withWorkloadChecks([], { comparisons: [{ ...cmp('writes', 0.3, 0.5), pairs: 5 }] });
   assert.deepEqual(

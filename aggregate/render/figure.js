@@ -4,7 +4,7 @@
 // claims, the shootout and the PR comment. Built-ins only down its imports (the comment job).
 import { OPS } from '../../bench/data/ops.js';
 import { headlineMargin, widerSide } from '../../lib/stats/headline.js';
-import { NOT_A_NUMBER, megabytes, signedPercent } from '../../lib/format.js';
+import { NOT_A_NUMBER, megabytes, num, signedPercent } from '../../lib/format.js';
 
 /** @typedef {(n: number) => string} NumberText */
 
@@ -115,6 +115,19 @@ export function changeText(c) {
   if (!c) return 'n/a';
   return `${c.verdict === 'too noisy to tell' ? '≈ ' : ''}${intervalText(c)}`;
 }
+
+/**
+ * A paired change (or a growth, as a change) as a ratio with its interval where the member is at
+ * least twice the reference and the interval excludes 0 (×317 [×168, ×596] reads better than
+ * +31594%), else as `otherwise` writes it: changeText, or the README's compactChange. The
+ * workloads' tables and the claims' README cells.
+ * @param {{ change: number, low: number, high: number, verdict?: string } | undefined} c
+ * @param {(c: any) => string} [otherwise]
+ */
+export const ratioText = (c, otherwise = changeText) =>
+  c && c.verdict !== 'too noisy to tell' && c.change >= 1 && c.low > 0
+    ? `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`
+    : otherwise(c);
 
 /**
  * One comparison of a run as a grid: a row per compared setup, in the order the document has

@@ -3,7 +3,7 @@
 // against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.
-import { changeText, marginText } from './figure.js';
+import { marginText, ratioText } from './figure.js';
 import { NOT_A_NUMBER, num, whole } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
 
@@ -18,16 +18,6 @@ function figureCell(f, show = num) {
   if (!f) return '–';
   if (typeof f.low !== 'number' || typeof f.high !== 'number' || !(f.median > 0)) return show(f.median);
   return `${show(f.median)} ${marginText(100 * widerSide(f.median, f.low, f.high))}`;
-}
-
-/**
- * A paired change: as figure.js changeText, or as a ratio where the member is at least twice the
- * reference (×40 reads better than +3900%), its interval too.
- * @param {{ change: number, low: number, high: number, verdict: string } | undefined} c
- */
-function pairedCell(c) {
-  if (!c || c.verdict === 'too noisy to tell' || c.change < 1) return changeText(c);
-  return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 
 /**
@@ -62,7 +52,7 @@ export function journalRows(workloads, text) {
     pairs.set(key(c.setup), p);
   }
   const cmp = (/** @type {any} */ c, /** @type {string} */ figure) =>
-    workloads.comparisons.find((/** @type {any} */ x) => x.member === c?.name && x.figure === figure);
+    workloads.comparisons.find((/** @type {any} */ x) => x.member === c?.name && x.op === figure);
   const cell = (/** @type {any} */ c, /** @type {string} */ figure) =>
     c?.status === 'ok' ? figureCell(c.figures[figure]) : c ? text(c.status) : '–';
   const busy = (/** @type {any} */ c) =>
@@ -74,10 +64,10 @@ export function journalRows(workloads, text) {
       setupOf(s, text),
       cell(wal, 'reads'),
       cell(del, 'reads'),
-      pairedCell(cmp(wal, 'reads')),
+      ratioText(cmp(wal, 'reads')),
       s.writer ? cell(wal, 'writes') : '–',
       s.writer ? cell(del, 'writes') : '–',
-      s.writer ? pairedCell(cmp(wal, 'writes')) : '–',
+      s.writer ? ratioText(cmp(wal, 'writes')) : '–',
       `${busy(wal)} · ${busy(del)}`,
     ];
   });

@@ -7,11 +7,12 @@
 // the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
 // verdicts and the changes written by compactChange; the per-class section is empty there.
 import { claimCells, claimRows, perCheckText } from '../render/claims-table.js';
+import { ratioText } from '../render/figure.js';
 import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
-import { compactRatio, newestFirst, runName, table } from './common.js';
+import { compactChange, newestFirst, runName, table } from './common.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major
@@ -48,7 +49,7 @@ const SHOWN = new Set(/** @type {string[]} */ ([...Object.values(CLAIM_VERDICTS)
 
 /**
  * One claim on one machine class, as a README cell: its measured checks in the table's order, each
- * change by compactRatio (compactChange, "≈" where its interval holds 0; a ratio from twice up), a run of checks with the same
+ * change by ratioText (compactChange, "≈" where its interval holds 0; a ratio from twice up), a run of checks with the same
  * verdict under one verdict: "larger than claimed: -12% ±2.6, -11% ±2.8; holds: -12% ±2.1".
  * Checks that could not be measured are left to results/README.md; a claim none of whose checks was
  * measured is "not compared", a claim the run did not check "not run".
@@ -60,7 +61,7 @@ export function claimCell(claim, doc) {
   /** @type {{ word: string, figures: string[] }[]} */
   const runs = [];
   for (const r of claimRows(doc).filter((x) => x.claim === claim && x.change && SHOWN.has(x.verdict))) {
-    const figure = compactRatio(/** @type {NonNullable<typeof r.change>} */ (r.change));
+    const figure = ratioText(/** @type {NonNullable<typeof r.change>} */ (r.change), compactChange);
     const last = runs[runs.length - 1];
     if (last?.word === r.verdict) last.figures.push(figure);
     else runs.push({ word: r.verdict, figures: [figure] });

@@ -7,7 +7,7 @@ import { OPS } from '../../bench/data/ops.js';
 import { parseSetupKey, setupKey, setups } from '../../bench/data/suite.js';
 import { changeText } from '../render/figure.js';
 import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
-import { day, num, sign, signedPoints } from '../../lib/format.js';
+import { day, sign, signedPoints } from '../../lib/format.js';
 
 /** Operations compared in ops/s: every timed one, in table order. */
 export const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
@@ -128,17 +128,6 @@ export function compactChange(c, unit = '%') {
   // never round a difference to 0: then the change keeps its own 2 figures
   const shown = Number(rounded) === 0 ? first : String(Number(rounded));
   return `${sign(change, '-')}${shown}${unit}${NBSP}±${margin}`; // '-', not U+2212: the block's byte budget
-}
-
-/**
- * A paired change (or a growth, as a change) in few bytes: compactChange, or as a ratio with its
- * interval where it is at least twice and its interval excludes 0 (×317 [×168, ×596] reads better
- * than +31594% ±…; the README's workloads and claims).
- * @param {{ change: number, low: number, high: number, verdict?: string }} c
- */
-export function compactRatio(c) {
-  if (c.verdict === 'too noisy to tell' || !(c.change >= 1) || !(c.low > 0)) return compactChange(c);
-  return `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`;
 }
 
 /** What a comparison table's cells show: its caption, the line right above it. */

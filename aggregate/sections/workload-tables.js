@@ -10,7 +10,8 @@ import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
-import { compactRatio, newestFirst, runName, table } from './common.js';
+import { ratioText } from '../render/figure.js';
+import { compactChange, newestFirst, runName, table } from './common.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -42,11 +43,11 @@ function concurrencyLine(w) {
   const parts = cases
     .map((/** @type {any} */ c) => {
       const figures = ['reads', 'writes']
-        .map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.figure === f) }))
+        .map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.op === f) }))
         .filter((x) => x.cmp);
       if (!figures.length) return null;
       const shape = c.setup.writer ? `writer + ${readersOf(c.setup)}` : `${readersOf(c.setup)} alone`;
-      return `${shape}: ${figures.map((x) => `${x.f} ${compactRatio(x.cmp)}`).join(', ')}`;
+      return `${shape}: ${figures.map((x) => `${x.f} ${ratioText(x.cmp, compactChange)}`).join(', ')}`;
     })
     .filter(Boolean);
   return parts.length ? `- WAL against DELETE, paired by round: ${parts.join('; ')}.` : null;
@@ -92,7 +93,7 @@ function scaleLine(w) {
     .sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
   const parts = GROWING.map((g) => ({ g, c: growthOf(sizes, g) }))
     .filter((x) => x.c)
-    .map((x) => `${x.g.label} ${compactRatio(/** @type {any} */ (x.c))}`);
+    .map((x) => `${x.g.label} ${ratioText(/** @type {any} */ (x.c), compactChange)}`);
   if (!parts.length) return null;
   return `- Scale, ${num(sizes[0].setup.messages)} to ${num(sizes[sizes.length - 1].setup.messages)} messages: growth per 10× messages of the time per operation, bounds from both sizes' 95% intervals: ${parts.join(', ')}.`;
 }

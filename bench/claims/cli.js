@@ -22,6 +22,7 @@ import { ROOT } from '../../lib/root.js';
 import { plain, table as markdownTable } from '../../lib/markdown.js';
 import { CLAIMS, MIN_PAIRS, SOURCE } from '../data/production-claims.js';
 import { SUITE_CLAIMS } from '../data/run-plan.js';
+import { journalPair } from '../data/workloads.js';
 import { claimCells, claimRows, perCheckText } from '../../aggregate/render/claims-table.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -58,9 +59,7 @@ function benchArgsOf(/** @type {string[]} */ argv) {
   const suite = chosen.filter((e) => inSuite.has(e.id)).map((e) => e.id);
   const workloads = [
     ...new Set(
-      chosen.flatMap((e) =>
-        e.checks.flatMap((c) => (c.workload ? [`wal-${c.workload.pair}`, `delete-${c.workload.pair}`] : [])),
-      ),
+      chosen.flatMap((e) => e.checks.flatMap((c) => (c.workload ? Object.values(journalPair(c.workload.pair)) : []))),
     ),
   ];
   // with no suite case chosen, one case read once (production's file size) instead of the whole suite

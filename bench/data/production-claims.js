@@ -53,7 +53,8 @@ const MINIMAL = 0.05;
  * @property {boolean} [pending] not measured yet, for a reason that will go away (a workload being built)
  * @property {{ pair: string, figure: 'reads' | 'writes' }} [workload] measured by a workload instead of
  *   an operation: the run's paired comparison of WAL against DELETE (bench/workloads/workload-figures.js) of
- *   this concurrency pair (bench/data/workloads.js) and figure; `notMeasured` says why when a run has none
+ *   this concurrency pair (bench/data/workloads.js journalPair) with the figure as its op; `notMeasured`
+ *   says why when a run has none
  */
 /**
  * @typedef {object} Claim
@@ -438,17 +439,15 @@ export const CLAIM_PAIRS = CLAIMS.flatMap((e) =>
 );
 
 /**
- * The judged pair a check of a claim names: the item of `comparisons` with its reference, member
- * and op, or, for a check measured by a workload, the item of `workloads.comparisons` that is its
- * `reference/member/figure`; null when there is none (nothing of the document is trusted).
+ * The judged pair a check of a claim names: the item with its reference, member and op among the
+ * document's `comparisons` and its workloads' (a workload figure is the op of a WAL-against-DELETE
+ * pair); null when there is none (nothing of the document is trusted).
  * @param {any} doc
  * @param {any} check an item of a claim's `checks`
  * @returns {any}
  */
 export function judgedPair(doc, check) {
-  const w = typeof check?.workload === 'string';
-  const list = w ? doc?.workloads?.comparisons : doc?.comparisons;
-  const key = (/** @type {any} */ c) => `${c?.reference}/${c?.member}/${w ? c?.figure : c?.op}`;
-  const named = w ? check.workload : key(check);
-  return (Array.isArray(list) && list.find((c) => key(c) === named)) || null;
+  const key = (/** @type {any} */ c) => `${c?.reference}/${c?.member}/${c?.op}`;
+  const all = [doc?.comparisons, doc?.workloads?.comparisons].flatMap((l) => (Array.isArray(l) ? l : []));
+  return all.find((c) => key(c) === key(check)) ?? null;
 }

@@ -134,6 +134,13 @@ const SCALE = [2_000, 20_000, 200_000].map((messages, i) => ({
 /** @type {Workload[]} */
 export const WORKLOADS = [...concurrencyRows(), ...SCALE];
 
+/**
+ * A concurrency pair's rows as its judged pair names them (bench/workloads/workload-figures.js):
+ * DELETE the reference, WAL the member, each `<journal>-<pair>` as concurrencyRows names it.
+ * @param {string} pair
+ */
+export const journalPair = (pair) => ({ reference: `delete-${pair}`, member: `wal-${pair}` });
+
 /** Names `--workload` takes besides the rows': groups of rows. */
 const WORKLOAD_GROUPS = /** @type {Record<string, (w: Workload) => boolean>} */ ({
   default: (w) => w.default,

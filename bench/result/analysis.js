@@ -14,6 +14,7 @@ import { CLAIMS, MIN_PAIRS, judgedPair } from '../data/production-claims.js';
 import { runPlan } from '../data/run-plan.js';
 import { verdictOf } from '../claims/verdict.js';
 import { caseKey, setupKey } from '../data/suite.js';
+import { journalPair } from '../data/workloads.js';
 import { judgeRounds, roundsOf, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
@@ -191,31 +192,25 @@ function claimsOf(cases, comparisons) {
 
 /**
  * The claims with the checks a workload measures (bench/data/production-claims.js `workload`): each
- * names its judged pair, the run's paired WAL-against-DELETE comparison of the workloads
- * (bench/workloads/workload-figures.js) as `reference/member/figure`, and adds the claim's verdict on
- * its interval, where the run has it; a claim with such a check joins the claims when its
- * comparison is there.
+ * names its judged pair as a suite check does, the run's paired WAL-against-DELETE comparison of the
+ * workloads (bench/workloads/workload-figures.js) by its reference, member and figure as op, and
+ * adds the claim's verdict on its interval, where the run has it; a claim with such a check joins
+ * the claims when its comparison is there.
  * @param {any[]} claims claimsOf's
  * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`
  */
 export function withWorkloadChecks(claims, workloads) {
-  const judged = (/** @type {{ pair: string, figure: string }} */ w) =>
-    (workloads?.comparisons ?? []).find((c) => c?.id === 'journal' && c.pair === w.pair && c.figure === w.figure);
   const out = claims.map((e) => ({ ...e, checks: [...e.checks] }));
   for (const e of CLAIMS)
     e.checks.forEach((check, index) => {
-      const c = check.workload && judged(check.workload);
-      if (!c || !check.claim) return;
+      if (!check.workload || !check.claim) return;
+      const pair = { ...journalPair(check.workload.pair), op: check.workload.figure };
+      const named = { index, metric: check.metric, ...pair, claim: check.claim };
+      const c = judgedPair({ workloads }, named);
+      if (!c) return;
       let row = out.find((x) => x.id === e.id);
       if (!row) out.push((row = { id: e.id, checks: e.checks.map(notMeasured) }));
-      const workload = `${c.reference}/${c.member}/${c.figure}`;
-      row.checks[index] = {
-        index,
-        metric: check.metric,
-        workload,
-        claim: check.claim,
-        ...claimVerdict(check.claim, c),
-      };
+      row.checks[index] = { ...named, ...claimVerdict(check.claim, c) };
     });
   return out.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
 }

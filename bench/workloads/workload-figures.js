@@ -133,7 +133,8 @@ function caseOf(
 
 /**
  * WAL against DELETE: each pair of rows (same shape and setup) measured back to back in each
- * round, compared paired. Reference DELETE, member WAL: the change is what WAL buys.
+ * round, compared paired. Reference DELETE, member WAL: the change is what WAL buys. Each judged
+ * pair has the shape of the suite's (the schema's $defs/comparison), the workload figure its `op`.
  * @param {Measured[]} measured
  */
 function journalComparisons(measured) {
@@ -152,14 +153,7 @@ function journalComparisons(measured) {
           .filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
       const change = judgeRounds(rounds(del), rounds(wal));
       if (!change) continue;
-      out.push({
-        id: 'journal',
-        pair: w.pair,
-        reference: del.w.name,
-        member: wal.w.name,
-        figure: id,
-        ...storedJudgement(change),
-      });
+      out.push({ id: 'journal', reference: del.w.name, member: wal.w.name, op: id, ...storedJudgement(change) });
     }
   }
   return out;
