@@ -4,8 +4,6 @@
 // engine.js: these messages are the contract between checkouts (nothing else goes between them).
 //   first, the session options {mode, filters, seed, time?, slowdown?, keepDb?, budget?, templates?,
 //     cheapKdf?} (session.js); it answers {ready: true, workdir, budget, cases: [keys], environment, drivers}
-//   {measure: key}: one round of the case (a fresh copy of its template, a full GC before) →
-//     {key, status: 'ok', opsPerSec} (a size: bytes) or {key, status, reason}
 //   {block: [keys], seed}: one round of those cases together, in slices (slices.js) →
 //     {block: [{key, status: 'ok', round (with fast and slices), verified, pragmas} or the case's entry]}
 //   {open: key}: a fresh copy, warmed up → {key, status: 'ok', batch} (or its entry, or bytes);
@@ -85,13 +83,13 @@ async function main() {
         return { key: cmd.close, status: 'error', reason: s.errorReason(err) };
       }
     }
-    const key = typeof cmd.open === 'string' ? cmd.open : cmd.measure;
+    const key = cmd.open;
+    if (typeof key !== 'string') return { error: 'unknown request; valid: setups, block, open, slice, close, quit' };
     const c = byKey.get(key);
     if (!c) return { key, status: 'error', reason: NO_SUCH_CASE };
-    const r = /** @type {any} */ (typeof cmd.open === 'string' ? s.openCase(c, key, s.budget) : s.runCase(c, s.budget));
+    const r = /** @type {any} */ (s.openCase(c, key, s.budget));
     if (r.size) return { key, status: 'ok', bytes: r.size.mainBytes + r.size.walBytes };
-    if ('round' in r) return { key, status: 'ok', opsPerSec: r.round.opsPerSec };
-    return typeof cmd.open === 'string' ? { key, ...r } : { key, status: r.status, reason: r.reason };
+    return { key, ...r };
   };
   process.on('message', (/** @type {any} */ cmd) => {
     if (cmd?.quit) process.exit(0);

@@ -34,9 +34,8 @@ export function ownTempDir(env = process.env) {
  * @typedef {object} Engine
  * @property {any} ready the engine's ready message
  * @property {(request: object) => Promise<any>} request send one request, wait for its one reply
- * @property {(key: string) => Promise<any>} measure one round of one case (see engine.js)
  * @property {() => Promise<number | null>} stop ask it to quit (it removes its databases); resolves with its exit code
- * @property {() => void} kill
+ * @property {() => boolean} kill
  */
 
 /**
@@ -120,11 +119,6 @@ export async function startEngine(options, o = {}) {
   return {
     ready,
     request,
-    measure: async (key) => {
-      const r = await request({ measure: key });
-      if (r.key !== key) throw fail(`answered for ${r.key} when asked for ${key}`, stderr);
-      return r;
-    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);

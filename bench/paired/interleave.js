@@ -187,11 +187,8 @@ export async function interleave(specs, o) {
       },
       measure: async ({ key }, engines, { r, j }) => {
         const here = engines.filter((s) => s.ready.cases.includes(key));
-        const got =
-          here.length > 1
-            ? await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j })
-            : // a case of one side only: a whole round of it, with nothing to alternate with
-              new Map([[here[0].side.label, asCase(key, await here[0].measure(key))]]);
+        // a case of one side only is sliced alone, so its figure is made as every other case's
+        const got = await alternate(here, key, { time: o.time ?? here[0].ready.budget?.time ?? 80, r, j });
         for (const [label, c] of got) if (c) out[r][label].cases.push(c);
       },
       // the ETA counts case-rounds, not rounds: with `only`, later rounds may measure fewer cases
