@@ -288,6 +288,15 @@ test('npm run counts: bad flags and a bad --inject file get one line naming them
   for (const [args, pattern] of /** @type {[string[], RegExp][]} */ ([
     [['--quick'], /^counts: missing --out FILE/],
     [['--op', 'drop', '--out', 'x'], /^counts: unknown --op 'drop'; valid: setup, /],
+    // a case the shootout gives must be one of the selected cases, named config/driver/cipher/op
+    [
+      ['--case', 'production/better-sqlite3/none', '--out', 'x'],
+      /^counts: --case 'production\/better-sqlite3\/none' is not a selected case; valid: config\/driver\/cipher\/op/,
+    ],
+    [
+      ['--op', 'insert', '--case', K('update'), '--out', 'x'],
+      /^counts: --case 'production\/better-sqlite3\/none\/update' is not a selected case/,
+    ],
     [
       ['--out', 'x', '--inject', file],
       /^counts: --inject .*: production\/better-sqlite3\/none\/update\.loop is -1; valid/,

@@ -125,10 +125,12 @@ test("compare.json: the phases are checked and the report says where the minutes
 });
 
 test('a side without counts is unavailable or an error as its counting says, whatever the words of its reason', async () => {
-  /** A checkout whose counting script (fake.js) does what `body` does; --out is its last flag. */
+  /** A checkout whose `npm run counts` (bench/counts/cli.js) does what `body` does; --out is its last flag. */
   const checkout = (/** @type {string | null} */ body) => {
     const dir = scratch('count-status-');
-    if (body !== null) fs.writeFileSync(path.join(dir, 'fake.js'), `const out = process.argv.at(-1);\n${body}\n`);
+    fs.mkdirSync(path.join(dir, 'bench/counts'), { recursive: true });
+    if (body !== null)
+      fs.writeFileSync(path.join(dir, 'bench/counts/cli.js'), `const out = process.argv.at(-1);\n${body}\n`);
     return { label: path.basename(dir), dir };
   };
   const write = (/** @type {object} */ doc) =>
@@ -137,7 +139,6 @@ test('a side without counts is unavailable or an error as its counting says, wha
     const ok = checkout(write({ counting: { status: 'ok' }, cases: [] }));
     const got = await countSides([ok, checkout(body)], [], {
       log: () => {},
-      script: 'fake.js',
       together: false,
       jobs: 1,
     });
@@ -145,7 +146,7 @@ test('a side without counts is unavailable or an error as its counting says, wha
   };
   const [none, why] = await status(null);
   assert.equal(none, 'unavailable', 'no counting script: older than the counts');
-  assert.match(String(why), /has no fake\.js/);
+  assert.match(String(why), /has no bench\/counts\/cli\.js/);
   const words = 'counting unavailable: cannot count, older than the counts';
   assert.equal(
     (await status(`console.error(${JSON.stringify(words)}); process.exit(1);`))[0],

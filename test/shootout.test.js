@@ -377,35 +377,32 @@ test('counting: differences pair the compared sides case by case, with the large
     libc: 0,
     other: 0,
   });
+  /** What `npm run counts` writes for one side (bench/counts/cli.js), in the fields the section reads. */
   const out = (/** @type {Record<string, number[]>} */ cases) => ({
     doc: {
       node: 'v24.11.1',
-      v8: '13.6',
-      flags: ['--no-opt'],
       seconds: 40,
       counting: /** @type {any} */ ({
         status: 'ok',
+        flags: { node: ['--no-opt'], valgrind: [], strace: [], setarch: [] },
         processes: 4,
         repeat: { cases: 2, quantiles: { max: 0.001 }, syscallsSame: 2 },
       }),
-      counts: Object.fromEntries(
-        Object.entries(cases).map(([key, [instructions, difference, fsync]]) => [
-          key,
-          /** @type {any} */ ({
-            status: 'ok',
-            instructions,
-            components: split(instructions),
-            syscalls: { fsync, write: 3, read: 0, other: 0, runtime: 0 },
-            repeat: {
-              instructions: instructions * (1 + difference),
-              components: split(instructions * (1 + difference)),
-              difference,
-              syscallsSame: true,
-            },
-          }),
-        ]),
-      ),
-      skipped: {},
+      cases: Object.entries(cases).map(([key, [instructions, difference, fsync]]) => ({
+        key,
+        counts: /** @type {any} */ ({
+          status: 'ok',
+          instructions,
+          components: split(instructions),
+          syscalls: { fsync, write: 3, read: 0, other: 0, runtime: 0 },
+          repeat: {
+            instructions: instructions * (1 + difference),
+            components: split(instructions * (1 + difference)),
+            difference,
+            syscallsSame: true,
+          },
+        }),
+      })),
     },
   });
   const sel = 'production/better-sqlite3/none/select';
@@ -427,6 +424,16 @@ test('counting: differences pair the compared sides case by case, with the large
   );
   assert.equal(section.status, 'error');
   assert.equal(section.reason, 'v22 13.x: counting under Node v22 13.x exited 1: boom');
+  // each side with its Node, its flags in the counted processes, and how far its repeat went
+  assert.deepEqual(section.sides[0], {
+    side: 'v24 12.x',
+    node: 'v24.11.1',
+    status: 'ok',
+    seconds: 40,
+    processes: 4,
+    flags: ['--no-opt'],
+    repeat: { cases: 2, max: 0.001, syscallsSame: 2 },
+  });
   assert.deepEqual(
     section.differences.map((d) => [d.member, d.reference, `${d.setup}/${d.op}`, d.change, d.spread, d.tolerance]),
     [

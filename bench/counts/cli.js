@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // npm run counts -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                   [--claim NAME]… [--seed N] [--jobs N] --out FILE
+//                   [--claim NAME]… [--case KEY]… [--seed N] [--jobs N] --out FILE
 //                   [--inject FILE | --probe-loop N] (calibration only)
 // The counting pass alone, without the timed rounds: what every selected timed case costs per
 // operation (instructions, system calls, bytes), counted twice in new processes (pass.js). This is
-// what the compare runs in each side's own checkout to compare their costs (compare/counts.js):
-// its output is the contract between the compare and a side of any version that has this file.
+// what counts each side of a run of several sides (bench/paired/count-sides.js), under the side's
+// Node with its environment: the compare's in each side's own checkout, the shootout's under each
+// side's Node and driver generation, each side's measured cases given by --case. Its output is the
+// contract between them and a side of any version that has this file.
 //
 // Output (--out, written whole or not at all): { kind: 'sqlite-node-bench/counts', version: 1,
-//   node, mode, seed, filters, inject, layoutPad, counting, cases: [{ key, config, driver, cipher, op, counts }] }
+//   node, mode, seed, filters, inject, layoutPad, seconds, drivers, counting,
+//   cases: [{ key, config, driver, cipher, op, counts }] }
 // with `counting` and `counts` as in the result document (bench/counts/pass.js, counts.js), except
 // that the repeat runs with its heap laid out differently (LAYOUT_PAD), as base and head differ.
 //
@@ -31,6 +34,10 @@ import { countingTools } from './tools.js';
 const OPTIONS = /** @type {const} */ ({
   quick: switchFlag("the quick run's cases and budgets"),
   ...FILTER_OPTIONS,
+  case: {
+    ...valueFlag('KEY', 'count only these cases (config/driver/cipher/op)', { shown: 'every selected case' }),
+    multiple: true,
+  },
   seed: valueFlag('N', 'seed of the generated data', { default: '1' }),
   jobs: valueFlag('N', 'callgrind processes at once', { shown: 'one per core' }),
   out: valueFlag('FILE', 'the counts document, written whole or not at all', { shown: 'none (required)' }),
@@ -129,7 +136,12 @@ async function main(/** @type {string[]} */ argv) {
   const jobs = numberFlag('jobs', v.jobs, 1, 256);
   const inject = v.inject ? readInject(v.inject) : null;
   const probe = numberFlag('probe-loop', v['probe-loop'], 1, 1e9);
-  const selected = selectCases(filters);
+  const selected = selectCases(filters).filter((c) => !v.case || v.case.includes(caseKey(c)));
+  const notCase = v.case?.find((k) => !selected.some((c) => caseKey(c) === k));
+  if (notCase)
+    throw new UsageError(
+      `--case '${notCase}' is not a selected case; valid: config/driver/cipher/op of \`npm run bench -- --list\``,
+    );
   if (!selected.length) throw new UsageError('the filters select no case; `npm run bench -- --list` shows them');
   const unknown = Object.keys(inject ?? {}).find((k) => !selected.some((c) => caseKey(c) === k));
   if (unknown) throw new UsageError(`--inject: case '${unknown}' is not among the selected cases`);

@@ -1,10 +1,12 @@
-// Count each side of a paired comparison, one way for the compare and the shootout: a counting
-// script run in the side's checkout under the side's Node with its environment (the compare: each
-// checkout's own `npm run counts`, bench/counts/cli.js, its code and drivers, on the Node it runs
-// on; the shootout: bench/shootout/count-side.js under each side's Node and driver generation).
+// Count each side of a run of several sides, one way for the compare and the shootout: the
+// counting pass alone (`npm run counts`, bench/counts/cli.js) run in the side's checkout under the
+// side's Node with its environment. A side says all it differs by: the compare's are checkouts
+// (each counts with its own code and drivers, on the Node it runs on), the shootout's are Nodes
+// with their driver generation in this checkout (each counts the cases it measured, by --case).
 // The sides at once, each on its share of the cores, where every side gets at least
 // MIN_CORES_PER_SIDE (a count is exact per process: what runs beside it does not change it); else
-// one after the other, each on every core. A side without that script, or on a machine that cannot
+// one after the other, each on every core. Each side's progress (a line at least every 10 s, with
+// an ETA) goes to the log with its label. A side without that script, or on a machine that cannot
 // count, gets the reason instead, and wall time alone decides.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,8 +27,6 @@ import { costRows, costTally } from '../../lib/costs.js';
 /**
  * @typedef {object} CountOptions
  * @property {(line: string) => void} log
- * @property {string} [script] the counting script, relative to the side's checkout (default COUNTS_CLI)
- * @property {RegExp} [show] the script's stderr lines that go to the log (default every one)
  * @property {Record<string, Inject>} [inject] calibration only
  * @property {number} [jobs] counting processes at once
  */
@@ -47,20 +47,18 @@ const COUNTS_CLI = 'bench/counts/cli.js';
  */
 
 /**
- * Run a side's counting script (default `npm run counts`, bench/counts/cli.js) under the side's
- * Node with its environment, in its checkout; resolves to what it wrote to --out, or why it wrote
- * nothing. Its stderr lines go to the log, prefixed with the side's label (only those `show`
- * matches).
+ * Run `npm run counts` (bench/counts/cli.js) in a side's checkout under the side's Node with its
+ * environment; resolves to what it wrote to --out, or why it wrote nothing. Its stderr lines go to
+ * the log, prefixed with the side's label.
  * @param {Side} side
- * @param {string[]} args the script's flags (mode, filters or cases, seed; --probe-loop)
+ * @param {string[]} args its flags (mode, filters or cases, seed; --probe-loop)
  * @param {CountOptions} o
  * @returns {Promise<{ doc: any } | Failed>}
  */
 export async function runCounts(side, args, o) {
-  const script = o.script ?? COUNTS_CLI;
-  const cli = path.join(side.dir, script);
+  const cli = path.join(side.dir, COUNTS_CLI);
   if (!fs.existsSync(cli))
-    return { status: 'unavailable', reason: `${side.label} has no ${script} (it is older than the counts)` };
+    return { status: 'unavailable', reason: `${side.label} has no ${COUNTS_CLI} (it is older than the counts)` };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-counts-'));
   try {
     const out = path.join(tmp, 'counts.json');
@@ -83,7 +81,7 @@ export async function runCounts(side, args, o) {
       partial = lines.pop() ?? '';
       for (const line of lines.filter((l) => l.trim())) {
         last = line;
-        if (!o.show || o.show.test(line)) o.log(`${side.label}: ${line}`);
+        o.log(`${side.label}: ${line}`);
       }
     });
     /** @type {number} */
@@ -140,8 +138,9 @@ export function countingLayout(cores, sides = 2) {
 
 /**
  * Count every side, at once or one after the other (countingLayout), each with runCounts.
- * @param {Side[]} sides
- * @param {(side: Side) => string[]} args each side's flags
+ * @template {Side} S
+ * @param {S[]} sides
+ * @param {(side: S) => string[]} args each side's flags
  * @param {CountOptions & { together?: boolean, count?: typeof runCounts }} o together, jobs: the layout
  *   (default countingLayout of this machine's cores); count: runCounts or countSide
  * @returns {Promise<{ results: Awaited<ReturnType<typeof runCounts>>[], together: boolean, jobs: number }>}
@@ -151,9 +150,9 @@ export async function countEach(sides, args, o) {
   const together = o.together ?? auto.together;
   const jobs = o.jobs ?? auto.jobs;
   o.log(
-    `counting ${sides.length} sides ${together ? `at once, ${jobs} processes each` : `one after the other, ${jobs} processes at once`} (${o.script ?? COUNTS_CLI} in each checkout)`,
+    `counting ${sides.length} sides ${together ? `at once, ${jobs} processes each` : `one after the other, ${jobs} processes at once`} (${COUNTS_CLI} under each side's Node)`,
   );
-  const one = async (/** @type {Side} */ side) => {
+  const one = async (/** @type {S} */ side) => {
     const t = Date.now();
     const got = await (o.count ?? runCounts)(side, args(side), { ...o, jobs });
     o.log(
@@ -176,11 +175,7 @@ export async function countEach(sides, args, o) {
  */
 export async function countSides(sides, args, o) {
   const t0 = Date.now();
-  const { results, together, jobs } = await countEach(sides, () => args, {
-    show: /processes done|counted in/,
-    count: countSide,
-    ...o,
-  });
+  const { results, together, jobs } = await countEach(sides, () => args, { count: countSide, ...o });
   const [base, head] = results;
   const seconds = (Date.now() - t0) / 1000;
   const layout = { together, jobs };

@@ -1,10 +1,10 @@
 // The shootout's counts: after the interleaved run, what one operation of every measured case
 // costs on each side, in instructions (valgrind's callgrind) and system calls (strace), counted
-// twice in new processes (bench/counts/pass.js, docs/counting.md), each side by its own Node with
-// its own drivers (count-side.js, started with the side's Node and environment). Wall time on a
-// shared VM cannot see a difference between Nodes under 12-97% in 10 rounds; an instruction count
-// repeats to ~0.01%, so a CPU-bound difference is seen beside the time's verdict, with its repeat
-// spread. Sides are counted one after another, each with every core.
+// twice in new processes (docs/counting.md), each side by its own Node with its own drivers
+// (bench/paired/count-sides.js: `npm run counts` under the side's Node and environment, the
+// compare's way), and the document's `counting` made of them. Wall time on a shared VM cannot see
+// a difference between Nodes under 12-97% in 10 rounds; an instruction count repeats to ~0.01%, so
+// a CPU-bound difference is seen beside the time's verdict, with its repeat spread.
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
@@ -18,14 +18,11 @@ import { countEach } from '../paired/count-sides.js';
 const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
 
 /**
- * @typedef {object} CountSide what count-side.js wrote for one side
+ * @typedef {object} CountSide what `npm run counts` (bench/counts/cli.js) wrote for one side
  * @property {string} node
- * @property {string} v8
- * @property {string[]} flags Node's flags in its counted processes
  * @property {number} seconds
  * @property {CountingSection} counting
- * @property {Record<string, CaseCounts>} counts
- * @property {Record<string, string>} skipped
+ * @property {{ key: string, counts: CaseCounts }[]} cases
  */
 
 /** A case's components with 6 significant digits. */
@@ -40,7 +37,7 @@ const sig6All = (/** @type {Record<string, number>} */ c) =>
  * @param {CountSide} out
  */
 function sideCases(label, out) {
-  return Object.entries(out.counts).map(([key, c]) => {
+  return out.cases.map(({ key, counts: c }) => {
     if (c.status !== 'ok' || c.instructions === undefined || !c.syscalls || !c.components || !c.repeat?.components)
       return {
         side: label,
@@ -145,10 +142,7 @@ export function countingSection(results, comparisons, o) {
       ...(failed ? { reason: (c.reason ?? c.status).slice(0, 900) } : {}),
       seconds: sig6(out.seconds),
       ...(c.processes ? { processes: c.processes } : {}),
-      flags: out.flags,
-      ...(Object.keys(out.skipped).length
-        ? { skipped: Object.keys(out.skipped).length, skippedReason: Object.values(out.skipped)[0].slice(0, 500) }
-        : {}),
+      ...(c.flags ? { flags: c.flags.node } : {}),
       ...(c.repeat
         ? { repeat: { cases: c.repeat.cases, max: sig6(c.repeat.quantiles.max), syscallsSame: c.repeat.syscallsSame } }
         : {}),
@@ -170,29 +164,24 @@ export function countingSection(results, comparisons, o) {
 }
 
 /**
- * Count every side that ran (bench/paired/count-sides.js: count-side.js under each side's Node and
- * environment). A machine that cannot count (not Linux, no valgrind or strace) gets a section
- * saying why; a side whose pass fails is kept with its reason.
- * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides each with its measured cases
+ * Count every side that ran, each its measured cases on the quick run's databases as the engine
+ * made them (bench/paired/count-sides.js). A machine that cannot count (not Linux, no valgrind or
+ * strace) gets a section saying why; a side whose pass fails is kept with its reason.
+ * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides
  * @param {import('./plan.js').Comparison[]} comparisons
- * @param {{ mode: 'quick'|'full', seed: number, log: (line: string) => void }} o
+ * @param {{ seed: number, log: (line: string) => void }} o
  */
 export async function countShootout(sides, comparisons, o) {
   const tools = countingTools();
   if (tools.status !== 'ok') return { status: /** @type {const} */ ('unavailable'), reason: tools.reason };
   const started = Date.now();
-  const args = (/** @type {any} */ side) => [
-    ...(o.mode === 'quick' ? ['--quick'] : []),
-    '--seed',
-    String(o.seed),
-    ...side.keys.flatMap((/** @type {string} */ k) => ['--case', k]),
-  ];
-  const { results } = await countEach(sides, args, { script: 'bench/shootout/count-side.js', log: o.log });
+  const cases = (/** @type {{ keys: string[] }} */ side) => side.keys.flatMap((k) => ['--case', k]);
+  const { results } = await countEach(sides, (side) => ['--quick', '--seed', String(o.seed), ...cases(side)], o);
   return countingSection(
     results.map((result, i) => ({ label: sides[i].label, result })),
     comparisons,
     {
-      mode: o.mode,
+      mode: 'quick',
       tools: { valgrind: tools.valgrind, strace: tools.strace },
       seconds: (Date.now() - started) / 1000,
     },

@@ -88,7 +88,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
     ? await countShootout(
         ok.map((p) => ({ ...p.side, keys: listed[p.plan.label] ?? [] })).filter((s) => s.keys.length),
         comparisons,
-        { mode: 'quick', seed: f.seed, log },
+        { seed: f.seed, log },
       )
     : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
   return {
