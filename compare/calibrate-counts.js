@@ -14,7 +14,7 @@ import { percent, signedPercent } from '../lib/format.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/data/ops.js';
 import { costRows, movedComponents } from '../lib/costs.js';
-import { countSide, runCounts } from '../bench/paired/count-sides.js';
+import { runCounts } from '../bench/paired/count-sides.js';
 import { copyCheckout } from './sides.js';
 
 /**
@@ -61,7 +61,7 @@ export async function calibrateCounts(
     for (let r = 0; r < f.runs; r++) {
       const count = async (/** @type {string} */ label, /** @type {any} */ inject, dir = A.dir) => {
         const started = Date.now();
-        const got = await countSide({ label, dir }, runArgs(f.countArgs, r), {
+        const got = await runCounts({ label, dir }, runArgs(f.countArgs, r), {
           log: () => {},
           ...(inject ? { inject } : {}),
         });

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { costRows, costTally } from '../../lib/costs.js';
 /** @import { CostRow } from '../../lib/costs.js' */
 /** @import { Inject } from '../counts/worker.js' */
@@ -48,7 +49,8 @@ const COUNTS_CLI = 'bench/counts/cli.js';
 
 /**
  * Run `npm run counts` (bench/counts/cli.js) in a side's checkout under the side's Node with its
- * environment; resolves to what it wrote to --out, or why it wrote nothing. Its stderr lines go to
+ * environment; resolves to what it wrote to --out, or why there are no counts: it wrote nothing,
+ * or its pass could not count (its `counting` says unavailable or error). Its stderr lines go to
  * the log, prefixed with the side's label.
  * @param {Side} side
  * @param {string[]} args its flags (mode, filters or cases, seed; --probe-loop)
@@ -73,28 +75,24 @@ export async function runCounts(side, args, o) {
       env: side.env ?? process.env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let last = '';
-    let partial = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (/** @type {string} */ d) => {
-      const lines = (partial + d).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines.filter((l) => l.trim())) {
-        last = line;
-        o.log(`${side.label}: ${line}`);
-      }
+    let last = 'no message';
+    readline.createInterface({ input: child.stderr }).on('line', (line) => {
+      if (line.trim()) o.log(`${side.label}: ${(last = line)}`);
     });
     /** @type {number} */
     const code = await new Promise((resolve, reject) => {
       child.once('error', reject);
-      child.once('exit', (c, sig) => resolve(sig ? -1 : (c ?? -1)));
+      child.once('close', (c, sig) => resolve(sig ? -1 : (c ?? -1)));
     });
     if (!fs.existsSync(out))
-      return {
-        status: 'error',
-        reason: `${side.label}'s counting exited ${code}: ${partial.trim() || last || 'no message'}`.slice(0, 900),
-      };
-    return { doc: JSON.parse(fs.readFileSync(out, 'utf8')) };
+      return { status: 'error', reason: `${side.label}'s counting exited ${code}: ${last}`.slice(0, 900) };
+    const doc = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const counting = doc.counting ?? { status: 'ok' }; // --probe-loop counts no case
+    if (counting.status === 'ok') return { doc };
+    return {
+      status: counting.status === 'unavailable' ? 'unavailable' : 'error',
+      reason: `${side.label}: counting ${counting.status}: ${counting.reason ?? 'no reason'}`,
+    };
   } catch (err) {
     return {
       status: 'error',
@@ -103,23 +101,6 @@ export async function runCounts(side, args, o) {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/**
- * Run one side's counting pass; resolves to its output, or a reason (also when it could not count).
- * @param {Side} side
- * @param {string[]} args
- * @param {CountOptions} o
- * @returns {Promise<{ doc: any } | Failed>}
- */
-export async function countSide(side, args, o) {
-  const got = await runCounts(side, args, o);
-  if ('reason' in got || got.doc.counting?.status === 'ok') return got;
-  const { counting } = got.doc;
-  return {
-    status: counting?.status === 'unavailable' ? 'unavailable' : 'error',
-    reason: `${side.label}: counting ${counting?.status}: ${counting?.reason ?? 'no reason'}`,
-  };
 }
 
 /** Both sides are counted at once when each gets at least this many cores (a callgrind process and its repeat). */
@@ -141,8 +122,8 @@ export function countingLayout(cores, sides = 2) {
  * @template {Side} S
  * @param {S[]} sides
  * @param {(side: S) => string[]} args each side's flags
- * @param {CountOptions & { together?: boolean, count?: typeof runCounts }} o together, jobs: the layout
- *   (default countingLayout of this machine's cores); count: runCounts or countSide
+ * @param {CountOptions & { together?: boolean }} o together, jobs: the layout (default countingLayout
+ *   of this machine's cores)
  * @returns {Promise<{ results: Awaited<ReturnType<typeof runCounts>>[], together: boolean, jobs: number }>}
  */
 export async function countEach(sides, args, o) {
@@ -154,7 +135,7 @@ export async function countEach(sides, args, o) {
   );
   const one = async (/** @type {S} */ side) => {
     const t = Date.now();
-    const got = await (o.count ?? runCounts)(side, args(side), { ...o, jobs });
+    const got = await runCounts(side, args(side), { ...o, jobs });
     o.log(
       `counting ${side.label}: ${'reason' in got ? `failed: ${got.reason}` : 'done'} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
     );
@@ -175,7 +156,7 @@ export async function countEach(sides, args, o) {
  */
 export async function countSides(sides, args, o) {
   const t0 = Date.now();
-  const { results, together, jobs } = await countEach(sides, () => args, { count: countSide, ...o });
+  const { results, together, jobs } = await countEach(sides, () => args, o);
   const [base, head] = results;
   const seconds = (Date.now() - t0) / 1000;
   const layout = { together, jobs };
