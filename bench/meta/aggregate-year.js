@@ -1,22 +1,8 @@
 #!/usr/bin/env node
-// npm run meta:aggregate — the aggregate over a synthetic year of nightly history.
-//
-// Builds results/ holding what the nightly workflow commits: per platform (4) and night, a full
-// result document per Node major (5; each with its claims and workloads) and a shootout
-// document (every Node on that machine), N nights (default 183: 4,392 documents), with what a year
-// brings: Node patch releases, a driver bump whose select is slower (a change point with its cause;
-// both in the first 30 nights), a runner image a week, a few nights on slow or fast VMs, each
-// case's figure and noise from a real run (synthetic.js real-run.json). Then times
-// what a nightly run does: one more night (24 documents) aggregated into that history, README
-// block, results/README.md and charts regenerated (target ≤ 5 s, the whole `npm run aggregate`
-// process), and measures what that night adds to the repository, split into each kind of derived
-// file, and what it adds to the archive: the result and shootout documents are release assets, not
-// in git (aggregate/assets.js), so they are measured as the night's gzipped asset ci:archive uploads. Also times a
-// cold rebuild (no index: every stored document read and checked) and a no-change re-run, and
-// checks the bounds of issue #16: README block ≤ 300 lines and ≤ 40 KB, the whole README ≤ 500
-// lines, the charts < 2 MB, one night's commit ≤ about 200 KB. The README is the project's own,
-// its block replaced. Exit 1 when a bound is missed. `--keep` keeps the folder (the screenshots
-// script, npm run meta:screenshots, builds its year with buildYear below).
+// npm run meta:aggregate: the aggregate over a synthetic year of nightly history (synthetic.js, a
+// year's events at fixed nights), then one more night timed and its commit and archive measured
+// against the bounds of issue #16 (docs/pipeline.md "Bounds"); exit 1 when one is missed. `--keep`
+// keeps the folder. buildYear also makes the year of meta:screenshots and meta:same-pages.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,10 +27,9 @@ const NODES = [
 ];
 const START_DAY = Date.UTC(2026, 0, 1, 3, 17);
 /**
- * What a year brings, inside its first 30 nights so a month's pages show them: the Node patch
- * upgrade, then a better-sqlite3-multiple-ciphers bump (13.0.3 to 13.0.4, on the Nodes that load
- * 13.x) whose select is 12% slower: a change point with its cause, on night 15 (the history finds a
- * change in ops/s with 14 nights on either side: lib/changepoints.js SETTINGS.wall).
+ * What a year brings, in its first 30 nights so a month's pages show them: the Node patch upgrade,
+ * then a driver bump on the Nodes that load 13.x whose select is 12% slower: a change point with its
+ * cause (found with 14 nights either side: lib/changepoints.js SETTINGS.wall).
  */
 const UPGRADE_NIGHT = 9;
 const DRIVER_BUMP_NIGHT = 15;
@@ -126,11 +111,8 @@ export function artifactOf(/** @type {any} */ doc) {
 
 /** A result document as its matrix cell writes it: naming the cell (runner label and Node major). */
 export const inCell = (/** @type {any} */ doc) => {
-  doc.environment.ci = {
-    ...doc.environment.ci,
-    cellRunner: runnerOf(doc),
-    cellNode: doc.environment.node.slice(1).split('.')[0],
-  };
+  const cell = { cellRunner: runnerOf(doc), cellNode: doc.environment.node.slice(1).split('.')[0] };
+  doc.environment.ci = { ...doc.environment.ci, ...cell };
   return doc;
 };
 
@@ -187,21 +169,9 @@ export async function buildYear(o) {
   /** npm run aggregate over artifacts, its clock the night n it replays (clockOf). */
   const aggregate = (/** @type {string} */ artifacts, /** @type {number} */ n) => {
     const t0 = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(ROOT, 'aggregate/cli.js'),
-        '--artifacts',
-        artifacts,
-        '--results',
-        results,
-        '--readme',
-        readme,
-        '--now',
-        clockOf(n),
-      ],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-    );
+    const args = ['--artifacts', artifacts, '--results', results, '--readme', readme, '--now', clockOf(n)];
+    const cli = path.join(ROOT, 'aggregate/cli.js');
+    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const ms = performance.now() - t0;
     if (r.status !== 0) throw new Error(`aggregate exited ${r.status}: ${r.stderr.slice(0, 500)}`);
     return { ms, log: r.stdout.trim() };
@@ -226,14 +196,10 @@ export async function buildYear(o) {
       }
     }
     const log = /** @type {string[]} */ ([]);
+    const artifacts = path.join(history, partOfNight(from, classes));
+    const now = Date.parse(clockOf(to - 1));
     const code = await aggregateInProcess(
-      {
-        artifacts: path.join(history, partOfNight(from, classes)),
-        results,
-        readme,
-        now: Date.parse(clockOf(to - 1)),
-        draw: to === o.nights,
-      },
+      { artifacts, results, readme, now, draw: to === o.nights },
       { log: (s) => log.push(s), warn: (s) => log.push(s) },
     );
     if (code !== 0)
@@ -255,11 +221,8 @@ export async function buildYear(o) {
 function gitRepo(dir) {
   const config = ['user.name=bench', 'user.email=bench@example.com', 'init.defaultBranch=main', 'gc.auto=0'];
   const git = (/** @type {string[]} */ args, /** @type {string} */ input = '') => {
-    const r = spawnSync('git', [...config.flatMap((c) => ['-c', c]), ...args], {
-      cwd: dir,
-      input,
-      maxBuffer: 1024 * 1024 * 1024,
-    });
+    const options = { cwd: dir, input, maxBuffer: 1024 * 1024 * 1024 };
+    const r = spawnSync('git', [...config.flatMap((c) => ['-c', c]), ...args], options);
     if (r.status !== 0) throw new Error(`git ${args[0]}: ${r.stderr.toString().trim()}`);
     return r.stdout;
   };
@@ -316,25 +279,18 @@ async function main(/** @type {string[]} */ argv) {
     const { results, readme, aggregate } = year;
     // a lost index: every stored document is read and checked again (the input is one known document)
     fs.rmSync(path.join(results, 'index.json'));
-    const rebuild = aggregate(
-      path.join(year.history, partOfNight(0, SYNTHETIC_PLATFORMS.length), 'night-0'),
-      nights - 1,
-    );
+    const rebuild = aggregate(path.join(year.history, partOfNight(0, PER_NIGHT.shootouts), 'night-0'), nights - 1);
     const tonight = path.join(dir, 'tonight');
     for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
-    const before = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set(
-      'README.md',
-      fs.readFileSync(readme),
-    );
+    const derived = () =>
+      new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set('README.md', fs.readFileSync(readme));
+    const before = derived();
     const git = gitRepo(path.join(dir, 'git'));
     const isDoc = (/** @type {string} */ f) => /^results\/\d{4}\//.test(f);
     // the repository before tonight: every derived file; the documents are not in git (.gitignore)
     const packedBefore = git.commit(new Map([...before].filter(([f]) => !isDoc(f))));
     const nightly = aggregate(tonight, nights);
-    const after = new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set(
-      'README.md',
-      fs.readFileSync(readme),
-    );
+    const after = derived();
     const again = aggregate(tonight, nights);
     // one timing on a shared machine moves by a second: the nightly step is the median of three
     // nights (tonight's, measured above for what it commits, and the two after it)
@@ -356,28 +312,16 @@ async function main(/** @type {string[]} */ argv) {
     let last = packedBefore;
     for (const [part] of COMMIT_PARTS) {
       const mine = added.filter(([f]) => partOf(f) === part);
-      const sizes = {
-        files: mine.length,
-        bytes: bytes(mine),
-        deflatedBytes: deflated(mine),
-      };
+      const sizes = { files: mine.length, bytes: bytes(mine), deflatedBytes: deflated(mine) };
       if (mine.some(([f]) => isDoc(f))) {
         // the night's documents go to the archive (one release, one gzipped asset), not into git
-        nightParts[part] = {
-          ...sizes,
-          archivedBytes: packBundle(mine.map(([f, b]) => ({ file: f, text: b.toString('utf8') }))).length,
-          packedBytes: 0,
-          pushedBytes: 0,
-        };
+        const archivedBytes = packBundle(mine.map(([f, b]) => ({ file: f, text: b.toString('utf8') }))).length;
+        nightParts[part] = { ...sizes, archivedBytes, packedBytes: 0, pushedBytes: 0 };
         continue;
       }
       const next = git.commit(new Map(mine));
-      nightParts[part] = {
-        ...sizes,
-        archivedBytes: 0,
-        packedBytes: next.packed - last.packed,
-        pushedBytes: next.pushed - last.pushed,
-      };
+      const [packedBytes, pushedBytes] = [next.packed - last.packed, next.pushed - last.pushed];
+      nightParts[part] = { ...sizes, archivedBytes: 0, packedBytes, pushedBytes };
       last = next;
     }
     const sum = (/** @type {'packedBytes' | 'pushedBytes' | 'archivedBytes'} */ k) =>
@@ -422,52 +366,41 @@ async function main(/** @type {string[]} */ argv) {
     };
     const kib = (/** @type {number} */ b) => `${(b / 1024).toFixed(0)} KiB`;
     const mark = (/** @type {boolean} */ ok) => (ok ? 'within' : 'OVER');
+    const docs = PER_NIGHT.results + PER_NIGHT.shootouts;
+    const r = report;
     console.log(
-      `Aggregate over a synthetic year: ${report.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`,
+      [
+        `Aggregate over a synthetic year: ${r.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`,
+        `- nightly run (${docs} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${r.nightlySeconds.toFixed(2)} s, the median of 3 nights (${r.nightlySecondsEach.map((x) => x.toFixed(2)).join(', ')} s) (${mark(r.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`,
+        `- the same night again (nothing new, nothing written): ${r.noChangeSeconds.toFixed(2)} s`,
+        `- the year written and stored a batch at a time, in one process, charts drawn once: ${r.yearSeconds.toFixed(1)} s; rebuilding a lost index: ${r.indexRebuildSeconds.toFixed(1)} s`,
+        `- README block: ${r.readmeBlockLines} lines (${mark(r.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(r.readmeBlockBytes)} (${mark(r.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${r.readmeBlockTables} tables, ${r.readmeBlockImages} charts; whole README ${r.readmeLines} lines (${mark(r.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`,
+        `- results/README.md: ${r.resultsPageLines} lines, ${kib(r.resultsPageBytes)}`,
+        `- charts: ${r.charts} SVG files, ${kib(r.chartBytes)} together (${mark(r.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`,
+        `- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${r.nightFilesChanged - docs} files new or changed (${r.nightChartsRewritten} charts), ` +
+          `${kib(r.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(r.nightAddedPackedBytes)} (${mark(r.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
+          `as git push sends it (a thin pack): ${kib(r.nightPushedBytes)}`,
+        `- the night's ${docs} documents, archived as one release asset (gzipped JSON lines, not in git): ${kib(r.nightArchivedBytes)}`,
+        '- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):',
+        ...COMMIT_PARTS.map(([part, name]) => {
+          const x = nightParts[part];
+          const sizes = [x.bytes, x.deflatedBytes, x.archivedBytes, x.packedBytes, x.pushedBytes];
+          return `  - ${name}: ${x.files} files; ${sizes.map(kib).join('; ')}`;
+        }),
+        `- this machine: ${r.cores} cores, load average ${r.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`,
+        `\n${nightly.log}`,
+      ].join('\n'),
     );
-    console.log(
-      `- nightly run (${PER_NIGHT.results + PER_NIGHT.shootouts} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${report.nightlySeconds.toFixed(2)} s, the median of 3 nights (${report.nightlySecondsEach.map((x) => x.toFixed(2)).join(', ')} s) (${mark(report.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`,
-    );
-    console.log(`- the same night again (nothing new, nothing written): ${report.noChangeSeconds.toFixed(2)} s`);
-    console.log(
-      `- the year written and stored a batch at a time, in one process, charts drawn once: ${report.yearSeconds.toFixed(1)} s; rebuilding a lost index: ${report.indexRebuildSeconds.toFixed(1)} s`,
-    );
-    console.log(
-      `- README block: ${report.readmeBlockLines} lines (${mark(report.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(report.readmeBlockBytes)} (${mark(report.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${report.readmeBlockTables} tables, ${report.readmeBlockImages} charts; whole README ${report.readmeLines} lines (${mark(report.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`,
-    );
-    console.log(`- results/README.md: ${report.resultsPageLines} lines, ${kib(report.resultsPageBytes)}`);
-    console.log(
-      `- charts: ${report.charts} SVG files, ${kib(report.chartBytes)} together (${mark(report.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`,
-    );
-    console.log(
-      `- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${report.nightFilesChanged - PER_NIGHT.results - PER_NIGHT.shootouts} files new or changed (${report.nightChartsRewritten} charts), ` +
-        `${kib(report.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(report.nightAddedPackedBytes)} (${mark(report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
-        `as git push sends it (a thin pack): ${kib(report.nightPushedBytes)}`,
-    );
-    console.log(
-      `- the night's ${PER_NIGHT.results + PER_NIGHT.shootouts} documents, archived as one release asset (gzipped JSON lines, not in git): ${kib(report.nightArchivedBytes)}`,
-    );
-    console.log('- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):');
-    for (const [part, name] of COMMIT_PARTS) {
-      const x = nightParts[part];
-      console.log(
-        `  - ${name}: ${x.files} files; ${kib(x.bytes)}; ${kib(x.deflatedBytes)}; ${kib(x.archivedBytes)}; ${kib(x.packedBytes)}; ${kib(x.pushedBytes)}`,
-      );
-    }
-    console.log(
-      `- this machine: ${report.cores} cores, load average ${report.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`,
-    );
-    console.log(`\n${nightly.log}`);
     const file = path.resolve(values.out, 'aggregate-year.json');
     writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), file)}`);
     const ok =
-      report.nightlySeconds <= BOUNDS.nightlySeconds &&
-      report.readmeBlockLines <= BOUNDS.blockLines &&
-      report.readmeBlockBytes <= BOUNDS.blockBytes &&
-      report.readmeLines <= BOUNDS.readmeLines &&
-      report.chartBytes < BOUNDS.chartBytes &&
-      report.nightAddedPackedBytes <= BOUNDS.nightAddedBytes;
+      r.nightlySeconds <= BOUNDS.nightlySeconds &&
+      r.readmeBlockLines <= BOUNDS.blockLines &&
+      r.readmeBlockBytes <= BOUNDS.blockBytes &&
+      r.readmeLines <= BOUNDS.readmeLines &&
+      r.chartBytes < BOUNDS.chartBytes &&
+      r.nightAddedPackedBytes <= BOUNDS.nightAddedBytes;
     return ok ? 0 : 1;
   } finally {
     if (values.keep) console.error(`kept ${dir}`);

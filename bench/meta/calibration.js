@@ -1,13 +1,8 @@
 #!/usr/bin/env node
-// npm run meta:calibration — the calibration registry (issue 38): a row per kind of claim the
-// project prints, each with the claim as printed and where, how it is measured, the measured rate
-// with its own 95% interval, the target, and pass or fail. Rows measured here by simulation under
-// the noise the nights show (bench/meta/changepoints-year.js KINDS and Noise, docs/checking.md): two
-// modes, a slow tail of VMs, correlated nights, a VM shared by every operation of a night, Node
-// 24's two-state counts and values stored at 4 significant figures. Rows whose claim another
-// benchmark measures on real repeat runs quote that benchmark's figure and command; a claim nothing
-// measures yet says so. Seeded (lib/prng.js): the same seed, the same table. Writes
-// calibration-<time>.md and .json to --out (never over another file) and the table to stdout.
+// npm run meta:calibration: the calibration registry (issue 38), a row per kind of claim the project
+// prints: the claim and where, how it is measured, the measured rate with its own 95% interval, the
+// target, pass or fail (docs/checking.md says what each row simulates or quotes). Seeded: the same
+// seed, the same table. Writes calibration-<time>.md and .json to --out, never over another file.
 import path from 'node:path';
 import { SETTINGS, changePointsOf } from '../../lib/changepoints.js';
 import { createRandom, normal } from '../../lib/prng.js';

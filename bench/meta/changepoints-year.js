@@ -1,21 +1,9 @@
 #!/usr/bin/env node
-// npm run meta:changepoints — the change-point detection of the nightly history (lib/changepoints.js)
-// on a synthetic year: series of 365 nights with the noise real nights have, steps of 1%, 3% and
-// 10% injected at known nights, and series with no step at all. Per measure and step size: how many
-// injected steps were found at the right night (±1), found a few nights off (2 to 5), or missed, and
-// how many change points were found where no step was (false), per 100 series-years.
-//
-// The noise, per measure (docs/pipeline.md, "Change points"):
-// - counts are nearly deterministic on one Node, driver and SQLite: instructions per operation
-//   repeat within 0.005–0.01% for most series, 0.1% for some, 0.5–1% for a few (2%); system calls
-//   and bytes per operation are exact. Every value is stored at 4 significant figures, as
-//   aggregate/nights.js stores it (a rounding of up to 0.1%).
-// - wall time (the night's figure in ops/s) moves with the VM: a robust sd of 2–4% night to night,
-//   heavy-tailed (Student's t with 4 degrees of freedom), and 5% of nights on a VM off by 20–40%
-//   (seven in ten slower); select is bimodal besides: each night near 6,000/s or near 10,000/s
-//   (a share of 20–50% of nights in the low mode, per series), as some VMs run it.
-// Also measured: false change points as the aggregate shows them, from a window of 13 weeks that
-// moves a night at a time (every night's change points, counted once each over the year).
+// npm run meta:changepoints: the history's change-point detection (lib/changepoints.js) on a
+// synthetic year of series with the noise real nights have, steps of 1%, 3% and 10% at known nights,
+// and none: found at the right night (±1), a few nights off (2 to 5), missed, and false, per 100
+// series-years; also as the aggregate shows them, a 13-week window moving a night at a time. The
+// noise per measure is docs/pipeline.md's "Change points"; calibration.js uses these series too.
 import { SETTINGS, changePointsOf, oneSplit } from '../../lib/changepoints.js';
 import { createRandom, normal } from '../../lib/prng.js';
 import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
@@ -61,14 +49,8 @@ const KINDS = {
     measure: 'count',
     make: (random) => ({ level: [0.02, 0.1, 1.02, 2][Math.floor(4 * random())], noise: () => 0 }),
   },
-  writes: {
-    measure: 'count',
-    make: (random) => ({ level: 1 + 5 * random(), noise: () => 0 }),
-  },
-  bytesWritten: {
-    measure: 'count',
-    make: (random) => ({ level: 4096 * (1 + 10 * random()), noise: () => 0 }),
-  },
+  writes: { measure: 'count', make: (random) => ({ level: 1 + 5 * random(), noise: () => 0 }) },
+  bytesWritten: { measure: 'count', make: (random) => ({ level: 4096 * (1 + 10 * random()), noise: () => 0 }) },
   wall: {
     measure: 'wall',
     make: (random) => {
@@ -148,12 +130,7 @@ export function score(found, steps) {
     Math.min(Infinity, ...ys.map((y) => Math.abs(x - y)));
   const right = steps.filter((s) => dist(s, found) <= RIGHT).length;
   const off = steps.filter((s) => dist(s, found) > RIGHT && dist(s, found) <= NEAR).length;
-  return {
-    right,
-    off,
-    missed: steps.length - right - off,
-    false: found.filter((f) => dist(f, steps) > NEAR).length,
-  };
+  return { right, off, missed: steps.length - right - off, false: found.filter((f) => dist(f, steps) > NEAR).length };
 }
 
 /**
@@ -211,42 +188,41 @@ function main(/** @type {string[]} */ argv) {
   const rows = [];
   /** @type {Record<string, { right: number, steps: number, false: number, years: number }>} */
   const byMeasure = {};
+  const share = (/** @type {number} */ k, /** @type {number} */ n, digits = 1) => ((100 * k) / n).toFixed(digits);
   let detections = 0;
-  for (const [k, kind] of Object.entries(KINDS)) {
-    const o = SETTINGS[kind.measure];
+  for (const [k, kind] of Object.entries(KINDS))
     for (const size of [0, ...SIZES]) {
-      const total = { right: 0, off: 0, missed: 0, false: 0, oracle: 0 };
+      const t = { right: 0, off: 0, missed: 0, false: 0, oracle: 0 };
       for (let s = 0; s < perCell; s++) {
         const { values: v, steps } = seriesYear(/** @type {any} */ (k), size, seed0 * 1_000_003 + s * 101 + size * 1e4);
-        const found = changePointsOf(v, o).map((c) => c.index);
+        const found = changePointsOf(v, SETTINGS[kind.measure]).map((c) => c.index);
         detections++;
         const r = { ...score(found, steps), oracle: oracle(v, steps) };
-        for (const key of /** @type {(keyof typeof total)[]} */ (Object.keys(total))) total[key] += r[key];
+        for (const key of /** @type {(keyof typeof t)[]} */ (Object.keys(t))) t[key] += r[key];
       }
+      const steps = t.right + t.off + t.missed;
       const m = (byMeasure[`${kind.measure}|${size}`] ??= { right: 0, steps: 0, false: 0, years: 0 });
-      m.right += total.right;
-      m.steps += total.right + total.off + total.missed;
-      m.false += total.false;
-      m.years += perCell;
-      const steps = total.right + total.off + total.missed;
+      Object.assign(m, {
+        right: m.right + t.right,
+        steps: m.steps + steps,
+        false: m.false + t.false,
+        years: m.years + perCell,
+      });
+      const stepped = size
+        ? [`${t.right} (${share(t.right, steps)}%)`, String(t.off), String(t.missed), `${share(t.oracle, steps)}%`]
+        : ['–', '–', '–', '–'];
       rows.push([
         k,
         size ? `${size * 100}%` : 'none',
         String(perCell),
-        size ? `${total.right} (${((100 * total.right) / steps).toFixed(1)}%)` : '–',
-        size ? String(total.off) : '–',
-        size ? String(total.missed) : '–',
-        size ? `${((100 * total.oracle) / steps).toFixed(1)}%` : '–',
-        String(total.false),
-        ((100 * total.false) / perCell).toFixed(2),
+        ...stepped,
+        String(t.false),
+        share(t.false, perCell, 2),
       ]);
     }
-  }
   const detectMs = performance.now() - t0;
-  console.log(
+  const out = [
     `Change points on a synthetic year: ${NIGHTS} nights per series, steps at 3 known nights per series-year (±20 around nights ${STEP_NIGHTS.join(', ')}, random signs); ${perCell} series-years per row; found: within ±${RIGHT} night, off: 2–${NEAR} nights away, elsewhere: a change point with no step within ${NEAR} nights (where there is no step, a false one; where there are, also a step placed far off); best split: the share of steps the best single split places within ±${RIGHT} knowing each step to a bracket (halfway to its neighbours), what no method beats.\n`,
-  );
-  console.log(
     table(
       [
         [
@@ -264,44 +240,35 @@ function main(/** @type {string[]} */ argv) {
       ],
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
-  );
-  console.log('\nBy measure (every kind of series of the measure together):\n');
-  console.log(
+    '\nBy measure (every kind of series of the measure together):\n',
     table(
       [
         ['measure', 'step', 'found ±1', 'elsewhere / 100 series-years'],
         ...Object.entries(byMeasure).map(([key, m]) => {
-          const [measure, size] = key.split('|');
-          return [
-            measure,
-            Number(size) ? `${Number(size) * 100}%` : 'none',
-            m.steps ? `${m.right} of ${m.steps} (${((100 * m.right) / m.steps).toFixed(1)}%)` : '–',
-            ((100 * m.false) / m.years).toFixed(2),
-          ];
+          const size = Number(key.split('|')[1]);
+          const found = m.steps ? `${m.right} of ${m.steps} (${share(m.right, m.steps)}%)` : '–';
+          return [key.split('|')[0], size ? `${size * 100}%` : 'none', found, share(m.false, m.years, 2)];
         }),
       ],
       ['l', 'r', 'r', 'r'],
     ),
-  );
+  ];
   if (sliding) {
-    /** @type {string[][]} */
-    const srows = [];
-    for (const [k, kind] of Object.entries(KINDS)) {
+    const srows = Object.entries(KINDS).map(([k, kind]) => {
       let f = 0;
       for (let s = 0; s < sliding; s++)
         f += slidingFalse(seriesYear(/** @type {any} */ (k), 0, seed0 * 7919 + s).values, SETTINGS[kind.measure]);
-      srows.push([k, String(sliding), String(f), ((100 * f) / sliding).toFixed(2)]);
-    }
-    console.log(
+      return [k, String(sliding), String(f), share(f, sliding, 2)];
+    });
+    out.push(
       `\nAs the history shows them: each night the change points of the last ${WINDOW} nights, every night of a year; a change point shown on several nights counted once (series with no step):\n`,
-    );
-    console.log(
       table([['series', 'series-years', 'false', 'false / 100 series-years'], ...srows], ['l', 'r', 'r', 'r']),
     );
   }
-  console.log(
+  out.push(
     `\n${detections} series-years analysed in ${(detectMs / 1000).toFixed(2)} s (${(detectMs / detections).toFixed(2)} ms per series-year), ${process.version}`,
   );
+  console.log(out.join('\n'));
   return 0;
 }
 

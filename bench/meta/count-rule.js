@@ -1,10 +1,6 @@
-// The PR check's count rule on the Node it runs on (registry row d2, issues 38 and 41): what the
-// compare's calibration of the counts (`npm run compare -- --calibrate-counts`, docs/compare.md)
-// found on Node 24, kept as data (count-rule.json) so the row is measured, not quoted. Per
-// (run, case), as the calibration judged it: the A/A compare's verdict, whether it fails the
-// check and which components moved; whether the injected +1% loop, +1% of SQLite's work and the
-// fsyncs were found; the tolerances. Runs whose per-run output was not kept are counted as quoted
-// (`quoted`), and the row says which.
+// The calibration registry's row d2: the PR check's count rule on Node 24's real calibration runs
+// (`npm run compare -- --calibrate-counts`), kept per (run, case) in count-rule.json so the row is
+// measured, not quoted; runs whose per-run output was not kept are counted as `quoted`.
 import fs from 'node:fs';
 import { OPS } from '../data/ops.js';
 import { COUNT_VERDICTS as W } from '../../lib/verdicts.js';

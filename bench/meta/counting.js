@@ -1,25 +1,9 @@
 #!/usr/bin/env node
-// npm run meta:counting -- [--quick] [--jobs N] [--order] [--whole] [--sensitivity] [--components [--layout]] [--out DIR]
-// The counting pass (bench/counts/) measured against its targets (docs/counting.md), on this
-// machine, for the whole suite:
-//   - repeatability: how far every case's two counts (new processes, same history) differ in
-//     instructions per operation, and whether their system calls are the same; target ≥ 99% of
-//     cases within 0.1%, system calls identical;
-//   - sensitivity: the share of cases whose repeat spread is under 1% (target ≥ 95%), and one
-//     more statement per operation (SELECT 1, on the case's driver) seen as exactly what it costs
-//     alone, in a CPU-bound, an I/O-bound and an encrypted case (--sensitivity: only this);
-//   - cost: the pass's wall time (target ≤ 120 s on 2 cores, issue 40) and valgrind's slowdown (each
-//     callgrind process's wall time over a process running the same plan untraced), and how much of
-//     what callgrind instrumented was counted; with --whole, callgrind instruments whole processes,
-//     as before it started at the first mark (bench/counts/instrument.js): the slowdown before and after;
-//   - with --order, the repeat counts the cases in the reverse order: how much a count depends on
-//     what ran before it in the process;
-//   - with --components (only this): how each component repeats on production's cases of both
-//     better-sqlite3 drivers (docs/counting.md "How they repeat"), within one history or, with
-//     --layout, across heap layouts (the repeat with LAYOUT_PAD, as `npm run counts`).
-// Writes counting-<time>.json (everything) and .md (the summary it prints) to --out, a new pair
-// per run (components-<time>… with --components), never over another.
-// The statement's cost is compared paired: the same small plan counted with and without it.
+// npm run meta:counting: the counting pass (bench/counts/) against its targets (docs/counting.md) on
+// this machine: repeatability, sensitivity (one more statement per operation, counted paired, seen
+// as what it costs alone), cost (wall time, valgrind's slowdown, what was instrumented); --order,
+// --whole, --sensitivity and --components [--layout] as their --help says. Writes counting-<time>
+// (or components-<time>) .json and .md to --out, a new pair per run.
 import os from 'node:os';
 import path from 'node:path';
 import { command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';

@@ -1,17 +1,7 @@
-// Whether the ± means what it says, measured over repeat runs (meta:precision): for every pair of
-// runs and every case measured in both, does the later run's median land within the two figures'
-// combined 95% intervals (lib/stats/interval.js `lands`)? And how often does the A/A self-check
-// flag identical configs? Reported per operation, for the interval as it is now and for the
-// earlier ± (1.96 × the rse of the rounds, symmetric), so the width is compared too.
-//
-// Also whether the intervals are calibrated, and whether the comparisons decide:
-// - own-interval coverage: for every ordered pair of runs (first, later) and every case in both, the
-//   later figure inside the first run's own 95% interval (target 93–98%: covering, not padded);
-// - width against movement: per operation, the median of the printed ± (the wider side) over the
-//   95th percentile of the actual |difference| between runs' figures (target ≤ 1.5);
-// both for the median (typical under load) and the fastest typical figure; and
-// - paired half-widths: per operation, the median half-width of the in-run comparisons (targets:
-//   ≤ 3% CPU-bound, ≤ 6% I/O-bound, under interference).
+// Whether the ± means what it says, over repeat runs (meta:precision): coverage of the combined
+// intervals (lib/stats/interval.js `lands`) against the earlier ± (1.96 × rse), the A/A self-check's
+// flags, own-interval coverage and width against movement, and the paired half-widths; their
+// targets are in docs/checking.md.
 import { lands } from '../../lib/stats/interval.js';
 import { quantile } from '../../lib/stats/spread.js';
 import { widerSide } from '../../lib/stats/headline.js';
@@ -60,13 +50,12 @@ export function coverage(docs) {
       t.modes += Number(f.modes);
       t.figures++;
     }
-    for (let i = 0; i < figures.length; i++) {
+    for (let i = 0; i < figures.length; i++)
       for (let j = i + 1; j < figures.length; j++) {
         t.pairs++;
         t.landed += Number(lands(now(figures[i].o), now(figures[j].o)));
         t.landedEarlier += Number(lands(earlier(figures[i].o), earlier(figures[j].o)));
       }
-    }
   }
   const rows = Object.entries(byOp).map(([op, t]) => ({
     op,
@@ -129,12 +118,8 @@ export function calibrationOf(docs, which) {
       const f = FIGURES[which](c.stats);
       if (!f || typeof f.low !== 'number' || typeof f.high !== 'number') continue;
       const k = caseKey(c);
-      const e = byCase.get(k) ?? {
-        op: c.op,
-        figures: /** @type {{ value: number, low: number, high: number }[]} */ ([]),
-      };
-      e.figures.push(f);
-      byCase.set(k, e);
+      if (!byCase.has(k)) byCase.set(k, { op: c.op, figures: [] });
+      byCase.get(k)?.figures.push(f);
     }
   const byOp = /** @type {Record<string, { pairs: number, inside: number, widths: number[], moves: number[] }>} */ ({});
   for (const { op, figures } of byCase.values()) {

@@ -1,10 +1,7 @@
-// Row e of the calibration registry (calibration.js): with no real effect, how often an answer of
-// the README (aggregate/answers/) says a cipher, a PRAGMA, a Node or a driver changes something.
-// Each family is simulated as the answers judge it (lib/judge.js over the family, Holm): its
-// questions' pairs are rounds of log ratios whose reference is shared by every question of the
-// round (one slow reference round moves them all), each side with a slow state in a share of its
-// rounds (two modes) and an outlier round now and then. Beside it, how often the rule the answers
-// replace (the largest of the family whose own, uncorrected interval excludes 0) printed an effect.
+// The calibration registry's rows e: with no real effect, how often an answer of the README
+// (aggregate/answers/, lib/judge.js with Holm over the family) says something changes, the
+// reference shared by a round's questions, two modes and outlier rounds; beside it, the rule the
+// answers replace (the family's largest uncorrected effect).
 import { judge } from '../../lib/judge.js';
 import { createRandom, normal } from '../../lib/prng.js';
 

@@ -1,19 +1,9 @@
 #!/usr/bin/env node
-// npm run meta:floor -- [--runs 5] [--seconds 570] [--window 200] [--rounds 5,25,100] [--draws 2000] [--seed 1] [--out out/meta]
-//
-// How repeatable can a figure be on this machine at all? The machine alone, with no SQLite and no
-// harness: for --runs runs of --seconds each (the length of a full suite run), it times the
-// probe operations of probe.js (an fsync, a checkpoint's disk work, a CPU loop), window after
-// window of --window ms each, in turn, and keeps each window's typical rate (1000 / median
-// duration), as a round keeps its median. Then, per probe:
-// - the spread of the windows within a run (robust: 1.4826 × MAD of the logs);
-// - the CV across runs of each run's median over all its windows: what a case measured all run
-//   long would show at best;
-// - the CV across runs of the median of --rounds windows drawn at random times in each run, the
-//   way a case's rounds fall in a suite run, over --draws draws: its median, and the share of
-//   draws above 1% and 3% (the precision targets), as the share of such cases that would be.
-// A case of the suite that waits on the disk can be no more repeatable than the disk's own work
-// measured the same way: the probes are its floor.
+// npm run meta:floor: how repeatable a figure can be on this machine at all. The probes of probe.js
+// (no SQLite, no harness) timed window after window for --runs runs of --seconds, each window's
+// typical rate kept as a round keeps its median; per probe, the spread of the windows in a run, the
+// CV of the run medians, and the CV of the median of --rounds windows drawn at random times, the
+// way a case's rounds fall (docs/checking.md).
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
 import { writeFileAtomic } from '../../lib/files.js';

@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-// npm run meta:interference -- [--seconds N] [--seed N] [--mb N]
-//
-// Interference made on purpose, for measuring the harness on a quiet machine: one process that
-// keeps one core busy in bursts of random length (50 ms to 1 s), each burst either streaming
-// through a buffer larger than the caches (memory bandwidth and shared cache, as a noisy
-// neighbour on the same host) or spinning on arithmetic (the core), with short pauses between.
-// What the benchmark on the other core sees is a machine whose speed switches within a second,
-// as shared CI runners do on their own. meta:precision and the compare's calibration start it with
-// --interference; it stops after --seconds or when its parent goes.
+// npm run meta:interference: interference on purpose, so a quiet machine can be measured as a shared
+// runner: one core busy in bursts of 50 ms to 1 s, streaming a buffer larger than the caches or
+// spinning, with short pauses. Stops after --seconds or when its parent goes.
 import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { createRandom } from '../../lib/prng.js';
 

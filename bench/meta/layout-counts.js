@@ -1,12 +1,6 @@
-// The shootout's count rule with no real difference between two Nodes (registry row d1, issue 38):
-// two Nodes lay their heaps out differently, and what V8's lookup caches cost moves with the layout
-// (docs/counting.md "The heap's layout, across code"), so an A/A shootout of one Node's counts
-// across heap layouts is the rule's false-difference rate. The data, layout-counts.json, is real:
-// per Node, the shootout's cases (production: better-sqlite3-multiple-ciphers with ChaCha20,
-// better-sqlite3 and node:sqlite without a cipher; quick) counted by `npm run counts` in three
-// copies of one checkout at different paths, each count's repeat with the layout pad (LAYOUT_PAD),
-// six layouts per case. Every pair of those runs, with either of each run's two counts as its
-// side's first, is judged by the shootout's own code (instructionDifferences).
+// The calibration registry's row d1: the shootout's count rule with no real difference. One Node's
+// counts across heap layouts (layout-counts.json, real: docs/counting.md "The heap's layout, across
+// code") paired as A/A shootouts, judged by the shootout's own code (instructionDifferences).
 import fs from 'node:fs';
 import { instructionDifferences } from '../shootout/count-nodes.js';
 import { componentMoved } from '../../lib/attribution.js';

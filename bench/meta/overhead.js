@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// npm run meta:overhead — how much the harness itself costs. For a trivial prepared SELECT on a
-// real file, compares the ops/s our tinybench harness reports with a bare timed loop over the
-// same statement, interleaved (bare, harness, bare, …) and summarised by medians of rounds.
-// Target: harness ≥ 95% of bare. Also shows tinybench with one operation per sample (no
-// batching), to make plain why the harness batches sub-20µs operations.
+// npm run meta:overhead: what the harness costs. A trivial prepared SELECT timed by the harness and
+// by a bare loop, interleaved, medians of rounds (target: harness ≥ 95% of bare); beside it
+// tinybench with one operation per sample, which is why the harness batches short operations.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

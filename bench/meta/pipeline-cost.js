@@ -1,14 +1,8 @@
 #!/usr/bin/env node
-// npm run meta:cost -- [--phase quick,full,counts,compare,test,ci] [--out DIR]
-// What the pipeline itself costs, against the targets of issue 40, so a regression in our own
-// speed is seen like any other: each chosen phase run as a user runs it (a new output folder every
-// time), timed from start to exit, with the load average at its start and end and the cores
-// beside it. The full run and the PR check are also broken down by their own phases, read from
-// what they wrote (the result document's workloads and counting seconds; compare.json's phases).
-// The PR check's target is for a 4-vCPU runner: where this machine has fewer cores, its figure is
-// scaled as the table says (counting splits across cores; the timed compare alternates two servers
-// and does not). Writes pipeline-cost-<time>.json and .md to --out (never over another file) and
-// the table to stdout. Timings on a busy machine are long: read them beside the load average.
+// npm run meta:cost: what the pipeline itself costs against issue 40's targets: each chosen phase
+// run as a user runs it (a new folder each time) and timed, with the load average and the cores
+// beside it, broken down by what it wrote; the PR check scaled to a 4-vCPU runner
+// (docs/checking.md). Writes pipeline-cost-<time>.json and .md to --out, never over another file.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,25 +1,13 @@
 #!/usr/bin/env node
-// npm run meta:precision -- [--runs 5] [--out out/meta] [--probe-ms 3000] [--quick] [--interference] [bench filters…]
-// npm run meta:precision -- --from DIR [--out out/meta]   (the figures again from DIR's run-N documents, re-analysed)
-//
-// How repeatable the figures are: runs the suite --runs times, each in its own process, then for
-// every case measured ok in every run computes the coefficient of variation (sd / mean) of its
-// median ops/s across runs. Reports the median and 90th percentile over all cases (targets: ≤ 1%
-// and ≤ 3%), per operation, the wall time of each run (target for the full suite: ≤ 10 min), and
-// how each run spent its rounds (rounds per case; cases the deadline left short of ±targetRse).
-// Before each run and after the last it probes the machine (probe.js: a fixed fsync loop and a
-// fixed CPU loop), and reports each run's shift (the median over its fsync-bound, and its
-// CPU-bound, cases of the case's distance from its mean over the runs) beside what the probes
-// saw: a shift shared by a whole run is the machine's, which no statistic inside a run removes.
-// Then whether the ± means what it says (coverage.js): how often a later run lands inside the
-// combined 95% intervals, per operation, against the earlier ±; and how often the A/A self-check
-// flags identical configs. Then (coverage.js too) whether the intervals are calibrated, not only
-// covering, for the median and the fastest typical figure, and how wide the paired comparisons are.
-// --interference runs bench/meta/interference.js on the other core throughout.
+// npm run meta:precision: how repeatable the figures are. The suite --runs times, each in its own
+// process (or the runs of an earlier measurement again, --from DIR, re-analysed), then each case's
+// CV of median ops/s across runs, each run's shift beside the machine probes around it (probe.js),
+// and whether the ± means what it says (coverage.js). What each figure means and its targets:
+// docs/checking.md. --interference runs interference.js on the other core throughout.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { table as markdownTable } from '../../lib/markdown.js';
+import { table } from '../../lib/markdown.js';
 import { checkedDir, writeFileAtomic } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { ROOT } from '../../lib/root.js';
@@ -56,16 +44,14 @@ function main(/** @type {string[]} */ argv) {
   // everything that is not ours goes to the bench, checked here before the first run
   const passthrough = benchArgs(values);
   parseFlags(passthrough);
-
-  // a new folder per call (precision-XXXXXX under --out), so no earlier run's files are removed
-  const base = values.from ? '' : fs.mkdtempSync(path.join(checkedDir('out', values.out), 'precision-'));
+  if (values.from) return summarise(fromRuns(path.resolve(values.from)), values, passthrough);
+  // a new folder per call, so no earlier run's files are removed
+  const base = fs.mkdtempSync(path.join(checkedDir('out', values.out), 'precision-'));
   const docs = /** @type {any[]} */ ([]);
   const walls = /** @type {number[]} */ ([]);
-  if (values.from) return summarise(fromRuns(path.resolve(values.from)), values, passthrough);
   console.error(
     `precision: the runs' documents go to ${path.relative(process.cwd(), base) || base} (--from reads them again)`,
   );
-  // --interference: a competing process on the other core for the whole measurement (interference.js)
   const noise = values.interference
     ? spawn(process.execPath, [path.join(ROOT, 'bench/meta/interference.js'), '--seconds', '86400'], {
         stdio: 'ignore',
@@ -77,14 +63,9 @@ function main(/** @type {string[]} */ argv) {
     const out = path.join(base, `run-${i}`);
     console.error(`precision: run ${i} of ${runs}: npm run bench -- ${passthrough.join(' ')}`);
     const t0 = Date.now();
-    // timing only: the counting pass (bench/counts/) would add minutes to every run and change no time
-    const r = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'bench/cli.js'), '--out', out, '--no-counts', ...passthrough],
-      {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    // timing only: the counting pass would add minutes to every run and change no time
+    const args = [path.join(ROOT, 'bench/cli.js'), '--out', out, '--no-counts', ...passthrough];
+    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     walls.push((Date.now() - t0) / 1000);
     if (r.status !== 0 && r.status !== 1) throw new CommandError(`run ${i} exited ${r.status}`);
     const [file] = fs.readdirSync(out);
@@ -96,10 +77,9 @@ function main(/** @type {string[]} */ argv) {
 }
 
 /**
- * The run documents of an earlier measurement (its precision/run-N folders), each analysed again
- * by this checkout's analysis from its stored rounds (bench/result/analysis.js: the intervals, the
- * comparisons, the self-check), so a change of the statistics can be measured on the same runs.
- * The wall time of each run is its document's; there are no probes.
+ * The run documents of an earlier measurement (its run-N folders), each analysed again by this
+ * checkout's analysis from its stored rounds, so a change of the statistics can be measured on the
+ * same runs. The wall time of each run is its document's; there are no probes.
  * @param {string} dir
  */
 function fromRuns(dir) {
@@ -122,12 +102,13 @@ function fromRuns(dir) {
       return { ...c, stats: { ...stats, opsPerSec, ...(fast ? { fast } : {}) } };
     });
     const a = analyseRun(bare);
+    const { cases, machine, comparisons, selfCheck } = a;
     return {
       ...doc,
-      cases: a.cases,
-      machine: a.machine,
-      comparisons: a.comparisons,
-      selfCheck: a.selfCheck,
+      cases,
+      machine,
+      comparisons,
+      selfCheck,
       ...(doc.noise ? { noise: { ...doc.noise, machineFast: a.machineFast } } : {}),
     };
   });
@@ -144,15 +125,11 @@ function fromRuns(dir) {
 function summarise({ docs, walls, probes }, values, passthrough) {
   const pc2 = (/** @type {number} */ x) => percent(x, 2);
   const runs = docs.length;
-
   const byCase = /** @type {Map<string, number[]>} */ (new Map());
-  for (const doc of docs) {
-    for (const c of doc.cases) {
-      if (c.status !== 'ok' || !c.stats) continue;
-      const k = caseKey(c);
-      byCase.set(k, [...(byCase.get(k) ?? []), c.stats.opsPerSec.median]);
-    }
-  }
+  for (const doc of docs)
+    for (const c of doc.cases)
+      if (c.status === 'ok' && c.stats)
+        byCase.set(caseKey(c), [...(byCase.get(caseKey(c)) ?? []), c.stats.opsPerSec.median]);
   // how the rounds were spent: per run, rounds per case and the cases the deadline left short of the target
   const spent = docs.map((doc) => {
     const ok = doc.cases.filter((/** @type {any} */ c) => c.status === 'ok' && c.stats);
@@ -164,23 +141,26 @@ function summarise({ docs, walls, probes }, values, passthrough) {
       shortOfTarget: target ? ok.filter((/** @type {any} */ c) => c.stats.opsPerSec.rse > target).length : 0,
     };
   });
-  /** The cases measured ok in every run, with their figures. */
+  // the cases measured ok in every run
   const complete = [...byCase].filter(([, xs]) => xs.length === runs);
   const cvs = complete.map(([k, xs]) => ({ case: k, op: k.split('/')[3], cv: cv(xs) }));
   const cvList = cvs.map((c) => c.cv);
-  const ops = [...new Set(cvs.map((c) => c.op))];
   // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
   const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) =>
-    quantile(
-      complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1),
-      0.5,
-    );
+    complete.length
+      ? quantile(
+          complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1),
+          0.5,
+        )
+      : NaN;
+  const probed = (/** @type {number} */ i, /** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) =>
+    probes ? [probes[i][k], probes[i + 1][k]] : [NaN, NaN];
   const machine = docs.map((_, i) => ({
-    io: complete.length ? shiftOf(i, 'io') : NaN,
-    cpu: complete.length ? shiftOf(i, 'cpu') : NaN,
-    fsyncPerSec: probes ? [probes[i].fsyncPerSec, probes[i + 1].fsyncPerSec] : [NaN, NaN],
-    cpuPerSec: probes ? [probes[i].cpuPerSec, probes[i + 1].cpuPerSec] : [NaN, NaN],
+    io: shiftOf(i, 'io'),
+    cpu: shiftOf(i, 'cpu'),
+    fsyncPerSec: probed(i, 'fsyncPerSec'),
+    cpuPerSec: probed(i, 'cpuPerSec'),
   }));
   const probeCv = (/** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) => cv(machine.map((m) => mean(m[k])));
   const summary = {
@@ -195,7 +175,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
     cvMedian: quantile(cvList, 0.5),
     cvP90: quantile(cvList, 0.9),
     byOp: Object.fromEntries(
-      ops.map((op) => {
+      [...new Set(cvs.map((c) => c.op))].map((op) => {
         const xs = cvs.filter((c) => c.op === op).map((c) => c.cv);
         return [op, { cases: xs.length, median: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: Math.max(...xs) }];
       }),
@@ -209,32 +189,22 @@ function summarise({ docs, walls, probes }, values, passthrough) {
     noise: docs.map((d) => d.noise ?? null),
     ...(values.from ? { from: path.resolve(values.from) } : {}),
   };
-  console.log(
+  const { coverage: cov, selfCheck: aa } = summary;
+  const right = (/** @type {number} */ n) => /** @type {('l' | 'r')[]} */ (['l', ...Array(n - 1).fill('r')]);
+  const parts = [
     `Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`,
-  );
-  console.log(
-    markdownTable(
+    table(
       [
         ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
         ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), ...[s.median, s.p90, s.max].map(pc2)]),
-        [
-          '**all**',
-          String(cvs.length),
-          ...[summary.cvMedian, summary.cvP90, Math.max(...cvs.map((c) => c.cv))].map(pc2),
-        ],
+        ['**all**', String(cvs.length), ...[summary.cvMedian, summary.cvP90, Math.max(...cvList)].map(pc2)],
       ],
-      ['l', 'r', 'r', 'r', 'r'],
+      right(5),
     ),
-  );
-  console.log(`\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`);
-  console.log(
+    `\nwall time per run: ${walls.map((w) => `${w.toFixed(0)} s`).join(', ')}`,
     `rounds per case (median, max), cases short of the precision target: ${spent.map((x) => `${x.roundsMedian}, ${x.roundsMax}, ${x.shortOfTarget}`).join('; ')}`,
-  );
-  console.log(
     `\nEach run against the machine (shift: median over the run's cases of their distance from their mean over the runs; probes before → after the run):\n`,
-  );
-  console.log(
-    markdownTable(
+    table(
       [
         ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
         ...machine.map((m, i) => [
@@ -245,22 +215,13 @@ function summarise({ docs, walls, probes }, values, passthrough) {
       ],
       ['r', 'r', 'r', 'r', 'r'],
     ),
-  );
-  console.log(
-    `CV across runs of the probes: fsync ${percent(summary.probeCv.fsync, 2)}, CPU ${percent(summary.probeCv.cpu, 2)}\n`,
-  );
-  console.log(
+    `CV across runs of the probes: fsync ${pc2(summary.probeCv.fsync)}, CPU ${pc2(summary.probeCv.cpu)}\n`,
     `worst cases: ${summary.worst
       .slice(0, 5)
-      .map((w) => `${w.case} ${percent(w.cv, 2)}`)
+      .map((w) => `${w.case} ${pc2(w.cv)}`)
       .join('; ')}`,
-  );
-  const cov = summary.coverage;
-  console.log(
     `\nCoverage: for each pair of runs, the later median within the two figures' combined 95% intervals (target ≥ 93%); the earlier ± was 1.96 × rse:\n`,
-  );
-  console.log(
-    markdownTable(
+    table(
       [
         ['Operation', 'Pairs', 'Coverage', 'Coverage, earlier ±', 'Median ±', 'Median earlier ±', 'Figures with modes'],
         ...cov.byOp.map((r) => [
@@ -271,39 +232,32 @@ function summarise({ docs, walls, probes }, values, passthrough) {
         ]),
         ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
       ],
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      right(7),
     ),
-  );
-  const aa = summary.selfCheck;
-  console.log(
     `\nA/A self-check: ${aa.flagged.length} of ${aa.comparisons} comparisons flagged (target ≤ 1 in 20)${aa.flagged.length ? `: ${aa.flagged.join('; ')}` : ''}; ${aa.runsFailed} of ${runs} runs failed it\n`,
-  );
-  for (const [name, cal] of Object.entries(summary.calibration)) {
-    if (!cal.byOp.length) continue;
-    console.log(
-      `\nCalibration of the ${name === 'median' ? 'median (typical under load)' : 'fastest typical'} figure: the later run inside the first run's own 95% interval (target 93–98%), and the median ± against the 95th percentile of the actual |difference| between runs (target ≤ 1.5×):\n`,
-    );
-    console.log(
-      markdownTable(
-        [
-          ['Operation', 'Pairs', 'Own-interval coverage', 'Median ±', 'p95 |difference|', '± / p95'],
-          ...cal.byOp.map((r) => [
-            r.op,
-            String(r.pairs),
-            ...[r.coverage, r.width, r.move95].map((x) => percent(x)),
-            r.ratio.toFixed(2),
-          ]),
-          ['**all**', String(cal.all.pairs), percent(cal.all.coverage), '', '', ''],
-        ],
-        ['l', 'r', 'r', 'r', 'r', 'r'],
-      ),
-    );
-  }
-  console.log(
+  ];
+  for (const [name, cal] of Object.entries(summary.calibration))
+    if (cal.byOp.length)
+      parts.push(
+        `\nCalibration of the ${name === 'median' ? 'median (typical under load)' : 'fastest typical'} figure: the later run inside the first run's own 95% interval (target 93–98%), and the median ± against the 95th percentile of the actual |difference| between runs (target ≤ 1.5×):\n`,
+        table(
+          [
+            ['Operation', 'Pairs', 'Own-interval coverage', 'Median ±', 'p95 |difference|', '± / p95'],
+            ...cal.byOp.map((r) => [
+              r.op,
+              String(r.pairs),
+              ...[r.coverage, r.width, r.move95].map((x) => percent(x)),
+              r.ratio.toFixed(2),
+            ]),
+            ['**all**', String(cal.all.pairs), percent(cal.all.coverage), '', '', ''],
+          ],
+          right(6),
+        ),
+      );
+  const na = (/** @type {number | null} */ x) => (x === null ? 'n/a' : percent(x));
+  parts.push(
     `\nPaired comparisons in the runs (the A/A twin apart): median half-width of the 95% interval per operation (targets under interference: ≤ 3% CPU-bound, ≤ 6% I/O-bound):\n`,
-  );
-  console.log(
-    markdownTable(
+    table(
       [
         ['Operation', 'Bound', 'Comparisons', 'Median half-width', 'Decided'],
         ...summary.paired.map((r) => [
@@ -316,19 +270,13 @@ function summarise({ docs, walls, probes }, values, passthrough) {
       ],
       ['l', 'l', 'r', 'r', 'r'],
     ),
-  );
-  console.log(
     `\nMachine noise per run (share of CPU-bound slices in the slow state; steal): ${summary.noise
-      .map((n) =>
-        n
-          ? `${n.slowShare === null ? 'n/a' : percent(n.slowShare)}, ${n.steal === null ? 'n/a' : percent(n.steal)}`
-          : 'n/a',
-      )
+      .map((n) => (n ? `${na(n.slowShare)}, ${na(n.steal)}` : 'n/a'))
       .join('; ')}${summary.interference ? ' (with --interference)' : ''}`,
   );
   const file = path.resolve(values.out, 'precision.json');
   writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
-  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  console.log(`${parts.join('\n')}\nwrote ${path.relative(process.cwd(), file)}`);
 }
 
 command('precision', import.meta.url, main, HELP);

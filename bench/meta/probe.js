@@ -1,8 +1,6 @@
-// What the machine itself does, apart from SQLite: fixed disk loops and a fixed CPU loop. Used
-// between the suite's runs (meta:precision), and alone, window after window, to measure how
-// repeatable the machine is (meta:floor). Neither touches SQLite, so a run whose fsync-bound
-// cases all moved while the probe moved with them was moved by the machine (its disk, its
-// neighbours), not by the engine; in-run statistics cannot remove such a shift.
+// What the machine itself does, apart from SQLite: fixed disk loops, a CPU loop and a memory chase,
+// between the runs of meta:precision and window after window in meta:floor. A run whose fsync-bound
+// cases moved with the probe was moved by the machine, which in-run statistics cannot remove.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,10 +1,6 @@
-// The calibration registry's rows (npm run meta:calibration) for what a run prints of itself: the
-// claims' verdicts at MIN_PAIRS pairs (bench/data/production-claims.js), the A/A self-check's false
-// failures and what it catches (bench/result/analysis.js combinedP, the figures
-// aggregate/render/figure.js prints), and the two figures measured on real repeat runs here
-// (fastest typical, the absolute ±: aggregate/render/figure.js prints what was measured). Simulated
-// with the run's own judge (lib/judge.js) on pairs' log ratios under the noise the machines show:
-// Gaussian, a slow tail of hiccups, two modes. Seeded: the same seed, the same rows.
+// The calibration registry's rows f (meta:calibration) for what a run prints of itself: the claims'
+// verdicts at MIN_PAIRS pairs, the A/A self-check's false failures and what it catches, simulated
+// with the run's own judge under three noises, and two figures quoted from real repeat runs.
 import { judge } from '../../lib/judge.js';
 import { percent } from '../../lib/format.js';
 import { createRandom, normal } from '../../lib/prng.js';

@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-// npm run meta:same-cases -- BEFORE.json AFTER.json
-//
-// For a change that must not change what is measured (a refactor): do two result documents of the
-// same seed and filters measure the same cases, with the same statuses and reasons, the same
-// PRAGMA readings (temp directories aside), the same encryption proofs, and the same kinds of
-// verified counts? Timings and the counts themselves (how many operations a time budget allowed)
-// differ from run to run and are not compared. Exit 0 when they agree, 1 with one line per
-// difference when not, 2 on bad usage.
+// npm run meta:same-cases -- BEFORE.json AFTER.json: for a refactor, whether two result documents
+// of the same seed and filters measured the same cases, statuses, reasons, PRAGMA readings (temp
+// directories aside), encryption proofs and kinds of verified counts (not timings or counts).
 import fs from 'node:fs';
 import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
 import { caseKey, setupKey } from '../data/suite.js';

@@ -1,15 +1,7 @@
 #!/usr/bin/env node
-// npm run meta:same-pages -- [--nights 20] [--real DOC]... [--out FILE]
-//
-// For a change that must not change the pages (a refactor of the aggregate, its sections, charts or
-// the formats): a digest of everything the aggregate writes, one `sha256  path` line per file, from
-// a synthetic year of --nights nights (bench/meta/aggregate-year.js buildYear: README block,
-// results/README.md, index, nights cache, charts, stored documents) and from the --real documents
-// aggregated on their own (default: the real shootout fixture). Run it in the checkout before and in
-// the one after, and diff the two digests: no line differs when the pages are the same. A chart's
-// first line carries a hash of the drawing code (aggregate/charts/writer.js), which changes with any
-// edit of that code by design; the digest masks it, so the drawing itself is what is compared. Of
-// README.md only the generated block counts (the prose around it is the project's own).
+// npm run meta:same-pages: for a refactor of the aggregate, a digest (`sha256  path` per file) of
+// everything it writes from a synthetic year and from --real documents; diff the digests of two
+// checkouts. A chart's drawing-code hash is masked, and of README.md only the generated block counts.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,14 +1,8 @@
 #!/usr/bin/env node
-// npm run meta:same-verdicts -- [--ref REF] [FILE.json ...]
-//
-// For a change to the judge (lib/judge.js, lib/costs.js' rule): re-judge stored rounds with the
-// judge as it was at a git ref and as it is, and list every verdict or interval that differs. The
-// old judge is the modules at REF (`git archive` into a temporary folder, removed after), so this
-// keeps working after the change lands. Inputs: result documents of a run (their comparisons and
-// claims, from the cases' rounds: bench/result/analysis.js analyseRun) and shootout documents (their
-// rows, from the sides' figures per round: bench/shootout/verdict-rows.js analyseShootout; and their
-// counted differences, where they have counts). Exit 0 when nothing differs, 1 listing each
-// difference, 2 on bad usage.
+// npm run meta:same-verdicts -- [--ref REF] [FILE.json ...]: for a change to the judge, stored rounds
+// (run documents' comparisons and claims, shootout documents' rows and counted differences)
+// re-judged by the modules at REF (`git archive` into a temporary folder) and by this checkout;
+// every verdict or interval that differs is listed. Exit 0 when no verdict differs, 1 when one does.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

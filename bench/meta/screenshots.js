@@ -1,17 +1,9 @@
 #!/usr/bin/env node
-// npm run meta:screenshots — the results as a person sees them: the README (and results/README.md)
-// rendered as GitHub-flavoured Markdown in a README-wide column, opened in headless Chromium at
-// 1280 px, one screenshot of the top and one of each chart with the text around it, into
-// out/screenshots/.
-//
-//   npm run meta:screenshots -- [--nights 100] [--classes 4] [--real DIR]... [--out out/screenshots]
-//
-// Sources: a synthetic year (bench/meta/aggregate-year.js buildYear, --nights of it; 0 for none); the
-// repository's own README.md when results/ exists; and each --real DIR holding README.md and
-// results/ (default: out/matrix when `npm run matrix` has written it). Needs Debian's chromium
-// (apt-get install -y chromium), or CHROMIUM naming another binary. Look at the PNGs: the script
-// checks that they were made, not that they are readable. It never removes a folder it did not
-// make: --out must be new, empty, or its own earlier output (whose subfolders its note lists).
+// npm run meta:screenshots: the README and results/README.md as GitHub shows them, in headless
+// Chromium at 1280 px (a screenshot of the top and of each chart with its text), from a synthetic
+// year (buildYear), the repository's results and each --real DIR (default: out/matrix). Needs
+// Debian's chromium, or CHROMIUM. It checks the PNGs were made, not that they read well; it never
+// removes a folder it did not make (--out: new, empty, or its own earlier output).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,13 +1,6 @@
-// Synthetic documents, valid against their schemas: for the aggregate's tests and for its
-// benchmark over a year of nightly history (aggregate-year.js). The year's figures come from a real
-// run (real-run.json, made by realProfile from a real document): each case's typical figure and the
-// spread of its rounds, so its pages show that run's per-cipher and per-operation effects. A result document carries what a real
-// full cell commits: every case, the comparisons, the claims and the workloads; a
-// shootout document every Node side of one machine. Figures come from a seeded generator (the same
-// parameters always give the same bytes) and go through the bench's own code from there: the
-// rounding the suite stores (run-suite.js rounded), the run's analysis (bench/result/analysis.js),
-// the workloads' (bench/workloads/workload-figures.js) and the shootout's (bench/shootout/). Never used
-// for anything a reader sees.
+// Synthetic documents, valid against the schema, for the aggregate's tests and its synthetic year
+// (aggregate-year.js): seeded figures (or a real run's, real-run.json) put through the bench's own
+// rounding and analyses, so they read as a real cell's or shootout's. Never shown to a reader.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import semver from 'semver';
@@ -88,18 +81,17 @@ const GENERATION_RELEASES = {
 
 /** A build's compile options, as a real driver lists them (about 60; their bytes are in every document). */
 const COMPILE_OPTIONS = [
-  'ATOMIC_INTRINSICS=1 COMPILER=gcc-12.2.0 DEFAULT_AUTOVACUUM DEFAULT_CACHE_SIZE=-16000 DEFAULT_FILE_FORMAT=4',
-  'DEFAULT_FOREIGN_KEYS DEFAULT_JOURNAL_SIZE_LIMIT=-1 DEFAULT_MEMSTATUS=0 DEFAULT_MMAP_SIZE=0',
-  'DEFAULT_PAGE_SIZE=4096 DEFAULT_PCACHE_INITSZ=20 DEFAULT_RECURSIVE_TRIGGERS DEFAULT_SECTOR_SIZE=4096',
-  'DEFAULT_SYNCHRONOUS=2 DEFAULT_WAL_AUTOCHECKPOINT=1000 DEFAULT_WAL_SYNCHRONOUS=1 DEFAULT_WORKER_THREADS=0',
-  'DIRECT_OVERFLOW_READ DQS=0 ENABLE_COLUMN_METADATA ENABLE_DBSTAT_VTAB ENABLE_FTS3 ENABLE_FTS3_PARENTHESIS',
-  'ENABLE_FTS4 ENABLE_FTS5 ENABLE_GEOPOLY ENABLE_MATH_FUNCTIONS ENABLE_PERCENTILE ENABLE_RTREE ENABLE_STAT4',
-  'ENABLE_UPDATE_DELETE_LIMIT LIKE_DOESNT_MATCH_BLOBS MALLOC_SOFT_LIMIT=1024 MAX_ATTACHED=10 MAX_COLUMN=2000',
-  'MAX_COMPOUND_SELECT=500 MAX_DEFAULT_PAGE_SIZE=8192 MAX_EXPR_DEPTH=1000 MAX_FUNCTION_ARG=1000',
-  'MAX_LENGTH=1000000000 MAX_LIKE_PATTERN_LENGTH=50000 MAX_MMAP_SIZE=0x7fff0000 MAX_PAGE_COUNT=0xfffffffe',
-  'MAX_PAGE_SIZE=65536 MAX_SQL_LENGTH=1000000000 MAX_TRIGGER_DEPTH=1000 MAX_VARIABLE_NUMBER=32766',
-  'MAX_VDBE_OP=250000000 MAX_WORKER_THREADS=8 MUTEX_PTHREADS OMIT_DEPRECATED OMIT_PROGRESS_CALLBACK',
-  'OMIT_SHARED_CACHE OMIT_TCL_VARIABLE SOUNDEX SYSTEM_MALLOC TEMP_STORE=1 THREADSAFE=2 USE_URI',
+  'ATOMIC_INTRINSICS=1 COMPILER=gcc-12.2.0 DEFAULT_AUTOVACUUM DEFAULT_CACHE_SIZE=-16000 DEFAULT_FILE_FORMAT=4 DEFAULT_FOREIGN_KEYS',
+  'DEFAULT_JOURNAL_SIZE_LIMIT=-1 DEFAULT_MEMSTATUS=0 DEFAULT_MMAP_SIZE=0 DEFAULT_PAGE_SIZE=4096 DEFAULT_PCACHE_INITSZ=20',
+  'DEFAULT_RECURSIVE_TRIGGERS DEFAULT_SECTOR_SIZE=4096 DEFAULT_SYNCHRONOUS=2 DEFAULT_WAL_AUTOCHECKPOINT=1000',
+  'DEFAULT_WAL_SYNCHRONOUS=1 DEFAULT_WORKER_THREADS=0 DIRECT_OVERFLOW_READ DQS=0 ENABLE_COLUMN_METADATA ENABLE_DBSTAT_VTAB',
+  'ENABLE_FTS3 ENABLE_FTS3_PARENTHESIS ENABLE_FTS4 ENABLE_FTS5 ENABLE_GEOPOLY ENABLE_MATH_FUNCTIONS ENABLE_PERCENTILE',
+  'ENABLE_RTREE ENABLE_STAT4 ENABLE_UPDATE_DELETE_LIMIT LIKE_DOESNT_MATCH_BLOBS MALLOC_SOFT_LIMIT=1024 MAX_ATTACHED=10',
+  'MAX_COLUMN=2000 MAX_COMPOUND_SELECT=500 MAX_DEFAULT_PAGE_SIZE=8192 MAX_EXPR_DEPTH=1000 MAX_FUNCTION_ARG=1000',
+  'MAX_LENGTH=1000000000 MAX_LIKE_PATTERN_LENGTH=50000 MAX_MMAP_SIZE=0x7fff0000 MAX_PAGE_COUNT=0xfffffffe MAX_PAGE_SIZE=65536',
+  'MAX_SQL_LENGTH=1000000000 MAX_TRIGGER_DEPTH=1000 MAX_VARIABLE_NUMBER=32766 MAX_VDBE_OP=250000000 MAX_WORKER_THREADS=8',
+  'MUTEX_PTHREADS OMIT_DEPRECATED OMIT_PROGRESS_CALLBACK OMIT_SHARED_CACHE OMIT_TCL_VARIABLE SOUNDEX SYSTEM_MALLOC',
+  'TEMP_STORE=1 THREADSAFE=2 USE_URI',
 ].flatMap((line) => line.split(' '));
 
 /**
@@ -169,27 +161,17 @@ function machineFor(/** @type {string} */ platform) {
  * @param {string} imageVersion
  */
 function environmentOf(m, node, imageVersion) {
-  const b = NODE_BUILDS[semver.major(node)] ?? NODE_BUILDS[22];
+  const { v8, napi, modules } = NODE_BUILDS[semver.major(node)] ?? NODE_BUILDS[22];
+  const { platform, arch, osRelease, cpuModel, cores, imageOs } = m;
+  const ci = { provider: 'github-actions', runnerOs: platform === 'linux' ? 'Linux' : 'macOS' };
+  const machine = { platform, arch, osRelease, osVersion: null, cpuModel, cores, memoryBytes: 16 * 2 ** 30 };
   return {
     node,
-    v8: b.v8,
-    napi: b.napi,
-    modules: b.modules,
-    platform: m.platform,
-    arch: m.arch,
-    osRelease: m.osRelease,
-    osVersion: null,
-    cpuModel: m.cpuModel,
-    cores: m.cores,
-    memoryBytes: 16 * 2 ** 30,
-    ci: {
-      provider: 'github-actions',
-      runnerOs: m.platform === 'linux' ? 'Linux' : 'macOS',
-      runnerArch: m.arch.toUpperCase(),
-      imageOs: m.imageOs,
-      imageVersion,
-      runId: '1',
-    },
+    v8,
+    napi,
+    modules,
+    ...machine,
+    ci: { ...ci, runnerArch: arch.toUpperCase(), imageOs, imageVersion, runId: '1' },
   };
 }
 
@@ -249,10 +231,8 @@ const SAME_AS_PRODUCTION = new Set([
 ]);
 
 /**
- * A real run's profile: per timed case (its key, bench/data/suite.js caseKey), its typical
- * figure (the median of its rounds, 4 significant figures) and the spread of its rounds (1.4826 ×
- * their median absolute deviation over their median), with where the run came from.
- * real-run.json is realProfile of a real run's document (see its `source`).
+ * A real run's profile (real-run.json is one, see its `source`): per timed case, its typical figure
+ * (4 significant figures) and the robust spread of its rounds (1.4826 × MAD / median).
  * @param {any} doc a result document
  */
 export function realProfile(doc) {
@@ -264,21 +244,10 @@ export function realProfile(doc) {
       const mad = median(c.stats.rounds.map((/** @type {number} */ x) => Math.abs(x - m)));
       profile[caseKey(c)] = [Number(m.toPrecision(4)), Number(((1.4826 * mad) / m).toFixed(4))];
     }
-  const e = doc.environment;
-  return {
-    source: {
-      run: doc.run.id.slice(0, 8),
-      finishedAt: doc.run.finishedAt,
-      commit: doc.run.commit?.slice(0, 12) ?? null,
-      node: e.node,
-      platform: `${e.platform}-${e.arch}`,
-      cpuModel: e.cpuModel,
-      cores: e.cores,
-      rounds: doc.run.budget.rounds,
-      timeMs: doc.run.budget.time,
-    },
-    cases: profile,
-  };
+  const { environment: e, run } = doc;
+  const source = { run: run.id.slice(0, 8), finishedAt: run.finishedAt, commit: run.commit?.slice(0, 12) ?? null };
+  const where = { node: e.node, platform: `${e.platform}-${e.arch}`, cpuModel: e.cpuModel, cores: e.cores };
+  return { source: { ...source, ...where, rounds: run.budget.rounds, timeMs: run.budget.time }, cases: profile };
 }
 
 /** real-run.json, read once. @type {ReturnType<typeof realProfile> | undefined} */
@@ -298,12 +267,10 @@ function realOf(key, op) {
 }
 
 /**
- * Per timed operation (size has none): `rate`, its ops/s on a typical runner (production,
- * encrypted); `noise`, its spread between rounds (a fraction; each case draws its own around it:
- * how many extra rounds it needs); `nodeSqlite`, node:sqlite against better-sqlite3 (the real run's
- * Node, 20, has no node:sqlite, so the year's node:sqlite figures are better-sqlite3's times these:
- * invented, not measured); `verified`, what its task counts (its verify(): bench/data/ops.js) from
- * the operations it ran.
+ * Per timed operation: `rate`, its ops/s on a typical runner (production, encrypted); `noise`, its
+ * spread between rounds (each case draws its own around it); `nodeSqlite`, node:sqlite against
+ * better-sqlite3 (invented: the real run's Node 20 has no node:sqlite); `verified`, what its task
+ * counts (bench/data/ops.js verify) from the operations it ran.
  * @type {Record<string, { rate: number, noise: number, nodeSqlite: number, verified: (n: number) => Record<string, number> }>}
  */
 const OP_FIGURES = {
@@ -329,10 +296,9 @@ const referencesOf = referencesIn(runPlan().pairs);
 const referenceKeys = (/** @type {import('../data/suite.js').Case} */ c) => referencesOf(c).map(caseKey);
 
 /**
- * Every timed case's rounds, measured as run-suite.js measures them: the mode's rounds for every
- * case, then extra rounds for the cases above the target precision, least precise first,
- * with the references they are compared with (bench/run/extra-rounds.js nextExtraRound), until maxRounds or
- * the deadline. Each round, extra or not, moves the whole machine (its level); each case has its own noise.
+ * Every timed case's rounds as run-suite.js measures them: the mode's rounds, then extra rounds for
+ * the least precise cases and their references (extra-rounds.js nextExtraRound). Each round moves
+ * the whole machine (its level); each case has its own noise.
  * @param {{ c: import('../data/suite.js').Case, ops: number, noise: number }[]} timed
  * @param {import('../engine/measure.js').Budget & { maxRounds?: number, targetRse?: number }} budget
  * @param {() => number} random
@@ -370,8 +336,8 @@ function measureRounds(timed, budget, random) {
 }
 
 /**
- * A timed case's statistics from its rounds, as combine (bench/engine/measure.js) gives them and the
- * suite stores them (run-suite.js rounded: 6 significant figures), with its blocks.
+ * A timed case's statistics from its rounds, as measure.js combine gives them and run-suite.js
+ * rounded stores them.
  * @param {string} op
  * @param {{ rounds: number[], slots: string[] }} m
  * @param {import('../engine/measure.js').Budget} budget
@@ -412,11 +378,8 @@ function statsOf(op, m, budget, random) {
 
 /**
  * @param {{ platform?: string, node?: string, finishedAt?: string, mode?: 'quick'|'full', seed?: number, runId?: string, scale?: number, imageVersion?: string, driverVersion?: string, real?: boolean, shift?: { op: string, factor: number } }} p
- *   scale: every figure of the night multiplied by it (a slow or fast VM); imageVersion, driverVersion:
- *   the runner image and better-sqlite3-multiple-ciphers version the document reports; real: each
- *   case's figure and noise from the real run (real-run.json), by platform and Node major, instead
- *   of the generator's; shift: every figure of one operation with the production driver multiplied
- *   by factor (a change in the driver: a level the nightly history should find moved)
+ *   scale: every figure times it (a slow or fast VM); real: figures and noise from real-run.json;
+ *   shift: one operation's figures with the production driver times factor (a driver change)
  */
 export function syntheticDoc(p = {}) {
   const m = machineFor(p.platform ?? 'linux-x64');
