@@ -16,7 +16,7 @@ import { rate, runClaimRows } from './run-claims.js';
 import { percent } from '../../lib/format.js';
 import { falseDifferences, layoutRuns } from './layout-counts.js';
 import { countRuleData, countRuleVerdict } from './count-rule.js';
-import { wilson } from '../../lib/stats/interval.js';
+import { Z, wilson } from '../../lib/stats/interval.js';
 
 /** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
 const WINDOW = 91;
@@ -25,14 +25,11 @@ const NEAR = 5;
 /** Below this many change points found, a row b cannot tell coverage from chance: it says so. */
 const FEW = 30;
 /**
- * A step found in under this share of its windows is found by the noise more than by itself (3%
- * wall-time steps under nights correlated φ = 0.5: 0.3%, where φ was read low): what its size and
- * interval were measured to be is printed beside the change points (aggregate/sections/history.js
- * CHANGE_COVERAGE), not held to the target.
+ * A step found in under this share of its windows is found by the noise more than by itself: what
+ * was measured of it is printed beside the change points (history.js CHANGE_COVERAGE), not held to
+ * the target.
  */
 const RARE = 0.01;
-/** The normal quantile of a two-sided 95% interval. */
-const Z = 1.959964;
 
 /**
  * A 95% interval of a Poisson count k (Byar's approximation; exact to a few % from k = 1).
@@ -80,12 +77,7 @@ export function flagsOf(byOp, band) {
 
 const interval = (/** @type {number} */ k, /** @type {number} */ n) => `${rate(k, n)} (${k} of ${n})`;
 
-/**
- * The noise of one night of the history, shared by every operation: a slow or fast VM (outlier)
- * and the VM's own speed (a robust sd of 2%), or none (each operation draws its own).
- * @typedef {{ name: string, shared: boolean, phi: number }} BandScenario
- */
-/** @type {BandScenario[]} */
+/** Row a's noise: shared by a night's operations (an outlier VM and its speed, sd 2%) or each its own. */
 const BAND_SCENARIOS = [
   { name: 'independent nights and operations', shared: false, phi: 0 },
   { name: 'a VM shared by the night’s operations', shared: true, phi: 0 },
@@ -116,10 +108,7 @@ function bandRows(windows, seed) {
           }).values,
       );
       const f = flagsOf(byOp, bandOf);
-      t.opNights += f.opNights;
-      t.flags += f.flags;
-      t.nights += f.nights;
-      t.nightsFlagged += f.nightsFlagged;
+      for (const k of /** @type {const} */ (['opNights', 'flags', 'nights', 'nightsFlagged'])) t[k] += f[k];
       t.select += f.perOp[4];
     }
     const op = t.flags / t.opNights;

@@ -66,6 +66,7 @@ async function main(/** @type {string[]} */ argv) {
     key: caseKey(c),
     .../** @type {{ k: number, warmup: number }} */ (countPlanOf(c.op, mode)),
   }));
+  const base = { mode: /** @type {'quick' | 'full'} */ (mode), seed: 1, cases: usable, drivers };
   // Sensitivity, paired as a user compares two commits: the same small plan counted twice in
   // processes of the same history, the second time with one more statement per operation in its
   // cases; and the statement alone, around a task that does nothing, with each case's driver.
@@ -73,7 +74,7 @@ async function main(/** @type {string[]} */ argv) {
     const small = plans.filter((p) => EXTRA_CASES.includes(p.key));
     const alone = small.map((p) => ({ ...p, id: `alone:${p.key}`, extra: EXTRA_SQL, alone: true }));
     const countSmall = async (/** @type {import('../counts/worker.js').PlanCase[]} */ ps) =>
-      (await countPlans({ mode, seed: 1, cases: usable, plans: [...ps, ...alone], drivers, jobs })).found[0];
+      (await countPlans({ ...base, plans: [...ps, ...alone], jobs })).found[0];
     const without = await countSmall(small);
     const withExtra = await countSmall(small.map((p) => ({ ...p, extra: EXTRA_SQL })));
     return small.map((p) => {
@@ -105,14 +106,8 @@ async function main(/** @type {string[]} */ argv) {
   ];
   if (v.components) {
     const driver = ['better-sqlite3-multiple-ciphers', 'better-sqlite3'];
-    const { counts } = await countPass({
-      mode,
-      seed: 1,
-      cases: cases({ config: ['production'], driver }),
-      drivers,
-      jobs,
-      ...(v.layout ? { layout: { padRepeat: LAYOUT_PAD } } : {}),
-    });
+    const layout = v.layout ? { layout: { padRepeat: LAYOUT_PAD } } : {};
+    const { counts } = await countPass({ ...base, cases: cases({ config: ['production'], driver }), jobs, ...layout });
     const all = [...counts].filter(([, c]) => c.status === 'ok' && c.repeat);
     /** @param {(c: import('../counts/counts.js').CaseCounts) => number | null} of */
     const row = (of) => {
@@ -148,51 +143,28 @@ async function main(/** @type {string[]} */ argv) {
     return 0;
   }
   const started = Date.now();
-  const r = await countPlans({
-    mode,
-    seed: 1,
-    cases: usable,
-    plans,
-    drivers,
-    jobs,
-    layout: { reverseRepeat: v.order },
-    wholeProcess: v.whole,
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
+  const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
+  const r = await countPlans({ ...base, plans, jobs, layout: { reverseRepeat: v.order }, wholeProcess: v.whole, log });
   const seconds = (Date.now() - started) / 1000;
   // the same plan once more, in one process neither counted nor traced: valgrind's slowdown
-  const untraced = await countPlans({
-    mode,
-    seed: 1,
-    cases: usable,
-    plans,
-    drivers,
-    jobs: 1,
-    layout: { native: true },
-  });
+  const untraced = await countPlans({ ...base, plans, jobs: 1, layout: { native: true } });
   const [a, b] = r.found;
-  const counted = /** @type {{ key: string, counts: import('../counts/counts.js').CaseCounts }[]} */ ([]);
-  for (const p of plans) {
-    if (p.id) continue;
-    const x = a.get(p.key);
-    const y = b.get(p.key);
-    if (x?.skipped || y?.skipped) continue;
-    counted.push({ key: p.key, counts: caseCounts(x ?? { reason: 'not counted' }, y ?? { reason: 'not counted' }) });
-  }
+  const none = { reason: 'not counted' };
+  const counted = plans
+    .filter((p) => !p.id && !a.get(p.key)?.skipped && !b.get(p.key)?.skipped)
+    .map((p) => ({ key: p.key, counts: caseCounts(a.get(p.key) ?? none, b.get(p.key) ?? none) }));
   const spread = repeatSpread(counted);
   const under1 = counted.filter((c) => c.counts.repeat && Math.abs(c.counts.repeat.difference) < 0.01).length;
   const extra = await sensitivity();
   const native = untraced.times.find((t) => t.tool === 'native')?.seconds ?? NaN;
   const grind = r.times.filter((t) => t.tool === 'callgrind');
   const slowdown = grind.map((t) => (t.seconds * (plans.length / t.cases)) / native);
-  const inst = r.instrumented;
-  const sum = (/** @type {number[]} */ xs) => xs.reduce((x, y) => x + y, 0);
+  const sum = (/** @type {'beforeFirstMark' | 'total' | 'counted'} */ k) =>
+    r.instrumented.reduce((x, p) => x + p[k], 0);
   const instrumented = {
     mode: r.instrument.status === 'ok' ? 'from the first mark' : 'whole processes',
     ...(r.instrument.status === 'unavailable' ? { reason: r.instrument.reason } : {}),
-    beforeFirstMark: sum(inst.map((p) => p.beforeFirstMark)),
-    total: sum(inst.map((p) => p.total)),
-    counted: sum(inst.map((p) => p.counted)),
+    ...{ beforeFirstMark: sum('beforeFirstMark'), total: sum('total'), counted: sum('counted') },
   };
   const report = {
     machine: { cores: os.cpus().length, node: process.version, tools },

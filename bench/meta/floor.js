@@ -16,11 +16,7 @@ import { cv, quantile, median, logSpread } from '../../lib/stats/spread.js';
 /** @typedef {(typeof PROBES)[number]} Probe */
 const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
 
-/**
- * An empty list per probe.
- * @template T
- * @returns {Record<Probe, T[]>}
- */
+/** An empty list per probe. @template T @returns {Record<Probe, T[]>} */
 const perProbe = () => ({ fsync: [], checkpoint: [], cpu: [], memory: [] });
 
 const OPTIONS = /** @type {const} */ ({
@@ -60,9 +56,8 @@ export function parseFloorFlags(/** @type {string[]} */ argv) {
 }
 
 /**
- * One run: window after window of each probe, in turn, for `seconds`, and for at least
- * `minWindows` windows each (the most --rounds draws: on a busy machine the windows run long, and
- * a run with fewer windows than a draw's rounds could not be drawn from).
+ * One run: window after window of each probe, in turn, for `seconds` and at least `minWindows`
+ * windows each (the most --rounds draws: a busy machine's windows run long).
  * @param {{ seconds: number, window: number, minWindows: number, probes: Record<Probe, () => void> }} o
  * @returns {Record<Probe, number[]>} each window's typical rate, per probe, in time order
  */
@@ -87,16 +82,14 @@ export function floorOf(runs, { rounds, draws, random }) {
   const byRounds = rounds
     .filter((r) => r <= fewest)
     .map((r) => {
-      const cvs = [];
-      for (let d = 0; d < draws; d++) {
-        cvs.push(cv(runs.map((xs) => median(pick(random, xs, r)))));
-      }
+      const cvs = Array.from({ length: draws }, () => cv(runs.map((xs) => median(pick(random, xs, r)))));
+      const over = (/** @type {number} */ t) => cvs.filter((x) => x > t).length / draws;
       return {
         rounds: r,
         cvMedian: quantile(cvs, 0.5),
         cvP90: quantile(cvs, 0.9),
-        over1: cvs.filter((x) => x > 0.01).length / draws,
-        over3: cvs.filter((x) => x > 0.03).length / draws,
+        over1: over(0.01),
+        over3: over(0.03),
       };
     });
   const runMedians = runs.map(median);
@@ -141,6 +134,7 @@ function main(/** @type {string[]} */ argv) {
     memory: 'memory (dependent random reads over 128 MiB)',
   };
   const shown = floors.fsync.byRounds.map((b) => b.rounds);
+  const pc2 = (/** @type {number} */ x) => percent(x, 2);
   console.log(
     `Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`,
   );
@@ -156,16 +150,8 @@ function main(/** @type {string[]} */ argv) {
         ],
         ...PROBES.map((p) => {
           const f = floors[p];
-          return [
-            label[p],
-            String(f.windowsPerRun),
-            percent(f.windowSpread, 2),
-            percent(f.runCv, 2),
-            ...f.byRounds.map(
-              (b) =>
-                `${percent(b.cvMedian, 2)}, ${percent(b.cvP90, 2)} (${percent(b.over1, 2)}, ${percent(b.over3, 2)})`,
-            ),
-          ];
+          const drawn = f.byRounds.map((b) => `${pc2(b.cvMedian)}, ${pc2(b.cvP90)} (${pc2(b.over1)}, ${pc2(b.over3)})`);
+          return [label[p], String(f.windowsPerRun), pc2(f.windowSpread), pc2(f.runCv), ...drawn];
         }),
       ],
       ['l', 'r', 'r', 'r', ...shown.map(() => /** @type {const} */ ('r'))],
@@ -176,10 +162,8 @@ function main(/** @type {string[]} */ argv) {
       `\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`,
     );
   const file = path.resolve(o.out, 'floor.json');
-  writeFileAtomic(
-    file,
-    `${JSON.stringify({ node: process.version, started: started.toISOString(), ended: new Date().toISOString(), ...o, probes: floors, series })}\n`,
-  );
+  const when = { started: started.toISOString(), ended: new Date().toISOString() };
+  writeFileAtomic(file, `${JSON.stringify({ node: process.version, ...when, ...o, probes: floors, series })}\n`);
   console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
 }
 

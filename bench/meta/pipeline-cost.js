@@ -17,17 +17,12 @@ import { npmCommand } from '../tools/install-drivers.js';
 const RUNNER_CORES = 4;
 
 /**
- * A phase of the pipeline: how a user runs it, its target, and how to break it down.
- * @typedef {object} Phase
- * @property {string} name
- * @property {string} what the command as the table names it
- * @property {number} target seconds (issue 40)
- * @property {(dir: string) => { cmd: string, args: string[] }} run dir: a new folder of this phase's own
- * @property {(dir: string, seconds: number) => Part[]} [parts] its own phases, from what it wrote
- * @property {boolean} [scaled] measured here, judged on a RUNNER_CORES runner (scaleCompare)
+ * A phase: the command as the table names it (`what`), its target in seconds, how it runs in a new
+ * folder of its own, its own phases from what it wrote, and whether it is judged on a RUNNER_CORES
+ * runner (scaleCompare).
+ * @typedef {{ name: string, what: string, target: number, run: (dir: string) => { cmd: string, args: string[] }, parts?: (dir: string) => Part[], scaled?: boolean }} Phase
+ * @typedef {{ part: string, seconds: number, note?: string }} Part
  */
-
-/** @typedef {{ part: string, seconds: number, note?: string }} Part */
 
 const npm = (/** @type {string[]} */ args) => {
   const { cmd, pre } = npmCommand();
@@ -85,14 +80,14 @@ export const PHASES = [
     what: 'npm run bench -- --quick',
     target: 60,
     run: (dir) => npm(['run', 'bench', '--', '--quick', '--out', dir]),
-    parts: (dir) => runParts(dir),
+    parts: runParts,
   },
   {
     name: 'full',
     what: 'npm run bench',
     target: 15 * 60,
     run: (dir) => npm(['run', 'bench', '--', '--out', dir]),
-    parts: (dir) => runParts(dir),
+    parts: runParts,
   },
   {
     name: 'counts',
@@ -118,16 +113,9 @@ export const PHASES = [
 ];
 
 /**
- * One row of the table.
- * @typedef {object} Row
- * @property {string} phase the phase, or "phase: part" for a part of it
- * @property {number} measured seconds
- * @property {number | null} target seconds (parts have none)
- * @property {boolean | null} pass
- * @property {number | null} loadStart 1-minute load average
- * @property {number | null} loadEnd
- * @property {number} cores
- * @property {string} note
+ * One row of the table: the phase or "phase: part", seconds, 1-minute load averages (parts have
+ * no target, pass or load).
+ * @typedef {{ phase: string, measured: number, target: number | null, pass: boolean | null, loadStart: number | null, loadEnd: number | null, cores: number, note: string }} Row
  */
 
 const seconds = (/** @type {number} */ s) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
@@ -184,45 +172,27 @@ function measure(phase, work) {
   // the compare exits 1 on a regression (a false alarm, here): it ran when it wrote its result
   const ran = r.status === 0 || (phase.name === 'compare' && fs.existsSync(compareJson));
   const base = { loadStart, loadEnd, cores };
-  const rows = /** @type {Row[]} */ ([]);
+  /** @type {(p: Part) => Row} */
+  const partRow = (p) => {
+    const none = { target: null, pass: null, loadStart: null, loadEnd: null };
+    return { phase: `${phase.name}: ${p.part}`, measured: p.seconds, ...none, cores, note: p.note ?? '' };
+  };
   if (phase.scaled && fs.existsSync(compareJson)) {
     const { parts, scaled, how } = scaleCompare(readJson(compareJson).phases ?? [], cores);
-    rows.push(
+    const onRunner = { target: phase.target, pass: ran && scaled <= phase.target, ...base, note: `scaled: ${how}` };
+    return [
       { phase: phase.name, measured, target: null, pass: null, ...base, note: `${phase.what}; here` },
-      {
-        phase: `${phase.name} on a ${RUNNER_CORES}-vCPU runner`,
-        measured: scaled,
-        target: phase.target,
-        pass: ran && scaled <= phase.target,
-        ...base,
-        note: `scaled: ${how}`,
-      },
-      ...parts.map((p) => partRow(phase, p, base)),
-    );
-  } else {
-    rows.push({
-      phase: phase.name,
-      measured,
-      target: phase.target,
-      pass: ran && measured <= phase.target,
-      ...base,
-      note: ran ? phase.what : `${phase.what}: failed (exit ${exit})`,
-    });
-    rows.push(...(phase.parts?.(dir, measured) ?? []).map((p) => partRow(phase, p, base)));
+      { phase: `${phase.name} on a ${RUNNER_CORES}-vCPU runner`, measured: scaled, ...onRunner },
+      ...parts.map(partRow),
+    ];
   }
-  return rows;
+  const note = ran ? phase.what : `${phase.what}: failed (exit ${exit})`;
+  const pass = ran && measured <= phase.target;
+  return [
+    { phase: phase.name, measured, target: phase.target, pass, ...base, note },
+    ...(phase.parts?.(dir) ?? []).map(partRow),
+  ];
 }
-
-const partRow = (/** @type {Phase} */ phase, /** @type {Part} */ p, /** @type {{ cores: number }} */ base) => ({
-  phase: `${phase.name}: ${p.part}`,
-  measured: p.seconds,
-  target: null,
-  pass: null,
-  loadStart: null,
-  loadEnd: null,
-  cores: base.cores,
-  note: p.note ?? '',
-});
 
 const OPTIONS = /** @type {const} */ ({
   phase: valueFlag(
@@ -247,8 +217,9 @@ function main(/** @type {string[]} */ argv) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-cost-'));
   try {
     const rows = phases.flatMap((p) => measure(p, work));
-    const name = writeNewPair(out, 'pipeline-cost', `${costTable(rows)}\n`, `${JSON.stringify({ rows }, null, 2)}\n`);
-    printMarkdown(costTable(rows));
+    const md = costTable(rows);
+    const name = writeNewPair(out, 'pipeline-cost', `${md}\n`, `${JSON.stringify({ rows }, null, 2)}\n`);
+    printMarkdown(md);
     process.stderr.write(`meta:cost: wrote ${path.relative(process.cwd(), name)}.md and its .json\n`);
     return rows.some((r) => r.pass === false) ? 1 : 0;
   } finally {

@@ -29,15 +29,11 @@ export function typicalRate(op, ms) {
 const CHECKPOINT_PAGES = 20;
 
 /**
- * The probe operations, none of them SQLite:
- * - `fsync`: one 4 KiB page of a 1 MiB file rewritten, then fdatasync;
- * - `checkpoint`: a WAL checkpoint's disk work: 20 pages appended to an empty log file, fdatasync,
- *   the same pages rewritten in the 1 MiB file, fdatasync, the log truncated to 0 (so the file
- *   system allocates and frees blocks, and commits its journal, as for a real WAL);
- * - `cpu`: SHA-256 of 64 KiB (cache-resident);
- * - `memory`: 4,096 dependent random reads over 128 MiB, four times a common last-level cache,
- *   so nearly every read misses it (tests whether the machine's memory moves like select does).
- * `close` removes the files.
+ * The probe operations, none of them SQLite (docs/checking.md): `fsync`, a 4 KiB page of a 1 MiB
+ * file rewritten and fdatasync'd; `checkpoint`, a WAL checkpoint's disk work (20 pages appended to
+ * an empty log, fdatasync, rewritten in the main file, fdatasync, the log truncated: the file
+ * system allocates and frees blocks as for a real WAL); `cpu`, SHA-256 of 64 KiB; `memory`, a
+ * pointer chase over 128 MiB. `close` removes the files.
  * @param {string} [dir] where the files go (default: the temp dir, as the suite's databases)
  */
 export function openProbes(dir = os.tmpdir()) {
@@ -104,16 +100,12 @@ function memoryChase() {
 /**
  * Probe the machine: the typical rate of each probe operation over `ms`.
  * @param {{ ms?: number, dir?: string }} [o]
- * @returns {{ fsyncPerSec: number, cpuPerSec: number, memoryPerSec: number }}
  */
 export function probeMachine({ ms = 3000, dir } = {}) {
   const p = openProbes(dir);
   try {
-    return {
-      fsyncPerSec: typicalRate(p.fsync, ms),
-      cpuPerSec: typicalRate(p.cpu, ms),
-      memoryPerSec: typicalRate(p.memory, ms),
-    };
+    const [fsyncPerSec, cpuPerSec, memoryPerSec] = [p.fsync, p.cpu, p.memory].map((op) => typicalRate(op, ms));
+    return { fsyncPerSec, cpuPerSec, memoryPerSec };
   } finally {
     p.close();
   }

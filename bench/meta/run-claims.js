@@ -9,11 +9,7 @@ import { MIN_PAIRS } from '../data/production-claims.js';
 import { combinedP } from '../result/analysis.js';
 import { ABSOLUTE_COVERAGE, SELF_CHECK_CATCHES, STEADY_OPS } from '../../aggregate/render/figure.js';
 
-/**
- * What one operation writes, counted here (Node 20, 2 cores): a write or fsync per operation is
- * work a slice may or may not hold (a WAL append, a checkpoint); drift, the second half's
- * instructions per operation against the first's.
- */
+/** What one operation writes, counted here (Node 20, 2 cores); drift: the second half's instructions per operation against the first's. */
 const COUNTED = {
   how: '`npm run counts -- --quick --config production --driver better-sqlite3-multiple-ciphers --cipher chacha20,none --op select,insert,update,delete`',
   ops: {
@@ -57,14 +53,15 @@ export const rate = (/** @type {number} */ k, /** @type {number} */ n) =>
     .map((x) => percent(x))
     .join(', ')}]`;
 
-/** One comparison's judgement of n pairs drawn from a noise, shifted by `offset` (log). */
-const judged = (
-  /** @type {number} */ n,
-  /** @type {(r: () => number) => number} */ noise,
-  /** @type {() => number} */ r,
-  offset = 0,
-) =>
-  /** @type {import('../../lib/judge.js').Judgement} */ (
+/**
+ * One comparison's judgement of n pairs drawn from a noise, shifted by `offset` (log).
+ * @param {number} n
+ * @param {(r: () => number) => number} noise
+ * @param {() => number} r
+ * @returns {import('../../lib/judge.js').Judgement}
+ */
+const judged = (n, noise, r, offset = 0) =>
+  /** @type {any} */ (
     judge([Array.from({ length: n }, () => ({ reference: 1, member: 1, log: offset + noise(r) }))], { minPairs: 3 })[0]
   );
 
@@ -75,7 +72,7 @@ export function falseExclusions(/** @type {number} */ pairs, /** @type {number} 
     let k = 0;
     for (let j = 0; j < reps; j++) {
       const t = judged(pairs, noise, r);
-      if (t.low > 0 || t.high < 0) k++;
+      k += Number(t.low > 0 || t.high < 0);
     }
     return { name, k, n: reps };
   });
@@ -99,13 +96,9 @@ export function selfCheckFailures(narrow, runs, seed, ops = 8) {
     const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
     const own = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / logs.length);
     let k = 0;
-    for (let j = 0; j < runs; j++) {
-      const ps = Array.from(
-        { length: ops },
-        () => judged(MIN_PAIRS, noise, r, own * Math.sqrt(narrow * narrow - 1) * normal(r)).p,
-      );
-      if (combinedP(ps) < 0.05) k++;
-    }
+    const hidden = () => own * Math.sqrt(narrow * narrow - 1) * normal(r);
+    for (let j = 0; j < runs; j++)
+      k += Number(combinedP(Array.from({ length: ops }, () => judged(MIN_PAIRS, noise, r, hidden()).p)) < 0.05);
     return { name, k, n: runs };
   });
 }
@@ -120,10 +113,10 @@ export function runClaimRows(o) {
   const runs = o.quick ? 100 : 2000;
   const at = (/** @type {number} */ n) => falseExclusions(n, reps, o.seed);
   const [eight, five] = [at(MIN_PAIRS), at(5)];
-  const list = (/** @type {{ name: string, k: number, n: number }[]} */ xs) =>
-    xs.map((x) => `${x.name} ${rate(x.k, x.n)}`).join('; ');
-  const upper = (/** @type {{ k: number, n: number }[]} */ xs) => Math.max(...xs.map((x) => wilson(x.k, x.n)[1]));
-  const lower = (/** @type {{ k: number, n: number }[]} */ xs) => Math.min(...xs.map((x) => wilson(x.k, x.n)[0]));
+  /** @typedef {{ name: string, k: number, n: number }[]} Rates */
+  const list = (/** @type {Rates} */ xs) => xs.map((x) => `${x.name} ${rate(x.k, x.n)}`).join('; ');
+  const upper = (/** @type {Rates} */ xs) => Math.max(...xs.map((x) => wilson(x.k, x.n)[1]));
+  const lower = (/** @type {Rates} */ xs) => Math.min(...xs.map((x) => wilson(x.k, x.n)[0]));
   const [calibrated, twice, four] = [1, 2, 4].map((k) => selfCheckFailures(k, runs, o.seed));
   const c = SELF_CHECK_CATCHES;
   return [

@@ -3,23 +3,15 @@
 // of the same seed and filters measured the same cases, statuses, reasons, PRAGMA readings (temp
 // directories aside), encryption proofs and kinds of verified counts (not timings or counts).
 import fs from 'node:fs';
-import { CommandError, UsageError, command, parseStrict } from '../../lib/command.js';
+import { CommandError, UsageError, command, firstLine, parseStrict } from '../../lib/command.js';
 import { caseKey, setupKey } from '../data/suite.js';
 
 /** A temp directory path differs per run: compare what follows it. */
 const TEMP_DIR = /^.*[/\\]sqlite-bench-[^/\\]+[/\\]/;
 const normalised = (/** @type {unknown} */ v) => (typeof v === 'string' ? v.replace(TEMP_DIR, '<tmp>/') : v);
-const pragmaText = (/** @type {Record<string, unknown> | undefined} */ p) =>
-  JSON.stringify(Object.entries(p ?? {}).map(([k, v]) => [k, normalised(v)]));
-const readingsText = (/** @type {any[] | undefined} */ r) =>
-  JSON.stringify(
-    (r ?? []).map((x) => ({
-      ...x,
-      requested: normalised(x.requested),
-      before: normalised(x.before),
-      after: normalised(x.after),
-    })),
-  );
+const entries = (/** @type {Record<string, unknown>} */ o) => Object.entries(o).map(([k, v]) => [k, normalised(v)]);
+const pragmaText = (/** @type {Record<string, unknown> | undefined} */ p) => JSON.stringify(entries(p ?? {}));
+const readingsText = (/** @type {any[] | undefined} */ r) => JSON.stringify((r ?? []).map(entries));
 
 /**
  * The differences between two result documents in what they measured; empty when none.
@@ -73,9 +65,7 @@ const read = (/** @type {string} */ file) => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(
-      `${file}: not a readable JSON result document (${/** @type {Error} */ (err).message.split('\n')[0]})`,
-    );
+    throw new UsageError(`${file}: not a readable JSON result document (${firstLine(err)})`);
   }
 };
 

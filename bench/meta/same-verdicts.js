@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CommandError, UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
+import { CommandError, UsageError, command, firstLine, parseStrict, valueFlag } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { caseKey } from '../data/suite.js';
 import { judgedPair } from '../data/production-claims.js';
@@ -62,26 +62,30 @@ async function judges(/** @type {string} */ oldRoot) {
 const pct = (/** @type {number | null} */ x) => (x === null ? 'null' : `${(x * 100).toFixed(2)}%`);
 const interval = (/** @type {any} */ r) => `${r.verdict} [${pct(r.low)}, ${pct(r.high)}]`;
 
-/** The differences between two lists of judged rows, matched by `id`. */
-function rowDifferences(
-  /** @type {string} */ what,
-  /** @type {any[]} */ a,
-  /** @type {any[]} */ b,
-  /** @type {(r: any) => string} */ id,
-) {
+/**
+ * The old judge's rows against the new's, matched by `id`: each verdict that differs (or a row only
+ * one has) and each interval that differs under the same verdict added to `out`, with a line of counts.
+ * @param {{ verdicts: string[], intervals: string[], lines: string[] }} out
+ * @param {string} what
+ * @param {string} label
+ * @param {any[][]} rows
+ * @param {(r: any) => string} id
+ */
+function rowDifferences(out, what, label, [a, b], id) {
   const byId = new Map(b.map((r) => [id(r), r]));
-  /** @type {{ verdict: string[], interval: string[] }} */
-  const out = { verdict: [], interval: [] };
+  const [v, n] = [out.verdicts.length, out.intervals.length];
   for (const x of a) {
     const y = byId.get(id(x));
-    if (!y) out.verdict.push(`${what} ${id(x)}: only in the old judge's`);
+    if (!y) out.verdicts.push(`${what} ${id(x)}: only in the old judge's`);
     else if (x.verdict !== y.verdict)
-      out.verdict.push(`${what} ${id(x)}: ${interval(x)} → ${interval(y)} (p ${x.pAdjusted ?? x.p})`);
+      out.verdicts.push(`${what} ${id(x)}: ${interval(x)} → ${interval(y)} (p ${x.pAdjusted ?? x.p})`);
     else if (x.low !== y.low || x.high !== y.high)
-      out.interval.push(`${what} ${id(x)}: ${interval(x)} → ${interval(y)}`);
+      out.intervals.push(`${what} ${id(x)}: ${interval(x)} → ${interval(y)}`);
   }
-  for (const y of b) if (!a.some((x) => id(x) === id(y))) out.verdict.push(`${what} ${id(y)}: only in the new judge's`);
-  return out;
+  for (const y of b)
+    if (!a.some((x) => id(x) === id(y))) out.verdicts.push(`${what} ${id(y)}: only in the new judge's`);
+  const [dv, dn] = [out.verdicts.length - v, out.intervals.length - n];
+  out.lines.push(`${a.length} ${label}: ${dv} verdicts differ, ${dn} more intervals`);
 }
 
 /** A shootout document's rounds as its run had them (each side's cases' ops/s per round), from its figures. */
@@ -108,56 +112,45 @@ function shootoutRounds(/** @type {any} */ doc) {
  * @param {Awaited<ReturnType<typeof judges>>} j
  */
 function documentDifferences(doc, j) {
-  const verdicts = /** @type {string[]} */ ([]);
-  const intervals = /** @type {string[]} */ ([]);
-  const lines = [];
+  const out = {
+    verdicts: /** @type {string[]} */ ([]),
+    intervals: /** @type {string[]} */ ([]),
+    lines: /** @type {string[]} */ ([]),
+  };
   if (isShootout(doc)) {
     const { rounds, listed } = shootoutRounds(doc);
     const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };
-    const [a, b] = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, pairsOf(doc), listed, o));
+    const rows = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, pairsOf(doc), listed, o));
     // the judge of REF may name a pair's sides base/head and its case key (before the one shape)
     const id = (/** @type {any} */ r) =>
       `${r.member ?? r.head} vs ${r.reference ?? r.base} ${r.key ?? `${r.setup}/${r.op}`}`;
-    const d = rowDifferences('shootout', a, b, id);
-    verdicts.push(...d.verdict);
-    intervals.push(...d.interval);
-    lines.push(`${a.length} shootout rows: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`);
+    rowDifferences(out, 'shootout', 'shootout rows', rows, id);
     if (doc.counting?.cases) {
       const diffs = j.now.counting.instructionDifferences(doc.counting.cases, pairsOf(doc));
       const moved = diffs.filter(
         (/** @type {any} */ x) => j.old.counts.beyondRepeat(x) !== j.now.counts.beyondRepeat(x),
       );
       for (const x of moved)
-        verdicts.push(
+        out.verdicts.push(
           `count ${x.member} vs ${x.reference} ${x.setup}/${x.op}: ${pct(x.change)} ±${pct(x.spread)} was ${j.old.counts.beyondRepeat(x) ? 'a difference' : 'within repeat'}, now ${j.now.counts.beyondRepeat(x) ? 'a difference' : 'within its tolerance'} ${pct(x.tolerance)}`,
         );
-      lines.push(`${diffs.length} counted differences: ${moved.length} judged otherwise`);
+      out.lines.push(`${diffs.length} counted differences: ${moved.length} judged otherwise`);
     }
   } else {
-    const [a, b] = [j.old, j.now].map((m) => ({ run: m.run.analyseRun(doc.cases) }));
+    const runs = [j.old, j.now].map((m) => m.run.analyseRun(doc.cases));
     // the claims' own pairs (id 'claims' since #37 item 4: before, only the checks had them) are
     // compared as the checks, below
-    const own = (/** @type {any} */ run) => run.comparisons.filter((/** @type {any} */ r) => r.id !== 'claims');
-    const d = rowDifferences('comparison', own(a.run), own(b.run), (r) => `${r.id} ${r.member} ${r.op}`);
-    verdicts.push(...d.verdict);
-    intervals.push(...d.interval);
-    lines.push(
-      `${own(a.run).length} comparisons: ${d.verdict.length} verdicts differ, ${d.interval.length} more intervals`,
-    );
+    const own = runs.map((run) => run.comparisons.filter((/** @type {any} */ r) => r.id !== 'claims'));
+    rowDifferences(out, 'comparison', 'comparisons', own, (r) => `${r.id} ${r.member} ${r.op}`);
     // the modules at a ref before the claims were named so call them `experiments`; a check's
     // interval is its own there, since #37 item 4 its judged pair's
     const claims = (/** @type {any} */ run) =>
       (run.claims ?? run.experiments).flatMap((/** @type {any} */ e) =>
         e.checks.map((/** @type {any} */ c) => ({ ...judgedPair(run, c), ...c, id: `${e.id}#${c.index}` })),
       );
-    const e = rowDifferences('claim', claims(a.run), claims(b.run), (r) => r.id);
-    verdicts.push(...e.verdict);
-    intervals.push(...e.interval);
-    lines.push(
-      `${claims(a.run).length} claim checks: ${e.verdict.length} verdicts differ, ${e.interval.length} more intervals`,
-    );
+    rowDifferences(out, 'claim', 'claim checks', runs.map(claims), (r) => r.id);
   }
-  return { verdicts, intervals, lines };
+  return out;
 }
 
 const HELP = {
@@ -182,9 +175,7 @@ command(
         const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
         if (Array.isArray(doc?.rows) || Array.isArray(doc?.cases)) return { f, doc };
       } catch (err) {
-        throw new UsageError(
-          `${f}: not a readable JSON document (${/** @type {Error} */ (err).message.split('\n')[0]})`,
-        );
+        throw new UsageError(`${f}: not a readable JSON document (${firstLine(err)})`);
       }
       throw new UsageError(`${f}: no /cases: needs a run document with its cases' rounds, or a shootout document`);
     });

@@ -56,46 +56,39 @@ const MEASURE = `addEventListener('load', () => {
 function measure(chromium, page) {
   const r = headless(chromium, page, ['--dump-dom']);
   const found = /data-measured="([^"]*)"/.exec(r.stdout ?? '');
-  if (!found)
-    throw new CommandError(
-      `chromium measured nothing of ${page}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`,
-    );
+  if (!found) throw new CommandError(`chromium measured nothing of ${page}: ${why(r)}`);
   const entities = /** @type {Record<string, string>} */ ({ quot: '"', lt: '<', gt: '>', amp: '&' });
   return JSON.parse(found[1].replace(/&(quot|lt|gt|amp);/g, (_, e) => entities[e]));
 }
 
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--allow-file-access-from-files',
+  '--virtual-time-budget=10000',
+];
 /** Headless Chromium on an HTML file, at WINDOW, with these flags. */
 const headless = (/** @type {string} */ chromium, /** @type {string} */ page, /** @type {string[]} */ flags) =>
-  spawnSync(
-    chromium,
-    [
-      ...[
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--allow-file-access-from-files',
-        '--virtual-time-budget=10000',
-      ],
-      `--window-size=${WINDOW.join(',')}`,
-      ...flags,
-      pathToFileURL(page).href,
-    ],
-    { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 },
-  );
+  spawnSync(chromium, [...FLAGS, `--window-size=${WINDOW.join(',')}`, ...flags, pathToFileURL(page).href], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+/** Why Chromium made nothing: its error, or its last line on stderr. */
+const why = (/** @type {ReturnType<typeof headless>} */ r) => r.error?.message ?? r.stderr.trim().split('\n').at(-1);
 
 /** Markdown as a page GitHub would show, images and links resolved against dir. */
 function html(/** @type {string} */ md, /** @type {string} */ dir) {
   // each image gets its size from the SVG, so the layout does not move while images load
-  const body = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true }).replace(
-    /<img src="([^"]*)"/g,
-    (tag, src) => {
-      const svg = path.resolve(dir, decodeURIComponent(src));
-      const size = fs.existsSync(svg)
-        ? /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(fs.readFileSync(svg, 'utf8'))
-        : null;
-      return `${tag}${size ? ` width="${size[1]}" height="${size[2]}"` : ''}`;
-    },
-  );
+  const page = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true });
+  const body = page.replace(/<img src="([^"]*)"/g, (tag, src) => {
+    const svg = path.resolve(dir, decodeURIComponent(src));
+    const size = fs.existsSync(svg)
+      ? /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(fs.readFileSync(svg, 'utf8'))
+      : null;
+    return `${tag}${size ? ` width="${size[1]}" height="${size[2]}"` : ''}`;
+  });
   const base = pathToFileURL(`${dir}${path.sep}`).href;
   return `<!doctype html><meta charset="utf-8"><base href="${base}"><style>${CSS}</style><main>${body}</main><script>${MEASURE}</script>`;
 }
@@ -127,18 +120,11 @@ function pagesOf(file) {
   return shots;
 }
 
-/**
- * @param {string} chromium
- * @param {string} page an HTML file
- * @param {string} png
- */
-function shoot(chromium, page, png) {
-  const url = pathToFileURL(page).href;
+/** A screenshot of an HTML file into png. */
+function shoot(/** @type {string} */ chromium, /** @type {string} */ page, /** @type {string} */ png) {
   const r = headless(chromium, page, ['--hide-scrollbars', `--screenshot=${png}`]);
   if (r.error || !fs.existsSync(png))
-    throw new CommandError(
-      `chromium made no screenshot of ${url}: ${r.error?.message ?? r.stderr.trim().split('\n').at(-1)}`,
-    );
+    throw new CommandError(`chromium made no screenshot of ${pathToFileURL(page).href}: ${why(r)}`);
 }
 
 /** The note meta:screenshots leaves in its --out: the subfolders it made there, the only ones it removes. */

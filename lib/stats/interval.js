@@ -59,7 +59,7 @@ export function lands(first, later) {
 }
 
 /** The normal quantile of a two-sided 95% interval. */
-const Z = 1.959964;
+export const Z = 1.959964;
 
 /**
  * Wilson's 95% score interval of a proportion k of n (Wilson, JASA 22, 1927): how often a
