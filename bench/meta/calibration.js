@@ -10,7 +10,7 @@ import { checkedDir, writeNewPair } from '../../lib/files.js';
 import { command, numberFlag, parseStrict, printMarkdown, switchFlag, valueFlag } from '../../lib/command.js';
 import { table } from '../../lib/markdown.js';
 import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
-import { outlier, seriesYear, slidingFalse } from './changepoints-year.js';
+import { NEAR, WINDOW, outlier, seriesYear, slidingFalse } from './changepoints-year.js';
 import { FAMILIES, falseAnswers } from './false-answers.js';
 import { rate, runClaimRows } from './run-claims.js';
 import { percent } from '../../lib/format.js';
@@ -18,10 +18,6 @@ import { falseDifferences, layoutRuns } from './layout-counts.js';
 import { countRuleData, countRuleVerdict } from './count-rule.js';
 import { Z, wilson } from '../../lib/stats/interval.js';
 
-/** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
-const WINDOW = 91;
-/** A change point placed within this many nights of its step is that step's. */
-const NEAR = 5;
 /** Below this many change points found, a row b cannot tell coverage from chance: it says so. */
 const FEW = 30;
 /**

@@ -11,13 +11,13 @@ import { table } from '../../lib/markdown.js';
 
 const NIGHTS = 365;
 /** The nights the history shows (aggregate/sections/history.js windowOf: 85 to 91). */
-const WINDOW = 91;
+export const WINDOW = 91;
 const SIZES = [0.01, 0.03, 0.1];
 /** Steps per series-year, at about these nights (± 20): 100 nights apart. */
 const STEP_NIGHTS = [70, 170, 270];
-/** Found: within this many nights of the injected one; off: within NEAR; else false. */
+/** Found: within this many nights of the injected one; off: within NEAR (a change point placed so near a step is that step's); else false. */
 const RIGHT = 1;
-const NEAR = 5;
+export const NEAR = 5;
 
 const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
 

@@ -5,6 +5,7 @@
 import { lands } from '../../lib/stats/interval.js';
 import { quantile } from '../../lib/stats/spread.js';
 import { widerSide } from '../../lib/stats/headline.js';
+import { VERDICTS } from '../../lib/verdicts.js';
 import { caseKey } from '../data/suite.js';
 import { OPS } from '../data/ops.js';
 
@@ -19,64 +20,70 @@ const now = (/** @type {any} */ o) => ({ median: o.median, low: o.low, high: o.h
 const width = (/** @type {{ median: number, low: number, high: number }} */ x) => widerSide(x.median, x.low, x.high);
 
 /**
+ * Each operation's cases' figures over repeat runs, in run order: `figure` of each case measured ok,
+ * where it gives one.
+ * @template T
+ * @param {any[]} docs
+ * @param {(c: any) => T | null} figure
+ * @returns {Map<string, T[][]>} per operation, per case, its figures
+ */
+function figuresByOp(docs, figure) {
+  /** @type {Map<string, { op: string, figures: T[] }>} */
+  const byCase = new Map();
+  for (const doc of docs)
+    for (const c of doc.cases) {
+      const f = c.status === 'ok' && c.stats?.opsPerSec ? figure(c) : null;
+      if (f === null) continue;
+      if (!byCase.has(caseKey(c))) byCase.set(caseKey(c), { op: c.op, figures: [] });
+      byCase.get(caseKey(c))?.figures.push(f);
+    }
+  const byOp = new Map();
+  for (const { op, figures } of byCase.values()) byOp.set(op, [...(byOp.get(op) ?? []), figures]);
+  return byOp;
+}
+
+/** Rows' coverage over all operations, each weighted by its pairs. */
+const overall = (/** @type {{ pairs: number }[]} */ rows, /** @type {(r: any) => number} */ of) =>
+  rows.reduce((a, r) => a + of(r) * r.pairs, 0) / rows.reduce((a, r) => a + r.pairs, 0);
+
+/**
  * @param {any[]} docs result documents of repeat runs, in run order
  */
 export function coverage(docs) {
-  const byCase = /** @type {Map<string, any[]>} */ (new Map());
-  docs.forEach((doc, run) => {
-    for (const c of doc.cases) {
-      const o = c.stats?.opsPerSec;
-      if (c.status !== 'ok' || typeof o?.low !== 'number' || typeof o?.rse !== 'number') continue;
-      const k = caseKey(c);
-      byCase.set(k, [...(byCase.get(k) ?? []), { run, op: c.op, o, modes: Boolean(c.stats.modes) }]);
-    }
+  const byOp = figuresByOp(docs, (c) => {
+    const o = c.stats.opsPerSec;
+    return typeof o.low === 'number' && typeof o.rse === 'number' ? { o, modes: Boolean(c.stats.modes) } : null;
   });
-  const byOp =
-    /** @type {Record<string, { pairs: number, landed: number, landedEarlier: number, widths: number[], widthsEarlier: number[], modes: number, figures: number }>} */ ({});
-  for (const figures of byCase.values()) {
-    const op = figures[0].op;
-    const t = (byOp[op] ??= {
-      pairs: 0,
-      landed: 0,
-      landedEarlier: 0,
-      widths: [],
-      widthsEarlier: [],
-      modes: 0,
-      figures: 0,
-    });
-    for (const f of figures) {
-      t.widths.push(width(now(f.o)));
-      t.widthsEarlier.push(width(earlier(f.o)));
-      t.modes += Number(f.modes);
-      t.figures++;
-    }
-    for (let i = 0; i < figures.length; i++)
-      for (let j = i + 1; j < figures.length; j++) {
-        t.pairs++;
-        t.landed += Number(lands(now(figures[i].o), now(figures[j].o)));
-        t.landedEarlier += Number(lands(earlier(figures[i].o), earlier(figures[j].o)));
-      }
-  }
-  const rows = Object.entries(byOp).map(([op, t]) => ({
-    op,
-    pairs: t.pairs,
-    coverage: t.landed / t.pairs,
-    coverageEarlier: t.landedEarlier / t.pairs,
-    widthMedian: quantile(t.widths, 0.5),
-    widthMedianEarlier: quantile(t.widthsEarlier, 0.5),
-    withModes: t.modes,
-    figures: t.figures,
-  }));
-  const sum = (/** @type {(r: typeof rows[number]) => number} */ f) => rows.reduce((a, r) => a + f(r), 0);
-  const pairs = sum((r) => r.pairs);
-  return {
-    byOp: rows,
-    all: {
-      pairs,
-      coverage: sum((r) => r.coverage * r.pairs) / pairs,
-      coverageEarlier: sum((r) => r.coverageEarlier * r.pairs) / pairs,
-    },
-  };
+  const rows = [...byOp].map(([op, cases]) => {
+    const t = { pairs: 0, landed: 0, landedEarlier: 0 };
+    for (const figures of cases)
+      for (let i = 0; i < figures.length; i++)
+        for (let j = i + 1; j < figures.length; j++) {
+          t.pairs++;
+          t.landed += Number(lands(now(figures[i].o), now(figures[j].o)));
+          t.landedEarlier += Number(lands(earlier(figures[i].o), earlier(figures[j].o)));
+        }
+    const all = cases.flat();
+    return {
+      op,
+      pairs: t.pairs,
+      coverage: t.landed / t.pairs,
+      coverageEarlier: t.landedEarlier / t.pairs,
+      widthMedian: quantile(
+        all.map((f) => width(now(f.o))),
+        0.5,
+      ),
+      widthMedianEarlier: quantile(
+        all.map((f) => width(earlier(f.o))),
+        0.5,
+      ),
+      withModes: all.filter((f) => f.modes).length,
+      figures: all.length,
+    };
+  });
+  const all = { pairs: rows.reduce((a, r) => a + r.pairs, 0) };
+  const of = (/** @type {'coverage' | 'coverageEarlier'} */ k) => overall(rows, (r) => r[k]);
+  return { byOp: rows, all: { ...all, coverage: of('coverage'), coverageEarlier: of('coverageEarlier') } };
 }
 
 /**
@@ -89,7 +96,7 @@ export function selfChecks(docs) {
   return {
     comparisons: aa.length,
     flagged: aa
-      .filter((c) => c.verdict !== 'too noisy to tell')
+      .filter((c) => c.verdict !== VERDICTS.unclear)
       .map(
         (c) => `${c.op} ${(c.change * 100).toFixed(1)}% [${(c.low * 100).toFixed(1)}, ${(c.high * 100).toFixed(1)}]`,
       ),
@@ -109,39 +116,30 @@ const FIGURES = {
  * @param {keyof typeof FIGURES} which
  */
 export function calibrationOf(docs, which) {
-  const byCase = /** @type {Map<string, { op: string, figures: { value: number, low: number, high: number }[] }>} */ (
-    new Map()
-  );
-  for (const doc of docs)
-    for (const c of doc.cases) {
-      if (c.status !== 'ok' || !c.stats?.opsPerSec) continue;
-      const f = FIGURES[which](c.stats);
-      if (!f || typeof f.low !== 'number' || typeof f.high !== 'number') continue;
-      const k = caseKey(c);
-      if (!byCase.has(k)) byCase.set(k, { op: c.op, figures: [] });
-      byCase.get(k)?.figures.push(f);
-    }
-  const byOp = /** @type {Record<string, { pairs: number, inside: number, widths: number[], moves: number[] }>} */ ({});
-  for (const { op, figures } of byCase.values()) {
-    const t = (byOp[op] ??= { pairs: 0, inside: 0, widths: [], moves: [] });
-    for (const f of figures) t.widths.push(widerSide(f.value, f.low, f.high));
-    for (let i = 0; i < figures.length; i++)
-      for (let j = 0; j < figures.length; j++) {
-        if (i === j) continue;
-        t.pairs++;
-        t.inside += Number(figures[j].value >= figures[i].low && figures[j].value <= figures[i].high);
-        if (j > i) t.moves.push(Math.abs(figures[j].value / figures[i].value - 1));
-      }
-  }
-  const rows = Object.entries(byOp)
-    .filter(([, t]) => t.pairs)
-    .map(([op, t]) => {
-      const width = quantile(t.widths, 0.5);
-      const move95 = quantile(t.moves, 0.95);
-      return { op, pairs: t.pairs, coverage: t.inside / t.pairs, width, move95, ratio: width / move95 };
-    });
+  const byOp = figuresByOp(docs, (c) => {
+    const f = FIGURES[which](c.stats);
+    return f && typeof f.low === 'number' && typeof f.high === 'number' ? f : null;
+  });
+  const rows = [...byOp].flatMap(([op, cases]) => {
+    const t = { pairs: 0, inside: 0, moves: /** @type {number[]} */ ([]) };
+    for (const figures of cases)
+      for (let i = 0; i < figures.length; i++)
+        for (let j = 0; j < figures.length; j++) {
+          if (i === j) continue;
+          t.pairs++;
+          t.inside += Number(figures[j].value >= figures[i].low && figures[j].value <= figures[i].high);
+          if (j > i) t.moves.push(Math.abs(figures[j].value / figures[i].value - 1));
+        }
+    if (!t.pairs) return [];
+    const width = quantile(
+      cases.flat().map((f) => widerSide(f.value, f.low, f.high)),
+      0.5,
+    );
+    const move95 = quantile(t.moves, 0.95);
+    return [{ op, pairs: t.pairs, coverage: t.inside / t.pairs, width, move95, ratio: width / move95 }];
+  });
   const pairs = rows.reduce((a, r) => a + r.pairs, 0);
-  return { byOp: rows, all: { pairs, coverage: rows.reduce((a, r) => a + r.coverage * r.pairs, 0) / pairs } };
+  return { byOp: rows, all: { pairs, coverage: overall(rows, (r) => r.coverage) } };
 }
 
 /** The in-run comparisons' half-widths per operation, over repeat runs (the A/A twin left out). */
@@ -153,7 +151,7 @@ export function pairedWidths(/** @type {any[]} */ docs) {
       if (c.id === 'self-check') continue;
       const t = (byOp[c.op] ??= { halves: [], decided: 0 });
       t.halves.push((Math.log1p(c.high) - Math.log1p(c.low)) / 2);
-      t.decided += Number(c.verdict !== 'too noisy to tell');
+      t.decided += Number(c.verdict !== VERDICTS.unclear);
     }
   return Object.entries(byOp).map(([op, t]) => ({
     op,

@@ -4,6 +4,7 @@
 // answers replace (the family's largest uncorrected effect).
 import { judge } from '../../lib/judge.js';
 import { createRandom, normal } from '../../lib/prng.js';
+import { VERDICTS } from '../../lib/verdicts.js';
 
 /** The families the answers judge, with their sizes in a full run. */
 export const FAMILIES = [
@@ -13,15 +14,9 @@ export const FAMILIES = [
   { name: 'Node: 4 Nodes on the same driver', questions: 4 },
 ];
 
-/**
- * One side's log figure of a round: normal noise, a slow state in 20% of rounds (−6%), an
- * outlier round (−30%) in 3%.
- * @param {() => number} random
- * @param {number} sd
- */
-function side(random, sd) {
-  return sd * normal(random) + (random() < 0.2 ? -0.06 : 0) + (random() < 0.03 ? -0.3 : 0);
-}
+/** One side's log figure of a round: normal noise, a slow state in 20% of rounds (−6%), an outlier round (−30%) in 3%. */
+const side = (/** @type {() => number} */ random, /** @type {number} */ sd) =>
+  sd * normal(random) + (random() < 0.2 ? -0.06 : 0) + (random() < 0.03 ? -0.3 : 0);
 
 /**
  * The false-alarm rate of one family: the share of simulated runs where any answer is decided,
@@ -41,13 +36,9 @@ export function falseAnswers(questions, runs, seed, rounds = 8) {
       reference.map((ref) => ({ reference: 1, member: 1, log: side(random, 0.02) - ref })),
     );
     const judged = judge(family);
-    answers += Number(judged.some((j) => j && (j.verdict === 'faster' || j.verdict === 'slower')));
-    largest += Number(
-      family.some((pairs) => {
-        const j = judge([pairs])[0];
-        return j !== null && (j.low > 0 || j.high < 0);
-      }),
-    );
+    answers += Number(judged.some((j) => j && (j.verdict === VERDICTS.faster || j.verdict === VERDICTS.slower)));
+    const excludes = (/** @type {any} */ j) => j !== null && (j.low > 0 || j.high < 0);
+    largest += Number(family.some((pairs) => excludes(judge([pairs])[0])));
   }
   return { answers, largest, runs };
 }

@@ -22,19 +22,15 @@ export const layoutRuns = () =>
  * @param {boolean} swap
  */
 const sideOf = (run, side, swap) =>
-  run.cases.map((c) => ({
-    side,
-    status: 'ok',
-    ...(swap
-      ? {
-          key: c.key,
-          instructions: c.instructions * (1 + c.difference),
-          difference: 1 / (1 + c.difference) - 1,
-          components: c.repeatComponents,
-          repeatComponents: c.components,
-        }
-      : c),
-  }));
+  run.cases.map((c) => {
+    const { key, instructions, difference, components, repeatComponents } = c;
+    const swapped = { key, instructions: instructions * (1 + difference), difference: 1 / (1 + difference) - 1 };
+    return {
+      side,
+      status: 'ok',
+      ...(swap ? { ...swapped, components: repeatComponents, repeatComponents: components } : c),
+    };
+  });
 
 /**
  * Every A/A shootout the runs make (each pair of runs, each side's first either of its counts): the

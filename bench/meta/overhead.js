@@ -56,9 +56,7 @@ async function main(/** @type {string[]} */ argv) {
       };
       const unbatched = { maxBatch: 1, run: () => void fn() };
       const budget = BUDGETS.full;
-      const b = [];
-      const h = [];
-      const h1 = [];
+      const [b, h, h1] = [[], [], []].map(() => /** @type {number[]} */ ([]));
       bare(fn, 200); // warm
       for (let r = 0; r < rounds; r++) {
         b.push(bare(fn, budget.time));
@@ -73,14 +71,9 @@ async function main(/** @type {string[]} */ argv) {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  const head = ['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'];
   console.log(
-    `Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n`,
-  );
-  console.log(
-    markdownTable(
-      [['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'], ...rows],
-      ['l', 'r', 'r', 'r', 'r'],
-    ),
+    `Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n\n${markdownTable([head, ...rows], ['l', 'r', 'r', 'r', 'r'])}`,
   );
   const file = path.resolve(values.out, 'overhead.json');
   writeFileAtomic(file, `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);

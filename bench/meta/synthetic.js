@@ -128,13 +128,12 @@ const tempSuffix = (/** @type {() => number} */ random) =>
     () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)],
   ).join('');
 
-/**
- * Every PRAGMA of a list applied and read back, as applyPragmas (bench/engine/database.js) reports it.
- * @param {[string, number | string][]} pragmas
- * @param {string} tempdir
- * @param {string} driver
- */
-function readings(pragmas, tempdir, driver) {
+/** Every PRAGMA of a list applied and read back, as applyPragmas (bench/engine/database.js) reports it. */
+function readings(
+  /** @type {[string, number | string][]} */ pragmas,
+  /** @type {string} */ tempdir,
+  /** @type {string} */ driver,
+) {
   return pragmas.map(([name, raw]) => {
     const requested = raw === '{tempdir}' ? tempdir : raw;
     if (name === 'optimize')
@@ -154,13 +153,12 @@ function machineFor(/** @type {string} */ platform) {
   return { ...m, ...IMAGES[os], platform: os, arch };
 }
 
-/**
- * The environment a document reports (bench/result/environment.js).
- * @param {ReturnType<typeof machineFor>} m
- * @param {string} node
- * @param {string} imageVersion
- */
-function environmentOf(m, node, imageVersion) {
+/** The environment a document reports (bench/result/environment.js). */
+function environmentOf(
+  /** @type {ReturnType<typeof machineFor>} */ m,
+  /** @type {string} */ node,
+  /** @type {string} */ imageVersion,
+) {
   const { v8, napi, modules } = NODE_BUILDS[semver.major(node)] ?? NODE_BUILDS[22];
   const { platform, arch, osRelease, cpuModel, cores, imageOs } = m;
   const ci = { provider: 'github-actions', runnerOs: platform === 'linux' ? 'Linux' : 'macOS' };
@@ -293,13 +291,13 @@ const MAX_EXTRA_ROUNDS = 24;
 
 /** The keys of each case's references, from the plan's pairs (the same for every document). */
 const referencesOf = referencesIn(runPlan().pairs);
-const referenceKeys = (/** @type {import('../data/suite.js').Case} */ c) => referencesOf(c).map(caseKey);
+const referenceKeys = (/** @type {Case} */ c) => referencesOf(c).map(caseKey);
 
 /**
  * Every timed case's rounds as run-suite.js measures them: the mode's rounds, then extra rounds for
  * the least precise cases and their references (extra-rounds.js nextExtraRound). Each round moves
  * the whole machine (its level); each case has its own noise.
- * @param {{ c: import('../data/suite.js').Case, ops: number, noise: number }[]} timed
+ * @param {{ c: Case, ops: number, noise: number }[]} timed
  * @param {import('../engine/measure.js').Budget & { maxRounds?: number, targetRse?: number }} budget
  * @param {() => number} random
  * @returns {Map<string, { rounds: number[], slots: string[] }>}
@@ -398,7 +396,7 @@ export function syntheticDoc(p = {}) {
   const pragmasOf = (/** @type {import('../data/suite.js').Setup} */ s) =>
     readings(CONFIGS.find((c) => c.name === s.config)?.pragmas ?? [], tempdirOf(s), s.driver);
   const list = cases();
-  const skipped = (/** @type {import('../data/suite.js').Case} */ c) =>
+  const skipped = (/** @type {Case} */ c) =>
     !ok(c.driver)
       ? reasonOf(c.driver)
       : c.op === 'checkpoint' && c.config === 'baseline'
@@ -438,20 +436,15 @@ export function syntheticDoc(p = {}) {
     const why = skipped(c);
     if (why) return { ...c, status: 'skipped', reason: why };
     const pragmas = effective(pragmasOf(c));
-    if (c.op === 'size')
-      return {
-        ...c,
-        status: 'ok',
-        pragmas,
-        size: {
-          mainBytes: 6_800_000 + 4096 * Math.round(random() * 10),
-          walBytes: c.config === 'baseline' ? 0 : 6_900_000,
-          pageSize: 4096,
-          pageCount: 1700,
-          freelistCount: 0,
-          messages: 2000,
-        },
-      };
+    if (c.op === 'size') {
+      const size = sizeOf(
+        6_800_000 + 4096 * Math.round(random() * 10),
+        c.config === 'baseline' ? 0 : 6_900_000,
+        1700,
+        2000,
+      );
+      return { ...c, status: 'ok', pragmas, size };
+    }
     return {
       ...c,
       status: 'ok',
@@ -506,6 +499,10 @@ export function syntheticDoc(p = {}) {
     counting: { status: 'unavailable', reason: 'a synthetic document: nothing was counted' },
   };
 }
+
+/** A database's size as the engine reads it (4 KiB pages, none free). */
+const sizeOf = (/** @type {number[]} */ ...[mainBytes, walBytes, pageCount, messages]) =>
+  /** @type {const} */ ({ mainBytes, walBytes, pageSize: 4096, pageCount, freelistCount: 0, messages });
 
 /** The on-disk proof of a database's encryption (bench/engine/database.js). */
 const encryptionOf = (/** @type {{ sqlite3mc: unknown }} */ cipher) => ({
@@ -659,14 +656,7 @@ function syntheticWorkloads(o) {
       status: 'ok',
       pragmas,
       encryption: encryptionOf(/** @type {any} */ (CIPHERS.find((c) => c.name === w.cipher))),
-      size: {
-        mainBytes,
-        walBytes: 0,
-        pageSize: 4096,
-        pageCount: mainBytes / 4096,
-        freelistCount: 0,
-        messages: m.messages,
-      },
+      size: sizeOf(mainBytes, 0, mainBytes / 4096, m.messages),
     });
   }
   return {
@@ -678,6 +668,8 @@ function syntheticWorkloads(o) {
     ...analyseWorkloads(measured),
   };
 }
+
+/** @typedef {import('../shootout/plan.js').SidePlan} SidePlan @typedef {import('../data/suite.js').Case} Case */
 
 /** Each Node major's speed against Node 22, and each driver generation's against 12.x (the shootout's truth). */
 const NODE_SPEED = /** @type {Record<number, number>} */ ({ 18: 0.95, 20: 0.98, 22: 1, 24: 1.02, 25: 1.03 });
@@ -703,22 +695,20 @@ const FAILING_SIDES = [
 export function syntheticShootout(p = {}) {
   const m = machineFor(p.platform ?? 'linux-x64');
   const f = shootoutFlags([]);
-  const versions = (p.nodes ?? ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0']).map((v) =>
-    v.replace(/^v/, ''),
-  );
+  const nodes = p.nodes ?? ['v18.20.8', 'v20.20.2', 'v22.23.3', 'v24.21.0', 'v25.9.0'];
+  const versions = nodes.map((v) => v.replace(/^v/, ''));
   const finishedAt = p.finishedAt ?? '2026-11-20T03:17:00.000Z';
   const random = createRandom(((p.seed ?? 1) ^ 0x5400) >>> 0);
   const seconds = Math.round(400_000 + 100_000 * random()) / 1000;
   const plans = planSides(versions);
-  const failure = (/** @type {import('../shootout/plan.js').SidePlan} */ s) =>
+  const failure = (/** @type {SidePlan} */ s) =>
     FAILING_SIDES.find((x) => x.major === s.major && x.generation === s.generation)?.reason(s.version);
   const ok = plans.filter((s) => !failure(s));
   const comparisons = planComparisons(ok);
   const ref = referenceSide(ok);
   const filters = defaultFilters({});
   /** a side's drivers, as its engine server loads them */
-  const sideDrivers = (/** @type {import('../shootout/plan.js').SidePlan} */ s) =>
-    driversOf(`v${s.version}`, s.generation);
+  const sideDrivers = (/** @type {SidePlan} */ s) => driversOf(`v${s.version}`, s.generation);
   /** per side, the in-scope cases its server runs: its filters narrow a 13.x side to the drivers 13.x changes */
   const sideCases = new Map(
     ok.map((s) => {
@@ -728,10 +718,7 @@ export function syntheticShootout(p = {}) {
   );
   /** @type {Map<string, number>} */
   const truth = new Map();
-  const trueRate = (
-    /** @type {import('../shootout/plan.js').SidePlan} */ s,
-    /** @type {import('../data/suite.js').Case} */ c,
-  ) => {
+  const trueRate = (/** @type {SidePlan} */ s, /** @type {Case} */ c) => {
     const key = `${s.major}|${s.generation}|${caseKey(c)}`;
     if (!truth.has(key))
       truth.set(
