@@ -279,7 +279,10 @@ async function main(/** @type {string[]} */ argv) {
     const { results, readme, aggregate } = year;
     // a lost index: every stored document is read and checked again (the input is one known document)
     fs.rmSync(path.join(results, 'index.json'));
-    const rebuild = aggregate(path.join(year.history, partOfNight(0, PER_NIGHT.shootouts), 'night-0'), nights - 1);
+    const rebuild = aggregate(
+      path.join(year.history, partOfNight(0, SYNTHETIC_PLATFORMS.length), 'night-0'),
+      nights - 1,
+    );
     const tonight = path.join(dir, 'tonight');
     for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
     const derived = () =>

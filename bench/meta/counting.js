@@ -164,7 +164,9 @@ async function main(/** @type {string[]} */ argv) {
   const instrumented = {
     mode: r.instrument.status === 'ok' ? 'from the first mark' : 'whole processes',
     ...(r.instrument.status === 'unavailable' ? { reason: r.instrument.reason } : {}),
-    ...{ beforeFirstMark: sum('beforeFirstMark'), total: sum('total'), counted: sum('counted') },
+    beforeFirstMark: sum('beforeFirstMark'),
+    total: sum('total'),
+    counted: sum('counted'),
   };
   const report = {
     machine: { cores: os.cpus().length, node: process.version, tools },

@@ -56,7 +56,7 @@ async function main(/** @type {string[]} */ argv) {
       };
       const unbatched = { maxBatch: 1, run: () => void fn() };
       const budget = BUDGETS.full;
-      const [b, h, h1] = [[], [], []].map(() => /** @type {number[]} */ ([]));
+      const [b, h, h1] = /** @type {number[][]} */ ([[], [], []]);
       bare(fn, 200); // warm
       for (let r = 0; r < rounds; r++) {
         b.push(bare(fn, budget.time));

@@ -81,17 +81,18 @@ const GENERATION_RELEASES = {
 
 /** A build's compile options, as a real driver lists them (about 60; their bytes are in every document). */
 const COMPILE_OPTIONS = [
-  'ATOMIC_INTRINSICS=1 COMPILER=gcc-12.2.0 DEFAULT_AUTOVACUUM DEFAULT_CACHE_SIZE=-16000 DEFAULT_FILE_FORMAT=4 DEFAULT_FOREIGN_KEYS',
-  'DEFAULT_JOURNAL_SIZE_LIMIT=-1 DEFAULT_MEMSTATUS=0 DEFAULT_MMAP_SIZE=0 DEFAULT_PAGE_SIZE=4096 DEFAULT_PCACHE_INITSZ=20',
-  'DEFAULT_RECURSIVE_TRIGGERS DEFAULT_SECTOR_SIZE=4096 DEFAULT_SYNCHRONOUS=2 DEFAULT_WAL_AUTOCHECKPOINT=1000',
-  'DEFAULT_WAL_SYNCHRONOUS=1 DEFAULT_WORKER_THREADS=0 DIRECT_OVERFLOW_READ DQS=0 ENABLE_COLUMN_METADATA ENABLE_DBSTAT_VTAB',
-  'ENABLE_FTS3 ENABLE_FTS3_PARENTHESIS ENABLE_FTS4 ENABLE_FTS5 ENABLE_GEOPOLY ENABLE_MATH_FUNCTIONS ENABLE_PERCENTILE',
-  'ENABLE_RTREE ENABLE_STAT4 ENABLE_UPDATE_DELETE_LIMIT LIKE_DOESNT_MATCH_BLOBS MALLOC_SOFT_LIMIT=1024 MAX_ATTACHED=10',
-  'MAX_COLUMN=2000 MAX_COMPOUND_SELECT=500 MAX_DEFAULT_PAGE_SIZE=8192 MAX_EXPR_DEPTH=1000 MAX_FUNCTION_ARG=1000',
-  'MAX_LENGTH=1000000000 MAX_LIKE_PATTERN_LENGTH=50000 MAX_MMAP_SIZE=0x7fff0000 MAX_PAGE_COUNT=0xfffffffe MAX_PAGE_SIZE=65536',
-  'MAX_SQL_LENGTH=1000000000 MAX_TRIGGER_DEPTH=1000 MAX_VARIABLE_NUMBER=32766 MAX_VDBE_OP=250000000 MAX_WORKER_THREADS=8',
-  'MUTEX_PTHREADS OMIT_DEPRECATED OMIT_PROGRESS_CALLBACK OMIT_SHARED_CACHE OMIT_TCL_VARIABLE SOUNDEX SYSTEM_MALLOC',
-  'TEMP_STORE=1 THREADSAFE=2 USE_URI',
+  'ATOMIC_INTRINSICS=1 COMPILER=gcc-12.2.0 DEFAULT_AUTOVACUUM DEFAULT_CACHE_SIZE=-16000 DEFAULT_FILE_FORMAT=4',
+  'DEFAULT_FOREIGN_KEYS DEFAULT_JOURNAL_SIZE_LIMIT=-1 DEFAULT_MEMSTATUS=0 DEFAULT_MMAP_SIZE=0',
+  'DEFAULT_PAGE_SIZE=4096 DEFAULT_PCACHE_INITSZ=20 DEFAULT_RECURSIVE_TRIGGERS DEFAULT_SECTOR_SIZE=4096',
+  'DEFAULT_SYNCHRONOUS=2 DEFAULT_WAL_AUTOCHECKPOINT=1000 DEFAULT_WAL_SYNCHRONOUS=1 DEFAULT_WORKER_THREADS=0',
+  'DIRECT_OVERFLOW_READ DQS=0 ENABLE_COLUMN_METADATA ENABLE_DBSTAT_VTAB ENABLE_FTS3 ENABLE_FTS3_PARENTHESIS',
+  'ENABLE_FTS4 ENABLE_FTS5 ENABLE_GEOPOLY ENABLE_MATH_FUNCTIONS ENABLE_PERCENTILE ENABLE_RTREE ENABLE_STAT4',
+  'ENABLE_UPDATE_DELETE_LIMIT LIKE_DOESNT_MATCH_BLOBS MALLOC_SOFT_LIMIT=1024 MAX_ATTACHED=10 MAX_COLUMN=2000',
+  'MAX_COMPOUND_SELECT=500 MAX_DEFAULT_PAGE_SIZE=8192 MAX_EXPR_DEPTH=1000 MAX_FUNCTION_ARG=1000',
+  'MAX_LENGTH=1000000000 MAX_LIKE_PATTERN_LENGTH=50000 MAX_MMAP_SIZE=0x7fff0000 MAX_PAGE_COUNT=0xfffffffe',
+  'MAX_PAGE_SIZE=65536 MAX_SQL_LENGTH=1000000000 MAX_TRIGGER_DEPTH=1000 MAX_VARIABLE_NUMBER=32766',
+  'MAX_VDBE_OP=250000000 MAX_WORKER_THREADS=8 MUTEX_PTHREADS OMIT_DEPRECATED OMIT_PROGRESS_CALLBACK',
+  'OMIT_SHARED_CACHE OMIT_TCL_VARIABLE SOUNDEX SYSTEM_MALLOC TEMP_STORE=1 THREADSAFE=2 USE_URI',
 ].flatMap((line) => line.split(' '));
 
 /**
@@ -128,12 +129,13 @@ const tempSuffix = (/** @type {() => number} */ random) =>
     () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)],
   ).join('');
 
-/** Every PRAGMA of a list applied and read back, as applyPragmas (bench/engine/database.js) reports it. */
-function readings(
-  /** @type {[string, number | string][]} */ pragmas,
-  /** @type {string} */ tempdir,
-  /** @type {string} */ driver,
-) {
+/**
+ * Every PRAGMA of a list applied and read back, as applyPragmas (bench/engine/database.js) reports it.
+ * @param {[string, number | string][]} pragmas
+ * @param {string} tempdir
+ * @param {string} driver
+ */
+function readings(pragmas, tempdir, driver) {
   return pragmas.map(([name, raw]) => {
     const requested = raw === '{tempdir}' ? tempdir : raw;
     if (name === 'optimize')
@@ -153,12 +155,13 @@ function machineFor(/** @type {string} */ platform) {
   return { ...m, ...IMAGES[os], platform: os, arch };
 }
 
-/** The environment a document reports (bench/result/environment.js). */
-function environmentOf(
-  /** @type {ReturnType<typeof machineFor>} */ m,
-  /** @type {string} */ node,
-  /** @type {string} */ imageVersion,
-) {
+/**
+ * The environment a document reports (bench/result/environment.js).
+ * @param {ReturnType<typeof machineFor>} m
+ * @param {string} node
+ * @param {string} imageVersion
+ */
+function environmentOf(m, node, imageVersion) {
   const { v8, napi, modules } = NODE_BUILDS[semver.major(node)] ?? NODE_BUILDS[22];
   const { platform, arch, osRelease, cpuModel, cores, imageOs } = m;
   const ci = { provider: 'github-actions', runnerOs: platform === 'linux' ? 'Linux' : 'macOS' };
@@ -686,9 +689,9 @@ const FAILING_SIDES = [
 ];
 
 /**
- * A shootout document (bench/result/document.schema.json, kind shootout) for one machine and night: every Node
- * of the matrix with its driver generations (bench/shootout/plan.js), seeded per-round figures,
- * rows and cases from the shootout's own analysis (bench/shootout/verdict-rows.js).
+ * A shootout's run for one machine and night: a side per Node of the matrix and driver generation
+ * (bench/shootout/plan.js), seeded per-round figures, rows and cases from the shootout's own
+ * analysis (bench/shootout/verdict-rows.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
  *   nodes: the exact versions (default: the matrix's newest)
  */
