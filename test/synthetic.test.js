@@ -90,6 +90,17 @@ test('a synthetic result document carries claims and workloads as a real full on
     `/claims/${at('wal-autocheckpoint-0')}/checks/0 has the verdict '${named.verdict}' but names no judged pair with an interval`,
     `/claims/${at('wal-concurrency')}/checks/0 has the verdict '${workload.verdict}' but names no judged pair with an interval`,
   ]);
+  // a workload's judged pair is held to the figures of every judged pair
+  Object.assign(doc.workloads.comparisons[0], { verdict: 'faster', change: 0.5, low: -0.1, high: 0.2 });
+  doc.workloads.comparisons[1].change = null;
+  assert.deepEqual(
+    semanticProblems(doc).filter((p) => p.startsWith('/workloads')),
+    [
+      '/workloads/comparisons/0/change is outside its interval',
+      "/workloads/comparisons/0 is 'faster' but its interval reaches 0 or below",
+      `/workloads/comparisons/1 has the verdict '${doc.workloads.comparisons[1].verdict}' but no change, interval or p`,
+    ],
+  );
 });
 
 test('synthetic figures are stored as the bench stores them: 6 significant figures, never a full double', () => {

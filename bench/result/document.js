@@ -136,15 +136,22 @@ function comparisonProblems(doc, labels) {
     const id = `${r.id}|${r.reference}|${r.member}|${r.setup}|${r.op}`;
     if (seen.has(id)) problems.push(`${at} repeats ${r.op} of ${r.member} against ${r.reference}`);
     seen.add(id);
-    const compared = r.verdict !== 'not compared';
-    if (compared && [r.change, r.low, r.high, r.p].some((x) => x === null))
-      problems.push(`${at} has the verdict '${r.verdict}' but no change, interval or p`);
-    if (compared && r.change !== null && !(r.low <= r.change && r.change <= r.high))
-      problems.push(`${at}/change is outside its interval`);
-    if (r.verdict === 'faster' && !(r.low > 0)) problems.push(`${at} is 'faster' but its interval reaches 0 or below`);
-    if (r.verdict === 'slower' && !(r.high < 0)) problems.push(`${at} is 'slower' but its interval reaches 0 or above`);
-    if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
+    problems.push(...judgedProblems(r, at));
   });
+  return problems;
+}
+
+/** A judged pair's figures (the suite's, a shootout's, the workloads'): an interval around its change, a verdict they allow. */
+function judgedProblems(/** @type {any} */ r, /** @type {string} */ at) {
+  const problems = /** @type {string[]} */ ([]);
+  const compared = r.verdict !== 'not compared';
+  if (compared && [r.change, r.low, r.high, r.p].some((x) => x === null))
+    problems.push(`${at} has the verdict '${r.verdict}' but no change, interval or p`);
+  if (compared && r.change !== null && !(r.low <= r.change && r.change <= r.high))
+    problems.push(`${at}/change is outside its interval`);
+  if (r.verdict === 'faster' && !(r.low > 0)) problems.push(`${at} is 'faster' but its interval reaches 0 or below`);
+  if (r.verdict === 'slower' && !(r.high < 0)) problems.push(`${at} is 'slower' but its interval reaches 0 or above`);
+  if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
   return problems;
 }
 
@@ -216,6 +223,9 @@ export function semanticProblems(doc) {
     ...runProblems(doc),
     ...caseProblems(doc, labels),
     ...(doc.comparisons ? comparisonProblems(doc, labels) : []),
+    ...(doc.workloads?.comparisons ?? []).flatMap((/** @type {any} */ r, /** @type {number} */ i) =>
+      judgedProblems(r, `/workloads/comparisons/${i}`),
+    ),
     ...countingProblems(doc, labels, pairs),
     ...claimProblems(doc),
   ];
