@@ -41,7 +41,12 @@ test("meta:precision reports the CV across runs and each run's shift beside the 
     { encoding: 'utf8', env: childEnv() },
   );
   assert.equal(r.status, 0, r.stderr);
-  const s = JSON.parse(fs.readFileSync(path.join(out, 'precision.json'), 'utf8'));
+  // the runs' documents in a new folder, the report a new pair beside it: nothing written over
+  const entries = fs.readdirSync(out);
+  assert.equal(entries.length, 3, entries.join(', '));
+  const json = /** @type {string} */ (entries.find((f) => /^precision-.+\.json$/.test(f)));
+  assert.ok(entries.includes(json.replace(/\.json$/, '.md')), entries.join(', '));
+  const s = JSON.parse(fs.readFileSync(path.join(out, json), 'utf8'));
   assert.equal(s.runs, 2);
   assert.equal(s.cases, 2);
   assert.equal(s.machine.length, 2);
@@ -143,7 +148,10 @@ test('meta:floor times each probe window after window, writes the series and the
     { encoding: 'utf8', env: childEnv({ TMPDIR: tmp }) },
   );
   assert.equal(r.status, 0, r.stderr);
-  const f = JSON.parse(fs.readFileSync(path.join(out, 'floor.json'), 'utf8'));
+  const [json, md] = fs.readdirSync(out).sort();
+  assert.match(json, /^floor-.+\.json$/);
+  assert.equal(md, json.replace(/\.json$/, '.md'));
+  const f = JSON.parse(fs.readFileSync(path.join(out, json), 'utf8'));
   assert.equal(f.runs, 2);
   for (const p of ['fsync', 'checkpoint', 'cpu', 'memory']) {
     assert.equal(f.series[p].length, 2);
@@ -159,7 +167,8 @@ test('meta:floor times each probe window after window, writes the series and the
   }
   // the probe's file (in the temp dir, as the suite's databases) is gone
   assert.deepEqual(fs.readdirSync(tmp), []);
-  assert.deepEqual(fs.readdirSync(out), ['floor.json']);
+  assert.equal(fs.readdirSync(out).length, 2, 'the report pair and nothing else');
+  assert.match(fs.readFileSync(path.join(out, md), 'utf8'), /\| fsync \(4 KiB rewrite \+ fdatasync\) +\| +\d+ \|/);
   assert.match(r.stdout, /\| fsync \(4 KiB rewrite \+ fdatasync\) +\| +\d+ \|/);
   assert.match(r.stdout, /\| checkpoint \(log append, 2 fdatasync, truncate\) +\| +\d+ \|/);
   assert.deepEqual(parseFloorFlags([]), {

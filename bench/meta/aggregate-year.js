@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { writeFileAtomic } from '../../lib/files.js';
+import { writeFileAtomic, writeNewPair } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { END, START, replaceBlock } from '../../lib/markers.js';
 import { SYNTHETIC_PLATFORMS, syntheticDoc, syntheticShootout } from './synthetic.js';
@@ -265,7 +265,9 @@ const HELP = {
     "The aggregate over a synthetic year of nightly history: one more night's time, the README's and the charts' sizes, and what a night's commit adds, against their bounds (exit 1 when one is missed).",
   options: /** @type {const} */ ({
     nights: valueFlag('N', 'nights of synthetic history, 1 to 3660', { default: '183' }),
-    out: valueFlag('DIR', 'where the report (aggregate-year.json) goes', { default: 'out/meta' }),
+    out: valueFlag('DIR', 'where the report goes, a new aggregate-year-<time>.md and .json per run', {
+      default: 'out/meta',
+    }),
     keep: switchFlag('keep the temporary folder of the year, and say where'),
   }),
 };
@@ -329,8 +331,8 @@ async function main(/** @type {string[]} */ argv) {
     }
     const sum = (/** @type {'packedBytes' | 'pushedBytes' | 'archivedBytes'} */ k) =>
       Object.values(nightParts).reduce((n, x) => n + x[k], 0);
-    const text = fs.readFileSync(readme, 'utf8');
-    const block = text.slice(text.indexOf(START), text.indexOf(END) + END.length);
+    const readmeText = fs.readFileSync(readme, 'utf8');
+    const block = readmeText.slice(readmeText.indexOf(START), readmeText.indexOf(END) + END.length);
     const charts = [...after].filter(([f]) => f.endsWith('.svg'));
     const page = fs.readFileSync(path.join(results, 'README.md'), 'utf8');
     const report = {
@@ -344,7 +346,7 @@ async function main(/** @type {string[]} */ argv) {
       noChangeSeconds: again.ms / 1000,
       yearSeconds: year.ms / 1000,
       indexRebuildSeconds: rebuild.ms / 1000,
-      readmeLines: text.split('\n').length,
+      readmeLines: readmeText.split('\n').length,
       readmeBlockBytes: Buffer.byteLength(block),
       readmeBlockLines: block.split('\n').length,
       readmeBlockTables: (block.match(/^\|\s?:?-/gm) ?? []).length,
@@ -371,32 +373,29 @@ async function main(/** @type {string[]} */ argv) {
     const mark = (/** @type {boolean} */ ok) => (ok ? 'within' : 'OVER');
     const docs = PER_NIGHT.results + PER_NIGHT.shootouts;
     const r = report;
-    console.log(
-      [
-        `Aggregate over a synthetic year: ${r.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`,
-        `- nightly run (${docs} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${r.nightlySeconds.toFixed(2)} s, the median of 3 nights (${r.nightlySecondsEach.map((x) => x.toFixed(2)).join(', ')} s) (${mark(r.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`,
-        `- the same night again (nothing new, nothing written): ${r.noChangeSeconds.toFixed(2)} s`,
-        `- the year written and stored a batch at a time, in one process, charts drawn once: ${r.yearSeconds.toFixed(1)} s; rebuilding a lost index: ${r.indexRebuildSeconds.toFixed(1)} s`,
-        `- README block: ${r.readmeBlockLines} lines (${mark(r.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(r.readmeBlockBytes)} (${mark(r.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${r.readmeBlockTables} tables, ${r.readmeBlockImages} charts; whole README ${r.readmeLines} lines (${mark(r.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`,
-        `- results/README.md: ${r.resultsPageLines} lines, ${kib(r.resultsPageBytes)}`,
-        `- charts: ${r.charts} SVG files, ${kib(r.chartBytes)} together (${mark(r.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`,
-        `- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${r.nightFilesChanged - docs} files new or changed (${r.nightChartsRewritten} charts), ` +
-          `${kib(r.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(r.nightAddedPackedBytes)} (${mark(r.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
-          `as git push sends it (a thin pack): ${kib(r.nightPushedBytes)}`,
-        `- the night's ${docs} documents, archived as one release asset (gzipped JSON lines, not in git): ${kib(r.nightArchivedBytes)}`,
-        '- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):',
-        ...COMMIT_PARTS.map(([part, name]) => {
-          const x = nightParts[part];
-          const sizes = [x.bytes, x.deflatedBytes, x.archivedBytes, x.packedBytes, x.pushedBytes];
-          return `  - ${name}: ${x.files} files; ${sizes.map(kib).join('; ')}`;
-        }),
-        `- this machine: ${r.cores} cores, load average ${r.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`,
-        `\n${nightly.log}`,
-      ].join('\n'),
-    );
-    const file = path.resolve(values.out, 'aggregate-year.json');
-    writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(process.cwd(), file)}`);
+    const text = [
+      `Aggregate over a synthetic year: ${r.documents} documents (${(year.bytes / 1e6).toFixed(0)} MB), ${process.version}\n`,
+      `- nightly run (${docs} new documents, ${PER_NIGHT.results} results and ${PER_NIGHT.shootouts} shootouts, into a year of history; README, results/README.md and charts regenerated): ${r.nightlySeconds.toFixed(2)} s, the median of 3 nights (${r.nightlySecondsEach.map((x) => x.toFixed(2)).join(', ')} s) (${mark(r.nightlySeconds <= BOUNDS.nightlySeconds)} ≤ 5 s)`,
+      `- the same night again (nothing new, nothing written): ${r.noChangeSeconds.toFixed(2)} s`,
+      `- the year written and stored a batch at a time, in one process, charts drawn once: ${r.yearSeconds.toFixed(1)} s; rebuilding a lost index: ${r.indexRebuildSeconds.toFixed(1)} s`,
+      `- README block: ${r.readmeBlockLines} lines (${mark(r.readmeBlockLines <= BOUNDS.blockLines)} ≤ 300), ${kib(r.readmeBlockBytes)} (${mark(r.readmeBlockBytes <= BOUNDS.blockBytes)} ≤ 40 KiB), ${r.readmeBlockTables} tables, ${r.readmeBlockImages} charts; whole README ${r.readmeLines} lines (${mark(r.readmeLines <= BOUNDS.readmeLines)} ≤ 500)`,
+      `- results/README.md: ${r.resultsPageLines} lines, ${kib(r.resultsPageBytes)}`,
+      `- charts: ${r.charts} SVG files, ${kib(r.chartBytes)} together (${mark(r.chartBytes < BOUNDS.chartBytes)} < 2 MiB)`,
+      `- one night's commit (the derived files: README, results/README.md, the index, the charts and the nights cache): ${r.nightFilesChanged - docs} files new or changed (${r.nightChartsRewritten} charts), ` +
+        `${kib(r.nightAddedDeflatedBytesWithoutDocuments)} as new git blobs (zlib, before delta packing); packed by git gc (deltas against the night before): ${kib(r.nightAddedPackedBytes)} (${mark(r.nightAddedPackedBytes <= BOUNDS.nightAddedBytes)} ≤ 200 KiB); ` +
+        `as git push sends it (a thin pack): ${kib(r.nightPushedBytes)}`,
+      `- the night's ${docs} documents, archived as one release asset (gzipped JSON lines, not in git): ${kib(r.nightArchivedBytes)}`,
+      '- the night, part by part (files; raw; as new git blobs; archived; packed by git gc; pushed):',
+      ...COMMIT_PARTS.map(([part, name]) => {
+        const x = nightParts[part];
+        const sizes = [x.bytes, x.deflatedBytes, x.archivedBytes, x.packedBytes, x.pushedBytes];
+        return `  - ${name}: ${x.files} files; ${sizes.map(kib).join('; ')}`;
+      }),
+      `- this machine: ${r.cores} cores, load average ${r.loadAverage.join(' / ')} (1, 5, 15 min): times on a busy machine are longer`,
+      `\n${nightly.log}`,
+    ].join('\n');
+    const name = writeNewPair(values.out, 'aggregate-year', `${text}\n`, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`${text}\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
     const ok =
       r.nightlySeconds <= BOUNDS.nightlySeconds &&
       r.readmeBlockLines <= BOUNDS.blockLines &&

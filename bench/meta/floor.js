@@ -6,7 +6,7 @@
 // way a case's rounds fall (docs/checking.md).
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
-import { writeFileAtomic } from '../../lib/files.js';
+import { writeNewPair } from '../../lib/files.js';
 import { UsageError, command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { sig, percent } from '../../lib/format.js';
 import { createRandom, randomInt } from '../../lib/prng.js';
@@ -28,7 +28,7 @@ const OPTIONS = /** @type {const} */ ({
   }),
   draws: valueFlag('N', 'random draws per number of rounds', { default: '2000' }),
   seed: valueFlag('N', 'seed of the draws', { default: '1' }),
-  out: valueFlag('DIR', 'where the report goes', { default: 'out/meta' }),
+  out: valueFlag('DIR', 'where the report goes, a new .md and .json per run', { default: 'out/meta' }),
 });
 
 const HELP = {
@@ -135,10 +135,8 @@ function main(/** @type {string[]} */ argv) {
   };
   const shown = floors.fsync.byRounds.map((b) => b.rounds);
   const pc2 = (/** @type {number} */ x) => percent(x, 2);
-  console.log(
+  const text = [
     `Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`,
-  );
-  console.log(
     markdownTable(
       [
         [
@@ -156,15 +154,14 @@ function main(/** @type {string[]} */ argv) {
       ],
       ['l', 'r', 'r', 'r', ...shown.map(() => /** @type {const} */ ('r'))],
     ),
-  );
-  for (const p of PROBES)
-    console.log(
-      `\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`,
-    );
-  const file = path.resolve(o.out, 'floor.json');
+    ...PROBES.map(
+      (p) => `\n${p}: each run's median window: ${floors[p].runMedians.map((x) => x.toFixed(0)).join(', ')} per second`,
+    ),
+  ].join('\n');
   const when = { started: started.toISOString(), ended: new Date().toISOString() };
-  writeFileAtomic(file, `${JSON.stringify({ node: process.version, ...when, ...o, probes: floors, series })}\n`);
-  console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
+  const json = `${JSON.stringify({ node: process.version, ...when, ...o, probes: floors, series })}\n`;
+  const name = writeNewPair(o.out, 'floor', `${text}\n`, json);
+  console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
 }
 
 command('floor', import.meta.url, main, HELP);

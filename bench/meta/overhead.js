@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { table as markdownTable } from '../../lib/markdown.js';
-import { writeFileAtomic } from '../../lib/files.js';
+import { writeNewPair } from '../../lib/files.js';
 import { loadDrivers } from '../engine/load-drivers.js';
 import { measure } from '../engine/measure.js';
 import { median } from '../../lib/stats/spread.js';
@@ -33,7 +33,7 @@ const HELP = {
     'What the harness itself costs: a trivial prepared SELECT timed by the harness and by a bare loop, interleaved (target: harness at least 95% of bare).',
   options: /** @type {const} */ ({
     rounds: valueFlag('N', 'interleaved rounds, 1 to 1000', { default: '7' }),
-    out: valueFlag('DIR', 'where the report goes', { default: 'out/meta' }),
+    out: valueFlag('DIR', 'where the report goes, a new .md and .json per run', { default: 'out/meta' }),
   }),
 };
 
@@ -72,12 +72,14 @@ async function main(/** @type {string[]} */ argv) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const head = ['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'];
-  console.log(
-    `Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n\n${markdownTable([head, ...rows], ['l', 'r', 'r', 'r', 'r'])}`,
+  const text = `Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n\n${markdownTable([head, ...rows], ['l', 'r', 'r', 'r', 'r'])}`;
+  const name = writeNewPair(
+    values.out,
+    'overhead',
+    `${text}\n`,
+    `${JSON.stringify({ node: process.version, results }, null, 2)}\n`,
   );
-  const file = path.resolve(values.out, 'overhead.json');
-  writeFileAtomic(file, `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
-  console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
+  console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
   const worst = Math.min(...results.map((r) => r.ratio));
   if (!(worst >= 0.95)) {
     console.error(`overhead: harness reaches only ${percent(worst)} of a bare loop (target 95%)`);

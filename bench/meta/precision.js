@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { table } from '../../lib/markdown.js';
-import { checkedDir, writeFileAtomic } from '../../lib/files.js';
+import { checkedDir, writeNewPair } from '../../lib/files.js';
 import { percent } from '../../lib/format.js';
 import { ROOT } from '../../lib/root.js';
 import { OPS } from '../data/ops.js';
@@ -22,7 +22,9 @@ import { analyseRun } from '../result/analysis.js';
 
 const OPTIONS = /** @type {const} */ ({
   runs: valueFlag('N', 'suite runs, each in its own process, 2 to 1000', { default: '5' }),
-  out: valueFlag('DIR', 'where the report and a new precision-XXXXXX folder of the runs go', { default: 'out/meta' }),
+  out: valueFlag('DIR', 'where the report (a new .md and .json) and a new precision-XXXXXX folder of the runs go', {
+    default: 'out/meta',
+  }),
   'probe-ms': valueFlag('MS', 'how long the machine is probed before each run and after the last', { default: '3000' }),
   quick: switchFlag("the bench's small budgets: a smoke test"),
   interference: switchFlag('meta:interference on the other core throughout'),
@@ -117,7 +119,7 @@ function fromRuns(dir) {
 }
 
 /**
- * The figures of a measurement, printed and written to precision.json.
+ * The figures of a measurement, printed and written to precision-<time>.md and .json.
  * @param {{ docs: any[], walls: number[], probes: ReturnType<typeof probeMachine>[] | null }} m
  * @param {Record<string, any>} values the flags
  * @param {string[]} passthrough
@@ -274,9 +276,9 @@ function summarise({ docs, walls, probes }, values, passthrough) {
       .map((n) => (n ? `${na(n.slowShare)}, ${na(n.steal)}` : 'n/a'))
       .join('; ')}${summary.interference ? ' (with --interference)' : ''}`,
   );
-  const file = path.resolve(values.out, 'precision.json');
-  writeFileAtomic(file, `${JSON.stringify(summary, null, 2)}\n`);
-  console.log(`${parts.join('\n')}\nwrote ${path.relative(process.cwd(), file)}`);
+  const text = parts.join('\n');
+  const name = writeNewPair(values.out, 'precision', `${text}\n`, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`${text}\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
 }
 
 command('precision', import.meta.url, main, HELP);
