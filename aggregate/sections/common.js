@@ -141,33 +141,40 @@ const SHORT_CAPTION =
  * operation, as changeText writes it; in the README (`compact`) as compactChange writes it without
  * its unit (the caption says it: the table fits GitHub's column), the chart above it and
  * results/README.md giving the whole intervals. In a run of several sides (items with a `setup`)
- * a row per member side and setup (the run's order of sides, then table order), a column per
- * operation it measured.
+ * a row per pair of sides and setup (the order of `ids`, then of the run's sides, then table
+ * order), a column per operation it measured; `byOp`: a row per operation, a column per pair.
  * @param {any} doc
- * @param {string} id bench/data/comparisons.js, or a shootout's group (bench/data/shootout-groups.js)
+ * @param {string | string[]} ids bench/data/comparisons.js, or a shootout's groups (bench/data/shootout-groups.js)
  * @param {(member: string, item: any) => string} rowLabel item: the row's first judged pair
  * @param {string} [corner]
- * @param {{ compact?: boolean, caption?: string, items?: any[], cell?: (item: any) => string }} [o]
+ * @param {{ compact?: boolean, byOp?: boolean, caption?: string, items?: any[], cell?: (item: any) => string }} [o]
  *   caption: the table's own; items: rows of the judged pairs' shape other than doc.comparisons (a
  *   shootout's instruction differences, its sides' counts); cell: how an item is written
  */
-export function comparisonTable(doc, id, rowLabel, corner = 'Compared', o = {}) {
+export function comparisonTable(doc, ids, rowLabel, corner = 'Compared', o = {}) {
+  const order = [ids].flat();
   /** @type {any[]} */
-  const mine = (o.items ?? doc.comparisons ?? []).filter((/** @type {any} */ c) => c.id === id);
-  const first = (/** @type {string} */ m) => mine.findIndex((c) => c.member === m);
-  const rank = (/** @type {string} */ key) => ORDER.get(key) ?? 1e9;
-  const rows = [...new Map(mine.map((c) => [`${c.member}|${c.setup}`, c])).values()].sort(
-    (a, b) => rank(a.member) - rank(b.member) || first(a.member) - first(b.member) || rank(a.setup) - rank(b.setup),
+  const mine = (o.items ?? doc.comparisons ?? []).filter((/** @type {any} */ c) => order.includes(c.id));
+  const key = (/** @type {any} */ c) => `${c.id}|${c.reference}|${c.member}|${c.setup}`;
+  const first = (/** @type {any} */ r) => mine.findIndex((c) => c.id === r.id && c.member === r.member);
+  const rank = (/** @type {string} */ k) => ORDER.get(k) ?? 1e9;
+  const rows = [...new Map(mine.map((c) => [key(c), c])).values()].sort(
+    (a, b) =>
+      order.indexOf(a.id) - order.indexOf(b.id) ||
+      rank(a.member) - rank(b.member) ||
+      first(a) - first(b) ||
+      rank(a.setup) - rank(b.setup),
   );
   const ops = COMPARED.filter((op) => !mine.some((c) => c.setup) || mine.some((c) => c.op === op));
   const cell = o.cell ?? (o.compact ? (/** @type {any} */ c) => compactChange(c, '') : changeText);
-  const body = rows.map((r) => [
-    rowLabel(r.member, r),
-    ...ops.map((op) => cell(mine.find((c) => c.member === r.member && c.setup === r.setup && c.op === op))),
-  ]);
+  const cells = rows.map((r) => ops.map((op) => cell(mine.find((c) => key(c) === key(r) && c.op === op))));
+  const labels = rows.map((r) => rowLabel(r.member, r));
+  const [head, body] = o.byOp
+    ? [labels, ops.map((op, j) => [opLabel(op), ...cells.map((c) => c[j])])]
+    : [ops.map(opLabel), cells.map((c, i) => [labels[i], ...c])];
   return `${o.caption ?? (o.compact ? SHORT_CAPTION : LONG_CAPTION)}\n${table(
-    [[corner, ...ops.map(opLabel)], ...body],
-    ['l', ...ops.map(() => /** @type {'r'} */ ('r'))],
+    [[corner, ...head], ...body],
+    ['l', ...head.map(() => /** @type {'r'} */ ('r'))],
     { tight: o.compact },
   )}`;
 }

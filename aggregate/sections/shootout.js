@@ -5,11 +5,12 @@
 // no shootout: Node versions are never compared across matrix cells (different VMs).
 //
 // Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
-// compared side, and a diamond for its instructions per operation where they were counted). The README adds one line and one compact table (a row per operation, a column
-// per compared side); results/README.md keeps every driver's long tables (shootout-report.js: the run's one comparison table per group).
+// compared side, and a diamond for its instructions per operation where they were counted). The
+// README adds one line and one compact table (common.js comparisonTable byOp: a row per operation,
+// a column per compared side); results/README.md keeps every driver's long tables (shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
-import { anchor, compactChange, COMPARED, opLabel, signed, table } from './common.js';
+import { anchor, compactChange, comparisonTable, COMPARED, opLabel, signed } from './common.js';
 import { machineText, shootoutLines, tested } from './shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
@@ -241,24 +242,22 @@ function readmeLines(ctx, { doc, view, chart }) {
     .filter(Boolean)
     .join(' ');
   if (!chart || ctx.brief) return [`##### ${TITLE}`, line, ...(chart ? [chart] : [])];
-  const rows = view.ops.map((op) => [
-    opLabel(op),
-    ...view.columns.map((c) =>
-      shootoutCell(
-        c.rows.find((/** @type {any} */ r) => r.op === op),
-        threshold,
-      ),
-    ),
-  ]);
   return [
     `##### ${TITLE}`,
     line,
     chart,
-    // the table's caption, right above it (a brief machine class has its table on results/README.md)
-    `Each cell: the change in % ops/s ± the wider side of its 95% interval, its verdict; none: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
-    table(
-      [['Operation', ...view.columns.map((c) => inert(c.short))], ...rows],
-      ['l', ...view.columns.map(() => /** @type {'r'} */ ('r'))],
+    // a brief machine class has its table on results/README.md
+    comparisonTable(
+      doc,
+      Object.keys(GROUPS),
+      (head, r) => inert(names({ group: r.id, base: r.reference, head }).short),
+      'Operation',
+      {
+        items: view.columns.flatMap((c) => c.rows),
+        byOp: true,
+        cell: (r) => shootoutCell(r, threshold),
+        caption: `Each cell: the change in % ops/s ± the wider side of its 95% interval, its verdict; none: ≈ interval holds 0, (noisy) not significant, (<${threshold}%) under the ${threshold}% that counts.`,
+      },
     ),
   ];
 }
