@@ -6,7 +6,7 @@
 // every file involved is named. What is admitted is staged in the store (shown, not yet written).
 import fs from 'node:fs';
 import { readResult } from './read.js';
-import { digest, fileFor, kindOf, sha256, storedText } from './store.js';
+import { digest, fileFor, sha256, storedText } from './store.js';
 import { artifactProblem, attemptProblem, timeProblem } from './trust.js';
 
 /**
@@ -117,7 +117,7 @@ export function check({ files, rejected, artifactOf }, now) {
     const reason = r.ok
       ? (timeProblem(r.doc, now) ??
         attemptProblem(r.doc) ??
-        (folder ? artifactProblem(folder, r.doc, kindOf(r.doc)) : null) ??
+        (folder ? artifactProblem(folder, r.doc) : null) ??
         (fileFor(r.doc) ? null : '/run and /environment do not make a file name inside results/'))
       : r.reason;
     if (reason) invalid.push({ file, reason });

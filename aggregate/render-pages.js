@@ -22,7 +22,7 @@ import { summary } from './sections/machines.js';
 import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
 import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
-import { latestAttempts } from './store.js';
+import { isShootoutEntry, latestAttempts } from './store.js';
 import { timeProblem } from './trust.js';
 
 /** The alt text of an image: inert, and short enough to read aloud. */
@@ -170,9 +170,9 @@ export function classesOf(entries) {
   );
 }
 
-/** The entries a section is given: of the kinds its row names. */
-const ofKinds = (/** @type {{ kinds?: string[] }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
-  s.kinds ? entries.filter((e) => s.kinds?.includes(e.kind)) : entries;
+/** The entries a section is given: the shootouts' when its row says so, else the runs' of one side. */
+const given = (/** @type {{ shootouts?: boolean }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
+  entries.filter((e) => isShootoutEntry(e) === Boolean(s.shootouts));
 
 /**
  * The per-machine sections of one page: each section's lines as an element of its own (blank
@@ -196,7 +196,7 @@ function machines(classes, sections, o) {
       const ctx = {
         platform,
         machine,
-        entries: ofKinds(s, mine),
+        entries: given(s, mine),
         load: o.load,
         resultsLink: o.resultsLink,
         page: o.page,
@@ -247,7 +247,7 @@ export function renderBlock(store, o) {
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
     summary({
       machine: c.machine,
-      entries: c.entries.filter((e) => e.kind === 'result'),
+      entries: given({}, c.entries),
       load,
       resultsLink: o.resultsLink,
       nights: o.nights,
@@ -273,7 +273,7 @@ export function renderBlock(store, o) {
       // the sections of the whole block, once, after the platforms
       ...README_BLOCK_SECTIONS.map((s) =>
         s.module.render({
-          classes: classes.map((c) => ({ ...c, entries: ofKinds(s, c.entries) })),
+          classes: classes.map((c) => ({ ...c, entries: given(s, c.entries) })),
           load,
           resultsLink: o.resultsLink,
           page: 'readme',

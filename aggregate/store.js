@@ -32,8 +32,8 @@ const INDEX_VERSION = 1;
  * @property {string} platform e.g. linux-x64
  * @property {string} node e.g. v22.12.0
  * @property {string} machine the machine class: never mixed in one table
- * @property {'result'|'shootout'} kind a result document (one matrix cell), or a shootout document
- *   (every Node on one machine: bench/shootout/); node is then the reference Node
+ * @property {undefined} [kind] never listed (isShootoutEntry says it): sections/claims.js and
+ *   workload-tables.js still test it, and are given runs of one side only
  * @property {string} [release] the release it is archived in (assets.js): named when the aggregate
  *   that stored it saves the index
  * @property {string} [run] the GitHub Actions run that wrote it, so a re-run's attempt supersedes
@@ -41,8 +41,8 @@ const INDEX_VERSION = 1;
  * @property {number} [attempt] that run's attempt
  */
 
-/** How a stored document is listed: a shootout's (several sides) or a run's of one side. */
-export const kindOf = (/** @type {any} */ doc) => (isShootout(doc) ? 'shootout' : 'result');
+/** Whether an entry is a shootout's (a run of several sides, its node the reference Node): fileFor names it by the machine. */
+export const isShootoutEntry = (/** @type {Entry} */ e) => /-shootout-[0-9a-f]{8}\.json$/.test(e.file);
 
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
@@ -81,7 +81,6 @@ export function entryOf(doc, file, text) {
     platform: `${doc.environment.platform}-${doc.environment.arch}`,
     node: doc.environment.node,
     machine: machineOf(doc),
-    kind: kindOf(doc),
     // an attempt out of GitHub's range (trust.js) names no run: it supersedes nothing
     ...(ci?.runId && validAttempt(attempt) ? { run: String(ci.runId), attempt } : {}),
   };
@@ -89,7 +88,7 @@ export function entryOf(doc, file, text) {
 
 /**
  * The entries to show: of the attempts of one GitHub run's cell (the same run, platform and arch,
- * machine class, kind and Node major), the newest only. "Re-run failed jobs" gives a failed cell a
+ * machine class, shootout or not, and Node major), the newest only. "Re-run failed jobs" gives a failed cell a
  * new attempt in the same run: the failed attempt's document (npm run ci:failure), committed by
  * that attempt's aggregate, stays in results/ (append-only) and is no longer shown, whatever its
  * status. A document of another machine class never supersedes (a document can claim any run and
@@ -102,7 +101,7 @@ export function entryOf(doc, file, text) {
  */
 export function latestAttempts(entries) {
   const key = (/** @type {Entry} */ e) =>
-    `${e.run}|${e.platform}|${e.machine}|${e.kind}|${e.node.slice(1).split('.')[0]}`;
+    `${e.run}|${e.platform}|${e.machine}|${isShootoutEntry(e)}|${e.node.slice(1).split('.')[0]}`;
   const counts = (/** @type {Entry} */ e) => Boolean(e.run) && validAttempt(e.attempt);
   const newest = /** @type {Map<string, number>} */ (new Map());
   for (const e of entries)
@@ -138,9 +137,8 @@ export function fileFor(doc) {
   )
     return null;
   // a shootout measured every Node: named by the machine, not by one Node
-  if (isShootout(doc))
-    return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-shootout-${parts.id}.json`;
-  return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-node-${parts.node}-${parts.id}.json`;
+  const what = isShootout(doc) ? 'shootout' : `node-${parts.node}`;
+  return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-${what}-${parts.id}.json`;
 }
 
 /** Whether a relative path stays inside dir once resolved (defence in depth: fileFor allows no other). */
@@ -195,10 +193,14 @@ export function openStore(dir, warn) {
   for (const f of files) {
     if (byFile.has(f)) continue;
     const r = readResult(path.join(dir, f));
-    if (!r.ok) {
-      warn(
-        `${path.join(dir, f)}: stored file is not a valid result or shootout document (${r.reason}); left as it is, not shown`,
-      );
+    // the file name says whether it is a shootout's (isShootoutEntry): a document elsewhere is not shown
+    const reason = !r.ok
+      ? `not a valid document (${r.reason})`
+      : fileFor(r.doc) === f
+        ? null
+        : `a document the aggregate stores as results/${fileFor(r.doc)}`;
+    if (!r.ok || reason) {
+      warn(`${path.join(dir, f)}: stored file is ${reason}; left as it is, not shown`);
       continue;
     }
     byFile.set(f, entryOf(r.doc, f, r.text));
@@ -213,27 +215,18 @@ export function openStore(dir, warn) {
   /** The stored document with this run id. */
   const byId = (/** @type {string} */ id) => ids.get(id);
   /**
-   * Add a document, unless it is already there: staged (listed and loadable, not written) until
-   * commit. Never overwrites, never writes outside dir.
+   * Add a document whose run id is not stored (admit.js decides that): staged (listed and loadable,
+   * not written) until commit. Never overwrites, never writes outside dir.
    * @param {string} [text] storedText(doc), when the caller has it already
-   * @returns {{ stored: true, file: string } | { stored: false, reason: string, duplicate?: boolean }}
+   * @returns {{ stored: true, file: string } | { stored: false, reason: string }}
    */
   function stage(/** @type {any} */ doc, text = storedText(doc)) {
-    const same = byId(doc.run.id);
-    if (same) {
-      if (same.sha256 === sha256(text))
-        return { stored: false, duplicate: true, reason: `already stored as results/${same.file}` };
-      return {
-        stored: false,
-        reason: `/run/id ${doc.run.id} is already stored as results/${same.file} with different content; not overwritten`,
-      };
-    }
     const file = fileFor(doc);
     if (!file || !inside(dir, file))
       return { stored: false, reason: '/run and /environment do not make a file name inside results/; not stored' };
     const full = path.join(dir, file);
     if (fs.existsSync(full) || staged.has(file))
-      return { stored: false, reason: `results/${file} exists with another document; not overwritten` };
+      return { stored: false, reason: `results/${file} exists; not overwritten` };
     staged.set(file, text);
     const entry = entryOf(doc, file, text);
     byFile.set(file, entry);

@@ -10,6 +10,7 @@
 //   all checked by stat before a byte is read.
 import path from 'node:path';
 import semver from 'semver';
+import { isShootout } from '../bench/result/header.js';
 
 /**
  * The earliest finish a document may have: before any run of this project (its first commit is
@@ -113,11 +114,10 @@ const ARTIFACT = /^(result|shootout)-/;
  * label>-node<Node major> for a cell's, from environment.ci.cellRunner and cellNode; shootout-* for
  * a shootout (its document names no runner label). Null for a result document that names no cell.
  * @param {any} doc
- * @param {'result' | 'shootout'} kind
  * @returns {RegExp | string | null}
  */
-function artifactOf(doc, kind) {
-  if (kind === 'shootout') return /^shootout-/;
+function artifactOf(doc) {
+  if (isShootout(doc)) return /^shootout-/;
   const ci = doc.environment?.ci;
   if (typeof ci?.cellRunner !== 'string' || typeof ci?.cellNode !== 'string') return null;
   return `result-${ci.cellRunner}-node${ci.cellNode}`;
@@ -128,11 +128,10 @@ function artifactOf(doc, kind) {
  * document names its cell (runner label and Node major), and its Node is of that major.
  * @param {string} folder the artifact's folder name (a top-level folder of --artifacts)
  * @param {any} doc a valid document
- * @param {'result' | 'shootout'} kind
  * @returns {string | null}
  */
-export function artifactProblem(folder, doc, kind) {
-  const want = artifactOf(doc, kind);
+export function artifactProblem(folder, doc) {
+  const want = artifactOf(doc);
   if (want === null)
     return `is in artifact ${folder}, but /environment/ci names no cell (cellRunner, cellNode): a cell's artifact holds its cell's document`;
   if (want instanceof RegExp)

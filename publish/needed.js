@@ -3,7 +3,7 @@
 import { classesOf } from '../aggregate/render-pages.js';
 import { newestPerMajor } from '../aggregate/sections/common.js';
 import { newestShootout } from '../aggregate/sections/shootout.js';
-import { latestAttempts } from '../aggregate/store.js';
+import { isShootoutEntry, latestAttempts } from '../aggregate/store.js';
 
 /**
  * The documents the pages read (render-pages.js): of every machine class, the newest result document per
@@ -14,8 +14,8 @@ import { latestAttempts } from '../aggregate/store.js';
  */
 export function neededEntries(entries) {
   const needed = classesOf(latestAttempts(entries)).flatMap(({ entries: mine }) => {
-    const shootout = newestShootout(mine);
-    return [...newestPerMajor(mine.filter((e) => e.kind === 'result')), ...(shootout ? [shootout] : [])];
+    const shootout = newestShootout(mine.filter(isShootoutEntry));
+    return [...newestPerMajor(mine.filter((e) => !isShootoutEntry(e))), ...(shootout ? [shootout] : [])];
   });
   return needed.sort((a, b) => (a.file < b.file ? -1 : 1));
 }

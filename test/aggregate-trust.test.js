@@ -176,7 +176,6 @@ test('fault 4: a run attempt is a whole number from 1 to 100, else the document 
       platform: 'linux-x64',
       node: 'v22.23.3',
       machine: 'm',
-      kind: 'result',
       run: '500',
       attempt,
     });

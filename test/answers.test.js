@@ -23,10 +23,9 @@ import { instructionDifferences } from '../bench/shootout/count-nodes.js';
 import { pairsOf } from '../bench/result/header.js';
 import { ROOT } from './helpers.js';
 
-/** @returns {any} a store entry (aggregate/store.js) */
-const entry = (/** @type {string} */ file, /** @type {any} */ d, /** @type {string} */ kind) => ({
+/** @returns {any} a store entry (aggregate/store.js; a shootout's file is named so: isShootoutEntry) */
+const entry = (/** @type {string} */ file, /** @type {any} */ d) => ({
   file,
-  kind,
   node: d.environment.node,
   mode: d.run.mode,
   status: 'complete',
@@ -47,10 +46,10 @@ test('answers: all five per machine class, in order; the first class open, the o
   const shootout = syntheticShootout({});
   const docs = new Map([
     ['a.json', doc],
-    ['s.json', shootout],
+    ['x-shootout-0a1b2c3d.json', shootout],
   ]);
   const o = { load: (/** @type {any} */ e) => docs.get(e.file), resultsLink: 'results', nights: nights(doc) };
-  const entries = [entry('a.json', doc, 'result'), entry('s.json', shootout, 'shootout')];
+  const entries = [entry('a.json', doc), entry('x-shootout-0a1b2c3d.json', shootout)];
   const { answers } = answersOf({ machine: 'linux-x64 · test', entries }, o);
   assert.deepEqual(
     answers.map(([name, a]) => [name, Boolean(a?.text)]),
@@ -101,7 +100,7 @@ test('answers: changes are derived from the nights: a driver bump that slows sel
     });
   const answer = () => {
     const nights = series();
-    const entries = nights.map((n) => ({ ...n, kind: 'result', mode: 'full', status: 'complete' }));
+    const entries = nights.map((n) => ({ ...n, mode: 'full', status: 'complete' }));
     const byFile = new Map(nights.map((n) => [n.file, n]));
     const o = {
       load: () => assert.fail('the answer reads the nights, not the documents'),

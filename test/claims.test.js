@@ -278,7 +278,6 @@ test("the claims section: on results/README.md each check linked to its source w
   };
   const doc = docWith(claims, run.comparisons);
   const entry = /** @type {import('../aggregate/store.js').Entry} */ ({
-    kind: 'result',
     mode: 'full',
     status: 'complete',
     node: '22.0.0',

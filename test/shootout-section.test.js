@@ -37,7 +37,6 @@ function section(doc, page = 'readme') {
   /** @type {{ name: string, spec: any, alt: string }[]} */
   const charts = [];
   const entry = /** @type {any} */ ({
-    kind: 'shootout',
     file: `2026/${doc.run.finishedAt.slice(0, 10)}-linux-x64-shootout-${doc.run.id.slice(0, 8)}.json`,
     mode: doc.run.mode,
     finishedAt: doc.run.finishedAt,

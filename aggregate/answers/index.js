@@ -9,6 +9,7 @@ import { inert, plain } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { comparisonRun } from '../sections/common.js';
 import { newestShootout } from '../sections/shootout.js';
+import { isShootoutEntry } from '../store.js';
 import { encryptionAnswer } from './encryption.js';
 import { tuningsAnswer } from './tunings.js';
 import { nodeAnswer } from './node-ranking.js';
@@ -42,9 +43,9 @@ const htmlText = (s) =>
  * @returns {{ run: any, answers: [string, Answer | null][] }}
  */
 export function answersOf(c, o) {
-  const results = c.entries.filter((e) => (e.kind ?? 'result') === 'result');
+  const results = c.entries.filter((e) => !isShootoutEntry(e));
   const run = comparisonRun({ entries: results, load: o.load });
-  const shootout = newestShootout(c.entries);
+  const shootout = newestShootout(c.entries.filter(isShootoutEntry));
   return {
     run,
     answers: [

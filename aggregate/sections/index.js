@@ -1,6 +1,7 @@
 // The sections of the README block and of results/README.md, in the order a reader meets them:
 // answers first (what a PRAGMA change does, what encryption costs, how nights move), then the
-// machines they come from. Each row names a module and the kinds of store entries it is given.
+// machines they come from. Each row names a module, and whether it is given the shootouts' store
+// entries (store.js isShootoutEntry) or the runs' of one side.
 //
 // A section module exports `render(ctx)` and returns Markdown lines (possibly none) for one
 // machine class; render-pages.js writes the platform and machine headings around them, so a section
@@ -11,8 +12,8 @@
  * @typedef {object} SectionContext
  * @property {string} platform e.g. linux-x64
  * @property {string} machine the machine class (store.js machineOf), from documents: inert() before showing
- * @property {Entry[]} entries this machine class's store entries, of the kinds
- *   the section's row names (an entry without `kind` is a 'result'); all kinds when the row names none
+ * @property {Entry[]} entries this machine class's store entries: its shootouts' when the section's
+ *   row says `shootouts`, else its runs' of one side
  * @property {(e: Entry) => any} load the parsed document (parsed once per aggregate)
  * @property {string} resultsLink the relative link from the page being written to results/
  * @property {'readme' | 'results'} page the README block (bounded: keep it short) or results/README.md (the long form)
@@ -28,11 +29,11 @@
  * @property {Nights} nights a document's production figures and versions,
  *   without parsing it again, and the job's clock, where the history ends (aggregate/nights.js)
  */
-/** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: SectionContext) => string[] } }} Section */
+/** @typedef {{ name: string, shootouts?: boolean, module: { render: (ctx: SectionContext) => string[] } }} Section */
 /**
  * A section of the whole README block, not of one machine class (e.g. one table with a column per
  * machine class): render-pages.js writes it once, after the platforms. Its context: every machine class
- * with its entries (of the row's kinds), and load, resultsLink, page and nights as above; `chart`
+ * with its entries (as a Section's), and load, resultsLink, page and nights as above; `chart`
  * points at results/charts/all/<name>.svg.
  * @typedef {object} BlockContext
  * @property {{ platform: string, machine: string, entries: Entry[] }[]} classes
@@ -43,7 +44,7 @@
  * @property {Nights} nights
  * @property {(name: string, spec: any, alt: string) => string} chart
  */
-/** @typedef {{ name: string, kinds?: string[], module: { render: (ctx: BlockContext) => string[] } }} BlockSection */
+/** @typedef {{ name: string, shootouts?: boolean, module: { render: (ctx: BlockContext) => string[] } }} BlockSection */
 import * as absolute from './absolute.js';
 import * as claims from './claims.js';
 import * as comparisonTables from './comparison-tables.js';
@@ -58,20 +59,20 @@ import * as workloadTables from './workload-tables.js';
 /** @import { Entry } from '../store.js' */
 
 /**
- * Every section of one machine class, once: its module and the kinds of store entries it is given.
+ * Every section of one machine class, once: its module, and whether it is given the shootouts.
  * @satisfies {Record<string, Omit<Section, 'name'>>}
  */
 const SECTIONS = {
-  machines: { kinds: ['result'], module: machines },
-  shootout: { kinds: ['shootout'], module: shootout },
-  'self-check': { kinds: ['result'], module: selfCheck },
-  'pragma-changes': { kinds: ['result'], module: pragmaChanges },
-  'encryption-cost': { kinds: ['result'], module: encryptionCost },
-  'comparison-tables': { kinds: ['result'], module: comparisonTables },
-  claims: { kinds: ['result'], module: claims },
-  'workload-tables': { kinds: ['result'], module: workloadTables },
-  history: { kinds: ['result'], module: history },
-  absolute: { kinds: ['result'], module: absolute },
+  machines: { module: machines },
+  shootout: { shootouts: true, module: shootout },
+  'self-check': { module: selfCheck },
+  'pragma-changes': { module: pragmaChanges },
+  'encryption-cost': { module: encryptionCost },
+  'comparison-tables': { module: comparisonTables },
+  claims: { module: claims },
+  'workload-tables': { module: workloadTables },
+  history: { module: history },
+  absolute: { module: absolute },
 };
 /** The sections named, in that order. @returns {Section[]} */
 const inOrder = (/** @type {(keyof typeof SECTIONS)[]} */ names) => names.map((name) => ({ name, ...SECTIONS[name] }));
@@ -93,7 +94,7 @@ export const README_SECTIONS = inOrder([
  */
 export const README_BLOCK_SECTIONS = [
   // claims: one table, a column per machine class (claims.js renderBlockClaims)
-  { name: 'claims', kinds: ['result'], module: { render: claims.renderBlock } },
+  { name: 'claims', module: { render: claims.renderBlock } },
 ];
 
 /** results/README.md, per machine class. */

@@ -25,16 +25,15 @@ import { pairsOf, referenceOf } from '../../bench/result/header.js';
 const TITLE = 'Node versions on one machine';
 
 /**
- * The shootout to show: complete before anything else, full before quick, then the newest.
- * @param {import('../store.js').Entry[]} entries
+ * The shootout to show: full before quick, then the newest.
+ * @param {import('../store.js').Entry[]} entries shootouts
  */
 export function newestShootout(entries) {
-  const shootouts = entries.filter((e) => e.kind === 'shootout');
   const better = (/** @type {import('../store.js').Entry} */ a, /** @type {import('../store.js').Entry} */ b) =>
     Number(a.mode === 'full') - Number(b.mode === 'full') ||
     (a.finishedAt > b.finishedAt ? 1 : a.finishedAt < b.finishedAt ? -1 : 0) ||
     (a.file > b.file ? 1 : a.file < b.file ? -1 : 0);
-  return shootouts.reduce(
+  return entries.reduce(
     (/** @type {import('../store.js').Entry | null} */ best, e) => (!best || better(e, best) > 0 ? e : best),
     null,
   );
@@ -297,11 +296,10 @@ export function render(ctx) {
   // one spec for both pages: the chart is drawn once
   const chart = view.columns.length ? ctx.chart('shootout', chartSpec(doc, data, view.ops, alt), alt) : null;
   if (ctx.page === 'readme') return readmeLines(ctx, { doc, view, chart });
-  const count = ctx.entries.filter((e) => e.kind === 'shootout').length;
   return [
     `##### ${TITLE}`,
     ...(chart ? [chart, ''] : []),
     ...shootoutLines(doc),
-    `_From ${documentLink(inert(entry.file), ctx.resultsLink, entry)}${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${count} shootout(s) of this machine class in \`${ctx.resultsLink}/index.json\`._`,
+    `_From ${documentLink(inert(entry.file), ctx.resultsLink, entry)}${doc.run.mode === 'quick' ? ' (a quick run: a smoke test, few rounds)' : ''}; ${ctx.entries.length} shootout(s) of this machine class in \`${ctx.resultsLink}/index.json\`._`,
   ];
 }

@@ -91,7 +91,6 @@ test('npm run bench -- --quick with workloads: a document with them, valid, summ
   const { render } = await import('../../aggregate/sections/workload-tables.js');
   const entry = {
     file: 'x.json',
-    kind: 'result',
     node: doc.environment.node,
     finishedAt: doc.run.finishedAt,
     status: 'complete',
