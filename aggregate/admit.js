@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { readResult } from './read.js';
 import { digest, fileFor, sha256, storedText } from './store.js';
 import { artifactProblem, attemptProblem, timeProblem } from './trust.js';
+/** @import { Entry } from './store.js' */
 
 /**
  * @typedef {object} Checked a valid incoming document, by what admitting it needs
@@ -31,11 +32,7 @@ import { artifactProblem, attemptProblem, timeProblem } from './trust.js';
  */
 function groupBy(items, key) {
   const groups = /** @type {Map<string, T[]>} */ (new Map());
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
   return groups;
 }
 
@@ -46,13 +43,12 @@ const filesOf = (/** @type {Checked[]} */ group, /** @type {(x: Checked) => bool
     .map((x) => x.file)
     .join(', ');
 
-/**
- * One run id: stored already, one incoming content, or a conflict.
- * @param {Checked[]} group the incoming documents with this id, in reading order
- * @param {import('./store.js').Entry | undefined} stored
- * @param {Admission} admission
- */
-function admitById(group, stored, admission) {
+/** One run id (its incoming documents in reading order): stored already, one incoming content, or a conflict. */
+function admitById(
+  /** @type {Checked[]} */ group,
+  /** @type {Entry | undefined} */ stored,
+  /** @type {Admission} */ admission,
+) {
   if (stored) {
     for (const d of group) {
       if (d.sha256 === stored.sha256)
@@ -78,13 +74,12 @@ function admitById(group, stored, admission) {
     admission.same.push({ file: d.file, reason: `the same document as ${group[0].file}; stored once` });
 }
 
-/**
- * One target file: free, held by another stored run, or wanted by several new runs.
- * @param {Checked[]} group new documents, each of its own run id, that would be stored at this path
- * @param {import('./store.js').Entry | undefined} stored
- * @param {Admission} admission
- */
-function admitByTarget(group, stored, admission) {
+/** One target file (the new documents, each of its own run id, it would hold): free, held by a stored run, or wanted by several. */
+function admitByTarget(
+  /** @type {Checked[]} */ group,
+  /** @type {Entry | undefined} */ stored,
+  /** @type {Admission} */ admission,
+) {
   if (stored) {
     for (const d of group)
       admission.refused.push({
@@ -142,11 +137,12 @@ function reread(/** @type {Checked} */ d) {
  * Decide what is stored, and stage it (store.js stage: shown, written only once the pages
  * rendered); a file that changed since it was checked, or that the store refuses, is refused.
  * Every file skipped or refused is named on one line.
- * @param {ReturnType<typeof check>} checked
- * @param {ReturnType<typeof import('./store.js').openStore>} store
- * @param {(line: string) => void} warn
  */
-export function admit(checked, store, warn) {
+export function admit(
+  /** @type {ReturnType<typeof check>} */ checked,
+  /** @type {ReturnType<typeof import('./store.js').openStore>} */ store,
+  /** @type {(line: string) => void} */ warn,
+) {
   /** @type {Admission} by run id first, then by target file */
   const byId = { store: [], same: [], refused: [] };
   for (const [id, group] of groupBy(checked.valid, (d) => d.id)) admitById(group, store.byId(id), byId);

@@ -79,9 +79,8 @@ export function documentLink(text, resultsLink, e) {
 /**
  * Documents as one asset: per document a line naming it, then its stored text (one line, store.js
  * storedText), in file order, gzipped: the same documents always the same bytes here.
- * @param {{ file: string, text: string }[]} docs
  */
-export function packBundle(docs) {
+export function packBundle(/** @type {{ file: string, text: string }[]} */ docs) {
   const lines = [...docs]
     .sort((a, b) => (a.file < b.file ? -1 : 1))
     .map((d) => {

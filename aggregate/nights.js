@@ -14,6 +14,7 @@ import { PRODUCTION_DRIVER } from '../bench/data/drivers.js';
 import { OPS } from '../bench/data/ops.js';
 import { headlineMargin } from '../lib/stats/headline.js';
 import { writeFileAtomic } from '../lib/files.js';
+/** @import { Entry } from './store.js' */
 
 export const NIGHTS_FILE = 'charts/nights.jsonl';
 const TIMED = OPS.filter((o) => o.kind === 'timed').map((o) => o.name);
@@ -40,12 +41,8 @@ const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
  * per operation (bench/counts/counts.js CaseCounts: the first count).
  * @typedef {[number, number, number, number]} Counts
  */
-/**
- * @param {any} doc
- * @param {import('./store.js').Entry} entry
- * @returns {Night}
- */
-export function nightOf(doc, entry) {
+/** @returns {Night} */
+export function nightOf(/** @type {any} */ doc, /** @type {Entry} */ entry) {
   const d = doc.sides[0].drivers.find((/** @type {any} */ x) => x.name === PRODUCTION_DRIVER);
   const ok = d?.status === 'ok';
   const figures = /** @type {Record<string, [number, number, number]>} */ ({});
@@ -88,16 +85,16 @@ export function nightOf(doc, entry) {
  * What the pages read of the nights: each document's night, and the job's clock, which says where
  * the history ends (sections/history.js windowOf), never the newest document (trust.js).
  * @typedef {object} Nights
- * @property {(e: import('./store.js').Entry) => Night} of
+ * @property {(e: Entry) => Night} of
  * @property {number} [now] the aggregate's clock, ms since the epoch
  */
 
-/**
- * @param {string} resultsDir
- * @param {(e: import('./store.js').Entry) => any} load
- * @param {number} [now] the aggregate's clock (Nights)
- */
-export function nightStore(resultsDir, load, now) {
+/** The nights of results/, and the aggregate's clock `now` (Nights). */
+export function nightStore(
+  /** @type {string} */ resultsDir,
+  /** @type {(e: Entry) => any} */ load,
+  /** @type {number | undefined} */ now,
+) {
   const file = path.join(resultsDir, NIGHTS_FILE);
   const cached = /** @type {Map<string, Night>} */ (new Map());
   if (fs.existsSync(file)) {
@@ -114,7 +111,7 @@ export function nightStore(resultsDir, load, now) {
   return {
     now,
     /** The night of a stored document. */
-    of(/** @type {import('./store.js').Entry} */ entry) {
+    of(/** @type {Entry} */ entry) {
       let n = used.get(entry.file) ?? cached.get(entry.file);
       if (!n || n.sha256 !== entry.sha256) n = nightOf(load(entry), entry);
       used.set(entry.file, n);

@@ -33,36 +33,28 @@ export function discover(dir) {
     }
   };
   walk(dir);
-  /** @type {Map<string, string[]>} artifact folder → its files */
-  const byArtifact = new Map();
-  for (const f of found) {
-    const a = artifactFolder(dir, f);
-    if (a) byArtifact.set(a, [...(byArtifact.get(a) ?? []), f]);
-  }
   const artifactOf = /** @type {Map<string, string>} */ (new Map());
-  const files = /** @type {string[]} */ ([]);
+  const count = /** @type {Map<string, number>} artifact folder → its files */ (new Map());
   for (const f of found) {
     const a = artifactFolder(dir, f);
-    const mates = a ? /** @type {string[]} */ (byArtifact.get(a)) : [];
-    if (a && mates.length > 1)
-      rejected.push({
-        file: f,
-        reason: `the artifact ${a} holds ${mates.length} documents; a cell's artifact holds one: none of them is read`,
-      });
-    else {
-      files.push(f);
-      if (a) artifactOf.set(f, a);
-    }
+    if (!a) continue;
+    artifactOf.set(f, a);
+    count.set(a, (count.get(a) ?? 0) + 1);
   }
-  let bytes = 0;
-  let count = 0;
-  for (const f of files) {
-    const size = fs.lstatSync(f).size;
-    if (size > MAX_DOCUMENT_BYTES) continue; // refused by its size, alone (readResult)
-    bytes += size;
-    count++;
-  }
-  return { files, rejected, artifactOf, over: batchProblem(dir, count, bytes) };
+  const files = found.filter((f) => {
+    const a = artifactOf.get(f);
+    if (!a || count.get(a) === 1) return true;
+    artifactOf.delete(f);
+    rejected.push({
+      file: f,
+      reason: `the artifact ${a} holds ${count.get(a)} documents; a cell's artifact holds one: none of them is read`,
+    });
+    return false;
+  });
+  // a file over MAX_DOCUMENT_BYTES is refused by its size, alone (readResult)
+  const sizes = files.map((f) => fs.lstatSync(f).size).filter((size) => size <= MAX_DOCUMENT_BYTES);
+  const bytes = sizes.reduce((sum, x) => sum + x, 0);
+  return { files, rejected, artifactOf, over: batchProblem(dir, sizes.length, bytes) };
 }
 
 const codePoint = (/** @type {string} */ ch) =>
@@ -72,10 +64,8 @@ const pointer = (/** @type {string} */ key) => key.replace(/~/g, '~0').replace(/
 /**
  * Control characters and Unicode bidirectional controls, in any string of the document: strings
  * name files and are shown in the README, where neither has a place.
- * @param {any} doc
- * @returns {string[]}
  */
-function textProblems(doc) {
+function textProblems(/** @type {any} */ doc) {
   const problems = /** @type {string[]} */ ([]);
   /** @type {string[]} the keys down to the value being looked at: its JSON pointer is made only for a problem */
   const keys = [];
@@ -103,7 +93,6 @@ function textProblems(doc) {
  * What the aggregate refuses beyond the document's own checks (bench/result/document.js):
  * control characters, a one-side run with no case, a calibration run's synthetic slowdown.
  * @param {any} doc a schema-valid document
- * @returns {string[]}
  */
 export function semanticProblems(doc) {
   const problems = textProblems(doc);

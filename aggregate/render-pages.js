@@ -24,9 +24,16 @@ import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
 import { isShootoutEntry, latestAttempts } from './store.js';
 import { timeProblem } from './trust.js';
+/** @import { Entry } from './store.js' */
+/** @typedef {{ entries: () => Entry[], load: (e: Entry) => any }} Shown what the pages are rendered from */
 
-/** The alt text of an image: inert, and short enough to read aloud. */
-const ALT_MAX = 400;
+/** A chart's Markdown image: its alt text inert, and short enough (400) to read aloud. */
+const image = (
+  /** @type {{ resultsLink: string, charts: { add: (file: string, spec: any) => string } }} */ o,
+  /** @type {string} */ file,
+  /** @type {any} */ spec,
+  /** @type {string} */ alt,
+) => `![${inert(alt, 400)}](${o.resultsLink}/${o.charts.add(file, chartText(spec))})`;
 
 /** results/README.md: how to read it, in full. */
 const HOW_TO_READ =
@@ -58,7 +65,6 @@ const LONG_TABLE = 12;
  * -2…) after the lines before the first platform, and every table longer than LONG_TABLE rows not
  * already inside <details> collapsed under a line saying its size (its caption stays above it).
  * @param {string[]} lines the page, one line an element
- * @returns {string[]}
  */
 function navigable(lines) {
   /** @type {string[]} */
@@ -117,7 +123,6 @@ function navigable(lines) {
  * line under a table would be one of its rows), never two in a row, none at either end. Blank
  * lines a section puts between paragraphs stay.
  * @param {string[]} lines Markdown, an element may hold several lines
- * @returns {string[]}
  */
 export function tidy(lines) {
   /** @type {string[]} */
@@ -143,24 +148,18 @@ export function tidy(lines) {
  * @property {import('./nights.js').Nights} nights (nights.js): its `now`, the job's clock, says "Last updated"
  */
 
-/**
- * Each document parsed once per render of a page (renderBoth shares one between both pages).
- * @param {{ load: (e: import('./store.js').Entry) => any }} store
- */
-function loader(store) {
+/** Each document parsed once for both pages (renderBoth). */
+function loader(/** @type {{ load: (e: Entry) => any }} */ store) {
   /** @type {Map<string, any>} */
   const docs = new Map();
-  return (/** @type {import('./store.js').Entry} */ e) => {
+  return (/** @type {Entry} */ e) => {
     if (!docs.has(e.file)) docs.set(e.file, store.load(e));
     return docs.get(e.file);
   };
 }
 
-/**
- * The machine classes of a store, platform by platform, in the order the pages show them.
- * @param {import('./store.js').Entry[]} entries
- */
-export function classesOf(entries) {
+/** The machine classes of a store, platform by platform, in the order the pages show them. */
+export function classesOf(/** @type {Entry[]} */ entries) {
   return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
     [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.machine))].sort().map((machine) => ({
       platform,
@@ -170,19 +169,19 @@ export function classesOf(entries) {
   );
 }
 
-/** The entries a section is given: the shootouts' when its row says so, else the runs' of one side. */
-const given = (/** @type {{ shootouts?: boolean }} */ s, /** @type {import('./store.js').Entry[]} */ entries) =>
+/** The entries a section is given: the shootouts' when it says so, else the runs' of one side. */
+const given = (/** @type {{ shootouts?: boolean }} */ s, /** @type {Entry[]} */ entries) =>
   entries.filter((e) => isShootoutEntry(e) === Boolean(s.shootouts));
 
 /**
  * The per-machine sections of one page: each section's lines as an element of its own (blank
  * lines between them are the page's to choose).
- * @param {ReturnType<typeof classesOf>} classes
- * @param {import('./sections/index.js').Section[]} sections
- * @param {RenderOptions & { load: (e: import('./store.js').Entry) => any, page: 'readme' | 'results', intro: (c: ReturnType<typeof classesOf>[number]) => string[] }} o
- * @returns {string[][]}
  */
-function machines(classes, sections, o) {
+function machines(
+  /** @type {ReturnType<typeof classesOf>} */ classes,
+  /** @type {import('./sections/index.js').Section[]} */ sections,
+  /** @type {RenderOptions & { load: (e: Entry) => any, page: 'readme' | 'results', intro: (c: ReturnType<typeof classesOf>[number]) => string[] }} */ o,
+) {
   const out = [];
   for (const [i, { platform, machine, entries: mine }] of classes.entries()) {
     if (classes[i - 1]?.platform !== platform) out.push([`### ${inert(platform)}`]);
@@ -202,10 +201,9 @@ function machines(classes, sections, o) {
         page: o.page,
         brief: o.page === 'readme' && i > 0,
         nights: o.nights,
-        chart: (name, spec, alt) =>
-          `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(file(name), chartText(spec))})`,
+        chart: (name, spec, alt) => image(o, file(name), spec, alt),
       };
-      const lines = s.module.render(ctx);
+      const lines = s.render(ctx);
       if (lines.length) out.push(lines);
     }
   }
@@ -224,25 +222,18 @@ export const NO_RESULTS =
  * "Last updated": the day of the job's clock (nights.now), never a document's date (a document can
  * claim any: aggregate/trust.js), with the newest run's finish beside it; without a clock (a page
  * rendered alone), the newest run's finish.
- * @param {RenderOptions} o
- * @param {string} newest the newest run's finishedAt
  */
-const updated = (o, newest) =>
+const updated = (/** @type {RenderOptions} */ o, /** @type {string} */ newest) =>
   o.nights.now === undefined
     ? `${when(newest)} (the newest run's finish time)`
     : `${new Date(o.nights.now).toISOString().slice(0, 10)} (the aggregate's clock, UTC; the newest run finished ${when(newest)})`;
 
-/**
- * The README block.
- * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} store
- * @param {RenderOptions} o
- * @returns {string}
- */
-export function renderBlock(store, o) {
+/** The README block. */
+export function renderBlock(/** @type {Shown} */ store, /** @type {RenderOptions} */ o) {
   const entries = latestAttempts(store.entries());
   if (!entries.length) return NO_RESULTS;
   const newest = entries.reduce((a, b) => (b.finishedAt > a.finishedAt ? b : a));
-  const load = loader(store);
+  const load = store.load;
   const classes = classesOf(entries);
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
     summary({
@@ -272,14 +263,13 @@ export function renderBlock(store, o) {
       ...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }),
       // the sections of the whole block, once, after the platforms
       ...README_BLOCK_SECTIONS.map((s) =>
-        s.module.render({
-          classes: classes.map((c) => ({ ...c, entries: given(s, c.entries) })),
+        s.render({
+          classes: classes.map((c) => ({ ...c, entries: given({}, c.entries) })),
           load,
           resultsLink: o.resultsLink,
           page: 'readme',
           nights: o.nights,
-          chart: (name, spec, alt) =>
-            `![${inert(alt, ALT_MAX)}](${o.resultsLink}/${o.charts.add(`all/${name}.svg`, chartText(spec))})`,
+          chart: (name, spec, alt) => image(o, `all/${name}.svg`, spec, alt),
         }),
       ).filter((lines) => lines.length),
     ].flatMap((lines) => ['', ...lines]),
@@ -287,12 +277,10 @@ export function renderBlock(store, o) {
 }
 
 /**
- * results/README.md, the long form: GitHub shows it when someone opens results/.
- * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} store
- * @param {RenderOptions & { readmeLink: string }} o resultsLink is '.', readmeLink the link back to the README
- * @returns {string | null} null for an empty store: no page
+ * results/README.md, the long form: GitHub shows it when someone opens results/; null for an empty
+ * store. `o.resultsLink` is '.', `o.readmeLink` the link back to the README.
  */
-export function renderResultsPage(store, o) {
+export function renderResultsPage(/** @type {Shown} */ store, /** @type {RenderOptions & { readmeLink: string }} */ o) {
   const entries = latestAttempts(store.entries());
   if (!entries.length) return null;
   const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
@@ -308,7 +296,7 @@ export function renderResultsPage(store, o) {
         '([methodology](docs/methodology.md))',
         `([methodology](${path.posix.join(path.posix.dirname(o.readmeLink), 'docs/methodology.md')}))`,
       ) + FIGURES,
-      ...machines(classesOf(entries), PAGE_SECTIONS, { ...o, load: loader(store), page: 'results', intro }).flatMap(
+      ...machines(classesOf(entries), PAGE_SECTIONS, { ...o, load: store.load, page: 'results', intro }).flatMap(
         (lines) => ['', ...lines],
       ),
       '',
@@ -322,12 +310,13 @@ export function renderResultsPage(store, o) {
  * Render the README (its block replaced) and results/README.md to memory, from the entries given.
  * A section asks for its charts as it renders (a chart writer of its own per render: charts/writer.js),
  * drawn and written only once both pages rendered, so a render that fails leaves no chart behind.
- * @param {{ results: string, readme: string }} o
- * @param {string} readmeText
- * @param {{ entries: () => import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any }} shown
- * @param {ReturnType<typeof nightStore>} nights
  */
-function renderBoth(o, readmeText, shown, nights) {
+function renderBoth(
+  /** @type {{ results: string, readme: string }} */ o,
+  /** @type {string} */ readmeText,
+  /** @type {Shown} */ shown,
+  /** @type {ReturnType<typeof nightStore>} */ nights,
+) {
   const rel = (/** @type {string} */ from, /** @type {string} */ to) =>
     path.relative(from, to).split(path.sep).join('/') || '.';
   const charts = chartWriter(o.results);
@@ -352,9 +341,9 @@ const PROBES = 8;
  * fails on the document it just read, or one it read before in the same section); the first
  * whose absence lets both pages render is left out. A document archived only (store.js notHere)
  * is no fault of a document: that error stops the aggregate.
- * @param {(entries: import('./store.js').Entry[], load: (e: import('./store.js').Entry) => any) => ReturnType<typeof renderBoth>} render
- * @param {import('./store.js').Entry[]} entries
- * @param {(e: import('./store.js').Entry) => any} load
+ * @param {(entries: Entry[], load: (e: Entry) => any) => ReturnType<typeof renderBoth>} render
+ * @param {Entry[]} entries
+ * @param {(e: Entry) => any} load
  * @returns {{ pages: ReturnType<typeof renderBoth>, left: { file: string, reason: string }[] }}
  */
 function renderLeavingOut(render, entries, load) {
@@ -414,7 +403,7 @@ export function renderPages(o, readmeText, store, admitted, now, warn) {
   });
   for (const l of leftOut) warn(`${path.join(o.results, l.file)}: ${l.reason}; left out of the pages`);
   let release = store.nameRelease(o.run ?? '');
-  const render = (/** @type {import('./store.js').Entry[]} */ entries, /** @type {any} */ load) =>
+  const render = (/** @type {Entry[]} */ entries, /** @type {any} */ load) =>
     renderBoth(o, readmeText, { entries: () => entries, load }, nightStore(o.results, load, now));
   const shown = () => store.entries().filter((e) => !leftOut.some((l) => l.file === e.file));
   let { pages, left } = renderLeavingOut(render, shown(), store.load);

@@ -1,11 +1,9 @@
-// results/: the append-only history. One file per result document (one matrix cell of one run),
-// never modified or deleted once written. results/index.json lists every document ever stored (one
-// line each: what the pages need to pick documents without parsing them all, and the release it is
-// archived in) and is rebuilt for any file it does not list; it names the repository whose
-// releases hold them. The documents are not in git: each is archived in a GitHub release
-// (assets.js), and a clone holds only those it fetched (npm run ci:restore), so an entry whose file
-// is not here is kept (its run id and sha256 still refuse a conflicting document) and reading it
-// says how to fetch it.
+// results/: the append-only history, one file per document, never modified or deleted once
+// written. results/index.json lists every document ever stored (one line each: what the pages need
+// to pick documents without parsing them all, and the release it is archived in) and names the
+// repository whose releases hold them. The documents are not in git (assets.js): a clone holds only
+// those it fetched (npm run ci:restore), so an entry whose file is not here is kept (its run id and
+// sha256 still refuse a conflicting document) and reading it says how to fetch it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,21 +52,15 @@ export const digest = (/** @type {any} */ doc) => sha256(storedText(doc));
 /**
  * The machine class of a document: platform, arch, CPU model, core count and runner image OS.
  * Runner image versions roll weekly, so they are shown, not keyed on.
- * @param {any} doc
  */
-export function machineOf(doc) {
+export function machineOf(/** @type {any} */ doc) {
   const e = doc.environment;
   const image = e.ci?.imageOs ?? (e.ci ? e.ci.provider : 'local');
   return `${e.platform}-${e.arch} · ${e.cpuModel} · ${e.cores} cores · ${image}`;
 }
 
-/**
- * @param {any} doc
- * @param {string} file
- * @param {string} text
- * @returns {Entry}
- */
-export function entryOf(doc, file, text) {
+/** @returns {Entry} */
+export function entryOf(/** @type {any} */ doc, /** @type {string} */ file, /** @type {string} */ text) {
   const ci = doc.environment.ci;
   const attempt = Number(ci?.runAttempt);
   return {
@@ -88,13 +80,11 @@ export function entryOf(doc, file, text) {
 
 /**
  * The entries to show: of the attempts of one GitHub run's cell (the same run, platform and arch,
- * machine class, shootout or not, and Node major), the newest only. "Re-run failed jobs" gives a failed cell a
- * new attempt in the same run: the failed attempt's document (npm run ci:failure), committed by
- * that attempt's aggregate, stays in results/ (append-only) and is no longer shown, whatever its
- * status. A document of another machine class never supersedes (a document can claim any run and
- * attempt: it hides at most its own class's), so a re-run that landed on a VM with another CPU
- * leaves the failed attempt shown in its class until a newer night. An entry of no run (local, or
- * of an attempt out of GitHub's range: trust.js) is its own.
+ * machine class, shootout or not, and Node major), the newest only. "Re-run failed jobs" gives a
+ * failed cell a new attempt in the same run: the failed attempt's document (npm run ci:failure)
+ * stays in results/ (append-only), not shown. A document of another machine class never
+ * supersedes (a document can claim any run and attempt: it hides at most its own class's). An
+ * entry of no run (local, or of an attempt out of GitHub's range: trust.js) is its own.
  * @template {Entry} E
  * @param {E[]} entries
  * @returns {E[]}
@@ -109,22 +99,12 @@ export function latestAttempts(entries) {
   return entries.filter((e) => !counts(e) || newest.get(key(e)) === e.attempt);
 }
 
-/** What each part of a stored file's name may be: the kinds of name the schemas refer to (lib/names.js). */
-const PARTS = {
-  day: (/** @type {string} */ s) => isName('day', s),
-  platform: (/** @type {string} */ s) => isName('platform', s),
-  arch: (/** @type {string} */ s) => isName('arch', s),
-  node: (/** @type {string} */ s) => isName('nodeVersion', s),
-  id: (/** @type {string} */ s) => /^[0-9a-f]{8}$/.test(s),
-};
-
 /**
- * Where a document goes: by date, platform, arch and Node version, made unique by the run id; null
- * when a part is not what the schema allows (a document that was not validated).
- * @param {any} doc
- * @returns {string | null} a path under results/, with / separators
+ * Where a document goes, a path under results/ with / separators: by date, platform, arch and Node
+ * version, made unique by the run id; null when a part is not the kind of name the schema allows
+ * (lib/names.js: a document that was not validated).
  */
-export function fileFor(doc) {
+export function fileFor(/** @type {any} */ doc) {
   const parts = {
     day: String(doc.run?.finishedAt).slice(0, 10),
     platform: doc.environment?.platform,
@@ -132,10 +112,9 @@ export function fileFor(doc) {
     node: doc.environment?.node,
     id: String(doc.run?.id).slice(0, 8),
   };
-  if (
-    !Object.entries(parts).every(([k, v]) => typeof v === 'string' && PARTS[/** @type {keyof typeof PARTS} */ (k)](v))
-  )
-    return null;
+  const kinds = { day: 'day', platform: 'platform', arch: 'arch', node: 'nodeVersion' };
+  const ok = Object.entries(kinds).every(([k, kind]) => isName(kind, parts[/** @type {keyof typeof kinds} */ (k)]));
+  if (!ok || !/^[0-9a-f]{8}$/.test(parts.id)) return null;
   // a shootout measured every Node: named by the machine, not by one Node
   const what = isShootout(doc) ? 'shootout' : `node-${parts.node}`;
   return `${parts.day.slice(0, 4)}/${parts.day}-${parts.platform}-${parts.arch}-${what}-${parts.id}.json`;
@@ -165,10 +144,8 @@ function notHere(/** @type {string} */ dir, /** @type {Entry} */ e) {
 /**
  * Open the store: read the index and add to it any document here that it does not list (an entry
  * whose file is not here stays: the document is archived, assets.js).
- * @param {string} dir
- * @param {(line: string) => void} warn
  */
-export function openStore(dir, warn) {
+export function openStore(/** @type {string} */ dir, /** @type {(line: string) => void} */ warn) {
   const indexFile = path.join(dir, INDEX);
   const byFile = /** @type {Map<string, Entry>} */ (new Map());
   /** @type {string | null} the repository whose releases hold the archived documents */
@@ -212,8 +189,6 @@ export function openStore(dir, warn) {
   const staged = new Map();
   /** Whether a listed document's file is here, or staged (else it is archived only: assets.js). */
   const has = (/** @type {Entry} */ e) => staged.has(e.file) || fs.existsSync(path.join(dir, e.file));
-  /** The stored document with this run id. */
-  const byId = (/** @type {string} */ id) => ids.get(id);
   /**
    * Add a document whose run id is not stored (admit.js decides that): staged (listed and loadable,
    * not written) until commit. Never overwrites, never writes outside dir.
@@ -235,7 +210,8 @@ export function openStore(dir, warn) {
   }
   return {
     entries,
-    byId,
+    /** The stored document with this run id. */
+    byId: (/** @type {string} */ id) => ids.get(id),
     /** The stored document at this path under results/. */
     byFile: (/** @type {string} */ file) => byFile.get(file),
     stage,
@@ -259,11 +235,10 @@ export function openStore(dir, warn) {
     repository: () => repository,
     /**
      * Name the release of every document here that has none: one release for them all
-     * (assets.js releaseOf), which npm run ci:archive makes before the index is committed.
-     * @param {string} [run] the GitHub run and attempt (releaseOf)
-     * @returns {string | null} the release named, if any
+     * (assets.js releaseOf, of the GitHub run and attempt `run`), which npm run ci:archive makes
+     * before the index is committed; null when none was named.
      */
-    nameRelease(run) {
+    nameRelease(/** @type {string | undefined} */ run) {
       const batch = entries().filter((e) => !e.release && has(e));
       if (!batch.length) return null;
       const tag = releaseOf(batch, run);

@@ -21,9 +21,9 @@ const PROJECT_START = '2025-01-01T00:00:00.000Z';
 const CLOCK_SLACK_MS = 86_400_000;
 
 /**
- * The highest run attempt: GitHub re-runs a workflow run at most 50 times ("A workflow run can be
- * re-run a maximum of 50 times", docs.github.com, Re-running workflows and jobs), so attempts are
- * 1 to 51; 100 leaves room for that limit to grow without letting an attempt outbid every real one.
+ * The highest run attempt: GitHub re-runs a workflow run at most 50 times (docs.github.com,
+ * Re-running workflows and jobs); 100 leaves room for that limit to grow without letting an
+ * attempt outbid every real one.
  */
 const MAX_ATTEMPT = 100;
 /** A GitHub run id: a positive whole number (today 11 digits; 20 fit any 64-bit id). */
@@ -31,24 +31,11 @@ const RUN_ID = /^[1-9][0-9]{0,19}$/;
 /** A run attempt as GitHub writes GITHUB_RUN_ATTEMPT. */
 const ATTEMPT = /^[1-9][0-9]{0,2}$/;
 
-/**
- * The largest document: a full run's document is about 0.4 MB (docs/pipeline.md; a synthetic full
- * document 0.43 MB), so 4 MiB is ten of them: room for more cases and counts, while a batch of the
- * largest stays far from the heap limit.
- */
+/** The largest document: ten full runs' (about 0.4 MB each), room for more cases and counts. */
 export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
-/**
- * The most documents in one batch: a night is 24 (benchmark.yml: 5 Node majors × 4 runner labels
- * = 20 cells, and 4 shootouts); 128 is five nights' worth, room for more Nodes and runners (the
- * bytes are capped apart: MAX_BATCH_BYTES).
- */
+/** The most documents in one batch: five nights of 24 (20 cells and 4 shootouts), room for more Nodes and runners. */
 export const MAX_BATCH_DOCUMENTS = 128;
-/**
- * The most bytes in one batch: a night is about 10 MB (24 × 0.4 MB), 20 MB pretty-printed; 128 MiB
- * is six such nights. Memory follows the documents parsed, not the bytes: 120 synthetic documents
- * (84 MB pretty-printed) peaked at about 0.3 GB; 12 documents of 9.9 MB, over today's per-document
- * cap, took 690 MB. At this cap a batch stays far below Node's default heap limit.
- */
+/** The most bytes in one batch: six nights of about 20 MB pretty-printed, far below the heap limit (docs/pipeline.md). */
 export const MAX_BATCH_BYTES = 128 * 1024 * 1024;
 
 /** The limit a batch breaks, as one line; null when it is within both. */
@@ -67,7 +54,6 @@ const day = (/** @type {number} */ t) => new Date(t).toISOString().slice(0, 10);
  * before the project existed. Reads /run/finishedAt and /run/startedAt.
  * @param {{ run?: { startedAt?: unknown, finishedAt?: unknown } }} doc
  * @param {number} now the aggregate's clock, ms since the epoch
- * @returns {string | null}
  */
 export function timeProblem(doc, now) {
   for (const f of /** @type {const} */ (['finishedAt', 'startedAt'])) {
@@ -89,10 +75,8 @@ export const validAttempt = (/** @type {unknown} */ n) =>
 /**
  * Why a document's GitHub run id or attempt is not one GitHub gives, or null (absent is fine: a
  * local run).
- * @param {any} doc
- * @returns {string | null}
  */
-export function attemptProblem(doc) {
+export function attemptProblem(/** @type {any} */ doc) {
   const ci = doc.environment?.ci;
   if (!ci) return null;
   const { runId, runAttempt } = ci;
@@ -110,37 +94,25 @@ export function attemptProblem(doc) {
 const ARTIFACT = /^(result|shootout)-/;
 
 /**
- * The name of the artifact a document comes in (benchmark.yml's upload steps): result-<runner
- * label>-node<Node major> for a cell's, from environment.ci.cellRunner and cellNode; shootout-* for
- * a shootout (its document names no runner label). Null for a result document that names no cell.
- * @param {any} doc
- * @returns {RegExp | string | null}
- */
-function artifactOf(doc) {
-  if (isShootout(doc)) return /^shootout-/;
-  const ci = doc.environment?.ci;
-  if (typeof ci?.cellRunner !== 'string' || typeof ci?.cellNode !== 'string') return null;
-  return `result-${ci.cellRunner}-node${ci.cellNode}`;
-}
-
-/**
- * Why a document does not belong in the artifact folder it was found in, or null. A cell's
- * document names its cell (runner label and Node major), and its Node is of that major.
+ * Why a document does not belong in the artifact folder it was found in (benchmark.yml's upload
+ * steps), or null: a shootout's is shootout-* (its document names no runner label); a cell's is
+ * result-<runner label>-node<Node major>, from environment.ci.cellRunner and cellNode, and its
+ * Node is of that major.
  * @param {string} folder the artifact's folder name (a top-level folder of --artifacts)
  * @param {any} doc a valid document
- * @returns {string | null}
  */
 export function artifactProblem(folder, doc) {
-  const want = artifactOf(doc);
-  if (want === null)
+  if (isShootout(doc))
+    return folder.startsWith('shootout-') ? null : `is a shootout document in artifact ${folder}, which is a cell's`;
+  const ci = doc.environment?.ci;
+  if (typeof ci?.cellRunner !== 'string' || typeof ci?.cellNode !== 'string')
     return `is in artifact ${folder}, but /environment/ci names no cell (cellRunner, cellNode): a cell's artifact holds its cell's document`;
-  if (want instanceof RegExp)
-    return want.test(folder) ? null : `is a shootout document in artifact ${folder}, which is a cell's`;
+  const want = `result-${ci.cellRunner}-node${ci.cellNode}`;
   if (want !== folder)
     return `is in artifact ${folder}, but /environment/ci names the cell of artifact ${want.slice(0, 80)}: refused`;
   const major = semver.valid(doc.environment.node) ? String(semver.major(doc.environment.node)) : null;
-  if (major !== doc.environment.ci.cellNode)
-    return `/environment/node ${String(doc.environment.node).slice(0, 30)} is not of the cell's Node major ${doc.environment.ci.cellNode} (artifact ${folder})`;
+  if (major !== ci.cellNode)
+    return `/environment/node ${String(doc.environment.node).slice(0, 30)} is not of the cell's Node major ${ci.cellNode} (artifact ${folder})`;
   return null;
 }
 

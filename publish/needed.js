@@ -1,8 +1,7 @@
 // The stored documents the pages read: what the nightly job fetches from the archive (assets.js)
 // before it aggregates, so a clone that holds no document renders the same pages as one that holds all.
 import { classesOf } from '../aggregate/render-pages.js';
-import { newestPerMajor } from '../aggregate/sections/common.js';
-import { newestShootout } from '../aggregate/sections/shootout.js';
+import { best, newestPerMajor } from '../aggregate/sections/common.js';
 import { isShootoutEntry, latestAttempts } from '../aggregate/store.js';
 
 /**
@@ -14,7 +13,7 @@ import { isShootoutEntry, latestAttempts } from '../aggregate/store.js';
  */
 export function neededEntries(entries) {
   const needed = classesOf(latestAttempts(entries)).flatMap(({ entries: mine }) => {
-    const shootout = newestShootout(mine.filter(isShootoutEntry));
+    const shootout = best(mine.filter(isShootoutEntry));
     return [...newestPerMajor(mine.filter((e) => !isShootoutEntry(e))), ...(shootout ? [shootout] : [])];
   });
   return needed.sort((a, b) => (a.file < b.file ? -1 : 1));

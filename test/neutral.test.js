@@ -21,6 +21,7 @@ import { readResult } from '../aggregate/read.js';
 import { renderBlock, renderResultsPage } from '../aggregate/render-pages.js';
 import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
+import { isShootout } from '../bench/result/header.js';
 import { summarize } from '../bench/result/summary.js';
 import { syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { chartText, fileSlug, fragment, inert } from '../lib/markdown.js';
@@ -183,7 +184,10 @@ function specProblems(/** @type {any[]} */ specs, /** @type {string} */ token) {
 
 /** The two pages and every chart spec, rendered from documents in memory. */
 function render(/** @type {any[]} */ docs) {
-  const entries = docs.map((d, i) => entryOf(d, `d${i}.json`, JSON.stringify(d)));
+  // a shootout's file is named so, as store.js fileFor names it (isShootoutEntry)
+  const entries = docs.map((d, i) =>
+    entryOf(d, `d${i}${isShootout(d) ? '-shootout-00000000' : ''}.json`, JSON.stringify(d)),
+  );
   const store = { entries: () => entries, load: (/** @type {any} */ e) => docs[entries.indexOf(e)] };
   /** @type {any[]} */
   const specs = [];

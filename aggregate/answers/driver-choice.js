@@ -15,12 +15,8 @@ const NODE_SQLITE = 'node:sqlite';
 const REFERENCES = ['better-sqlite3', PRODUCTION_DRIVER];
 const setup = (/** @type {string} */ driver) => `${PRODUCTION_CONFIG}/${driver}/none`;
 
-/**
- * The answer's words: per reference, the operations decided, the rest ≈.
- * @param {any} doc
- * @returns {{ text: string, line: string } | null}
- */
-export function driverAnswer(doc) {
+/** The answer's words: per reference, the operations decided, the rest ≈. */
+export function driverAnswer(/** @type {any} */ doc) {
   // node:sqlite against each reference driver, per operation, judged as one family
   const judged = judgeFamily(
     REFERENCES.flatMap((driver) =>

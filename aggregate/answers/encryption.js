@@ -17,11 +17,8 @@ import { cipherLabel } from '../sections/common.js';
 const setup = (/** @type {string} */ cipher) => `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${cipher}`;
 const REFERENCE = setup('none');
 
-/**
- * Every cipher of the run judged: writes, reads and opening against no key.
- * @param {any} doc a full result document
- */
-function encryptionOf(doc) {
+/** Every cipher of a full run judged: writes, reads and opening against no key. */
+function encryptionOf(/** @type {any} */ doc) {
   const ciphers = CIPHERS.filter((c) => c.name !== 'none').map((c) => c.name);
   const questions = ciphers.flatMap((cipher) =>
     Object.entries(OP_GROUPS).map(([group, ops]) => ({
@@ -53,12 +50,8 @@ const brief = (/** @type {ReturnType<typeof encryptionOf>[number]} */ c) =>
     .map((a) => (a && decided(a) ? `${(1 / (1 + /** @type {any} */ (a.judgement).change)).toFixed(2)}×` : '≈'))
     .join('/')}`;
 
-/**
- * The answer's words: production's cipher and the cheapest in full, the others in brief.
- * @param {any} doc
- * @returns {{ text: string, line: string } | null} text: the answer; line: the collapsed one-line form
- */
-export function encryptionAnswer(doc) {
+/** The answer's words (`line`: the collapsed one-line form): production's cipher and the cheapest in full, the others in brief. */
+export function encryptionAnswer(/** @type {any} */ doc) {
   const all = encryptionOf(doc);
   if (!all.length) return null;
   const production = all.find((c) => c.cipher === PRODUCTION_CIPHER);

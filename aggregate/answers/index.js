@@ -7,14 +7,14 @@
 // machines: nothing here compares one with another.
 import { inert, plain } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
-import { comparisonRun } from '../sections/common.js';
-import { newestShootout } from '../sections/shootout.js';
+import { best, comparisonRun } from '../sections/common.js';
 import { isShootoutEntry } from '../store.js';
 import { encryptionAnswer } from './encryption.js';
 import { tuningsAnswer } from './tunings.js';
 import { nodeAnswer } from './node-ranking.js';
 import { driverAnswer } from './driver-choice.js';
 import { changesAnswer } from './recent-changes.js';
+/** @import { Entry } from '../store.js' */
 
 /** @typedef {{ text: string, items?: string[], line: string }} Answer */
 
@@ -23,9 +23,8 @@ import { changesAnswer } from './recent-changes.js';
  * plain, HTML-escaped, a mention or an issue reference broken by a zero-width space, and a link's
  * brackets and a URL's colon written as character references, so no renderer that does read
  * Markdown or autolinks there finds a link (the browser shows the same characters).
- * @param {string} s
  */
-const htmlText = (s) =>
+const htmlText = (/** @type {string} */ s) =>
   plain(s)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -38,14 +37,14 @@ const htmlText = (s) =>
 
 /**
  * One machine class's answers, in order; none where it has no full run and no shootout.
- * @param {{ machine: string, entries: import('../store.js').Entry[] }} c
- * @param {{ load: (e: import('../store.js').Entry) => any, nights: import('../nights.js').Nights, resultsLink: string }} o
+ * @param {{ machine: string, entries: Entry[] }} c
+ * @param {{ load: (e: Entry) => any, nights: import('../nights.js').Nights, resultsLink: string }} o
  * @returns {{ run: any, answers: [string, Answer | null][] }}
  */
 export function answersOf(c, o) {
   const results = c.entries.filter((e) => !isShootoutEntry(e));
   const run = comparisonRun({ entries: results, load: o.load });
-  const shootout = newestShootout(c.entries.filter(isShootoutEntry));
+  const shootout = best(c.entries.filter(isShootoutEntry));
   return {
     run,
     answers: [
@@ -58,19 +57,12 @@ export function answersOf(c, o) {
   };
 }
 
-/**
- * The answers as list items.
- * @param {ReturnType<typeof answersOf>['answers']} answers
- */
-const items = (answers) =>
+/** The answers as list items. */
+const items = (/** @type {ReturnType<typeof answersOf>['answers']} */ answers) =>
   answers.flatMap(([name, a]) => (a ? [`- **${name}**: ${a.text}.`, ...(a.items ?? []).map((i) => `  - ${i}.`)] : []));
 
-/**
- * The answers of every machine class: the first open, the others collapsed.
- * @param {import('../sections/index.js').BlockContext} ctx
- * @returns {string[]}
- */
-export function renderAnswers(ctx) {
+/** The answers of every machine class: the first open, the others collapsed. */
+export function renderAnswers(/** @type {import('../sections/index.js').BlockContext} */ ctx) {
   const all = ctx.classes.map((c) => ({ c, ...answersOf(c, ctx) })).filter((x) => x.answers.some(([, a]) => a));
   if (!all.length) return [];
   const title = (/** @type {(typeof all)[number]} */ x, /** @type {(s: string) => string} */ text) =>

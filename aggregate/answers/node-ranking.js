@@ -19,12 +19,13 @@ import { opsPercent, timeText } from './time-ratio.js';
 /**
  * The geometric mean of head's instructions per operation over base's, over these keys; null
  * where a key was not counted on both sides.
- * @param {any} doc
- * @param {string} base
- * @param {string} head
- * @param {string[]} keys
  */
-function instructions(doc, base, head, keys) {
+function instructions(
+  /** @type {any} */ doc,
+  /** @type {string} */ base,
+  /** @type {string} */ head,
+  /** @type {string[]} */ keys,
+) {
   const count = (/** @type {string} */ side, /** @type {string} */ key) =>
     (doc.counting?.cases ?? []).find((/** @type {any} */ c) => c.side === side && c.key === key && c.status === 'ok')
       ?.instructions;
@@ -38,12 +39,13 @@ function instructions(doc, base, head, keys) {
  * Where head's instructions differ from base's over these keys, in words: the components holding
  * 10% or more of the difference on average over the keys whose difference is beyond its repeat,
  * largest first, "runtime 96%"; empty where none differs or the shootout has no components.
- * @param {any} doc
- * @param {string} base
- * @param {string} head
- * @param {string[]} keys
  */
-function components(doc, base, head, keys) {
+function components(
+  /** @type {any} */ doc,
+  /** @type {string} */ base,
+  /** @type {string} */ head,
+  /** @type {string[]} */ keys,
+) {
   /** @type {any[]} */
   const diffs = (doc.counting?.differences ?? []).filter(
     (/** @type {any} */ d) =>

@@ -8,12 +8,11 @@ import { historyOf, measureLabel, sizeText } from '../sections/history.js';
 /** The change points listed, newest first. */
 const LISTED = 2;
 
-/**
- * @param {{ machine: string, entries: import('../store.js').Entry[] }} c the machine class's result entries
- * @param {{ nights: import('../nights.js').Nights }} o
- * @returns {{ text: string, line: string } | null} null without a full run
- */
-export function changesAnswer(c, o) {
+/** The answer of a machine class's runs of one side; null without a full run. */
+export function changesAnswer(
+  /** @type {{ machine: string, entries: import('../store.js').Entry[] }} */ c,
+  /** @type {{ nights: import('../nights.js').Nights }} */ o,
+) {
   const history = historyOf({ machine: c.machine, entries: c.entries, nights: o.nights });
   if (!history.length) return null;
   const nights = new Set(history.flatMap((h) => h.nights.map((n) => n.finishedAt))).size;

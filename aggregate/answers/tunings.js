@@ -16,11 +16,8 @@ import { OP_GROUPS } from '../../bench/data/ops.js';
 
 const setup = (/** @type {string} */ config) => `${config}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}`;
 
-/**
- * Every tuning × group of operations of a run, judged as one family.
- * @param {any} doc a full result document
- */
-export function tuningsOf(doc) {
+/** Every tuning × group of operations of a full run, judged as one family. */
+export function tuningsOf(/** @type {any} */ doc) {
   return judgeFamily(
     TUNINGS.flatMap((c) =>
       Object.entries(OP_GROUPS).map(([group, ops]) => ({
@@ -38,12 +35,8 @@ const fsyncs = (/** @type {any} */ doc, /** @type {string} */ config) => {
   return c?.counts?.status === 'ok' ? c.counts.syscalls.fsync : null;
 };
 
-/**
- * The answer's words: a line per group that has a tuning in the run.
- * @param {any} doc
- * @returns {{ text: string, items: string[], line: string } | null}
- */
-export function tuningsAnswer(doc) {
+/** The answer's words: a line per group that has a tuning in the run. */
+export function tuningsAnswer(/** @type {any} */ doc) {
   const judged = tuningsOf(doc).filter((a) => a.judgement);
   if (!judged.length) return null;
   const base = fsyncs(doc, PRODUCTION_CONFIG);

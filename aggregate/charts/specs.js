@@ -36,9 +36,8 @@ const ratio = (/** @type {number} */ pct) => Math.max(0.01, 1 + pct / 100);
 /**
  * A panel's ratio scale and its ticks: the domain holds every interval and 1 (no change), padded a
  * little; the ticks are those of TICKS inside it, at most 5, always 1.
- * @param {{ low: number, high: number }[]} points
  */
-function ratioScale(points) {
+function ratioScale(/** @type {{ low: number, high: number }[]} */ points) {
   const lo = Math.min(1, ...points.map((p) => ratio(p.low))) / 1.02;
   const hi = Math.max(1, ...points.map((p) => ratio(p.high))) * 1.02;
   const inside = TICKS.filter((t) => t >= lo && t <= hi);

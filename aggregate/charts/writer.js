@@ -46,10 +46,8 @@ const stamp = (/** @type {string} */ sha) =>
  * short hash of the whole text. The name ends in what tells one text's charts from another's, as
  * git's push pairs a changed file with a base by the end of its path; each chart is then sent as a
  * change to its own previous night, not to another machine class's chart of the same name.
- * @param {string} text
- * @param {string} name
  */
-export function chartFile(text, name) {
+export function chartFile(/** @type {string} */ text, /** @type {string} */ name) {
   return `${fileSlug(text, 28)}-${name}-${crypto.createHash('sha256').update(text).digest('hex').slice(0, 6)}.svg`;
 }
 

@@ -10,11 +10,8 @@ import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { COMPONENTS, COMPONENT_LABELS, NATIVE_COMPONENTS } from '../../bench/data/components.js';
 import { OPS } from '../../bench/data/ops.js';
 
-/**
- * A count in a few characters: 975.9k, 1.05M, 0.020, 2.
- * @param {number} n
- */
-export function countText(n) {
+/** A count in a few characters: 975.9k, 1.05M, 0.020, 2. */
+export function countText(/** @type {number} */ n) {
   if (n >= 1e9) return `${+(n / 1e9).toPrecision(3)}G`;
   if (n >= 1e6) return `${+(n / 1e6).toPrecision(3)}M`;
   if (n >= 1e4) return `${+(n / 1e3).toPrecision(3)}k`;
@@ -22,11 +19,8 @@ export function countText(n) {
   return n >= 1 ? n.toFixed(2) : n.toFixed(3);
 }
 
-/**
- * One case's counts in a cell: "instructions · fsyncs" per operation, or why there are none.
- * @param {any} c a case of a result document
- */
-export function countCell(c) {
+/** One case's counts in a cell: "instructions · fsyncs" per operation, or why there are none. */
+export function countCell(/** @type {any} */ c) {
   if (!c || c.status !== 'ok' || c.size) return '';
   const k = c.counts;
   if (!k) return '';
@@ -37,11 +31,9 @@ export function countCell(c) {
 /**
  * What the counts of a comparison's two sides say changed: instructions per operation in percent,
  * then every kind of system call and the bytes written whose counts per operation differ. Empty
- * when either side was not counted.
- * @param {any} ref the reference case
- * @param {any} member the compared case
+ * when either side (the reference case, the compared one) was not counted.
  */
-export function countChange(ref, member) {
+export function countChange(/** @type {any} */ ref, /** @type {any} */ member) {
   const a = ref?.counts;
   const b = member?.counts;
   if (a?.status !== 'ok' || b?.status !== 'ok') return '';
@@ -57,9 +49,8 @@ export function countChange(ref, member) {
 /**
  * A case's instructions per operation by component, in a line: "966k instr = cipher 92% ·
  * SQLite 5.2% · libc 1.9% · runtime 1.2% · binding 0.1%", largest first, those under 0.05% left out.
- * @param {any} k a case's `counts`, status ok
  */
-function componentsText(k) {
+function componentsText(/** @type {any} */ k) {
   const share = (/** @type {(typeof COMPONENTS)[number]} */ c) => k.components[c] / k.instructions;
   const parts = COMPONENTS.filter((c) => share(c) >= 0.0005)
     .sort((a, b) => share(b) - share(a))
@@ -106,9 +97,8 @@ export function attributionText(changes, base) {
  * cipher), by operation; then, per cipher, what opening a database costs (setup: the key
  * derivation and the first page) beside what an insert costs thereafter, in the cipher's part.
  * Empty when no case of the production config has components.
- * @param {any} doc a result document
  */
-export function componentLines(doc) {
+export function componentLines(/** @type {any} */ doc) {
   const ok = (/** @type {any} */ c) => c.counts?.status === 'ok' && c.counts.components;
   const prod = doc.cases.filter((/** @type {any} */ c) => c.config === PRODUCTION_CONFIG && ok(c));
   if (!prod.length) return [];
@@ -143,9 +133,8 @@ export function componentLines(doc) {
 /**
  * How many cases' components each repeat within 0.05% (lib/costs.js componentDifference), for the
  * counting line: the native ones first (bench/data/components.js NATIVE_COMPONENTS).
- * @param {any[]} cases the document's cases
  */
-function componentRepeat(cases) {
+function componentRepeat(/** @type {any[]} */ cases) {
   const split = cases.filter((c) => c.counts?.status === 'ok' && c.counts.components && c.counts.repeat?.components);
   if (!split.length) return '';
   const within = [...NATIVE_COMPONENTS, /** @type {const} */ ('runtime')].map(
@@ -155,12 +144,8 @@ function componentRepeat(cases) {
   return ` By component, the cases whose two counts are within 0.05% of each other (of ${whole(split.length)}): ${within.join(', ')}.`;
 }
 
-/**
- * The counting pass in a line: whether it ran, and how far its two counts differ.
- * @param {any} counting the document's `counting`
- * @param {any[]} [cases] the document's cases, for their components' repeat
- */
-export function countingLine(counting, cases = []) {
+/** The document's counting pass in a line: whether it ran, how far its two counts differ (its cases': components). */
+export function countingLine(/** @type {any} */ counting, /** @type {any[]} */ cases = []) {
   if (!counting) return 'Counts: this run did not count (no `counting` in the document).';
   if (counting.status === 'unavailable') return `Counts: not counted: ${inert(counting.reason, REASON_MAX)}.`;
   const r = counting.repeat;

@@ -46,9 +46,8 @@ export const STEADY_OPS = ['select'];
 /**
  * Whether a case's fastest typical figure means least interference: its counts show no write and
  * no fsync per operation, or, uncounted, its operation is one of STEADY_OPS.
- * @param {any} c
  */
-export const steady = (c) => {
+export const steady = (/** @type {any} */ c) => {
   const s = c?.counts?.status === 'ok' ? c.counts.syscalls : null;
   return s ? s.write === 0 && s.fsync === 0 : STEADY_OPS.includes(c?.op);
 };
@@ -77,10 +76,8 @@ export const pText = (/** @type {unknown} */ p) =>
 /**
  * A case's fastest typical figure (bench/engine/slices.js) with the wider side of its 95% interval;
  * null where it has none (a size) or where it would not mean least interference (steady).
- * @param {any} c
- * @param {NumberText} num
  */
-export function fastText(c, num) {
+export function fastText(/** @type {any} */ c, /** @type {NumberText} */ num) {
   const f = c?.status === 'ok' && steady(c) ? c.stats?.fast : null;
   if (!f) return null;
   const show = OPS.find((o) => o.name === c.op)?.show;
@@ -109,9 +106,10 @@ export const rangeText = (/** @type {unknown} */ low, /** @type {unknown} */ hig
 /**
  * A paired comparison (result document `comparisons`): the change with its 95% interval, "≈"
  * where the interval holds 0.
- * @param {{ change: number, low: number, high: number, verdict: string } | undefined} c
  */
-export function changeText(c) {
+export function changeText(
+  /** @type {{ change: number, low: number, high: number, verdict: string } | undefined} */ c,
+) {
   if (!c) return 'n/a';
   return `${c.verdict === 'too noisy to tell' ? '≈ ' : ''}${intervalText(c)}`;
 }

@@ -27,7 +27,6 @@ const LABEL = /** @type {const} */ ({
  * @param {any} reference the reference case of the result document (with `counts`)
  * @param {any} member
  * @param {{ io?: boolean }} [o] io: false leaves the system calls and bytes out (the instructions alone)
- * @returns {string | null}
  */
 export function mechanismOf(reference, member, o = {}) {
   if (reference?.counts?.status !== 'ok' || member?.counts?.status !== 'ok') return null;

@@ -40,7 +40,6 @@ const groups = (/** @type {any} */ doc, /** @type {string} */ reference, /** @ty
  * The answers' lines (Markdown, the summary's): a heading line marking them as a smoke test, then
  * one item per question.
  * @param {any} doc a quick run's result document
- * @returns {string[]}
  */
 export function quickAnswers(doc) {
   const key = (/** @type {string} */ config, /** @type {string} */ driver, /** @type {string} */ cipher) =>

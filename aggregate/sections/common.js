@@ -1,5 +1,6 @@
-// What the sections share: names as readers know them (a name no table knows: inert, lib/markdown.js), how a number is written, which documents a
-// machine class's sections are drawn from, and a comparison of a run as a table.
+// What the sections share: names as readers know them (a name no table knows: inert,
+// lib/markdown.js), how a number is written, which documents a machine class's sections are drawn
+// from, and a comparison of a run as a table.
 import semver from 'semver';
 import { CIPHERS } from '../../bench/data/ciphers.js';
 import { CONFIGS, describeChanges } from '../../bench/data/configs.js';
@@ -8,6 +9,7 @@ import { parseSetupKey, setupKey, setups } from '../../bench/data/suite.js';
 import { changeText } from '../render/figure.js';
 import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
 import { day, sign, signedPoints } from '../../lib/format.js';
+/** @import { Entry } from '../store.js' */
 
 /** Operations compared in ops/s: every timed one, in table order. */
 export const COMPARED = OPS.filter((op) => op.kind === 'timed').map((op) => op.name);
@@ -35,32 +37,28 @@ export { REASON_MAX } from '../../lib/markdown.js';
 /** A run's finish time as shown: to the second, UTC. */
 export const when = (/** @type {string} */ iso) => inert(String(iso).replace(/\.\d+Z$/, 'Z'), 40);
 
-/**
- * The newest document per Node major: complete before interrupted, full before quick, then newest.
- * @param {import('../store.js').Entry[]} entries of one machine class
- */
-export function newestPerMajor(entries) {
-  /** > 0 when a is preferred: complete, then full, then newer, then the higher Node, then the file name */
-  const better = (/** @type {import('../store.js').Entry} */ a, /** @type {import('../store.js').Entry} */ b) =>
-    Number(a.status === 'complete') - Number(b.status === 'complete') ||
-    Number(a.mode === 'full') - Number(b.mode === 'full') ||
-    (a.finishedAt > b.finishedAt ? 1 : a.finishedAt < b.finishedAt ? -1 : 0) ||
-    semver.compare(a.node, b.node) ||
-    (a.file > b.file ? 1 : a.file < b.file ? -1 : 0);
-  /** @type {Map<number, import('../store.js').Entry>} */
-  const best = new Map();
-  for (const e of entries) {
-    const major = semver.major(e.node);
-    const cur = best.get(major);
-    if (!cur || better(e, cur) > 0) best.set(major, e);
-  }
-  return [...best.values()].sort((a, b) => semver.compare(a.node, b.node));
+/** > 0 when entry a is shown before b: complete, then full, then newer, then the higher Node, then the file name. */
+const better = (/** @type {Entry} */ a, /** @type {Entry} */ b) =>
+  Number(a.status === 'complete') - Number(b.status === 'complete') ||
+  Number(a.mode === 'full') - Number(b.mode === 'full') ||
+  (a.finishedAt > b.finishedAt ? 1 : a.finishedAt < b.finishedAt ? -1 : 0) ||
+  semver.compare(a.node, b.node) ||
+  (a.file > b.file ? 1 : a.file < b.file ? -1 : 0);
+/** The entry to show of these (`better`), or null. */
+export const best = (/** @type {Entry[]} */ entries) =>
+  entries.reduce((/** @type {Entry | null} */ b, e) => (!b || better(e, b) > 0 ? e : b), null);
+
+/** The document to show per Node major (`better`), by Node. */
+export function newestPerMajor(/** @type {Entry[]} */ entries) {
+  const majors = [...new Set(entries.map((e) => semver.major(e.node)))];
+  return /** @type {Entry[]} */ (majors.map((m) => best(entries.filter((e) => semver.major(e.node) === m)))).sort(
+    (a, b) => semver.compare(a.node, b.node),
+  );
 }
 
 /**
- * The run a machine class's comparisons come from: the newest full run with comparisons among the
- * newest run per Node major; on a tie (one nightly run finishes several cells at once) the highest Node.
- * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }} ctx
+ * The run a machine class's comparisons come from: the newest full run of newestFirst.
+ * @param {{ entries: Entry[], load: (e: Entry) => any }} ctx
  * @returns {any | null}
  */
 export function comparisonRun(ctx) {
@@ -71,14 +69,12 @@ export function comparisonRun(ctx) {
 /**
  * The newest run per Node major (newestPerMajor), newest first; on a tie (one nightly run finishes
  * several cells at once) the highest Node first. The order every section picks "the newest run" in.
- * @param {import('../store.js').Entry[]} entries of one machine class
  */
-export function newestFirst(entries) {
-  return newestPerMajor(entries).sort(
+export const newestFirst = (/** @type {Entry[]} */ entries) =>
+  newestPerMajor(entries).sort(
     (a, b) =>
       (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0) || semver.compare(b.node, a.node),
   );
-}
 
 /** Where a run is named in a heading line: its Node and its date. */
 export const runName = (/** @type {any} */ doc) => `${inert(doc.environment.node)}, run of ${day(doc.run.finishedAt)}`;
@@ -201,7 +197,8 @@ export function comparisonPoints(doc, id, label) {
       verdict: c.verdict,
     }));
 }
-const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
+/** A fraction as the charts' percent, to a tenth. */
+export const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
 
 /** A signed percentage for prose, whole from 10%: +12%, −3.4% (x in percent). */
 export const signed = (/** @type {number} */ x) => signedPoints(x, 10);

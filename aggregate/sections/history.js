@@ -20,9 +20,8 @@ const WEEK = 7 * 86_400_000;
 
 /**
  * The nights a chart shows: from a Monday (UTC) 12 weeks before the week of the aggregate's clock
- * (historyOf), to the end of that week (85 to 91 days of nights, a 13-week axis). The axis moves
- * once a week, not every night, so a night's chart differs from the last one mostly by the new
- * night (a small git delta).
+ * to the end of that week. The axis moves once a week, so a night's chart differs from the last
+ * one mostly by the new night (a small git delta).
  * @param {string} newest ISO time the history ends: the aggregate's clock
  * @returns {{ from: string, domain: [number, number] }}
  */
@@ -68,30 +67,28 @@ export function bandOf(xs) {
   return [Math.exp(m - (apart ?? 0) - s), Math.exp(m + s)];
 }
 
+/** @typedef {[string, string | null, string | null][]} Changed what changed: what, before, after */
 /** What changed, named without its versions (the README's short form): "changed: Node, SQLite". */
-const changedNames = (/** @type {[string, string | null, string | null][]} */ fields) =>
+const changedNames = (/** @type {Changed} */ fields) =>
   fields.length ? `changed: ${fields.map(([name]) => name).join(', ')}` : 'nothing recorded changed';
 /** What changed, in words: "Node v24.1.0 → v24.2.0" (document strings made inert). */
-const changedText = (/** @type {[string, string | null, string | null][]} */ fields) =>
+const changedText = (/** @type {Changed} */ fields) =>
   fields.map(([what, a, b]) => `${what} ${inert(a ?? 'none')} → ${inert(b ?? 'none')}`);
 
-/**
- * The fields that changed from one night to the next: what, before, after.
- * @param {import('../nights.js').Night} prev
- * @param {import('../nights.js').Night} n
- */
-function changedFields(prev, n) {
-  /** @type {[string, string | null, string | null][]} */
+/** The fields that changed from one night to the next. */
+function changedFields(
+  /** @type {import('../nights.js').Night} */ prev,
+  /** @type {import('../nights.js').Night} */ n,
+) {
+  /** @type {Changed} */
   const fields = [
     ['Node', prev.node, n.node],
     [PRODUCTION_DRIVER, prev.driver, n.driver],
     ['SQLite', prev.sqlite, n.sqlite],
     ['SQLite3MC', prev.sqlite3mc, n.sqlite3mc],
     ['runner image', prev.image, n.image],
+    ['commit', prev.commit?.slice(0, 7) ?? null, n.commit?.slice(0, 7) ?? null],
   ];
-  // the project's commit, where both lines keep it (a line made before it was kept has none)
-  if (prev.commit !== undefined && n.commit !== undefined)
-    fields.push(['commit', prev.commit?.slice(0, 7) ?? null, n.commit?.slice(0, 7) ?? null]);
   return fields.filter(([, a, b]) => a !== b);
 }
 
@@ -111,33 +108,33 @@ const MEASURES = [
 /**
  * @typedef {object} NightChange a change point: the night a level moved and stayed
  * @property {string} label the machine class (runner label) of the nights
- * @property {number} major the Node major
- * @property {string} op the operation
- * @property {string} measure a MEASURES name: 'wall' (the figure, ops/s) or a count per operation
+ * @property {number} major
+ * @property {string} op
+ * @property {string} measure a MEASURES name
  * @property {string} night the first night of the new level, YYYY-MM-DD (UTC)
  * @property {string} finishedAt that night's document's finishedAt
- * @property {number} size the change, after / before − 1 (ops/s for 'wall': + is faster; a count: + is more),
- *   corrected where it was found near the noise (lib/changepoints.js selected)
+ * @property {number} size after / before − 1 (ops/s: + is faster; a count: + is more), corrected
+ *   where it was found near the noise (lib/changepoints.js selected), with its 95% interval `low`, `high`
  * @property {number} measured the change of the levels as measured
- * @property {number} low its 95% interval's lower end
- * @property {number} high its upper end
+ * @property {number} low
+ * @property {number} high
  * @property {number} before the level before (the median of the nights since the change point before)
  * @property {number} after the level after
- * @property {[string, string | null, string | null][]} changed what the documents say changed:
- *   what, before, after (Node, driver, SQLite, SQLite3MC, runner image, commit)
- * @property {-1 | 0 | 1} at where that change was: that night (0), or, when nothing changed that
- *   night, the night before (-1) or after (1) it (a change point is placed to a night or so)
+ * @property {Changed} changed what the documents say changed
+ * @property {-1 | 0 | 1} at that night (0), or, when nothing changed then, the night before (-1)
+ *   or after (1) it (a change point is placed to a night or so)
  * @property {string} cause what changed, in words (document strings made inert)
  */
 
 /**
  * The change points of one Node major's nights on one machine class, newest first: per operation and
- * measure (MEASURES), each with what the documents say changed that night.
- * @param {import('../nights.js').Night[]} nights oldest first
- * @param {{ label: string, major: number }} o
+ * measure (MEASURES), each with what the documents say changed that night; `nights` oldest first.
  * @returns {NightChange[]}
  */
-export function changePoints(nights, { label, major }) {
+export function changePoints(
+  /** @type {import('../nights.js').Night[]} */ nights,
+  /** @type {{ label: string, major: number }} */ { label, major },
+) {
   /** @type {NightChange[]} */
   const out = [];
   for (const op of COMPARED) {
@@ -200,12 +197,11 @@ function changePointsOnce(
 }
 
 /**
- * What changed at a change point: from the night before it to its night, else a night either side.
- * @param {import('../nights.js').Night[]} series
- * @param {number} i the change point's night in it
- * @returns {{ changed: [string, string | null, string | null][], at: -1 | 0 | 1 }}
+ * What changed at a change point (its night `i` in `series`): from the night before it to its
+ * night, else a night either side.
+ * @returns {{ changed: Changed, at: -1 | 0 | 1 }}
  */
-function causeOf(series, i) {
+function causeOf(/** @type {import('../nights.js').Night[]} */ series, /** @type {number} */ i) {
   for (const at of /** @type {const} */ ([0, -1, 1])) {
     const [a, b] = [series[i + at - 1], series[i + at]];
     const changed = a && b ? changedFields(a, b) : [];
@@ -215,7 +211,7 @@ function causeOf(series, i) {
 }
 
 /** What changed, in words. */
-function causeText(/** @type {[string, string | null, string | null][]} */ changed, /** @type {number} */ at) {
+function causeText(/** @type {Changed} */ changed, /** @type {number} */ at) {
   if (!changed.length) return 'nothing recorded changed (another VM)';
   const what = changedText(changed).join('; ');
   return at === 0 ? what : `${what} (the night ${at < 0 ? 'before' : 'after'})`;
@@ -241,16 +237,14 @@ const CHANGE_COVERAGE =
  * A change point's size with its interval: "+3.0% [+2.8%, +3.2%]"; where it was found near the noise
  * and corrected for that by more than a tenth, what was measured beside it: "+1.4% [−0.1%, +4.5%],
  * found near the noise at +3.6%".
- * @param {Pick<NightChange, 'size' | 'measured' | 'low' | 'high'>} c
  */
-export const sizeText = (c) =>
+export const sizeText = (/** @type {Pick<NightChange, 'size' | 'measured' | 'low' | 'high'>} */ c) =>
   `${pct(c.size)} [${pct(c.low)}, ${pct(c.high)}]${Math.abs(c.measured - c.size) > 0.1 * Math.abs(c.measured) ? `, found near the noise at ${pct(c.measured)}` : ''}`;
 
-/**
- * A machine class's nights per Node major, with bands and the nights outside them.
- * @param {Pick<import('./index.js').SectionContext, 'machine' | 'entries' | 'nights'>} ctx
- */
-export function historyOf(ctx) {
+/** A machine class's nights per Node major, with bands and the nights outside them. */
+export function historyOf(
+  /** @type {Pick<import('./index.js').SectionContext, 'machine' | 'entries' | 'nights'>} */ ctx,
+) {
   const full = ctx.entries.filter((e) => e.mode === 'full' && e.status === 'complete');
   if (!full.length) return [];
   // the history ends at the job's clock (nights.js Nights), never at a document's date (trust.js);
@@ -290,12 +284,11 @@ export function historyOf(ctx) {
     .filter((h) => h.nights.length);
 }
 
-/**
- * One out-of-band night as a list item.
- * @param {ReturnType<typeof historyOf>[number]} h
- * @param {ReturnType<typeof historyOf>[number]['outside'][number]} o
- */
-function item(h, o) {
+/** One out-of-band night as a list item. */
+function item(
+  /** @type {ReturnType<typeof historyOf>[number]} */ h,
+  /** @type {ReturnType<typeof historyOf>[number]['outside'][number]} */ o,
+) {
   const figures = o.ops.map((op) => {
     const v = shown(op, o.night.figures[op])[0];
     const b = /** @type {[number, number]} */ (h.bands[op]);
@@ -323,10 +316,11 @@ function direction(
 /**
  * The operations of an out-of-band night in few words: "Insert, Select slower", "8 operations slower",
  * "Setup slower, Insert faster".
- * @param {ReturnType<typeof historyOf>[number]} h
- * @param {ReturnType<typeof historyOf>[number]['outside'][number]} o
  */
-function movedOps(h, o) {
+function movedOps(
+  /** @type {ReturnType<typeof historyOf>[number]} */ h,
+  /** @type {ReturnType<typeof historyOf>[number]['outside'][number]} */ o,
+) {
   return ['slower', 'faster']
     .map((way) => o.ops.filter((op) => direction(h, o.night, op) === way))
     .map((ops, i) => {
@@ -337,11 +331,8 @@ function movedOps(h, o) {
     .join(', ');
 }
 
-/**
- * A chart's alt text: the finding, short (≤ about 150 characters, the same on both pages).
- * @param {ReturnType<typeof historyOf>[number]} h
- */
-function altOf(h) {
+/** A chart's alt text: the finding, short (≤ about 150 characters, the same on both pages). */
+function altOf(/** @type {ReturnType<typeof historyOf>[number]} */ h) {
   const first = h.nights[0].finishedAt.slice(0, 10);
   const last = h.nights[h.nights.length - 1].finishedAt.slice(0, 10);
   const newest = h.outside[h.outside.length - 1];
@@ -356,10 +347,11 @@ function altOf(h) {
 /**
  * The chart lines: one chart per Node major with two nights or more; majors with one night so far
  * in one line.
- * @param {import('./index.js').SectionContext} ctx
- * @param {ReturnType<typeof historyOf>} history
  */
-function chartLines(ctx, history) {
+function chartLines(
+  /** @type {import('./index.js').SectionContext} */ ctx,
+  /** @type {ReturnType<typeof historyOf>} */ history,
+) {
   const single = history.filter((h) => h.nights.length < 2);
   const charts = history
     .filter((h) => h.nights.length >= 2)
@@ -439,11 +431,9 @@ function shortItems(listed) {
  * The newest change points in one sentence, for the README: those of one night and Node major in
  * one item, at most two named with their size, what changed named without its versions
  * (results/README.md has them). None: nothing is said (the README's line is short; results/README.md
- * says there was none).
- * @param {NightChange[]} all newest first
- * @param {string} link the link to results/README.md
+ * says there was none). `all` newest first, `link` to results/README.md.
  */
-function changeSentence(all, link) {
+function changeSentence(/** @type {NightChange[]} */ all, /** @type {string} */ link) {
   if (!all.length) return 'No change point (a level that moved and stayed) in these 13 weeks.';
   /** @type {Map<string, NightChange[]>} */
   const groups = new Map();
@@ -459,11 +449,8 @@ function changeSentence(all, link) {
   return `Change points, a level that moved and stayed (${of}): ${items.join(' · ')}.`;
 }
 
-/**
- * A change point as a list item of results/README.md.
- * @param {NightChange} c
- */
-function changeItem(c) {
+/** A change point as a list item of results/README.md. */
+function changeItem(/** @type {NightChange} */ c) {
   const unit = measureLabel(c.measure);
   return `- ${c.night}, Node ${c.major}, ${opLabel(c.op)}, ${unit}: ${sizeText(c)} (${num(c.before)} → ${num(c.after)}); changed: ${c.cause}.`;
 }

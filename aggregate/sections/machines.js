@@ -6,6 +6,7 @@ import { inert } from '../../lib/markdown.js';
 import { NOT_A_NUMBER, driverText, percent, whole } from '../../lib/format.js';
 import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
 import { documentLink } from '../assets.js';
+/** @import { Entry } from '../store.js' */
 
 const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
   const d = doc.sides[0].drivers.find((/** @type {any} */ x) => x.name === name);
@@ -17,9 +18,8 @@ const driverCell = (/** @type {any} */ doc, /** @type {string} */ name) => {
  * How noisy the run's machine was (bench/result/noise.js): the share of CPU-bound slices in the
  * slow state, the CPU time stolen, hardware threads per core; "not recorded" for a document without
  * it (one that measured nothing: npm run ci:failure).
- * @param {any} noise
  */
-export function noiseCell(noise) {
+export function noiseCell(/** @type {any} */ noise) {
   const pct = (/** @type {unknown} */ x) =>
     typeof x === 'number' && Number.isFinite(x) ? percent(x, x < 0.1 ? 1 : 0) : NOT_A_NUMBER;
   const parts = [
@@ -31,7 +31,7 @@ export function noiseCell(noise) {
 }
 
 /** How a run that is not a complete full run is marked where it is named. */
-const runMark = (/** @type {import('../store.js').Entry} */ e) =>
+const runMark = (/** @type {Entry} */ e) =>
   [e.mode === 'quick' ? 'quick' : '', e.status === 'interrupted' ? 'interrupted' : ''].filter(Boolean).join(', ');
 
 /** @param {import('./index.js').SectionContext} ctx */
@@ -64,7 +64,7 @@ export function render(ctx) {
  * The README's line under a machine class's heading: how many runs it has, and the newest run per
  * Node major with the production driver's version (each a matrix cell of its own, on its own VM);
  * the machines table (CPU, image, SQLite versions, the documents) is on results/README.md, linked.
- * @param {{ machine: string, entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any, resultsLink: string, nights: { of: (e: import('../store.js').Entry) => import('../nights.js').Night } }} ctx
+ * @param {{ machine: string, entries: Entry[], load: (e: Entry) => any, resultsLink: string, nights: { of: (e: Entry) => import('../nights.js').Night } }} ctx
  *   entries: the machine class's result documents
  */
 export function summary(ctx) {

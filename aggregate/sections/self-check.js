@@ -10,11 +10,8 @@ import { comparisonRun, configLabel, opLabel, runName } from './common.js';
 const FAILED = 'the comparisons are less certain than their intervals say';
 const FAILED_SHORT = 'the intervals understate the uncertainty';
 
-/**
- * The README's line.
- * @param {any} doc
- */
-function line(doc) {
+/** The README's line. */
+function line(/** @type {any} */ doc) {
   const from = `Comparisons below: paired within one run (${runName(doc)}), each interval on its own.`;
   const sc = doc.selfCheck;
   if (!sc) return from;
@@ -24,11 +21,8 @@ function line(doc) {
     : `${from} **Self-check FAILED** (Production measured twice): p ${pText(sc.p)}; ${FAILED_SHORT}.`;
 }
 
-/**
- * results/README.md's paragraphs.
- * @param {any} doc
- */
-function long(doc) {
+/** results/README.md's paragraphs. */
+function long(/** @type {any} */ doc) {
   const out = [
     `Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0. Each interval is its comparison's own, not corrected over the run's ${doc.comparisons.length} comparisons: read each on its own (with no real difference, about 3 in 100 exclude 0).`,
   ];

@@ -57,15 +57,14 @@ function sideLines(/** @type {any} */ doc) {
   });
 }
 
-/**
- * Per group of judged pairs (id), its heading and its comparison table.
- * @param {any} doc
- * @param {any[]} items judged pairs, or instruction differences
- * @param {(name: string) => string} heading
- * @param {(item: any) => string} cellOf
- * @param {string} caption
- */
-const groupTables = (doc, items, heading, cellOf, caption) =>
+/** Per group of judged pairs (or instruction differences), its heading and its comparison table. */
+const groupTables = (
+  /** @type {any} */ doc,
+  /** @type {any[]} */ items,
+  /** @type {(name: string) => string} */ heading,
+  /** @type {(item: any) => string} */ cellOf,
+  /** @type {string} */ caption,
+) =>
   Object.keys(GROUPS)
     .filter((group) => items.some((r) => r.id === group))
     .flatMap((group) => [
@@ -113,12 +112,10 @@ const opOrder = (/** @type {string} */ op) => OPS.findIndex((o) => o.name === op
 /**
  * Where each difference beyond its repeat goes, a line each: "v20 12.x against v24 12.x, select
  * (better-sqlite3 · none): +117% instructions/op, of which runtime +1.02M (96%); SQLite within
- * repeat" (aggregate/render/counts-text.js attributionText), by setup, then operation.
- * @param {any[]} diffs the document's differences
- * @param {(side: string, key: string) => any} caseOf a side's counted case
- * @returns {string[]} Markdown lines; none where no difference has components
+ * repeat" (aggregate/render/counts-text.js attributionText), by setup, then operation; none where
+ * no difference has components.
  */
-function attributionLines(diffs, caseOf) {
+function attributionLines(/** @type {any[]} */ diffs, /** @type {(side: string, key: string) => any} */ caseOf) {
   const moved = diffs
     .filter((d) => d.components && beyondRepeat(d))
     .sort((a, b) => (a.setup < b.setup ? -1 : a.setup > b.setup ? 1 : 0) || opOrder(a.op) - opOrder(b.op));
@@ -134,11 +131,8 @@ function attributionLines(diffs, caseOf) {
   ];
 }
 
-/**
- * The one line saying what was counted, or why nothing was.
- * @param {any} counting a document's `counting`
- */
-function countingLine(counting) {
+/** The one line saying what the document's `counting` counted, or why nothing was. */
+function countingLine(/** @type {any} */ counting) {
   if (counting.status === 'unavailable')
     return `Instructions per operation: not counted: ${inert(counting.reason ?? '', 300)}.`;
   const failed = (counting.sides ?? []).filter((/** @type {any} */ s) => s.status !== 'ok');
@@ -149,12 +143,8 @@ function countingLine(counting) {
   ].join(' ');
 }
 
-/**
- * The counts' tables of one document.
- * @param {any} doc a valid shootout document
- * @returns {string[]} Markdown lines; none for a document without `counting`
- */
-export function countLines(doc) {
+/** The counts' tables of a valid shootout document: none without `counting`. */
+export function countLines(/** @type {any} */ doc) {
   const c = doc.counting;
   if (!c) return [];
   if (c.status === 'unavailable') return [countingLine(c), ''];
@@ -191,13 +181,8 @@ export function countLines(doc) {
   ];
 }
 
-/**
- * The tables of one document.
- * @param {any} doc a valid shootout document
- * @param {{ heading?: string }} [o]
- * @returns {string[]} Markdown lines
- */
-export function shootoutLines(doc, o = {}) {
+/** The tables of a valid shootout document. */
+export function shootoutLines(/** @type {any} */ doc, /** @type {{ heading?: string }} */ o = {}) {
   return [
     ...(o.heading ? [o.heading, ''] : []),
     `Measured ${day(doc.run.finishedAt)} on ${inert(machineText(doc))}: every Node on the same machine in one run, ${whole(doc.run.budget.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(referenceOf(doc) ?? 'none')}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the row's base side, its interval, and the verdict (both Holm-corrected over all ${tested(doc)} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,

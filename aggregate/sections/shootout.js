@@ -10,7 +10,7 @@
 // a column per compared side); results/README.md keeps every driver's long tables (shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
-import { anchor, compactChange, comparisonTable, COMPARED, opLabel, signed } from './common.js';
+import { anchor, best, compactChange, comparisonTable, COMPARED, opLabel, pct, signed } from './common.js';
 import { machineText, shootoutLines, tested } from './shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
@@ -23,21 +23,8 @@ import { documentLink } from '../assets.js';
 import { pairsOf, referenceOf } from '../../bench/result/header.js';
 
 const TITLE = 'Node versions on one machine';
-
-/**
- * The shootout to show: full before quick, then the newest.
- * @param {import('../store.js').Entry[]} entries shootouts
- */
-export function newestShootout(entries) {
-  const better = (/** @type {import('../store.js').Entry} */ a, /** @type {import('../store.js').Entry} */ b) =>
-    Number(a.mode === 'full') - Number(b.mode === 'full') ||
-    (a.finishedAt > b.finishedAt ? 1 : a.finishedAt < b.finishedAt ? -1 : 0) ||
-    (a.file > b.file ? 1 : a.file < b.file ? -1 : 0);
-  return entries.reduce(
-    (/** @type {import('../store.js').Entry | null} */ best, e) => (!best || better(e, best) > 0 ? e : best),
-    null,
-  );
-}
+/** This section is given the shootouts (sections/index.js). */
+export const shootouts = true;
 
 /** What follows a compared side's name, per group: a driver change is never read as a Node's. */
 const SUFFIX = /** @type {Record<string, string>} */ ({
@@ -50,9 +37,8 @@ const SUFFIX = /** @type {Record<string, string>} */ ({
  * How a compared side is named: in the chart (`name`, against its base), and in the README table
  * and the alt text (`short`: the line says what a Node is compared with; a driver upgrade's base
  * is its own Node's, named by its driver line alone).
- * @param {{ group: string, base: string, head: string }} c a pair of the document's `pairs`
  */
-function names(c) {
+function names(/** @type {{ group: string, base: string, head: string }} */ c) {
   const upgrade = c.group === 'driver-upgrade';
   const name = `${c.head} vs ${upgrade ? c.base.replace(/^v\d+ /, '') : c.base}${SUFFIX[c.group] ?? ''}`;
   return { name, short: upgrade ? name : `${c.head}${SUFFIX[c.group] ?? ''}` };
@@ -65,9 +51,8 @@ const PRODUCTION = setupKey({ config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIV
  * A shootout as the chart and the README table show it: the compared sides (columns) in the
  * report's group order, each with its rows of production's setup, the sides that did not run,
  * the operations measured.
- * @param {any} doc a valid shootout document
  */
-export function shootoutView(doc) {
+export function shootoutView(/** @type {any} */ doc) {
   const groups = Object.keys(GROUPS);
   const rank = (/** @type {string} */ g) => (groups.includes(g) ? groups.indexOf(g) : groups.length);
   /** @type {any[]} */
@@ -106,11 +91,9 @@ const MARKS = /** @type {Record<string, (threshold: number) => string>} */ ({
 /**
  * A README table cell: compactChange (≈ when the interval holds 0), then the verdict where it is
  * one; where the interval excludes 0 and the verdict is no change, why not, so that no cell
- * claims a difference its verdict does not.
- * @param {any} r a shootout row, or undefined
- * @param {number} threshold in %, the smallest change that counts
+ * claims a difference its verdict does not. `threshold`: in %, the smallest change that counts.
  */
-export function shootoutCell(r, threshold) {
+export function shootoutCell(/** @type {any} */ r, /** @type {number} */ threshold) {
   const text = compactChange(
     r && r.verdict !== 'not compared' ? { change: r.change, low: r.low, high: r.high } : undefined,
   );
@@ -119,16 +102,12 @@ export function shootoutCell(r, threshold) {
   return mark ? `${text} ${mark}` : text;
 }
 
-const pct = (/** @type {number} */ x) => Math.round(x * 1000) / 10;
 const DID_NOT_RUN = 'did not run';
 /** An alt text's length a reader hears out (the README's convention: about 200 characters). */
 const ALT = 200;
 
-/**
- * The chart's data: a bar per compared side and operation, a note where there is none.
- * @param {ReturnType<typeof shootoutView>} view
- */
-export function shootoutPoints(view) {
+/** The chart's data: a bar per compared side and operation, a note where there is none. */
+export function shootoutPoints(/** @type {ReturnType<typeof shootoutView>} */ view) {
   const compared = (/** @type {any} */ r) =>
     r.verdict !== 'not compared' && [r.change, r.low, r.high].every(Number.isFinite);
   const points = view.columns.flatMap((c) =>
@@ -165,11 +144,12 @@ export function shootoutPoints(view) {
 /**
  * The main finding in words: the clear differences, largest first (at most two per direction),
  * how many comparisons are no change or too noisy to tell, the sides that did not run.
- * @param {ReturnType<typeof shootoutPoints>['points']} points
- * @param {string[]} failed
- * @param {string} reference
  */
-function shootoutFindings(points, failed, reference) {
+function shootoutFindings(
+  /** @type {ReturnType<typeof shootoutPoints>['points']} */ points,
+  /** @type {string[]} */ failed,
+  /** @type {string} */ reference,
+) {
   const size = (/** @type {{ change: number }} */ p) => Math.abs(Math.log(Math.max(0.01, 1 + p.change / 100)));
   const clear = (/** @type {string} */ verdict, /** @type {number} */ n) => {
     const xs = points.filter((p) => p.verdict === verdict).sort((a, b) => size(b) - size(a));
@@ -191,14 +171,13 @@ function shootoutFindings(points, failed, reference) {
   return say(2).length <= ALT ? say(2) : say(1);
 }
 
-/**
- * The chart of a shootout: one spec for both pages (it is drawn once).
- * @param {any} doc
- * @param {ReturnType<typeof shootoutPoints>} data
- * @param {string[]} ops
- * @param {string} alt
- */
-function chartSpec(doc, data, ops, alt) {
+/** The chart of a shootout: one spec for both pages (it is drawn once). */
+function chartSpec(
+  /** @type {any} */ doc,
+  /** @type {ReturnType<typeof shootoutPoints>} */ data,
+  /** @type {string[]} */ ops,
+  /** @type {string} */ alt,
+) {
   const quick = doc.run.mode === 'quick' ? ' (a quick run: a smoke test)' : '';
   return shootoutSpec({
     title: TITLE,
@@ -265,10 +244,8 @@ function readmeLines(ctx, { doc, view, chart }) {
  * The README's one sentence on the counts (the chart's diamonds): how many differences in
  * instructions per operation are beyond their tolerance (lib/costs.js), the sides not counted; or why
  * nothing was counted.
- * @param {any} counting a shootout document's `counting`
- * @param {ReturnType<typeof shootoutView>} view
  */
-function countingSentence(counting, view) {
+function countingSentence(/** @type {any} */ counting, /** @type {ReturnType<typeof shootoutView>} */ view) {
   if (counting.status === 'unavailable') return `Instructions not counted: ${inert(counting.reason ?? '', 160)}.`;
   const diffs = view.columns.flatMap((c) =>
     c.rows
@@ -287,7 +264,7 @@ function countingSentence(counting, view) {
 
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {
-  const entry = newestShootout(ctx.entries);
+  const entry = best(ctx.entries);
   if (!entry) return [];
   const doc = ctx.load(entry);
   const view = shootoutView(doc);
