@@ -11,9 +11,9 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
 import { NO_RESULTS, renderBlock, tidy } from '../aggregate/render-pages.js';
 import { openStore } from '../aggregate/store.js';
-import { anchor } from '../aggregate/sections/common.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
+import { fragment } from '../lib/markdown.js';
 import { aggregateWorkspace, childEnv, ROOT, scratch, TEST_NOW } from './helpers.js';
 
 const html = (/** @type {string} */ md) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
@@ -337,10 +337,10 @@ test('the README block renders as written: every heading a heading, every table 
   );
   // that link's anchor is the machine class's heading on results/README.md, which has the machines table
   const page = fs.readFileSync(path.join(ws.results, 'README.md'), 'utf8');
-  const fragment = /\[machines\]\(results\/README\.md(#linux-x64[^)]+)\)/.exec(block)?.[1];
+  const link = /\[machines\]\(results\/README\.md(#linux-x64[^)]+)\)/.exec(block)?.[1];
   const heading = page.split('\n').find((l) => l.startsWith('#### linux-x64'));
-  assert.ok(heading && fragment);
-  assert.equal(anchor(heading.slice(5)), fragment);
+  assert.ok(heading && link);
+  assert.equal(fragment(heading.slice(5)), link);
   assert.match(page.slice(page.indexOf(heading)), /^##### Machines: /m);
 });
 
@@ -415,7 +415,7 @@ test("the README's compact forms stay within their budgets for one machine class
   const contents = pageLines.indexOf('**Contents**, a machine class each:');
   assert.ok(contents > 0 && contents < pageLines.findIndex((l) => l.startsWith('### ')), 'contents first');
   for (const h of pageLines.filter((l) => l.startsWith('#### ')))
-    assert.ok(page.includes(`- [${h.slice(5)}](${anchor(h.slice(5))})`), `contents link: ${h}`);
+    assert.ok(page.includes(`- [${h.slice(5)}](${fragment(h.slice(5))})`), `contents link: ${h}`);
   // every table longer than 12 rows is collapsed, under <details>
   let open = 0;
   pageLines.forEach((l, i) => {

@@ -6,8 +6,8 @@ import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { OPS } from '../../bench/data/ops.js';
 import { caseKey, setupKey, setups } from '../../bench/data/suite.js';
 import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../render/figure.js';
-import { inert } from '../../lib/markdown.js';
-import { cipherLabel, configLabel, newestPerMajor, REASON_MAX, table } from './common.js';
+import { REASON_MAX, inert } from '../../lib/markdown.js';
+import { cipherLabel, configLabel, newestPerMajor, table } from './common.js';
 import { num } from '../../lib/format.js';
 
 /** Rows a table can footnote: cells without a figure point to a numbered reason under the table. */

@@ -31,9 +31,6 @@ export const notATuning = (/** @type {string} */ c) =>
  */
 export const table = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
 
-/** The longest reason shown: lib/markdown.js's. */
-export { REASON_MAX } from '../../lib/markdown.js';
-
 /** A run's finish time as shown: to the second, UTC. */
 export const when = (/** @type {string} */ iso) => inert(String(iso).replace(/\.\d+Z$/, 'Z'), 40);
 
@@ -175,8 +172,9 @@ export function comparisonTable(doc, ids, rowLabel, corner = 'Compared', o = {})
   )}`;
 }
 
-/** The fragment GitHub gives a heading written as inert(text): lib/markdown.js fragment. */
-export const anchor = (/** @type {string} */ text) => fragment(text);
+/** The link to a machine class on results/README.md: the fragment GitHub gives its heading. */
+export const classLink = (/** @type {{ resultsLink: string, machine: string }} */ ctx) =>
+  `${ctx.resultsLink}/README.md${fragment(ctx.machine)}`;
 
 /**
  * The comparisons of a run as chart data: change and interval in %, per member and operation.

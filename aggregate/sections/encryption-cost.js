@@ -8,7 +8,7 @@ import { parseSetupKey } from '../../bench/data/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
 import { day } from '../../lib/format.js';
 import {
-  anchor,
+  classLink,
   cipherLabel,
   COMPARED,
   comparisonPoints,
@@ -80,7 +80,7 @@ export function render(ctx) {
   if (ctx.page !== 'readme') return [heading, chart, '', comparisonTable(doc, 'cipher', cipherRow, 'Cipher')];
   // the note and the chart share a line (the chart is wider than what is left of it, so it shows
   // under the note), the table starts right under them
-  const link = `${ctx.resultsLink}/README.md${anchor(ctx.machine)}`;
+  const link = `${classLink(ctx)}`;
   if (ctx.brief) return [heading, `▲: against better-sqlite3 without encryption. ${chart} [The tables](${link}).`];
   return [
     heading,

@@ -2,9 +2,9 @@
 // its hardware, OS, runner image and drivers, each run linked to its document (results/README.md);
 // in the README one line under the machine class's heading (summary).
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
-import { inert } from '../../lib/markdown.js';
+import { REASON_MAX, inert } from '../../lib/markdown.js';
 import { NOT_A_NUMBER, driverText, percent, whole } from '../../lib/format.js';
-import { anchor, newestPerMajor, REASON_MAX, table, when } from './common.js';
+import { classLink, newestPerMajor, table, when } from './common.js';
 import { documentLink } from '../assets.js';
 /** @import { Entry } from '../store.js' */
 
@@ -83,6 +83,6 @@ export function summary(ctx) {
     const noise = typeof slow === 'number' ? ` · ${Math.round(100 * slow)}% slow` : '';
     return `${inert(e.node)} · ${driver}${noise}${mark ? ` (${mark})` : ''}`;
   });
-  const link = `${ctx.resultsLink}/README.md${anchor(ctx.machine)}`;
+  const link = `${classLink(ctx)}`;
   return `${ctx.entries.length} run(s) of this machine class; the newest per Node major (each its own matrix cell and VM) with ${PRODUCTION_DRIVER}${runs.some((r) => r.includes('% slow')) ? ' and the share of its slices in the machine’s slow state' : ''}: ${runs.join(', ')}. CPU, image, SQLite versions, noise, documents: [machines](${link}).`;
 }

@@ -9,7 +9,7 @@ import { parseSetupKey } from '../../bench/data/suite.js';
 import { day } from '../../lib/format.js';
 import { comparisonSpec } from '../charts/specs.js';
 import {
-  anchor,
+  classLink,
   COMPARED,
   comparisonPoints,
   comparisonRun,
@@ -87,6 +87,6 @@ export function render(ctx) {
   // brief machine class links it
   if (ctx.page !== 'readme') return [`##### ${TITLE}`, chart, '', comparisonTable(doc, 'config', configRow, 'Config')];
   return ctx.brief
-    ? [`##### ${TITLE}`, `${chart} [The table](${ctx.resultsLink}/README.md${anchor(ctx.machine)}).`]
+    ? [`##### ${TITLE}`, `${chart} [The table](${classLink(ctx)}).`]
     : [`##### ${TITLE}`, chart, comparisonTable(doc, 'config', shortRow, 'Config', { compact: true })];
 }

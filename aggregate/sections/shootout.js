@@ -10,7 +10,7 @@
 // a column per compared side); results/README.md keeps every driver's long tables (shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
-import { anchor, best, compactChange, comparisonTable, COMPARED, opLabel, pct, signed } from './common.js';
+import { best, classLink, compactChange, comparisonTable, COMPARED, opLabel, pct, signed } from './common.js';
 import { machineText, shootoutLines, tested } from './shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
@@ -215,7 +215,7 @@ function readmeLines(ctx, { doc, view, chart }) {
     !view.columns.length && `Nothing of ${PRODUCTION_DRIVER} with ${PRODUCTION_CIPHER} was compared.`,
     ...(view.failed.length ? [`${view.failed.map((l) => inert(l)).join(', ')} did not run.`] : []),
     ...(doc.counting ? [countingSentence(doc.counting, view)] : []),
-    `[${ctx.brief ? 'The table, every driver' : 'Every driver'}, Node and driver versions, the document](${ctx.resultsLink}/README.md${ctx.brief ? anchor(ctx.machine) : ''}).`,
+    `[${ctx.brief ? 'The table, every driver' : 'Every driver'}, Node and driver versions, the document](${ctx.brief ? classLink(ctx) : `${ctx.resultsLink}/README.md`}).`,
   ]
     .filter(Boolean)
     .join(' ');
