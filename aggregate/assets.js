@@ -25,11 +25,9 @@ const TAG = new RegExp(`^results-${namePart('day')}-[0-9a-f]{8}$`);
  * the sha256 of their sha256s and the run (its attempt), so the same batch of one run always
  * names the same release (an aggregate run again after a rejected push finds it made), and
  * another batch or a re-run another one (a re-run never depends on a release an earlier attempt
- * left half made, or an immutable one).
- * @param {{ file: string, sha256: string }[]} batch not empty
- * @param {string} [run] the GitHub run and attempt, e.g. 1234.2; '' on a laptop
+ * left half made, or an immutable one). `run`: e.g. 1234.2; '' on a laptop.
  */
-export function releaseOf(batch, run = '') {
+export function releaseOf(/** @type {{ file: string, sha256: string }[]} */ batch, run = '') {
   const days = batch.map((e) => {
     const m = FILE.exec(e.file);
     if (!m || m[1] !== m[3])
@@ -66,12 +64,13 @@ const named = (e) => typeof e.release === 'string' && TAG.test(e.release);
  * A stored document's name on a page, linked to its release's asset. On GitHub a page is shown at
  * /<owner>/<repo>/blob/<branch>/<path> and results/ is always /<owner>/<repo>/blob/<branch>/results,
  * so three levels up from results/ is the repository. A document whose entry names no release is
- * not linked: a page never links an asset that is not there.
- * @param {string} text markdown, already escaped
- * @param {string} resultsLink
- * @param {{ file: string, release?: string }} e
+ * not linked: a page never links an asset that is not there. `text`: Markdown, already escaped.
  */
-export function documentLink(text, resultsLink, e) {
+export function documentLink(
+  /** @type {string} */ text,
+  /** @type {string} */ resultsLink,
+  /** @type {{ file: string, release?: string }} */ e,
+) {
   if (!named(e)) return text;
   return `[${text}](${resultsLink}/../../../releases/download/${e.release}/${bundleName(e.release)})`;
 }
@@ -91,12 +90,8 @@ export function packBundle(/** @type {{ file: string, text: string }[]} */ docs)
   return zlib.gzipSync(lines.join(''), { level: 9 });
 }
 
-/**
- * An asset's documents: file → stored text.
- * @param {Buffer} bytes
- * @returns {Map<string, string>}
- */
-export function unpackBundle(bytes) {
+/** An asset's documents: file → stored text. */
+export function unpackBundle(/** @type {Buffer} */ bytes) {
   const lines = zlib.gunzipSync(bytes).toString('utf8').split('\n');
   const docs = /** @type {Map<string, string>} */ (new Map());
   for (let i = 0; i + 1 < lines.length; i += 2) docs.set(JSON.parse(lines[i]).file, `${lines[i + 1]}\n`);
