@@ -30,8 +30,6 @@ const INDEX_VERSION = 1;
  * @property {string} platform e.g. linux-x64
  * @property {string} node e.g. v22.12.0
  * @property {string} machine the machine class: never mixed in one table
- * @property {undefined} [kind] never listed (isShootoutEntry says it): sections/claims.js and
- *   workload-tables.js still test it, and are given runs of one side only
  * @property {string} [release] the release it is archived in (assets.js): named when the aggregate
  *   that stored it saves the index
  * @property {string} [run] the GitHub Actions run that wrote it, so a re-run's attempt supersedes

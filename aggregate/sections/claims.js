@@ -20,7 +20,7 @@ import { compactChange, newestFirst, runName, table } from './common.js';
  * @param {{ entries: import('../store.js').Entry[], load: (e: import('../store.js').Entry) => any }} ctx
  */
 function claimsRun(ctx) {
-  const docs = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
+  const docs = newestFirst(ctx.entries)
     .filter((e) => e.mode === 'full')
     .map((e) => ctx.load(e));
   return docs.find((d) => Array.isArray(d?.claims) && d.claims.length) ?? null;

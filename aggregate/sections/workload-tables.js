@@ -20,7 +20,7 @@ import { compactChange, newestFirst, runName, table } from './common.js';
  * @returns {any | null}
  */
 function workloadRun(ctx) {
-  const withWorkloads = newestFirst(ctx.entries.filter((e) => (e.kind ?? 'result') === 'result'))
+  const withWorkloads = newestFirst(ctx.entries)
     .map((e) => ({ e, doc: ctx.load(e) }))
     .filter((x) => x.doc?.workloads?.cases?.length);
   return (withWorkloads.find((x) => x.doc.run.mode === 'full') ?? withWorkloads[0])?.doc ?? null;
