@@ -32,7 +32,11 @@ import { artifactProblem, attemptProblem, timeProblem } from './trust.js';
  */
 function groupBy(items, key) {
   const groups = /** @type {Map<string, T[]>} */ (new Map());
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
   return groups;
 }
 
