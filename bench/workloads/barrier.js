@@ -43,6 +43,8 @@ export function workerSide(/** @type {SharedArrayBuffer} */ sab) {
     },
     /** How many workers had arrived, read when released: all of them, if the barrier works. */
     arrived: () => Atomics.load(a, ARRIVED),
+    /** Stopped by the main thread (a signal): the measuring loop ends at its next operation. */
+    aborted: () => Atomics.load(a, STATE) === ABORT,
   };
 }
 
@@ -57,7 +59,7 @@ export function mainSide(/** @type {SharedArrayBuffer} */ sab) {
       Atomics.store(a, STATE, GO);
       Atomics.notify(a, STATE);
     },
-    /** Release every waiting worker to stop (one failed before the start). */
+    /** Release every waiting worker to stop (one failed before the start, or a signal came). */
     abort() {
       Atomics.store(a, STATE, ABORT);
       Atomics.notify(a, STATE);

@@ -111,7 +111,7 @@ function loop(/** @type {() => void} */ op) {
   const t0 = performance.now();
   const deadline = t0 + d.durationMs;
   let now = t0;
-  while (now < deadline) {
+  while (now < deadline && !side.aborted()) {
     const start = now;
     let done = false;
     while (!done) {

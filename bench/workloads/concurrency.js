@@ -30,6 +30,7 @@ const STOP_GRACE_MS = 10_000;
  * @property {(file: string) => Conn} open the driver, to count the writes back
  * @property {{ role: 'reader' | 'writer', index: number, kind: 'crash' | 'hang', after: number }} [fault] tests only
  * @property {number} [stopGraceMs]
+ * @property {AbortSignal} [signal] a SIGINT/SIGTERM (round.js): every worker stops at its next step, then this throws
  * @property {() => void} [beforeStart] called when every worker is ready, just before they start (tests: to take a lock)
  */
 
@@ -111,10 +112,12 @@ export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
     main.abort();
     for (const s of slots) if (!s.exited) s.worker.unref();
   };
+  const onSignal = () => main.abort();
+  o.signal?.addEventListener('abort', onSignal, { once: true });
   try {
     // the start line: every worker ready, or one failed, or the setup limit
     const setupUntil = Date.now() + SETUP_LIMIT_MS;
-    while (main.arrived() < slots.length) {
+    while (main.arrived() < slots.length && !o.signal?.aborted) {
       const f = failed();
       if (f) throw new Error(`${f.name} failed before the start: ${f.error}`);
       if (Date.now() > setupUntil)
@@ -123,8 +126,10 @@ export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
         );
       await sleep(2);
     }
-    o.beforeStart?.();
-    main.go();
+    if (!o.signal?.aborted) {
+      o.beforeStart?.();
+      main.go();
+    }
     const stopUntil = Date.now() + o.durationMs + (o.stopGraceMs ?? STOP_GRACE_MS);
     while (slots.some((s) => !s.exited)) {
       const f = failed();
@@ -139,9 +144,12 @@ export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
     }
     const f = failed();
     if (f) throw new Error(`${f.name} failed: ${f.error}`);
+    if (o.signal?.aborted) throw new Error('stopped by a signal');
   } catch (err) {
     stopAll();
     throw err;
+  } finally {
+    o.signal?.removeEventListener('abort', onSignal);
   }
   const results = slots.map((s) => /** @type {WorkerResult} */ (s.result));
   return { ...summarise(results, o.readers), verified: verify(o, results) };

@@ -7,7 +7,8 @@
 // 'scale-vacuum' (scale.js). Every kind but build copies SPEC.template into SPEC.workdir, opens it
 // keyed with the workload's PRAGMAs (read back), measures, verifies, and removes the copy. It
 // writes one JSON line: {"status":"ok",...} or {"status":"error","reason"}. On SIGINT/SIGTERM it
-// removes SPEC.workdir and exits; the run removes it too, however this process ends.
+// stops its workers, removes SPEC.workdir and exits 130/143, writing nothing; the run removes the
+// directory too, however this process ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import { command } from '../../lib/command.js';
@@ -44,7 +45,7 @@ import { buildTemplate } from './template.js';
 export const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) =>
   Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
 
-async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key) {
+async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key, /** @type {AbortSignal} */ signal) {
   const cipher = CIPHERS.find((c) => c.name === spec.cipher);
   if (!cipher) throw new Error(`unknown cipher ${spec.cipher}`);
   const loaded = (await loadDrivers()).get(spec.driver);
@@ -82,6 +83,7 @@ async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key
         open: loaded.open,
         fault: spec.fault,
         stopGraceMs: spec.stopGraceMs,
+        signal,
       });
     }
     const conn = loaded.open(file);
@@ -118,20 +120,37 @@ async function main(/** @type {string[]} */ argv) {
   const key = process.env[KEY_ENV];
   if (!key) throw new Error(`${KEY_ENV} is not set`);
   const hide = (/** @type {string} */ s) => s.split(key).join('***');
-  const cleanup = () => fs.rmSync(spec.workdir, { recursive: true, force: true, maxRetries: 3 });
+  const cleanup = () => {
+    try {
+      fs.rmSync(spec.workdir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // the run removes it too (spawn.js), however this process ends
+    }
+  };
+  // A signal stops the workers first (each at its next step), so nothing writes into the
+  // directory while it is removed; exiting under a worker's driver call could abort the process.
+  // A worker that never reaches a step (hung) gets 2 s; then the process exits anyway.
+  const interrupt = new AbortController();
+  let signalled = 0;
   for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM']))
     process.on(sig, () => {
-      cleanup();
-      process.exit(sig === 'SIGINT' ? 130 : 143);
+      if (signalled) return;
+      signalled = sig === 'SIGINT' ? 130 : 143;
+      interrupt.abort();
+      setTimeout(() => {
+        cleanup();
+        process.exit(signalled);
+      }, 2000);
     });
   let out;
   try {
-    out = { status: 'ok', ...(await runRound(spec, key)) };
+    out = { status: 'ok', ...(await runRound(spec, key, interrupt.signal)) };
   } catch (err) {
     out = { status: 'error', reason: hide(String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]) };
   } finally {
     cleanup();
   }
+  if (signalled) process.exit(signalled);
   // then exit: a terminated worker must not keep the process
   process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));
 }
