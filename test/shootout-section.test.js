@@ -15,7 +15,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { SYNTHETIC_PLATFORMS, syntheticShootout } from '../bench/meta/synthetic.js';
 import { render, shootoutCell, shootoutPoints, shootoutView } from '../aggregate/sections/shootout.js';
 import { documentProblems } from '../bench/result/document.js';
-import { planComparisons, planSides } from '../bench/shootout/plan.js';
+import { planPairs, planSides } from '../bench/data/run-plan.js';
 import { aggregateWorkspace, ROOT, TEST_NOW } from './helpers.js';
 
 const REAL = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json'), 'utf8'));
@@ -79,10 +79,10 @@ function everyNodeRan() {
     return { ...like, label: p.label, node: `v${p.version}`, override: p.override, status: 'ok' };
   });
   const measured = [...new Set(REAL.comparisons.map((/** @type {any} */ r) => `${r.reference}|${r.member}`))];
-  d.comparisons = planComparisons(plan).flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
+  d.comparisons = planPairs(plan).flatMap((/** @type {any} */ c, /** @type {number} */ i) =>
     REAL.comparisons
       .filter((/** @type {any} */ r) => `${r.reference}|${r.member}` === measured[i % measured.length])
-      .map((/** @type {any} */ r) => ({ ...r, id: c.group, reference: c.base, member: c.head })),
+      .map((/** @type {any} */ r) => ({ ...r, id: c.comparison, reference: c.reference, member: c.member })),
   );
   d.cases = [];
   d.run.id = 'a0000000-0000-4000-8000-000000000001';

@@ -11,14 +11,7 @@ import { GENERATION_ENV, GENERATIONS, GENERATION_LOADS } from '../bench/data/dri
 import { chosenGeneration, generationFor } from '../bench/data/node-ranges.js';
 import { driversDir } from '../bench/engine/load-drivers.js';
 import { sideOrder } from '../bench/run/runner.js';
-import {
-  defaultFilters,
-  inScope,
-  planComparisons,
-  planSides,
-  referenceSide,
-  sideFilters,
-} from '../bench/shootout/plan.js';
+import { defaultFilters, inScope, planPairs, planSides, referenceSide, sideFilters } from '../bench/data/run-plan.js';
 import { documentProblems, writeChecked } from '../bench/result/document.js';
 import { shootoutLines } from '../aggregate/sections/shootout-report.js';
 import { countingSection, instructionDifferences } from '../bench/shootout/count-nodes.js';
@@ -65,8 +58,9 @@ test('plan: a 12.x side on every Node from 20, a second side with 13.x where it 
 });
 
 test('plan: the comparisons keep the driver constant, the driver upgrade on the same Node, Node 18 labelled as a different driver', () => {
-  const cs = planComparisons(planSides(MATRIX));
-  const of = (/** @type {string} */ g) => cs.filter((c) => c.group === g).map((c) => `${c.head} vs ${c.base}`);
+  const cs = planPairs(planSides(MATRIX));
+  const of = (/** @type {string} */ g) =>
+    cs.filter((c) => c.comparison === g).map((c) => `${c.member} vs ${c.reference}`);
   assert.deepEqual(of('same-driver'), [
     'v20 12.x vs v24 12.x',
     'v22 12.x vs v24 12.x',
@@ -80,7 +74,7 @@ test('plan: the comparisons keep the driver constant, the driver upgrade on the 
   // reference, and Node 24 is compared with the driver it runs, 13.x, against the reference's 13.x
   const without = planSides(MATRIX).filter((s) => s.label !== 'v24 12.x');
   assert.equal(referenceSide(without).label, 'v22 12.x');
-  const cw = planComparisons(without).map((c) => `${c.group}: ${c.head} vs ${c.base}`);
+  const cw = planPairs(without).map((c) => `${c.comparison}: ${c.member} vs ${c.reference}`);
   assert.ok(
     cw.includes('same-driver: v24 13.x vs v22 13.x') &&
       cw.includes('same-driver: v20 12.x vs v22 12.x') &&
@@ -97,14 +91,14 @@ test('plan: the comparisons keep the driver constant, the driver upgrade on the 
     aa.map((s) => s.label),
     ['v20 12.x', 'v20 12.x (2)'],
   );
-  assert.deepEqual(planComparisons(aa), [{ group: 'same-node', base: 'v20 12.x', head: 'v20 12.x (2)' }]);
+  assert.deepEqual(planPairs(aa), [{ comparison: 'same-node', reference: 'v20 12.x', member: 'v20 12.x (2)' }]);
   // on a Node whose default is 13.x the copies are both 13.x: the default loads wherever the Node runs
   const aa24 = planSides(['24.21.0', '24.21.0']);
   assert.deepEqual(
     aa24.map((s) => s.label),
     ['v24 13.x', 'v24 13.x (2)'],
   );
-  assert.deepEqual(planComparisons(aa24), [{ group: 'same-node', base: 'v24 13.x', head: 'v24 13.x (2)' }]);
+  assert.deepEqual(planPairs(aa24), [{ comparison: 'same-node', reference: 'v24 13.x', member: 'v24 13.x (2)' }]);
 });
 
 test('plan: a 13.x side measures only the drivers it changes; the default scope is production, the production cipher, and every timed op', () => {
@@ -274,7 +268,9 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
   assert.equal(runDoc.kind, 'sqlite-node-bench/result');
   assert.equal(runDoc.sides.length, 2);
   assert.equal(runDoc.environment.node, process.version);
-  assert.deepEqual(pairsOf(runDoc), [{ group: 'same-node', base: runDoc.sides[0].label, head: runDoc.sides[1].label }]);
+  assert.deepEqual(pairsOf(runDoc), [
+    { comparison: 'same-node', reference: runDoc.sides[0].label, member: runDoc.sides[1].label },
+  ]);
   const compared = runDoc.comparisons.filter((/** @type {any} */ x) => x.verdict !== 'not compared');
   assert.ok(compared.length >= 2, JSON.stringify(runDoc.comparisons));
   for (const row of runDoc.comparisons) {
@@ -407,10 +403,10 @@ test('counting: differences pair the compared sides case by case, with the large
   });
   const sel = 'production/better-sqlite3/none/select';
   const ins = 'production/better-sqlite3/none/insert';
-  const comparisons = /** @type {import('../bench/shootout/plan.js').Comparison[]} */ ([
-    { group: 'same-driver', base: 'v24 12.x', head: 'v20 12.x' },
-    { group: 'driver-upgrade', base: 'v24 12.x', head: 'v24 13.x' },
-    { group: 'same-driver', base: 'v24 13.x', head: 'v22 13.x' },
+  const comparisons = /** @type {import('../bench/data/run-plan.js').SidePair[]} */ ([
+    { comparison: 'same-driver', reference: 'v24 12.x', member: 'v20 12.x' },
+    { comparison: 'driver-upgrade', reference: 'v24 12.x', member: 'v24 13.x' },
+    { comparison: 'same-driver', reference: 'v24 13.x', member: 'v22 13.x' },
   ]);
   const section = countingSection(
     [

@@ -152,8 +152,8 @@ test('a synthetic shootout is a valid shootout document of the same machine clas
     assert.ok(
       pairsOf(shootout).every(
         (/** @type {any} */ c) =>
-          shootout.comparisons.filter((/** @type {any} */ r) => r.reference === c.base && r.member === c.head).length >=
-          16,
+          shootout.comparisons.filter((/** @type {any} */ r) => r.reference === c.reference && r.member === c.member)
+            .length >= 16,
       ),
     );
     assert.ok(shootout.cases.every((/** @type {any} */ c) => c.rounds.length === shootout.run.budget.rounds));

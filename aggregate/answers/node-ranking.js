@@ -79,13 +79,13 @@ function nodeRanking(doc) {
     k.startsWith(production),
   );
   /** @type {any[]} */
-  const same = pairsOf(doc).filter((c) => c.group === 'same-driver');
+  const same = pairsOf(doc).filter((c) => c.comparison === 'same-driver');
   const judged = judgeFamily(
     same.map((/** @type {any} */ c) => ({
-      side: String(c.head),
-      pairs: shootoutPairs(doc, c.base, c.head, keys),
-      instructions: instructions(doc, c.base, c.head, keys),
-      components: components(doc, c.base, c.head, keys),
+      side: String(c.member),
+      pairs: shootoutPairs(doc, c.reference, c.member, keys),
+      instructions: instructions(doc, c.reference, c.member, keys),
+      components: components(doc, c.reference, c.member, keys),
     })),
   ).filter((a) => a.judgement);
   const rank = (/** @type {{ judgement: any }} */ a) => (a.judgement ? -a.judgement.change : 0);

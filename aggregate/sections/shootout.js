@@ -38,10 +38,11 @@ const SUFFIX = /** @type {Record<string, string>} */ ({
  * and the alt text (`short`: the line says what a Node is compared with; a driver upgrade's base
  * is its own Node's, named by its driver line alone).
  */
-function names(/** @type {{ group: string, base: string, head: string }} */ c) {
-  const upgrade = c.group === 'driver-upgrade';
-  const name = `${c.head} vs ${upgrade ? c.base.replace(/^v\d+ /, '') : c.base}${SUFFIX[c.group] ?? ''}`;
-  return { name, short: upgrade ? name : `${c.head}${SUFFIX[c.group] ?? ''}` };
+function names(/** @type {{ comparison: string, reference: string, member: string }} */ c) {
+  const upgrade = c.comparison === 'driver-upgrade';
+  const against = upgrade ? c.reference.replace(/^v\d+ /, '') : c.reference;
+  const name = `${c.member} vs ${against}${SUFFIX[c.comparison] ?? ''}`;
+  return { name, short: upgrade ? name : `${c.member}${SUFFIX[c.comparison] ?? ''}` };
 }
 
 /** Production's setup (its PRAGMAs, driver and cipher): the README's and the chart's. */
@@ -67,10 +68,12 @@ export function shootoutView(/** @type {any} */ doc) {
       return instr ? { ...r, instr } : r;
     });
   const columns = pairsOf(doc)
-    .sort((a, b) => rank(a.group) - rank(b.group)) // stable: the run's order within a group
+    .sort((a, b) => rank(a.comparison) - rank(b.comparison)) // stable: the run's order within a group
     .map((/** @type {any} */ c) => ({
       ...names(c),
-      rows: rows.filter((/** @type {any} */ r) => r.id === c.group && r.reference === c.base && r.member === c.head),
+      rows: rows.filter(
+        (/** @type {any} */ r) => r.id === c.comparison && r.reference === c.reference && r.member === c.member,
+      ),
     }))
     .filter((c) => c.rows.length);
   const failed = /** @type {string[]} */ (
@@ -228,7 +231,7 @@ function readmeLines(ctx, { doc, view, chart }) {
     comparisonTable(
       doc,
       Object.keys(GROUPS),
-      (head, r) => inert(names({ group: r.id, base: r.reference, head }).short),
+      (head, r) => inert(names({ comparison: r.id, reference: r.reference, member: head }).short),
       'Operation',
       {
         items: view.columns.flatMap((c) => c.rows),

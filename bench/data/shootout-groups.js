@@ -1,5 +1,6 @@
-// The shootout's comparison groups, in the order its tables show them (bench/shootout/plan.js
-// makes the pairs of each; aggregate/sections/shootout-report.js heads a table with each name).
+// The shootout's comparisons (groups of pairs of sides), in the order its tables show them
+// (bench/data/run-plan.js planPairs makes the pairs of each; aggregate/sections/shootout-report.js
+// heads a table with each name).
 // same-driver: a Node against the reference Node, both with the same generation (12.x; 13.x too
 //   where the reference Node runs it);
 // driver-upgrade: the Node's default generation (13.x) against 12.x on the same Node;

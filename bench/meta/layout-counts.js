@@ -46,7 +46,7 @@ export function falseDifferences(runs) {
       for (const swap of [0, 1, 2, 3]) {
         const cases = [...sideOf(runs[i], 'A', swap % 2 === 1), ...sideOf(runs[j], 'B', swap > 1)];
         const diffs = instructionDifferences(/** @type {any} */ (cases), [
-          { group: 'same-node', base: 'A', head: 'B' },
+          { comparison: 'same-node', reference: 'A', member: 'B' },
         ]);
         const called = diffs.filter(beyondRepeat).length;
         const parts = diffs.flatMap((d) => Object.values(d.components));

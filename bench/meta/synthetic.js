@@ -17,12 +17,20 @@ import { median, medianRse } from '../../lib/stats/spread.js';
 import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
 import { rounded } from '../run/run-suite.js';
 import { nextExtraRound } from '../run/extra-rounds.js';
-import { referencesIn, runPlan } from '../data/run-plan.js';
+import {
+  defaultFilters,
+  inScope,
+  planPairs,
+  planSides,
+  referenceSide,
+  referencesIn,
+  runPlan,
+  sideFilters,
+} from '../data/run-plan.js';
 import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { effective } from '../workloads/round.js';
 import { messagesOf, pragmasOf as workloadPragmasOf, templateId } from '../workloads/run-workloads.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
-import { defaultFilters, inScope, planComparisons, planSides, referenceSide, sideFilters } from '../shootout/plan.js';
 import { analyseShootout, roundCases } from '../shootout/verdict-rows.js';
 import { parseFlags as shootoutFlags } from '../shootout/cli.js';
 import { METHOD as SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
@@ -672,7 +680,7 @@ function syntheticWorkloads(o) {
   };
 }
 
-/** @typedef {import('../shootout/plan.js').SidePlan} SidePlan @typedef {import('../data/suite.js').Case} Case */
+/** @typedef {import('../data/run-plan.js').SidePlan} SidePlan @typedef {import('../data/suite.js').Case} Case */
 
 /** Each Node major's speed against Node 22, and each driver generation's against 12.x (the shootout's truth). */
 const NODE_SPEED = /** @type {Record<number, number>} */ ({ 18: 0.95, 20: 0.98, 22: 1, 24: 1.02, 25: 1.03 });
@@ -690,7 +698,7 @@ const FAILING_SIDES = [
 
 /**
  * A shootout's run for one machine and night: a side per Node of the matrix and driver generation
- * (bench/shootout/plan.js), seeded per-round figures, rows and cases from the shootout's own
+ * (bench/data/run-plan.js), seeded per-round figures, rows and cases from the shootout's own
  * analysis (bench/shootout/verdict-rows.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
  *   nodes: the exact versions (default: the matrix's newest)
@@ -707,7 +715,7 @@ export function syntheticShootout(p = {}) {
   const failure = (/** @type {SidePlan} */ s) =>
     FAILING_SIDES.find((x) => x.major === s.major && x.generation === s.generation)?.reason(s.version);
   const ok = plans.filter((s) => !failure(s));
-  const comparisons = planComparisons(ok);
+  const pairs = planPairs(ok);
   const ref = referenceSide(ok);
   const filters = defaultFilters({});
   /** a side's drivers, as its engine server loads them */
@@ -793,7 +801,7 @@ export function syntheticShootout(p = {}) {
         ...(b && !why ? { v8: b.v8 } : {}),
       };
     }),
-    comparisons: analyseShootout(rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha }),
+    comparisons: analyseShootout(rounds, pairs, listed, { threshold: f.threshold, alpha: f.alpha }),
     cases: roundCases(
       rounds,
       ok.map((s) => s.label),

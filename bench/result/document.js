@@ -218,7 +218,7 @@ function countingProblems(doc, labels, pairs) {
  */
 export function semanticProblems(doc) {
   const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
-  const pairs = new Set(pairsOf(doc).map((c) => `${c.group}|${c.base}|${c.head}`));
+  const pairs = new Set(pairsOf(doc).map((c) => `${c.comparison}|${c.reference}|${c.member}`));
   return [
     ...runProblems(doc),
     ...caseProblems(doc, labels),

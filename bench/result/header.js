@@ -24,27 +24,27 @@ export const KIND = 'sqlite-node-bench/result';
 export const isShootout = (/** @type {{ sides?: unknown[] }} */ doc) => (doc.sides?.length ?? 0) > 1;
 
 /**
- * The pairs of sides a run of several judged (bench/shootout/plan.js Comparison), in the run's
- * order: each comparison's id is the group, its reference the base side, its member the head.
+ * The pairs of sides a run of several judged, as its plan had them (bench/data/run-plan.js
+ * SidePair), in the run's order: each judged item's id is the pair's comparison.
  * @param {{ comparisons?: { id: string, reference: string, member: string }[] }} doc
- * @returns {{ group: any, base: string, head: string }[]}
+ * @returns {{ comparison: any, reference: string, member: string }[]}
  */
 export function pairsOf(doc) {
   const pairs = new Map();
   for (const c of doc.comparisons ?? [])
-    pairs.set(`${c.id}|${c.reference}|${c.member}`, { group: c.id, base: c.reference, head: c.member });
+    pairs.set(`${c.id}|${c.reference}|${c.member}`, { comparison: c.id, reference: c.reference, member: c.member });
   return [...pairs.values()];
 }
 
 /**
- * The reference side of a run of several: the base no pair compares with another (plan.js
- * referenceSide: every other base is a head of its own pair); null where nothing was judged.
+ * The reference side of a run of several: the reference no pair compares with another (run-plan.js
+ * referenceSide: every other reference is a member of its own pair); null where nothing was judged.
  * @param {{ comparisons?: { id: string, reference: string, member: string }[] }} doc
  */
 export function referenceOf(doc) {
   const pairs = pairsOf(doc);
-  const heads = new Set(pairs.map((p) => p.head));
-  return (pairs.find((p) => !heads.has(p.base)) ?? pairs[0])?.base ?? null;
+  const members = new Set(pairs.map((p) => p.member));
+  return (pairs.find((p) => !members.has(p.reference)) ?? pairs[0])?.reference ?? null;
 }
 
 /**

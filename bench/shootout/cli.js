@@ -7,7 +7,7 @@
 // against its own headers (bench/shootout/prepare-sides.js), then the same cases are measured under every
 // Node in one interleaved run, with progress and an ETA on stderr (bench/shootout/run.js). The driver
 // is held constant where it can be (12.x on Node 20-25), and the Node's default 13.x is measured
-// beside it where it loads (bench/shootout/plan.js). Then, on Linux with valgrind and strace, every
+// beside it where it loads (bench/data/run-plan.js). Then, on Linux with valgrind and strace, every
 // side's cases are counted under its own Node (bench/shootout/count-nodes.js). This file: the flags, then the tables on
 // stdout and the document (bench/result/document.schema.json, kind shootout) written atomically to --out.
 //

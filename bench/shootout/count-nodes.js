@@ -79,14 +79,14 @@ const asCounts = (/** @type {any} */ c) => ({
  * where it goes: per component, the head's instructions less the base's, with the tolerance the
  * same rule gives that component's own spreads (lib/attribution.js).
  * @param {CountedCase[]} cases
- * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {import('../data/run-plan.js').SidePair[]} pairs
  */
-export function instructionDifferences(cases, comparisons) {
+export function instructionDifferences(cases, pairs) {
   /** @type {Map<string, any>} */
   const by = new Map(cases.filter((c) => c.status === 'ok').map((c) => [`${c.side}|${c.key}`, c]));
-  const of = (/** @type {import('./plan.js').Comparison} */ cmp) =>
-    [...by.values()].filter((c) => c.side === cmp.base || c.side === cmp.head);
-  return comparisons.flatMap((cmp) => {
+  const of = (/** @type {import('../data/run-plan.js').SidePair} */ cmp) =>
+    [...by.values()].filter((c) => c.side === cmp.reference || c.side === cmp.member);
+  return pairs.flatMap((cmp) => {
     const ops = opSpreads(of(cmp).map((c) => ({ op: parseCaseKey(c.key).op, spread: Math.abs(c.difference) })));
     const opComponents = (/** @type {string} */ op) =>
       componentSpreads(
@@ -95,10 +95,10 @@ export function instructionDifferences(cases, comparisons) {
           .map((c) => componentsOf(asCounts(c))),
       );
     return cases
-      .filter((c) => c.side === cmp.head && by.has(`${cmp.base}|${c.key}`) && by.has(`${cmp.head}|${c.key}`))
+      .filter((c) => c.side === cmp.member && by.has(`${cmp.reference}|${c.key}`) && by.has(`${cmp.member}|${c.key}`))
       .map((c) => {
-        const base = by.get(`${cmp.base}|${c.key}`);
-        const head = by.get(`${cmp.head}|${c.key}`);
+        const base = by.get(`${cmp.reference}|${c.key}`);
+        const head = by.get(`${cmp.member}|${c.key}`);
         const spread = Math.max(Math.abs(base.difference), Math.abs(head.difference));
         const op = parseCaseKey(c.key).op;
         const parts = /** @type {Record<string, { delta: number, tolerance: number }>} */ (
@@ -106,9 +106,9 @@ export function instructionDifferences(cases, comparisons) {
         );
         // named as a judged pair is (document.schema.json $defs/comparison)
         return {
-          id: cmp.group,
-          reference: cmp.base,
-          member: cmp.head,
+          id: cmp.comparison,
+          reference: cmp.reference,
+          member: cmp.member,
           setup: setupKey(parseCaseKey(c.key)),
           op,
           change: sig6(head.instructions / base.instructions - 1),
@@ -126,10 +126,10 @@ export function instructionDifferences(cases, comparisons) {
  * The document's `counting`: each side's pass, its counted cases, and the differences between
  * the compared sides; a side that could not count is kept with its reason.
  * @param {{ label: string, result: { doc: CountSide } | { reason: string } }[]} results
- * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {import('../data/run-plan.js').SidePair[]} pairs
  * @param {{ mode: 'quick'|'full', tools: { valgrind: string, strace: string }, seconds: number }} o
  */
-export function countingSection(results, comparisons, o) {
+export function countingSection(results, pairs, o) {
   const sides = results.map(({ label, result }) => {
     if ('reason' in result) return { side: label, status: /** @type {const} */ ('error'), reason: result.reason };
     const out = result.doc;
@@ -157,7 +157,7 @@ export function countingSection(results, comparisons, o) {
     seconds: sig6(o.seconds),
     sides,
     cases,
-    differences: instructionDifferences(cases, comparisons),
+    differences: instructionDifferences(cases, pairs),
   };
 }
 
@@ -166,10 +166,10 @@ export function countingSection(results, comparisons, o) {
  * made them (bench/paired/count-sides.js). A machine that cannot count (not Linux, no valgrind or
  * strace) gets a section saying why; a side whose pass fails is kept with its reason.
  * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides
- * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {import('../data/run-plan.js').SidePair[]} pairs
  * @param {{ seed: number, log: (line: string) => void }} o
  */
-export async function countShootout(sides, comparisons, o) {
+export async function countShootout(sides, pairs, o) {
   const tools = countingTools();
   if (tools.status !== 'ok') return { status: /** @type {const} */ ('unavailable'), reason: tools.reason };
   const started = Date.now();
@@ -177,7 +177,7 @@ export async function countShootout(sides, comparisons, o) {
   const { results } = await countEach(sides, (side) => ['--quick', '--seed', String(o.seed), ...cases(side)], o);
   return countingSection(
     results.map((result, i) => ({ label: sides[i].label, result })),
-    comparisons,
+    pairs,
     {
       mode: 'quick',
       tools: { valgrind: tools.valgrind, strace: tools.strace },

@@ -25,9 +25,9 @@ import {
   GENERATION_DRIVERS,
   defaultFilters,
   inScope,
-  planComparisons,
+  planPairs,
   planSides,
-} from './plan.js';
+} from '../data/run-plan.js';
 import { installSide, resolveNode, sideEnv } from './nodes.js';
 
 const OPTIONS = /** @type {const} */ ({
@@ -61,7 +61,7 @@ function shootoutFamily(filters) {
   const sides = planSides(MATRIX_NODES.map((m) => `${m}.99.0`));
   const scoped = selectCases(defaultFilters(filters)).filter((c) => inScope(c, filters));
   const of = (/** @type {string} */ label) => {
-    const s = /** @type {import('./plan.js').SidePlan} */ (sides.find((x) => x.label === label));
+    const s = /** @type {import('../data/run-plan.js').SidePlan} */ (sides.find((x) => x.label === label));
     return scoped
       .filter((c) =>
         c.driver === 'node:sqlite'
@@ -70,7 +70,7 @@ function shootoutFamily(filters) {
       )
       .map(caseKey);
   };
-  return planComparisons(sides).reduce((n, c) => n + of(c.head).filter((k) => of(c.base).includes(k)).length, 0);
+  return planPairs(sides).reduce((n, c) => n + of(c.member).filter((k) => of(c.reference).includes(k)).length, 0);
 }
 
 async function main(/** @type {string[]} */ argv) {

@@ -1,18 +1,19 @@
 // The shootout's sides, from its flags: every Node given fetched (bench/shootout/nodes.js), the sides
-// planned (bench/shootout/plan.js: a Node's constant driver generation, and its default beside it),
+// planned (bench/data/run-plan.js: a Node's constant driver generation, and its default beside it),
 // each side's drivers installed against its own Node's headers (cached), and each side's engine
 // started once to see it loads. A side that cannot run is kept with its reason and left out
 // of the measuring (bench/shootout/run.js).
 import { startSide } from '../paired/interleave.js';
 /** @import { Side } from '../paired/interleave.js' */
+/** @import { SidePlan } from '../data/run-plan.js' */
 import { filterArgs } from '../data/suite.js';
 import { ROOT } from '../../lib/root.js';
-import { defaultFilters, planSides, sideFilters } from './plan.js';
+import { defaultFilters, planSides, sideFilters } from '../data/run-plan.js';
 import { installSide, resolveNode, sideEnv } from './nodes.js';
 
 /**
  * @typedef {object} PreparedSide
- * @property {import('./plan.js').SidePlan} plan
+ * @property {SidePlan} plan
  * @property {Side} side its Node and environment (the driver generation)
  * @property {string[]} args its engine's flags; empty when the filters leave it nothing
  * @property {'ok' | 'failed'} status

@@ -6,7 +6,7 @@
 import { interleave, SideError } from '../paired/interleave.js';
 import { KIND, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../result/header.js';
 import { caseKey, parseCaseKey } from '../data/suite.js';
-import { inScope, planComparisons, referenceSide } from './plan.js';
+import { inScope, planPairs, referenceSide } from '../data/run-plan.js';
 import { analyseShootout, roundCases } from './verdict-rows.js';
 import { engineArgs } from './prepare-sides.js';
 import { countShootout } from './count-nodes.js';
@@ -62,7 +62,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       }`,
     );
   const okPlans = ok.map((p) => p.plan);
-  const comparisons = planComparisons(okPlans);
+  const pairs = planPairs(okPlans);
   const ref = referenceSide(okPlans);
   const only = (/** @type {string} */ key) => inScope(parseCaseKey(key), f.filters);
   const res = await interleave(
@@ -80,14 +80,14 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       r.cases.filter((/** @type {string} */ k) => only(k) && !skipped(label, k)),
     ]),
   );
-  const judged = analyseShootout(res.rounds, comparisons, listed, { threshold: f.threshold, alpha: f.alpha });
+  const judged = analyseShootout(res.rounds, pairs, listed, { threshold: f.threshold, alpha: f.alpha });
   const refReady = res.ready[ref.label];
   // after every timed figure is taken: each side's cases counted under its own Node (count-nodes.js);
   // the engine runs --quick databases, so the counts are of those
   const counting = f.counts
     ? await countShootout(
         ok.map((p) => ({ ...p.side, keys: listed[p.plan.label] ?? [] })).filter((s) => s.keys.length),
-        comparisons,
+        pairs,
         { seed: f.seed, log },
       )
     : { status: 'unavailable', reason: 'not asked for (--no-counts)' };

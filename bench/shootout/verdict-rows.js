@@ -17,15 +17,15 @@ const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite
  * The judged pairs of a shootout, as the document's `comparisons` (document.schema.json
  * $defs/comparison): per pair of sides and case, the member side against its reference side.
  * @param {Record<string, { cases: any[] }>[]} rounds per round, each side's cases
- * @param {import('./plan.js').Comparison[]} comparisons
+ * @param {import('../data/run-plan.js').SidePair[]} pairs
  * @param {Record<string, string[]>} listed per side label, the case keys its server listed (in scope)
  * @param {{ threshold: number, alpha: number }} o
  */
-export function analyseShootout(rounds, comparisons, listed, o) {
+export function analyseShootout(rounds, pairs, listed, o) {
   const empty = { cases: [] };
-  const parts = comparisons.map((c) => {
-    const both = new Set((listed[c.base] ?? []).filter((k) => (listed[c.head] ?? []).includes(k)));
-    const series = collect(rounds.map((r) => ({ base: r[c.base] ?? empty, head: r[c.head] ?? empty }))).filter(
+  const parts = pairs.map((c) => {
+    const both = new Set((listed[c.reference] ?? []).filter((k) => (listed[c.member] ?? []).includes(k)));
+    const series = collect(rounds.map((r) => ({ base: r[c.reference] ?? empty, head: r[c.member] ?? empty }))).filter(
       (s) => both.has(s.key) && s.unit === 'ops/s',
     );
     return series.map((s) => ({ c, s }));
@@ -38,9 +38,9 @@ export function analyseShootout(rounds, comparisons, listed, o) {
     const r = rows[i];
     const { config, driver, cipher, op } = parseCaseKey(r.key);
     return {
-      id: c.group,
-      reference: c.base,
-      member: c.head,
+      id: c.comparison,
+      reference: c.reference,
+      member: c.member,
       setup: setupKey({ config, driver, cipher }),
       op,
       pairs: r.pairs,
