@@ -95,14 +95,8 @@ function bandRows(windows, seed) {
       const vm = sc.shared
         ? Array.from({ length: WINDOW }, () => outlier(random) * Math.exp(0.02 * normal(random)))
         : undefined;
-      const byOp = ops.map(
-        (k, i) =>
-          seriesYear(/** @type {any} */ (k), 0, seed * 104_729 + si * 1e7 + w * 16 + i, {
-            nights: WINDOW,
-            phi: sc.phi,
-            vm,
-          }).values,
-      );
+      const [at, noise] = [seed * 104_729 + si * 1e7 + w * 16, { nights: WINDOW, phi: sc.phi, vm }];
+      const byOp = ops.map((k, i) => seriesYear(/** @type {any} */ (k), 0, at + i, noise).values);
       const f = flagsOf(byOp, bandOf);
       for (const k of /** @type {const} */ (['opNights', 'flags', 'nights', 'nightsFlagged'])) t[k] += f[k];
       t.select += f.perOp[4];
@@ -123,44 +117,23 @@ function bandRows(windows, seed) {
 }
 
 /**
- * The change-point scenarios: the kinds of series, step sizes and noise measured together.
- * @type {{ id: string, measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints-year.js').Noise, name: string, short?: string }[]}
+ * The change-point scenarios: the measure, the kinds of series, step sizes and noise measured
+ * together, the scenario's name (and a shorter one for row c).
+ * @type {{ measure: 'count' | 'wall', kinds: string[], sizes: number[], noise: import('./changepoints-year.js').Noise, name: string, short?: string }[]}
  */
-const CP_SCENARIOS = [
-  {
-    id: 'counts',
-    measure: 'count',
-    kinds: ['instructions', 'fsync', 'writes', 'bytesWritten'],
-    sizes: [0.01, 0.03],
-    noise: {},
-    name: 'counts (instructions, fsyncs, writes, bytes), independent nights',
-    short: 'counts, independent nights',
-  },
-  {
-    id: 'counts, two-state',
-    measure: 'count',
-    kinds: ['instructions'],
-    sizes: [0.03],
-    noise: { twoState: 0.2 },
-    name: 'instructions, ±1% in a fifth of the nights (Node 24)',
-  },
-  {
-    id: 'wall',
-    measure: 'wall',
-    kinds: ['wall', 'wall, bimodal'],
-    sizes: [0.03, 0.1],
-    noise: {},
-    name: 'wall time (one mode, two modes), independent nights',
-  },
-  {
-    id: 'wall, φ 0.5',
-    measure: 'wall',
-    kinds: ['wall', 'wall, bimodal'],
-    sizes: [0.03, 0.1],
-    noise: { phi: 0.5 },
-    name: 'wall time, nights correlated φ = 0.5',
-  },
-];
+const CP_SCENARIOS = /** @type {any[][]} */ ([
+  [
+    'count',
+    ['instructions', 'fsync', 'writes', 'bytesWritten'],
+    [0.01, 0.03],
+    {},
+    'counts (instructions, fsyncs, writes, bytes), independent nights',
+    'counts, independent nights',
+  ],
+  ['count', ['instructions'], [0.03], { twoState: 0.2 }, 'instructions, ±1% in a fifth of the nights (Node 24)'],
+  ['wall', ['wall', 'wall, bimodal'], [0.03, 0.1], {}, 'wall time (one mode, two modes), independent nights'],
+  ['wall', ['wall', 'wall, bimodal'], [0.03, 0.1], { phi: 0.5 }, 'wall time, nights correlated φ = 0.5'],
+]).map(([measure, kinds, sizes, noise, name, short]) => ({ measure, kinds, sizes, noise, name, short }));
 
 /**
  * Row b: each change point as the history prints it, its size and 95% interval against the step
@@ -341,11 +314,7 @@ export function registryTable(rows) {
       ['Row', 'Claim as printed', 'Where', 'How measured', 'Measured (95% interval)', 'Target', 'Result'],
       ...rows.map((r) => [
         r.id,
-        cell(r.claim),
-        cell(r.where),
-        cell(r.how),
-        cell(r.measured),
-        cell(r.target),
+        ...[r.claim, r.where, r.how, r.measured, r.target].map(cell),
         r.pass === null ? '–' : r.pass ? 'pass' : '**fail**',
       ]),
     ],

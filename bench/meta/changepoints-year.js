@@ -184,7 +184,7 @@ function main(/** @type {string[]} */ argv) {
   const sliding = numberFlag('sliding', values.sliding, 0, 100_000);
   const seed0 = numberFlag('seed', values.seed, 0, 2 ** 31);
   const t0 = performance.now();
-  /** @type {string[][]} */
+  /** @type {unknown[][]} */
   const rows = [];
   /** @type {Record<string, { right: number, steps: number, false: number, years: number }>} */
   const byMeasure = {};
@@ -202,23 +202,12 @@ function main(/** @type {string[]} */ argv) {
       }
       const steps = t.right + t.off + t.missed;
       const m = (byMeasure[`${kind.measure}|${size}`] ??= { right: 0, steps: 0, false: 0, years: 0 });
-      Object.assign(m, {
-        right: m.right + t.right,
-        steps: m.steps + steps,
-        false: m.false + t.false,
-        years: m.years + perCell,
-      });
+      Object.assign(m, { right: m.right + t.right, steps: m.steps + steps, false: m.false + t.false });
+      m.years += perCell;
       const stepped = size
-        ? [`${t.right} (${share(t.right, steps)}%)`, String(t.off), String(t.missed), `${share(t.oracle, steps)}%`]
+        ? [`${t.right} (${share(t.right, steps)}%)`, t.off, t.missed, `${share(t.oracle, steps)}%`]
         : ['–', '–', '–', '–'];
-      rows.push([
-        k,
-        size ? `${size * 100}%` : 'none',
-        String(perCell),
-        ...stepped,
-        String(t.false),
-        share(t.false, perCell, 2),
-      ]);
+      rows.push([k, size ? `${size * 100}%` : 'none', perCell, ...stepped, t.false, share(t.false, perCell, 2)]);
     }
   const detectMs = performance.now() - t0;
   const out = [
@@ -258,7 +247,7 @@ function main(/** @type {string[]} */ argv) {
       let f = 0;
       for (let s = 0; s < sliding; s++)
         f += slidingFalse(seriesYear(/** @type {any} */ (k), 0, seed0 * 7919 + s).values, SETTINGS[kind.measure]);
-      return [k, String(sliding), String(f), share(f, sliding, 2)];
+      return [k, sliding, f, share(f, sliding, 2)];
     });
     out.push(
       `\nAs the history shows them: each night the change points of the last ${WINDOW} nights, every night of a year; a change point shown on several nights counted once (series with no step):\n`,

@@ -2,7 +2,7 @@
 // npm run meta:counting: the counting pass (bench/counts/) against its targets (docs/counting.md) on
 // this machine: repeatability, sensitivity (one more statement per operation, counted paired, seen
 // as what it costs alone), cost (wall time, valgrind's slowdown, what was instrumented); --order,
-// --whole, --sensitivity and --components [--layout] as their --help says. Writes counting-<time>
+// --whole and --components [--layout] as their --help says. Writes counting-<time>
 // (or components-<time>) .json and .md to --out, a new pair per run.
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +43,6 @@ const HELP = {
     whole: switchFlag(
       'callgrind instruments whole processes, not from their first mark on: the cost before instrument.js',
     ),
-    sensitivity: switchFlag('only the sensitivity check'),
     components: switchFlag("only how each component repeats, on production's cases of both better-sqlite3 drivers"),
     layout: switchFlag("with --components: the repeat's heap laid out differently (LAYOUT_PAD), as across code"),
     out: valueFlag('DIR', 'where the report goes, a new .md and .json per run', { default: 'out/meta' }),
@@ -92,14 +91,7 @@ async function main(/** @type {string[]} */ argv) {
     markdownTable(
       [
         ['Case', 'instructions/op', 'added', 'alone', 'added vs alone', 'share of the op'],
-        ...extra.map((e) => [
-          e.key,
-          countText(e.base),
-          countText(e.added),
-          countText(e.alone),
-          pc(e.error),
-          percent(e.relative, 2),
-        ]),
+        ...extra.map((e) => [e.key, ...[e.base, e.added, e.alone].map(countText), pc(e.error), percent(e.relative, 2)]),
       ],
       ['l', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -114,7 +106,7 @@ async function main(/** @type {string[]} */ argv) {
       const d = all.map(([k, c]) => ({ k, d: of(c) ?? NaN })).sort((x, y) => x.d - y.d);
       const worst = d.at(-1);
       return [
-        ...[1e-4, 5e-4, 1e-3].map((t) => `${d.filter((x) => x.d <= t).length}`),
+        ...[1e-4, 5e-4, 1e-3].map((t) => d.filter((x) => x.d <= t).length),
         worst ? `${pc(worst.d)} (${worst.k})` : '',
       ];
     };
@@ -136,10 +128,6 @@ async function main(/** @type {string[]} */ argv) {
     const json = `${JSON.stringify(Object.fromEntries(all), null, 2)}\n`;
     const name = writeNewPair(v.out, `components${v.layout ? '-layout' : ''}`, `${text}\n`, json);
     console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
-    return 0;
-  }
-  if (v.sensitivity) {
-    console.log(extraLines(await sensitivity()).join('\n'));
     return 0;
   }
   const started = Date.now();

@@ -28,6 +28,8 @@ const npm = (/** @type {string[]} */ args) => {
   const { cmd, pre } = npmCommand();
   return { cmd, args: [...pre, ...args] };
 };
+const bench = (/** @type {string[]} */ flags) => (/** @type {string} */ dir) =>
+  npm(['run', 'bench', '--', ...flags, '--out', dir]);
 const readJson = (/** @type {string} */ file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 /**
@@ -75,20 +77,8 @@ export function scaleCompare(phases, cores) {
 
 /** @type {Phase[]} */
 export const PHASES = [
-  {
-    name: 'quick',
-    what: 'npm run bench -- --quick',
-    target: 60,
-    run: (dir) => npm(['run', 'bench', '--', '--quick', '--out', dir]),
-    parts: runParts,
-  },
-  {
-    name: 'full',
-    what: 'npm run bench',
-    target: 15 * 60,
-    run: (dir) => npm(['run', 'bench', '--', '--out', dir]),
-    parts: runParts,
-  },
+  { name: 'quick', what: 'npm run bench -- --quick', target: 60, run: bench(['--quick']), parts: runParts },
+  { name: 'full', what: 'npm run bench', target: 15 * 60, run: bench([]), parts: runParts },
   {
     name: 'counts',
     what: 'npm run counts (the full suite)',

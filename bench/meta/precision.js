@@ -126,6 +126,7 @@ function fromRuns(dir) {
  */
 function summarise({ docs, walls, probes }, values, passthrough) {
   const pc2 = (/** @type {number} */ x) => percent(x, 2);
+  const pc = (/** @type {number} */ x) => percent(x);
   const runs = docs.length;
   const byCase = /** @type {Map<string, number[]>} */ (new Map());
   for (const doc of docs)
@@ -192,14 +193,15 @@ function summarise({ docs, walls, probes }, values, passthrough) {
     ...(values.from ? { from: path.resolve(values.from) } : {}),
   };
   const { coverage: cov, selfCheck: aa } = summary;
+  const beforeAfter = (/** @type {number[]} */ xs) => xs.map((x) => x.toFixed(0)).join(' → ');
   const right = (/** @type {number} */ n) => /** @type {('l' | 'r')[]} */ (['l', ...Array(n - 1).fill('r')]);
   const parts = [
     `Precision: CV of median ops/s across ${runs} runs of the same seed, ${cvs.length} cases, ${process.version}\n`,
     table(
       [
         ['Operation', 'Cases', 'CV median', 'CV p90', 'CV max'],
-        ...Object.entries(summary.byOp).map(([op, s]) => [op, String(s.cases), ...[s.median, s.p90, s.max].map(pc2)]),
-        ['**all**', String(cvs.length), ...[summary.cvMedian, summary.cvP90, Math.max(...cvList)].map(pc2)],
+        ...Object.entries(summary.byOp).map(([op, s]) => [op, s.cases, ...[s.median, s.p90, s.max].map(pc2)]),
+        ['**all**', cvs.length, ...[summary.cvMedian, summary.cvP90, Math.max(...cvList)].map(pc2)],
       ],
       right(5),
     ),
@@ -209,11 +211,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
     table(
       [
         ['Run', 'Shift, fsync-bound', 'Shift, CPU-bound', 'fsync/s probe', 'SHA-256 64 KiB/s probe'],
-        ...machine.map((m, i) => [
-          String(i + 1),
-          ...[m.io, m.cpu].map(pc2),
-          ...[m.fsyncPerSec, m.cpuPerSec].map((xs) => xs.map((x) => x.toFixed(0)).join(' → ')),
-        ]),
+        ...machine.map((m, i) => [i + 1, ...[m.io, m.cpu].map(pc2), ...[m.fsyncPerSec, m.cpuPerSec].map(beforeAfter)]),
       ],
       ['r', 'r', 'r', 'r', 'r'],
     ),
@@ -228,11 +226,11 @@ function summarise({ docs, walls, probes }, values, passthrough) {
         ['Operation', 'Pairs', 'Coverage', 'Coverage, earlier ±', 'Median ±', 'Median earlier ±', 'Figures with modes'],
         ...cov.byOp.map((r) => [
           r.op,
-          String(r.pairs),
-          ...[r.coverage, r.coverageEarlier, r.widthMedian, r.widthMedianEarlier].map((x) => percent(x)),
+          r.pairs,
+          ...[r.coverage, r.coverageEarlier, r.widthMedian, r.widthMedianEarlier].map(pc),
           `${r.withModes} of ${r.figures}`,
         ]),
-        ['**all**', String(cov.all.pairs), percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
+        ['**all**', cov.all.pairs, percent(cov.all.coverage), percent(cov.all.coverageEarlier), '', '', ''],
       ],
       right(7),
     ),
@@ -245,13 +243,8 @@ function summarise({ docs, walls, probes }, values, passthrough) {
         table(
           [
             ['Operation', 'Pairs', 'Own-interval coverage', 'Median ±', 'p95 |difference|', '± / p95'],
-            ...cal.byOp.map((r) => [
-              r.op,
-              String(r.pairs),
-              ...[r.coverage, r.width, r.move95].map((x) => percent(x)),
-              r.ratio.toFixed(2),
-            ]),
-            ['**all**', String(cal.all.pairs), percent(cal.all.coverage), '', '', ''],
+            ...cal.byOp.map((r) => [r.op, r.pairs, ...[r.coverage, r.width, r.move95].map(pc), r.ratio.toFixed(2)]),
+            ['**all**', cal.all.pairs, percent(cal.all.coverage), '', '', ''],
           ],
           right(6),
         ),
@@ -265,7 +258,7 @@ function summarise({ docs, walls, probes }, values, passthrough) {
         ...summary.paired.map((r) => [
           r.op,
           r.bound,
-          String(r.comparisons),
+          r.comparisons,
           percent(r.halfWidth),
           `${r.decided} of ${r.comparisons}`,
         ]),

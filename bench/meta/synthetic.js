@@ -172,16 +172,10 @@ function machineFor(/** @type {string} */ platform) {
 function environmentOf(m, node, imageVersion) {
   const { v8, napi, modules } = NODE_BUILDS[semver.major(node)] ?? NODE_BUILDS[22];
   const { platform, arch, osRelease, cpuModel, cores, imageOs } = m;
-  const ci = { provider: 'github-actions', runnerOs: platform === 'linux' ? 'Linux' : 'macOS' };
+  const runnerOs = platform === 'linux' ? 'Linux' : 'macOS';
+  const ci = { provider: 'github-actions', runnerOs, runnerArch: arch.toUpperCase() };
   const machine = { platform, arch, osRelease, osVersion: null, cpuModel, cores, memoryBytes: 16 * 2 ** 30 };
-  return {
-    node,
-    v8,
-    napi,
-    modules,
-    ...machine,
-    ci: { ...ci, runnerArch: arch.toUpperCase(), imageOs, imageVersion, runId: '1' },
-  };
+  return { node, v8, napi, modules, ...machine, ci: { ...ci, imageOs, imageVersion, runId: '1' } };
 }
 
 /**
@@ -211,23 +205,14 @@ function driversOf(node, generation, driverVersion) {
     })
   );
   const builtIn = /** @type {import('../data/drivers.js').Driver} */ (DRIVERS.find((d) => d.node));
-  const has = semver.satisfies(node, /** @type {string} */ (builtIn.node));
+  const reason = `${builtIn.name} needs Node ${builtIn.node} without a flag; this is ${node}`;
+  const sqlite = NODE_BUILDS[semver.major(node)]?.sqlite || '3.51.3';
+  const binary = { file: '/usr/bin/node', origin: 'built-into-node' };
   return [
     ...own,
-    has
-      ? {
-          name: builtIn.name,
-          status: 'ok',
-          version: node,
-          sqlite: NODE_BUILDS[semver.major(node)]?.sqlite || '3.51.3',
-          binary: { file: '/usr/bin/node', origin: 'built-into-node' },
-          compileOptions: [],
-        }
-      : {
-          name: builtIn.name,
-          status: 'skipped',
-          reason: `${builtIn.name} needs Node ${builtIn.node} without a flag; this is ${node}`,
-        },
+    semver.satisfies(node, /** @type {string} */ (builtIn.node))
+      ? { name: builtIn.name, status: 'ok', version: node, sqlite, binary, compileOptions: [] }
+      : { name: builtIn.name, status: 'skipped', reason },
   ];
 }
 
@@ -348,7 +333,7 @@ function measureRounds(timed, budget, random) {
  * A timed case's statistics from its rounds, as measure.js combine gives them and run-suite.js
  * rounded stores them.
  * @param {string} op
- * @param {{ rounds: number[], slots: string[] }} m
+ * @param {any} m its rounds and slots
  * @param {import('../engine/measure.js').Budget} budget
  * @param {() => number} random
  */
@@ -422,16 +407,13 @@ export function syntheticDoc(p = {}) {
       const key = caseKey({ ...c, config: SAME_AS_PRODUCTION.has(c.config) ? PRODUCTION_CONFIG : c.config });
       const shift = p.shift && p.shift.op === c.op && c.driver === PRODUCTION_DRIVER ? p.shift.factor : 1;
       const from = p.real ? realOf(key, c.op) : null;
+      const scale = p.scale ?? 1;
       if (!truth.has(key))
         truth.set(
           key,
           from
-            ? from[0] * (p.scale ?? 1) * m.speed * (NODE_SPEED[semver.major(node)] ?? 1) * shift
-            : (OP_FIGURES[c.op]?.rate ?? 1000) *
-                (p.scale ?? 1) *
-                (0.9 + 0.2 * random()) *
-                (c.cipher === 'none' ? 2 : 1) *
-                shift,
+            ? from[0] * scale * m.speed * (NODE_SPEED[semver.major(node)] ?? 1) * shift
+            : (OP_FIGURES[c.op]?.rate ?? 1000) * scale * (0.9 + 0.2 * random()) * (c.cipher === 'none' ? 2 : 1) * shift,
         );
       return {
         c,
@@ -448,20 +430,15 @@ export function syntheticDoc(p = {}) {
     if (why) return { ...c, status: 'skipped', reason: why };
     const pragmas = effective(pragmasOf(c));
     if (c.op === 'size') {
-      const size = sizeOf(
-        6_800_000 + 4096 * Math.round(random() * 10),
-        c.config === 'baseline' ? 0 : 6_900_000,
-        1700,
-        2000,
-      );
-      return { ...c, status: 'ok', pragmas, size };
+      const wal = c.config === 'baseline' ? 0 : 6_900_000;
+      return {
+        ...c,
+        status: 'ok',
+        pragmas,
+        size: sizeOf(6_800_000 + 4096 * Math.round(random() * 10), wal, 1700, 2000),
+      };
     }
-    return {
-      ...c,
-      status: 'ok',
-      ...statsOf(c.op, /** @type {any} */ (measured.get(caseKey(c))), budget, random),
-      pragmas,
-    };
+    return { ...c, status: 'ok', ...statsOf(c.op, measured.get(caseKey(c)), budget, random), pragmas };
   });
   // temp_store_directory is the process's: each setup reads back the one the setup before it set
   let lastTempdir = /** @type {string | null} */ (null);
@@ -471,10 +448,9 @@ export function syntheticDoc(p = {}) {
   ];
   const docSetups = runSetups.map((s) => {
     if (!ok(s.driver)) return { ...s, status: 'skipped', reason: reasonOf(s.driver) };
-    const cipher = /** @type {any} */ (CIPHERS.find((c) => c.name === s.cipher));
     const pragmas = pragmasOf(s).map((r) => (r.name === 'temp_store_directory' ? { ...r, before: lastTempdir } : r));
     lastTempdir = tempdirOf(s);
-    return { ...s, status: 'ok', pragmas, encryption: encryptionOf(cipher) };
+    return { ...s, status: 'ok', pragmas, encryption: encryptionOf(s.cipher) };
   });
   const analysed = analyseRun(docCases);
   const workloads = syntheticWorkloads({ mode, random, ok, reasonOf, scale: p.scale ?? 1 });
@@ -516,11 +492,10 @@ const sizeOf = (/** @type {number[]} */ ...[mainBytes, walBytes, pageCount, mess
   /** @type {const} */ ({ mainBytes, walBytes, pageSize: 4096, pageCount, freelistCount: 0, messages });
 
 /** The on-disk proof of a database's encryption (bench/engine/database.js). */
-const encryptionOf = (/** @type {{ sqlite3mc: unknown }} */ cipher) => ({
-  encrypted: Boolean(cipher.sqlite3mc),
-  plainHeader: !cipher.sqlite3mc,
-  keylessOpen: cipher.sqlite3mc ? 'SQLITE_NOTADB' : 'ok',
-});
+const encryptionOf = (/** @type {string} */ cipher) => {
+  const mc = CIPHERS.find((c) => c.name === cipher)?.sqlite3mc;
+  return { encrypted: Boolean(mc), plainHeader: !mc, keylessOpen: mc ? 'SQLITE_NOTADB' : 'ok' };
+};
 
 /**
  * A concurrency round's figures (bench/workloads/concurrency.js summarise) on a typical runner,
@@ -551,10 +526,8 @@ const SCALE_RATES = {
  * @param {{ random: () => number, level: number, durationMs: number, pragmas: Record<string, unknown> }} o
  */
 function concurrencyRound(w, o) {
-  const t =
-    CONCURRENCY[
-      `${w.journal}${!w.writer ? ' readers only' : w.busy === 0 && w.journal === 'DELETE' ? ' busy 0' : ''}`
-    ] ?? CONCURRENCY[w.journal];
+  const variant = !w.writer ? ' readers only' : w.busy === 0 && w.journal === 'DELETE' ? ' busy 0' : '';
+  const t = CONCURRENCY[`${w.journal}${variant}`] ?? CONCURRENCY[w.journal];
   const speed = (w.cipher === 'none' ? 1.7 : 1) * o.level;
   const vary = (/** @type {number} */ x, /** @type {number} */ by) => x * (1 + by * (o.random() - 0.5));
   const perReader = Array.from({ length: w.readers }, () => vary(t.reads * speed, 0.3));
@@ -658,17 +631,10 @@ function syntheticWorkloads(o) {
     if (templates.has(id)) continue;
     const pragmas = readings(workloadPragmasOf(w, true), tempdir(), w.driver);
     const mainBytes = 3416 * m.messages;
-    templates.set(id, {
-      id,
-      messages: m.messages,
-      ...(w.kind === 'concurrency' ? { journal: w.journal } : {}),
-      driver: w.driver,
-      cipher: w.cipher,
-      status: 'ok',
-      pragmas,
-      encryption: encryptionOf(/** @type {any} */ (CIPHERS.find((c) => c.name === w.cipher))),
-      size: sizeOf(mainBytes, 0, mainBytes / 4096, m.messages),
-    });
+    const { driver, cipher } = w;
+    const head = { id, messages: m.messages, ...(w.kind === 'concurrency' ? { journal: w.journal } : {}) };
+    const size = sizeOf(mainBytes, 0, mainBytes / 4096, m.messages);
+    templates.set(id, { ...head, driver, cipher, status: 'ok', pragmas, encryption: encryptionOf(cipher), size });
   }
   return {
     mode: o.mode,
@@ -731,16 +697,9 @@ export function syntheticShootout(p = {}) {
   const truth = new Map();
   const trueRate = (/** @type {SidePlan} */ s, /** @type {Case} */ c) => {
     const key = `${s.major}|${s.generation}|${caseKey(c)}`;
+    const base = (OP_FIGURES[c.op]?.rate ?? 1000) * (c.cipher === 'none' ? 2 : 1) * (NODE_SPEED[s.major] ?? 1);
     if (!truth.has(key))
-      truth.set(
-        key,
-        (OP_FIGURES[c.op]?.rate ?? 1000) *
-          (c.cipher === 'none' ? 2 : 1) *
-          (NODE_SPEED[s.major] ?? 1) *
-          (GENERATION_SPEED[s.generation] ?? 1) *
-          (0.97 + 0.06 * random()) *
-          (p.scale ?? 1),
-      );
+      truth.set(key, base * (GENERATION_SPEED[s.generation] ?? 1) * (0.97 + 0.06 * random()) * (p.scale ?? 1));
     return /** @type {number} */ (truth.get(key));
   };
   const rounds = Array.from({ length: f.rounds }, () => {
@@ -748,20 +707,13 @@ export function syntheticShootout(p = {}) {
     return Object.fromEntries(
       ok.map((s) => {
         const drivers = sideDrivers(s);
-        return [
-          s.label,
-          {
-            cases: /** @type {any[]} */ (sideCases.get(s.label)).map((c) => {
-              const d = /** @type {any} */ (drivers.find((x) => x.name === c.driver));
-              if (d.status !== 'ok') return { ...c, status: d.status, reason: d.reason };
-              return {
-                ...c,
-                status: 'ok',
-                stats: { opsPerSec: { median: trueRate(s, c) * level * (1 + 0.08 * (random() - 0.5)) } },
-              };
-            }),
-          },
-        ];
+        const roundCase = (/** @type {any} */ c) => {
+          const d = /** @type {any} */ (drivers.find((x) => x.name === c.driver));
+          if (d.status !== 'ok') return { ...c, status: d.status, reason: d.reason };
+          const median = trueRate(s, c) * level * (1 + 0.08 * (random() - 0.5));
+          return { ...c, status: 'ok', stats: { opsPerSec: { median } } };
+        };
+        return [s.label, { cases: /** @type {any[]} */ (sideCases.get(s.label)).map(roundCase) }];
       }),
     );
   });
@@ -789,17 +741,11 @@ export function syntheticShootout(p = {}) {
     sides: plans.map((s) => {
       const why = failure(s);
       const b = NODE_BUILDS[s.major];
-      return {
-        label: s.label,
-        node: `v${s.version}`,
-        generation: s.generation,
-        line: s.line,
-        override: s.override,
-        status: why ? 'failed' : 'ok',
-        drivers: why ? [] : sideDrivers(s),
-        ...(why ? { reason: why } : {}),
-        ...(b && !why ? { v8: b.v8 } : {}),
-      };
+      const { label, generation, line, override } = s;
+      const side = { label, node: `v${s.version}`, generation, line, override, status: why ? 'failed' : 'ok' };
+      return why
+        ? { ...side, drivers: [], reason: why }
+        : { ...side, drivers: sideDrivers(s), ...(b ? { v8: b.v8 } : {}) };
     }),
     comparisons: analyseShootout(rounds, pairs, listed, { threshold: f.threshold, alpha: f.alpha }),
     cases: roundCases(
