@@ -64,19 +64,14 @@ export function coverage(docs) {
           t.landedEarlier += Number(lands(earlier(figures[i].o), earlier(figures[j].o)));
         }
     const all = cases.flat();
+    const widths = (/** @type {(o: any) => any} */ band) => all.map((f) => width(band(f.o)));
     return {
       op,
       pairs: t.pairs,
       coverage: t.landed / t.pairs,
       coverageEarlier: t.landedEarlier / t.pairs,
-      widthMedian: quantile(
-        all.map((f) => width(now(f.o))),
-        0.5,
-      ),
-      widthMedianEarlier: quantile(
-        all.map((f) => width(earlier(f.o))),
-        0.5,
-      ),
+      widthMedian: quantile(widths(now), 0.5),
+      widthMedianEarlier: quantile(widths(earlier), 0.5),
       withModes: all.filter((f) => f.modes).length,
       figures: all.length,
     };
@@ -92,14 +87,13 @@ export function coverage(docs) {
  * @param {any[]} docs
  */
 export function selfChecks(docs) {
+  const pc = (/** @type {number} */ x) => (x * 100).toFixed(1);
   const aa = docs.flatMap((d) => (d.comparisons ?? []).filter((/** @type {any} */ c) => c.id === 'self-check'));
   return {
     comparisons: aa.length,
     flagged: aa
       .filter((c) => c.verdict !== VERDICTS.unclear)
-      .map(
-        (c) => `${c.op} ${(c.change * 100).toFixed(1)}% [${(c.low * 100).toFixed(1)}, ${(c.high * 100).toFixed(1)}]`,
-      ),
+      .map((c) => `${c.op} ${pc(c.change)}% [${pc(c.low)}, ${pc(c.high)}]`),
     runsFailed: docs.filter((d) => d.selfCheck && !d.selfCheck.passed).length,
   };
 }
@@ -131,10 +125,8 @@ export function calibrationOf(docs, which) {
           if (j > i) t.moves.push(Math.abs(figures[j].value / figures[i].value - 1));
         }
     if (!t.pairs) return [];
-    const width = quantile(
-      cases.flat().map((f) => widerSide(f.value, f.low, f.high)),
-      0.5,
-    );
+    const widths = cases.flat().map((f) => widerSide(f.value, f.low, f.high));
+    const width = quantile(widths, 0.5);
     const move95 = quantile(t.moves, 0.95);
     return [{ op, pairs: t.pairs, coverage: t.inside / t.pairs, width, move95, ratio: width / move95 }];
   });

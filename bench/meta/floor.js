@@ -134,22 +134,17 @@ function main(/** @type {string[]} */ argv) {
     memory: 'memory (dependent random reads over 128 MiB)',
   };
   const shown = floors.fsync.byRounds.map((b) => b.rounds);
+  const HEAD = ['Probe', 'Windows per run', 'Spread of the windows in a run', 'CV of the run medians (all windows)'];
   const pc2 = (/** @type {number} */ x) => percent(x, 2);
   const text = [
     `Floor: the machine alone, ${o.runs} runs of ${o.seconds} s, ${o.window} ms windows, ${process.version}\n`,
     markdownTable(
       [
-        [
-          'Probe',
-          'Windows per run',
-          'Spread of the windows in a run',
-          'CV of the run medians (all windows)',
-          ...shown.map((r) => `CV, ${r} rounds: median, p90 (share of draws > 1%, > 3%)`),
-        ],
+        [...HEAD, ...shown.map((r) => `CV, ${r} rounds: median, p90 (share of draws > 1%, > 3%)`)],
         ...PROBES.map((p) => {
           const f = floors[p];
           const drawn = f.byRounds.map((b) => `${pc2(b.cvMedian)}, ${pc2(b.cvP90)} (${pc2(b.over1)}, ${pc2(b.over3)})`);
-          return [label[p], String(f.windowsPerRun), pc2(f.windowSpread), pc2(f.runCv), ...drawn];
+          return [label[p], f.windowsPerRun, pc2(f.windowSpread), pc2(f.runCv), ...drawn];
         }),
       ],
       ['l', 'r', 'r', 'r', ...shown.map(() => /** @type {const} */ ('r'))],

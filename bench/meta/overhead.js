@@ -73,12 +73,8 @@ async function main(/** @type {string[]} */ argv) {
   }
   const head = ['Driver', 'Bare loop ops/s', 'Harness ops/s', 'Harness / bare', 'tinybench unbatched / bare'];
   const text = `Harness overhead, trivial prepared SELECT, ${process.version} ${process.platform}-${process.arch}, median of ${rounds} interleaved rounds\n\n${markdownTable([head, ...rows], ['l', 'r', 'r', 'r', 'r'])}`;
-  const name = writeNewPair(
-    values.out,
-    'overhead',
-    `${text}\n`,
-    `${JSON.stringify({ node: process.version, results }, null, 2)}\n`,
-  );
+  const json = `${JSON.stringify({ node: process.version, results }, null, 2)}\n`;
+  const name = writeNewPair(values.out, 'overhead', `${text}\n`, json);
   console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
   const worst = Math.min(...results.map((r) => r.ratio));
   if (!(worst >= 0.95)) {

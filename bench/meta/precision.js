@@ -150,13 +150,10 @@ function summarise({ docs, walls, probes }, values, passthrough) {
   const cvList = cvs.map((c) => c.cv);
   // each run's shift, fsync-bound and CPU-bound cases apart, and the machine probes around it
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
-  const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) =>
-    complete.length
-      ? quantile(
-          complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1),
-          0.5,
-        )
-      : NaN;
+  const shiftOf = (/** @type {number} */ i, /** @type {string} */ kind) => {
+    const shifts = complete.filter(([k]) => bound[k.split('/')[3]] === kind).map(([, xs]) => xs[i] / mean(xs) - 1);
+    return complete.length ? quantile(shifts, 0.5) : NaN;
+  };
   const probed = (/** @type {number} */ i, /** @type {'fsyncPerSec' | 'cpuPerSec'} */ k) =>
     probes ? [probes[i][k], probes[i + 1][k]] : [NaN, NaN];
   const machine = docs.map((_, i) => ({

@@ -28,17 +28,11 @@ export function caseDifferences(a, b) {
   for (const [k, x] of ca) {
     const y = cb.get(k);
     if (!y) continue;
-    if (x.status !== y.status || (x.reason ?? '') !== (y.reason ?? ''))
-      out.push(
-        `${k}: ${x.status}${x.reason ? ` (${x.reason})` : ''} vs ${y.status}${y.reason ? ` (${y.reason})` : ''}`,
-      );
+    const status = (/** @type {any} */ c) => `${c.status}${c.reason ? ` (${c.reason})` : ''}`;
+    if (status(x) !== status(y)) out.push(`${k}: ${status(x)} vs ${status(y)}`);
     if (pragmaText(x.pragmas) !== pragmaText(y.pragmas))
       out.push(`${k}: PRAGMA readings differ: ${pragmaText(x.pragmas)} vs ${pragmaText(y.pragmas)}`);
-    const [vx, vy] = [x, y].map((c) =>
-      Object.keys(c.verified ?? {})
-        .sort()
-        .join(','),
-    );
+    const [vx, vy] = [x, y].map((c) => [...Object.keys(c.verified ?? {})].sort().join(','));
     if (vx !== vy) out.push(`${k}: verified ${vx || 'nothing'} vs ${vy || 'nothing'}`);
     for (const [name, n] of Object.entries({ ...x.verified, ...y.verified }))
       if (!(Number(n) > 0)) out.push(`${k}: verified ${name} = ${n}`);

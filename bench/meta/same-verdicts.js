@@ -112,11 +112,8 @@ function shootoutRounds(/** @type {any} */ doc) {
  * @param {Awaited<ReturnType<typeof judges>>} j
  */
 function documentDifferences(doc, j) {
-  const out = {
-    verdicts: /** @type {string[]} */ ([]),
-    intervals: /** @type {string[]} */ ([]),
-    lines: /** @type {string[]} */ ([]),
-  };
+  /** @type {{ verdicts: string[], intervals: string[], lines: string[] }} */
+  const out = { verdicts: [], intervals: [], lines: [] };
   if (isShootout(doc)) {
     const { rounds, listed } = shootoutRounds(doc);
     const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };

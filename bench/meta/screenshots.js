@@ -211,20 +211,16 @@ async function main(/** @type {string[]} */ argv) {
       sources.push({ name: 'repository', readme: path.join(ROOT, 'README.md'), results: path.join(ROOT, 'results') });
     const real =
       values.real ?? (fs.existsSync(path.join(ROOT, 'out/matrix/README.md')) ? [path.join(ROOT, 'out/matrix')] : []);
-    for (const dir of real)
-      sources.push({
-        name: `real-${path.basename(path.resolve(dir))}`,
-        readme: path.join(dir, 'README.md'),
-        results: path.join(dir, 'results'),
-      });
+    for (const dir of real) {
+      const name = `real-${path.basename(path.resolve(dir))}`;
+      sources.push({ name, readme: path.join(dir, 'README.md'), results: path.join(dir, 'results') });
+    }
     writeFileAtomic(path.join(out, MADE), `${JSON.stringify(sources.map((x) => x.name))}\n`);
     if (!sources.length)
       throw new CommandError('nothing to show: --nights 0 and no results (run npm run matrix, or pass --real DIR)');
     for (const s of sources) {
-      for (const [page, file] of [
-        ['README', s.readme],
-        ['results-README', path.join(s.results, 'README.md')],
-      ]) {
+      const pages = { README: s.readme, 'results-README': path.join(s.results, 'README.md') };
+      for (const [page, file] of Object.entries(pages)) {
         if (!fs.existsSync(file)) continue;
         const shots = pagesOf(file);
         for (const shot of shots) {

@@ -59,33 +59,17 @@ const NODE_BUILDS = /** @type {Record<number, { v8: string, napi: string, module
 });
 
 /**
- * Per driver generation, how its binaries came and what its two packages report (drivers/<id>/, as a
- * real run loads them; sqlite3mc: SQLite3 Multiple Ciphers' version).
- * @type {Record<string, { origin: string, packages: Record<string, { version: string, sqlite: string, sqlite3mc?: string }> }>}
+ * Per driver generation, how its binaries came, then what its two packages report (drivers/<id>/, as
+ * a real run loads them): better-sqlite3-multiple-ciphers' version, its SQLite and SQLite3 Multiple
+ * Ciphers' versions; better-sqlite3's version and its SQLite's.
+ * @type {Record<string, [string, string[], string[]]>}
  */
 const GENERATION_RELEASES = {
-  napi10: {
-    origin: 'bundled-prebuild',
-    packages: {
-      'better-sqlite3-multiple-ciphers': { version: '13.0.3', sqlite: '3.53.4', sqlite3mc: '2.4.0' },
-      'better-sqlite3': { version: '13.2.0', sqlite: '3.54.1' },
-    },
-  },
-  node20: {
-    origin: 'built-from-source',
-    packages: {
-      'better-sqlite3-multiple-ciphers': { version: '12.11.1', sqlite: '3.53.2', sqlite3mc: '2.3.5' },
-      'better-sqlite3': { version: '12.11.1', sqlite: '3.53.2' },
-    },
-  },
-  node18: {
-    origin: 'built-from-source',
-    packages: {
-      'better-sqlite3-multiple-ciphers': { version: '11.10.0', sqlite: '3.49.2', sqlite3mc: '2.1.1' },
-      'better-sqlite3': { version: '11.10.0', sqlite: '3.49.2' },
-    },
-  },
+  napi10: ['bundled-prebuild', ['13.0.3', '3.53.4', '2.4.0'], ['13.2.0', '3.54.1']],
+  node20: ['built-from-source', ['12.11.1', '3.53.2', '2.3.5'], ['12.11.1', '3.53.2']],
+  node18: ['built-from-source', ['11.10.0', '3.49.2', '2.1.1'], ['11.10.0', '3.49.2']],
 };
+const PACKAGES = ['better-sqlite3-multiple-ciphers', 'better-sqlite3'];
 
 /** A build's compile options, as a real driver lists them (about 60; their bytes are in every document). */
 const COMPILE_OPTIONS = [
@@ -185,22 +169,24 @@ function environmentOf(m, node, imageVersion) {
  * @param {string} [driverVersion] better-sqlite3-multiple-ciphers' version, instead of the generation's
  */
 function driversOf(node, generation, driverVersion) {
-  const releases = GENERATION_RELEASES[generation] ?? GENERATION_RELEASES.napi10;
+  const [origin, ...packages] = GENERATION_RELEASES[generation] ?? GENERATION_RELEASES.napi10;
   const own = /** @type {any[]} */ (
     DRIVERS.filter((d) => d.package).map((d) => {
-      const r = releases.packages[d.name];
-      const version = d.name === PRODUCTION_DRIVER && driverVersion ? driverVersion : r.version;
+      const [release, sqlite, mc] = packages[PACKAGES.indexOf(d.name)];
+      const version = d.name === PRODUCTION_DRIVER && driverVersion ? driverVersion : release;
       const file = `.drivers/${generation}/node_modules/${d.name}/build/Release/better_sqlite3.node`;
       const sha256 = crypto.createHash('sha256').update(`${d.name}@${version}`).digest('hex');
+      const binary = { file, origin, sha256 };
+      const sqlite3mc = mc ? { sqlite3mc: `SQLite3 Multiple Ciphers ${mc}` } : {};
       return {
         name: d.name,
         status: 'ok',
         version,
         generation,
-        binary: { file, origin: releases.origin, sha256 },
-        sqlite: r.sqlite,
+        binary,
+        sqlite,
         compileOptions: COMPILE_OPTIONS,
-        ...(r.sqlite3mc ? { sqlite3mc: `SQLite3 Multiple Ciphers ${r.sqlite3mc}` } : {}),
+        ...sqlite3mc,
       };
     })
   );
