@@ -115,11 +115,9 @@ const idFrom = (/** @type {string} */ s) => {
 };
 
 /** A mkdtemp suffix (6 letters and digits), seeded: a real run's temp directories differ every night. */
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const tempSuffix = (/** @type {() => number} */ random) =>
-  Array.from(
-    { length: 6 },
-    () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 62)],
-  ).join('');
+  Array.from({ length: 6 }, () => ALNUM[Math.floor(random() * 62)]).join('');
 
 /**
  * Every PRAGMA of a list applied and read back, as applyPragmas (bench/engine/database.js) reports it.
@@ -203,12 +201,7 @@ function driversOf(node, generation, driverVersion) {
 }
 
 /** Configs that measure production again: the A/A twin, and a config whose change is SQLite's default. */
-const SAME_AS_PRODUCTION = new Set([
-  TWIN_CONFIG,
-  ...configNotes()
-    .filter((c) => c.equalsDefault)
-    .map((c) => c.name),
-]);
+const SAME_AS_PRODUCTION = new Set([TWIN_CONFIG, ...configNotes().flatMap((c) => (c.equalsDefault ? [c.name] : []))]);
 
 /**
  * A real run's profile (real-run.json is one, see its `source`): per timed case, its typical figure
@@ -590,9 +583,7 @@ function scaleRound(messages, o) {
 function syntheticWorkloads(o) {
   const budget = WORKLOAD_BUDGETS[o.mode];
   const quick = o.mode === 'quick';
-  const selected = selectWorkloads({ quick }).filter(
-    (w) => w.kind === 'concurrency' || (quick ? w.quickMessages > 0 : true),
-  );
+  const selected = selectWorkloads({ quick }).filter((w) => w.kind === 'concurrency' || !quick || w.quickMessages > 0);
   const dir = `/tmp/sqlite-bench-workloads-${tempSuffix(o.random)}`;
   let seq = 0;
   const tempdir = () => `${dir}/p${seq++}/tmp`;
@@ -703,13 +694,9 @@ export function syntheticShootout(p = {}) {
       }),
     );
   });
+  // the cases each side ran: the same in every round
   const listed = Object.fromEntries(
-    ok.map((s) => [
-      s.label,
-      /** @type {any[]} */ (sideCases.get(s.label))
-        .filter((c) => sideDrivers(s).find((d) => d.name === c.driver)?.status === 'ok')
-        .map(caseKey),
-    ]),
+    ok.map((s) => [s.label, rounds[0][s.label].cases.filter((c) => c.status === 'ok').map(caseKey)]),
   );
   const refEnv = environmentOf(m, `v${ref.version}`, p.imageVersion ?? '20261115.1');
   return {
