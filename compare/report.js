@@ -8,7 +8,7 @@ import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { driverText, megabytes, rate } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
 import { countText } from '../aggregate/render/counts-text.js';
-import { changePercent, rangeText } from '../aggregate/render/figure.js';
+import { changePercent, changeText } from '../aggregate/render/figure.js';
 import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, movedComponents } from '../lib/costs.js';
 import { COMPONENT_LABELS } from '../bench/data/components.js';
 /** @import { Row } from '../bench/paired/case-verdicts.js' */
@@ -83,18 +83,21 @@ function table(/** @type {Row[]} */ rows) {
   );
   return markdownTable(
     [
-      ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change', 'Interval', 'Sig.', 'Verdict'],
+      ['Case (config/driver/cipher/op)', 'Base', 'Head', 'Change [interval]', 'Sig.', 'Verdict'],
       ...sorted.map((r) => [
         inert(r.key, MAX.key),
         valueText(r.base, r.unit),
         valueText(r.head, r.unit),
-        changeCell(r.change),
-        r.unit === 'bytes' ? (r.change === null ? '' : 'exact') : r.low === null ? '' : rangeText(r.low, r.high),
+        r.unit === 'bytes' && r.change !== null
+          ? `${changeCell(r.change)} exact`
+          : r.low === null || r.high === null || r.change === null
+            ? changeCell(r.change)
+            : changeText({ change: r.change, low: r.low, high: r.high, verdict: r.verdict }),
         r.significant ? '*' : '',
         r.verdict === 'not compared' && r.reason ? `not compared: ${inert(r.reason, MAX.reason)}` : r.verdict,
       ]),
     ],
-    ['l', 'r', 'r', 'r', 'c', 'c', 'l'],
+    ['l', 'r', 'r', 'r', 'c', 'l'],
   );
 }
 

@@ -7,7 +7,9 @@ import { aggregate } from '../aggregate/cli.js';
 import { END, START, replaceBlock } from '../lib/markers.js';
 import { newestPerMajor } from '../aggregate/sections/common.js';
 import { num } from '../lib/format.js';
-import { changeText, figureText, intervalText, marginText, rangeText } from '../aggregate/render/figure.js';
+import { changeText, figureText, intervalText, marginText } from '../aggregate/render/figure.js';
+import { comparisonTable } from '../aggregate/render/pair-table.js';
+import { summarize } from '../bench/result/summary.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { validate } from '../bench/result/document.js';
 import { parse as parseYaml } from 'yaml';
@@ -318,9 +320,45 @@ test('± of a figure is the wider side of its 95% interval when the document has
   // the shootout's and the PR comment's interval cells; what is not a number shows as NOT_A_NUMBER
   assert.equal(intervalText({ change: 1.234, low: 0.5, high: -0.05 }, 100), '+123% [+50.0%, −5.0%]');
   assert.equal(intervalText({ change: -0.52, low: -0.551, high: -0.049 }, 10), '−52% [−55%, −4.9%]');
-  assert.equal(rangeText(-0.02, 0.04), '[−2.0%, +4.0%]');
-  assert.equal(rangeText(null, Infinity), '[?, ?]');
+  assert.equal(intervalText(/** @type {any} */ ({ change: 0.01, low: null, high: Infinity })), '+1.0% [?, ?]');
   assert.deepEqual([0.04, 9.94, 10, 999.4, 1000].map(marginText), ['±0.0%', '±9.9%', '±10%', '±999%', '±>999%']);
+});
+
+test("the terminal summary writes a comparison as results/README.md does: its rows, columns and cells, then the counts' change", () => {
+  const doc = syntheticDoc({ real: true });
+  /** A table's rows after a line starting with `caption`: cells trimmed, the delimiter row dropped. */
+  const rows = (/** @type {string} */ md, /** @type {string} */ caption) => {
+    const lines = md.split('\n');
+    const at = lines.findIndex((l) => l.startsWith(caption));
+    const end = lines.findIndex((l, i) => i > at + 1 && !l.startsWith('|'));
+    return lines
+      .slice(at + 1, end < 0 ? undefined : end)
+      .filter((l, i) => i !== 1)
+      .map((l) =>
+        l
+          .slice(1, -1)
+          .split(' | ')
+          .map((x) => x.trim()),
+      );
+  };
+  const page = rows(
+    comparisonTable(doc, 'cipher', (m) => m),
+    'Each cell:',
+  );
+  const terminal = rows(summarize(doc), 'What encryption costs');
+  assert.ok(page.length > 2, 'a header and rows');
+  assert.deepEqual(terminal[0], page[0], 'the same columns: the operations by their labels');
+  assert.deepEqual(
+    terminal.slice(1).map((r) => r[0].split(', ').at(-1)),
+    page.slice(1).map((r) => r[0].split('/').at(-1)),
+    'the same rows, in table order',
+  );
+  terminal.slice(1).forEach((r, i) =>
+    r.slice(1).forEach((cell, j) => {
+      const time = page[i + 1][j + 1];
+      assert.ok(cell === time || cell.startsWith(`${time}; `), `${cell} is ${time}, then what the counts say`);
+    }),
+  );
 });
 
 test('the README block shows paired comparisons and the self-check from the newest full run, none from quick runs', async () => {

@@ -19,7 +19,7 @@ import { entryOf } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { inert } from '../lib/markdown.js';
 import { ROOT } from './helpers.js';
-import { compactChange } from '../aggregate/sections/common.js';
+import { compactChange } from '../aggregate/render/pair-table.js';
 import { ratioText } from '../aggregate/render/figure.js';
 
 const REAL = JSON.parse(

@@ -99,10 +99,6 @@ export const changePercent = (/** @type {unknown} */ x, whole = Infinity) =>
 export const intervalText = (c, whole) =>
   `${changePercent(c.change, whole)} [${changePercent(c.low, whole)}, ${changePercent(c.high, whole)}]`;
 
-/** An interval alone, as the PR comment's interval column writes it: "[−2.0%, +4.0%]" (intervalText's brackets). */
-export const rangeText = (/** @type {unknown} */ low, /** @type {unknown} */ high) =>
-  `[${changePercent(low)}, ${changePercent(high)}]`;
-
 /**
  * A paired comparison (result document `comparisons`): the change with its 95% interval, "≈"
  * where the interval holds 0.
@@ -126,24 +122,3 @@ export const ratioText = (c, otherwise = changeText) =>
   c && c.verdict !== 'too noisy to tell' && c.change >= 1 && c.low > 0
     ? `×${num(1 + c.change)} [×${num(1 + c.low)}, ×${num(1 + c.high)}]`
     : otherwise(c);
-
-/**
- * One comparison of a run as a grid: a row per compared setup, in the order the document has
- * them, and in each row a cell per operation (changeText; 'n/a' where that pair has no figure).
- * @param {any[]} comparisons the document's `comparisons`
- * @param {string} id which comparison (bench/data/comparisons.js)
- * @param {string[]} ops the columns
- * @param {(member: string, op: string) => string} [why] what the counts say changed, after the time (the summary)
- * @returns {{ member: string, cells: string[] }[]}
- */
-export function comparisonGrid(comparisons, id, ops, why) {
-  const rows = comparisons.filter((c) => c.id === id);
-  return [...new Set(rows.map((c) => c.member))].map((member) => ({
-    member,
-    cells: ops.map((op) => {
-      const time = changeText(rows.find((c) => c.member === member && c.op === op));
-      const counts = why?.(member, op);
-      return counts ? `${time}; ${counts}` : time;
-    }),
-  }));
-}

@@ -12,7 +12,8 @@ import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
-import { compactChange, newestFirst, runName, table } from './common.js';
+import { newestFirst, runName, table } from './common.js';
+import { compactChange } from '../render/pair-table.js';
 
 /**
  * The newest full run (the highest Node on a tie) of the machine class's newest runs per Node major

@@ -1,7 +1,8 @@
 // results/README.md: every comparison of the newest full run as a table, including the ones the
 // README block shows only as a chart (encryption against better-sqlite3).
 import { COMPARISONS } from '../../bench/data/comparisons.js';
-import { comparisonRun, comparisonTable, setupLabel } from './common.js';
+import { comparisonRun, setupLabel } from './common.js';
+import { comparisonTable } from '../render/pair-table.js';
 
 /** @param {import('./index.js').SectionContext} ctx */
 export function render(ctx) {

@@ -7,16 +7,8 @@ import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { parseSetupKey } from '../../bench/data/suite.js';
 import { comparisonSpec } from '../charts/specs.js';
 import { day } from '../../lib/format.js';
-import {
-  classLink,
-  cipherLabel,
-  COMPARED,
-  comparisonPoints,
-  comparisonRun,
-  comparisonTable,
-  opLabel,
-  signed,
-} from './common.js';
+import { classLink, cipherLabel, comparisonPoints, comparisonRun, signed } from './common.js';
+import { COMPARED, comparisonTable, opLabel } from '../render/pair-table.js';
 import { median } from '../../lib/stats/spread.js';
 
 const SERIES = ['against the same package, no key', 'against better-sqlite3, no encryption'];

@@ -8,17 +8,8 @@ import { COMPARISONS } from '../../bench/data/comparisons.js';
 import { parseSetupKey } from '../../bench/data/suite.js';
 import { day } from '../../lib/format.js';
 import { comparisonSpec } from '../charts/specs.js';
-import {
-  classLink,
-  COMPARED,
-  comparisonPoints,
-  comparisonRun,
-  comparisonTable,
-  configLabel,
-  notATuning,
-  opLabel,
-  signed,
-} from './common.js';
+import { classLink, comparisonPoints, comparisonRun, configLabel, notATuning, signed } from './common.js';
+import { COMPARED, comparisonTable, opLabel } from '../render/pair-table.js';
 
 const TITLE = /** @type {any} */ (COMPARISONS.find((c) => c.id === 'config')).title;
 

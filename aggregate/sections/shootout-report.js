@@ -1,6 +1,6 @@
 // The shootout's tables, in Markdown, from a shootout document: the CLI's summary on stdout and
 // results/README.md's "Node versions on one machine" section (aggregate/sections/shootout.js) are
-// the same lines. Per comparison group the run's one comparison table (sections/common.js
+// the same lines. Per comparison group the run's one comparison table (render/pair-table.js
 // comparisonTable): a row per Node against its base side and setup, a column per operation, each
 // cell the change with its Holm-corrected interval and the verdict. Then the counts (the
 // document's `counting`, bench/shootout/count-nodes.js) in the same table: the instruction
@@ -11,7 +11,8 @@ import { inert } from '../../lib/markdown.js';
 import { MINUS, NOT_A_NUMBER, day, driverText, sign, whole } from '../../lib/format.js';
 import { attributionText, countText } from '../render/counts-text.js';
 import { changeText } from '../render/figure.js';
-import { comparisonTable, opLabel, setupLabel } from './common.js';
+import { setupLabel } from './common.js';
+import { comparisonTable, opLabel } from '../render/pair-table.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { parseCaseKey } from '../../bench/data/suite.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';

@@ -6,11 +6,12 @@
 //
 // Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
 // compared side, and a diamond for its instructions per operation where they were counted). The
-// README adds one line and one compact table (common.js comparisonTable byOp: a row per operation,
+// README adds one line and one compact table (render/pair-table.js comparisonTable byOp: a row per operation,
 // a column per compared side); results/README.md keeps every driver's long tables (shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
-import { best, classLink, compactChange, comparisonTable, COMPARED, opLabel, pct, signed } from './common.js';
+import { best, classLink, pct, signed } from './common.js';
+import { COMPARED, compactChange, comparisonTable, opLabel } from '../render/pair-table.js';
 import { machineText, shootoutLines, tested } from './shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';

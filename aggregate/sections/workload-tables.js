@@ -11,7 +11,8 @@ import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { ratioText } from '../render/figure.js';
-import { compactChange, newestFirst, runName, table } from './common.js';
+import { newestFirst, runName, table } from './common.js';
+import { compactChange } from '../render/pair-table.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that

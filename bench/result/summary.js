@@ -11,11 +11,11 @@ import {
   CATCHES,
   STEADY_OPS,
   changeText,
-  comparisonGrid,
   fastText,
   figureText,
   pText,
 } from '../../aggregate/render/figure.js';
+import { comparisonTable } from '../../aggregate/render/pair-table.js';
 import { noiseLine } from './noise.js';
 
 /** Which figure is which, one line each: the summary's, the README's and the docs' words. */
@@ -176,8 +176,10 @@ const setupName = (key) => {
 };
 
 /**
- * The paired comparisons of a run, one table per comparison: a row per compared setup, a column
- * per operation, each cell the change with its 95% interval ("≈": the interval holds 0).
+ * The paired comparisons of a run, one table per comparison as the README writes it
+ * (aggregate/render/pair-table.js comparisonTable: a row per compared setup, a column per operation,
+ * each cell the change with its 95% interval, "≈": the interval holds 0), padded for the terminal,
+ * each cell followed by what the counts say changed.
  * @param {any} doc
  */
 function comparisonLines(doc) {
@@ -190,14 +192,15 @@ function comparisonLines(doc) {
     ];
   const lines = [];
   const byKey = new Map(doc.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
-  const countsOf = (/** @type {any} */ c) => {
-    const t = countChange(byKey.get(`${c.reference}/${c.op}`), byKey.get(`${c.member}/${c.op}`));
-    return t ? ` (${t})` : '';
+  /** A judged pair's change in time, then what its counts say changed (countChange), after `join`. */
+  const withCounts = (/** @type {any} */ c, /** @type {(t: string) => string} */ join) => {
+    const t = c && countChange(byKey.get(`${c.reference}/${c.op}`), byKey.get(`${c.member}/${c.op}`));
+    return `${changeText(c)}${t ? join(t) : ''}`;
   };
   if (doc.selfCheck) {
     const aa = all.filter((/** @type {any} */ c) => c.id === 'self-check');
     lines.push(
-      `Self-check (A/A: production measured twice; it ${CATCHES}): ${doc.selfCheck.passed ? 'passed' : 'FAILED: the comparisons below are less certain than their intervals say'}, combined p ${pText(doc.selfCheck.p)}; ${aa.map((/** @type {any} */ c) => `${inert(c.op)} ${changeText(c)}${countsOf(c)}`).join(', ')}`,
+      `Self-check (A/A: production measured twice; it ${CATCHES}): ${doc.selfCheck.passed ? 'passed' : 'FAILED: the comparisons below are less certain than their intervals say'}, combined p ${pText(doc.selfCheck.p)}; ${aa.map((/** @type {any} */ c) => `${inert(c.op)} ${withCounts(c, (t) => ` (${t})`)}`).join(', ')}`,
       '',
     );
   }
@@ -206,22 +209,11 @@ function comparisonLines(doc) {
     '',
   );
   for (const cmp of COMPARISONS.filter((x) => x.id !== 'self-check')) {
-    const rows = all.filter((/** @type {any} */ c) => c.id === cmp.id);
-    if (!rows.length) continue;
-    const ops = [...new Set(rows.map((/** @type {any} */ c) => c.op))];
-    const reference = rows[0].reference;
-    const grid = comparisonGrid(all, cmp.id, ops, (member, op) =>
-      countChange(byKey.get(`${reference}/${op}`), byKey.get(`${member}/${op}`)),
-    );
-    lines.push(
-      `${cmp.title} (${setupName(reference)}); each cell the change in ops/s with its 95% interval:`,
-      '',
-      markdownTable(
-        [['Compared', ...ops.map((op) => inert(op))], ...grid.map((r) => [setupName(r.member), ...r.cells])],
-        ['l', ...ops.map(() => /** @type {const} */ ('r'))],
-      ),
-      '',
-    );
+    const first = all.find((/** @type {any} */ c) => c.id === cmp.id);
+    if (!first) continue;
+    const caption = `${cmp.title} (${setupName(first.reference)}); each cell the change in ops/s with its 95% interval:`;
+    const cell = (/** @type {any} */ c) => withCounts(c, (t) => `; ${t}`);
+    lines.push(comparisonTable(doc, cmp.id, setupName, 'Compared', { caption, cell, padded: true }), '');
   }
   return lines;
 }
