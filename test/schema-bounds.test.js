@@ -174,6 +174,27 @@ test('fault 2: a Node version the release name cannot carry is refused at read t
   refused(shootout, /\/sides\/0\/node must match pattern/);
 });
 
+test('a run of several sides names one reference side, as its plan chose it; a run of one names none', () => {
+  const shootout = copy(syntheticShootout());
+  assert.deepEqual(
+    shootout.sides.filter((/** @type {any} */ s) => s.reference).map((/** @type {any} */ s) => s.label),
+    ['v22 12.x'],
+    'the newest LTS whose 12.x side ran (12.x aborts on v24.21.0)',
+  );
+  const none = copy(shootout);
+  for (const s of none.sides) delete s.reference;
+  refused(none, /\/sides has 0 reference side\(s\): a run of several sides has one/);
+  const two = copy(shootout);
+  two.sides[0].reference = true;
+  refused(two, /\/sides has 2 reference side\(s\)/);
+  const one = copy(syntheticDoc());
+  one.sides[0].reference = true;
+  refused(one, /\/sides has 1 reference side\(s\): .*a run of one none/);
+  const flagged = copy(shootout);
+  flagged.sides[0].reference = false;
+  refused(flagged, /\/sides\/0\/reference must be equal to constant/);
+});
+
 test('every Node version the schema admits names a stored file and a release', () => {
   for (const node of [
     'v18.20.8',

@@ -15,7 +15,7 @@ import { aggregate } from '../aggregate/cli.js';
 import { SYNTHETIC_PLATFORMS, syntheticShootout } from '../bench/meta/synthetic.js';
 import { render, shootoutCell, shootoutPoints, shootoutView } from '../aggregate/sections/shootout.js';
 import { documentProblems } from '../bench/result/document.js';
-import { planPairs, planSides } from '../bench/data/run-plan.js';
+import { planPairs, planSides, referenceSide } from '../bench/data/run-plan.js';
 import { aggregateWorkspace, ROOT, TEST_NOW } from './helpers.js';
 
 const REAL = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json'), 'utf8'));
@@ -76,7 +76,9 @@ function everyNodeRan() {
       REAL.sides.find((/** @type {any} */ s) => s.generation === p.generation && s.status === 'ok'),
     );
     delete like.reason;
-    return { ...like, label: p.label, node: `v${p.version}`, override: p.override, status: 'ok' };
+    delete like.reference;
+    const reference = p === referenceSide(plan) ? { reference: true } : {};
+    return { ...like, label: p.label, node: `v${p.version}`, override: p.override, ...reference, status: 'ok' };
   });
   const measured = [...new Set(REAL.comparisons.map((/** @type {any} */ r) => `${r.reference}|${r.member}`))];
   d.comparisons = planPairs(plan).flatMap((/** @type {any} */ c, /** @type {number} */ i) =>

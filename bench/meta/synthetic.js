@@ -715,7 +715,16 @@ export function syntheticShootout(p = {}) {
       const why = failure(s);
       const b = NODE_BUILDS[s.major];
       const { label, generation, line, override } = s;
-      const side = { label, node: `v${s.version}`, generation, line, override, status: why ? 'failed' : 'ok' };
+      const reference = s === ref ? { reference: true } : {};
+      const side = {
+        label,
+        node: `v${s.version}`,
+        generation,
+        line,
+        override,
+        ...reference,
+        status: why ? 'failed' : 'ok',
+      };
       return why
         ? { ...side, drivers: [], reason: why }
         : { ...side, drivers: sideDrivers(s), ...(b ? { v8: b.v8 } : {}) };

@@ -50,7 +50,7 @@ const realDate = (/** @type {string} */ s) => {
 /**
  * What a schema cannot say of any document's run, environment and sides: real dates, in order, a
  * Node semver reads, each side once, a reason where it failed; one side's run has its configs and
- * setups, several sides' their judged pairs.
+ * setups, several sides' their judged pairs and one reference side.
  */
 function runProblems(/** @type {any} */ doc) {
   const problems = /** @type {string[]} */ ([]);
@@ -58,6 +58,11 @@ function runProblems(/** @type {any} */ doc) {
     problems.push('/configs or /setups is missing: a run of one side has them');
   if (isShootout(doc) && !doc.comparisons)
     problems.push('/comparisons is missing: a run of several sides has its pairs judged');
+  const references = doc.sides.filter((/** @type {any} */ s) => s.reference).length;
+  if (references !== (isShootout(doc) ? 1 : 0))
+    problems.push(
+      `/sides has ${references} reference side(s): a run of several sides has one (reference: true), a run of one none`,
+    );
   if (new Set(doc.sides.map((/** @type {any} */ s) => s.label)).size !== doc.sides.length)
     problems.push('/sides has a label twice');
   doc.sides.forEach((/** @type {any} */ s, /** @type {number} */ i) => {

@@ -37,15 +37,11 @@ export function pairsOf(doc) {
 }
 
 /**
- * The reference side of a run of several: the reference no pair compares with another (run-plan.js
- * referenceSide: every other reference is a member of its own pair); null where nothing was judged.
- * @param {{ comparisons?: { id: string, reference: string, member: string }[] }} doc
+ * The reference side of a run of several, as its plan stated it (`reference: true`,
+ * bench/data/run-plan.js referenceSide); null in a run of one side.
+ * @param {{ sides?: { label: string, reference?: boolean }[] }} doc
  */
-export function referenceOf(doc) {
-  const pairs = pairsOf(doc);
-  const members = new Set(pairs.map((p) => p.member));
-  return (pairs.find((p) => !members.has(p.reference)) ?? pairs[0])?.reference ?? null;
-}
+export const referenceOf = (doc) => doc.sides?.find((s) => s.reference)?.label ?? null;
 
 /**
  * The one side of a run of `npm run bench`: the running Node with the drivers it loaded.

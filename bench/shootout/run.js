@@ -112,6 +112,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
         generation: p.plan.generation,
         line: p.plan.line,
         override: p.plan.override,
+        ...(p.plan === ref ? { reference: true } : {}),
         status: p.status,
         drivers: ready?.drivers ?? [],
       };
