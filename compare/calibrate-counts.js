@@ -51,7 +51,7 @@ export async function calibrateCounts(
     done: [],
   };
   try {
-    const probe = await probeLoop(A.dir, f.countArgs);
+    const probe = await probeLoop(A.dir, f.countArgs, log);
     state.probe = probe;
     log(
       `the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration; the query ${probe.sql.perRow.toFixed(2)} of SQLite's per row, ${Math.round(probe.sql.fixed)} fixed`,
@@ -61,8 +61,9 @@ export async function calibrateCounts(
     for (let r = 0; r < f.runs; r++) {
       const count = async (/** @type {string} */ label, /** @type {any} */ inject, dir = A.dir) => {
         const started = Date.now();
-        const got = await runCounts({ label, dir }, runArgs(f.countArgs, r), {
-          log: () => {},
+        // the pass's progress lines (a line at least every 10 s), labelled with the run and side
+        const got = await runCounts({ label: `run ${r + 1}/${f.runs} ${label}`, dir }, runArgs(f.countArgs, r), {
+          log,
           ...(inject ? { inject } : {}),
         });
         if ('reason' in got) throw new Error(`calibration run ${r + 1}, side ${label}: ${got.reason}`);
@@ -117,8 +118,12 @@ const runArgs = (/** @type {string[]} */ args, /** @type {number} */ r) =>
   args.map((a, i) => (args[i - 1] === '--seed' ? String(Number(a) + r) : a));
 
 /** What one iteration of the injected loop costs, counted alone in the checkout. */
-async function probeLoop(/** @type {string} */ dir, /** @type {string[]} */ args) {
-  const got = await runCounts({ label: 'probe', dir }, [...args, '--probe-loop', String(PROBE)], { log: () => {} });
+async function probeLoop(
+  /** @type {string} */ dir,
+  /** @type {string[]} */ args,
+  /** @type {(line: string) => void} */ log,
+) {
+  const got = await runCounts({ label: 'probe', dir }, [...args, '--probe-loop', String(PROBE)], { log });
   if ('reason' in got) throw new Error(`--probe-loop: ${got.reason}`);
   return got.doc.probe;
 }
