@@ -189,13 +189,12 @@ const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - 
  * Each component of a case's instructions compared by the one rule (countTolerance), where both
  * sides have components: its change over componentScale, its floor COMPONENT_FLOORS (or
  * COUNT_FLOOR) of the operation's instructions, its spreads componentDifference's.
- * The shootout's and the claims' attribution use it too (lib/attribution.js).
  * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} b
  * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} h
- * @param {Record<string, number>} opSpread the operation's largest spread, by component (componentSpreads)
+ * @param {Record<string, number>} [opSpread] the operation's largest spread, by component (componentSpreads)
  * @returns {ComponentChange[]}
  */
-export function componentChanges(b, h, opSpread) {
+export function componentChanges(b, h, opSpread = {}) {
   if (!b.components || !h.components) return [];
   const names = [...new Set([...Object.keys(b.components), ...Object.keys(h.components)])];
   return names.map((component) => {
@@ -212,6 +211,32 @@ export function componentChanges(b, h, opSpread) {
     };
   });
 }
+
+/**
+ * componentChanges read off two cases' stored `counts` (the first count's instructions), each as
+ * the shootout stores it (document.schema.json $defs/componentChange): the head's instructions per
+ * operation less the base's, and the least |delta| that is a difference, in instructions per
+ * operation; null where either has no components. The shootout's differences and the claims'
+ * mechanisms (aggregate/render/mechanism.js).
+ * @param {any} base a case's `counts`
+ * @param {any} head
+ * @param {Record<string, number>} [opSpread] componentSpreads of the operation's cases
+ * @returns {Record<string, { delta: number, tolerance: number }> | null}
+ */
+export function componentDeltas(base, head, opSpread = {}) {
+  const [b, h] = [base, head].map((c) => ({ instructions: c?.instructions, ...componentsOf(c) }));
+  if (!b.components || !h.components) return null;
+  return Object.fromEntries(
+    componentChanges(b, h, opSpread).map((x) => [
+      x.component,
+      { delta: x.delta, tolerance: x.tolerance * componentScale(b.components?.[x.component] ?? 0, b.instructions) },
+    ]),
+  );
+}
+
+/** Whether a stored component's change (componentDeltas) is a difference: beyond its tolerance. */
+export const componentMoved = (/** @type {{ delta: number, tolerance: number }} */ x) =>
+  Math.abs(x.delta) > x.tolerance;
 
 /**
  * The cases of both sides, compared. A case's instructions changed when |head / base - 1| exceeds

@@ -1,8 +1,7 @@
 // A case's counts as text, for the summary: instructions and fsyncs per operation, where the
 // instructions go (components), the repeat's spread over the run, and what changed between the
 // two sides of a paired comparison.
-import { COUNT_FLOOR, componentDifference } from '../../lib/costs.js';
-import { componentMoved } from '../../lib/attribution.js';
+import { COUNT_FLOOR, componentDifference, componentMoved } from '../../lib/costs.js';
 import { MINUS, percent, sign, signedPercent, whole } from '../../lib/format.js';
 import { REASON_MAX, inert, table } from '../../lib/markdown.js';
 import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
@@ -66,13 +65,13 @@ const share = (/** @type {number} */ x) =>
   `${x < 0 ? MINUS : ''}${(Math.abs(x) * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0)}%`;
 
 /**
- * Where a difference in instructions per operation goes (lib/attribution.js componentChanges):
+ * Where a difference in instructions per operation goes (lib/costs.js componentDeltas):
  * each component whose change is beyond its own repeat and at least COUNT_FLOOR of the base's
  * instructions (what a total's change must reach), largest first, with its instructions per
  * operation and its share of the whole difference, "of which runtime +1.02M (96%), libc +41k
  * (3.9%)"; then those that hold 1% or more of the base's instructions and did not move, "; SQLite
  * within repeat". Empty without components.
- * @param {Record<string, import('../../lib/attribution.js').ComponentChange> | null | undefined} changes
+ * @param {Record<string, { delta: number, tolerance: number }> | null | undefined} changes
  * @param {Record<string, number> | undefined} base the base's instructions per operation by component
  */
 export function attributionText(changes, base) {

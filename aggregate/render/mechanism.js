@@ -3,11 +3,10 @@
 // rule as the compare's counts (lib/costs.js): system calls and bytes per operation differ when
 // they differ at all (both counted the same twice); instructions when the change exceeds the
 // tolerance and is at least MIN_INSTRUCTIONS (smaller differences between configs say little about
-// why one is faster), then in which components (lib/attribution.js), e.g. "instructions/op 966k
+// why one is faster), then in which components (lib/costs.js componentDeltas), e.g. "instructions/op 966k
 // against 77.1k (+1152%), of which cipher +884k (99%)".
 import { attributionText, countText } from './counts-text.js';
-import { costRows } from '../../lib/costs.js';
-import { componentChanges } from '../../lib/attribution.js';
+import { componentDeltas, costRows } from '../../lib/costs.js';
 import { signedPercent } from '../../lib/format.js';
 
 /** Instruction differences below this are left out of a mechanism. */
@@ -42,7 +41,7 @@ export function mechanismOf(reference, member, o = {}) {
     parts.push(
       [
         `instructions/op ${countText(row.head.instructions)} against ${countText(row.base.instructions)} (${signedPercent(row.change)})`,
-        attributionText(componentChanges(reference.counts, member.counts), reference.counts.components),
+        attributionText(componentDeltas(reference.counts, member.counts), reference.counts.components),
       ]
         .filter(Boolean)
         .join(', '),

@@ -3,8 +3,7 @@
 // code") paired as A/A shootouts, judged by the shootout's own code (instructionDifferences).
 import fs from 'node:fs';
 import { instructionDifferences } from '../shootout/count-nodes.js';
-import { componentMoved } from '../../lib/attribution.js';
-import { beyondRepeat } from '../../lib/costs.js';
+import { beyondRepeat, componentMoved } from '../../lib/costs.js';
 
 /**
  * @typedef {{ key: string, instructions: number, difference: number, components: Record<string, number>, repeatComponents: Record<string, number> }} LayoutCase

@@ -8,8 +8,7 @@
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
-import { componentSpreads, componentsOf, countTolerance, opSpreads } from '../../lib/costs.js';
-import { componentChanges } from '../../lib/attribution.js';
+import { componentDeltas, componentSpreads, componentsOf, countTolerance, opSpreads } from '../../lib/costs.js';
 import { parseCaseKey, setupKey } from '../data/suite.js';
 import { countEach } from '../paired/count-sides.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
@@ -64,7 +63,7 @@ function sideCases(label, out) {
  * @typedef {ReturnType<typeof sideCases>[number]} CountedCase
  */
 
-/** A counted case as a case's `counts` (lib/attribution.js reads that shape). */
+/** A counted case as a case's `counts` (lib/costs.js componentDeltas reads that shape). */
 const asCounts = (/** @type {any} */ c) => ({
   instructions: c.instructions,
   components: c.components,
@@ -77,7 +76,7 @@ const asCounts = (/** @type {any} */ c) => ({
  * differences, and the tolerance a difference between Nodes must exceed to be one: the compare's
  * rule (lib/costs.js countTolerance), its operation's spread over the comparison's two sides. And
  * where it goes: per component, the head's instructions less the base's, with the tolerance the
- * same rule gives that component's own spreads (lib/attribution.js).
+ * same rule gives that component's own spreads (lib/costs.js componentDeltas).
  * @param {CountedCase[]} cases
  * @param {import('../data/run-plan.js').SidePair[]} pairs
  */
@@ -102,7 +101,7 @@ export function instructionDifferences(cases, pairs) {
         const spread = Math.max(Math.abs(base.difference), Math.abs(head.difference));
         const op = parseCaseKey(c.key).op;
         const parts = /** @type {Record<string, { delta: number, tolerance: number }>} */ (
-          componentChanges(asCounts(base), asCounts(head), opComponents(op))
+          componentDeltas(asCounts(base), asCounts(head), opComponents(op))
         );
         // named as a judged pair is (document.schema.json $defs/comparison)
         return {
