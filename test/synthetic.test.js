@@ -68,7 +68,7 @@ test('a synthetic result document carries claims and workloads as a real full on
         .filter((/** @type {any} */ c) => c.status === 'skipped')
         .map((/** @type {any} */ c) => c.setup.driver);
       assert.deepEqual([...new Set(skipped)], ['v18.20.8', 'v20.20.2'].includes(node) ? ['node:sqlite'] : []);
-      assert.ok(w.comparisons.length >= 10 && w.growth.length >= 9, `${platform} ${node}`);
+      assert.ok(w.comparisons.length >= 10, `${platform} ${node}`);
     }
   }
   // a quick run: the quick workloads, one round, nothing paired

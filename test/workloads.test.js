@@ -12,7 +12,7 @@ import { CIPHERS } from '../bench/data/ciphers.js';
 import { WORKLOADS, WORKLOAD_NAMES, selectWorkloads, workloadPragmas } from '../bench/data/workloads.js';
 import { runConcurrency } from '../bench/workloads/concurrency.js';
 import { isBusy } from '../bench/workloads/busy.js';
-import { growthOf } from '../bench/workloads/workload-figures.js';
+import { scaleRows } from '../aggregate/render/workload-rows.js';
 import { runRoundProcess } from '../bench/workloads/spawn.js';
 import { buildTemplate } from '../bench/workloads/template.js';
 import { workloadFilter } from '../bench/engine/flags.js';
@@ -272,23 +272,37 @@ test('a round process that outlives its limit is killed, and its directory remov
   assert.equal(fs.existsSync(workdir), false, 'the round directory is gone');
 });
 
-test('growth per 10×: the slope of log cost over log size, step by step and fitted', () => {
+test("scale rows: each figure's growth per 10× messages with its interval (the README's growthOf); the file's, exact", () => {
   const sc = (/** @type {number} */ n, /** @type {number} */ rate, /** @type {number} */ ms) => ({
     kind: 'scale',
     status: 'ok',
     setup: { messages: n },
-    figures: { select: { median: rate }, vacuum: { median: ms } },
+    figures: {
+      select: { median: rate, low: 0.9 * rate, high: 1.1 * rate },
+      vacuum: { median: ms, low: ms, high: ms },
+      vacuumPeakRss: { median: 1e8 },
+    },
     files: { before: { mainBytes: n * 100, walBytes: 0 } },
   });
-  const g = growthOf([sc(20_000, 500, 40), sc(2_000, 1000, 4), sc(200_000, 250, 400)]);
-  const of = (/** @type {string} */ id) => /** @type {any} */ (g.find((x) => x.figure === id));
-  assert.deepEqual(of('select').sizes, [2000, 20000, 200000]);
-  assert.equal(of('select').perTenfold, 2, 'half the rate: twice the time per operation');
-  assert.equal(of('vacuum').perTenfold, 10);
-  assert.equal(of('fileBytes').perTenfold, 10);
+  const rows = scaleRows({ cases: [sc(20_000, 500, 40), sc(2_000, 1000, 4), sc(200_000, 250, 400)] }, String);
+  const growth = (/** @type {string} */ label) => rows.find((r) => r[0] === label)?.at(-1) ?? '';
+  assert.deepEqual(rows[0], [
+    'Figure',
+    '2,000 messages',
+    '20,000 messages',
+    '200,000 messages',
+    'Cost per 10× messages',
+  ]);
+  // half the rate per 10×: twice the time per select; bounds 2 × (0.9/1.1)^½ and 2 × (1.1/0.9)^½
+  assert.equal(growth('Select/s'), '×2 [×1.81, ×2.21]');
+  assert.equal(growth('VACUUM (ms)'), '×10 [×10, ×10]');
+  assert.equal(growth('Database file (MB)'), '×10', 'bytes are exact: no interval');
+  assert.equal(growth('Peak RSS during VACUUM (MB)'), '–', 'one round, no interval: no growth');
   assert.deepEqual(
-    of('vacuum').steps.map((/** @type {any} */ s) => s.perTenfold),
-    [10, 10],
+    scaleRows({ cases: [sc(2_000, 1000, 4)] }, String)
+      .map((r) => r.at(-1))
+      .slice(1),
+    Array(9).fill('–'),
+    'one size: no growth',
   );
-  assert.deepEqual(growthOf([sc(2_000, 1000, 4)]), [], 'one size: no growth');
 });

@@ -3,7 +3,7 @@
 // against DELETE per shape, with every figure's ± and the paired change; scale as each figure per
 // size and its growth per 10× more messages. Rows are arrays of cells; `text` makes a string from
 // the document safe to show.
-import { marginText, ratioText } from './figure.js';
+import { changePercent, marginText, ratioText } from './figure.js';
 import { NOT_A_NUMBER, num, whole } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
 
@@ -108,21 +108,46 @@ export function latencyRows(workloads, text) {
   ];
 }
 
-/** Scale figures as rows: label and how a value is shown. */
+/**
+ * How a figure's cost grows per 10× messages from the smallest to the largest size, with bounds from
+ * both sizes' 95% intervals (the growth lies within them when both figures lie within theirs), as a
+ * change: { change, low, high } of growth − 1; null without two sizes with intervals. The one
+ * growth of both pages (the README's scale line, results/README.md's scale table).
+ * @param {any[]} sizes the ok scale cases, smallest first
+ * @param {{ id: string, rate?: boolean }} g rate: the figure is per second, its cost the time per operation
+ */
+export function growthOf(sizes, g) {
+  const [a, b] = [sizes[0], sizes[sizes.length - 1]];
+  const fa = a?.figures?.[g.id];
+  const fb = b?.figures?.[g.id];
+  if (sizes.length < 2 || ![fa, fb].every((f) => f && f.median > 0 && f.low > 0 && f.high > 0)) return null;
+  // a cost and its bounds: the time per operation of a rate, else the figure
+  const cost = (/** @type {any} */ f) => (g.rate ? [1 / f.median, 1 / f.high, 1 / f.low] : [f.median, f.low, f.high]);
+  const [[ma, la, ha], [mb, lb, hb]] = [cost(fa), cost(fb)];
+  const d = Math.log10(b.setup.messages / a.setup.messages);
+  const per = (/** @type {number} */ x) => x ** (1 / d) - 1;
+  return { change: per(mb / ma), low: per(lb / ha), high: per(hb / la) };
+}
+
+/** Scale figures as rows: label, whether it is a rate, and how a value is shown. */
 const SCALE_ROWS = [
-  { id: 'select', label: 'Select/s' },
-  { id: 'insert', label: 'Insert/s' },
-  { id: 'update', label: 'Update/s' },
-  { id: 'delete', label: 'Delete/s' },
-  { id: 'checkpoint', label: 'WAL checkpoint/s (20 updates)' },
+  { id: 'select', label: 'Select/s', rate: true },
+  { id: 'insert', label: 'Insert/s', rate: true },
+  { id: 'update', label: 'Update/s', rate: true },
+  { id: 'delete', label: 'Delete/s', rate: true },
+  { id: 'checkpoint', label: 'WAL checkpoint/s (20 updates)', rate: true },
   { id: 'vacuum', label: 'VACUUM (ms)' },
   { id: 'vacuumCheckpoint', label: 'Checkpoint after VACUUM (ms)' },
   { id: 'vacuumPeakRss', label: 'Peak RSS during VACUUM (MB)', show: (/** @type {number} */ b) => num(b / 1e6) },
   { id: 'fileBytes', label: 'Database file (MB)', show: (/** @type {number} */ b) => num(b / 1e6) },
 ];
 
+/** An exact growth (the file's size), as ratioText writes a growth: × from twice on. */
+const exactGrowth = (/** @type {number} */ x) => (x >= 1 ? `×${num(1 + x)}` : changePercent(x));
+
 /**
- * Scale: a row per figure, a column per size, and the growth of its cost per 10× more messages.
+ * Scale: a row per figure, a column per size, and the growth of its cost per 10× more messages
+ * (growthOf, with its interval; the file's size is exact, so is its growth).
  * @param {any} workloads
  * @param {Text} text
  * @returns {string[][]} header row first; only the header when no size was measured
@@ -137,14 +162,22 @@ export function scaleRows(workloads, text) {
     ...cases.map((/** @type {any} */ c) => `${num(c.setup.messages)} messages`),
     'Cost per 10× messages',
   ];
+  const bytes = (/** @type {any} */ c) => c.files.before.mainBytes + c.files.before.walBytes;
+  // the file's size as a figure whose interval is itself
+  const sizes = cases
+    .filter((/** @type {any} */ c) => c.status === 'ok')
+    .map((/** @type {any} */ c) => ({
+      ...c,
+      figures: { ...c.figures, fileBytes: { median: bytes(c), low: bytes(c), high: bytes(c) } },
+    }));
   const rows = SCALE_ROWS.map((r) => {
     const cells = cases.map((/** @type {any} */ c) => {
       if (c.status !== 'ok') return text(c.status);
-      if (r.id === 'fileBytes') return (r.show ?? num)(c.files.before.mainBytes + c.files.before.walBytes);
+      if (r.id === 'fileBytes') return (r.show ?? num)(bytes(c));
       return figureCell(c.figures[r.id], r.show);
     });
-    const g = workloads.growth.find((/** @type {any} */ x) => x.figure === r.id);
-    return [r.label, ...cells, g ? `×${num(g.perTenfold)}` : '–'];
+    const g = growthOf(sizes, r);
+    return [r.label, ...cells, !g ? '–' : r.id === 'fileBytes' ? exactGrowth(g.change) : ratioText(g)];
   });
   return [header, ...rows];
 }

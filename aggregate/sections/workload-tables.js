@@ -8,7 +8,7 @@
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
-import { journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
+import { growthOf, journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { ratioText } from '../render/figure.js';
 import { newestFirst, runName, table } from './common.js';
@@ -62,26 +62,6 @@ const GROWING = [
   { id: 'delete', label: 'Delete', rate: true },
   { id: 'vacuum', label: 'VACUUM', rate: false },
 ];
-
-/**
- * How a figure's cost grows per 10× messages from the smallest to the largest size, with bounds from
- * both sizes' 95% intervals (the growth lies within them when both figures lie within theirs), as a
- * change: { change, low, high } of growth − 1; null without two sizes with intervals.
- * @param {any[]} sizes the ok scale cases, smallest first
- * @param {{ id: string, rate: boolean }} g
- */
-export function growthOf(sizes, g) {
-  const [a, b] = [sizes[0], sizes[sizes.length - 1]];
-  const fa = a?.figures?.[g.id];
-  const fb = b?.figures?.[g.id];
-  if (sizes.length < 2 || ![fa, fb].every((f) => f && f.median > 0 && f.low > 0 && f.high > 0)) return null;
-  // a cost and its bounds: the time per operation of a rate, else the figure
-  const cost = (/** @type {any} */ f) => (g.rate ? [1 / f.median, 1 / f.high, 1 / f.low] : [f.median, f.low, f.high]);
-  const [[ma, la, ha], [mb, lb, hb]] = [cost(fa), cost(fb)];
-  const d = Math.log10(b.setup.messages / a.setup.messages);
-  const per = (/** @type {number} */ x) => x ** (1 / d) - 1;
-  return { change: per(mb / ma), low: per(lb / ha), high: per(hb / la) };
-}
 
 /**
  * Scale in one line: how the main figures' cost grows per 10× messages.
@@ -145,7 +125,7 @@ export function render(ctx) {
   const scale = scaleRows(w, inert);
   if (scale.length > 1) {
     out.push(
-      `Scale: the Production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold (fitted over the sizes).`,
+      `Scale: the Production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold, from the smallest size to the largest, with bounds from both sizes' 95% intervals.`,
       '',
     );
     out.push(table(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');

@@ -1,8 +1,8 @@
 // What a run's workload rounds say, as every case of the suite says it (bench/result/analysis.js):
 // each figure the median of its rounds with a 95% interval (lib/stats/interval.js) whose
 // between-run part is the machine's movement measured on the workloads' own rounds
-// (lib/stats/levels.js); WAL against DELETE paired by round (lib/judge.js judgeRounds); and how each
-// scale figure grows per 10× more messages.
+// (lib/stats/levels.js); and WAL against DELETE paired by round (lib/judge.js judgeRounds). How a
+// scale figure grows per 10× more messages is the pages' (aggregate/render/workload-rows.js growthOf).
 import { judgeRounds, storedJudgement } from '../../lib/judge.js';
 import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
@@ -85,7 +85,7 @@ export function analyseWorkloads(/** @type {Measured[]} */ measured) {
     }
   }
   const cases = measured.map((m) => caseOf(m, series, machine));
-  return { cases, machine, comparisons: journalComparisons(measured), growth: growthOf(cases) };
+  return { cases, machine, comparisons: journalComparisons(measured) };
 }
 
 /** A workload's entry in the document. */
@@ -155,53 +155,6 @@ function journalComparisons(measured) {
       if (!change) continue;
       out.push({ id: 'journal', reference: del.w.name, member: wal.w.name, op: id, ...storedJudgement(change) });
     }
-  }
-  return out;
-}
-
-/**
- * How each scale figure's cost grows with the database: per 10× more messages, from one size to
- * the next and over all sizes (the slope of log cost against log size, least squares). Costs: ms
- * per operation for rates, ms, bytes.
- * @param {any[]} cases the document's workload cases
- */
-export function growthOf(cases) {
-  const scale = cases
-    .filter((c) => c.kind === 'scale' && c.status === 'ok')
-    .sort((a, b) => a.setup.messages - b.setup.messages);
-  if (scale.length < 2) return [];
-  /** @returns {number | null} */
-  const costOf = (/** @type {any} */ c, /** @type {string} */ id, /** @type {string} */ unit) => {
-    const f = c.figures[id];
-    if (id === 'fileBytes') return c.files.before.mainBytes + c.files.before.walBytes;
-    if (!f || !(f.median > 0)) return null;
-    return unit === 'per s' ? 1000 / f.median : f.median;
-  };
-  const out = [];
-  for (const f of [...FIGURES.scale, { id: 'fileBytes', unit: 'bytes' }]) {
-    const points = scale.flatMap((c) => {
-      const cost = costOf(c, f.id, f.unit);
-      return cost === null ? [] : [{ n: c.setup.messages, cost }];
-    });
-    if (points.length < 2) continue;
-    const xs = points.map((p) => Math.log10(p.n));
-    const ys = points.map((p) => Math.log(p.cost));
-    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-    const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-    const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-    const steps = points.slice(1).map((p, i) => ({
-      from: points[i].n,
-      to: p.n,
-      perTenfold: sig((p.cost / points[i].cost) ** (1 / Math.log10(p.n / points[i].n))),
-    }));
-    out.push({
-      figure: f.id,
-      cost: f.unit === 'per s' ? 'ms per operation' : f.unit,
-      sizes: points.map((p) => p.n),
-      costs: points.map((p) => sig(p.cost)),
-      perTenfold: sig(Math.exp(slope)),
-      steps,
-    });
   }
   return out;
 }
