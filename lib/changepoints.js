@@ -1,40 +1,13 @@
 // Change points in a nightly series: the nights where a level moved and stayed. Every night runs on
-// another VM, so a night-by-night threshold flags VMs, not code; what the best CI dashboards do
-// instead is change-point detection over the history (MongoDB's Otava/Hunter: E-divisive means, each
-// change point kept only if a Student's t-test between its neighbouring segments gives p below a
-// threshold and the change is at least a minimum relative size; Chromium's perf dashboard: segments
-// of at least 6 points, changes of at least 1%). Here, per series:
-//
-// 1. Logs of the figures (a step is a ratio; the size is a relative change).
-// 2. Two levels that alternate from night to night (select: some VMs near 6,000/s, others near
-//    10,000/s) are two modes, not a history: each night is measured from its mode's median when the
-//    series splits into two well-separated groups that interleave in time (a step splits it into
-//    two groups too, but contiguous ones).
-// 3. A night far from its neighbours is an outlier (a slow or fast VM): the Hampel filter replaces
-//    a value more than HAMPEL_K robust standard deviations from the median of its 7-night window by
-//    that median, so one or two wild nights move no level (Hampel, J. Am. Stat. Assoc. 69, 1974).
-//    The robust standard deviation is that of night-to-night differences (MAD / √2), which a step
-//    hardly moves.
-// 4. The segmentation that minimises the squared deviations from each segment's mean plus a penalty
-//    per change point, over every segmentation with segments of MIN_SEGMENT nights or more: optimal
-//    partitioning (Jackson et al., IEEE Signal Processing Letters 12, 2005), which PELT (Killick,
-//    Fearnhead & Eckley, JASA 107, 2012) computes with pruning; at a few hundred nights the exact
-//    O(n²) recursion costs well under a millisecond, so nothing is pruned. Unlike binary
-//    segmentation (or E-divisive's bisection), it finds a level that went up and came back down.
-// 5. The gate, as Otava's: each change point is tested against its neighbouring segments (Welch's
-//    t-test on the filtered logs) and kept when p ≤ alpha and the change is at least minChange; the
-//    weakest that fails is removed and its neighbours tested again, until all pass. Each kept
-//    change point's night is then placed again, as the best split between its neighbours.
-// 6. Correlated nights: the night-to-night correlation φ of what is left around the month's running
-//    median (lagCorrelation) makes a segment mean's variance × (1 + φ)/(1 − φ), in the test and in
-//    the interval; the interval also holds the storage's rounding to 4 significant figures (a
-//    uniform error of each level, roundingOf), and a change found near the gate gets the interval
-//    that accounts for its having been found (selected) and a size corrected by SELECTION_SHARE.
-//
-// The penalty, alpha and minChange are set by the false-alarm rate measured on a synthetic year
-// (bench/meta/changepoints-year.js, docs/pipeline.md): p-values after a search are not what a single
-// test's would be, so alpha is chosen by simulation, not read as a false-alarm rate. What the
-// intervals cover and how often a change point is false: npm run meta:calibration, rows b and c.
+// another VM, so a night-by-night threshold flags VMs, not code: as the best CI dashboards do
+// (MongoDB's Otava/Hunter, Chromium's perf dashboard), the history is segmented instead. Per series:
+// logs; two alternating modes removed (withoutModes); outliers Hampel-filtered; optimal
+// partitioning with a penalty per change point; Otava's gate (Welch's t-test between neighbouring
+// segments, p ≤ alpha and at least minChange); correlated nights (lagCorrelation), the storage's
+// rounding (roundingOf) and the selection at the gate (selected) in each interval. The method and
+// its reasons: docs/pipeline.md#change-points; its settings are set on a synthetic year
+// (bench/meta/changepoints-year.js), its coverage and false alarms measured by
+// `npm run meta:calibration` (rows b and c).
 import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
@@ -190,13 +163,10 @@ export function withoutModes(z) {
 }
 
 /**
- * The night-to-night correlation of a series' noise (lag 1, AR(1)'s φ), robustly: of the residuals
- * from the running median of the month around each night (MODE_HALF_WINDOW each side: a median
- * keeps a step's edge, so a level that moved is no correlation), the Gnanadesikan–Kettenring
- * correlation from the MADs of sums and differences of neighbours; 0 to 0.9. Nights that share a
- * runner image or a noisy week are correlated (φ up to 0.5–0.7 measured), and a test that takes
- * them as independent sees steps in the noise. Residuals around the change points found as if the
- * nights were independent read too little (φ 0.5 read as 0.1–0.2: false steps took the rest).
+ * The night-to-night correlation of a series' noise (lag 1, AR(1)'s φ), 0 to 0.9, robustly: the
+ * Gnanadesikan–Kettenring correlation (MADs of neighbours' sums and differences) of the residuals
+ * from the running median of the month around each night (a median keeps a step's edge). Nights
+ * sharing a runner image or a noisy week are correlated; why and how much: docs/pipeline.md#change-points.
  * @param {number[]} z
  */
 export function lagCorrelation(z) {
@@ -220,14 +190,10 @@ export function lagCorrelation(z) {
 const PHI_MARGIN = 0.5;
 
 /**
- * The rounding of a level stored at 4 significant figures (aggregate/nights.js), the variance of the
- * error of its mean that no number of nights averages out (on the log scale). Each stored value is
- * off by a uniform error of up to half a unit u of its 4th figure: variance u²/12. Where the nights
- * of a level vary by much less than u, each is off by nearly the same, one error for the level; where
- * they vary by u or more, the errors differ from night to night and are in the level's own variance
- * already. Between the two, what is fixed is the rounding's sawtooth averaged over nights of sd s:
- * each harmonic k (variance u²/(2π²k²)) damped by exp(−2π²k²s²/u²), a variance of
- * Σ u²/(2π²k²) · exp(−4π²k²s²/u²), u²/12 at s = 0.
+ * The variance of a level's error from its storage at 4 significant figures (aggregate/nights.js)
+ * that no number of nights averages out (log scale; docs/pipeline.md#change-points): the rounding's
+ * sawtooth, a unit u of the 4th figure, averaged over nights of sd s, Σ u²/(2π²k²) ·
+ * exp(−4π²k²s²/u²), u²/12 at s = 0.
  * @param {number} v the level's value
  * @param {number} s the sd of its nights (logs)
  */
@@ -256,11 +222,9 @@ function roundingQuantile(va, vb) {
 }
 
 /**
- * The share of the selective correction (selected) a printed size takes. The whole correction is
- * median-unbiased among the steps found, but not mean-unbiased: a change found right at the gate
- * is corrected to about 0, so 3% wall-time steps were printed 0.89 of the step on average (as
- * measured, 1.27). Seven tenths of it, set on the registry's simulated wall-time steps (seeds 2–7):
- * 1.00 of 3% and 4% steps, 0.97 of 5% to 10% ones (npm run meta:calibration, rows b4, b5, b7).
+ * The share of the selective correction (selected) a printed size takes: the whole one is
+ * median-unbiased but not mean-unbiased (a change found at the gate goes to about 0). Set on
+ * simulated wall-time steps (npm run meta:calibration, rows b4, b5, b7; docs/pipeline.md#change-points).
  */
 const SELECTION_SHARE = 0.7;
 
@@ -268,12 +232,10 @@ const SELECTION_SHARE = 0.7;
 const upper = (/** @type {number} */ x) => 0.5 * erfc(x / Math.SQRT2);
 
 /**
- * A change point is kept only where its change passed the gate, |d| > t: among steps near the
- * gate, those the noise made larger are found, so d overstates them (a 3% wall-time step was
- * printed ×1.27). The selective answer (Lee, Sun, Sun & Taylor, Ann. Statist. 44, 2016): the size μ
- * at which d is the q-quantile of a normal N(μ, σ²) given |·| > t; q = 0.5 is the size, median-
- * unbiased among the steps found, 0.975 and 0.025 its 95% interval's ends. Far above the gate it is
- * d and d ± 1.96σ.
+ * A change found past the gate, |d| > t, overstates a step near it (the noise made it larger). The
+ * selective answer (Lee, Sun, Sun & Taylor, Ann. Statist. 44, 2016): the size μ at which d is the
+ * q-quantile of N(μ, σ²) given |·| > t; q = 0.5 the median-unbiased size, 0.975 and 0.025 its 95%
+ * interval's ends; far above the gate, d and d ± 1.96σ.
  * @param {number} d the change found (log scale)
  * @param {number} sigma its sd
  * @param {number} t the gate
