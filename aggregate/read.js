@@ -94,7 +94,7 @@ function textProblems(/** @type {any} */ doc) {
  * control characters, a one-side run with no case, a calibration run's synthetic slowdown.
  * @param {any} doc a schema-valid document
  */
-export function semanticProblems(doc) {
+export function aggregateProblems(doc) {
   const problems = textProblems(doc);
   // a cell that measured nothing still lists every case, each with the reason (npm run ci:failure)
   if (!isShootout(doc) && doc.cases?.length === 0)
@@ -139,7 +139,7 @@ export function readResult(file) {
     };
   const problems = validate(doc);
   if (problems.length) return { ok: false, reason: oneLine(problems) };
-  const semantic = semanticProblems(doc);
+  const semantic = aggregateProblems(doc);
   if (semantic.length) return { ok: false, reason: oneLine(semantic) };
   return { ok: true, doc, text };
 }

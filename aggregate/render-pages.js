@@ -2,7 +2,7 @@
 // them is written by hand. Per platform and machine class (never mixed in one table or chart),
 // the sections of sections/index.js in order; then the README block's sections of the whole block.
 // The README is bounded (lines and bytes), so it has short forms (ctx.page === 'readme') and no
-// blank line it does not need (tidy); results/README.md is the long form. A section asks for a
+// blank line it does not need (tidyBlanks); results/README.md is the long form. A section asks for a
 // chart with ctx.chart: the chart writer (charts/writer.js) gives back its path at once, for the
 // image link, and writes the chart once both pages are rendered. Every string that comes from a
 // document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
@@ -124,7 +124,7 @@ function navigable(lines) {
  * lines a section puts between paragraphs stay.
  * @param {string[]} lines Markdown, an element may hold several lines
  */
-export function tidy(lines) {
+export function tidyBlanks(lines) {
   /** @type {string[]} */
   const out = [];
   for (const l of lines.join('\n').split('\n')) {
@@ -229,7 +229,7 @@ const updated = (/** @type {RenderOptions} */ o, /** @type {string} */ newest) =
     : `${new Date(o.nights.now).toISOString().slice(0, 10)} (the aggregate's clock, UTC; the newest run finished ${when(newest)})`;
 
 /** The README block. */
-export function renderBlock(/** @type {Shown} */ store, /** @type {RenderOptions} */ o) {
+export function renderReadmeBlock(/** @type {Shown} */ store, /** @type {RenderOptions} */ o) {
   const entries = latestAttempts(store.entries());
   if (!entries.length) return NO_RESULTS;
   const newest = entries.reduce((a, b) => (b.finishedAt > a.finishedAt ? b : a));
@@ -253,12 +253,12 @@ export function renderBlock(/** @type {Shown} */ store, /** @type {RenderOptions
     nights: o.nights,
     chart: () => '',
   });
-  return tidy([
+  return tidyBlanks([
     ...(found.length ? [...found, ''] : []),
     `_Last updated ${updated(o, newest.finishedAt)} from ${entries.length} result document(s) (listed in [\`${o.resultsLink}/index.json\`](${o.resultsLink}/index.json); each is a release asset). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
     '',
     HOW_TO_READ_SHORT,
-    // a section after another: a blank line between them (tidy drops it before a heading)
+    // a section after another: a blank line between them (tidyBlanks drops it before a heading)
     ...[
       ...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }),
       // the sections of the whole block, once, after the platforms
@@ -324,7 +324,7 @@ function renderBoth(
   // history window on a cold run, through the store's load: never kept)
   shown = { entries: shown.entries, load: loader(shown) };
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
-  const readme = replaceBlock(readmeText, renderBlock(shown, { resultsLink, charts, nights }));
+  const readme = replaceBlock(readmeText, renderReadmeBlock(shown, { resultsLink, charts, nights }));
   const readmeLink = rel(path.resolve(o.results), path.resolve(o.readme));
   const page = renderResultsPage(shown, { resultsLink: '.', readmeLink, charts, nights });
   return { readme, page, nights, charts };

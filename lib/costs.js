@@ -63,7 +63,7 @@ const FAIL_INCREASE = 0.01;
  * instructions where the component is smaller (a component of a few instructions moves by whole
  * instructions).
  */
-export const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
+const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
   Math.max(Math.abs(part), 0.01 * instructions, 1);
 
 /**
@@ -194,7 +194,7 @@ const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - 
  * @param {Record<string, number>} [opSpread] the operation's largest spread, by component (componentSpreads)
  * @returns {ComponentChange[]}
  */
-export function componentChanges(b, h, opSpread = {}) {
+function componentChanges(b, h, opSpread = {}) {
   if (!b.components || !h.components) return [];
   const names = [...new Set([...Object.keys(b.components), ...Object.keys(h.components)])];
   return names.map((component) => {

@@ -23,7 +23,7 @@ import { sig } from './format.js';
 /** The chance of any false alarm over a family (the compare's and the shootout's --alpha default). */
 const ALPHA = 0.05;
 /** Fewer pairs than this are not judged (the trimmed test needs 2 after trimming). */
-export const MIN_PAIRS = 2;
+export const MIN_TEST_PAIRS = 2;
 /** A comparison within one run needs this many rounds paired (df ≥ 2: an interval of 2 pairs tells nothing). */
 const MIN_RUN_PAIRS = 3;
 
@@ -78,7 +78,7 @@ const logTest = (/** @type {number[]} */ logs, /** @type {number} */ level) =>
 export function judge(family, o = {}) {
   const alpha = o.alpha ?? ALPHA;
   const logs = family.map((pairs) =>
-    pairs.length < (o.minPairs ?? MIN_PAIRS)
+    pairs.length < (o.minPairs ?? MIN_TEST_PAIRS)
       ? null
       : pairs.map((x) => (typeof x.log === 'number' ? x.log : Math.log(x.member / x.reference))),
   );

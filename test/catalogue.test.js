@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { CATALOGUE_FILE, END, START, catalogueMarkdown, withCatalogue } from '../bench/tools/catalogue.js';
+import {
+  CATALOGUE_FILE,
+  CATALOGUE_END,
+  CATALOGUE_START,
+  catalogueMarkdown,
+  withCatalogue,
+} from '../bench/tools/catalogue.js';
 import { CIPHERS } from '../bench/data/ciphers.js';
 import { CONFIGS, describeChanges } from '../bench/data/configs.js';
 import { OPS } from '../bench/data/ops.js';
@@ -14,7 +20,7 @@ const catalogue = fs.readFileSync(CATALOGUE_FILE, 'utf8');
 
 test('docs/catalogue.md lists exactly the configs, ciphers and operations the code runs (npm run catalogue rewrites it)', () => {
   assert.equal(withCatalogue(catalogue), catalogue, "docs/catalogue.md is stale: run 'npm run catalogue'");
-  const block = catalogue.slice(catalogue.indexOf(START), catalogue.indexOf(END));
+  const block = catalogue.slice(catalogue.indexOf(CATALOGUE_START), catalogue.indexOf(CATALOGUE_END));
   for (const c of CONFIGS) assert.ok(block.includes(`| \`${c.name}\``) && block.includes(c.label), c.name);
   for (const c of CIPHERS) assert.ok(block.includes(`| \`${c.name}\``), c.name);
   for (const o of OPS) assert.ok(block.includes(`| \`${o.name}\``), o.name);
@@ -269,6 +275,6 @@ test("docs/README.md's npm scripts section names every script of package.json", 
 
 test('withCatalogue refuses a README without exactly one pair of markers', () => {
   assert.throws(() => withCatalogue('no markers'), /exactly once/);
-  assert.throws(() => withCatalogue(`${START}\n${START}\n${END}`), /exactly once/);
-  assert.throws(() => withCatalogue(`${END}\n${START}`), /before/);
+  assert.throws(() => withCatalogue(`${CATALOGUE_START}\n${CATALOGUE_START}\n${CATALOGUE_END}`), /exactly once/);
+  assert.throws(() => withCatalogue(`${CATALOGUE_END}\n${CATALOGUE_START}`), /before/);
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { jobsOf } from '../bench/counts/pass.js';
 import { countingTools } from '../bench/counts/tools.js';
 import { instructionsPerOp, repeatSpread, caseCounts } from '../bench/counts/counts.js';
-import { componentsOf } from '../bench/counts/callgrind.js';
+import { componentsOfDump } from '../bench/counts/callgrind.js';
 import { COMPONENTS } from '../bench/data/components.js';
 
 test('a machine without the tools gets a reason, naming what is missing, and no counts', () => {
@@ -87,14 +87,14 @@ test("a dump's instructions by component: each function's own, names resolved, a
     'fn=(1)',
     '0 0',
   ].join('\n');
-  const byName = Object.fromEntries(COMPONENTS.map((c, i) => [c, componentsOf(dump)[i]]));
+  const byName = Object.fromEntries(COMPONENTS.map((c, i) => [c, componentsOfDump(dump)[i]]));
   assert.deepEqual(byName, { sqlite: 100, cipher: 1000, runtime: 0, binding: 10, libc: 1, other: 0 });
   // the prebuilt binary 13.x bundles (what Node 24 loads in CI) is the same addon under another name
   const prebuilt = dump.replace(
     '/x/better_sqlite3.node',
     '/x/better-sqlite3-multiple-ciphers/prebuilds/linux-x64.node',
   );
-  assert.deepEqual(componentsOf(prebuilt), componentsOf(dump));
+  assert.deepEqual(componentsOfDump(prebuilt), componentsOfDump(dump));
 });
 
 test("the runtime's calls into the C library are the runtime's, whole, unless the C library calls out of it", () => {
@@ -134,7 +134,7 @@ test("the runtime's calls into the C library are the runtime's, whole, unless th
   const byName = (/** @type {number[]} */ x) => Object.fromEntries(COMPONENTS.map((c, i) => [c, x[i]]));
   // memcmp: 42 instructions, 30 in the string table's calls (the runtime's), 12 in SQLite's (libc's);
   // qsort called its comparator back in the runtime, so its call stays where it ran
-  assert.deepEqual(byName(componentsOf(dump, [])), {
+  assert.deepEqual(byName(componentsOfDump(dump, [])), {
     sqlite: 100,
     cipher: 0,
     runtime: 55,
@@ -142,5 +142,12 @@ test("the runtime's calls into the C library are the runtime's, whole, unless th
     libc: 62,
     other: 0,
   });
-  assert.deepEqual(byName(componentsOf(dump)), { sqlite: 100, cipher: 0, runtime: 85, binding: 0, libc: 32, other: 0 });
+  assert.deepEqual(byName(componentsOfDump(dump)), {
+    sqlite: 100,
+    cipher: 0,
+    runtime: 85,
+    binding: 0,
+    libc: 32,
+    other: 0,
+  });
 });

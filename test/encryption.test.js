@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { CIPHERS } from '../bench/data/ciphers.js';
 import { CONFIGS } from '../bench/data/configs.js';
 import { PLAIN_HEADER, openConfigured, proveEncryption, sqliteCode } from '../bench/engine/database.js';
-import { SCHEMA } from '../bench/data/mail.js';
+import { MAIL_SCHEMA } from '../bench/data/mail.js';
 import { driver, scratch } from './helpers.js';
 
 const production = CONFIGS[0].pragmas;
@@ -23,7 +23,7 @@ function make(d, file, cipher, key = 'secret') {
     cipher,
     key,
     tempdir: path.dirname(file),
-    schema: SCHEMA,
+    schema: MAIL_SCHEMA,
   });
   conn.exec("INSERT INTO mailboxes (id, path, uidvalidity, uidnext) VALUES (1, 'INBOX', 1, 1)");
   conn.close();

@@ -2,7 +2,7 @@
 // README block, results/README.md or a chart renders inert and bounded, whatever it holds. Each
 // field the renderers read (FIELDS below) is set to a crafted value, with a token of its own, on
 // synthetic documents (bench/meta/synthetic.js), rendered by the real renderers (render-pages.js
-// renderBlock, renderResultsPage) and read back through a GFM renderer (micromark with GFM, raw HTML
+// renderReadmeBlock, renderResultsPage) and read back through a GFM renderer (micromark with GFM, raw HTML
 // let through as GitHub's sanitiser would keep <a> and <details>): every place the token shows, the
 // crafted text after it is there as text (or cut with an ellipsis, or a slug in a link or file
 // name), never a link, image, HTML, heading, emphasis, mention, issue reference or a new table cell;
@@ -18,7 +18,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
 import { readResult } from '../aggregate/read.js';
-import { renderBlock, renderResultsPage } from '../aggregate/render-pages.js';
+import { renderReadmeBlock, renderResultsPage } from '../aggregate/render-pages.js';
 import { nightOf } from '../aggregate/nights.js';
 import { entryOf } from '../aggregate/store.js';
 import { isShootout } from '../bench/result/header.js';
@@ -196,7 +196,7 @@ function render(/** @type {any[]} */ docs) {
     charts: { add: (/** @type {string} */ f, /** @type {any} */ s) => (specs.push(s), f) },
     nights: { of: (/** @type {any} */ e) => nightOf(store.load(e), e) },
   };
-  const block = renderBlock(store, o);
+  const block = renderReadmeBlock(store, o);
   const page = renderResultsPage(store, { ...o, resultsLink: '.', readmeLink: '../README.md' }) ?? '';
   return { md: `${block}\n\n${page}`, specs };
 }

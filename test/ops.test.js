@@ -10,7 +10,7 @@ import {
   INSERT_MAILBOX,
   INSERT_MESSAGE,
   MAILBOXES,
-  SCHEMA,
+  MAIL_SCHEMA,
   generateMessages,
   messageParams,
 } from '../bench/data/mail.js';
@@ -33,7 +33,7 @@ async function seeded(driverName = 'better-sqlite3-multiple-ciphers', config = C
     cipher: /** @type {any} */ (cipher),
     key: 'k',
     tempdir: dir,
-    schema: SCHEMA,
+    schema: MAIL_SCHEMA,
   });
   MAILBOXES.forEach((p, i) => conn.prepare(INSERT_MAILBOX).run(i + 1, p, 1, 1));
   const insert = conn.prepare(INSERT_MESSAGE);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { CIPHERS } from '../bench/data/ciphers.js';
 import { CONFIGS, describeChanges } from '../bench/data/configs.js';
 import { applyKey, applyPragmas, openConfigured, readPragma } from '../bench/engine/database.js';
-import { SCHEMA } from '../bench/data/mail.js';
+import { MAIL_SCHEMA } from '../bench/data/mail.js';
 import { PRAGMAS, normalise } from '../bench/data/pragmas.js';
 import { driver, scratch } from './helpers.js';
 
@@ -20,7 +20,7 @@ test('every config applies on a real encrypted file and every PRAGMA reads back 
       cipher: chacha,
       key: 'k',
       tempdir: dir,
-      schema: SCHEMA,
+      schema: MAIL_SCHEMA,
     });
     conn.close();
     assert.equal(pragmas.length, config.pragmas.length, config.name);
@@ -138,7 +138,7 @@ test("temp_store_directory is process-wide: a config that does not set it gets S
     cipher: chacha,
     key: 'k',
     tempdir: dir,
-    schema: SCHEMA,
+    schema: MAIL_SCHEMA,
   });
   first.conn.close();
   const second = mc.open(path.join(dir, 'second.db'));

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { aggregate } from '../aggregate/cli.js';
-import { NO_RESULTS, renderBlock, tidy } from '../aggregate/render-pages.js';
+import { NO_RESULTS, renderReadmeBlock, tidyBlanks } from '../aggregate/render-pages.js';
 import { openStore } from '../aggregate/store.js';
 import { syntheticDoc } from '../bench/meta/synthetic.js';
 import { END, START } from '../lib/markers.js';
@@ -250,7 +250,7 @@ test('with no document stored, the aggregate writes the line saying what fills t
   const none = { entries: () => [], load: () => assert.fail('no document to load') };
   const noCharts = { add: () => assert.fail('no chart to draw') };
   const noNights = { of: () => assert.fail('no night') };
-  assert.equal(renderBlock(none, { resultsLink: 'results', charts: noCharts, nights: noNights }), NO_RESULTS);
+  assert.equal(renderReadmeBlock(none, { resultsLink: 'results', charts: noCharts, nights: noNights }), NO_RESULTS);
   // a fork before its first night: the repository's README with its block emptied, aggregated over no
   // artifact (the nightly job's aggregate step then exits 1 and nothing is committed: the README keeps
   // the block it was committed with, so that block must be this line too)
@@ -448,9 +448,9 @@ test("a failed self-check stays marked: bold capitals in the README's line, the 
   );
 });
 
-test('tidy: no blank line next to a heading, one after a table before anything else, never two', () => {
+test('tidyBlanks: no blank line next to a heading, one after a table before anything else, never two', () => {
   assert.deepEqual(
-    tidy([
+    tidyBlanks([
       '',
       '### p',
       '',
@@ -487,5 +487,5 @@ test('tidy: no blank line next to a heading, one after a table before anything e
     ],
   );
   // paragraphs a section keeps apart stay apart
-  assert.deepEqual(tidy(['one', '', 'two', '', '- item']), ['one', '', 'two', '', '- item']);
+  assert.deepEqual(tidyBlanks(['one', '', 'two', '', '- item']), ['one', '', 'two', '', '- item']);
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { aggregate } from '../aggregate/cli.js';
-import { readResult, semanticProblems } from '../aggregate/read.js';
+import { readResult, aggregateProblems } from '../aggregate/read.js';
 import { isShootoutEntry, machineOf } from '../aggregate/store.js';
 import { SYNTHETIC_PLATFORMS, realProfile, syntheticDoc, syntheticShootout } from '../bench/meta/synthetic.js';
 import { COMMIT_PARTS, PER_NIGHT, artifactOf, inCell, night } from '../bench/meta/aggregate-year.js';
@@ -39,7 +39,7 @@ test('a synthetic result document carries claims and workloads as a real full on
     for (const node of NODES) {
       const doc = syntheticDoc({ platform, node, seed: node.length });
       assert.deepEqual(validate(doc), [], `${platform} ${node}`);
-      assert.deepEqual(semanticProblems(doc), [], `${platform} ${node}`);
+      assert.deepEqual(aggregateProblems(doc), [], `${platform} ${node}`);
       // every claim of the table is listed; the measurable ones with a figure, judged
       assert.deepEqual(
         doc.claims.map((/** @type {any} */ e) => e.id),
@@ -86,7 +86,7 @@ test('a synthetic result document carries claims and workloads as a real full on
   doc.workloads.comparisons = doc.workloads.comparisons.filter(
     (/** @type {any} */ c) => c !== judgedPair(doc, workload),
   );
-  assert.deepEqual(semanticProblems(doc), [
+  assert.deepEqual(aggregateProblems(doc), [
     `/claims/${at('wal-autocheckpoint-0')}/checks/0 has the verdict '${named.verdict}' but names no judged pair with an interval`,
     `/claims/${at('wal-concurrency')}/checks/0 has the verdict '${workload.verdict}' but names no judged pair with an interval`,
   ]);
@@ -94,7 +94,7 @@ test('a synthetic result document carries claims and workloads as a real full on
   Object.assign(doc.workloads.comparisons[0], { verdict: 'faster', change: 0.5, low: -0.1, high: 0.2 });
   doc.workloads.comparisons[1].change = null;
   assert.deepEqual(
-    semanticProblems(doc).filter((p) => p.startsWith('/workloads')),
+    aggregateProblems(doc).filter((p) => p.startsWith('/workloads')),
     [
       '/workloads/comparisons/0/change is outside its interval',
       "/workloads/comparisons/0 is 'faster' but its interval reaches 0 or below",

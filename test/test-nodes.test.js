@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { table, testCommand, testCounts, workingTreeFiles } from '../bench/tools/test-nodes.js';
+import { reportTable, testCommand, testCounts, workingTreeFiles } from '../bench/tools/test-nodes.js';
 import { testArgs } from './run.js';
 import { NODE_FILES, filesOf } from './sets.js';
 import { npmMajorFor } from '../bench/tools/other-node.js';
@@ -59,7 +59,7 @@ test("each Node gets the npm major its release ships, and the report names each 
     '11',
     '11',
   ]);
-  const md = table([
+  const md = reportTable([
     {
       spec: '24',
       node: '24.21.0',

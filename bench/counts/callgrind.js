@@ -34,7 +34,7 @@ const indexOf = (/** @type {string} */ ob, /** @type {string} */ fn) => {
  * @param {typeof CHARGED_TO_CALLER} [rules] the calls charged to their caller (none: every function's own cost where it is)
  * @returns {number[]}
  */
-export function componentsOf(text, rules = CHARGED_TO_CALLER) {
+export function componentsOfDump(text, rules = CHARGED_TO_CALLER) {
   const sums = COMPONENTS.map(() => 0);
   // charged[caller][callee], by index in COMPONENTS
   const charged = COMPONENTS.map((caller) =>
@@ -136,7 +136,7 @@ function readDump(file, whole) {
   if (!part || !summary) throw new Error(`${file}: not a callgrind dump (no part or summary line in its header)`);
   const d = { part: Number(part[1]), instructions: Number(summary[1]) };
   if (!whole) return d;
-  const components = componentsOf(text);
+  const components = componentsOfDump(text);
   const sum = components.reduce((x, y) => x + y, 0);
   if (sum !== d.instructions)
     throw new Error(`${file}: its functions add up to ${sum}, its summary says ${d.instructions}`);

@@ -25,7 +25,7 @@ import { UsageError, command, numberFlag, parseStrict, switchFlag, valueFlag } f
 import { writeFileAtomic } from '../../lib/files.js';
 import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import { loadDrivers } from '../engine/load-drivers.js';
-import { caseKey, caseOf, cases as selectCases } from '../data/suite.js';
+import { caseKey, caseFields, cases as selectCases } from '../data/suite.js';
 import { countingProgress } from './count-progress.js';
 import { createProgress } from '../../lib/progress.js';
 import { LAYOUT_PAD, countPass, countPlanOf, countPlans } from './pass.js';
@@ -180,7 +180,7 @@ async function main(/** @type {string[]} */ argv) {
     counting,
     cases: selected.flatMap((c) => {
       const k = counts.get(caseKey(c));
-      return k ? [{ key: caseKey(c), ...caseOf(c), counts: k }] : [];
+      return k ? [{ key: caseKey(c), ...caseFields(c), counts: k }] : [];
     }),
   };
   writeFileAtomic(path.resolve(v.out), `${JSON.stringify(out, null, 2)}\n`);

@@ -73,7 +73,7 @@ const COMPONENT_RULES = Object.freeze([
  * runtime's, with whatever the C library runs inside that call; the C library called by SQLite, the
  * cipher or the binding stays `libc`. Its cost follows where V8 put its objects, which moves with
  * the heap's layout as the runtime's does (docs/counting.md#components). Only calls whose whole
- * inclusive cost is the callee's component are charged (callgrind.js componentsOf).
+ * inclusive cost is the callee's component are charged (callgrind.js componentsOfDump).
  * @type {readonly { caller: Component, callee: Component }[]}
  */
 export const CHARGED_TO_CALLER = Object.freeze([{ caller: 'runtime', callee: 'libc' }]);

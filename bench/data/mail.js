@@ -2,7 +2,7 @@
 // RFC 822 body as the last column, with the indexes a mail store needs.
 import { createRandom, randomInt } from '../../lib/prng.js';
 
-export const SCHEMA = `
+export const MAIL_SCHEMA = `
 CREATE TABLE mailboxes (
   id INTEGER PRIMARY KEY,
   path TEXT NOT NULL UNIQUE,
@@ -34,13 +34,13 @@ CREATE INDEX messages_message_id ON messages(message_id);
  * the BLOB, so reading one walks the BLOB's overflow pages (claim 11 of bench/data/production-claims.js).
  * The same columns, indexes and data; only the order of the columns differs.
  */
-export const SCHEMA_BLOB_FIRST = SCHEMA.replace(',\n  raw BLOB NOT NULL\n);', '\n);').replace(
+export const SCHEMA_BLOB_FIRST = MAIL_SCHEMA.replace(',\n  raw BLOB NOT NULL\n);', '\n);').replace(
   'id INTEGER PRIMARY KEY,\n  mailbox',
   'id INTEGER PRIMARY KEY,\n  raw BLOB NOT NULL,\n  mailbox',
 );
 
 /** The schemas a config may use (configs.js `schema`), by name; every config but one uses 'blob-last'. */
-const SCHEMAS = { 'blob-last': SCHEMA, 'blob-first': SCHEMA_BLOB_FIRST };
+const SCHEMAS = { 'blob-last': MAIL_SCHEMA, 'blob-first': SCHEMA_BLOB_FIRST };
 
 /** @typedef {keyof typeof SCHEMAS} SchemaName */
 

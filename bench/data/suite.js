@@ -24,7 +24,12 @@ export const RULES = [
 /** @typedef {Setup & { op: string }} Case */
 
 /** A case's own fields, as its entry in a document starts, whatever else the object carries. */
-export const caseOf = (/** @type {Case} */ c) => ({ config: c.config, driver: c.driver, cipher: c.cipher, op: c.op });
+export const caseFields = (/** @type {Case} */ c) => ({
+  config: c.config,
+  driver: c.driver,
+  cipher: c.cipher,
+  op: c.op,
+});
 
 /** A case's name in results, orders and the compare: config/driver/cipher/op. */
 export const caseKey = (/** @type {Case} */ c) => `${c.config}/${c.driver}/${c.cipher}/${c.op}`;

@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { generateMessages, schemaOf } from '../data/mail.js';
 import { OPS } from '../data/ops.js';
-import { caseOf, cases as selectCases } from '../data/suite.js';
+import { caseFields, cases as selectCases } from '../data/suite.js';
 import { BUDGETS, budgetOf } from './budgets.js';
 import { applyKey, applyPragmas, openConfigured } from './database.js';
 import { measure } from './measure.js';
@@ -127,7 +127,7 @@ export function createSession(/** @type {SessionOptions} */ o) {
   const prepare = (c) => {
     const op = /** @type {import('../data/ops.js').Op} */ (OPS.find((x) => x.name === c.op));
     const t = templates.get(c);
-    const base = caseOf(c);
+    const base = caseFields(c);
     if (t.status !== 'ok') return { ...base, status: t.status, reason: t.reason };
     if (op.kind === 'size') return { ...base, status: 'ok', size: t.size, pragmas: effective(t.pragmas) };
     const skip = op.skip?.({ journalMode: t.journalMode });
@@ -189,7 +189,7 @@ export function createSession(/** @type {SessionOptions} */ o) {
 
   /** The entry of a case whose preparation or measuring threw. */
   const failed = (/** @type {import('../data/suite.js').Case} */ c, /** @type {unknown} */ err) => ({
-    ...caseOf(c),
+    ...caseFields(c),
     status: 'error',
     reason: errorReason(err),
   });

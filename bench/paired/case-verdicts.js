@@ -6,7 +6,7 @@
 // The database size is deterministic (same seeded data, same driver): it is compared exactly, and
 // a file that grows by more than the threshold is slower (a regression) without any statistics.
 import { median } from '../../lib/stats/spread.js';
-import { MIN_PAIRS, exactVerdict, judge } from '../../lib/judge.js';
+import { MIN_TEST_PAIRS, exactVerdict, judge } from '../../lib/judge.js';
 import { VERDICTS } from '../../lib/verdicts.js';
 import { caseKey } from '../data/suite.js';
 import { pairedLog } from '../../lib/stats/slice-figures.js';
@@ -134,7 +134,7 @@ export function analyse(series, o) {
       return { ...row, change, low: change, high: change, verdict: exactVerdict(change, o.threshold) };
     }
     const j = judged.get(s);
-    if (!j) return { ...row, reason: `${s.base.length} pair(s); a test needs at least ${MIN_PAIRS}` };
+    if (!j) return { ...row, reason: `${s.base.length} pair(s); a test needs at least ${MIN_TEST_PAIRS}` };
     const { pairs, change, low, high, p, pAdjusted, sd, verdict } = j;
     return { ...row, pairs, change, low, high, p, pAdjusted, significant: pAdjusted < o.alpha, sd, verdict };
   });

@@ -17,7 +17,7 @@ import { startEngine } from '../engine/start.js';
 import { combine } from '../engine/measure.js';
 import { KEY_ENV, sessionKey, shuffledCases } from '../engine/session.js';
 import { removeStamps } from '../engine/templates.js';
-import { caseKey, caseOf, setupKey } from '../data/suite.js';
+import { caseKey, caseFields, setupKey } from '../data/suite.js';
 import { medianRse } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
 import { referencesIn, runPlan } from '../data/run-plan.js';
@@ -198,7 +198,7 @@ export async function runSuite(o) {
         const reason = `the engine process measuring it failed: ${/** @type {Error} */ (err).message.split('\n')[0]}`;
         keep(
           b,
-          b.cases.map((c) => ({ ...caseOf(c), status: 'error', reason })),
+          b.cases.map((c) => ({ ...caseFields(c), status: 'error', reason })),
         );
       },
       // what an engine proved, asked before it stops; one that died took it with it (its cases say so)
@@ -221,7 +221,7 @@ export async function runSuite(o) {
     if (!m) return [];
     return [
       {
-        ...caseOf(c),
+        ...caseFields(c),
         status: 'ok',
         stats: { ...rounded(combine(m.rounds)), slots: m.slots, ...pairedOf(m) },
         verified: m.verified,

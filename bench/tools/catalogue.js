@@ -19,8 +19,8 @@ import { SUITE_CLAIMS, runPlan } from '../data/run-plan.js';
 const { pairs } = runPlan();
 const claimPairs = (/** @type {string} */ id) => pairs.filter((p) => p.claim?.id === id);
 
-export const START = '<!-- CATALOGUE_START -->';
-export const END = '<!-- CATALOGUE_END -->';
+export const CATALOGUE_START = '<!-- CATALOGUE_START -->';
+export const CATALOGUE_END = '<!-- CATALOGUE_END -->';
 
 const settings = (/** @type {[string, string|number][]} */ p) =>
   p.length ? p.map(([n, v]) => `${n}=${v}`).join(', ') : '(none)';
@@ -148,7 +148,8 @@ export const CATALOGUE_FILE = path.join(ROOT, 'docs', 'catalogue.md');
  * The page with its catalogue block regenerated (the same strict marker rule as the README's results).
  * @param {string} page
  */
-export const withCatalogue = (page) => replaceBetween(page, START, END, catalogueMarkdown(), 'docs/catalogue.md');
+export const withCatalogue = (page) =>
+  replaceBetween(page, CATALOGUE_START, CATALOGUE_END, catalogueMarkdown(), 'docs/catalogue.md');
 
 const HELP = {
   usage: 'npm run catalogue',

@@ -240,7 +240,7 @@ export function testCommand(set) {
 }
 
 /** The report as a table: one row per Node. */
-export function table(/** @type {NodeReport[]} */ reports) {
+export function reportTable(/** @type {NodeReport[]} */ reports) {
   const secs = (/** @type {{ seconds: number } | undefined} */ x) => (x ? `${Math.round(x.seconds)} s` : '');
   return markdownTable([
     ['Node', 'npm', 'Result', 'Tests (pass / fail)', 'Install', 'Tests', 'Drivers (version, binary origin)'],
@@ -319,7 +319,7 @@ async function main(/** @type {string[]} */ argv) {
       path.join(out, 'report.json'),
       `${JSON.stringify({ kind: 'sqlite-node-bench/test-nodes', platform: process.platform, arch: process.arch, set, finishedAt: new Date().toISOString(), nodes: reports }, null, 2)}\n`,
     );
-    console.log(table(reports));
+    console.log(reportTable(reports));
     console.log(`\nreport: ${path.relative(process.cwd(), path.join(out, 'report.json'))}`);
     return reports.every((r) => r.ok) ? 0 : 1;
   } finally {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { command } from '../../lib/command.js';
 import { applyKey, applyPragmas, readPragma } from '../engine/database.js';
 import { loadDrivers } from '../engine/load-drivers.js';
-import { KEY_ENV } from '../engine/session.js';
+import { KEY_ENV, effective } from '../engine/session.js';
 import { removeDb } from '../engine/templates.js';
 import { CIPHERS } from '../data/ciphers.js';
 import { runConcurrency } from './concurrency.js';
@@ -41,9 +41,8 @@ import { buildTemplate } from './template.js';
  * @property {number} [stopGraceMs] tests only
  */
 
-/** The effective PRAGMA values, as the suite records them (session.js effective). */
-export const effective = (/** @type {import('../engine/database.js').PragmaReading[]} */ r) =>
-  Object.fromEntries(r.map((x) => [x.name, x.after ?? (x.applied ? true : null)]));
+/** The effective PRAGMA values, as the suite records them (bench/meta/synthetic.js reads them here too). */
+export { effective };
 
 async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key, /** @type {AbortSignal} */ signal) {
   const cipher = CIPHERS.find((c) => c.name === spec.cipher);

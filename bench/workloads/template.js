@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import { openConfigured, proveEncryption, readPragma } from '../engine/database.js';
 import { scalar } from '../../lib/sqlite.js';
 import { sizeFacts } from '../engine/templates.js';
-import { MAILBOXES, INSERT_MAILBOX, INSERT_MESSAGE, SCHEMA, generateMessages, messageParams } from '../data/mail.js';
+import {
+  MAILBOXES,
+  INSERT_MAILBOX,
+  INSERT_MESSAGE,
+  MAIL_SCHEMA,
+  generateMessages,
+  messageParams,
+} from '../data/mail.js';
 
 /** Messages generated and committed at a time. */
 const CHUNK = 5_000;
@@ -42,7 +49,7 @@ export function buildTemplate(
     cipher: o.cipher,
     key: o.key,
     tempdir: o.tempdir,
-    schema: SCHEMA,
+    schema: MAIL_SCHEMA,
   });
   let closed = false;
   try {

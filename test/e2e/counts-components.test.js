@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { componentsOf } from '../../bench/counts/callgrind.js';
+import { componentsOfDump } from '../../bench/counts/callgrind.js';
 import { countPlans, countPlanOf } from '../../bench/counts/pass.js';
 import { countingTools } from '../../bench/counts/tools.js';
 import { COMPONENTS, componentOf } from '../../bench/data/components.js';
@@ -182,7 +182,7 @@ test(
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const dump = fs.readFileSync(out, 'latin1');
-    const [charged, own] = [componentsOf(dump), componentsOf(dump, [])].map((x) =>
+    const [charged, own] = [componentsOfDump(dump), componentsOfDump(dump, [])].map((x) =>
       Object.fromEntries(COMPONENTS.map((c, i) => [c, x[i]])),
     );
     const summary = Number(/^summary: (\d+)$/m.exec(dump)?.[1]);
