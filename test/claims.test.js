@@ -156,7 +156,10 @@ test('a run pairs each check of a claim by block and judges it; a case missing, 
 });
 
 test('a claim measured by a workload is judged from the run\'s WAL-against-DELETE comparison, and stays "not compared" with the reason without one', async () => {
-  const { withWorkloadChecks } = await import('../bench/result/analysis.js');
+  const { withWorkloadPairs } = await import('../bench/result/analysis.js');
+  /** The claims of a run whose suite gave these claims and no pair, with these workload pairs. */
+  const withWorkloadChecks = (/** @type {any[]} */ claims, /** @type {any} */ workloads) =>
+    withWorkloadPairs({ comparisons: [], claims }, workloads).claims;
   const cmp = (/** @type {string} */ figure, /** @type {number} */ low, /** @type {number} */ high) => ({
     id: 'journal',
     reference: 'delete-w1r2',
@@ -171,9 +174,17 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
   });
   const none = withWorkloadChecks([], null);
   assert.deepEqual(none, [], 'no workloads, no other claims: nothing to list');
-  const judged = withWorkloadChecks([], {
-    comparisons: [cmp('writes', 0.3, 0.5), cmp('reads', 2, 4), { ...cmp('writes', -0.5, -0.3), member: 'wal-r4' }],
-  });
+  const pairs = [cmp('writes', 0.3, 0.5), cmp('reads', 2, 4), { ...cmp('writes', -0.5, -0.3), member: 'wal-r4' }];
+  const run = withWorkloadPairs(
+    { comparisons: [{ ...cmp('select', 0.1, 0.2), id: 'config' }], claims: [] },
+    { cases: [], comparisons: pairs },
+  );
+  assert.deepEqual(
+    [run.comparisons.map((c) => c.id), run.workloads],
+    [['config', 'journal', 'journal', 'journal'], { cases: [] }],
+    "the workloads' pairs follow the suite's in the run's one list, and leave the workloads",
+  );
+  const judged = run.claims;
   const wal = /** @type {any} */ (judged.find((e) => e.id === 'wal-concurrency'));
   assert.equal(wal.checks[0].verdict, 'holds');
   assert.deepEqual(
@@ -181,7 +192,7 @@ test('a claim measured by a workload is judged from the run\'s WAL-against-DELET
     ['delete-w1r2', 'wal-w1r2', 'writes'],
     'a workload check names its judged pair as a suite check does',
   );
-  assert.equal(judgedPair({ workloads: { comparisons: [cmp('writes', 0.3, 0.5)] } }, wal.checks[0])?.low, 0.3);
+  assert.equal(judgedPair({ comparisons: [cmp('writes', 0.3, 0.5)] }, wal.checks[0])?.low, 0.3);
   assert.equal(wal.checks[1].verdict, 'larger than claimed');
   const five = withWorkloadChecks([], { comparisons: [{ ...cmp('writes', 0.3, 0.5), pairs: 5 }] });
   assert.deepEqual(

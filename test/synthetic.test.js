@@ -56,7 +56,7 @@ test('a synthetic result document carries claims and workloads as a real full on
           }),
         `${platform} ${node}`,
       );
-      // a workload check (WAL against DELETE) judged from the workloads' own comparison
+      // a workload check (WAL against DELETE) judged from the workloads' pair in the run's one list
       assert.ok(
         judged.some((/** @type {any} */ c) => judgedPair(doc, c)?.id === 'journal'),
         `${platform} ${node}: no claim checked on a workload`,
@@ -68,7 +68,8 @@ test('a synthetic result document carries claims and workloads as a real full on
         .filter((/** @type {any} */ c) => c.status === 'skipped')
         .map((/** @type {any} */ c) => c.setup.driver);
       assert.deepEqual([...new Set(skipped)], ['v18.20.8', 'v20.20.2'].includes(node) ? ['node:sqlite'] : []);
-      assert.ok(w.comparisons.length >= 10, `${platform} ${node}`);
+      const journal = doc.comparisons.filter((/** @type {any} */ c) => c.id === 'journal');
+      assert.ok(journal.length >= 10, `${platform} ${node}`);
     }
   }
   // a quick run: the quick workloads, one round, nothing paired
@@ -76,29 +77,31 @@ test('a synthetic result document carries claims and workloads as a real full on
   assert.deepEqual(validate(quick), []);
   assert.ok(quick.workloads);
   assert.equal(quick.workloads.budget.rounds, 1);
-  assert.deepEqual(quick.workloads.comparisons, []);
+  assert.deepEqual(quick.comparisons, []);
   // a check judged on a pair the document lacks is refused: its figures are the pair's
   const doc = /** @type {any} */ (syntheticDoc({ node: 'v24.21.0' }));
   const at = (/** @type {string} */ id) => doc.claims.findIndex((/** @type {any} */ e) => e.id === id);
   const named = doc.claims[at('wal-autocheckpoint-0')].checks[0];
   const workload = doc.claims[at('wal-concurrency')].checks[0];
-  doc.comparisons = doc.comparisons.filter((/** @type {any} */ c) => c !== judgedPair(doc, named));
-  doc.workloads.comparisons = doc.workloads.comparisons.filter(
-    (/** @type {any} */ c) => c !== judgedPair(doc, workload),
-  );
+  const gone = [judgedPair(doc, named), judgedPair(doc, workload)];
+  doc.comparisons = doc.comparisons.filter((/** @type {any} */ c) => !gone.includes(c));
   assert.deepEqual(aggregateProblems(doc), [
     `/claims/${at('wal-autocheckpoint-0')}/checks/0 has the verdict '${named.verdict}' but names no judged pair with an interval`,
     `/claims/${at('wal-concurrency')}/checks/0 has the verdict '${workload.verdict}' but names no judged pair with an interval`,
   ]);
-  // a workload's judged pair is held to the figures of every judged pair
-  Object.assign(doc.workloads.comparisons[0], { verdict: 'faster', change: 0.5, low: -0.1, high: 0.2 });
-  doc.workloads.comparisons[1].change = null;
+  // a workload's judged pair is held to the figures of every judged pair, and names workloads of the run
+  const [i, j] = doc.comparisons.flatMap((/** @type {any} */ c, /** @type {number} */ k) =>
+    c.id === 'journal' ? [k] : [],
+  );
+  Object.assign(doc.comparisons[i], { verdict: 'faster', change: 0.5, low: -0.1, high: 0.2 });
+  Object.assign(doc.comparisons[j], { change: null, reference: 'production/better-sqlite3-multiple-ciphers/none' });
   assert.deepEqual(
-    aggregateProblems(doc).filter((p) => p.startsWith('/workloads')),
+    aggregateProblems(doc).filter((p) => p.startsWith('/comparisons/')),
     [
-      '/workloads/comparisons/0/change is outside its interval',
-      "/workloads/comparisons/0 is 'faster' but its interval reaches 0 or below",
-      `/workloads/comparisons/1 has the verdict '${doc.workloads.comparisons[1].verdict}' but no change, interval or p`,
+      `/comparisons/${i}/change is outside its interval`,
+      `/comparisons/${i} is 'faster' but its interval reaches 0 or below`,
+      `/comparisons/${j} compares what the run does not have: its reference and member are setups (workloads of the run in 'journal')`,
+      `/comparisons/${j} has the verdict '${doc.comparisons[j].verdict}' but no change, interval or p`,
     ],
   );
 });
@@ -123,7 +126,7 @@ test('synthetic figures are stored as the bench stores them: 6 significant figur
     for (const f of Object.values(c.figures))
       figures.push(.../** @type {any} */ (f).rounds, /** @type {any} */ (f).median);
   }
-  for (const c of [...doc.comparisons, ...workloads.comparisons]) figures.push(c.change, c.low, c.high, c.p);
+  for (const c of doc.comparisons) figures.push(c.change, c.low, c.high, c.p);
   assert.ok(figures.length > 5000);
   const full = figures.filter((x) => x !== sig(x));
   assert.deepEqual(full, [], `${full.length} figures with more than 6 significant digits`);

@@ -4,7 +4,8 @@
 // claims, the shootout and the PR comment. Built-ins only down its imports (the comment job).
 import { OPS } from '../../bench/data/ops.js';
 import { headlineMargin, widerSide } from '../../lib/stats/headline.js';
-import { NOT_A_NUMBER, megabytes, num, signedPercent } from '../../lib/format.js';
+import { NOT_A_NUMBER, megabytes, num, signedPercent, whole } from '../../lib/format.js';
+import { JOURNAL } from '../../bench/data/workloads.js';
 
 /** @typedef {(n: number) => string} NumberText */
 
@@ -108,6 +109,12 @@ export function changeText(
 ) {
   if (!c) return 'n/a';
   return `${c.verdict === 'too noisy to tell' ? '≈ ' : ''}${intervalText(c)}`;
+}
+
+/** A run's judged pairs counted, its workloads' (id JOURNAL) named: "37 comparisons (13 of them the workloads' …)". */
+export function comparisonCount(/** @type {{ id: string }[]} */ comparisons) {
+  const k = comparisons.filter((c) => c.id === JOURNAL).length;
+  return `${whole(comparisons.length)} comparisons${k ? ` (${whole(k)} of them the workloads' WAL against DELETE)` : ''}`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { changePercent, marginText, ratioText } from './figure.js';
 import { NOT_A_NUMBER, num, whole } from '../../lib/format.js';
 import { widerSide } from '../../lib/stats/headline.js';
+import { JOURNAL } from '../../bench/data/workloads.js';
 
 /** @typedef {(s: string) => string} Text */
 
@@ -34,13 +35,21 @@ export const readersOf = (s) => `${whole(s.readers)} reader${s.readers === 1 ? '
 const setupOf = (/** @type {any} */ s, /** @type {Text} */ text) =>
   `${text(String(s.driver))}, ${text(String(s.cipher))}${s.busyTimeout === 0 ? ', busy_timeout 0' : ''}`;
 
+/** A WAL workload's judged pair on a figure: the item of the document's `comparisons` with id JOURNAL, it the member. */
+export const journalChange = (
+  /** @type {any[] | undefined} */ comparisons,
+  /** @type {any} */ wal,
+  /** @type {string} */ figure,
+) => comparisons?.find((x) => x.id === JOURNAL && x.member === wal?.name && x.op === figure);
+
 /**
  * Concurrency, WAL against DELETE: a row per pair (shape and setup), production's setup first.
  * @param {any} workloads the document's `workloads`
+ * @param {any[] | undefined} comparisons the document's (journalChange)
  * @param {Text} text
  * @returns {string[][]} header row first; only the header when there is no pair
  */
-export function journalRows(workloads, text) {
+export function journalRows(workloads, comparisons, text) {
   const cases = workloads.cases.filter((/** @type {any} */ c) => c.kind === 'concurrency');
   const key = (/** @type {any} */ s) => JSON.stringify([s.readers, s.writer, s.driver, s.cipher, s.busyTimeout]);
   /** @type {Map<string, { wal?: any, del?: any }>} */
@@ -51,8 +60,6 @@ export function journalRows(workloads, text) {
     else p.del = c;
     pairs.set(key(c.setup), p);
   }
-  const cmp = (/** @type {any} */ c, /** @type {string} */ figure) =>
-    workloads.comparisons.find((/** @type {any} */ x) => x.member === c?.name && x.op === figure);
   const cell = (/** @type {any} */ c, /** @type {string} */ figure) =>
     c?.status === 'ok' ? figureCell(c.figures[figure]) : c ? text(c.status) : '–';
   const busy = (/** @type {any} */ c) =>
@@ -64,10 +71,10 @@ export function journalRows(workloads, text) {
       setupOf(s, text),
       cell(wal, 'reads'),
       cell(del, 'reads'),
-      ratioText(cmp(wal, 'reads')),
+      ratioText(journalChange(comparisons, wal, 'reads')),
       s.writer ? cell(wal, 'writes') : '–',
       s.writer ? cell(del, 'writes') : '–',
-      s.writer ? ratioText(cmp(wal, 'writes')) : '–',
+      s.writer ? ratioText(journalChange(comparisons, wal, 'writes')) : '–',
       `${busy(wal)} · ${busy(del)}`,
     ];
   });

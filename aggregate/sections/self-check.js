@@ -3,7 +3,7 @@
 // bench/result/analysis.js), with what the check catches (aggregate/render/figure.js CATCHES). One line
 // in the README (a failed self-check in bold capitals); on results/README.md the twin's changes in full.
 import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
-import { CATCHES, SELF_CHECK_CATCHES, changeText, pText } from '../render/figure.js';
+import { CATCHES, SELF_CHECK_CATCHES, changeText, comparisonCount, pText } from '../render/figure.js';
 import { comparisonRun, configLabel, opLabel, runName } from './common.js';
 
 /** What a failed self-check means for the comparisons: in full, and in the README's line. */
@@ -24,7 +24,7 @@ function line(/** @type {any} */ doc) {
 /** results/README.md's paragraphs. */
 function long(/** @type {any} */ doc) {
   const out = [
-    `Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0. Each interval is its comparison's own, not corrected over the run's ${doc.comparisons.length} comparisons: read each on its own (with no real difference, about 3 in 100 exclude 0).`,
+    `Comparisons within one run (${runName(doc)}): each case against its reference, measured in the same blocks of the same rounds, change in ops/s with its paired 95% interval; "≈": the interval holds 0. Each interval is its comparison's own, not corrected over the run's ${comparisonCount(doc.comparisons)}: read each on its own (with no real difference, about 3 in 100 exclude 0).`,
   ];
   const sc = doc.selfCheck;
   if (sc) {

@@ -8,7 +8,15 @@
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
-import { growthOf, journalRows, latencyRows, notRunLines, readersOf, scaleRows } from '../render/workload-rows.js';
+import {
+  growthOf,
+  journalChange,
+  journalRows,
+  latencyRows,
+  notRunLines,
+  readersOf,
+  scaleRows,
+} from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { ratioText } from '../render/figure.js';
 import { newestFirst, runName, table } from './common.js';
@@ -34,17 +42,18 @@ const production = (/** @type {any} */ s) =>
 /**
  * Concurrency in one line: per workload of production's setup, the paired change WAL against DELETE
  * of reads/s and (with a writer) writes/s.
- * @param {any} w the document's workloads
+ * @param {any} doc
  * @returns {string | null}
  */
-function concurrencyLine(w) {
+function concurrencyLine(doc) {
+  const w = doc.workloads;
   const cases = w.cases.filter(
     (/** @type {any} */ c) => c.kind === 'concurrency' && c.setup.journal === 'WAL' && production(c.setup),
   );
   const parts = cases
     .map((/** @type {any} */ c) => {
       const figures = ['reads', 'writes']
-        .map((f) => ({ f, cmp: w.comparisons.find((/** @type {any} */ x) => x.member === c.name && x.op === f) }))
+        .map((f) => ({ f, cmp: journalChange(doc.comparisons, c, f) }))
         .filter((x) => x.cmp);
       if (!figures.length) return null;
       const shape = c.setup.writer ? `writer + ${readersOf(c.setup)}` : `${readersOf(c.setup)} alone`;
@@ -92,7 +101,7 @@ function readmeForm(doc, resultsLink) {
       '##### Concurrency and scale',
       `From ${runName(doc)}, a quick run: one round per workload, a smoke test without ±, so no figures here (the tables: ${link}).`,
     ];
-  const lines = [concurrencyLine(w), scaleLine(w)].filter((l) => l !== null);
+  const lines = [concurrencyLine(doc), scaleLine(w)].filter((l) => l !== null);
   if (!lines.length) return [];
   return [
     '##### Concurrency and scale',
@@ -113,7 +122,7 @@ export function render(ctx) {
     `From ${runName(doc)}: ${whole(w.budget.rounds)} round(s) per workload, each in fresh processes, in a shuffled order; ± is the wider side of the 95% interval of the median of the rounds.${quick}`,
     '',
   );
-  const journal = journalRows(w, inert);
+  const journal = journalRows(w, doc.comparisons, inert);
   if (journal.length > 1) {
     out.push(
       `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": too noisy to tell).`,

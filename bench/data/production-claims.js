@@ -439,15 +439,15 @@ export const CLAIM_PAIRS = CLAIMS.flatMap((e) =>
 );
 
 /**
- * The judged pair a check of a claim names: the item with its reference, member and op among the
- * document's `comparisons` and its workloads' (a workload figure is the op of a WAL-against-DELETE
- * pair); null when there is none (nothing of the document is trusted).
+ * The judged pair a check of a claim names: the item of the document's `comparisons` with its
+ * reference, member and op (a workload figure is the op of a WAL-against-DELETE pair); null when
+ * there is none (nothing of the document is trusted).
  * @param {any} doc
  * @param {any} check an item of a claim's `checks`
  * @returns {any}
  */
 export function judgedPair(doc, check) {
   const key = (/** @type {any} */ c) => `${c?.reference}/${c?.member}/${c?.op}`;
-  const all = [doc?.comparisons, doc?.workloads?.comparisons].flatMap((l) => (Array.isArray(l) ? l : []));
+  const all = /** @type {any[]} */ (Array.isArray(doc?.comparisons) ? doc.comparisons : []);
   return all.find((c) => key(c) === key(check)) ?? null;
 }

@@ -134,6 +134,9 @@ const SCALE = [2_000, 20_000, 200_000].map((messages, i) => ({
 /** @type {Workload[]} */
 export const WORKLOADS = [...concurrencyRows(), ...SCALE];
 
+/** The id of a concurrency pair's judged pair in a run's `comparisons`: what tells it from the suite's. */
+export const JOURNAL = 'journal';
+
 /**
  * A concurrency pair's rows as its judged pair names them (bench/workloads/workload-figures.js):
  * DELETE the reference, WAL the member, each `<journal>-<pair>` as concurrencyRows names it.

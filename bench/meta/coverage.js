@@ -8,6 +8,7 @@ import { widerSide } from '../../lib/stats/headline.js';
 import { VERDICTS } from '../../lib/verdicts.js';
 import { caseKey } from '../data/suite.js';
 import { OPS } from '../data/ops.js';
+import { JOURNAL } from '../data/workloads.js';
 
 /** The earlier ±: 1.96 × rse, symmetric (what documents carried before the interval). */
 const earlier = (/** @type {any} */ o) => ({
@@ -134,13 +135,13 @@ export function calibrationOf(docs, which) {
   return { byOp: rows, all: { pairs, coverage: overall(rows, (r) => r.coverage) } };
 }
 
-/** The in-run comparisons' half-widths per operation, over repeat runs (the A/A twin left out). */
+/** The suite's in-run comparisons' half-widths per operation, over repeat runs (the A/A twin and the workloads' pairs left out). */
 export function pairedWidths(/** @type {any[]} */ docs) {
   const bound = Object.fromEntries(OPS.map((o) => [o.name, o.bound]));
   const byOp = /** @type {Record<string, { halves: number[], decided: number }>} */ ({});
   for (const doc of docs)
     for (const c of doc.comparisons ?? []) {
-      if (c.id === 'self-check') continue;
+      if (c.id === 'self-check' || c.id === JOURNAL) continue;
       const t = (byOp[c.op] ??= { halves: [], decided: 0 });
       t.halves.push((Math.log1p(c.high) - Math.log1p(c.low)) / 2);
       t.decided += Number(c.verdict !== VERDICTS.unclear);

@@ -14,7 +14,7 @@ import { cases, caseKey, setupDir, setupKey } from '../data/suite.js';
 import { selectWorkloads } from '../data/workloads.js';
 import { createRandom } from '../../lib/prng.js';
 import { median, medianRse } from '../../lib/stats/spread.js';
-import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
+import { analyseRun, withWorkloadPairs } from '../result/analysis.js';
 import { rounded } from '../run/run-suite.js';
 import { nextExtraRound } from '../run/extra-rounds.js';
 import {
@@ -458,10 +458,8 @@ export function syntheticDoc(p = {}) {
     machine: analysed.machine,
     // a synthetic run has no slices to tell the slow state by, nor a machine to read
     noise: { slowShare: null, byOp: {}, machineFast: analysed.machineFast, steal: null, topology: null },
-    comparisons: analysed.comparisons,
     selfCheck: analysed.selfCheck,
-    claims: withWorkloadChecks(analysed.claims, workloads),
-    ...(workloads ? { workloads } : {}),
+    ...withWorkloadPairs(analysed, workloads),
     counting: { status: 'unavailable', reason: 'a synthetic document: nothing was counted' },
   };
 }

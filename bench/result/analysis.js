@@ -191,26 +191,31 @@ function claimsOf(cases, comparisons) {
 }
 
 /**
- * The claims with the checks a workload measures (bench/data/production-claims.js `workload`): each
- * names its judged pair as a suite check does, the run's paired WAL-against-DELETE comparison of the
- * workloads (bench/workloads/workload-figures.js) by its reference, member and figure as op, and
- * adds the claim's verdict on its interval, where the run has it; a claim with such a check joins
- * the claims when its comparison is there.
- * @param {any[]} claims claimsOf's
- * @param {{ comparisons?: any[] } | null | undefined} workloads the document's `workloads`
+ * The run's one list of judged pairs and its claims: the suite's pairs (analyseRun), then the
+ * workloads' WAL against DELETE (bench/workloads/workload-figures.js, id JOURNAL: their reference
+ * and member workloads, their op the figure), each judged on its own as it was; the workloads
+ * without them; the claims with the checks a workload measures (bench/data/production-claims.js
+ * `workload`), each naming its judged pair as a suite check does and adding the claim's verdict
+ * on its interval where the run has it (a claim with such a check joins the claims then).
+ * @template {{ comparisons?: any[] }} W
+ * @param {{ comparisons: any[], claims: any[] }} suite analyseRun's
+ * @param {W | null | undefined} workloads the run's, as bench/workloads/ measured them
  */
-export function withWorkloadChecks(claims, workloads) {
-  const out = claims.map((e) => ({ ...e, checks: [...e.checks] }));
+export function withWorkloadPairs(suite, workloads) {
+  const { comparisons: journal = [], ...rest } = /** @type {W} */ (workloads ?? {});
+  const comparisons = [...suite.comparisons, ...journal];
+  const out = suite.claims.map((e) => ({ ...e, checks: [...e.checks] }));
   for (const e of CLAIMS)
     e.checks.forEach((check, index) => {
       if (!check.workload || !check.claim) return;
       const pair = { ...journalPair(check.workload.pair), op: check.workload.figure };
       const named = { index, metric: check.metric, ...pair, claim: check.claim };
-      const c = judgedPair({ workloads }, named);
+      const c = judgedPair({ comparisons }, named);
       if (!c) return;
       let row = out.find((x) => x.id === e.id);
       if (!row) out.push((row = { id: e.id, checks: e.checks.map(notMeasured) }));
       row.checks[index] = { ...named, ...claimVerdict(check.claim, c) };
     });
-  return out.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
+  out.sort((a, b) => CLAIMS.findIndex((e) => e.id === a.id) - CLAIMS.findIndex((e) => e.id === b.id));
+  return { comparisons, claims: out, ...(workloads ? { workloads: rest } : {}) };
 }

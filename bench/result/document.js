@@ -1,5 +1,5 @@
 // The one document module: the committed schema (document.schema.json: a run with its sides,
-// one for npm run bench, several for a shootout; its judged pairs in comparisons) and one Ajv
+// one for npm run bench, several for a shootout; all its judged pairs in comparisons) and one Ajv
 // set-up with the kinds of name of lib/names.schema.json beside it; the checks a schema cannot
 // say; the checked write (header.js writes, without ajv, for npm run ci:failure). The aggregate
 // reads every document through documentProblems.
@@ -12,6 +12,7 @@ import { NAMES_SCHEMA } from '../../lib/names.js';
 import { OPS } from '../data/ops.js';
 import { CASE_NAMES, caseKey, parseCaseKey } from '../data/suite.js';
 import { judgedPair } from '../data/production-claims.js';
+import { JOURNAL } from '../data/workloads.js';
 import { SCHEMA_FILE, isShootout, pairsOf, writeDocument } from './header.js';
 
 const Ajv2020 = /** @type {any} */ (Ajv2020Module).default ?? Ajv2020Module;
@@ -114,9 +115,9 @@ function caseProblems(doc, labels) {
 }
 
 /**
- * The judged pairs: what they compare exists (setups of the run's in a run of one side; two sides
- * and a case the data knows in a run of several), each once, an interval around its change, a
- * verdict its figures allow.
+ * The judged pairs: what they compare exists (setups in a run of one side, or its workloads in a
+ * pair of id JOURNAL; two sides and a case the data knows in a run of several), each once, an
+ * interval around its change, a verdict its figures allow (null figures only when not compared).
  * @param {any} doc a schema-valid document with comparisons
  * @param {Set<string>} labels
  * @returns {string[]}
@@ -125,6 +126,7 @@ function comparisonProblems(doc, labels) {
   const problems = /** @type {string[]} */ ([]);
   const several = isShootout(doc);
   const seen = new Set();
+  const workloads = new Set((doc.workloads?.cases ?? []).map((/** @type {any} */ c) => c.name));
   doc.comparisons.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
     const at = `/comparisons/${i}`;
     if (several)
@@ -134,29 +136,24 @@ function comparisonProblems(doc, labels) {
     if (several !== Boolean(r.setup))
       problems.push(`${at} ${several ? 'has no setup in a run of several sides' : 'has a setup in a run of one'}`);
     if (several) problems.push(...tableProblems(parseCaseKey(`${r.setup}/${r.op}`), at));
-    else if (![r.reference, r.member].every((x) => x.includes('/')))
-      problems.push(`${at} compares sides in a run of one: its reference and member are setups`);
+    else if (![r.reference, r.member].every((x) => (r.id === JOURNAL ? workloads.has(x) : x.includes('/'))))
+      problems.push(
+        `${at} compares what the run does not have: its reference and member are setups (workloads of the run in '${JOURNAL}')`,
+      );
     if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && CASE_NAMES.op.includes(r.op))
       problems.push(`${at}/op '${r.op}' is not timed`);
     const id = `${r.id}|${r.reference}|${r.member}|${r.setup}|${r.op}`;
     if (seen.has(id)) problems.push(`${at} repeats ${r.op} of ${r.member} against ${r.reference}`);
     seen.add(id);
-    problems.push(...judgedProblems(r, at));
+    const compared = r.verdict !== 'not compared';
+    if (compared && [r.change, r.low, r.high, r.p].some((x) => x === null))
+      problems.push(`${at} has the verdict '${r.verdict}' but no change, interval or p`);
+    if (compared && r.change !== null && !(r.low <= r.change && r.change <= r.high))
+      problems.push(`${at}/change is outside its interval`);
+    if (r.verdict === 'faster' && !(r.low > 0)) problems.push(`${at} is 'faster' but its interval reaches 0 or below`);
+    if (r.verdict === 'slower' && !(r.high < 0)) problems.push(`${at} is 'slower' but its interval reaches 0 or above`);
+    if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
   });
-  return problems;
-}
-
-/** A judged pair's figures (the suite's, a shootout's, the workloads'): an interval around its change, a verdict they allow. */
-function judgedProblems(/** @type {any} */ r, /** @type {string} */ at) {
-  const problems = /** @type {string[]} */ ([]);
-  const compared = r.verdict !== 'not compared';
-  if (compared && [r.change, r.low, r.high, r.p].some((x) => x === null))
-    problems.push(`${at} has the verdict '${r.verdict}' but no change, interval or p`);
-  if (compared && r.change !== null && !(r.low <= r.change && r.change <= r.high))
-    problems.push(`${at}/change is outside its interval`);
-  if (r.verdict === 'faster' && !(r.low > 0)) problems.push(`${at} is 'faster' but its interval reaches 0 or below`);
-  if (r.verdict === 'slower' && !(r.high < 0)) problems.push(`${at} is 'slower' but its interval reaches 0 or above`);
-  if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
   return problems;
 }
 
@@ -228,9 +225,6 @@ export function semanticProblems(doc) {
     ...runProblems(doc),
     ...caseProblems(doc, labels),
     ...(doc.comparisons ? comparisonProblems(doc, labels) : []),
-    ...(doc.workloads?.comparisons ?? []).flatMap((/** @type {any} */ r, /** @type {number} */ i) =>
-      judgedProblems(r, `/workloads/comparisons/${i}`),
-    ),
     ...countingProblems(doc, labels, pairs),
     ...claimProblems(doc),
   ];

@@ -11,6 +11,7 @@ import {
   CATCHES,
   STEADY_OPS,
   changeText,
+  comparisonCount,
   fastText,
   figureText,
   pText,
@@ -150,7 +151,7 @@ export function summarize(doc) {
     lines.push(
       'After each change in time, what the counts say changed per operation: instructions (instr), and the fsyncs, writes, reads and bytes written where they differ. A difference in instructions under about 1% can come from what ran before the case in its counting process rather than from the change (docs/counting.md).',
     );
-  if (doc.workloads) lines.push('', ...workloadLines(doc.workloads));
+  if (doc.workloads) lines.push('', ...workloadLines(doc.workloads, doc.comparisons));
   lines.push(
     '',
     doc.run.mode === 'quick'
@@ -205,7 +206,7 @@ function comparisonLines(doc) {
     );
   }
   lines.push(
-    `Each interval below is its comparison's own 95% interval, not corrected over the run's ${whole(all.length)} comparisons: read each on its own (with no real difference, about 3 in 100 at 8 pairs exclude 0).`,
+    `Each interval below is its comparison's own 95% interval, not corrected over the run's ${comparisonCount(all)}: read each on its own (with no real difference, about 3 in 100 at 8 pairs exclude 0).`,
     '',
   );
   for (const cmp of COMPARISONS.filter((x) => x.id !== 'self-check')) {
@@ -222,14 +223,15 @@ function comparisonLines(doc) {
  * The workloads (bench/workloads/): concurrency as WAL against DELETE, latencies, scale and its
  * growth, and what did not run.
  * @param {any} w the document's `workloads`
+ * @param {any[]} comparisons the document's, its workloads' pairs among them
  */
-function workloadLines(w) {
+function workloadLines(w, comparisons) {
   const same = (/** @type {string} */ x) => inert(x);
   const lines = [
     `Workloads (${whole(w.seconds)} s; ${whole(w.budget.rounds)} round${w.budget.rounds === 1 ? '' : 's'} of ${whole(w.budget.durationMs)} ms per concurrency workload, each in fresh processes):`,
     '',
   ];
-  const journal = journalRows(w, same);
+  const journal = journalRows(w, comparisons, same);
   if (journal.length > 1) {
     lines.push(
       'Concurrency, each connection its own worker thread on one database: WAL against DELETE (rollback journal), other PRAGMAs production\'s; "WAL vs DELETE" is the paired change in the same rounds.',

@@ -7,7 +7,7 @@ import { checkedDir } from '../../lib/files.js';
 import { ROOT } from '../../lib/root.js';
 import { countPass } from '../counts/pass.js';
 import { loadDrivers } from '../engine/load-drivers.js';
-import { analyseRun, withWorkloadChecks } from '../result/analysis.js';
+import { analyseRun, withWorkloadPairs } from '../result/analysis.js';
 import { environment } from '../result/environment.js';
 import { KIND, METHOD, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId, oneSide } from '../result/header.js';
 import { cpuTimes, noiseOf, stealBetween, topology } from '../result/noise.js';
@@ -202,10 +202,8 @@ export function resultDocument(
     cases: suite.cases,
     machine: suite.machine,
     noise: suite.noise,
-    comparisons: suite.comparisons,
     selfCheck: suite.selfCheck,
-    claims: withWorkloadChecks(suite.claims, workloads),
-    ...(workloads ? { workloads } : {}),
+    ...withWorkloadPairs(suite, workloads),
     counting,
   };
 }

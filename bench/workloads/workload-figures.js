@@ -8,6 +8,7 @@ import { intervalOf } from '../../lib/stats/interval.js';
 import { machineLevels } from '../../lib/stats/levels.js';
 import { median } from '../../lib/stats/spread.js';
 import { sig } from '../../lib/format.js';
+import { JOURNAL } from '../data/workloads.js';
 /** @import { Workload } from '../data/workloads.js' */
 
 /**
@@ -133,8 +134,9 @@ function caseOf(
 
 /**
  * WAL against DELETE: each pair of rows (same shape and setup) measured back to back in each
- * round, compared paired. Reference DELETE, member WAL: the change is what WAL buys. Each judged
- * pair has the shape of the suite's (the schema's $defs/comparison), the workload figure its `op`.
+ * round, compared paired, each on its own as the suite's pairs are. Reference DELETE, member WAL:
+ * the change is what WAL buys. Each judged pair joins the suite's in the run's `comparisons`
+ * (bench/result/analysis.js withWorkloadPairs), id JOURNAL, the workload figure its `op`.
  * @param {Measured[]} measured
  */
 function journalComparisons(measured) {
@@ -153,7 +155,7 @@ function journalComparisons(measured) {
           .filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
       const change = judgeRounds(rounds(del), rounds(wal));
       if (!change) continue;
-      out.push({ id: 'journal', reference: del.w.name, member: wal.w.name, op: id, ...storedJudgement(change) });
+      out.push({ id: JOURNAL, reference: del.w.name, member: wal.w.name, op: id, ...storedJudgement(change) });
     }
   }
   return out;
