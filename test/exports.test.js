@@ -111,3 +111,35 @@ test('an export imported nowhere is found, even where its name is a word elsewhe
     `${path.join('lib', 'a.js')}: HELP`,
   ]);
 });
+
+/**
+ * Every name exported by declaration from more than one source file, with its files (one word,
+ * one concept: issue 37). A section's `render` is the interface every section shares.
+ * @param {string} root
+ */
+function repeatedExports(root) {
+  /** @type {Map<string, string[]>} */
+  const by = new Map();
+  for (const file of SOURCE.filter((d) => fs.existsSync(path.join(root, d))).flatMap((d) =>
+    jsFiles(path.join(root, d)),
+  ))
+    for (const [, name] of fs.readFileSync(file, 'utf8').matchAll(DECLARED))
+      by.set(name, [...(by.get(name) ?? []), path.relative(root, file)]);
+  return [...by]
+    .filter(([name, files]) => files.length > 1 && !(name === 'render' && files.every((f) => f.includes('sections'))))
+    .map(([name, files]) => `${name}: ${files.join(', ')}`);
+}
+
+test('no name is exported by two source files, but the sections’ render', () => {
+  assert.deepEqual(repeatedExports(ROOT), []);
+  const root = scratch('exports-twice-');
+  for (const d of ['lib', 'bench', 'aggregate/sections']) fs.mkdirSync(path.join(root, d), { recursive: true });
+  fs.writeFileSync(path.join(root, 'lib', 'a.js'), 'export const table = 1;\nexport function render() {}\n');
+  fs.writeFileSync(path.join(root, 'bench', 'b.js'), 'export function table() {}\n');
+  fs.writeFileSync(path.join(root, 'aggregate', 'sections', 'c.js'), 'export function render() {}\n');
+  fs.writeFileSync(path.join(root, 'aggregate', 'sections', 'd.js'), 'export function render() {}\n');
+  assert.deepEqual(repeatedExports(root), [
+    `render: ${path.join('aggregate', 'sections', 'c.js')}, ${path.join('aggregate', 'sections', 'd.js')}, ${path.join('lib', 'a.js')}`,
+    `table: ${path.join('bench', 'b.js')}, ${path.join('lib', 'a.js')}`,
+  ]);
+});

@@ -6,7 +6,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { PHASES, choosePhases, costTable, runParts, scaleCompare } from '../bench/meta/pipeline-cost.js';
+import {
+  PIPELINE_PHASES,
+  choosePhases,
+  pipelineCostTable,
+  runParts,
+  scaleCompare,
+} from '../bench/meta/pipeline-cost.js';
 import { writeNewPair } from '../lib/files.js';
 import { ROOT, childEnv, scratch } from './helpers.js';
 
@@ -19,7 +25,7 @@ const cli = (/** @type {string[]} */ args) =>
 
 test('the phases and their targets are the issue’s: quick 60 s, counts 120 s, full and PR check and .ci/run 15 min, tests 5 min', () => {
   assert.deepEqual(
-    PHASES.map((p) => [p.name, p.target]),
+    PIPELINE_PHASES.map((p) => [p.name, p.target]),
     [
       ['quick', 60],
       ['full', 900],
@@ -34,16 +40,16 @@ test('the phases and their targets are the issue’s: quick 60 s, counts 120 s, 
     ['quick', 'counts'],
     'in the table’s order',
   );
-  assert.equal(choosePhases([]).length, PHASES.length, 'all by default');
+  assert.equal(choosePhases([]).length, PIPELINE_PHASES.length, 'all by default');
   assert.throws(
     () => choosePhases(['quick,slow']),
     /^Error: unknown --phase 'slow'; valid: quick, full, counts, compare, test, ci$/,
   );
   // each runs what a user runs, writing into the folder it is given
-  const bench = PHASES[0].run('/tmp/x');
+  const bench = PIPELINE_PHASES[0].run('/tmp/x');
   assert.deepEqual(bench.args.slice(-5), ['bench', '--', '--quick', '--out', '/tmp/x']);
   assert.ok(
-    PHASES.find((p) => p.name === 'ci')
+    PIPELINE_PHASES.find((p) => p.name === 'ci')
       ?.run('/tmp/x')
       .cmd.endsWith(path.join('.ci', 'run')),
   );
@@ -116,14 +122,14 @@ test('the table: a new file every run, never over another, with load and cores b
   ];
   const now = new Date('2026-05-01T12:00:00.000Z');
   const write = (/** @type {typeof rows} */ r) =>
-    `${writeNewPair(out, 'pipeline-cost', `${costTable(r)}\n`, `${JSON.stringify({ rows: r }, null, 2)}\n`, now)}.md`;
+    `${writeNewPair(out, 'pipeline-cost', `${pipelineCostTable(r)}\n`, `${JSON.stringify({ rows: r }, null, 2)}\n`, now)}.md`;
   const a = write(rows);
   const first = fs.readFileSync(a, 'utf8');
   const b = write(rows.slice(0, 1));
   assert.notEqual(a, b, 'the same second: another name');
   assert.equal(fs.readFileSync(a, 'utf8'), first, 'the first table is untouched');
   assert.equal(fs.readdirSync(out).length, 4, 'a .md and a .json each');
-  const md = costTable(rows);
+  const md = pipelineCostTable(rows);
   assert.match(md, /^\| Phase +\| Measured \| Target \| +Pass +\| Load at start \| Load at end \| Cores \| Note/);
   assert.match(md, /\| quick +\| +75\.3 s \| +60\.0 s \| \*\*fail\*\* \| +2\.50 \| +3\.25 \| +2 \|/);
   assert.deepEqual(JSON.parse(fs.readFileSync(a.replace(/\.md$/, '.json'), 'utf8')).rows, rows);

@@ -7,7 +7,7 @@ import { OPS } from '../../bench/data/ops.js';
 import { caseKey, setupKey, setups } from '../../bench/data/suite.js';
 import { ABSOLUTE_COVERAGE, STEADY_OPS, fastText, figureText } from '../render/figure.js';
 import { REASON_MAX, inert } from '../../lib/markdown.js';
-import { cipherLabel, configLabel, newestPerMajor, table } from './common.js';
+import { cipherLabel, configLabel, newestPerMajor, readmeTable } from './common.js';
 import { num } from '../../lib/format.js';
 
 /** Rows a table can footnote: cells without a figure point to a numbered reason under the table. */
@@ -51,7 +51,7 @@ function configTable(docs, s) {
     '',
     ...(note ? [`_${inert(note)}._`, ''] : []),
     'Typical under load ± the wider side of its 95% interval (ops/s; Setup and VACUUM in ms; DB size: the database and its WAL, in MB), a row per Node major (its own machine):',
-    table(t, ['l', ...OPS.map(() => /** @type {'r'} */ ('r'))]),
+    readmeTable(t, ['l', ...OPS.map(() => /** @type {'r'} */ ('r'))]),
     ...(n.lines().length ? ['', ...n.lines()] : []),
   ];
 }

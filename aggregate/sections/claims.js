@@ -12,7 +12,7 @@ import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js
 import { inert } from '../../lib/markdown.js';
 import { day } from '../../lib/format.js';
 import { CLAIM_VERDICTS, VERDICTS } from '../../lib/verdicts.js';
-import { newestFirst, runName, table } from './common.js';
+import { newestFirst, runName, readmeTable } from './common.js';
 import { compactChange } from '../render/pair-table.js';
 
 /**
@@ -41,7 +41,7 @@ export function render(ctx) {
     `The performance claims of ${SOURCE.publisher}'s [${SOURCE.title}](${SOURCE.url}), each measured in the newest full run (${runName(doc)}): the claim's variant against its reference, in the same blocks of the same rounds; the change with its paired 95% interval. ` +
       `Verdicts: holds (the interval meets the claimed change and excludes 0), smaller or larger than claimed, opposite, too noisy to tell (the interval holds 0 and the claim); a claim with no number is judged by its direction; fewer than ${MIN_PAIRS} pairs: too noisy to tell ([the rules](../docs/claims.md)). ${perCheckText(rows)}`,
     '',
-    table(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l', 'l']),
+    readmeTable(claimCells(rows, { text: (s, max) => inert(s, max), link: true }), ['r', 'l', 'l', 'r', 'r', 'l', 'l']),
   ];
 }
 
@@ -108,7 +108,7 @@ export function renderBlockClaims(o) {
       'A cell: the verdict ([rules](docs/claims.md)) and each check\'s change against the claim\'s reference, paired in the run, ± the wider side of its 95% interval, per check, not corrected over the checks ("≈ ±x": too noisy to tell), in ops/s (time for a claim about time). ' +
       `The quotes, the checks and what is not measured: [${link}](${link}).` +
       (without.length ? ` No claims checked yet on ${without.join(', ')}.` : ''),
-    table(
+    readmeTable(
       [
         ['#', 'Claim', ...headers(checked)],
         ...claims.map((x) => [String(x.n), x.short, ...checked.map((m) => claimCell(x, m.doc))]),

@@ -26,7 +26,7 @@ export const notATuning = (/** @type {string} */ c) =>
  * @param {('l'|'r'|'')[]} [align]
  * @param {{ tight?: boolean }} [o]
  */
-export const table = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
+export const readmeTable = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
 
 /** A run's finish time as shown: to the second, UTC. */
 export const when = (/** @type {string} */ iso) => inert(String(iso).replace(/\.\d+Z$/, 'Z'), 40);

@@ -4,7 +4,7 @@
 import { DRIVERS, PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { REASON_MAX, inert } from '../../lib/markdown.js';
 import { NOT_A_NUMBER, driverText, percent, whole } from '../../lib/format.js';
-import { classLink, newestPerMajor, table, when } from './common.js';
+import { classLink, newestPerMajor, readmeTable, when } from './common.js';
 import { documentLink } from '../assets.js';
 /** @import { Entry } from '../store.js' */
 
@@ -56,7 +56,7 @@ export function render(ctx) {
   }
   return [
     '##### Machines: the newest run per Node major (each its own matrix cell, a different VM: not a comparison of Node versions)',
-    table(t),
+    readmeTable(t),
   ];
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { ratioText } from '../render/figure.js';
-import { newestFirst, runName, table } from './common.js';
+import { newestFirst, runName, readmeTable } from './common.js';
 import { compactChange } from '../render/pair-table.js';
 
 /**
@@ -128,8 +128,8 @@ export function render(ctx) {
       `Concurrency: one writer inserting a message per transaction and K readers selecting a mailbox's newest 50, each its own connection in a worker thread, on one database; WAL against the rollback journal (DELETE), the change paired by round ("≈": too noisy to tell).`,
       '',
     );
-    out.push(table(journal, ['l', ...journal[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
-    out.push(table(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
+    out.push(readmeTable(journal, ['l', ...journal[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
+    out.push(readmeTable(latencyRows(w, inert), ['l', 'r', 'r', 'r', 'r']), '');
   }
   const scale = scaleRows(w, inert);
   if (scale.length > 1) {
@@ -137,7 +137,7 @@ export function render(ctx) {
       `Scale: the Production setup at ${scale[0].length - 2} database sizes; "cost per 10× messages": how the time per operation (or the ms, the MB) grows when the mailbox grows tenfold, from the smallest size to the largest, with bounds from both sizes' 95% intervals.`,
       '',
     );
-    out.push(table(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
+    out.push(readmeTable(scale, ['l', ...scale[0].slice(1).map(() => /** @type {const} */ ('r'))]), '');
   }
   const notRun = notRunLines(w, inert);
   if (notRun.length) out.push('Not measured:', ...notRun, '');

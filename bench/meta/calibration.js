@@ -12,7 +12,7 @@ import { table } from '../../lib/markdown.js';
 import { BAND_CHANCE, BAND_SD, bandOf } from '../../aggregate/sections/history.js';
 import { NEAR, WINDOW, outlier, seriesYear, slidingFalse } from './changepoints-year.js';
 import { FAMILIES, falseAnswers } from './false-answers.js';
-import { rate, runClaimRows } from './run-claims.js';
+import { runClaimRows, wilsonRate } from './run-claims.js';
 import { percent } from '../../lib/format.js';
 import { falseDifferences, layoutRuns } from './layout-counts.js';
 import { countRuleData, countRuleVerdict } from './count-rule.js';
@@ -71,7 +71,7 @@ export function flagsOf(byOp, band) {
   };
 }
 
-const interval = (/** @type {number} */ k, /** @type {number} */ n) => `${rate(k, n)} (${k} of ${n})`;
+const interval = (/** @type {number} */ k, /** @type {number} */ n) => `${wilsonRate(k, n)} (${k} of ${n})`;
 
 /** Row a's noise: shared by a night's operations (an outlier VM and its speed, sd 2%) or each its own. */
 const BAND_SCENARIOS = [
@@ -241,7 +241,7 @@ function answerRows(runs, seed) {
         'an answer names a cipher, PRAGMA, Node or driver effect only where its interval, Holm over the question, excludes 0',
       where: 'README, Answers (aggregate/answers/)',
       how: `${r.runs} runs of 8 rounds, no real effect, reference shared by the family, two modes and outlier rounds: ${f.name} (the largest uncorrected effect the block printed before: ${percent(r.largest / r.runs)})`,
-      measured: `${rate(r.answers, r.runs)} of runs with a false answer (${r.answers} of ${r.runs})`,
+      measured: `${wilsonRate(r.answers, r.runs)} of runs with a false answer (${r.answers} of ${r.runs})`,
       target: '≤ 5% per family',
       pass: r.answers / r.runs <= 0.05,
     };

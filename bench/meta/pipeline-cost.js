@@ -76,7 +76,7 @@ export function scaleCompare(phases, cores) {
 }
 
 /** @type {Phase[]} */
-export const PHASES = [
+export const PIPELINE_PHASES = [
   { name: 'quick', what: 'npm run bench -- --quick', target: 60, run: bench(['--quick']), parts: runParts },
   { name: 'full', what: 'npm run bench', target: 15 * 60, run: bench([]), parts: runParts },
   {
@@ -112,7 +112,7 @@ const seconds = (/** @type {number} */ s) => (s >= 120 ? `${(s / 60).toFixed(1)}
 const load = (/** @type {number | null} */ x) => (x === null ? '' : x.toFixed(2));
 
 /** The table as Markdown. */
-export function costTable(/** @type {Row[]} */ rows) {
+export function pipelineCostTable(/** @type {Row[]} */ rows) {
   return markdownTable(
     [
       ['Phase', 'Measured', 'Target', 'Pass', 'Load at start', 'Load at end', 'Cores', 'Note'],
@@ -134,9 +134,9 @@ export function costTable(/** @type {Row[]} */ rows) {
 /** The phases --phase names, in the table's order. */
 export function choosePhases(/** @type {string[]} */ names) {
   const asked = names.flatMap((n) => n.split(',')).filter(Boolean);
-  const bad = asked.find((n) => !PHASES.some((p) => p.name === n));
-  if (bad) throw new UsageError(`unknown --phase '${bad}'; valid: ${PHASES.map((p) => p.name).join(', ')}`);
-  return asked.length ? PHASES.filter((p) => asked.includes(p.name)) : PHASES;
+  const bad = asked.find((n) => !PIPELINE_PHASES.some((p) => p.name === n));
+  if (bad) throw new UsageError(`unknown --phase '${bad}'; valid: ${PIPELINE_PHASES.map((p) => p.name).join(', ')}`);
+  return asked.length ? PIPELINE_PHASES.filter((p) => asked.includes(p.name)) : PIPELINE_PHASES;
 }
 
 /**
@@ -187,8 +187,8 @@ function measure(phase, work) {
 const OPTIONS = /** @type {const} */ ({
   phase: valueFlag(
     'NAME',
-    `the phases to run and time: ${PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
-    { multiple: true, shown: PHASES.map((p) => p.name).join(',') },
+    `the phases to run and time: ${PIPELINE_PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
+    { multiple: true, shown: PIPELINE_PHASES.map((p) => p.name).join(',') },
   ),
   out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
 });
@@ -207,7 +207,7 @@ function main(/** @type {string[]} */ argv) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-cost-'));
   try {
     const rows = phases.flatMap((p) => measure(p, work));
-    const md = costTable(rows);
+    const md = pipelineCostTable(rows);
     const name = writeNewPair(out, 'pipeline-cost', `${md}\n`, `${JSON.stringify({ rows }, null, 2)}\n`);
     printMarkdown(md);
     process.stderr.write(`meta:cost: wrote ${path.relative(process.cwd(), name)}.md and its .json\n`);

@@ -48,7 +48,7 @@ export const NOISE = /** @type {Record<string, (r: () => number) => number>} */ 
 });
 
 /** A rate of k in n with its 95% interval (Wilson), in %. */
-export const rate = (/** @type {number} */ k, /** @type {number} */ n) =>
+export const wilsonRate = (/** @type {number} */ k, /** @type {number} */ n) =>
   `${percent(k / n)} [${percent(wilson(k, n)[0])}, ${percent(wilson(k, n)[1])}]`;
 
 /**
@@ -112,7 +112,7 @@ export function runClaimRows(o) {
   const at = (/** @type {number} */ n) => falseExclusions(n, reps, o.seed);
   const [eight, five] = [at(MIN_PAIRS), at(5)];
   /** @typedef {{ name: string, k: number, n: number }[]} Rates */
-  const list = (/** @type {Rates} */ xs) => xs.map((x) => `${x.name} ${rate(x.k, x.n)}`).join('; ');
+  const list = (/** @type {Rates} */ xs) => xs.map((x) => `${x.name} ${wilsonRate(x.k, x.n)}`).join('; ');
   const upper = (/** @type {Rates} */ xs) => Math.max(...xs.map((x) => wilson(x.k, x.n)[1]));
   const lower = (/** @type {Rates} */ xs) => Math.min(...xs.map((x) => wilson(x.k, x.n)[0]));
   const [calibrated, twice, four] = [1, 2, 4].map((k) => selfCheckFailures(k, runs, o.seed));
@@ -165,7 +165,7 @@ export function runClaimRows(o) {
       claim: `the absolute ± "95% interval", printed "(measured, it ${ABSOLUTE_COVERAGE})"`,
       where: 'the summary; results/README.md absolute tables (aggregate/render/figure.js, lib/stats/headline.js)',
       how: REPEATS.how,
-      measured: `${REPEATS.alone}; loaded: ${rate(REPEATS.loaded.k, REPEATS.loaded.n)} (${REPEATS.loaded.k} of ${REPEATS.loaded.n}; ${REPEATS.loaded.detail})`,
+      measured: `${REPEATS.alone}; loaded: ${wilsonRate(REPEATS.loaded.k, REPEATS.loaded.n)} (${REPEATS.loaded.k} of ${REPEATS.loaded.n}; ${REPEATS.loaded.detail})`,
       target: '93–98%, or its measured coverage printed beside it (printed)',
       pass: null,
     },

@@ -32,8 +32,8 @@ import { effective } from '../workloads/round.js';
 import { messagesOf, pragmasOf as workloadPragmasOf, templateId } from '../workloads/run-workloads.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { analyseShootout, roundCases } from '../shootout/verdict-rows.js';
-import { parseFlags as shootoutFlags } from '../shootout/cli.js';
-import { METHOD as SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
+import { shootoutFlags } from '../shootout/cli.js';
+import { SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
 
 /** Per platform-arch, a runner of that class, and its speed against the real run's machine (a linux-x64 of 2 cores). */
 const MACHINES = {

@@ -63,12 +63,12 @@ const HELP = {
 
 const NODE_SPEC = /^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/;
 
-/** @typedef {ReturnType<typeof parseFlags>} ShootoutFlags */
+/** @typedef {ReturnType<typeof shootoutFlags>} ShootoutFlags */
 
 /**
  * @param {string[]} argv
  */
-export function parseFlags(argv) {
+export function shootoutFlags(argv) {
   const v = parseStrict(argv, OPTIONS);
   const filters = tableFilters(v);
   const quick = Boolean(v.quick);
@@ -107,7 +107,7 @@ export function parseFlags(argv) {
  * @param {string[]} argv
  */
 export async function main(argv) {
-  const f = parseFlags(argv);
+  const f = shootoutFlags(argv);
   if (f.help) return printUsage(helpText(HELP));
   const log = logger('shootout');
   const started = { startedAt: new Date().toISOString(), t0: Date.now() };

@@ -40,7 +40,7 @@ export const engineArgs = (f, filters) => [
  * Fetch the Nodes, install each side's drivers, start each side's engine once to see it loads.
  * A side whose install or engine fails is kept with its reason and left out of the measuring.
  * @param {{ nodes: string[], filters: Record<string, string[]>, time: number, seed: number, fromSource: boolean }} f
- *   the shootout's flags (bench/shootout/cli.js parseFlags)
+ *   the shootout's flags (bench/shootout/cli.js shootoutFlags)
  * @param {(line: string) => void} log
  * @returns {Promise<{ prepared: PreparedSide[], filters: Record<string, string[]> }>} filters: the engine's (defaultFilters)
  */

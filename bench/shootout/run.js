@@ -14,7 +14,7 @@ import { createProgress } from '../../lib/progress.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
 
-export const METHOD =
+export const SHOOTOUT_METHOD =
   'interleaved in slices: new engine servers (one per Node and driver generation) every round, the cases in a new shuffled order each round; each case opened on every side, then ~2 ms slices alternating between the sides in an order rotating by round, case and cycle; per case and round the median over the cycles of the log ratio of a side’s slice to its base side’s, trimmed paired t-test over the rounds, Holm over every comparison of the run, each interval at the level Holm tested it at';
 
 /**
@@ -102,7 +102,7 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       commit: currentCommit(),
     }),
     environment: refReady.environment,
-    harness: { tinybench: TINYBENCH_VERSION, method: METHOD },
+    harness: { tinybench: TINYBENCH_VERSION, method: SHOOTOUT_METHOD },
     sides: prepared.map((p) => {
       const ready = res.ready[p.plan.label] ?? p.ready;
       /** @type {any} */
