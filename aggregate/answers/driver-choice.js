@@ -9,7 +9,7 @@ import { inert } from '../../lib/markdown.js';
 import { mechanismOf } from '../render/mechanism.js';
 import { caseOf, decided, judgeFamily, runPairs } from './family.js';
 import { timeText } from './time-ratio.js';
-import { COMPARED, opLabel } from '../sections/common.js';
+import { COMPARED, opLabel } from '../render/pair-table.js';
 
 const NODE_SQLITE = 'node:sqlite';
 const REFERENCES = ['better-sqlite3', PRODUCTION_DRIVER];

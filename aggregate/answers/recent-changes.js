@@ -2,7 +2,7 @@
 // (sections/history.js, lib/changepoints.js) with their cause where one was recorded, or "none in
 // the last N nights".
 import { day } from '../../lib/format.js';
-import { opLabel } from '../sections/common.js';
+import { opLabel } from '../render/pair-table.js';
 import { historyOf, measureLabel, sizeText } from '../sections/history.js';
 
 /** The change points listed, newest first. */

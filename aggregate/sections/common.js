@@ -1,6 +1,6 @@
 // What the sections share: names as readers know them (a name no table knows: inert,
 // lib/markdown.js), how a number is written, which documents a machine class's sections are drawn
-// from (a comparison as a table: aggregate/render/pair-table.js, whose operation names are these).
+// from.
 import semver from 'semver';
 import { CIPHERS } from '../../bench/data/ciphers.js';
 import { CONFIGS, describeChanges } from '../../bench/data/configs.js';
@@ -10,7 +10,6 @@ import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
 import { day, signedPoints } from '../../lib/format.js';
 /** @import { Entry } from '../store.js' */
 
-export { COMPARED, opLabel };
 export const configLabel = (/** @type {string} */ c) => CONFIGS.find((x) => x.name === c)?.label ?? inert(c);
 export const cipherLabel = (/** @type {string} */ c) => CIPHERS.find((x) => x.name === c)?.label ?? inert(c);
 /** A config that equals production (describeChanges: SQLite's default) is "not a tuning". */

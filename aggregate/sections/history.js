@@ -12,7 +12,7 @@ import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { historySpec } from '../charts/specs.js';
 import { inert } from '../../lib/markdown.js';
 import { median } from '../../lib/stats/spread.js';
-import { COMPARED, opLabel } from './common.js';
+import { COMPARED, opLabel } from '../render/pair-table.js';
 import { num } from '../../lib/format.js';
 import { SETTINGS, changePointsOf, withoutModes } from '../../lib/changepoints.js';
 

@@ -4,7 +4,8 @@
 // in the README (a failed self-check in bold capitals); on results/README.md the twin's changes in full.
 import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
 import { CATCHES, SELF_CHECK_CATCHES, changeText, comparisonCount, pText } from '../render/figure.js';
-import { comparisonRun, configLabel, opLabel, runName } from './common.js';
+import { comparisonRun, configLabel, runName } from './common.js';
+import { opLabel } from '../render/pair-table.js';
 
 /** What a failed self-check means for the comparisons: in full, and in the README's line. */
 const FAILED = 'the comparisons are less certain than their intervals say';
