@@ -113,6 +113,10 @@ export function parseStrict(argv, options, o = {}) {
       strict: true,
       allowPositionals: Boolean(o.positionals),
     });
+    // a repeatable flag also takes a comma-separated list, as --help says of every one
+    for (const [k, x] of Object.entries(r.values))
+      if (table[k]?.multiple && Array.isArray(x))
+        /** @type {any} */ (r.values)[k] = x.flatMap((s) => String(s).split(',')).map((s) => s.trim());
     return /** @type {any} */ ({ ...r.values, _: r.positionals });
   } catch (err) {
     const valid = Object.keys(table)

@@ -50,6 +50,27 @@ test('filters accept repeats and commas, and deduplicate', () => {
   assert.throws(() => parseFlags(['--cipher', '']), UsageError);
 });
 
+test('a repeatable flag of any command takes a comma-separated list, as --help says: meta:same-pages --real a,b checks a, then b', () => {
+  const run = (/** @type {string[]} */ args) =>
+    spawnSync(process.execPath, [path.join(ROOT, 'bench/meta/same-pages.js'), ...args], {
+      encoding: 'utf8',
+      env: childEnv(),
+    });
+  const shootout = path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-shootout.json');
+  const missing = path.join(ROOT, 'test', 'no-such-document.json');
+  for (const args of [
+    ['--real', `${shootout},${missing}`],
+    ['--real', shootout, '--real', missing],
+  ]) {
+    const r = run(args);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(
+      r.stderr.trim(),
+      `meta:same-pages: --real ${missing}: no such file; valid: a result or shootout document`,
+    );
+  }
+});
+
 test('meta:screenshots --real with a folder that is not an aggregated one exits 2 naming the flag and what it needs, before anything is drawn', () => {
   const r = spawnSync(
     process.execPath,
