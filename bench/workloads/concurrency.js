@@ -113,7 +113,9 @@ export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
     for (const s of slots) if (!s.exited) s.worker.unref();
   };
   const onSignal = () => main.abort();
-  o.signal?.addEventListener('abort', onSignal, { once: true });
+  if (o.signal?.aborted)
+    onSignal(); // a signal while the round was being copied
+  else o.signal?.addEventListener('abort', onSignal, { once: true });
   try {
     // the start line: every worker ready, or one failed, or the setup limit
     const setupUntil = Date.now() + SETUP_LIMIT_MS;
