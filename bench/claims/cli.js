@@ -51,7 +51,7 @@ function benchArgsOf(/** @type {string[]} */ argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
   const inSuite = new Set(SUITE_CLAIMS);
   const measurable = CLAIMS.filter((e) => inSuite.has(e.id) || e.checks.some((c) => c.workload)).map((e) => e.id);
-  const given = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  const given = /** @type {string[]} */ (v.claim ?? []);
   for (const n of given)
     if (!measurable.includes(n)) throw new UsageError(`unknown --claim '${n}'; valid: ${measurable.join(', ')}`);
   const chosen = CLAIMS.filter((e) => (given.length ? given : measurable).includes(e.id));

@@ -57,13 +57,13 @@ export const OPTIONS = /** @type {const} */ ({
 /**
  * The engine's filters (--config, --driver, --cipher, --op; repeatable, comma lists), checked
  * against the data.
- * @param {Record<string, unknown>} v parsed values
+ * @param {Record<string, unknown>} v parseStrict's values (a comma list already split)
  * @returns {Record<string, string[]>}
  */
 export function tableFilters(v) {
   const filters = /** @type {Record<string, string[]>} */ ({});
   for (const table of /** @type {const} */ (['config', 'driver', 'cipher', 'op'])) {
-    const names = /** @type {string[]} */ (v[table] ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+    const names = /** @type {string[]} */ (v[table] ?? []);
     for (const n of names) {
       if (!CASE_NAMES[table].includes(n))
         throw new UsageError(`unknown --${table} '${n}'; valid: ${CASE_NAMES[table].join(', ')}`);
@@ -71,7 +71,7 @@ export function tableFilters(v) {
     if (names.length) filters[table] = [...new Set(names)];
   }
   // --claim NAME: only the cases of these claims (bench/data/production-claims.js)
-  const claims = /** @type {string[]} */ (v.claim ?? []).flatMap((s) => s.split(',')).map((s) => s.trim());
+  const claims = /** @type {string[]} */ (v.claim ?? []);
   for (const n of claims)
     if (!SUITE_CLAIMS.includes(n)) throw new UsageError(`unknown --claim '${n}'; valid: ${SUITE_CLAIMS.join(', ')}`);
   if (claims.length) filters.claim = [...new Set(claims)];
