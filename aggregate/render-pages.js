@@ -228,7 +228,6 @@ const updated = (/** @type {RenderOptions} */ o, /** @type {string} */ newest) =
     ? `${when(newest)} (the newest run's finish time)`
     : `${new Date(o.nights.now).toISOString().slice(0, 10)} (the aggregate's clock, UTC; the newest run finished ${when(newest)})`;
 
-/** The README block. */
 export function renderReadmeBlock(/** @type {Shown} */ store, /** @type {RenderOptions} */ o) {
   const entries = latestAttempts(store.entries());
   if (!entries.length) return NO_RESULTS;

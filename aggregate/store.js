@@ -42,7 +42,6 @@ export const isShootoutEntry = (/** @type {Entry} */ e) => /-shootout-[0-9a-f]{8
 
 /** The bytes a document is stored as: the same document always gives the same bytes. */
 export const storedText = (/** @type {any} */ doc) => `${JSON.stringify(doc)}\n`;
-/** The sha256 of a text, in hex. */
 export const sha256 = (/** @type {string} */ s) => crypto.createHash('sha256').update(s).digest('hex');
 /** The sha256 of the bytes a document is stored as: equal exactly when the documents are. */
 export const digest = (/** @type {any} */ doc) => sha256(storedText(doc));
@@ -208,7 +207,6 @@ export function openStore(/** @type {string} */ dir, /** @type {(line: string) =
   }
   return {
     entries,
-    /** The stored document with this run id. */
     byId: (/** @type {string} */ id) => ids.get(id),
     /** The stored document at this path under results/. */
     byFile: (/** @type {string} */ file) => byFile.get(file),
@@ -222,7 +220,6 @@ export function openStore(/** @type {string} */ dir, /** @type {(line: string) =
     },
     /** Whether a document is staged, not yet written. */
     staged: (/** @type {string} */ file) => staged.has(file),
-    /** Write every staged document. */
     commit() {
       for (const [file, text] of staged) {
         writeFileAtomic(path.join(dir, file), text);

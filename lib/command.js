@@ -22,7 +22,6 @@ function isMain(/** @type {string} */ url) {
   return Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(url);
 }
 
-/** The first line of an error's message. */
 export const firstLine = (/** @type {unknown} */ err) =>
   String(/** @type {any} */ (err)?.message ?? err).split('\n')[0];
 

@@ -1,20 +1,8 @@
 #!/usr/bin/env node
-// npm run ci:archive -- [--results results]
-//
-// Makes the releases the index names for the documents here (aggregate/assets.js): what the
-// nightly job does after it aggregates and before it commits the index, so the index never names
-// a release the repository does not hold. A release is made in one call with its one asset (gh
-// creates a draft, uploads, publishes) and never appended to, so immutable releases and the
-// 1,000-asset cap cannot stop it. A release that exists is checked, not written to blindly:
-// - published, with its asset: the same documents (the same bytes, or unpacked and compared):
-//   nothing to do; other documents: refused (exit 1), nothing replaced;
-// - a draft: what an upload cut off leaves (gh publishes only once every asset is up): deleted
-//   and made again;
-// - published without its asset, or with it cut off ('starter'): GitHub's listing lags an upload
-//   by up to tens of seconds, so it is looked at again (5 times, waiting longer each time); then
-//   the cut-off asset is deleted and the asset uploaded, which an immutable release refuses:
-//   exit 1 with the fix.
-// Every gh call that GitHub turns away for a while (a rate limit, a 5xx) is retried (publish/gh.js).
+// npm run ci:archive: makes the releases the index names for the documents here (aggregate/assets.js),
+// before the nightly job commits the index, so the index never names a release the repository does
+// not hold; a release that exists is checked, not written to blindly
+// (docs/pipeline.md#where-the-documents-are).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

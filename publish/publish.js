@@ -1,18 +1,11 @@
 #!/usr/bin/env node
-// npm run ci:publish -- --artifacts DIR [--pages DIR] [--results results] [--readme README.md] [--remote origin] [--branch B]
-//
-// The nightly job's publish job, after the aggregate job (which fetched the archived documents the
-// pages need and aggregated, with a read-only token): takes the pages it rendered (--pages: its
-// README.md and results/, in place of the checkout's), makes the releases the index names for the
-// new documents (npm run ci:archive; git ignores results/<year>/), then commits README.md and
-// results/ (the index, results/README.md, the charts and the nights cache) when they changed (no
-// commit otherwise) with a bot identity and a message naming the run and the documents it added,
-// then pushes. When the push is rejected because another run landed first, it takes the remote
-// branch as it is, fetches the documents the pages now need (npm run ci:restore, with this job's
-// token), runs the aggregate again over the same artifacts (the aggregate is idempotent and
-// append-only, so the other run's documents are kept and ours are added, in the same release),
-// and tries again. The archive comes before every commit: the index never names a release the
-// repository does not hold.
+// npm run ci:publish: the nightly job's publish job (docs/pipeline.md#the-pipeline). It takes the
+// pages the aggregate job rendered (--pages), makes the releases the index names (ci:archive, before
+// every commit: the index never names a release the repository does not hold), commits README.md and
+// results/ when they changed, with a bot identity, and pushes. A push rejected because another run
+// landed first: the remote branch taken as it is, the documents the pages now need fetched
+// (ci:restore), the aggregate run again over the same artifacts (idempotent, append-only: the other
+// run's documents are kept and ours added, in the same release), and tried again.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

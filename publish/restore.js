@@ -1,19 +1,8 @@
 #!/usr/bin/env node
-// npm run ci:restore -- [--results results] [--all]
-//
-// Fetches archived documents (aggregate/assets.js) into results/<year>/: by default the ones the
-// pages read (needed.js), which the nightly job does before it aggregates; --all every document the
-// index lists. One download per release (a night's documents are one asset), each document checked
-// against the sha256 the index lists before it is written (temp file, rename); a document already
-// here is left as it is. Exit 1 when a release or asset is missing or does not match.
-//
-// A fork: GitHub does not copy releases into a fork, so a fork cannot fetch what upstream's index
-// names. When the index names another repository than this one (GH_REPO or GITHUB_REPOSITORY; the
-// aggregate writes the nightly job's repository into the index) and this one lacks the release of
-// the newest document the pages need (a renamed or transferred repository has it, and keeps its
-// history), what the aggregate made in results/ is removed (anything else there is kept) and this repository's own history starts with the night's
-// documents, which one line says (the documents upstream's index lists stay in upstream's releases
-// and in this repository's git history).
+// npm run ci:restore -- [--all]: fetches archived documents (aggregate/assets.js) into
+// results/<year>/, by default the ones the pages read (needed.js), each checked against the sha256
+// the index lists; a fork's first night starts its own history
+// (docs/pipeline.md#where-the-documents-are). Exit 1 when a release or asset is missing or does not match.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -57,7 +57,6 @@ export function answersOf(c, o) {
   };
 }
 
-/** The answers as list items. */
 const items = (/** @type {ReturnType<typeof answersOf>['answers']} */ answers) =>
   answers.flatMap(([name, a]) => (a ? [`- **${name}**: ${a.text}.`, ...(a.items ?? []).map((i) => `  - ${i}.`)] : []));
 

@@ -1,22 +1,12 @@
-// vega's SVG made small and steady, drawing the same picture. Charts are committed every night: a
-// night that moves a few points should rewrite a few bytes, and what git stores of a chart should
-// be its data, not vega's markup repeated on every element. svgo does the generic work with its
-// default preset (shapes as paths, bare groups unwrapped, an element's own transform folded into
-// its path, defaults and what draws nothing dropped, strokes of one style that do not cross drawn
-// as one path). Four passes are ours, as svgo plugins:
-// - pixels, first: vega's ARIA and CSS hooks dropped (a chart is shown as an <img>: its alt text
-//   is the <title>), and every point to the pixel (vega's half pixels, which keep 1-px lines
-//   sharp, kept) where vega wrote it (translates, x, y, a rectangle's or a line's points), so that
-//   the preset's sums stay on the pixel and a night that moves a point by a tenth rewrites
-//   nothing; a symbol's arcs, and a thin side of a bar or tick, to a tenth. A group's transform
-//   stays on the group: a panel moved by a wider axis label rewrites one transform, not every
-//   point in it;
-// - sameClips: a clip path the same as an earlier one dropped, its users pointed at the earlier one;
-// - repeats: a path svgo's merge made of a line drawn several times (vega draws a rule once per
-//   row) split again, so that each is still drawn (a line drawn twice: its anti-aliased edges darken);
-// - sheet: each element's style (fill, stroke, font...) a class of one <style> sheet, named by a
-//   hash of the style (the same name in every chart and every night); the font set once on the
-//   <svg>, the alt text as its <title>.
+// vega's SVG made small and steady, drawing the same picture: charts are committed every night, so a
+// night that moves a few points should rewrite a few bytes, and git should store a chart's data, not
+// vega's markup repeated on every element. svgo's default preset does the generic work; four passes
+// are ours, as svgo plugins (docs/pipeline.md#what-the-readme-shows): pixels (vega's ARIA and CSS
+// hooks dropped, a chart being an <img> whose alt text is its <title>; every point to the pixel where
+// vega wrote it, its half pixels kept, so a night that moves a point by a tenth rewrites nothing; a
+// group's transform left on the group, so a panel moved by a wider label rewrites one transform),
+// sameClips, repeats (a line vega draws once per row, which svgo merged, split again: drawn twice,
+// its anti-aliased edges darken) and sheet (each element's style a class of one <style> sheet).
 import crypto from 'node:crypto';
 import { optimize } from 'svgo';
 

@@ -210,7 +210,6 @@ function causeOf(/** @type {import('../nights.js').Night[]} */ series, /** @type
   return { changed: [], at: 0 };
 }
 
-/** What changed, in words. */
 function causeText(/** @type {Changed} */ changed, /** @type {number} */ at) {
   if (!changed.length) return 'nothing recorded changed (another VM)';
   const what = changedText(changed).join('; ');

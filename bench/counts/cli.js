@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-// npm run counts -- [--quick] [--config NAME]… [--driver NAME]… [--cipher NAME]… [--op NAME]…
-//                   [--claim NAME]… [--case KEY]… [--seed N] [--jobs N] --out FILE
-//                   [--inject FILE | --probe-loop N] (calibration only)
-// The counting pass alone, without the timed rounds: what every selected timed case costs per
-// operation (instructions, system calls, bytes), counted twice in new processes (pass.js). This is
-// what counts each side of a run of several sides (bench/paired/count-sides.js), under the side's
-// Node with its environment: the compare's in each side's own checkout, the shootout's under each
-// side's Node and driver generation, each side's measured cases given by --case. Its output is the
+// npm run counts (--help lists its flags): the counting pass alone, without the timed rounds (pass.js).
+// It counts each side of a run of several sides (bench/paired/count-sides.js), under the side's
+// Node with its environment, each side's measured cases given by --case; its output is the
 // contract between them and a side of any version that has this file.
 //
 // Output (--out, written whole or not at all): { kind: 'sqlite-node-bench/counts', version: 1,
@@ -14,11 +9,7 @@
 //   cases: [{ key, config, driver, cipher, op, counts }] }
 // with `counting` and `counts` as in the result document (bench/counts/pass.js, counts.js), except
 // that the repeat runs with its heap laid out differently (LAYOUT_PAD), as base and head differ.
-//
-// --inject FILE (JSON: { "<case key>": { "loop": N, "fsyncEvery": N, "sql": N } }) adds known work
-// to those cases (worker.js Inject), and --probe-loop N counts that loop and that query (of N / 10
-// rows) alone, to size them: both are for the compare's calibration only; the output names what was
-// injected.
+// --inject and --probe-loop are the compare's calibration only (worker.js Inject).
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, command, numberFlag, parseStrict, switchFlag, valueFlag } from '../../lib/command.js';

@@ -21,5 +21,4 @@ export function mark() {
   return ++made;
 }
 
-/** How many marks this process has set. */
 export const marksMade = () => made;

@@ -1,26 +1,13 @@
 #!/usr/bin/env node
-// The counted process: what runs under valgrind (instructions) or strace (system calls) in the
-// counting pass (pass.js). For each case of its plan it opens the case as a timed round does
-// (session.js `prepare`: a fresh copy of the template, the config's PRAGMAs read back), runs its
-// warm-up, collects the garbage, then runs the K counted operations in two halves. Every timed
-// call (`task.run`, what tinybench times) sits between two marks; the untimed preparation and
-// clean-up (`before`, `after`) sit outside them. The tools cut their counts at the marks
-// (marks.js), so the counts of the halves are the cost of K operations without the process start,
-// the setup or the warm-up; what the marks themselves cost is measured first (`markCost`: a task
-// that does nothing, between marks) and taken off (counts.js). The two halves show whether the
-// cost per operation holds still over the window (`drift`).
+// The counted process of the counting pass (pass.js), under valgrind or strace: each case of its
+// plan opened as a timed round opens it, warmed up, then K operations in two halves, every timed
+// call between two marks (docs/counting.md#how-a-case-is-counted).
 //
 //   node [nodeFlags(), see tools.js] bench/counts/worker.js --plan FILE --out FILE
 //
-// Before its first case it opens every setup of its plan and runs every (driver, operation) once
-// (warmProcess), so what a case costs does not depend on which cases came first.
-//
-// The plan ({ mode, seed, seedMessages, templates, pool, cases: [{ key, k, warmup }] }) names
-// templates and a message pool already made natively (prepare.js: under valgrind's slowdown the
+// The plan (Plan) names templates and a message pool made natively (prepare.js: under valgrind the
 // seed data alone would cost a billion instructions per process); the key comes from
-// SQLITE_BENCH_KEY, as for the engines. It writes
-// { marks, markCost: [ends], cases: [{ key, status, reason?, windows: [{ ops, ends }], verified? }] }
-// to --out: `ends` are the numbers of the marks that end the window's timed calls.
+// SQLITE_BENCH_KEY. It writes { marks, markCost, cases: WorkerCase[] } to --out.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';

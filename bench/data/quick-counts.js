@@ -1,17 +1,9 @@
 // The cases a quick run counts (npm run bench -- --quick): a few that stand for the rest, so the
-// counting pass (bench/counts/), whose processes run many times slower under valgrind, fits in a
-// quick run's minute. A full run counts every timed case. The other cases of a quick run have no
-// `counts`, and the document's `counting.reason` says which were counted and why.
-//
-// Why these: what one operation costs differs most between operations (counted here, quick K,
-// production: ~0.3 M instructions per update, ~1 M per insert or select, ~170 M per VACUUM, ~470 M
-// per setup, most of it the key derivation), then between ciphers (each enciphers every page it
-// writes), and less between PRAGMA configs or drivers doing the same work. So: every timed
-// operation once, on production (its config, driver and cipher); then each cipher family once, on
-// insert, with the production PRAGMAs. Insert, because every commit enciphers the pages it writes,
-// while a select, after its warm-up, mostly reads pages the page cache holds deciphered. AES-128
-// and AES-256 CBC are one family (wxSQLite3's AES-CBC, the same code with more rounds): AES-256
-// stands for both. `none` is the control: the same package, no key.
+// counting pass fits in a quick run's minute; a full run counts every timed case. Why these (every
+// timed operation on production, insert under each other cipher family): docs/counting.md, "What it
+// costs, and where it runs". Insert, because every commit enciphers the pages it writes, while a
+// select after its warm-up mostly reads pages the cache holds deciphered; AES-256 CBC stands for
+// AES-128 CBC (the same code with more rounds); `none` is the control: the same package, no key.
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';

@@ -6,12 +6,8 @@
 //   (production-claims.js CLAIM_PAIRS), if any.
 // - A shootout (planSides, planPairs) has a side per Node and driver generation; a pair is a
 //   reference side and a member side, compared on every case both measure, with the comparison
-//   (shootout-groups.js) that judges it. The driver is held constant where it can be: 12.x
-//   (generation node20) runs on every Node from 20 to 25, so each of those Nodes gets a 12.x side,
-//   and the Node effect is read between 12.x sides. Where the Node's default generation differs
-//   (13.x on 22.14+), it gets a second side with it, compared with the 12.x side of the same Node:
-//   the driver upgrade. Node 18 has only 11.x: it is compared with the reference as a different
-//   driver, and labelled so.
+//   (shootout-groups.js) that judges it; the driver held constant where it can be
+//   (docs/shootout.md#how-to-read-it).
 import semver from 'semver';
 import { COMPARISONS } from './comparisons.js';
 import { GENERATIONS, GENERATION_LOADS, PRODUCTION_DRIVER } from './drivers.js';

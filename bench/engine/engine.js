@@ -53,7 +53,6 @@ async function main() {
     environment: environment(),
     drivers: [...drivers.values()].map((d) => d.info),
   });
-  /** The reply to one request. */
   const answer = (/** @type {any} */ cmd) => {
     if (cmd.setups) return { setups: s.setups() };
     if (Array.isArray(cmd.block)) {

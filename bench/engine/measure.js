@@ -1,18 +1,12 @@
 // One measuring method for every case on every Node: tinybench 4.1.0 (the last release that runs
 // on Node 18, so every cell uses the same one), synchronous, with a warm-up, a time budget and a
-// minimum sample count.
+// minimum sample count (docs/methodology.md, "The same method on every Node").
 //
-// A case is measured in several rounds spread across the run, each by a new engine process, and
-// imprecise cases get extra rounds (see run.js); `measure` is one round, `combine` turns the rounds
-// into the case's statistics. The headline, ops/s median, is the median of the rounds' medians, so
-// one round disturbed by the machine does not move it, and `medianRse` is its uncertainty, from the
-// spread of the rounds; every other statistic is computed by tinybench over the pooled
-// per-operation samples of all rounds.
-//
-// Operations faster than `minSampleMs` are run `opsPerSample` times per sample, so the harness's
-// own cost per sample (two clock reads and a call) stays under about 1% of what it measures;
-// every figure is per operation. Slower operations are one per sample, so their latency
-// percentiles are those of single operations.
+// `measure` is one round, `combine` turns the rounds into the case's statistics: the headline,
+// ops/s median, is the median of the rounds' medians, so one disturbed round does not move it, and
+// `medianRse` its uncertainty; every other statistic is tinybench's over the pooled per-operation
+// samples of all rounds. Operations faster than `minSampleMs` run `opsPerSample` times per sample;
+// slower ones one per sample, so their latency percentiles are those of single operations.
 import { Bench } from 'tinybench';
 import { median, medianRse } from '../../lib/stats/spread.js';
 

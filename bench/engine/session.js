@@ -263,7 +263,6 @@ export function createSession(/** @type {SessionOptions} */ o) {
       return failed(c, err);
     }
   };
-  /** One slice of an open case. */
   const sliceCase = (/** @type {string} */ key, /** @type {number} */ ms) => {
     const o = open.get(key);
     if (!o) throw new Error(`${key} is not open`);

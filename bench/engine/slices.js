@@ -1,19 +1,13 @@
-// Measuring in slices, at the time scale of the machine's noise.
-//
-// On a shared VM the machine switches between a fast and a slow state within a second (select
-// windows near 6,000 or 10,000/s; Python's sqlite3 shows it too), and only ever adds time. Two
-// cases measured one after the other, a few hundred milliseconds apart, each meet the machine in
-// whatever state it is in then, so a comparison of them straddles states at random. Here the cases
-// of a block take turns instead: a slice of a few milliseconds of one, then of the next, in a new
-// shuffled order every cycle, until the block's time is spent. Every case sees the same mix of
-// the machine's states, and the two sides of a comparison, one slice each per cycle, are
-// milliseconds apart: the paired figure of a cycle is the log ratio of their two slices.
+// Measuring in slices, at the time scale of the machine's noise: a block's cases take turns, a slice
+// of a few milliseconds each per cycle, in a new shuffled order every cycle, so every case sees the
+// same mix of the machine's fast and slow states and the two sides of a comparison are milliseconds
+// apart (docs/methodology.md, "Rounds in blocks, blocks in slices").
 //
 // A slice is made of samples of `batch` operations (batch sized as tinybench's warm-up says, so the
 // harness's own cost stays under about 1%), each with its untimed preparation and clean-up, timed
 // back to back until the slice has `sliceMs` of timed work; an operation slower than that is one
-// sample, one slice. A round's figures, typical under load and fastest typical, and the paired
-// figure of two cases are statistics of the slices: lib/stats/slice-figures.js.
+// sample, one slice. A round's figures and the paired figure are statistics of the slices:
+// lib/stats/slice-figures.js.
 import { slowed, warmUp } from './measure.js';
 import { MIN_CYCLES, sliceFigures } from '../../lib/stats/slice-figures.js';
 import { shuffle } from '../../lib/prng.js';

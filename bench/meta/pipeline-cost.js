@@ -111,7 +111,6 @@ export const PIPELINE_PHASES = [
 const seconds = (/** @type {number} */ s) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
 const load = (/** @type {number | null} */ x) => (x === null ? '' : x.toFixed(2));
 
-/** The table as Markdown. */
 export function pipelineCostTable(/** @type {Row[]} */ rows) {
   return markdownTable(
     [

@@ -1,14 +1,10 @@
 // Runs the suite, a run of one side, through the round loop (runner.js): every case once per round,
-// each round in its own shuffled order of blocks measured by a new engine process, on templates built once for the run (see
-// bench/engine/templates.js); so no case inherits another's writes and no config is always the
-// cold one.
-//
-// A full run gives every case `rounds` rounds, then extra rounds to the cases whose headline is not
-// yet precise (`medianRse` of their round medians above `targetRse`), one extra round after another,
-// each in a new shuffled order (extra-rounds.js), until each is precise, has `maxRounds`, or the run reaches
-// `deadlineSeconds`. Fsync-bound cases swing from round to round with the disk; CPU-bound ones
-// mostly do not, so the time goes where the uncertainty is. Every case's rounds are in its result
-// (`stats.rounds`).
+// each round in its own shuffled order of blocks measured by a new engine process, on templates
+// built once for the run (bench/engine/templates.js); so no case inherits another's writes and no
+// config is always the cold one. Then extra rounds for the cases whose headline is not yet precise
+// (extra-rounds.js), until each is precise, has `maxRounds`, or the run reaches `deadlineSeconds`
+// (docs/methodology.md): fsync-bound cases swing from round to round with the disk, CPU-bound ones
+// mostly do not, so the time goes where the uncertainty is.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -52,7 +52,6 @@ export function listText() {
 const namedTable = (header, entries, rest) =>
   markdownTable([header, ...entries.map((x) => [`\`${x.name}\``, ...rest(x)])]);
 
-/** Markdown for the README. */
 export function catalogueMarkdown() {
   const rule = (/** @type {string[] | '*'} */ x, /** @type {string} */ all) =>
     x === '*' ? `every ${all}${all === 'config' ? ' but the claim-only ones' : ''}` : x.join(', ');

@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-// npm run matrix -- [--node 18,20,22,24,25] [--quick] [--out out/matrix] [bench filters…]
-//
-// The nightly matrix on this machine, for the platform it runs on: for each Node version, fetch
-// that Node from the npm registry, compile the drivers against its own headers into a per-version
-// cache (a second run reuses it), run the benchmark under it, and write its document where
-// download-artifact would put it (<out>/artifacts/<start>/result-<platform>-node<major>/: a new
-// folder per matrix run, so an earlier run's files are never removed). A version that fails is
-// reported with its error, gets a document saying so, and the rest go on. Finally the aggregate
-// runs into <out>/results and <out>/README.md. Unsupported Node versions are refused before
+// npm run matrix: the nightly matrix on this machine, for the platform it runs on, a Node at a time,
+// then the aggregate (docs/pipeline.md#the-bench-matrix-on-one-machine). Each run writes into a new
+// folder, so an earlier run's files are never removed; unsupported Node versions are refused before
 // anything is fetched.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,23 +1,12 @@
 #!/usr/bin/env node
-// npm run test:nodes -- [--node 18,20,22,24,25] [--set unit|node] [--out out/test-nodes] [--keep]
+// npm run test:nodes (docs/README.md#npm-scripts): `npm install` and `npm test` under every
+// supported Node, each in a fresh copy of this checkout: what a clone would hold if the working tree
+// were committed (the compare's tests check out HEAD), without node_modules/, .drivers/ or .cache/.
 //
-// The README's two commands, `npm install` and `npm test`, under every supported Node on this
-// machine, each in a fresh copy of this checkout; `--set node` runs only the test files that differ
-// between Nodes (test/sets.js: the drivers, their binaries, node:sqlite, the engine on real files),
-// as .ci/run does for its second Node. The copy is what a clone would hold if the
-// working tree were committed: the tracked files and the untracked ones git does not ignore, as
-// they are on disk, committed in a new repository (the compare's tests check out HEAD). No
-// node_modules/, .drivers/ or .cache/ is copied: each Node installs everything itself.
-//
-// Each Node comes from the npm registry (node-<platform>-<arch>, as bench:node), with the npm
-// major its release ships (npm@10 up to Node 22, npm@11 from 24); both are first on PATH, so the
-// install scripts, node-gyp and the tests run under that Node. npm_config_nodedir points node-gyp
-// at that Node's headers, which a machine with internet would download.
-//
-// For each Node it reports the install's and the tests' exit, the test counts, how long each
-// took, and each driver's version and binary origin (built-from-source, bundled-prebuild,
-// downloaded-prebuild) as loaded in the copy. The output of each Node goes to <out>/<version>.log
-// (its tail on stderr when it fails), the report to <out>/report.json. Exit 1 if any Node failed.
+// Each Node comes from the npm registry (as bench:node) with the npm major its release ships, both
+// first on PATH, so install scripts, node-gyp and the tests run under it; npm_config_nodedir points
+// node-gyp at its headers, which a machine with internet would download. Per Node: <out>/<version>.log
+// (its tail on stderr when it fails); the report: <out>/report.json. Exit 1 if any Node failed.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -104,7 +104,6 @@ function writer(/** @type {import('../engine/database.js').Conn} */ c) {
   };
 }
 
-/** Run the operation until the deadline. */
 function loop(/** @type {() => void} */ op) {
   const latencies = /** @type {number[]} */ ([]);
   let busy = 0;

@@ -30,7 +30,6 @@ import { runRoundProcess, running } from './spawn.js';
  * @property {Partial<import('./workload-budgets.js').WorkloadBudget>} [budget] replaces parts of the mode's budget (tests)
  */
 
-/** The production PRAGMAs. */
 const PRODUCTION = /** @type {import('../data/configs.js').Config} */ (
   CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)
 ).pragmas;

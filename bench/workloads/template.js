@@ -38,7 +38,6 @@ function* messageChunks(seed, count) {
   }
 }
 
-/** Build, seed and prove a template. */
 export function buildTemplate(
   /** @type {{ name: string, open: (file: string) => import('../engine/database.js').Conn }} */ driver,
   /** @type {string} */ file,

@@ -89,7 +89,6 @@ export function analyseWorkloads(/** @type {Measured[]} */ measured) {
   return { cases, machine, comparisons: journalComparisons(measured) };
 }
 
-/** A workload's entry in the document. */
 function caseOf(
   /** @type {Measured} */ m,
   /** @type {(m: Measured, f: any) => { values: number[], slots: string[] }} */ series,

@@ -1,14 +1,7 @@
-// The statistics of slices (bench/engine/slices.js measures them): a round's two figures from its
-// slices' rates, and the paired figure of two cases whose slices alternated.
-//
-// - typical under load: the median of the slices' rates;
-// - fastest typical: the FAST_QUANTILE of the slices' rates. The machine's interference only adds
-//   time, so the fast end of the slices is what the code costs when nothing disturbs it; a
-//   quantile, not the fastest slice, because one slice can be lucky too (a cache state, a timer
-//   tick), and 1 in 10 so it stays in the fast state whenever the machine spends a tenth of the
-//   round there (Chen & Revels 2016 argue for the minimum; BenchmarkTools.jl's CI judges on it);
-// - paired: the median over the cycles both ran of the log ratio of their slices, which are
-//   milliseconds apart, so the machine's state, shared by both, cancels in each ratio.
+// The statistics of slices (bench/engine/slices.js measures them): a round's typical under load (the
+// median of its slices' rates) and fastest typical (their FAST_QUANTILE), and the paired figure of
+// two cases whose slices alternated (the median over the cycles both ran of the log ratio of their
+// slices). Why these: docs/methodology.md, "Which figure is which".
 import { median, quantile } from './spread.js';
 
 /** The fastest typical figure: this quantile of a round's slice rates (the 10th percentile of slice times). */

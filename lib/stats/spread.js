@@ -9,7 +9,6 @@ export function quantile(/** @type {number[]} */ xs, /** @type {number} */ q) {
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
 }
 
-/** The arithmetic mean. */
 export const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** The coefficient of variation (sample sd / mean) of some figures, as a fraction. */
