@@ -1,14 +1,8 @@
 #!/usr/bin/env node
-// npm run aggregate -- --artifacts <dir> [--results results] [--readme README.md]
-//
-// Stores the valid result documents under <dir> (download-artifact's layout, or a folder of
-// `npm run bench` output) in results/ (append-only), and regenerates README.md's block, results/README.md
-// and the charts from all of results/. `aggregate()` is the flow, each step in the module whose job
-// it is: check and admit (admit.js: every file checked before anything is written, so an invalid
-// one never blocks a valid one), render to memory (render-pages.js: a document that makes a
-// renderer throw is named and left out), draw (charts/writer.js), store last (store.js), report.
-// docs/pipeline.md "Aggregating results" says each step, what is trusted (trust.js) and the exit
-// statuses (0 stored, 1 conflict / nothing valid / a cap / could not be done, 2 bad flags).
+// npm run aggregate -- --artifacts <dir>: stores the valid result documents under <dir> in results/
+// (append-only) and regenerates README.md's block, results/README.md and the charts from all of
+// results/. `aggregate()` is the flow, a step a line; each step, what is trusted and the exit
+// statuses: docs/pipeline.md#aggregating-results.
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeStaleTemps, removeStaleTempsOf } from '../lib/files.js';

@@ -1,11 +1,9 @@
 #!/usr/bin/env node
-// npm run claims -- [--claim NAME]... [--rounds N] [--time MS] [--seed N] [--out DIR] [--quick] [--no-counts]
-// Checks the claims of the production write-up on this machine: runs the cases of the claims
-// (bench/data/production-claims.js) with the bench (bench/cli.js --claim …, and the concurrency
-// workload's WAL and DELETE rows for the claim it measures), which writes the result document with its
-// `claims`, then prints the claims table (aggregate/render/claims-table.js).
-//   --rounds N  exactly N rounds per case (default: the full run's, with extra rounds for imprecise cases)
-//   --quick     a smoke test: the quick budget with 8 rounds, the fewest a verdict takes
+// npm run claims (--help lists its flags): checks the claims of the production write-up on this
+// machine: runs the cases of the claims (bench/data/production-claims.js) with the bench
+// (bench/cli.js --claim …, and the concurrency workload's WAL and DELETE rows for the claim it
+// measures), which writes the result document with its `claims`, then prints the claims table
+// (aggregate/render/claims-table.js).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

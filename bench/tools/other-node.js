@@ -1,13 +1,8 @@
 #!/usr/bin/env node
-// npm run bench:node -- <version> [bench flags…]
-//
-// Runs the benchmark under another Node version on this machine: fetches that Node from the npm
-// registry (node-<platform>-<arch>@<version> carries bin/node and include/node), installs the
-// driver generation for it — compiled against that Node's own headers — into its own cache, then
-// runs `bench/cli.js` under it with the given flags. A second run reuses both caches.
-//
-//   npm run bench:node -- 18.20.8 --quick
-//   npm run bench:node -- 25 --quick        (a major: its newest release)
+// npm run bench:node -- <version> [bench flags…]: the benchmark under another Node on this machine,
+// fetched from the npm registry (node-<platform>-<arch>@<version> carries bin/node and include/node),
+// with the driver generation for it compiled against its own headers into its own cache (a second
+// run reuses both); a major is its newest release.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,10 +1,7 @@
-// Runs the workloads after the suite (bench/cli.js): templates built once per run (one per journal
-// mode, driver and cipher for concurrency; one per size for scale), each in its own process; then
-// rounds: every workload once per round, in a shuffled order of blocks (each concurrency pair, WAL
-// and DELETE, back to back in a shuffled order; the scale sizes together), each measured by fresh
-// processes (round.js). A workload whose template or round fails is an error with the reason and is
-// not measured again; the run goes on. Everything is under one temp directory, removed at the end
-// and on SIGINT/SIGTERM (the round processes remove their own part; see spawn.js).
+// Runs the workloads after the suite (bench/cli.js): templates built once per run, each in its own
+// process, then rounds of fresh processes (round.js) in a shuffled order of blocks; a workload that
+// fails is an error and is not measured again, the run goes on; one temp directory for everything
+// (docs/workloads.md, "Rounds, order, ±" and "Failures and clean-up").
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
