@@ -1,9 +1,6 @@
 // The counting's two C helpers, built on demand with the C compiler (no network, no node-gyp) into
-// .cache/counting. instrument.c: callgrind instruments nothing until the worker asks, just before
-// its first mark (`--instr-atstart=no`, then a client request, as a Node-API addon of one function
-// built against the running Node's headers), so the process start, loading the drivers and warming
-// up run uninstrumented (switching off again between cases was measured slower: each switch
-// discards valgrind's translations; docs/counting.md); where it cannot be built, the pass
+// .cache/counting. instrument.c: a Node-API addon that switches callgrind's instrumentation on just
+// before the first mark (docs/counting.md#how-a-case-is-counted); where it cannot be built, the pass
 // instruments whole processes and says why. count-malloc.c: the counted processes' malloc
 // (LD_PRELOAD), without which libc's count does not repeat: where it cannot be built, no counting.
 import { execFileSync } from 'node:child_process';

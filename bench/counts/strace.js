@@ -28,7 +28,6 @@ export const RUNTIME = new Set(['brk', 'mmap:anonymous', 'munmap', 'mremap', 'ma
 export const emptyCounts = () => ({ calls: {}, bytesRead: 0, bytesWritten: 0 });
 
 /**
- * Add b into a.
  * @param {SyscallCounts} a
  * @param {SyscallCounts} b
  */

@@ -44,12 +44,7 @@ export const VALGRIND_ARGS = Object.freeze([
   '--vgdb=no',
 ]);
 
-/**
- * What callgrind adds when the worker switches its instrumentation on just before its first mark
- * (instrument.js): nothing is instrumented until it asks. The counts are the same (the same
- * instructions run between the same marks); the process start, loading the drivers and warming the
- * process up run at valgrind's uninstrumented speed.
- */
+/** What callgrind adds when the worker switches its instrumentation on at its first mark (instrument.js). */
 export const FROM_FIRST_MARK_ARGS = Object.freeze(['--instr-atstart=no']);
 
 /**

@@ -8,11 +8,7 @@
  * @property {string|null} sqlite3mc the value of `PRAGMA cipher`, or null for no encryption
  * @property {string} description
  * @property {[string, number][]} [countingKdf] PRAGMAs, run between the cipher and the key, that make the
- *   key derivation cheap: the counting pass (bench/counts/) keys its copies of a template with them. The
- *   derivation runs once per open, never inside an operation's window, and the pages are enciphered
- *   the same way whatever it costs; but under valgrind the default one costs 0.25-2.3 G instructions
- *   (SQLCipher's 256,000 PBKDF2 iterations the most) for every copy opened. The setup operation,
- *   whose cost is the open, is counted with the cipher's own derivation.
+ *   key derivation cheap, for the counting pass's copies of a template (docs/counting.md, "The key derivation")
  */
 
 /** @type {Cipher[]} */

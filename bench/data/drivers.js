@@ -66,8 +66,7 @@ export const GENERATIONS = [
 /**
  * Where a generation may be chosen explicitly (SQLITE_BENCH_GENERATION, `npm run drivers --
  * --generation`): the Node versions each release set supports, wider than where it is the default.
- * The shootout uses it to hold the driver constant across Nodes (12.x on Node 20-25). 13.x never
- * goes below Node 22.14: it segfaults there instead of throwing. 11.x stays on Node 18.
+ * The shootout uses it to hold the driver constant across Nodes (12.x on Node 20-25).
  * @type {Record<string, string>}
  */
 export const GENERATION_LOADS = {

@@ -36,11 +36,8 @@ export const SELECT_SQL = `SELECT id, uid, date, flags, size, subject, from_addr
  * @property {(ctx: { journalMode: string }) => string | null} [skip] a reason not to run
  * @property {(ctx: OpContext) => OpTask} [task]
  * @property {{ warmup: number, full: number, quick: number }} [count] timed ops: how the counting pass
- *   (bench/counts/) counts it: `warmup` operations first, then K operations counted (`full` or
- *   `quick`, by the run's mode). K spans at least a few of the WAL checkpoints the production config
- *   makes on its own (every ~100 inserts, ~700 updates, ~85 deletes, ~7 batches), so their cost is in
- *   the count as it is in the time; a slow operation whose first run costs what the later ones do
- *   (VACUUM, setup: within 0.01%) gets no warm-up.
+ *   counts it: `warmup` operations first, then K counted (`full` or `quick`, by the run's mode); why
+ *   these K: docs/counting.md#how-a-case-is-counted
  */
 /**
  * @typedef {object} OpTask what an operation gives the engine to measure (bench/engine/measure.js

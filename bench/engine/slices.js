@@ -62,7 +62,6 @@ export function slicer(task, budget) {
  */
 
 /**
- * The figures of a round from its slices.
  * @param {number[]} rates ops/s of each slice
  * @param {number[]} latencies per-operation ms of each sample
  * @param {number} batch

@@ -39,10 +39,8 @@ export function ownTempDir(env = process.env) {
  */
 
 /**
- * Start an engine and wait for its ready message. The engine gets a temp directory of its own as
- * TMPDIR (its databases, its drivers' probe, SQLite's temp files): it removes it when it stops,
- * and this process removes it when the engine exits however it ends (killed, crashed), so an
- * engine leaves nothing in the temp dir on any path.
+ * Start an engine and wait for its ready message; its temp directory (ENGINE_TMP_ENV) is removed
+ * however it ends (killed, crashed), so an engine leaves nothing in the temp dir on any path.
  * @param {Omit<import('./session.js').SessionOptions, 'drivers'>} options its session options, its first message
  * @param {{ dir?: string, fail?: (what: string, stderr: string) => Error, env?: NodeJS.ProcessEnv, node?: string }} [o]
  *   dir: the checkout whose engine runs (default this one); fail: makes the error thrown when the

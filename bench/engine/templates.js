@@ -26,7 +26,6 @@ export const SHM = '/dev/shm';
 /** @param {string} file */
 const sizeOf = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
-/** Remove a database and its WAL, shared memory and journal files. */
 /** What a seeded database holds and weighs: file sizes, pages, free pages, messages. */
 export function sizeFacts(
   /** @type {import('./database.js').Conn} */ conn,
@@ -43,6 +42,7 @@ export function sizeFacts(
   };
 }
 
+/** Remove a database and its WAL, shared memory and journal files. */
 export const removeDb = (/** @type {string} */ file) => {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
 };

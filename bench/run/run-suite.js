@@ -71,11 +71,8 @@ export function sessionOptions(o, templates) {
 }
 
 /**
- * Run the suite. Every round, and every extra round, is measured by a new engine process
- * (bench/engine/engine.js), on the templates built once for the run: two processes of the same code can
- * differ by a steady percent or two on a case (memory layout, code placement), and measured here that offset
- * was most of the run-to-run spread of CPU-bound cases. With a process per round it becomes
- * round-to-round spread, which the median of the rounds absorbs and `stats.opsPerSec.rse` shows.
+ * Run the suite, every round by a new engine process: a steady offset of one process (memory
+ * layout, code placement) becomes round-to-round spread, which the median of the rounds absorbs.
  * @param {RunOptions} o
  * @returns {Promise<{ cases: any[], setups: object[], budget: import('../engine/budgets.js').RunBudget, order: string[], engines: number, slow: ReturnType<typeof slowCounter> }>}
  *   slow: the slices in the machine's slow state, per operation (bench/result/noise.js)
@@ -164,9 +161,6 @@ export async function runSuite(o) {
   };
   let engines = 0;
   try {
-    // Rounds, then extra rounds, each in its own shuffled order of operation blocks, so
-    // each case's samples are spread across the whole run, no case always follows the same
-    // neighbour, and the cases a comparison pairs are measured in the same block (bench/engine/slices.js).
     ({ engines } = await runRounds([{ start: () => startEngine(sessionOptions(o, templates), { env }) }], {
       more: (r) => (next = casesOf(r)).some((c) => !done.has(caseKey(c))),
       units: (r) => {
