@@ -1,15 +1,12 @@
-// The README block and results/README.md, computed from results/: no figure, chart or comparison in
-// them is written by hand. Per platform and machine class (never mixed in one table or chart),
-// the sections of sections/index.js in order; then the README block's sections of the whole block.
-// The README is bounded (lines and bytes), so it has short forms (ctx.page === 'readme') and no
-// blank line it does not need (tidyBlanks); results/README.md is the long form. A section asks for a
-// chart with ctx.chart: the chart writer (charts/writer.js) gives back its path at once, for the
-// image link, and writes the chart once both pages are rendered. Every string that comes from a
-// document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
+// The README block and results/README.md, computed from results/ (docs/pipeline.md#what-the-readme-shows):
+// per platform and machine class the sections of sections/index.js in order, then the block's
+// sections of the whole block; the README bounded (short forms when ctx.page === 'readme', no blank
+// line it does not need: tidyBlanks), results/README.md the long form. Every string that comes from
+// a document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
 // image, HTML or heading, break no table and mention no one; a chart's spec through chartText()
-// (one line, bounded), a folder's name through fileSlug(); numbers through lib/format.js. The
-// aggregate's render step (renderPages) renders both to memory, leaving out a document that makes a
-// renderer throw; writePages writes them once the documents are stored.
+// (one line, bounded), a folder's name through fileSlug(); numbers through lib/format.js.
+// renderPages renders both to memory, leaving out a document that makes a renderer throw;
+// writePages writes them once the documents are stored.
 import fs from 'node:fs';
 import path from 'node:path';
 import { CommandError, firstLine } from '../lib/command.js';

@@ -92,14 +92,7 @@ function robustSd(z) {
  * @param {number} least
  */
 function twoGroups(sorted, least) {
-  const n = sorted.length;
-  const { sse } = prefix(sorted);
-  let at = -1;
-  let best = Infinity;
-  for (let k = least; k <= n - least; k++) {
-    const c = sse(0, k) + sse(k, n);
-    if (c < best) [best, at] = [c, k];
-  }
+  const at = bestSplit(prefix(sorted), 0, sorted.length, least);
   if (at < 0) return null;
   const low = sorted.slice(0, at);
   const high = sorted.slice(at);
@@ -228,7 +221,6 @@ function roundingQuantile(va, vb) {
  */
 const SELECTION_SHARE = 0.7;
 
-/** The normal's upper tail. */
 const upper = (/** @type {number} */ x) => 0.5 * erfc(x / Math.SQRT2);
 
 /**

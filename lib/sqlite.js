@@ -10,8 +10,7 @@
  * @property {(...params: SqlValue[]) => Record<string, unknown> | undefined} get
  */
 /**
- * @typedef {object} Conn the part of better-sqlite3 and node:sqlite the benchmark uses; both
- *   drivers provide it as it is, so measured calls go straight to the driver
+ * @typedef {object} Conn
  * @property {(sql: string) => void} exec
  * @property {(sql: string) => Stmt} prepare
  * @property {() => void} close

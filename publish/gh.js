@@ -1,9 +1,6 @@
 // The GitHub CLI, for the releases the documents are archived in (aggregate/assets.js): one call,
 // its output, or an error naming the call and gh's first line. And the one way publish/ tries
-// again (p-retry, the policy in RETRIES): a call GitHub turns away for a while (its rate limits, a
-// 5xx, a connection cut off) is tried again after 5 s, 10 s, 20 s, 40 s and 80 s
-// (SQLITE_BENCH_GH_BACKOFF_MS sets the first wait), each retry logged: gh itself paces nothing and
-// retries only an asset upload's 5xx (3 times, 200 ms apart), never a rate limit. `gh` on the
+// again (p-retry, the policy in RETRIES; docs/pipeline.md#where-the-documents-are). `gh` on the
 // runners; SQLITE_BENCH_GH names another executable (the tests' model of GitHub, test/fixtures/fake-gh.js).
 import { spawnSync } from 'node:child_process';
 import pRetry, { AbortError } from 'p-retry';

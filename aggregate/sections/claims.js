@@ -1,11 +1,8 @@
-// "Claims checked": the claims of the production write-up (bench/data/production-claims.js), each with what
-// the newest full run of a machine class measured (change and 95% interval, paired within the run)
-// and the verdict (bench/claims/verdict.js). The claim and what is checked are the table's words, the
-// link the table's; from the document only numbers, verdicts and reasons, the reasons shown inert.
-//
-// results/README.md: per machine class, a row per check (render). The README block: ONE table for
-// the whole block (renderBlockClaims), a row per claim and a column per machine class, each cell the
-// verdicts and the changes written by compactChange; the per-class section is empty there.
+// "Claims checked" (docs/pipeline.md#what-the-readme-shows, item 6): per claim of bench/data/production-claims.js
+// what the newest full run of a machine class measured and the verdict (bench/claims/verdict.js).
+// The claim and what is checked are the table's words; from the document only numbers, verdicts and
+// reasons, the reasons shown inert. results/README.md: per machine class, a row per check (render);
+// the README block: ONE table for the whole block (renderBlockClaims), a column per machine class.
 import { claimCells, claimRows, perCheckText } from '../render/claims-table.js';
 import { ratioText } from '../render/figure.js';
 import { CLAIMS, MIN_PAIRS, SOURCE } from '../../bench/data/production-claims.js';

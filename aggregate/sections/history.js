@@ -1,11 +1,8 @@
-// Nightly history: the production setup's figure per operation, night by night over the last 13
-// weeks (about 90 days), one chart per Node major, with each night's 95% interval and the band nights on this
-// runner label fall in. Every night runs on another VM of the label, so the band is the machines'
-// spread, not the code's; a night outside it is marked, and listed with what its document says
-// changed since the night before (Node patch, driver, SQLite, runner image).
-// The band marks one night; a level that moved and stayed is a change point (lib/changepoints.js),
-// found per operation in the figure and, where the runs counted, in instructions, fsyncs, writes and
-// bytes written per operation, each named with its night, size, interval and what changed then.
+// Nightly history (docs/pipeline.md#what-the-readme-shows, item 5, and docs/pipeline.md#change-points): the
+// production setup's figure per operation night by night, one chart per Node major, with each
+// night's 95% interval and the band nights on this runner label fall in (the machines' spread, not
+// the code's); the nights outside it, and the change points in the figure and the counts, each with
+// what its document says changed.
 import semver from 'semver';
 import { OPS } from '../../bench/data/ops.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';

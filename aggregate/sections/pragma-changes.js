@@ -1,8 +1,7 @@
-// What each PRAGMA change does: every config against Production, paired within the
-// newest full run, as a dot-and-interval chart (0 marked; the A/A twin and a config that equals
-// production are labelled as such) and the table under it: in the README each cell written by
-// compactChange (a row per config, the twin's and the non-tunings' rows kept: they show the run's
-// noise, and the non-tunings for what they are), on results/README.md in full.
+// What each PRAGMA change does (docs/pipeline.md#what-the-readme-shows, item 2): every config against Production,
+// paired within the newest full run, as a chart and the table under it; the twin's and the
+// non-tunings' rows kept in the README (they show the run's noise, and the non-tunings for what
+// they are), results/README.md in full.
 import { CONFIGS, PRODUCTION_CONFIG, TWIN_CONFIG } from '../../bench/data/configs.js';
 import { COMPARISONS } from '../../bench/data/comparisons.js';
 import { parseSetupKey } from '../../bench/data/suite.js';

@@ -1,13 +1,8 @@
-// "Node versions on one machine": the newest shootout of this machine class (npm run shootout,
-// bench/shootout/): every Node measured on one VM in one interleaved run, each against the
-// reference Node with its 95% interval and verdict, the rows with the driver held constant kept
-// apart from the driver upgrade and from Node 18's older driver. Nothing when the machine class has
-// no shootout: Node versions are never compared across matrix cells (different VMs).
-//
-// Both pages draw one chart (production's driver and cipher: a panel per operation, a bar per
-// compared side, and a diamond for its instructions per operation where they were counted). The
-// README adds one line and one compact table (render/pair-table.js comparisonTable byOp: a row per operation,
-// a column per compared side); results/README.md keeps every driver's long tables (shootout-report.js).
+// "Node versions on one machine" (docs/pipeline.md#what-the-readme-shows, item 1): the newest shootout of this
+// machine class. Nothing when the class has none: Node versions are never compared across matrix
+// cells (different VMs). Both pages draw one chart; the README adds one line and one compact table
+// (render/pair-table.js comparisonTable byOp); results/README.md keeps every driver's long tables
+// (shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
 import { best, classLink, pct, signed } from './common.js';

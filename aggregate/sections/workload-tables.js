@@ -1,10 +1,6 @@
-// Beyond one operation at a time (bench/workloads/): per machine class, from the newest run that
-// measured the workloads (a full one when there is one), the concurrency table (WAL against
-// DELETE with 1, 2 and 4 readers beside a writer, and readers alone, each figure with its ±, the
-// paired change) and the scale table (each figure at each database size, and how its cost grows per
-// 10× more messages): on results/README.md, every setup and the latencies. The README block (a budget
-// of 5 lines) has production's setup in two lines: WAL against DELETE per workload, and how the main
-// figures' cost grows per 10× messages, each figure with its interval.
+// Concurrency and scale (docs/pipeline.md#what-the-readme-shows, item 4): per machine class, from the newest run
+// that measured the workloads (a full one when there is one): on results/README.md every setup and
+// the latencies; in the README block (a budget of 5 lines) production's setup in two lines.
 import { inert } from '../../lib/markdown.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';

@@ -1,10 +1,7 @@
-// Workloads: cases beside the operations that run more than one statement at a time. Two kinds,
-// one row each, as data:
-// - concurrency: one writer and K readers (or K readers alone, the control), each its own
-//   connection in its own worker thread on the same database file, for a fixed time per round;
-// - scale: the production config at a database size, every operation and VACUUM measured on it.
-// The run (bench/workloads/run-workloads.js) measures the rows a filter selects, `default` rows
-// when none is given. Names are what `--workload` takes.
+// Workloads: cases beside the operations that run more than one statement at a time, one row
+// each, as data (docs/workloads.md): concurrency (one writer and K readers, or K readers alone, the
+// control) and scale (the production config at a database size). Names are what `--workload` takes;
+// `default` rows run when none is given.
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { CONFIGS, PRODUCTION_CONFIG } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';

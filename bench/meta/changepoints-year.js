@@ -21,7 +21,6 @@ export const NEAR = 5;
 
 const sig4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
 
-/** Student's t with df degrees of freedom. */
 const student = (/** @type {() => number} */ random, /** @type {number} */ df) => {
   let chi = 0;
   for (let i = 0; i < df; i++) chi += normal(random) ** 2;

@@ -1,21 +1,13 @@
 #!/usr/bin/env node
-// Installs the driver generation for the running Node (see GENERATIONS in drivers.js) into
-// .drivers/<platform>-<arch>-node-<version>/, from drivers/<generation>/'s lockfile. Runs as the
-// project's postinstall, so `npm install` is all a user does. A second run with the same lockfile
-// and Node reuses the install.
-//
-//   node bench/tools/install-drivers.js [--from-source] [--generation ID]
-//
-// --generation ID (or SQLITE_BENCH_GENERATION=ID): install another generation than the Node's
-// default, where its range allows it (GENERATION_LOADS in drivers.js), into
-// .drivers/<platform>-<arch>-node-<version>-gen-<ID>/; the engine loads it when it runs with the
-// same SQLITE_BENCH_GENERATION. The shootout uses it to run 12.x on Node 22-25. A generation whose
-// range excludes this Node is refused (exit 2), never installed or loaded.
-//
-// --from-source (or SQLITE_BENCH_FROM_SOURCE=1): compile the native drivers here, never a
-// downloaded or bundled prebuild. Without it each package installs as it does for a user: its
-// bundled prebuild (13.x), else a prebuild downloaded for this Node, else compiled here. Either
-// way it ends by loading each driver and saying which binary it got and where that came from.
+// Installs the driver generation for the running Node (GENERATIONS in drivers.js) into
+// .drivers/<platform>-<arch>-node-<version>/, from drivers/<generation>/'s lockfile: the project's
+// postinstall, so `npm install` is all a user does; a second run with the same lockfile and Node
+// reuses the install. --generation ID (or SQLITE_BENCH_GENERATION): another generation where its
+// range allows it (GENERATION_LOADS), into …-gen-<ID>/, which the engine loads under the same
+// SQLITE_BENCH_GENERATION (the shootout's 12.x on Node 22-25); one whose range excludes this Node is
+// refused, never installed or loaded. --from-source (or SQLITE_BENCH_FROM_SOURCE=1): compiled here,
+// never a prebuild; without it each package installs as it does for a user. Either way it ends by
+// loading each driver and saying which binary it got and where that came from.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -1,9 +1,6 @@
-// One worker of a concurrency round (concurrency.js): its own connection to the round's database,
-// opened, keyed and configured in its turn (PRAGMAs read back), then at the barrier; when released,
-// the reader selects a mailbox's newest 50 messages in a loop and the writer inserts one message
-// per transaction, until the deadline. SQLITE_BUSY is counted and the operation tried again; its
-// latency runs from the first try to the success. Every read must return 50 rows and every insert
-// change one row, or the worker fails (and its case with it). It posts its counts and latencies.
+// One worker of a concurrency round (concurrency.js; docs/workloads.md#concurrency): its own
+// connection, opened in its turn, then at the barrier; when released, reads or writes until the
+// deadline, each checked, SQLITE_BUSY counted and tried again. It posts its counts and latencies.
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyKey, applyPragmas } from '../engine/database.js';
 import { loadDrivers } from '../engine/load-drivers.js';

@@ -1,11 +1,6 @@
 // One round of a scale workload, in a fresh process (round.js), on a copy of the template of that
-// size. Two parts, each its own process:
-// - ops: the suite's operations (bench/data/ops.js: their tasks and their checks) measured one
-//   after another on the one copy, with tinybench (bench/engine/measure.js): select, update,
-//   checkpoint, insert, then (after the inserted rows are removed, untimed) delete;
-// - vacuum: VACUUM of the copy, timed, then the checkpoint of the WAL it leaves, timed; the
-//   process's peak resident memory before and after (process.resourceUsage().maxRSS: the process
-//   does nothing else, so the peak is VACUUM's); the file sizes before and after.
+// size: `ops` (the suite's operations one after another) or `vacuum` (VACUUM, the checkpoint after
+// it, the peak RSS, the file sizes), each its own process (docs/workloads.md#scale).
 import fs from 'node:fs';
 import { measure } from '../engine/measure.js';
 import { scalar } from '../../lib/sqlite.js';

@@ -36,7 +36,6 @@ import { modesOf } from './modes.js';
 export function intervalOf(rounds, between) {
   if (rounds.length < 3) return null;
   const within = medianRse(rounds);
-  // Student's t with n − 1 degrees of freedom, not 1.96: the spread of a few rounds is itself uncertain
   const half = tquantile(0.975, rounds.length - 1) * Math.hypot(Math.log1p(within / 100), Math.log1p(between / 100));
   const modes = modesOf(rounds);
   const lowest = modes ? modes[0].rate : median(rounds);
