@@ -132,7 +132,6 @@ export function parseStrict(argv, options, o = {}) {
  */
 
 /**
- * The --help text of a command.
  * @param {Help} help
  */
 export function helpText({ usage, summary, options }) {

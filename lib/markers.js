@@ -30,7 +30,6 @@ export function replaceBetween(text, start, end, block, file = 'README.md') {
 }
 
 /**
- * Replace the README's results block.
  * @param {string} readme
  * @param {string} block
  */

@@ -13,7 +13,6 @@ export const NAMES_SCHEMA = JSON.parse(fs.readFileSync(new URL('./names.schema.j
 const DEFS = NAMES_SCHEMA.$defs;
 
 /**
- * A kind of name's definition.
  * @param {string} kind a key of names.schema.json's $defs
  */
 function def(kind) {

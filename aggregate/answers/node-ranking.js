@@ -95,7 +95,6 @@ function nodeRanking(doc) {
 }
 
 /**
- * The answer's words.
  * @param {any | null} shootout the newest shootout document of the machine class
  * @param {any | null} run the run the other answers come from
  * @returns {{ text: string, line: string } | null}

@@ -188,7 +188,6 @@ export function sheet(font, title) {
 }
 
 /**
- * vega's SVG, tidied (see above).
  * @param {string} svg as vega wrote it
  * @param {any} spec the vega-lite spec it was drawn from
  * @returns {string}

@@ -2,13 +2,8 @@
 // spec (draw.js). A chart carries, in its first line, the sha256 of its spec, of the chart
 // libraries' versions (vega, vega-lite, svgo) and of the drawing code: a chart whose spec did not
 // change is neither drawn nor rewritten, so a night's commit touches only the charts whose data
-// moved. The flow, in two steps:
-// 1. `add`: a section asks for a chart while its page is rendered, and gets back the chart's path
-//    at once (it depends only on the name it asked for, never on the drawing);
-// 2. `flush`, once the pages are rendered: draws the charts whose spec changed, one after another
-//    in this process (about 32 a night), then writes every chart or, when one could not be drawn,
-//    none (naming it). Charts no section asked for are removed (they are derived, never data).
-//    Every write is a temp file renamed (lib/files.js).
+// moved. Two steps: `add` while a page is rendered (the path at once), `flush` once both pages are
+// (docs/pipeline.md#what-the-readme-shows); charts no section asked for are removed (derived, never data).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

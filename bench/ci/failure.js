@@ -12,14 +12,10 @@
 // import no npm package (a test runs it in a copy without node_modules), and it writes without
 // validating (header.js); the aggregate validates every document it reads.
 //
-// Where the document is filed: the aggregate groups documents by machine class and by the major of
-// environment.node (aggregate/store.js entryOf). The machine class is this VM's, the cell's. The
-// Node: when the Node running this has the cell's major (setup-node worked), the environment is its
-// own. When it has not (setup-node failed, the image's Node runs this), environment.node is the
-// cell's major as a pre-release, v<CELL_NODE>.0.0-not-installed: the matrix Node never ran and its
-// version is unknown, and the tag says so wherever the version is shown; the rest of the environment
-// is what truly ran (this VM, and v8, napi, modules of the image's Node, whose version
-// environment.ci.failureNode records).
+// Where the document is filed (aggregate/store.js entryOf: machine class and Node major): this VM's
+// class, and the running Node's environment when it has the cell's major; else (setup-node failed)
+// environment.node is v<CELL_NODE>.0.0-not-installed, the matrix Node's version being unknown, and
+// the rest is what truly ran (the image's Node's version in environment.ci.failureNode).
 //
 // Environment (benchmark.yml's failure step sets it):
 //   CELL_NODE, CELL_RUNNER  the matrix Node major and runner label (environment.js records them)

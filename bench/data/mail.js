@@ -45,7 +45,6 @@ const SCHEMAS = { 'blob-last': MAIL_SCHEMA, 'blob-first': SCHEMA_BLOB_FIRST };
 /** @typedef {keyof typeof SCHEMAS} SchemaName */
 
 /**
- * The schema a config creates.
  * @param {{ schema?: string }} config
  */
 export const schemaOf = (config) => SCHEMAS[/** @type {SchemaName} */ (config.schema ?? 'blob-last')];
