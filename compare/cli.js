@@ -2,7 +2,12 @@
 // npm run compare -- --base <dir|ref> [flags] | --calibrate | --calibrate-counts (--help lists the
 // flags; docs/compare.md says what each mode does).
 //
-// Phases, each timed in compare.json's `phases` and the report: prepare the sides (worktrees,
+// compare.json is a run document (bench/result/document.schema.json, as the shootout's) of two
+// sides, base (the reference) and head, each with its checkout; built by the shootout's code: the
+// judged pairs (bench/shootout/verdict-rows.js), the cases per side and round, the counting
+// (bench/shootout/count-nodes.js countRun), with the compare's cost rows (lib/costs.js) in it.
+//
+// Phases, each timed in the document's `run.phases` and the report: prepare the sides (worktrees,
 // installs), count both sides (at once where the cores allow: bench/paired/count-sides.js), time the cases
 // (the cases the counts decide in fewer rounds: timed-rounds.js), the statistics and the report.
 //
@@ -12,6 +17,7 @@ import path from 'node:path';
 import { FILTER_OPTIONS, tableFilters } from '../bench/engine/flags.js';
 import { writeFileAtomic } from '../lib/files.js';
 import {
+  CommandError,
   UsageError,
   command,
   helpText,
@@ -25,12 +31,15 @@ import {
 } from '../lib/command.js';
 import { OPS } from '../bench/data/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/data/suite.js';
-import { analyse, collect, tally } from '../bench/paired/case-verdicts.js';
 import { calibrate } from '../bench/paired/calibrate.js';
 import { interleave, roundsAndTime } from '../bench/paired/interleave.js';
 import { SLICE_MS } from '../bench/engine/slices.js';
 import { report } from './report.js';
-import { countSides } from '../bench/paired/count-sides.js';
+import { countRun } from '../bench/shootout/count-nodes.js';
+import { analyseShootout, roundCases } from '../bench/shootout/verdict-rows.js';
+import { KIND, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../bench/result/header.js';
+import { documentProblems } from '../bench/result/document.js';
+import { costRows } from '../lib/costs.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { makeSides } from './sides.js';
@@ -79,7 +88,8 @@ const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name ==
 function parseFlags(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
   const num = numberFlag;
-  const engine = filterArgs(tableFilters(v));
+  const filters = tableFilters(v);
+  const engine = filterArgs(filters);
   const { rounds, time } = roundsAndTime(v);
   const calibrating = v.calibrate || v['calibrate-counts'];
   if (!v.help && !calibrating && !v.base)
@@ -99,6 +109,8 @@ function parseFlags(/** @type {string[]} */ argv) {
     head: v.head ?? '.',
     mergeBase: Boolean(v['merge-base']),
     rounds,
+    time,
+    filters,
     cpuRounds,
     threshold: num('threshold', v.threshold, 0, 100, false) / 100,
     alpha: num('alpha', v.alpha, 0, 0.5, false),
@@ -152,15 +164,35 @@ async function measureSides(sides, f, fewer, log) {
   return {
     phases,
     method: `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`,
-    rounds: res.rounds.map((r) => ({ base: r.base, head: r.head })),
-    environment: res.ready.base.environment,
-    drivers: { base: res.ready.base.drivers, head: res.ready.head.drivers },
+    rounds: res.rounds,
+    ready: res.ready,
+    keys,
   };
 }
 
-/** Run a compare and write compare.json and compare.md to f.out. */
+/** The compare's one pair of sides: head against base (bench/data/run-plan.js SidePair). */
+const PAIRS = [{ comparison: /** @type {const} */ ('compare'), reference: 'base', member: 'head' }];
+
+/**
+ * Count both sides (bench/shootout/count-nodes.js countRun: the shootout's `counting`), and compare
+ * their cases' costs (lib/costs.js costRows: the compare's rule, its report and exit status).
+ * @param {import('../bench/paired/interleave.js').Side[]} sides base, head
+ * @param {ReturnType<typeof parseFlags>} f
+ * @param {(line: string) => void} log
+ */
+async function countBoth(sides, f, log) {
+  if (!f.counts)
+    return { counting: { status: /** @type {const} */ ('unavailable'), reason: 'not asked for (--no-counts)' } };
+  const { counting, results, together } = await countRun(sides, PAIRS, () => f.countArgs, { log });
+  const docs = (results ?? []).flatMap((r) => ('doc' in r ? [r.doc] : []));
+  if (counting.status !== 'ok' || docs.length !== 2) return { counting, together };
+  return { counting: { ...counting, costs: costRows(docs[0].cases, docs[1].cases) }, together };
+}
+
+/** Run a compare and write compare.json (its run document) and compare.md to f.out. */
 async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type {(line: string) => void} */ log) {
   const t0 = Date.now();
+  const startedAt = new Date(t0).toISOString();
   const { sides, cleanup } = makeSides(f, ['base', 'head'], log);
   const since = (/** @type {number} */ t) => (Date.now() - t) / 1000;
   /** @type {import('./report.js').Phase[]} */
@@ -169,46 +201,70 @@ async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type
   try {
     // the counts first: they say which cases need every timed round (timed-rounds.js)
     const t1 = Date.now();
-    /** @type {import('../bench/paired/count-sides.js').CostsSection} */
-    const costs = f.counts
-      ? await countSides(sides, f.countArgs, { log })
-      : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
-    if (costs.status !== 'ok') log(`counts: ${costs.status}: ${costs.reason}`);
+    const { counting, together } = await countBoth(sides, f, log);
+    if (counting.status !== 'ok') log(`counts: ${counting.status}: ${counting.reason}`);
+    const own = (/** @type {string} */ label) =>
+      'sides' in counting ? counting.sides.find((s) => s.side === label && s.status === 'ok') : undefined;
+    const [b, h] = [own('base'), own('head')];
     phases.push({
       phase: 'count',
       seconds: since(t1),
-      ...(costs.sides ? { base: costs.sides.base.seconds, head: costs.sides.head.seconds } : {}),
-      ...(costs.together === undefined ? {} : { together: costs.together }),
+      ...(b && h && 'seconds' in b && 'seconds' in h ? { base: b.seconds, head: h.seconds } : {}),
+      ...(together === undefined ? {} : { together }),
     });
     log(`phase count: ${since(t1).toFixed(0)} s`);
-    const m = await measureSides(sides, f, fewerRounds(costs), log);
+    const m = await measureSides(sides, f, fewerRounds(counting), log);
     phases.push(...m.phases);
     const t2 = Date.now();
-    const rows = analyse(collect(m.rounds), { threshold: f.threshold, alpha: f.alpha });
+    // every case either side listed is judged: one a side lacks is 'not compared', saying which
+    const comparisons = analyseShootout(
+      m.rounds,
+      PAIRS,
+      { base: m.keys, head: m.keys },
+      { threshold: f.threshold, alpha: f.alpha },
+    );
+    const cases = roundCases(m.rounds, ['base', 'head']);
     phases.push({ phase: 'report', seconds: since(t2) });
-    const seconds = since(t0);
-    const result = {
-      kind: 'sqlite-node-bench/compare',
-      version: 1,
-      base: { given: sides[0].given, commit: sides[0].commit },
-      head: { given: sides[1].given, commit: sides[1].commit },
-      method: m.method,
-      rounds: f.rounds,
-      threshold: f.threshold,
-      alpha: f.alpha,
-      engine: f.engine,
-      seconds,
-      environment: m.environment,
-      drivers: m.drivers,
-      tally: tally(rows),
-      rows,
-      costs,
-      phases,
+    const doc = {
+      schemaVersion: SCHEMA_VERSION,
+      kind: KIND,
+      run: {
+        id: newRunId(),
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        status: 'complete',
+        mode: f.quick ? 'quick' : 'full',
+        budget: { rounds: f.rounds, time: f.time },
+        seed: f.seed,
+        filters: f.filters,
+        threshold: f.threshold,
+        alpha: f.alpha,
+        seconds: since(t0),
+        engine: f.engine,
+        commit: currentCommit(),
+        phases,
+      },
+      environment: m.ready.base.environment,
+      harness: { tinybench: TINYBENCH_VERSION, method: m.method },
+      sides: sides.map((s) => ({
+        label: s.label,
+        node: m.ready[s.label].environment.node,
+        ...(s.label === 'base' ? { reference: true } : {}),
+        status: 'ok',
+        drivers: m.ready[s.label].drivers,
+        checkout: { given: s.given, commit: s.commit },
+      })),
+      comparisons,
+      cases,
+      counting,
     };
-    const md = report(result);
-    writeFileAtomic(path.join(f.out, 'compare.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const problems = documentProblems(doc, { names: false });
+    if (problems.length)
+      throw new CommandError(`the compare's document does not match its schema: ${problems.slice(0, 3).join('; ')}`);
+    const md = report(doc);
+    writeFileAtomic(path.join(f.out, 'compare.json'), `${JSON.stringify(doc, null, 2)}\n`);
     writeFileAtomic(path.join(f.out, 'compare.md'), md);
-    return { rows, md, result };
+    return { md, doc };
   } finally {
     cleanup();
   }
@@ -223,10 +279,11 @@ async function main(/** @type {string[]} */ argv) {
     printMarkdown((await calibration(f, (labels) => makeSides(f, labels, log), log)).md);
     return 0;
   }
-  const { rows, md, result } = await compare(f, log);
+  const { md, doc } = await compare(f, log);
   printMarkdown(md);
   console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
-  return rows.some((r) => r.verdict === 'slower') || result.costs.rows?.some((r) => r.fails) ? 1 : 0;
+  const costs = 'costs' in doc.counting ? doc.counting.costs : [];
+  return doc.comparisons.some((r) => r.verdict === 'slower') || costs.some((r) => r.fails) ? 1 : 0;
 }
 
 command('compare', import.meta.url, main, HELP);

@@ -2,16 +2,18 @@
 // npm run ci:comment — compare-comment.yml's one step: post or update the single compare comment
 // on a PR, from the compare artifact. Runs the default branch's code only. The artifact is
 // untrusted data, written by the pull request's code: the PR it names must have the workflow run's
-// head commit, and the comment is rendered here, by this code, from compare.json, checked field by
-// field (check.js) with every string in it escaped (report.js, lib/markdown.js); the artifact's own
-// Markdown is never posted. The body stays below GitHub's 65,536-character limit: a longer report
-// is cut, with a link to the run's artifacts. Uses only Node built-ins (no install needed).
+// head commit, and the comment is rendered here, by this code, from compare.json: a run document
+// checked by the one schema and its semantic checks (bench/result/document.js, with the default
+// branch's lockfile installed by `npm run ci:install-js`, no script run), refused unless it is a
+// compare of two sides (report.js compareProblem), every string in it escaped (report.js,
+// lib/markdown.js); the artifact's own Markdown is never posted. The body stays below GitHub's
+// 65,536-character limit: a longer report is cut, with a link to the run's artifacts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
 import { inert } from '../lib/markdown.js';
-import { compareProblem } from './check.js';
-import { report } from './report.js';
+import { documentProblems } from '../bench/result/document.js';
+import { compareProblem, report } from './report.js';
 
 export const MARKER = '<!-- sqlite-node-bench:compare -->';
 /** The report's share of a comment: GitHub refuses one over 65,536 characters. */
@@ -26,9 +28,25 @@ const safeUrl = (/** @type {unknown} */ u) =>
     : null;
 
 /**
+ * Why a parsed compare.json cannot be rendered, in one line naming the first field that is wrong;
+ * null when it can: a run document (the one schema and document.js's checks, the case names
+ * excepted: they are the pull request's data, which may add one this checkout does not know),
+ * of a compare (report.js compareProblem).
+ * @param {unknown} json
+ * @returns {string | null}
+ */
+export function compareJsonProblem(json) {
+  const problems = documentProblems(json, { names: false });
+  if (problems.length)
+    return `compare.json is not a run document: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`;
+  const problem = compareProblem(json);
+  return problem ? `compare.json is not a compare run: ${problem}` : null;
+}
+
+/**
  * compare.json, parsed and checked, or why it cannot be shown.
  * @param {string} file
- * @returns {{ result: import('./report.js').CompareResult } | { problem: string }}
+ * @returns {{ result: import('./report.js').CompareDocument } | { problem: string }}
  */
 function readCompare(file) {
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
@@ -42,10 +60,8 @@ function readCompare(file) {
   } catch (err) {
     return { problem: `compare.json is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
   }
-  const problem = compareProblem(json);
-  return problem
-    ? { problem: `compare.json is not a compare result: ${problem}` }
-    : { result: /** @type {any} */ (json) };
+  const problem = compareJsonProblem(json);
+  return problem ? { problem } : { result: json };
 }
 
 /**
@@ -59,7 +75,7 @@ export function reportFrom(dir) {
     try {
       return report(r.result);
     } catch (err) {
-      // check.js lets through only what report.js renders; were that ever wrong, the PR still
+      // the checks let through only what report.js renders; were that ever wrong, the PR still
       // gets a comment naming the failure instead of none at all
       problem = `compare.json passed its check but could not be rendered (${String(/** @type {Error} */ (err)?.message).split('\n')[0]})`;
     }
@@ -166,7 +182,7 @@ export async function postComment(env) {
 const HELP = {
   usage: 'npm run ci:comment',
   summary:
-    "Posts or updates the one compare comment on a pull request, rendered here from the compare artifact's compare.json, checked field by field. No flags: the environment names the artifact and the PR.",
+    "Posts or updates the one compare comment on a pull request, rendered here from the compare artifact's compare.json, checked against the one document schema. No flags: the environment names the artifact and the PR.",
   options: {},
 };
 

@@ -1,39 +1,29 @@
 // The compare's report, in Markdown (terminal, job summary and PR comment alike), from the compare's
-// result: what compare.json holds. The PR comment renders a pull request's compare.json with it, so
-// every string that came from a run (the sides, the environment, the method, the engine's flags,
-// case keys, reasons) goes through lib/markdown.js and renders as itself; numbers are written by
-// this code, with the aggregate's renderers (aggregate/render/: a change, its interval, a count).
-// Built-ins only (the comment job installs nothing).
+// run document (compare.json: bench/result/document.schema.json, two sides base and head): its
+// sides, judged pairs, cases, counting and run.phases. The PR comment renders a pull request's
+// compare.json with it, checked by the schema and document.js first, so every string that came
+// from a run (the sides, the environment, the method, the engine's flags, case keys, reasons) goes
+// through lib/markdown.js and renders as itself; numbers are written by this code, with the
+// aggregate's renderers (aggregate/render/: a change, its interval, a count).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { driverText, megabytes, rate } from '../lib/format.js';
 import { RANKED, tally } from '../lib/verdicts.js';
+import { median } from '../lib/stats/spread.js';
+import { OPS } from '../bench/data/ops.js';
 import { countText } from '../aggregate/render/counts-text.js';
 import { changePercent, changeText } from '../aggregate/render/figure.js';
-import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, movedComponents } from '../lib/costs.js';
+import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, costTally, movedComponents } from '../lib/costs.js';
 import { COMPONENT_LABELS } from '../bench/data/components.js';
-/** @import { Row } from '../bench/paired/case-verdicts.js' */
-/** @import { CostsSection } from '../bench/paired/count-sides.js' */
+/** @import { Verdict } from '../lib/verdicts.js' */
+
+/** @typedef {any} CompareDocument a compare's run document (compare/cli.js), checked (compareProblem) */
+
+/** The phases of a compare, in the order they run (compare/cli.js); `timed` twice where some cases get fewer rounds. */
+export const PHASES = /** @type {const} */ (['prepare', 'count', 'timed', 'report']);
 
 /**
- * @typedef {object} CompareResult what compare.json holds (compare/cli.js writes it)
- * @property {{ given: string, commit: string | null }} base
- * @property {{ given: string, commit: string | null }} head
- * @property {string} method
- * @property {number} rounds
- * @property {number} threshold
- * @property {number} alpha
- * @property {string[]} engine the engine's flags
- * @property {number} seconds
- * @property {any} environment a result document's
- * @property {{ base: any[], head: any[] }} drivers each side's, from its result documents
- * @property {Row[]} rows
- * @property {CostsSection} costs each side's counts compared (lib/costs.js)
- * @property {Phase[]} phases how long each phase took, in order
- */
-
-/**
- * @typedef {object} Phase one phase of a compare (compare/check.js PHASES)
- * @property {typeof import('./check.js').PHASES[number]} phase
+ * @typedef {object} Phase one phase of a compare (the document's run.phases)
+ * @property {typeof PHASES[number]} phase
  * @property {number} seconds
  * @property {number} [base] count: each side's own seconds
  * @property {number} [head]
@@ -41,6 +31,77 @@ import { COMPONENT_LABELS } from '../bench/data/components.js';
  * @property {number} [rounds] timed: the rounds of this phase
  * @property {number} [cases] timed: the cases it timed
  */
+
+/**
+ * @typedef {object} Row one judged pair as the report shows it
+ * @property {string} key config/driver/cipher/op
+ * @property {'ops/s' | 'bytes'} unit
+ * @property {number | null} base median over the rounds both sides ran
+ * @property {number | null} head
+ * @property {number | null} change
+ * @property {number | null} low
+ * @property {number | null} high
+ * @property {number | null} pAdjusted
+ * @property {boolean} significant pAdjusted < alpha
+ * @property {Verdict} verdict
+ * @property {string} [reason]
+ */
+
+/**
+ * Why a schema-valid run document is not a compare this report renders (two sides, base the
+ * reference and head, each with its checkout; the run's facts the report states), naming the
+ * field; null when it is one.
+ * @param {any} doc a document that passed bench/result/document.js documentProblems
+ * @returns {string | null}
+ */
+export function compareProblem(doc) {
+  const [base, head] = doc.sides;
+  if (doc.sides.length !== 2 || base.label !== 'base' || head.label !== 'head' || !base.reference)
+    return '/sides must be two sides, base (reference: true) and head';
+  const i = doc.sides.findIndex((/** @type {any} */ s) => !s.checkout);
+  if (i >= 0) return `/sides/${i}/checkout is missing: a compare's side says its checkout`;
+  for (const f of ['threshold', 'alpha', 'engine', 'seconds', 'budget', 'phases'])
+    if (doc.run[f] === undefined) return `/run/${f} is missing: a compare's run states it`;
+  if (!doc.comparisons) return "/comparisons is missing: a compare's pairs are judged";
+  const other = doc.comparisons.findIndex((/** @type {any} */ r) => r.reference !== 'base' || r.member !== 'head');
+  if (other >= 0) return `/comparisons/${other} is not head against base`;
+  return null;
+}
+
+const SIZES = new Set(OPS.filter((o) => o.kind === 'size').map((o) => o.name));
+
+/**
+ * The judged pairs as the report shows them: each with its sides' medians over the rounds both
+ * ran (the document's cases).
+ * @param {CompareDocument} doc
+ * @returns {Row[]}
+ */
+function rowsOf(doc) {
+  /** @type {Map<string, (number | null)[]>} */
+  const rounds = new Map();
+  for (const c of doc.cases) rounds.set(`${c.side}|${c.config}/${c.driver}/${c.cipher}/${c.op}`, c.rounds ?? []);
+  return doc.comparisons.map((/** @type {any} */ r) => {
+    const key = `${r.setup}/${r.op}`;
+    const b = rounds.get(`${r.reference}|${key}`) ?? [];
+    const h = rounds.get(`${r.member}|${key}`) ?? [];
+    const both = b.flatMap((x, i) =>
+      x !== null && typeof h[i] === 'number' ? [[x, /** @type {number} */ (h[i])]] : [],
+    );
+    return {
+      key,
+      unit: SIZES.has(r.op) ? 'bytes' : 'ops/s',
+      base: both.length ? median(both.map((x) => x[0])) : null,
+      head: both.length ? median(both.map((x) => x[1])) : null,
+      change: r.change,
+      low: r.low,
+      high: r.high,
+      pAdjusted: r.pAdjusted ?? null,
+      significant: typeof r.pAdjusted === 'number' && r.pAdjusted < doc.run.alpha,
+      verdict: r.verdict,
+      ...(r.reason ? { reason: r.reason } : {}),
+    };
+  });
+}
 
 /**
  * The A/A false-alarm rate of the time verdicts at the rounds it was measured at, and the smallest
@@ -61,10 +122,10 @@ const changeCell = (/** @type {number | null} */ x) => (x === null ? '' : change
 const rank = (/** @type {string} */ verdict) => RANKED.indexOf(/** @type {any} */ (verdict));
 
 /** One line describing where the compare ran (plain text: the report escapes it). */
-function environmentLine(/** @type {{ environment: any, drivers: { base: any[], head: any[] } }} */ m) {
-  const e = m.environment;
-  const [base, head] = [m.drivers.base, m.drivers.head].map((ds) =>
-    ds
+function environmentLine(/** @type {CompareDocument} */ doc) {
+  const e = doc.environment;
+  const [base, head] = doc.sides.map((/** @type {{ drivers: any[] }} */ s) =>
+    s.drivers
       .filter((d) => d.status === 'ok')
       .map((d) => driverText(d))
       .join(', '),
@@ -165,20 +226,23 @@ export function costTable(/** @type {import('../lib/costs.js').CostRow[]} */ row
 
 /**
  * The counts' part of the report: a line of what they found, then the cases whose cost changed.
- * @param {CompareResult} c
+ * @param {CompareDocument} doc
+ * @param {Row[]} rows
  * @returns {string[]}
  */
-function costLines(c) {
-  const k = c.costs;
-  if (k.status !== 'ok' || !k.rows || !k.tally)
+function costLines(doc, rows) {
+  const k = doc.counting ?? { status: 'unavailable', reason: 'no counting section' };
+  /** @type {import('../lib/costs.js').CostRow[] | undefined} */
+  const costs = k.costs;
+  if (k.status !== 'ok' || !costs)
     return [`**Counts**: not compared (${inert(k.reason ?? k.status, MAX.reason)}); wall time alone decides.`, ''];
-  const t = k.tally;
-  const changed = k.rows.filter((r) => r.verdict !== 'same cost' && r.verdict !== 'not counted');
+  const t = costTally(costs);
+  const changed = costs.filter((r) => r.verdict !== 'same cost' && r.verdict !== 'not counted');
   const lines = [
     `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of ${pct(COUNT_FLOOR)}, 3 × the case's own repeat spread, 2 × the largest of its operation's), in total or in a component (the same rule on each component's own spreads, its floor ${pct(COMPONENT_FLOORS.sqlite ?? COUNT_FLOOR)} of the operation for SQLite, the cipher and the binding, ${pct(COMPONENT_FLOORS.libc ?? COUNT_FLOOR)} for libc, ${pct(COUNT_FLOOR)} for the others: SQLite's part of a select repeats where the runtime's does not); system calls and bytes when they differ at all. Fails: instructions up by 1% or more in total beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written; a component that moved while the total did not is reported, not failed.`,
     '',
   ];
-  if (changed.length) lines.push(costTable(changed, c.rows), '');
+  if (changed.length) lines.push(costTable(changed, rows), '');
   return lines;
 }
 
@@ -219,22 +283,29 @@ function phaseLines(phases) {
   return [...lines, ''];
 }
 
-/** The whole report. */
-export function report(/** @type {CompareResult} */ c) {
-  const n = tally(c.rows);
-  const timed = c.rows.filter((r) => r.pAdjusted !== null).length;
+/**
+ * The whole report, from a compare's run document (compareProblem says whether one is).
+ * @param {CompareDocument} doc
+ */
+export function report(doc) {
+  const rows = rowsOf(doc);
+  const n = tally(rows);
+  const timed = rows.filter((r) => r.pAdjusted !== null).length;
+  const [base, head] = doc.sides;
+  const { run } = doc;
+  const rounds = run.budget.rounds;
   const lines = [
-    `## Benchmark compare: ${inert(side('head', c.head))} against ${inert(side('base', c.base))}`,
+    `## Benchmark compare: ${inert(side('head', head.checkout))} against ${inert(side('base', base.checkout))}`,
     '',
-    ...costLines(c),
+    ...costLines(doc, rows),
     `${n.slower ? `**${n.slower} slower**` : '0 slower'}, ${n.faster} faster, ${n['no change']} no change, ${n['too noisy to tell']} too noisy to tell, ${n['not compared']} not compared.`,
     '',
-    `${inert(environmentLine(c), MAX.line)}. ${c.rounds} rounds per side; ${inert(c.method, MAX.line)}; engine ${code(c.engine.join(' '), MAX.line)}; ${(c.seconds / 60).toFixed(1)} min.`,
-    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${c.rounds} round pairs' log ratios, with its interval at the level Holm's correction tested it at (95% for one case alone, wider among many; it excludes 0 exactly when Sig.). Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${c.alpha}. Slower, faster: significant, and the interval reaches a change of ${(c.threshold * 100).toFixed(0)}% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±${(c.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
+    `${inert(environmentLine(doc), MAX.line)}. ${rounds} rounds per side; ${inert(doc.harness.method, MAX.line)}; engine ${code(run.engine.join(' '), MAX.line)}; ${(run.seconds / 60).toFixed(1)} min.`,
+    `Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the ${rounds} round pairs' log ratios, with its interval at the level Holm's correction tested it at (95% for one case alone, wider among many; it excludes 0 exactly when Sig.). Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the ${timed} timed cases, α = ${run.alpha}. Slower, faster: significant, and the interval reaches a change of ${(run.threshold * 100).toFixed(0)}% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±${(run.threshold * 100).toFixed(0)}%; too noisy to tell: neither (more rounds would tell).`,
     '',
-    ...phaseLines(c.phases),
+    ...phaseLines(run.phases),
   ];
-  const worth = c.rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
+  const worth = rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
   const fold = (/** @type {string} */ what, /** @type {Row[]} */ rows) => {
     if (rows.length)
@@ -242,11 +313,11 @@ export function report(/** @type {CompareResult} */ c) {
   };
   fold(
     'with no change',
-    c.rows.filter((r) => r.verdict === 'no change'),
+    rows.filter((r) => r.verdict === 'no change'),
   );
   fold(
     'not compared',
-    c.rows.filter((r) => r.verdict === 'not compared'),
+    rows.filter((r) => r.verdict === 'not compared'),
   );
   return lines.join('\n');
 }

@@ -39,10 +39,13 @@ function decidedByCounts(/** @type {import('../lib/costs.js').CostRow} */ r) {
 
 /**
  * The cases a compare times in fewer rounds: the sizes, and the cases the counts decide.
- * @param {import('../bench/paired/count-sides.js').CostsSection} costs
+ * @param {{ status: string, reason?: string, costs?: import('../lib/costs.js').CostRow[] }} counting the run's
+ *   `counting`, with the compare's cost rows (compare/cli.js)
  * @returns {(key: string) => boolean}
  */
-export function fewerRounds(costs) {
-  const decided = new Set(costs.status === 'ok' ? (costs.rows ?? []).filter(decidedByCounts).map((r) => r.key) : []);
+export function fewerRounds(counting) {
+  const decided = new Set(
+    counting.status === 'ok' ? (counting.costs ?? []).filter(decidedByCounts).map((r) => r.key) : [],
+  );
   return (key) => decided.has(key) || EXACT_OPS.has(parseCaseKey(key).op);
 }

@@ -30,7 +30,7 @@ export const CLAIM_VERDICTS = /** @type {const} */ ({
   context: 'context',
 });
 
-/** A case's counts, compared (lib/costs.js costRows), in the order compare.json's cost tally lists them. */
+/** A case's counts, compared (lib/costs.js costRows), in the order the compare's cost tally lists them (costTally). */
 export const COUNT_VERDICTS = /** @type {const} */ ({
   more: 'costs more',
   less: 'costs less',
@@ -52,7 +52,7 @@ export const RANKED = /** @type {Verdict[]} */ ([
   VERDICTS.same,
 ]);
 
-/** How many rows have each verdict (compare.json `tally`, in this order). */
+/** How many rows have each verdict (the compare's report's tally, in this order). */
 export function tally(/** @type {{ verdict: string }[]} */ rows) {
   const W = VERDICTS;
   /** @type {Record<string, number>} */

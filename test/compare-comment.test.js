@@ -8,7 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MARKER, MAX_BODY, commentBody, postComment, reportFrom } from '../compare/comment.js';
-import { scratch } from './helpers.js';
+import { ROOT, scratch } from './helpers.js';
+import { compareDoc, row } from './compare-doc.js';
 
 const HEAD = 'a'.repeat(40);
 
@@ -46,51 +47,26 @@ async function server(/** @type {{ comments: any[], headSha?: string }} */ state
   return { api: `http://127.0.0.1:${addr.port}`, writes, close: () => srv.close() };
 }
 
-/** A row of compare.json, as bench/paired/case-verdicts.js writes it. */
-const row = (/** @type {string} */ key, verdict = 'no change', extra = {}) => ({
-  key,
-  op: key.split('/').at(-1),
-  unit: 'ops/s',
-  pairs: 10,
-  base: 1000,
-  head: 1010,
-  change: 0.01,
-  low: -0.02,
-  high: 0.04,
-  p: 0.5,
-  pAdjusted: 1,
-  significant: false,
-  sd: 0.01,
-  verdict,
-  ...extra,
-});
-/** compare.json, as compare/cli.js writes it. */
-const compareJson = (over = {}) => ({
-  kind: 'sqlite-node-bench/compare',
-  version: 1,
-  base: { given: 'b'.repeat(40), commit: 'b'.repeat(40) },
-  head: { given: '/home/runner/work/r/r', commit: HEAD },
-  method: 'interleaved',
-  rounds: 10,
-  threshold: 0.1,
-  alpha: 0.05,
-  engine: ['--quick', '--time', '80'],
-  seconds: 600,
-  environment: {
-    node: 'v24.11.0',
-    platform: 'linux',
-    arch: 'x64',
-    cpuModel: 'AMD EPYC 7763 64-Core Processor',
-    cores: 4,
-    ci: null,
-  },
-  drivers: { base: [], head: [] },
-  tally: {},
-  rows: [row('production/better-sqlite3/none/select')],
-  costs: { status: 'unavailable', reason: 'valgrind is not installed' },
-  phases: [{ phase: 'prepare', seconds: 30 }],
-  ...over,
-});
+/** compare.json, as compare/cli.js writes it: a compare's run document. */
+const compareJson = (/** @type {Parameters<typeof compareDoc>[0]} */ over = {}) =>
+  compareDoc({
+    base: { given: 'b'.repeat(40), commit: 'b'.repeat(40) },
+    head: { given: '/home/runner/work/r/r', commit: HEAD },
+    method: 'interleaved',
+    run: {
+      budget: { rounds: 10, time: 80 },
+      threshold: 0.1,
+      alpha: 0.05,
+      engine: ['--quick', '--time', '80'],
+      seconds: 600,
+    },
+    environment: { node: 'v24.11.0', cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, ci: null },
+    drivers: { base: [], head: [] },
+    rows: [row('production/better-sqlite3/none/select')],
+    counting: { status: 'unavailable', reason: 'valgrind is not installed' },
+    phases: [{ phase: 'prepare', seconds: 30 }],
+    ...over,
+  });
 
 function artifact(/** @type {any} */ pr, /** @type {any} */ json = compareJson()) {
   const dir = scratch('compare-artifact-');
@@ -186,18 +162,23 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
     base: { given: '[base](http://evil.example)', commit: null },
     head: { given: '# @octocat\n```', commit: HEAD },
     method: '<img src=x onerror=alert(1)>',
-    engine: ['--op', '`x` | y'],
-    environment: {
-      node: 'v24.11.0',
-      platform: 'linux',
-      arch: 'x64',
-      cpuModel: '![cpu](http://evil.example/i.png) \u202eevil',
-      cores: 4,
-      ci: null,
+    run: { budget: { rounds: 10, time: 80 }, threshold: 0.1, alpha: 0.05, engine: ['--op', '`x` | y'], seconds: 600 },
+    environment: { node: 'v24.11.0', cpuModel: '![cpu](http://evil.example/i.png) \u202eevil', cores: 4 },
+    drivers: {
+      base: [
+        {
+          name: '@d [x](http://evil)|y',
+          status: 'ok',
+          version: '1.0',
+          sqlite: 'www.evil.com',
+          binary: { file: 'x', origin: 'built-from-source' },
+          compileOptions: [],
+        },
+      ],
+      head: [],
     },
-    drivers: { base: [{ name: 'd', status: 'ok', version: '@v', sqlite: 'www.evil.com' }], head: [] },
     rows: [
-      row('[x](http://evil)|y', 'slower', { significant: true }),
+      row('production/better-sqlite3/none/insert', 'slower', { change: -0.2, low: -0.3, high: -0.15, pAdjusted: 0.01 }),
       row('p/d/c/op', 'not compared', {
         reason: '@octocat <b>hi</b> | ### h',
         base: null,
@@ -223,14 +204,14 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
         '',
         '**1 slower**, 0 faster, 0 no change, 0 too noisy to tell, 1 not compared.',
         '',
-        `Node v24.11.0, linux x64, \\!\\[cpu\\](http\\://evil.example/i.png) evil × 4; drivers base d @${Z}v (SQLite www\\.evil.com); head. 10 rounds per side; \\<img src=x onerror=alert(1)\\>; engine \\--op \\\`x\\\` \\| y; 10.0 min.`,
+        `Node v24.11.0, linux x64, \\!\\[cpu\\](http\\://evil.example/i.png) evil × 4; drivers base @${Z}d \\[x\\](http\\://evil)\\|y 1.0 (SQLite www\\.evil.com); head. 10 rounds per side; \\<img src=x onerror=alert(1)\\>; engine \\--op \\\`x\\\` \\| y; 10.0 min.`,
         "Base, Head: median ops/s over the rounds (size: bytes, exact). Change: head over base, from the 20%-trimmed mean of the 10 round pairs' log ratios, with its interval at the level Holm's correction tested it at (95% for one case alone, wider among many; it excludes 0 exactly when Sig.). Sig. (*): the trimmed-mean paired t-test, Holm-corrected over the 1 timed cases, α = 0.05. Slower, faster: significant, and the interval reaches a change of 10% or more (size: bigger, smaller by more than it); no change: the whole interval lies within ±10%; too noisy to tell: neither (more rounds would tell).",
         '',
         '**Where the time went** (0.5 min): preparing the sides 0.5 min.',
         '',
-        '| Case (config/driver/cipher/op) |  Base |  Head |    Change [interval] | Sig. | Verdict |',
-        '| :----------------------------- | ----: | ----: | -------------------: | :--: | :------ |',
-        '| \\[x\\](http\\://evil)\\|y         | 1,000 | 1,010 | +1.0% [−2.0%, +4.0%] |   *  | slower  |',
+        '| Case (config/driver/cipher/op)        |  Base |  Head |       Change [interval] | Sig. | Verdict |',
+        '| :------------------------------------ | ----: | ----: | ----------------------: | :--: | :------ |',
+        '| production/better-sqlite3/none/insert | 1,000 | 1,010 | −20.0% [−30.0%, −15.0%] |   *  | slower  |',
         '',
         '<details><summary>1 case(s) not compared</summary>',
         '',
@@ -250,7 +231,7 @@ test('a crafted compare.json is posted as inert text: no link, image, HTML, head
   }
 });
 
-test('no compare.json, or one that is not a compare result: one line saying why, nothing of it shown', () => {
+test('no compare.json, or one that is not a compare run: one line saying why, nothing of it shown', () => {
   assert.equal(
     reportFrom(artifact({ number: 7 }, null)),
     "## Benchmark compare\n\nNothing to show: there is no compare.json (the compare did not finish; the run's log says why).\n",
@@ -259,17 +240,33 @@ test('no compare.json, or one that is not a compare result: one line saying why,
     reportFrom(artifact({ number: 7 }, '{"kind": "sqlite-node-bench/compare", "version": 1, "method": [')),
     '## Benchmark compare\n\nNothing to show: compare.json is not JSON (Unexpected end of JSON input).\n',
   );
-  const bad = compareJson({ rows: [row('a/b/c/d', '<script>'), row('x')] });
+  const bad = compareJson({ rows: [row('a/b/c/d', '<script>'), row('x/y/z/w')] });
   assert.equal(
     reportFrom(artifact({ number: 7 }, bad)),
-    '## Benchmark compare\n\nNothing to show: compare.json is not a compare result: /rows/0/verdict must be one of slower, faster, too noisy to tell, not compared, no change.\n',
+    '## Benchmark compare\n\nNothing to show: compare.json is not a run document: /comparisons/0/verdict must be equal to one of the allowed values (faster, slower, no change, too noisy to tell, not compared).\n',
   );
+  const rounds = compareJson();
+  rounds.run.budget.rounds = '<b>10</b>';
   assert.match(
-    reportFrom(artifact({ number: 7 }, compareJson({ rounds: '<b>10</b>' }))),
-    /Nothing to show: compare\.json is not a compare result: \/rounds must be a whole number from 1 to 1000\.$/m,
+    reportFrom(artifact({ number: 7 }, rounds)),
+    /Nothing to show: compare\.json is not a run document: \/run\/budget\/rounds must be integer\.$/m,
   );
-  assert.match(reportFrom(artifact({ number: 7 }, compareJson({ head: null }))), /\/head must be an object/);
-  assert.match(reportFrom(artifact({ number: 7 }, [])), /\/ must be an object/);
+  const head = compareJson();
+  head.sides[1] = null;
+  assert.match(reportFrom(artifact({ number: 7 }, head)), /: \/sides\/1 must be object/);
+  assert.match(reportFrom(artifact({ number: 7 }, [])), /: \/ must be object/);
+  // a run document of another kind of run: a shootout's, or a compare whose sides lost their checkouts
+  const shootout = fs.readFileSync(path.join(ROOT, 'test/fixtures/real-linux-x64-v20-counted-shootout.json'), 'utf8');
+  assert.equal(
+    reportFrom(artifact({ number: 7 }, shootout)),
+    '## Benchmark compare\n\nNothing to show: compare.json is not a compare run: /sides must be two sides, base (reference: true) and head.\n',
+  );
+  const lost = compareJson();
+  delete lost.sides[1].checkout;
+  assert.match(
+    reportFrom(artifact({ number: 7 }, lost)),
+    /Nothing to show: compare\.json is not a compare run: \/sides\/1\/checkout is missing: a compare's side says its checkout\.$/m,
+  );
 });
 
 test("a long report is cut below GitHub's 65,536 characters, at a line end, with a link to the run's artifacts", () => {
@@ -290,9 +287,10 @@ test("a long report is cut below GitHub's 65,536 characters, at a line end, with
 });
 
 test('a huge crafted compare.json still fits one comment', async () => {
+  // case names this checkout does not know: a pull request's own, rendered as any other
   const rows = Array.from({ length: 2000 }, (_, i) =>
-    row(`${'@a'.repeat(50)}/${i}`, 'not compared', {
-      reason: `${'<b>'.repeat(100)}`,
+    row(`c${i}-${'a'.repeat(50)}/d/c/op`, 'not compared', {
+      reason: `${'@a<b>'.repeat(100)}`,
       base: null,
       head: null,
       change: null,

@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { compareProblem } from '../compare/check.js';
+import { compareJsonProblem } from '../compare/comment.js';
 import { costRows, costTally, COUNT_FLOOR, movedComponents } from '../lib/costs.js';
 import { costTable, report } from '../compare/report.js';
 import { countsCli, scratch } from './helpers.js';
+import { compareDoc, row as wallRow } from './compare-doc.js';
 
 /**
  * A case's counts as the counting pass writes them.
@@ -120,50 +121,30 @@ test('costs: a case counted on one side only is not counted, with the reason', (
   );
 });
 
-/** A compare.json with costs, as the compare writes it. */
-const compareJson = (/** @type {any[]} */ given) => {
-  const costs = structuredClone(given);
-  return {
-    kind: 'sqlite-node-bench/compare',
-    version: 1,
-    base: { given: 'main', commit: null },
-    head: { given: '.', commit: null },
-    method: 'interleaved',
-    rounds: 3,
-    threshold: 0.1,
-    alpha: 0.05,
-    engine: ['--quick'],
-    seconds: 60,
-    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2 },
-    drivers: { base: [], head: [] },
+/** A compare's document with these cost rows, and the wall time of the first one's case. */
+const compareJson = (/** @type {any[]} */ given) =>
+  compareDoc({
+    costs: structuredClone(given),
     rows: [
-      {
-        key: costs[0].key,
-        op: 'update',
-        unit: 'ops/s',
-        pairs: 3,
+      wallRow(given[0].key, 'too noisy to tell', {
         base: 1000,
         head: 990,
         change: -0.01,
         low: -0.2,
         high: 0.2,
-        p: 0.5,
         pAdjusted: 0.5,
-        significant: false,
-        sd: 0.1,
-        verdict: 'too noisy to tell',
-      },
+        rounds: 3,
+      }),
     ],
-    costs: { status: 'ok', seconds: 10, tally: costTally(costs), rows: costs },
-    phases: [{ phase: 'prepare', seconds: 1 }],
-  };
-};
+  });
 
 test('the report leads with the cases whose cost changed, beside their wall-time verdict, every string inert', () => {
-  const key = 'production/better-sqlite3/none/update|<img src=x>';
+  const key = 'production/better-sqlite3/none/update';
   const costs = costRows([row(key, counts(30000))], [row(key, counts(30600, { write: 3 }))]);
   const json = compareJson(costs);
-  assert.equal(compareProblem(json), null);
+  assert.equal(compareJsonProblem(json), null);
+  json.counting.costs[0].reason = 'x|<img src=x>'; // a string of the document: inert
+  json.counting.costs[0].verdict = 'costs more';
   const md = report(/** @type {any} */ (json));
   const lines = md.split('\n');
   const countsAt = lines.findIndex((l) =>
@@ -177,7 +158,6 @@ test('the report leads with the cases whose cost changed, beside their wall-time
   assert.match(cells, /\*\*2 → 3\*\*/, 'the writes per operation, base → head');
   assert.match(cells, /too noisy to tell −1\.0%/);
   assert.doesNotMatch(md, /[^\\]<img/, 'escaped: it renders as text');
-  assert.doesNotMatch(cells, /update\|</, 'the key cannot break the table');
 });
 
 /**
@@ -267,18 +247,28 @@ test('costs: components that move opposite ways are a changed cost; one that mov
 test('compare.json: a costs section that is not what the report reads is refused, naming the field', () => {
   const costs = costRows([row(K('update'), counts(30000))], [row(K('update'), counts(30000))]);
   const bad = compareJson(costs);
-  /** @type {any} */ (bad.costs.rows[0]).verdict = 'cheaper';
-  assert.match(String(compareProblem(bad)), /^\/costs\/rows\/0\/verdict must be one of costs more, /);
+  bad.counting.costs[0].verdict = 'cheaper';
+  assert.match(
+    String(compareJsonProblem(bad)),
+    /^compare\.json is not a run document: \/counting\/costs\/0\/verdict must be equal to one of the allowed values \(costs more, /,
+  );
   const io = compareJson(costs);
-  /** @type {any} */ (io.costs.rows[0]).io = [{ field: 'rm -rf', base: 1, head: 2 }];
-  assert.match(String(compareProblem(io)), /^\/costs\/rows\/0\/io must be a list of \{ field: one of fsync/);
+  io.counting.costs[0].io = [{ field: 'rm -rf', base: 1, head: 2 }];
+  assert.match(
+    String(compareJsonProblem(io)),
+    /: \/counting\/costs\/0\/io\/0\/field must be equal to one of the allowed values \(fsync, /,
+  );
   const part = compareJson(costRows([row(K('update'), split(SELECT))], [row(K('update'), split(SELECT))]));
-  assert.equal(compareProblem(part), null);
-  /** @type {any} */ (part.costs.rows[0]).components[0].component = 'kernel';
-  assert.match(String(compareProblem(part)), /^\/costs\/rows\/0\/components\/0\/component must be one of sqlite, /);
+  assert.equal(compareJsonProblem(part), null);
+  part.counting.costs[0].components[0].component = 'kernel';
+  assert.match(
+    String(compareJsonProblem(part)),
+    /: \/counting\/costs\/0\/components\/0\/component must be equal to one of the allowed values \(sqlite, /,
+  );
   const none = compareJson(costs);
-  delete (/** @type {any} */ (none).costs);
-  assert.equal(compareProblem(none), '/costs must be an object', 'compare/cli.js always writes its counts');
+  delete none.counting;
+  assert.equal(compareJsonProblem(none), null, 'a compare without counts: wall time alone decides');
+  assert.match(report(none), /\*\*Counts\*\*: not compared \(no counting section\); wall time alone decides\./);
 });
 
 test('npm run counts: bad flags and a bad --inject file get one line naming them', () => {

@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { compareProblem } from '../compare/check.js';
-import { countSides, countingLayout } from '../bench/paired/count-sides.js';
+import { compareJsonProblem } from '../compare/comment.js';
+import { countingLayout } from '../bench/paired/count-sides.js';
+import { countRun } from '../bench/shootout/count-nodes.js';
 import { report } from '../compare/report.js';
 import { ROUNDS_RULE, fewerRounds } from '../compare/timed-rounds.js';
 import { costRows } from '../lib/costs.js';
 import { scratch } from './helpers.js';
+import { compareDoc } from './compare-doc.js';
 
 /**
  * A case's counts as the counting pass writes them.
@@ -47,7 +49,7 @@ test('fewer rounds only where the counts decide the CPU cost: CPU-bound, counted
     [K('insert'), counts()],
     [K('checkpoint'), counts()], // counted on one side only
   ]);
-  const fewer = fewerRounds({ status: 'ok', rows: costRows(base, head) });
+  const fewer = fewerRounds({ status: 'ok', costs: costRows(base, head) });
   assert.equal(fewer(K('select')), true);
   assert.equal(fewer(K('update')), true);
   assert.equal(fewer(K('size')), true, 'a size is exact: one round says it');
@@ -72,24 +74,12 @@ test('counting layout: both sides at once with at least 2 cores each, else one a
   assert.deepEqual(countingLayout(0), { together: false, jobs: 1 }, 'os.cpus() is empty on some machines');
 });
 
-/** A compare.json as compare/cli.js writes it, with its phases. */
-const result = (/** @type {any} */ phases) => ({
-  kind: 'sqlite-node-bench/compare',
-  version: 1,
-  base: { given: 'main', commit: 'a'.repeat(40) },
-  head: { given: '.', commit: 'b'.repeat(40) },
-  method: 'interleaved',
-  rounds: 10,
-  threshold: 0.1,
-  alpha: 0.05,
-  engine: ['--quick'],
-  seconds: 600,
-  environment: { node: 'v20.19.0', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 4 },
-  drivers: { base: [], head: [] },
-  rows: [],
-  costs: { status: 'unavailable', reason: 'not counted' },
-  phases,
-});
+/** A compare's document with these phases (undefined: none). */
+const result = (/** @type {any} */ phases) => {
+  const doc = compareDoc({ phases });
+  if (phases === undefined) delete doc.run.phases;
+  return doc;
+};
 const PHASES = [
   { phase: 'prepare', seconds: 60 },
   { phase: 'count', seconds: 180, base: 170, head: 178, together: true },
@@ -99,18 +89,24 @@ const PHASES = [
 ];
 
 test("compare.json: the phases are checked and the report says where the minutes went and each case's rounds", () => {
-  assert.equal(compareProblem(result(PHASES)), null);
-  assert.match(String(compareProblem(result(undefined))), /^\/phases must be a list/);
+  assert.equal(compareJsonProblem(result(PHASES)), null);
   assert.equal(
-    compareProblem(result([{ phase: '<img src=x>', seconds: 1 }])),
-    "/phases/0/phase must be one of 'prepare', 'count', 'timed' or 'report'",
+    compareJsonProblem(result(undefined)),
+    "compare.json is not a compare run: /run/phases is missing: a compare's run states it",
   );
-  assert.match(String(compareProblem(result([{ phase: 'timed', seconds: -1 }]))), /^\/phases\/0\/seconds must be/);
+  assert.equal(
+    compareJsonProblem(result([{ phase: '<img src=x>', seconds: 1 }])),
+    'compare.json is not a run document: /run/phases/0/phase must be equal to one of the allowed values (prepare, count, timed, report)',
+  );
   assert.match(
-    String(compareProblem(result([{ phase: 'timed', seconds: 1, rounds: 1.5 }]))),
-    /^\/phases\/0\/rounds must be a whole number/,
+    String(compareJsonProblem(result([{ phase: 'timed', seconds: -1 }]))),
+    /: \/run\/phases\/0\/seconds must be >= 0$/,
   );
-  assert.match(String(compareProblem(result({}))), /^\/phases must be a list/);
+  assert.match(
+    String(compareJsonProblem(result([{ phase: 'timed', seconds: 1, rounds: 1.5 }]))),
+    /: \/run\/phases\/0\/rounds must be integer$/,
+  );
+  assert.match(String(compareJsonProblem(result({}))), /: \/run\/phases must be array$/);
   const md = report(/** @type {any} */ (result(PHASES)));
   const line = md.split('\n').find((l) => l.startsWith('**Where the time went**'));
   assert.ok(line, md);
@@ -137,12 +133,12 @@ test('a side without counts is unavailable or an error as its counting says, wha
     `require('node:fs').writeFileSync(out, ${JSON.stringify(JSON.stringify(doc))});`;
   const status = async (/** @type {string | null} */ body) => {
     const ok = checkout(write({ counting: { status: 'ok' }, cases: [] }));
-    const got = await countSides([ok, checkout(body)], [], {
+    const { counting } = await countRun([ok, checkout(body)], [], () => [], {
       log: () => {},
       together: false,
       jobs: 1,
     });
-    return [got.status, got.reason];
+    return [counting.status, counting.reason];
   };
   const [none, why] = await status(null);
   assert.equal(none, 'unavailable', 'no counting script: older than the counts');

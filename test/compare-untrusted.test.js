@@ -1,9 +1,11 @@
-// compare.json is written by a pull request's code: every field is untrusted. Generated documents,
-// seeded (lib/prng.js): valid ones with random values over every field's range, and crafted ones
-// with one field of a wrong type or size, or left out. The check either accepts a document, and
-// then the report renders without throwing and inert under GFM (no link, image, raw HTML, mention
-// or extra table cell from a value; each value reads as itself), or refuses it in one line naming
-// the field. The comment command, run as the workflow runs it, never exits on an uncaught error and
+// compare.json is written by a pull request's code: every field is untrusted. It is a run document
+// (bench/result/document.schema.json, two sides base and head), checked by the one schema and
+// document.js's checks, then report.js's compareProblem. Generated documents, seeded
+// (lib/prng.js): valid ones with random values over every field's range, and crafted ones with one
+// field of a wrong type or size, or left out. The check either accepts a document, and then the
+// report renders without throwing and inert under GFM (no link, image, raw HTML, mention or extra
+// table cell from a value; each value reads as itself), or refuses it in one line naming the
+// field. The comment command, run as the workflow runs it, never exits on an uncaught error and
 // writes nothing but its one comment.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,12 +14,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createRandom, randomInt } from '../lib/prng.js';
-import { PHASES, compareProblem } from '../compare/check.js';
-import { report } from '../compare/report.js';
-import { MARKER, commentBody, reportFrom } from '../compare/comment.js';
+import { PHASES, report } from '../compare/report.js';
+import { MARKER, commentBody, compareJsonProblem, reportFrom } from '../compare/comment.js';
 import { RANKED } from '../lib/verdicts.js';
 import { IO } from '../lib/costs.js';
 import { COUNT_VERDICTS } from '../lib/verdicts.js';
+import { COMPONENTS } from '../bench/data/components.js';
 
 const COUNTED = Object.values(COUNT_VERDICTS);
 import {
@@ -31,14 +33,15 @@ import {
   wrongValues,
 } from './hostile.js';
 import { ROOT, childEnv, entries, scratch } from './helpers.js';
+import { REAL_COMPARE } from './compare-doc.js';
 
 /** The tags the report writes itself; any other came from a value. */
 const TAGS = ['h2', 'p', 'strong', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'code', 'details', 'summary'];
 const HEAD = 'a'.repeat(40);
 
 /**
- * A valid compare.json with random values in every field's range, and its strings by the token each
- * starts with (so the rendered text can be matched to them).
+ * A valid compare.json (a compare's run document) with random values in every field's range, and
+ * its free strings by the token each starts with (so the rendered text can be matched to them).
  * @param {number} seed
  */
 export function validCompare(seed) {
@@ -53,6 +56,14 @@ export function validCompare(seed) {
     values.set(token, s.slice(token.length));
     return s;
   };
+  /** A string of a name's pattern (letters, digits, and these), 1 to max characters. */
+  const name = (/** @type {number} */ max, more = '') => {
+    const chars = `abcdefghijklmnopqrstuvwxyz0123456789${more}`;
+    return `v${Array.from({ length: int(max) }, () => pick([...chars])).join('')}`;
+  };
+  /** A table's name (config, driver, cipher), or with ops, an operation's. */
+  const word = (/** @type {number} */ max, ops = false) =>
+    `a${Array.from({ length: int(max) }, () => pick([...(ops ? 'abc0-' : 'abc0-:')])).join('')}`;
   /** A number in [lo, hi]: an end now and then, else spread over the range's orders of magnitude. */
   const num = (/** @type {number} */ lo, /** @type {number} */ hi) => {
     const r = random();
@@ -66,101 +77,159 @@ export function validCompare(seed) {
   const driver = () => {
     const status = pick(['ok', 'ok', 'skipped', 'error']);
     return {
-      name: str(100),
+      name: str(200),
       status,
-      ...(status === 'ok' ? { version: str(100), sqlite: str(100) } : { reason: str(1000) }),
-      ...(random() < 0.5 ? { sqlite3mc: pick([str(100), null]) } : {}),
+      ...(status === 'ok'
+        ? {
+            version: name(99, ' .+_~-'),
+            sqlite: name(99, ' .+_~-'),
+            binary: { file: 'x', origin: 'built-from-source' },
+            compileOptions: [],
+            ...(random() < 0.5 ? { sqlite3mc: name(99, ' .+_~-') } : {}),
+          }
+        : { reason: str(2000) }),
     };
   };
-  const keys = Array.from({ length: int(4) === 0 ? 0 : 1 + int(random() < 0.1 ? 300 : 12) }, () => str(200));
-  const rows = keys.map((key) => {
-    const verdict = pick(RANKED);
-    const low = orNull(() => num(-1, 1e15));
-    const high = low === null ? null : num(low, 1e15);
-    return {
-      key,
-      op: 'op',
-      unit: pick(['ops/s', 'bytes']),
-      pairs: int(20),
-      base: orNull(() => num(0, 1e15)),
-      head: orNull(() => num(0, 1e15)),
-      change: orNull(() => num(-1, 1e15)),
-      low,
-      high,
-      p: orNull(() => random()),
-      pAdjusted: orNull(() => random()),
-      significant: random() < 0.5,
-      sd: null,
-      verdict,
-      ...(verdict === 'not compared' && random() < 0.8 ? { reason: str(10_000) } : {}),
-    };
+  const side = (/** @type {'base' | 'head'} */ label) => ({
+    label,
+    node: pick(['v18.18.0', 'v24.11.0', 'v25.0.0-nightly20250101abcdef', 'v24.0.0-rc.1']),
+    ...(label === 'base' ? { reference: true } : {}),
+    status: 'ok',
+    drivers: Array.from({ length: int(5) }, driver),
+    checkout: { given: str(4096), commit: commit() },
   });
+  const n = int(4) === 0 ? 0 : 1 + int(random() < 0.1 ? 300 : 12);
+  const keys = Array.from({ length: n }, (_, i) => ({
+    setup: `${word(59)}/${word(59)}/${word(20)}${i}`,
+    op: pick(['insert', 'select', 'size', word(39, true)]),
+  }));
+  const rounds = 1 + int(random() < 0.1 ? 1000 : 20);
+  const comparisons = keys.map(({ setup, op }) => {
+    const verdict = pick(RANKED);
+    const base = { id: 'compare', reference: 'base', member: 'head', setup, op, pairs: int(100_001) };
+    if (verdict === 'not compared')
+      return {
+        ...base,
+        change: null,
+        low: null,
+        high: null,
+        p: null,
+        pAdjusted: null,
+        verdict,
+        reason: str(1000),
+      };
+    if (op === 'size') {
+      const change = verdict === 'slower' ? num(1e-9, 1e15) : verdict === 'faster' ? -num(1e-9, 1) : num(-1, 1e15);
+      return { ...base, change, low: change, high: change, p: null, pAdjusted: null, verdict };
+    }
+    const [lo, hi] = verdict === 'faster' ? [1e-9, 1e15] : verdict === 'slower' ? [-1, -1e-9] : [-1, 1e15];
+    const change = num(lo, hi);
+    const low = verdict === 'faster' ? num(1e-9, change) : num(-1e15, change);
+    const high = verdict === 'slower' ? num(change, -1e-9) : num(change, 1e300);
+    return { ...base, change, low, high, p: random(), pAdjusted: orNull(() => random()), verdict };
+  });
+  const cases = keys.flatMap(({ setup, op }) =>
+    ['base', 'head'].map((label) => {
+      const [config, drv, cipher] = setup.split('/');
+      const ok = random() < 0.9;
+      return {
+        config,
+        driver: drv,
+        cipher,
+        op,
+        side: label,
+        status: ok ? 'ok' : pick(['error', 'skipped']),
+        ...(ok ? {} : { reason: str(2000) }),
+        rounds: Array.from({ length: rounds }, () => orNull(() => num(0, 1e15))),
+      };
+    }),
+  );
+  const components = Object.fromEntries(COMPONENTS.map((c) => [c, num(0, 1e15)]));
   const sideCost = () =>
     orNull(() => ({
       instructions: num(0, 1e15),
       spread: random() / 100,
       exact: random() < 0.8,
       io: Object.fromEntries(IO.map(([f]) => [f, num(0, 1e15)])),
+      ...(random() < 0.5 ? { components, componentSpreads: components } : {}),
     }));
-  const costRow = () => ({
-    key: random() < 0.5 && keys.length ? pick(keys) : str(200),
-    op: 'op',
-    verdict: pick(COUNTED),
-    ...(random() < 0.3 ? { reason: str(10_000) } : {}),
-    base: sideCost(),
-    head: sideCost(),
-    change: orNull(() => num(-1, 1e15)),
-    tolerance: orNull(() => num(0, 1e15)),
-    io: IO.filter(() => random() < 0.3).map(([field]) => ({ field, base: num(0, 1e15), head: num(0, 1e15) })),
-    fails: random() < 0.3,
-  });
-  const costs = () => {
+  const costRow = () => {
+    const k =
+      random() < 0.5 && keys.length ? pick(keys) : { setup: `${word(59)}/${word(9)}/${word(9)}`, op: word(39, true) };
+    return {
+      key: `${k.setup}/${k.op}`,
+      op: k.op,
+      verdict: pick(COUNTED),
+      ...(random() < 0.3 ? { reason: str(2000) } : {}),
+      base: sideCost(),
+      head: sideCost(),
+      change: orNull(() => num(-1, 1e15)),
+      tolerance: orNull(() => num(0, 1e15)),
+      ...(random() < 0.5
+        ? {
+            components: COMPONENTS.filter(() => random() < 0.7).map((component) => ({
+              component,
+              delta: num(-1e15, 1e15),
+              change: num(-1e15, 1e15),
+              tolerance: num(0, 1e15),
+            })),
+          }
+        : {}),
+      io: IO.filter(() => random() < 0.3).map(([field]) => ({ field, base: num(0, 1e15), head: num(0, 1e15) })),
+      fails: random() < 0.3,
+    };
+  };
+  const counting = () => {
     const status = pick(['ok', 'ok', 'unavailable', 'error']);
-    if (status !== 'ok') return { status, ...(random() < 0.8 ? { reason: str(10_000) } : {}) };
-    const n = int(8);
+    if (status !== 'ok') return { status, reason: str(2000) };
     return {
       status,
-      seconds: num(0, 1e4),
-      tally: Object.fromEntries([...COUNTED, 'fails'].map((k) => [k, int(n + 1)])),
-      rows: Array.from({ length: n }, costRow),
+      mode: 'quick',
+      tools: { valgrind: '3.19.0', strace: '6.1' },
+      method: str(4000),
+      seconds: num(0, 1e7),
+      sides: [],
+      cases: [],
+      differences: [],
+      costs: Array.from({ length: int(8) }, costRow),
     };
   };
   const phase = () => ({
     phase: pick(PHASES),
     seconds: num(0, 1e7),
-    ...(random() < 0.5 ? { rounds: 1 + int(1000), cases: int(10_001) } : {}),
+    ...(random() < 0.5 ? { rounds: 1 + int(1000), cases: int(20_001) } : {}),
     ...(random() < 0.3 ? { base: num(0, 1e7), head: num(0, 1e7), together: random() < 0.5 } : {}),
   });
   const doc = {
-    kind: 'sqlite-node-bench/compare',
-    version: 1,
-    base: { given: str(4096), commit: commit() },
-    head: { given: str(4096), commit: commit() },
-    method: str(1000),
-    rounds: 1 + int(1000),
-    threshold: num(0, 1),
-    alpha: num(0, 1),
-    engine: Array.from({ length: int(random() < 0.1 ? 1001 : 6) }, () => str(200)),
-    seconds: num(0, 1e7),
+    schemaVersion: REAL_COMPARE.schemaVersion,
+    kind: REAL_COMPARE.kind,
+    run: {
+      ...REAL_COMPARE.run,
+      budget: { rounds, time: num(1e-3, 1e6) },
+      threshold: num(0, 1),
+      alpha: num(1e-9, 0.5),
+      engine: Array.from({ length: int(random() < 0.1 ? 201 : 6) }, () => str(200)),
+      seconds: num(0, 1e7),
+      phases: Array.from({ length: int(21) }, phase),
+    },
     environment: {
-      node: pick(['v18.18.0', 'v24.11.0', 'v25.0.0-nightly20250101abcdef', 'v24.0.0-rc.1', 'v20']),
-      v8: str(50),
+      ...REAL_COMPARE.environment,
+      node: pick(['v18.18.0', 'v24.11.0', 'v25.0.0-nightly20250101abcdef', 'v24.0.0-rc.1']),
       platform: pick(['linux', 'darwin', 'win32']),
       arch: pick(['x64', 'arm64', 'loong64']),
       cpuModel: str(200),
-      cores: int(random() < 0.1 ? 65537 : 64),
+      cores: 1 + int(random() < 0.1 ? 100_000 : 64),
       ci: pick([
         null,
-        undefined,
-        { provider: 'github-actions', imageOs: str(100), imageVersion: orNull(() => str(100)) },
+        { provider: 'github-actions', imageOs: name(99, ' ._()/+-'), imageVersion: orNull(() => name(99, ' .')) },
         { provider: 'unknown-ci' },
       ]),
     },
-    drivers: { base: Array.from({ length: int(4) }, driver), head: Array.from({ length: int(4) }, driver) },
-    tally: {},
-    rows,
-    costs: costs(),
-    phases: Array.from({ length: int(21) }, phase),
+    harness: { tinybench: REAL_COMPARE.harness.tinybench, method: str(4000) },
+    sides: [side('base'), side('head')],
+    comparisons,
+    cases,
+    counting: counting(),
   };
   return { doc: JSON.parse(JSON.stringify(doc)), values };
 }
@@ -176,8 +245,10 @@ test('the inertness check itself finds a live link, raw HTML, emphasis, a mentio
   assert.deepEqual(found('Tk0k=\\*\\*b\\*\\* @\u200bo x…', '**b** @o xyz'), [], 'escaped, and cut');
 });
 
-/** One line naming a field as a JSON pointer, saying what it must be. */
-const REFUSAL = /^\/[^\n]{0,100} must be [^\n]{1,300}$/;
+/** One line naming a field as a JSON pointer (its first group), saying what is wrong with it. */
+const REFUSAL = /^compare\.json is not a (?:run document|compare run): (\/\S*) [^\n]{1,400}$/;
+/** The field a refusal names. */
+const named = (/** @type {string} */ problem) => String(problem.match(REFUSAL)?.[1]);
 
 /** Whether two JSON pointers lie on one path, or are fields of one object (a rule between them). */
 function related(/** @type {string} */ named, /** @type {string} */ changed) {
@@ -192,38 +263,59 @@ test('fault 6: an object where a string belongs is refused, naming the field, in
   const { doc } = validCompare(1);
   const toStringless = JSON.parse('{"toString": 1, "valueOf": 1}');
   const cases = [
-    ['/environment/cpuModel', toStringless, '/environment/cpuModel must be a string of at most 200 characters'],
-    ['/environment/node', { v: 24 }, '/environment/node must be a string of at most 64 characters naming'],
-    ['/environment/ci', { imageOs: toStringless }, '/environment/ci/imageOs must be a string of at most 100'],
-    ['/drivers/base', [{ name: toStringless, status: 'ok' }], '/drivers/base/0/name must be a string'],
+    ['/environment/cpuModel', toStringless, '/environment/cpuModel must be string'],
+    ['/environment/node', { v: 24 }, '/environment/node must be string'],
     [
-      '/drivers/head',
-      [{ name: 'd', status: 'ok', version: '1', sqlite: [] }],
-      '/drivers/head/0/sqlite must be a string',
+      '/environment/ci',
+      { provider: 'github-actions', imageOs: toStringless },
+      '/environment/ci/imageOs must be string',
     ],
-    ['/environment/cores', '4', '/environment/cores must be a whole number from 0 to 65,536'],
+    [
+      '/sides/0/drivers',
+      [{ name: toStringless, status: 'error', reason: 'r' }],
+      '/sides/0/drivers/0/name must be string',
+    ],
+    [
+      '/sides/1/drivers',
+      [
+        {
+          name: 'd',
+          status: 'ok',
+          version: '1',
+          sqlite: [],
+          binary: { file: 'x', origin: 'built-from-source' },
+          compileOptions: [],
+        },
+      ],
+      '/sides/1/drivers/0/sqlite must be string',
+    ],
+    ['/environment/cores', '4', '/environment/cores must be integer'],
+    ['/sides/1/checkout/given', toStringless, '/sides/1/checkout/given must be string'],
   ];
-  for (const [pointer, value, named] of cases) {
+  for (const [pointer, value, field] of cases) {
     const bad = withValue(doc, String(pointer), value);
-    const problem = String(compareProblem(bad));
-    assert.ok(problem.startsWith(String(named)), `${pointer}: ${problem}`);
+    const problem = String(compareJsonProblem(bad));
+    assert.ok(problem.startsWith(`compare.json is not a run document: ${field}`), `${pointer}: ${problem}`);
     assert.match(problem, REFUSAL);
     assert.doesNotThrow(() => reportFrom(artifact(bad)));
-    assert.match(reportFrom(artifact(bad)), /^Nothing to show: compare\.json is not a compare result: \/\S+ must be /m);
+    assert.match(reportFrom(artifact(bad)), /^Nothing to show: compare\.json is not a run document: \/\S+ must /m);
   }
 });
 
-test('a counts section without its tally is refused, not rendered as "undefined case(s)"', () => {
+test("an ok counting section without its parts is refused, not rendered as 'undefined case(s)'", () => {
   const { doc } = validCompare(2);
-  const bad = { ...doc, costs: { status: 'ok', tally: {}, rows: [] } };
-  assert.match(String(compareProblem(bad)), /^\/costs\/tally\/costs more must be a whole number from 0 to 10,000$/);
+  const bad = { ...doc, counting: { status: 'ok', costs: [] } };
+  assert.match(
+    String(compareJsonProblem(bad)),
+    /^compare\.json is not a run document: \/counting must have required property '\w+' \(and \d+ more\)$/,
+  );
 });
 
 test('300 generated valid compare.json: accepted, rendered without throwing, inert under GFM, each value as itself', () => {
   let checked = 0;
   for (let seed = 1; seed <= 300; seed++) {
     const { doc, values } = validCompare(seed);
-    assert.equal(compareProblem(doc), null, `seed ${seed}`);
+    assert.equal(compareJsonProblem(doc), null, `seed ${seed}`);
     const md = report(doc);
     const problems = inertProblems(md, { tags: TAGS, values });
     assert.deepEqual(problems, [], `seed ${seed}`);
@@ -241,8 +333,10 @@ test('600 crafted compare.json (one field of a wrong type or size, or left out):
     const random = createRandom(seed * 7919);
     const { doc, values } = validCompare(seed);
     const c = crafted(doc, random);
+    // as the comment reads it from the file: a list's item left out is null there
+    c.doc = JSON.parse(JSON.stringify(c.doc));
     const why = `seed ${seed}: ${c.pointer} = ${JSON.stringify(c.value)?.slice(0, 60)}`;
-    const problem = compareProblem(c.doc);
+    const problem = compareJsonProblem(c.doc);
     if (problem === null) {
       // a field the report does not read, or a value still in range: it renders, inert
       const md = report(c.doc);
@@ -251,8 +345,12 @@ test('600 crafted compare.json (one field of a wrong type or size, or left out):
     }
     refused++;
     assert.match(problem, REFUSAL, why);
-    assert.ok(related(problem.split(' must be ')[0], c.pointer), `${why}: named ${problem}`);
-    assert.match(reportFrom(artifact(c.doc)), /^Nothing to show: compare\.json is not a compare result: \//m, why);
+    assert.ok(related(named(problem), c.pointer), `${why}: named ${problem}`);
+    assert.match(
+      reportFrom(artifact(c.doc)),
+      /^Nothing to show: compare\.json is not a (run document|compare run): \//m,
+      why,
+    );
   }
   assert.ok(refused > 300, `${refused} of 600 refused`);
 });
@@ -261,25 +359,82 @@ test('every field of a full compare.json, each replaced by every wrong value or 
   // a small document with every part: counts with rows, drivers that loaded, a CI image
   const { doc: generated, values } = validCompare(5);
   const io = { fsync: 1, write: 2, read: 0, written: 4096, bytesRead: 0 };
-  const row = { op: 'a', unit: 'ops/s', pairs: 10, base: 1000, head: 800, change: -0.2, p: 0.01, pAdjusted: 0.01 };
+  const pair = {
+    id: 'compare',
+    reference: 'base',
+    member: 'head',
+    setup: 'k/d/c',
+    pairs: 10,
+    p: 0.01,
+    pAdjusted: 0.01,
+  };
+  const figures = (/** @type {string} */ op, /** @type {string} */ side) => ({
+    config: 'k',
+    driver: 'd',
+    cipher: 'c',
+    op,
+    side,
+    status: 'ok',
+    rounds: [1000, null, 800],
+  });
   const doc = {
     ...generated,
-    engine: ['--quick', '--time'],
-    environment: { ...generated.environment, ci: { provider: 'github-actions', imageOs: 'u', imageVersion: '1' } },
-    drivers: {
-      base: [{ name: 'd', status: 'ok', version: '1', sqlite: '3', sqlite3mc: '2' }],
-      head: [{ name: 'e', status: 'error', reason: 'r' }],
+    run: {
+      ...generated.run,
+      engine: ['--quick', '--time'],
+      phases: [
+        { phase: 'prepare', seconds: 30 },
+        { phase: 'count', seconds: 60, base: 40, head: 20, together: true },
+        { phase: 'timed', seconds: 90, rounds: 5, cases: 2 },
+        { phase: 'timed', seconds: 60, rounds: 5, cases: 1 },
+        { phase: 'report', seconds: 0.1 },
+      ],
     },
-    rows: [
-      { ...row, key: 'k/a', significant: true, verdict: 'slower', low: -0.3, high: -0.1 },
-      { ...row, key: 'k/b', significant: false, verdict: 'not compared', reason: 'why', low: null, high: null },
+    environment: { ...generated.environment, ci: { provider: 'github-actions', imageOs: 'u', imageVersion: '1' } },
+    sides: [
+      {
+        ...generated.sides[0],
+        drivers: [
+          {
+            name: 'd',
+            status: 'ok',
+            version: '1',
+            sqlite: '3',
+            sqlite3mc: '2',
+            binary: { file: 'x', origin: 'built-from-source' },
+            compileOptions: [],
+          },
+        ],
+      },
+      { ...generated.sides[1], drivers: [{ name: 'e', status: 'error', reason: 'r' }] },
     ],
-    costs: {
+    comparisons: [
+      { ...pair, op: 'a', change: -0.2, low: -0.3, high: -0.1, verdict: 'slower' },
+      {
+        ...pair,
+        op: 'b',
+        change: null,
+        low: null,
+        high: null,
+        p: null,
+        pAdjusted: null,
+        verdict: 'not compared',
+        reason: 'why',
+      },
+    ],
+    cases: [figures('a', 'base'), figures('a', 'head'), figures('b', 'base')],
+    counting: {
       status: 'ok',
-      tally: { 'costs more': 1, 'costs less': 0, 'cost changed': 0, 'same cost': 0, 'not counted': 0, fails: 1 },
-      rows: [
+      mode: 'quick',
+      tools: { valgrind: '3.19.0', strace: '6.1' },
+      method: 'm',
+      seconds: 10,
+      sides: [],
+      cases: [],
+      differences: [],
+      costs: [
         {
-          key: 'k/a',
+          key: 'k/d/c/a',
           op: 'a',
           verdict: 'costs more',
           reason: 'r',
@@ -292,21 +447,14 @@ test('every field of a full compare.json, each replaced by every wrong value or 
         },
       ],
     },
-    phases: [
-      { phase: 'prepare', seconds: 30 },
-      { phase: 'count', seconds: 60, base: 40, head: 20, together: true },
-      { phase: 'timed', seconds: 90, rounds: 5, cases: 2 },
-      { phase: 'timed', seconds: 60, rounds: 5, cases: 1 },
-      { phase: 'report', seconds: 0.1 },
-    ],
   };
-  assert.equal(compareProblem(doc), null);
+  assert.equal(compareJsonProblem(doc), null);
   let refused = 0;
   let rendered = 0;
   for (const pointer of pointers(doc))
     for (const value of [undefined, ...wrongValues()]) {
-      const d = withValue(doc, pointer, value);
-      const problem = compareProblem(d);
+      const d = JSON.parse(JSON.stringify(withValue(doc, pointer, value))); // as the file holds it
+      const problem = compareJsonProblem(d);
       const why = `${pointer} = ${JSON.stringify(value)?.slice(0, 60)}`;
       if (problem === null) {
         assert.deepEqual(inertProblems(report(d), { tags: TAGS, values }), [], why);
@@ -315,7 +463,7 @@ test('every field of a full compare.json, each replaced by every wrong value or 
       }
       refused++;
       assert.match(problem, REFUSAL, why);
-      assert.ok(related(problem.split(' must be ')[0], pointer), `${why}: named ${problem}`);
+      assert.ok(related(named(problem), pointer), `${why}: named ${problem}`);
     }
   assert.ok(refused > 1000 && rendered > 100, `${refused} refused, ${rendered} rendered`);
 });
@@ -323,28 +471,62 @@ test('every field of a full compare.json, each replaced by every wrong value or 
 test('every crafted string in every string field the report shows: accepted within its length, and inert', () => {
   const { doc } = validCompare(3);
   const fields = [
-    '/base/given',
-    '/head/given',
-    '/method',
-    '/engine/0',
+    '/sides/0/checkout/given',
+    '/sides/1/checkout/given',
+    '/harness/method',
+    '/run/engine/0',
     '/environment/cpuModel',
-    '/rows/0/key',
-    '/rows/0/reason',
+    '/comparisons/0/reason',
+    '/counting/reason',
   ];
   const base = {
     ...doc,
-    engine: ['e'],
-    rows: [{ ...doc.rows[0], key: 'k', verdict: 'not compared', reason: 'r' }],
-    drivers: { base: [{ name: 'n', status: 'ok', version: 'v', sqlite: 's', sqlite3mc: 'm' }], head: [] },
+    run: { ...doc.run, engine: ['e'] },
+    comparisons: [
+      {
+        id: 'compare',
+        reference: 'base',
+        member: 'head',
+        setup: 'k/d/c',
+        op: 'o',
+        pairs: 0,
+        change: null,
+        low: null,
+        high: null,
+        p: null,
+        pAdjusted: null,
+        verdict: 'not compared',
+        reason: 'r',
+      },
+    ],
+    cases: [],
+    counting: { status: 'error', reason: 'r' },
+    sides: [
+      {
+        ...doc.sides[0],
+        drivers: [
+          {
+            name: 'n',
+            status: 'ok',
+            version: 'v',
+            sqlite: 's',
+            sqlite3mc: 'm',
+            binary: { file: 'x', origin: 'built-from-source' },
+            compileOptions: [],
+          },
+        ],
+      },
+      doc.sides[1],
+    ],
   };
-  for (const pointer of [...fields, '/drivers/base/0/name', '/drivers/base/0/version', '/drivers/base/0/sqlite3mc'])
-    for (const [i, s] of CRAFTED_TEXT.entries()) {
+  for (const pointer of [...fields, '/sides/0/drivers/0/name'])
+    for (const [i, text] of CRAFTED_TEXT.entries()) {
       const token = `Tq${i}q=`;
-      const d = withValue(base, pointer, token + s);
-      assert.equal(compareProblem(d), null, pointer);
+      const d = withValue(base, pointer, token + text);
+      assert.equal(compareJsonProblem(d), null, pointer);
       const md = report(d);
       assert.ok(md.includes(token), `${pointer} is shown`);
-      assert.deepEqual(inertProblems(md, { tags: TAGS, values: new Map([[token, s]]) }), [], `${pointer} = ${s}`);
+      assert.deepEqual(inertProblems(md, { tags: TAGS, values: new Map([[token, text]]) }), [], `${pointer} = ${text}`);
     }
 });
 
@@ -438,7 +620,7 @@ test('npm run ci:comment on 16 generated artifacts, fault 6 among them: posts on
       if (i === 0)
         assert.match(
           body,
-          /^Nothing to show: compare\.json is not a compare result: \/environment\/cpuModel must be a string of at most 200 characters\.$/m,
+          /^Nothing to show: compare\.json is not a run document: \/environment\/cpuModel must be string\.$/m,
         );
       assert.deepEqual(snapshot(dir), before, `artifact ${i}: the artifact is unchanged`);
       assert.deepEqual([entries(cwd), entries(tmp)], [[], []], `artifact ${i}: no file written`);

@@ -604,7 +604,7 @@ test('document checks: crafted bad shootout documents are refused, each with one
       (d) => {
         d.comparisons[0].op = 'size';
       },
-      /\/comparisons\/0\/op 'size' is not timed/,
+      /\/comparisons\/0 is a size, compared exactly: no p, and low and high equal to its change/,
     ],
     [
       'itself',

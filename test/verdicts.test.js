@@ -43,7 +43,12 @@ function verdictEnums(node, at = '') {
 test("the schemas' verdict enums are the vocabulary's words: every judged pair's all, a claim's its own on top", () => {
   const load = (/** @type {string} */ f) => JSON.parse(fs.readFileSync(path.join(ROOT, f), 'utf8'));
   const schema = load('bench/result/document.schema.json');
-  const { comparison, ...defs } = schema.$defs;
+  const { comparison, costRow, ...defs } = schema.$defs;
+  // a case's counts compared (a compare's cost rows) have the count words
+  assert.deepEqual(
+    verdictEnums(costRow, '/$defs/costRow').map((e) => e.values),
+    [Object.values(COUNT_VERDICTS)],
+  );
   const result = verdictEnums({ $defs: defs, properties: schema.properties });
   const shootout = verdictEnums(comparison, '/$defs/comparison');
   assert.ok(result.length >= 1 && shootout.length >= 1, 'the enums are found');

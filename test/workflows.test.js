@@ -418,7 +418,7 @@ test('the PR check: pull_request on the benchmark paths, read-only, no secrets, 
   assert.ok(job['timeout-minutes'] <= 30);
 });
 
-test('the comment job: workflow_run of the PR check, pull-requests: write, never checks out or runs PR code', () => {
+test("the comment job: workflow_run of the PR check, pull-requests: write, never checks out or runs PR code; installs the default branch's lockfile without scripts", () => {
   assert.deepEqual(triggers(comment), ['workflow_run']);
   assert.deepEqual(comment.on.workflow_run.workflows, [cmp.name]);
   assert.deepEqual(comment.on.workflow_run.types, ['completed']);
@@ -437,16 +437,19 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
       assert.ok(!s.with?.ref && !s.with?.repository, 'checkout of the default branch only');
       assert.equal(s.with['persist-credentials'], false);
     }
-    if (s.run) assert.equal(s.run, 'npm run ci:comment', 'the only thing run is our own script');
     assert.doesNotMatch(JSON.stringify(s), /cache/, 'no cache a PR could have poisoned');
   }
+  // the default branch's lockfile, installed without running a script, then our own script only
+  assert.deepEqual(runsOf(job), ['npm run ci:install-js', 'npm run ci:comment']);
+  assert.match(pkg.scripts['ci:install-js'], /^npm ci --ignore-scripts( --no-audit| --no-fund)*$/);
   const download = steps(job).find(uses('download-artifact'));
   assert.equal(download.with['run-id'], '${{ github.event.workflow_run.id }}');
   assert.match(download.with.path, /runner\.temp/, 'the artifact lands outside the checkout');
   const step = steps(job).find((/** @type {any} */ s) => s.run === 'npm run ci:comment');
   assert.equal(step.env.RUN_HEAD_SHA, '${{ github.event.workflow_run.head_sha }}');
   assert.equal(pkg.scripts['ci:comment'], 'node compare/comment.js');
-  // built-ins only, no install needed: comment.js and every project file it imports, transitively
+  // comment.js and every project file it imports, transitively, import only what the install
+  // installs: a package of the lockfile's dependencies (the document's schema check: ajv, semver)
   const seen = new Set();
   const visit = (/** @type {string} */ file) => {
     if (seen.has(file)) return;
@@ -454,10 +457,14 @@ test('the comment job: workflow_run of the PR check, pull-requests: write, never
     const imports = [...fs.readFileSync(file, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
     for (const m of imports) {
       if (m.startsWith('node:')) continue;
-      assert.ok(
-        m.startsWith('.'),
-        `${path.relative(ROOT, file)} imports the package '${m}': the comment job installs nothing`,
-      );
+      if (!m.startsWith('.')) {
+        const name = m.startsWith('@') ? m.split('/').slice(0, 2).join('/') : m.split('/')[0];
+        assert.ok(
+          name in pkg.dependencies,
+          `${path.relative(ROOT, file)} imports '${m}', not one of package.json's dependencies`,
+        );
+        continue;
+      }
       visit(path.resolve(path.dirname(file), m));
     }
   };

@@ -176,7 +176,7 @@ export function referenceSide(sides) {
 
 /**
  * @typedef {object} SidePair
- * @property {keyof typeof GROUPS} comparison the comparison that judges it (shootout-groups.js)
+ * @property {keyof typeof GROUPS | 'compare'} comparison the comparison that judges it (shootout-groups.js; a compare's base → head pair: 'compare')
  * @property {string} reference label of the side it is measured against
  * @property {string} member label of the side it describes
  */

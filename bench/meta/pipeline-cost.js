@@ -52,7 +52,7 @@ export function runParts(dir) {
 }
 
 /**
- * The PR check's phases from compare.json (compare/cli.js `phases`), and the whole scaled to a
+ * The PR check's phases from compare.json (compare/cli.js `run.phases`), and the whole scaled to a
  * RUNNER_CORES runner: the counting × cores / RUNNER_CORES (both sides at once there, each on
  * half the cores: the same work split across more cores), the rest as measured (the installs wait
  * on the network and the disk; the timed compare alternates two servers, one at a time).
@@ -167,7 +167,7 @@ function measure(phase, work) {
     return { phase: `${phase.name}: ${p.part}`, measured: p.seconds, ...none, cores, note: p.note ?? '' };
   };
   if (phase.scaled && fs.existsSync(compareJson)) {
-    const { parts, scaled, how } = scaleCompare(readJson(compareJson).phases ?? [], cores);
+    const { parts, scaled, how } = scaleCompare(readJson(compareJson).run?.phases ?? [], cores);
     const onRunner = { target: phase.target, pass: ran && scaled <= phase.target, ...base, note: `scaled: ${how}` };
     return [
       { phase: phase.name, measured, target: null, pass: null, ...base, note: `${phase.what}; here` },

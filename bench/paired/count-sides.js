@@ -13,8 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { costRows, costTally } from '../../lib/costs.js';
-/** @import { CostRow } from '../../lib/costs.js' */
 /** @import { Inject } from '../counts/worker.js' */
 
 /** @typedef {Pick<import('./interleave.js').Side, 'label' | 'dir' | 'node' | 'env'>} Side */
@@ -34,18 +32,6 @@ import { costRows, costTally } from '../../lib/costs.js';
 
 /** The counting pass alone (`npm run counts`): the contract between the compare and a side of any version that has it. */
 const COUNTS_CLI = 'bench/counts/cli.js';
-
-/**
- * @typedef {object} CostsSection compare.json's `costs`
- * @property {'ok'|'unavailable'|'error'} status
- * @property {string} [reason]
- * @property {number} [seconds]
- * @property {boolean} [together] both sides counted at once (countingLayout)
- * @property {number} [jobs] counting processes at once, per side
- * @property {{ base: { node: string, seconds: number }, head: { node: string, seconds: number } }} [sides]
- * @property {ReturnType<typeof costTally>} [tally]
- * @property {CostRow[]} [rows]
- */
 
 /**
  * Run `npm run counts` (bench/counts/cli.js) in a side's checkout under the side's Node with its
@@ -145,40 +131,4 @@ export async function countEach(sides, args, o) {
   if (together) results.push(...(await Promise.all(sides.map(one))));
   else for (const side of sides) results.push(await one(side));
   return { results, together, jobs };
-}
-
-/**
- * Count both sides of a compare and compare their costs (lib/costs.js).
- * @param {Side[]} sides base, head
- * @param {string[]} args
- * @param {CountOptions & { together?: boolean }} o
- * @returns {Promise<CostsSection>}
- */
-export async function countSides(sides, args, o) {
-  const t0 = Date.now();
-  const { results, together, jobs } = await countEach(sides, () => args, o);
-  const [base, head] = results;
-  const seconds = (Date.now() - t0) / 1000;
-  const layout = { together, jobs };
-  if ('reason' in base || 'reason' in head) {
-    const failed = /** @type {Failed} */ ('reason' in base ? base : head);
-    return {
-      status: failed.status,
-      reason: failed.reason,
-      seconds,
-      ...layout,
-    };
-  }
-  const rows = costRows(base.doc.cases, head.doc.cases);
-  return {
-    status: 'ok',
-    seconds,
-    ...layout,
-    sides: {
-      base: { node: base.doc.node, seconds: base.doc.seconds },
-      head: { node: head.doc.node, seconds: head.doc.seconds },
-    },
-    tally: costTally(rows),
-    rows,
-  };
 }

@@ -93,12 +93,13 @@ const tableProblems = (/** @type {any} */ c, /** @type {string} */ at) =>
  * or timing statistics).
  * @param {any} doc a schema-valid document
  * @param {Set<string>} labels
+ * @param {boolean} names whether its names must be this checkout's data's
  */
-function caseProblems(doc, labels) {
+function caseProblems(doc, labels, names) {
   const problems = /** @type {string[]} */ ([]);
   const seen = new Set();
   doc.cases.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
-    problems.push(...tableProblems(c, `/cases/${i}`));
+    if (names) problems.push(...tableProblems(c, `/cases/${i}`));
     const op = OPS.find((o) => o.name === c.op);
     if (isShootout(doc) !== Boolean(c.side))
       problems.push(`/cases/${i} ${c.side ? 'has a side in a run of one' : 'has no side in a run of several'}`);
@@ -118,11 +119,13 @@ function caseProblems(doc, labels) {
  * The judged pairs: what they compare exists (setups in a run of one side, or its workloads in a
  * pair of id JOURNAL; two sides and a case the data knows in a run of several), each once, an
  * interval around its change, a verdict its figures allow (null figures only when not compared).
+ * A size (a compare's) is compared exactly: no p, change = low = high, bigger is slower.
  * @param {any} doc a schema-valid document with comparisons
  * @param {Set<string>} labels
+ * @param {boolean} names whether its names must be this checkout's data's
  * @returns {string[]}
  */
-function comparisonProblems(doc, labels) {
+function comparisonProblems(doc, labels, names) {
   const problems = /** @type {string[]} */ ([]);
   const several = isShootout(doc);
   const seen = new Set();
@@ -135,23 +138,29 @@ function comparisonProblems(doc, labels) {
     if (several && r.reference === r.member) problems.push(`${at} compares a side with itself`);
     if (several !== Boolean(r.setup))
       problems.push(`${at} ${several ? 'has no setup in a run of several sides' : 'has a setup in a run of one'}`);
-    if (several) problems.push(...tableProblems(parseCaseKey(`${r.setup}/${r.op}`), at));
-    else if (![r.reference, r.member].every((x) => (r.id === JOURNAL ? workloads.has(x) : x.includes('/'))))
+    if (several) {
+      if (names) problems.push(...tableProblems(parseCaseKey(`${r.setup}/${r.op}`), at));
+    } else if (![r.reference, r.member].every((x) => (r.id === JOURNAL ? workloads.has(x) : x.includes('/'))))
       problems.push(
         `${at} compares what the run does not have: its reference and member are setups (workloads of the run in '${JOURNAL}')`,
       );
-    if (OPS.find((o) => o.name === r.op)?.kind !== 'timed' && CASE_NAMES.op.includes(r.op))
-      problems.push(`${at}/op '${r.op}' is not timed`);
+    const kind = OPS.find((o) => o.name === r.op)?.kind;
+    const exact = several && kind === 'size';
+    if (kind !== 'timed' && kind !== undefined && !exact) problems.push(`${at}/op '${r.op}' is not timed`);
     const id = `${r.id}|${r.reference}|${r.member}|${r.setup}|${r.op}`;
     if (seen.has(id)) problems.push(`${at} repeats ${r.op} of ${r.member} against ${r.reference}`);
     seen.add(id);
     const compared = r.verdict !== 'not compared';
-    if (compared && [r.change, r.low, r.high, r.p].some((x) => x === null))
+    if (compared && [r.change, r.low, r.high, exact ? 0 : r.p].some((x) => x === null))
       problems.push(`${at} has the verdict '${r.verdict}' but no change, interval or p`);
     if (compared && r.change !== null && !(r.low <= r.change && r.change <= r.high))
       problems.push(`${at}/change is outside its interval`);
-    if (r.verdict === 'faster' && !(r.low > 0)) problems.push(`${at} is 'faster' but its interval reaches 0 or below`);
-    if (r.verdict === 'slower' && !(r.high < 0)) problems.push(`${at} is 'slower' but its interval reaches 0 or above`);
+    if (exact && (r.p !== null || r.low !== r.change || r.high !== r.change))
+      problems.push(`${at} is a size, compared exactly: no p, and low and high equal to its change`);
+    // a size that grows is slower (a regression); a rate that falls is
+    const [down, up] = exact ? ['slower', 'faster'] : ['faster', 'slower'];
+    if (r.verdict === down && !(r.low > 0)) problems.push(`${at} is '${down}' but its interval reaches 0 or below`);
+    if (r.verdict === up && !(r.high < 0)) problems.push(`${at} is '${up}' but its interval reaches 0 or above`);
     if (!compared && !r.reason) problems.push(`${at} is 'not compared' without a reason`);
   });
   return problems;
@@ -173,9 +182,10 @@ const claimProblems = (/** @type {any} */ doc) =>
  * @param {any} doc a schema-valid document
  * @param {Set<string>} labels
  * @param {Set<string>} pairs group|base|head of every judged pair
+ * @param {boolean} names whether its names must be this checkout's data's
  * @returns {string[]}
  */
-function countingProblems(doc, labels, pairs) {
+function countingProblems(doc, labels, pairs, names) {
   const c = doc.counting;
   if (!c) return [];
   const problems = /** @type {string[]} */ ([]);
@@ -186,7 +196,7 @@ function countingProblems(doc, labels, pairs) {
   });
   const known = (/** @type {string} */ key) => {
     const k = parseCaseKey(key);
-    return key === caseKey(k) && CASE_NAMES.op.includes(k.op) && CASE_NAMES.driver.includes(k.driver);
+    return key === caseKey(k) && (!names || (CASE_NAMES.op.includes(k.op) && CASE_NAMES.driver.includes(k.driver)));
   };
   const counted = new Set();
   (c.cases ?? []).forEach((/** @type {any} */ x, /** @type {number} */ i) => {
@@ -216,24 +226,30 @@ function countingProblems(doc, labels, pairs) {
 /**
  * What a schema cannot say of a schema-valid document, by the parts it has.
  * @param {any} doc a schema-valid document
+ * @param {{ names?: boolean }} [o] names: false for a compare's, whose sides are checkouts with
+ *   data of their own (a pull request may add a config this checkout's data does not know)
  * @returns {string[]}
  */
-export function semanticProblems(doc) {
+export function semanticProblems(doc, { names = true } = {}) {
   const labels = new Set(doc.sides.map((/** @type {any} */ s) => s.label));
   const pairs = new Set(pairsOf(doc).map((c) => `${c.comparison}|${c.reference}|${c.member}`));
   return [
     ...runProblems(doc),
-    ...caseProblems(doc, labels),
-    ...(doc.comparisons ? comparisonProblems(doc, labels) : []),
-    ...countingProblems(doc, labels, pairs),
+    ...caseProblems(doc, labels, names),
+    ...(doc.comparisons ? comparisonProblems(doc, labels, names) : []),
+    ...countingProblems(doc, labels, pairs, names),
     ...claimProblems(doc),
   ];
 }
 
-/** Every problem of a document, schema first (the semantic checks assume a schema-valid one). */
-export function documentProblems(/** @type {any} */ doc) {
+/**
+ * Every problem of a document, schema first (the semantic checks assume a schema-valid one).
+ * @param {any} doc
+ * @param {{ names?: boolean }} [o] semanticProblems's
+ */
+export function documentProblems(doc, o) {
   const schema = validate(doc);
-  return schema.length ? schema : semanticProblems(doc);
+  return schema.length ? schema : semanticProblems(doc, o);
 }
 
 /**

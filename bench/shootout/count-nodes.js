@@ -147,8 +147,11 @@ export function countingSection(results, pairs, o) {
   });
   const cases = results.flatMap(({ label, result }) => ('doc' in result ? sideCases(label, result.doc) : []));
   const bad = sides.find((s) => s.status !== 'ok');
+  // unavailable (a side's checkout or machine cannot count) only when no side failed trying
+  const failed = results.flatMap(({ result }) => ('status' in result ? [result.status] : []));
+  const status = !bad ? 'ok' : failed.length && failed.every((x) => x === 'unavailable') ? 'unavailable' : 'error';
   return {
-    status: bad ? /** @type {const} */ ('error') : /** @type {const} */ ('ok'),
+    status: /** @type {'ok' | 'unavailable' | 'error'} */ (status),
     ...(bad ? { reason: `${bad.side}: ${bad.reason}`.slice(0, 1000) } : {}),
     mode: o.mode,
     tools: o.tools,
@@ -161,20 +164,24 @@ export function countingSection(results, pairs, o) {
 }
 
 /**
- * Count every side that ran, each its measured cases on the quick run's databases as the engine
- * made them (bench/paired/count-sides.js). A machine that cannot count (not Linux, no valgrind or
- * strace) gets a section saying why; a side whose pass fails is kept with its reason.
- * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides
+ * Count every side of a run of several (the shootout's Nodes, the compare's checkouts) with its
+ * flags (bench/paired/count-sides.js countEach), and make the document's `counting` of them. A
+ * machine that cannot count (not Linux, no valgrind or strace) gets a section saying why; a side
+ * whose pass fails is kept with its reason.
+ * @template {import('../paired/count-sides.js').Side} S
+ * @param {S[]} sides
  * @param {import('../data/run-plan.js').SidePair[]} pairs
- * @param {{ seed: number, log: (line: string) => void }} o
+ * @param {(side: S) => string[]} args each side's flags to `npm run counts`
+ * @param {import('../paired/count-sides.js').CountOptions & { together?: boolean }} o the layout
+ *   (together, jobs) as countEach's, default this machine's
  */
-export async function countShootout(sides, pairs, o) {
+export async function countRun(sides, pairs, args, o) {
   const tools = countingTools();
-  if (tools.status !== 'ok') return { status: /** @type {const} */ ('unavailable'), reason: tools.reason };
+  if (tools.status !== 'ok')
+    return { counting: { status: /** @type {const} */ ('unavailable'), reason: tools.reason }, results: null };
   const started = Date.now();
-  const cases = (/** @type {{ keys: string[] }} */ side) => side.keys.flatMap((k) => ['--case', k]);
-  const { results } = await countEach(sides, (side) => ['--quick', '--seed', String(o.seed), ...cases(side)], o);
-  return countingSection(
+  const { results, together } = await countEach(sides, args, o);
+  const counting = countingSection(
     results.map((result, i) => ({ label: sides[i].label, result })),
     pairs,
     {
@@ -183,4 +190,18 @@ export async function countShootout(sides, pairs, o) {
       seconds: (Date.now() - started) / 1000,
     },
   );
+  return { counting, results, together };
+}
+
+/**
+ * Count every side that ran, each its measured cases on the quick run's databases as the engine
+ * made them.
+ * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides
+ * @param {import('../data/run-plan.js').SidePair[]} pairs
+ * @param {{ seed: number, log: (line: string) => void }} o
+ */
+export async function countShootout(sides, pairs, o) {
+  const cases = (/** @type {{ keys: string[] }} */ side) => side.keys.flatMap((k) => ['--case', k]);
+  const args = (/** @type {{ keys: string[] }} */ side) => ['--quick', '--seed', String(o.seed), ...cases(side)];
+  return (await countRun(sides, pairs, args, o)).counting;
 }

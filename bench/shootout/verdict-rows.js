@@ -2,8 +2,9 @@
 // (bench/paired/case-verdicts.js): per round, each side's ops/s median; per case, the paired figure of the
 // head side against its base side in the same round (the median over the cycles of the log ratio of
 // their alternating slices); the trimmed paired test; Holm
-// over every comparison of the run together, each interval at its corrected level; the verdicts
-// (lib/judge.js).
+// over every timed comparison of the run together, each interval at its corrected level; the
+// verdicts (lib/judge.js). A database's size (the compare's) is compared exactly: change = low =
+// high, no p (lib/judge.js exactVerdict). The shootout and the compare judge by this one function.
 import { analyse, collect } from '../paired/case-verdicts.js';
 import { caseKey, parseCaseKey, setupKey } from '../data/suite.js';
 import { sig } from '../../lib/format.js';
@@ -26,7 +27,7 @@ export function analyseShootout(rounds, pairs, listed, o) {
   const parts = pairs.map((c) => {
     const both = new Set((listed[c.reference] ?? []).filter((k) => (listed[c.member] ?? []).includes(k)));
     const series = collect(rounds.map((r) => ({ base: r[c.reference] ?? empty, head: r[c.member] ?? empty }))).filter(
-      (s) => both.has(s.key) && s.unit === 'ops/s',
+      (s) => both.has(s.key),
     );
     return series.map((s) => ({ c, s }));
   });
@@ -55,9 +56,13 @@ export function analyseShootout(rounds, pairs, listed, o) {
   });
 }
 
+/** A case's figure in a round: its ops/s median, or a size's bytes, exact (case-verdicts.js reads the same). */
+const figureOf = (/** @type {any} */ c) =>
+  c.stats ? sig6(c.stats.opsPerSec.median) : c.size ? c.size.mainBytes + c.size.walBytes : null;
+
 /**
- * Each side's cases, as the document keeps them: per case, its ops/s in each round (null where it
- * did not run that round).
+ * Each side's cases, as the document keeps them: per case, its figure in each round (ops/s, a
+ * size's bytes; null where it did not run that round).
  * @param {Record<string, { cases: any[] }>[]} rounds
  * @param {string[]} labels
  */
@@ -74,7 +79,7 @@ export function roundCases(rounds, labels) {
         ...parseCaseKey(key),
         side,
         status: bad ? bad.status : 'ok',
-        rounds: cs.map((c) => (c?.status === 'ok' && c.stats ? sig6(c.stats.opsPerSec.median) : null)),
+        rounds: cs.map((c) => (c?.status === 'ok' ? figureOf(c) : null)),
       };
       if (bad) f.reason = String(bad.reason || bad.status).slice(0, 500);
       out.push(f);

@@ -144,8 +144,8 @@ test(
     );
     assert.equal(r.status, 1, `the added statement fails the check: ${r.stderr.slice(-800)}`);
     const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
-    assert.equal(result.costs.status, 'ok', result.costs.reason);
-    const insert = result.costs.rows.find((/** @type {any} */ x) => x.op === 'insert');
+    assert.equal(result.counting.status, 'ok', result.counting.reason);
+    const insert = result.counting.costs.find((/** @type {any} */ x) => x.op === 'insert');
     assert.equal(insert.verdict, 'costs more');
     assert.ok(insert.change > 0.05, `one more UPDATE per insert: instructions ${insert.change}`);
     assert.ok(
@@ -153,7 +153,7 @@ test(
       'its own transaction writes to the WAL',
     );
     assert.equal(insert.fails, true);
-    const update = result.costs.rows.find((/** @type {any} */ x) => x.op === 'update');
+    const update = result.counting.costs.find((/** @type {any} */ x) => x.op === 'update');
     assert.deepEqual(update.io, [], 'the update is untouched: the same system calls and bytes');
     const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
     const line = md.split('\n').find((l) => l.startsWith('| production/better-sqlite3/none/insert') && l.includes('→'));

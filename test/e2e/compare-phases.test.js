@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
-import { compareProblem } from '../../compare/check.js';
-import { countSides } from '../../bench/paired/count-sides.js';
-import { COUNT_FLOOR } from '../../lib/costs.js';
+import { compareJsonProblem } from '../../compare/comment.js';
+import { countRun } from '../../bench/shootout/count-nodes.js';
+import { COUNT_FLOOR, costRows } from '../../lib/costs.js';
 import { ROOT, childEnv, scratch } from '../helpers.js';
 
 const tools = countingTools();
@@ -45,20 +45,28 @@ test(
     );
     assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr.slice(-800)}`);
     const doc = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
-    assert.equal(compareProblem(doc), null, JSON.stringify(doc.rows));
-    assert.equal(doc.costs.status, 'ok', doc.costs.reason);
+    assert.equal(compareJsonProblem(doc), null, JSON.stringify(doc.comparisons));
+    assert.equal(doc.counting.status, 'ok', doc.counting.reason);
+    const { phases } = doc.run;
     assert.deepEqual(
-      doc.phases.map((/** @type {any} */ p) => p.phase),
+      phases.map((/** @type {any} */ p) => p.phase),
       ['prepare', 'count', 'timed', 'timed', 'report'],
     );
-    const total = doc.phases.reduce((/** @type {number} */ s, /** @type {any} */ p) => s + p.seconds, 0);
-    assert.ok(total <= doc.seconds + 0.01, `the phases (${total} s) lie within the compare (${doc.seconds} s)`);
-    const pairs = Object.fromEntries(doc.rows.map((/** @type {any} */ x) => [x.op, x.pairs]));
+    const total = phases.reduce((/** @type {number} */ s, /** @type {any} */ p) => s + p.seconds, 0);
+    assert.ok(total <= doc.run.seconds + 0.01, `the phases (${total} s) lie within the compare (${doc.run.seconds} s)`);
+    const pairs = Object.fromEntries(doc.comparisons.map((/** @type {any} */ x) => [x.op, x.pairs]));
     assert.deepEqual(pairs, { insert: 4, update: 3 });
+    // the update's last round was not timed: null in its cases' rounds
+    const update = doc.cases.filter((/** @type {any} */ c) => c.op === 'update');
     assert.deepEqual(
-      doc.phases
-        .filter((/** @type {any} */ p) => p.phase === 'timed')
-        .map((/** @type {any} */ p) => [p.cases, p.rounds]),
+      update.map((/** @type {any} */ c) => c.rounds.map((/** @type {number | null} */ x) => x === null)),
+      [
+        [false, false, false, true],
+        [false, false, false, true],
+      ],
+    );
+    assert.deepEqual(
+      phases.filter((/** @type {any} */ p) => p.phase === 'timed').map((/** @type {any} */ p) => [p.cases, p.rounds]),
       [
         [2, 3],
         [1, 1],
@@ -73,18 +81,20 @@ test(
     // case (lib/costs.js). The C library's part is the exception: malloc's work moves between two
     // invocations (the total moved +0.15% in CI, all of it libc; 0.04% in three runs here), so it
     // is held to 1% of the operation's count, which a count of the wrong case or side still fails.
-    const together = await countSides(
+    const together = await countRun(
       [
         { label: 'base', dir: ROOT },
         { label: 'head', dir: ROOT },
       ],
-      ['--quick', ...FILTERS, '--seed', '1'],
+      [{ comparison: 'compare', reference: 'base', member: 'head' }],
+      () => ['--quick', ...FILTERS, '--seed', '1'],
       { log: () => {}, together: true, jobs: 2 },
     );
-    assert.equal(together.status, 'ok', together.reason);
+    assert.equal(together.counting.status, 'ok', together.counting.reason);
     assert.equal(together.together, true);
-    const apart = new Map(doc.costs.rows.map((/** @type {any} */ x) => [x.key, x]));
-    for (const row of together.rows ?? []) {
+    const [base, head] = (together.results ?? []).map((x) => ('doc' in x ? x.doc.cases : []));
+    const apart = new Map(doc.counting.costs.map((/** @type {any} */ x) => [x.key, x]));
+    for (const row of costRows(base, head)) {
       assert.equal(row.verdict, 'same cost', `${row.key}: the same code counted at once on both sides`);
       const before = apart.get(row.key);
       for (const s of /** @type {const} */ (['base', 'head'])) {

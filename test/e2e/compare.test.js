@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, childEnv, scratch } from '../helpers.js';
+import { compareJsonProblem } from '../../compare/comment.js';
 
 const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
   spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
@@ -55,18 +56,28 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   assert.equal(fs.readFileSync(summary, 'utf8'), '', 'the compare wrote into the job summary');
   assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr.slice(-800)}`);
   const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
-  assert.equal(result.kind, 'sqlite-node-bench/compare');
-  assert.equal(result.base.commit, head);
-  assert.equal(result.rounds, 3);
-  assert.deepEqual(result.rows.map((/** @type {any} */ x) => x.key).sort(), [
+  assert.equal(result.kind, 'sqlite-node-bench/result', 'a run document, as the shootout writes');
+  assert.equal(compareJsonProblem(result), null);
+  assert.deepEqual(
+    result.sides.map((/** @type {any} */ s) => [s.label, s.reference ?? false, s.checkout.given]),
+    [
+      ['base', true, 'HEAD'],
+      ['head', false, ROOT],
+    ],
+  );
+  assert.equal(result.sides[0].checkout.commit, head);
+  assert.equal(result.run.budget.rounds, 3);
+  const key = (/** @type {any} */ x) => `${x.setup}/${x.op}`;
+  assert.deepEqual(result.comparisons.map(key).sort(), [
     'production/better-sqlite3/none/select',
     'production/better-sqlite3/none/size',
     'production/better-sqlite3/none/update',
   ]);
-  const size = result.rows.find((/** @type {any} */ x) => x.op === 'size');
+  const size = result.comparisons.find((/** @type {any} */ x) => x.op === 'size');
   assert.equal(size.change, 0, 'same seed, same code, same file size');
+  assert.deepEqual([size.low, size.high, size.p], [0, 0, null], 'compared exactly');
   assert.equal(size.verdict, 'no change');
-  for (const row of result.rows.filter((/** @type {any} */ x) => x.op !== 'size')) {
+  for (const row of result.comparisons.filter((/** @type {any} */ x) => x.op !== 'size')) {
     assert.equal(row.pairs, 3);
     assert.ok(row.low <= row.change && row.change <= row.high);
     assert.ok(['slower', 'faster', 'no change', 'too noisy to tell'].includes(row.verdict));
@@ -74,7 +85,7 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
   }
   assert.equal(
     r.status === 1,
-    result.rows.some((/** @type {any} */ x) => x.verdict === 'slower'),
+    result.comparisons.some((/** @type {any} */ x) => x.verdict === 'slower'),
     'exit 1 exactly when there is a regression',
   );
   const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
