@@ -91,7 +91,8 @@ function textProblems(/** @type {any} */ doc) {
 
 /**
  * What the aggregate refuses beyond the document's own checks (bench/result/document.js):
- * control characters, a one-side run with no case, a calibration run's synthetic slowdown.
+ * control characters, a one-side run with no case, a calibration run's synthetic slowdown, a
+ * compare's run (its sides carry their checkouts).
  * @param {any} doc a schema-valid document
  */
 export function aggregateProblems(doc) {
@@ -105,6 +106,11 @@ export function aggregateProblems(doc) {
   if (doc.run.budget?.slowdown)
     problems.push(
       `/run/budget/slowdown is ${doc.run.budget.slowdown}: a calibration run with a synthetic slowdown, not a result`,
+    );
+  const checkout = (doc.sides ?? []).findIndex((/** @type {any} */ s) => s.checkout);
+  if (checkout >= 0)
+    problems.push(
+      `/sides/${checkout}/checkout: a compare's run (npm run compare), not a result; results/ holds runs of the published checkout`,
     );
   return problems;
 }

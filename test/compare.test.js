@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { readResult } from '../aggregate/read.js';
 import { ROOT, childEnv, entries, scratch } from './helpers.js';
+import { documentProblems } from '../bench/result/document.js';
+import { compareDoc } from './compare-doc.js';
 
 const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
   spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
@@ -239,4 +241,23 @@ test('--slowdown: recorded in the document, announced in the summary, refused by
     bad.stderr,
     /^bench: bad --slowdown '0'; valid: a percentage above 0 and at most 90 \(calibration only\)/,
   );
+});
+
+test("a compare's document is a run document, and the aggregate refuses it: results/ holds runs of the published checkout", () => {
+  const doc = compareDoc();
+  assert.deepEqual(documentProblems(doc), [], 'the real compare is a valid run document, names and all');
+  const dir = scratch('compare-in-results-');
+  const file = path.join(dir, 'compare.json');
+  fs.writeFileSync(file, JSON.stringify(doc));
+  const read = readResult(file);
+  assert.equal(read.ok, false);
+  assert.equal(
+    !read.ok && read.reason,
+    "/sides/0/checkout: a compare's run (npm run compare), not a result; results/ holds runs of the published checkout",
+  );
+  // the same run without its checkouts would be read: the checkout is what the aggregate refuses
+  for (const s of doc.sides) delete s.checkout;
+  fs.writeFileSync(file, JSON.stringify(doc));
+  const plain = readResult(file);
+  assert.ok(plain.ok || !/checkout/.test(plain.reason), plain.ok ? '' : plain.reason);
 });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, childEnv, scratch } from '../helpers.js';
 import { compareJsonProblem } from '../../compare/comment.js';
+import { readResult } from '../../aggregate/read.js';
 
 const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
   spawnSync(process.execPath, [path.join(ROOT, script), ...args], {
@@ -87,6 +88,15 @@ test('compare: a git ref (temporary worktree, installed) against this checkout, 
     r.status === 1,
     result.comparisons.some((/** @type {any} */ x) => x.verdict === 'slower'),
     'exit 1 exactly when there is a regression',
+  );
+  // results/ holds runs of the published checkout: the aggregate refuses a compare's
+  const stored = scratch('compare-results-');
+  fs.copyFileSync(path.join(out, 'compare.json'), path.join(stored, 'compare.json'));
+  const read = readResult(path.join(stored, 'compare.json'));
+  assert.equal(read.ok, false);
+  assert.match(
+    String(!read.ok && read.reason),
+    /\/sides\/0\/checkout: a compare's run \(npm run compare\), not a result/,
   );
   const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
   assert.match(md, /^## Benchmark compare: head .* against base HEAD \(/);
