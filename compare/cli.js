@@ -3,8 +3,8 @@
 // flags; docs/compare.md says what each mode does).
 //
 // compare.json is a run document (bench/result/document.schema.json, as the shootout's) of two
-// sides, base (the reference) and head, each with its checkout; built by the shootout's code: the
-// judged pairs (bench/shootout/verdict-rows.js), the cases per side and round, the counting
+// sides, base (the reference) and head, each with its checkout (compare/sides.js); measured and
+// judged by the one runner of several sides (bench/paired/run-sides.js), counted as the shootout's
 // (bench/shootout/count-nodes.js countRun), with the compare's cost rows (lib/costs.js) in it.
 //
 // Phases, each timed in the document's `run.phases` and the report: prepare the sides (worktrees,
@@ -32,18 +32,15 @@ import {
 import { OPS } from '../bench/data/ops.js';
 import { cases as selectCases, filterArgs } from '../bench/data/suite.js';
 import { calibrate } from '../bench/paired/calibrate.js';
-import { interleave, roundsAndTime } from '../bench/paired/interleave.js';
-import { SLICE_MS } from '../bench/engine/slices.js';
+import { roundsAndTime } from '../bench/paired/interleave.js';
+import { endedNow, runDocument, runFields, runSides } from '../bench/paired/run-sides.js';
 import { report } from './report.js';
 import { countRun } from '../bench/shootout/count-nodes.js';
-import { analyseShootout, roundCases } from '../bench/shootout/verdict-rows.js';
-import { KIND, SCHEMA_VERSION, TINYBENCH_VERSION, currentCommit, newRunId } from '../bench/result/header.js';
 import { documentProblems } from '../bench/result/document.js';
 import { costRows } from '../lib/costs.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { makeSides } from './sides.js';
-import { createProgress } from '../lib/progress.js';
 
 const OPTIONS = /** @type {const} */ ({
   base: valueFlag('DIR|REF', 'the base side: a checkout folder or a git ref', {
@@ -132,10 +129,10 @@ function parseFlags(/** @type {string[]} */ argv) {
 }
 
 /**
- * Measure: interleaved case by case, one engine per side and round (bench/paired/interleave.js);
- * every case for the rounds the counts leave it (--cpu-rounds), the cases where wall time decides
- * for every round (--rounds). Each of the two is a phase of its own.
- * @param {import('../bench/paired/interleave.js').Side[]} sides
+ * Measure and judge (bench/paired/run-sides.js): every case for the rounds the counts leave it
+ * (--cpu-rounds), the cases where wall time decides for every round (--rounds). Each of the two is
+ * a phase of its own.
+ * @param {import('../bench/paired/interleave.js').Side[]} sides base, head
  * @param {ReturnType<typeof parseFlags>} f
  * @param {(key: string) => boolean} fewer the cases timed only --cpu-rounds (timed-rounds.js)
  * @param {(line: string) => void} log
@@ -143,31 +140,37 @@ function parseFlags(/** @type {string[]} */ argv) {
 async function measureSides(sides, f, fewer, log) {
   const args = [...f.engine, '--seed', String(f.seed)];
   const only = (/** @type {string} */ key, /** @type {number} */ r) => r < f.cpuRounds || !fewer(key);
-  const res = await interleave(
+  // every case either side listed is judged: one a side lacks is 'not compared', saying which
+  const m = await runSides(
     sides.map((side) => ({ side, args })),
-    { rounds: f.rounds, seed: f.seed, only, onProgress: createProgress(process.stderr, { label: 'compare' }) },
+    PAIRS,
+    {
+      rounds: f.rounds,
+      seed: f.seed,
+      threshold: f.threshold,
+      alpha: f.alpha,
+      reference: 'base',
+      server: 'side',
+      label: 'compare',
+      only,
+      either: true,
+    },
   );
-  const keys = [...new Set(Object.values(res.ready).flatMap((x) => x.cases))];
+  const keys = m.listed.base;
   /** @type {import('./report.js').Phase[]} */
   const phases = [
     [0, f.cpuRounds],
-    [f.cpuRounds, res.rounds.length],
+    [f.cpuRounds, m.rounds.length],
   ]
     .filter(([a, b]) => b > a)
     .map(([a, b]) => {
-      const seconds = res.seconds.slice(a, b).reduce((x, y) => x + y, 0);
+      const seconds = m.seconds.slice(a, b).reduce((x, y) => x + y, 0);
       const cases = keys.filter((k) => only(k, a)).length;
       log(`phase timed: ${cases} cases × ${b - a} rounds, ${seconds.toFixed(0)} s`);
       return { phase: 'timed', seconds, rounds: b - a, cases };
     });
   if (phases.length > 1) log(`the cases the counts decide got ${f.cpuRounds} rounds; the others ${f.rounds}`);
-  return {
-    phases,
-    method: `interleaved in slices: new engine servers (one per side) every round; each case opened on both sides, then ~${SLICE_MS} ms slices alternating between them (ABBA), a round's pair the median over its cycles of the log ratio of the two sides' slices`,
-    rounds: res.rounds,
-    ready: res.ready,
-    keys,
-  };
+  return { ...m, phases };
 }
 
 /** The compare's one pair of sides: head against base (bench/data/run-plan.js SidePair). */
@@ -215,38 +218,13 @@ async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type
     log(`phase count: ${since(t1).toFixed(0)} s`);
     const m = await measureSides(sides, f, fewerRounds(counting), log);
     phases.push(...m.phases);
-    const t2 = Date.now();
-    // every case either side listed is judged: one a side lacks is 'not compared', saying which
-    const comparisons = analyseShootout(
-      m.rounds,
-      PAIRS,
-      { base: m.keys, head: m.keys },
-      { threshold: f.threshold, alpha: f.alpha },
-    );
-    const cases = roundCases(m.rounds, ['base', 'head']);
-    phases.push({ phase: 'report', seconds: since(t2) });
-    const doc = {
-      schemaVersion: SCHEMA_VERSION,
-      kind: KIND,
-      run: {
-        id: newRunId(),
-        startedAt,
-        finishedAt: new Date().toISOString(),
-        status: 'complete',
-        mode: f.quick ? 'quick' : 'full',
-        budget: { rounds: f.rounds, time: f.time },
-        seed: f.seed,
-        filters: f.filters,
-        threshold: f.threshold,
-        alpha: f.alpha,
-        seconds: since(t0),
-        engine: f.engine,
-        commit: currentCommit(),
-        phases,
-      },
-      environment: m.ready.base.environment,
-      harness: { tinybench: TINYBENCH_VERSION, method: m.method },
-      sides: sides.map((s) => ({
+    // the statistics (in runSides, after the last round) and the document: the report phase
+    phases.push({ phase: 'report', seconds: since(m.measured) });
+    const run = { ...runFields(f, { ...endedNow({ startedAt, t0 }), filters: f.filters, engine: f.engine }), phases };
+    const doc = runDocument(
+      run,
+      m,
+      sides.map((s) => ({
         label: s.label,
         node: m.ready[s.label].environment.node,
         ...(s.label === 'base' ? { reference: true } : {}),
@@ -254,10 +232,8 @@ async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type
         drivers: m.ready[s.label].drivers,
         checkout: { given: s.given, commit: s.commit },
       })),
-      comparisons,
-      cases,
       counting,
-    };
+    );
     const problems = documentProblems(doc, { names: false });
     if (problems.length)
       throw new CommandError(`the compare's document does not match its schema: ${problems.slice(0, 3).join('; ')}`);
@@ -282,7 +258,7 @@ async function main(/** @type {string[]} */ argv) {
   const { md, doc } = await compare(f, log);
   printMarkdown(md);
   console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
-  const costs = 'costs' in doc.counting ? doc.counting.costs : [];
+  const costs = doc.counting && 'costs' in doc.counting ? doc.counting.costs : [];
   return doc.comparisons.some((r) => r.verdict === 'slower') || costs.some((r) => r.fails) ? 1 : 0;
 }
 

@@ -52,7 +52,12 @@ async function judges(/** @type {string} */ oldRoot) {
   };
   const both = async (/** @type {string} */ root) => ({
     run: await load(root, 'bench/result/analysis.js'),
-    shootout: await load(root, 'bench/shootout/verdict-rows.js', 'bench/shootout/analysis.js'),
+    shootout: await load(
+      root,
+      'bench/paired/judge-sides.js',
+      'bench/shootout/verdict-rows.js',
+      'bench/shootout/analysis.js',
+    ),
     counts: await countRule(root),
     counting: await load(root, 'bench/shootout/count-nodes.js', 'bench/shootout/counting.js'),
   });
@@ -117,7 +122,9 @@ function documentDifferences(doc, j) {
   if (isShootout(doc)) {
     const { rounds, listed } = shootoutRounds(doc);
     const o = { threshold: doc.run.threshold, alpha: doc.run.alpha };
-    const rows = [j.old, j.now].map((m) => m.shootout.analyseShootout(rounds, pairsOf(doc), listed, o));
+    // before #37 item 6 the judge was analyseShootout
+    const judge = (/** @type {any} */ m) => m.shootout.judgeSidePairs ?? m.shootout.analyseShootout;
+    const rows = [j.old, j.now].map((m) => judge(m)(rounds, pairsOf(doc), listed, o));
     // the judge of REF may name a pair's sides base/head and its case key (before the one shape)
     const id = (/** @type {any} */ r) =>
       `${r.member ?? r.head} vs ${r.reference ?? r.base} ${r.key ?? `${r.setup}/${r.op}`}`;

@@ -31,9 +31,11 @@ import { analyseWorkloads } from '../workloads/workload-figures.js';
 import { effective } from '../workloads/round.js';
 import { messagesOf, pragmasOf as workloadPragmasOf, templateId } from '../workloads/run-workloads.js';
 import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
-import { analyseShootout, roundCases } from '../shootout/verdict-rows.js';
+import { judgeSidePairs, roundCases } from '../paired/judge-sides.js';
+import { runDocument, runFields, runMethod } from '../paired/run-sides.js';
 import { shootoutFlags } from '../shootout/cli.js';
-import { SHOOTOUT_METHOD, shootoutRun } from '../shootout/run.js';
+import { SHOOTOUT_SERVER } from '../shootout/run.js';
+import { engineArgs } from '../shootout/prepare-sides.js';
 
 /** Per platform-arch, a runner of that class, and its speed against the real run's machine (a linux-x64 of 2 cores). */
 const MACHINES = {
@@ -640,7 +642,7 @@ const FAILING_SIDES = [
 /**
  * A shootout's run for one machine and night: a side per Node of the matrix and driver generation
  * (bench/data/run-plan.js), seeded per-round figures, rows and cases from the shootout's own
- * analysis (bench/shootout/verdict-rows.js).
+ * analysis (bench/paired/judge-sides.js).
  * @param {{ platform?: string, nodes?: string[], finishedAt?: string, seed?: number, scale?: number, imageVersion?: string }} p
  *   nodes: the exact versions (default: the matrix's newest)
  */
@@ -697,40 +699,44 @@ export function syntheticShootout(p = {}) {
     ok.map((s) => [s.label, rounds[0][s.label].cases.filter((c) => c.status === 'ok').map(caseKey)]),
   );
   const refEnv = environmentOf(m, `v${ref.version}`, p.imageVersion ?? '20261115.1');
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    kind: KIND,
-    run: shootoutRun(f, filters, {
-      id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`),
-      startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(),
-      finishedAt,
-      seconds,
-      commit: null,
-    }),
-    environment: refEnv,
-    harness: { tinybench: TINYBENCH_VERSION, method: SHOOTOUT_METHOD },
-    sides: plans.map((s) => {
-      const why = failure(s);
-      const b = NODE_BUILDS[s.major];
-      const { label, generation, line, override } = s;
-      const reference = s === ref ? { reference: true } : {};
-      const side = {
-        label,
-        node: `v${s.version}`,
-        generation,
-        line,
-        override,
-        ...reference,
-        status: why ? 'failed' : 'ok',
-      };
-      return why
-        ? { ...side, drivers: [], reason: why }
-        : { ...side, drivers: sideDrivers(s), ...(b ? { v8: b.v8 } : {}) };
-    }),
-    comparisons: analyseShootout(rounds, pairs, listed, { threshold: f.threshold, alpha: f.alpha }),
-    cases: roundCases(
-      rounds,
-      ok.map((s) => s.label),
-    ),
-  };
+  const run = runFields(f, {
+    id: idFrom(`shootout|${p.platform}|${versions.join(',')}|${finishedAt}|${p.seed ?? 1}`),
+    startedAt: new Date(Date.parse(finishedAt) - Math.round(seconds * 1000)).toISOString(),
+    finishedAt,
+    seconds,
+    commit: null,
+    filters,
+    engine: engineArgs(f, filters),
+  });
+  const sides = plans.map((s) => {
+    const why = failure(s);
+    const b = NODE_BUILDS[s.major];
+    const { label, generation, line, override } = s;
+    const reference = s === ref ? { reference: true } : {};
+    const side = {
+      label,
+      node: `v${s.version}`,
+      generation,
+      line,
+      override,
+      ...reference,
+      status: why ? 'failed' : 'ok',
+    };
+    return why
+      ? { ...side, drivers: [], reason: why }
+      : { ...side, drivers: sideDrivers(s), ...(b ? { v8: b.v8 } : {}) };
+  });
+  return runDocument(
+    run,
+    {
+      environment: refEnv,
+      harness: { tinybench: TINYBENCH_VERSION, method: runMethod(SHOOTOUT_SERVER, ok.length) },
+      comparisons: judgeSidePairs(rounds, pairs, listed, { threshold: f.threshold, alpha: f.alpha }),
+      cases: roundCases(
+        rounds,
+        ok.map((s) => s.label),
+      ),
+    },
+    sides,
+  );
 }

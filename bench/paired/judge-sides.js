@@ -1,11 +1,11 @@
-// From the shootout's rounds to one judged pair per pair of sides and case: the compare's statistics
-// (bench/paired/case-verdicts.js): per round, each side's ops/s median; per case, the paired figure of the
-// head side against its base side in the same round (the median over the cycles of the log ratio of
-// their alternating slices); the trimmed paired test; Holm
-// over every timed comparison of the run together, each interval at its corrected level; the
-// verdicts (lib/judge.js). A database's size (the compare's) is compared exactly: change = low =
-// high, no p (lib/judge.js exactVerdict). The shootout and the compare judge by this one function.
-import { analyse, collect } from '../paired/case-verdicts.js';
+// The judged pairs of a run of several sides (the shootout's, the compare's), from its rounds
+// (bench/paired/run-sides.js): the statistics of bench/paired/case-verdicts.js per pair of sides
+// and case: per round, each side's ops/s median; the paired figure of the member side against its
+// reference side in the same round (the median over the cycles of the log ratio of their
+// alternating slices); the trimmed paired test; Holm over every timed comparison of the run
+// together, each interval at its corrected level; the verdicts (lib/judge.js). A database's size
+// (the compare's) is compared exactly: change = low = high, no p (lib/judge.js exactVerdict).
+import { analyse, collect } from './case-verdicts.js';
 import { caseKey, parseCaseKey, setupKey } from '../data/suite.js';
 import { sig } from '../../lib/format.js';
 /** @import { Verdict } from '../../lib/verdicts.js' */
@@ -15,14 +15,14 @@ import { sig } from '../../lib/format.js';
 const sig6 = (/** @type {number | null} */ x) => (x === null || !Number.isFinite(x) ? x : sig(x));
 
 /**
- * The judged pairs of a shootout, as the document's `comparisons` (document.schema.json
- * $defs/comparison): per pair of sides and case, the member side against its reference side.
+ * The judged pairs of a run of several sides, as the document's `comparisons` (document.schema.json
+ * $defs/comparison): per pair of sides and case both listed, the member side against its reference side.
  * @param {Record<string, { cases: any[] }>[]} rounds per round, each side's cases
  * @param {import('../data/run-plan.js').SidePair[]} pairs
  * @param {Record<string, string[]>} listed per side label, the case keys its server listed (in scope)
  * @param {{ threshold: number, alpha: number }} o
  */
-export function analyseShootout(rounds, pairs, listed, o) {
+export function judgeSidePairs(rounds, pairs, listed, o) {
   const empty = { cases: [] };
   const parts = pairs.map((c) => {
     const both = new Set((listed[c.reference] ?? []).filter((k) => (listed[c.member] ?? []).includes(k)));
