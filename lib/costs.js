@@ -5,6 +5,7 @@
 // Whether a change is one (beyondRepeat) is the compare's and the shootout's alike.
 // Pure functions over each side's `npm run counts` output (bench/counts/cli.js); built-ins only
 // (the PR comment renders them). The words are lib/verdicts.js's COUNT_VERDICTS.
+import { sig } from './format.js';
 import { COUNT_VERDICTS as W } from './verdicts.js';
 
 /**
@@ -46,7 +47,7 @@ export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
 export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005, libc: 0.003 });
 
 /** The largest repeat spread per operation over these cases. */
-export function opSpreads(/** @type {{ op: string, spread: number }[]} */ cases) {
+function opSpreads(/** @type {{ op: string, spread: number }[]} */ cases) {
   const m = /** @type {Map<string, number>} */ (new Map());
   for (const c of cases) m.set(c.op, Math.max(m.get(c.op) ?? 0, c.spread));
   return m;
@@ -158,7 +159,7 @@ function sideCost(counts) {
  * @param {any} counts a case's `counts`
  * @returns {{ components?: Record<string, number>, componentSpreads?: Record<string, number> }}
  */
-export function componentsOf(counts) {
+function componentsOf(counts) {
   const a = counts?.components;
   const b = counts?.repeat ? counts.repeat.components : a;
   if (!a || !b) return {};
@@ -175,7 +176,7 @@ export function componentsOf(counts) {
  * @param {{ componentSpreads?: Record<string, number> }[]} cases componentsOf each case's counts
  * @returns {Record<string, number>}
  */
-export function componentSpreads(cases) {
+function componentSpreads(cases) {
   const out = /** @type {Record<string, number>} */ ({});
   for (const k of cases)
     for (const [c, x] of Object.entries(k.componentSpreads ?? {})) out[c] = Math.max(out[c] ?? 0, x);
@@ -239,13 +240,50 @@ export const componentMoved = (/** @type {{ delta: number, tolerance: number }} 
   Math.abs(x.delta) > x.tolerance;
 
 /**
- * The cases of both sides, compared. A case's instructions changed when |head / base - 1| exceeds
- * its countTolerance, the operation's spread taken over every case of this compare on either side
- * (a select's count moves by about 1% with the heap's layout, as it does with any change of code:
- * then no select is trusted closer than that, in this compare); each of its components likewise
+ * The one rule on a case counted on two sides (the compare's base and head, a shootout's reference
+ * and member): its instructions per operation changed when |head / base - 1| exceeds its
+ * countTolerance, the operation's spread taken over every case of the two sides (a select's count
+ * moves by about 1% with the heap's layout, as it does with any change of code: then no select is
+ * trusted closer than that, between these sides); each of its components likewise
  * (componentChanges: SQLite's part of a select repeats where its runtime's does not, so a change
  * there is found that the total's tolerance hides). Its fsyncs, writes, reads and bytes per
- * operation changed when they differ at all, where both sides counted them the same twice.
+ * operation changed when they differ at all, where both sides counted them the same twice (a field
+ * a side did not store is not compared). Each side's instructions are the mean of its two counts
+ * (docs/counting.md#one-rule).
+ * @param {SideCost} b
+ * @param {SideCost} h
+ * @param {number | undefined} opSpread the operation's largest repeat spread (opSpreads)
+ * @param {Record<string, number>} opComponentSpread the operation's, by component (componentSpreads)
+ */
+function judgeCase(b, h, opSpread, opComponentSpread) {
+  const change = h.instructions / b.instructions - 1;
+  const tolerance = countTolerance(Math.max(b.spread, h.spread), opSpread);
+  const components = componentChanges(b, h, opComponentSpread);
+  const io =
+    b.exact && h.exact
+      ? IO.filter(([f]) => f in b.io && f in h.io && !same(b.io[f], h.io[f])).map(([field]) => ({
+          field,
+          base: b.io[field],
+          head: h.io[field],
+        }))
+      : [];
+  const moved = [{ change, tolerance }, ...components].filter(beyondRepeat);
+  const ups = moved.filter((x) => x.change > 0).length + io.filter((x) => x.head > x.base).length;
+  const downs = moved.filter((x) => x.change < 0).length + io.filter((x) => x.head < x.base).length;
+  const fails =
+    (Math.abs(change) > tolerance && change >= FAIL_INCREASE) ||
+    io.some(
+      (x) =>
+        ((x.field === 'fsync' || x.field === 'write') && x.head > x.base) ||
+        (x.field === 'written' && x.head >= x.base * (1 + FAIL_INCREASE)),
+    );
+  /** @type {import('./verdicts.js').CountVerdict} */
+  const verdict = ups && downs ? W.changed : ups ? W.more : downs ? W.less : W.same;
+  return { verdict, change, tolerance, components, io, fails };
+}
+
+/**
+ * The cases of both sides, compared by the one rule (judgeCase), from each side's `counts`.
  * @param {{ key: string, op: string, counts: any }[]} base
  * @param {{ key: string, op: string, counts: any }[]} head
  * @returns {CostRow[]}
@@ -277,41 +315,113 @@ export function costRows(base, head) {
         fails: false,
       };
     }
-    const change = h.instructions / b.instructions - 1;
-    const tolerance = countTolerance(Math.max(b.spread, h.spread), opSpread.get(op));
-    const components = componentChanges(b, h, opComponentSpread(op));
-    const io =
-      b.exact && h.exact
-        ? IO.filter(([f]) => !same(b.io[f], h.io[f])).map(([field]) => ({
-            field,
-            base: b.io[field],
-            head: h.io[field],
-          }))
-        : [];
-    const moved = [{ change, tolerance }, ...components].filter(beyondRepeat);
-    const ups = moved.filter((x) => x.change > 0).length + io.filter((x) => x.head > x.base).length;
-    const downs = moved.filter((x) => x.change < 0).length + io.filter((x) => x.head < x.base).length;
-    const fails =
-      (Math.abs(change) > tolerance && change >= FAIL_INCREASE) ||
-      io.some(
-        (x) =>
-          ((x.field === 'fsync' || x.field === 'write') && x.head > x.base) ||
-          (x.field === 'written' && x.head >= x.base * (1 + FAIL_INCREASE)),
-      );
-    return {
-      key,
-      op,
-      verdict: ups && downs ? W.changed : ups ? W.more : downs ? W.less : W.same,
-      base: b,
-      head: h,
-      change,
-      tolerance,
-      ...(components.length ? { components } : {}),
-      io,
-      fails,
-    };
+    const { components, ...j } = judgeCase(b, h, opSpread.get(op), opComponentSpread(op));
+    return { key, op, base: b, head: h, ...j, ...(components.length ? { components } : {}) };
   });
 }
+
+/**
+ * A case as a run of several sides stores it in `counting.cases` (bench/shootout/count-nodes.js):
+ * the first count's instructions and components, the repeat's difference and components, the
+ * system calls and bytes per operation (read, written and bytesRead absent in documents before
+ * they were stored), whether every system call repeated.
+ * @typedef {object} CountedCase
+ * @property {string} side
+ * @property {string} key
+ * @property {'ok' | 'error'} status
+ * @property {string} [reason]
+ * @property {number} [instructions]
+ * @property {number} [difference]
+ * @property {Record<string, number>} [components]
+ * @property {Record<string, number>} [repeatComponents]
+ * @property {number} [fsync]
+ * @property {number} [write]
+ * @property {number} [read]
+ * @property {number} [written]
+ * @property {number} [bytesRead]
+ * @property {boolean} [syscallsSame]
+ */
+
+/**
+ * A stored counted case as its side's cost: the mean of its two counts, in total and by component.
+ * @param {CountedCase} c a case with status 'ok'
+ * @returns {SideCost}
+ */
+function storedCost(c) {
+  const a = /** @type {number} */ (c.instructions);
+  const d = c.difference ?? 0;
+  const io = /** @type {Record<IoField, number>} */ (
+    Object.fromEntries(IO.flatMap(([f]) => (typeof c[f] === 'number' ? [[f, c[f]]] : [])))
+  );
+  const counts = { instructions: a, components: c.components, repeat: { components: c.repeatComponents } };
+  return {
+    instructions: a * (1 + d / 2),
+    spread: Math.abs(d),
+    exact: c.syscallsSame !== false,
+    io,
+    ...componentsOf(counts),
+  };
+}
+
+const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
+
+/**
+ * The document's `counting.differences` for a run of several sides (the compare's base and head,
+ * a shootout's pairs): per judged pair and case counted on both its sides, the one rule's judgement
+ * (judgeCase): the member's instructions per operation against its reference's (the mean of each
+ * side's two counts; + is more), the larger of the two sides' repeat spreads, the tolerance, per
+ * component the member's instructions less the reference's with the least |delta| that is a
+ * difference (in instructions per operation), the system calls and bytes that differ, the count
+ * verdict and whether the case fails the PR check.
+ * @param {CountedCase[]} cases
+ * @param {{ comparison: string, reference: string, member: string }[]} pairs
+ */
+export function countDifferences(cases, pairs) {
+  const ok = cases.filter((c) => c.status === 'ok' && typeof c.instructions === 'number' && c.instructions > 0);
+  const by = new Map(ok.map((c) => [`${c.side}|${c.key}`, { op: opOfKey(c.key), cost: storedCost(c) }]));
+  return pairs.flatMap((cmp) => {
+    const two = ok.flatMap((c) =>
+      c.side === cmp.reference || c.side === cmp.member
+        ? [/** @type {{ op: string, cost: SideCost }} */ (by.get(`${c.side}|${c.key}`))]
+        : [],
+    );
+    const opSpread = opSpreads(two.map(({ op, cost }) => ({ op, spread: cost.spread })));
+    const opComponentSpread = (/** @type {string} */ op) =>
+      componentSpreads(two.filter((c) => c.op === op).map(({ cost }) => cost));
+    return ok
+      .filter((c) => c.side === cmp.member && by.has(`${cmp.reference}|${c.key}`))
+      .map((c) => {
+        const b = /** @type {{ op: string, cost: SideCost }} */ (by.get(`${cmp.reference}|${c.key}`)).cost;
+        const h = /** @type {{ op: string, cost: SideCost }} */ (by.get(`${cmp.member}|${c.key}`)).cost;
+        const op = opOfKey(c.key);
+        const j = judgeCase(b, h, opSpread.get(op), opComponentSpread(op));
+        const scale = (/** @type {string} */ k) => componentScale(b.components?.[k] ?? 0, b.instructions);
+        // named as a judged pair is (document.schema.json $defs/comparison)
+        return {
+          id: cmp.comparison,
+          reference: cmp.reference,
+          member: cmp.member,
+          setup: c.key.slice(0, c.key.lastIndexOf('/')),
+          op,
+          verdict: j.verdict,
+          change: sig6(j.change),
+          spread: sig6(Math.max(b.spread, h.spread)),
+          tolerance: sig6(j.tolerance),
+          components: Object.fromEntries(
+            j.components.map((x) => [
+              x.component,
+              { delta: sig6(x.delta), tolerance: sig6(x.tolerance * scale(x.component)) },
+            ]),
+          ),
+          io: j.io.map((x) => ({ field: x.field, reference: x.base, member: x.head })),
+          fails: j.fails,
+        };
+      });
+  });
+}
+
+/** A case key's operation (its last part: bench/data/suite.js caseKey). */
+const opOfKey = (/** @type {string} */ key) => key.slice(key.lastIndexOf('/') + 1);
 
 /** The components of a row that moved beyond their tolerance, largest first. */
 export const movedComponents = (/** @type {CostRow} */ r) =>

@@ -19,7 +19,7 @@ import { nodeAnswer } from '../aggregate/answers/node-ranking.js';
 import { driverAnswer } from '../aggregate/answers/driver-choice.js';
 import { changesAnswer } from '../aggregate/answers/recent-changes.js';
 import { createRandom } from '../lib/prng.js';
-import { instructionDifferences } from '../bench/shootout/count-nodes.js';
+import { countDifferences } from '../lib/costs.js';
 import { pairsOf } from '../bench/result/header.js';
 import { ROOT } from './helpers.js';
 
@@ -277,7 +277,7 @@ test("answers: the Node ranking says in which component a Node's extra instructi
   sel.components.runtime += 1.02e6;
   sel.repeatComponents.runtime += 1.02e6;
   sel.instructions += 1.02e6;
-  doc.counting.differences = instructionDifferences(doc.counting.cases, pairsOf(doc));
+  doc.counting.differences = countDifferences(doc.counting.cases, pairsOf(doc));
   assert.match(text(doc), /v20 12\.x \(2\) .*, instructions\/op \+25% \(of which runtime 100%\) · v20 12\.x/);
 });
 

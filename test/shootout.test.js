@@ -14,7 +14,8 @@ import { sideOrder } from '../bench/run/runner.js';
 import { defaultFilters, inScope, planPairs, planSides, referenceSide, sideFilters } from '../bench/data/run-plan.js';
 import { documentProblems, writeChecked } from '../bench/result/document.js';
 import { shootoutLines } from '../aggregate/sections/shootout-report.js';
-import { countingSection, instructionDifferences } from '../bench/shootout/count-nodes.js';
+import { countingSection } from '../bench/shootout/count-nodes.js';
+import { countDifferences } from '../lib/costs.js';
 import { COMPONENTS } from '../bench/data/components.js';
 import { countLines } from '../aggregate/sections/shootout-report.js';
 import { countingTools } from '../bench/counts/tools.js';
@@ -326,7 +327,9 @@ test('end to end: the running Node as two sides (A/A), one operation, real SQLit
     const [a, b] = [d.reference, d.member].map((l) =>
       c.cases.find((/** @type {any} */ x) => x.side === l && x.key === key),
     );
-    assert.ok(Math.abs(d.change - (b.instructions / a.instructions - 1)) < 1e-4, JSON.stringify(d));
+    // each side the mean of its two counts
+    const mean = (/** @type {any} */ x) => x.instructions * (1 + x.difference / 2);
+    assert.ok(Math.abs(d.change - (mean(b) / mean(a) - 1)) < 1e-4, JSON.stringify(d));
     assert.equal(d.spread, Math.max(Math.abs(a.difference), Math.abs(b.difference)));
     // the floor, or three repeats' spread; the document writes both to 6 significant digits
     assert.ok(d.tolerance >= Math.max(0.001, 3 * d.spread) * (1 - 1e-5), JSON.stringify(d));
@@ -433,10 +436,20 @@ test('counting: differences pair the compared sides case by case, with the large
   assert.deepEqual(
     section.differences.map((d) => [d.member, d.reference, `${d.setup}/${d.op}`, d.change, d.spread, d.tolerance]),
     [
-      // the compare's rule: the larger of 0.1%, 3 × the spread, 2 × the operation's largest spread
-      ['v20 12.x', 'v24 12.x', sel, 0.5, 0.002, 0.006],
-      ['v24 13.x', 'v24 12.x', sel, -0.1, 0.0001, 0.001],
-      ['v24 13.x', 'v24 12.x', ins, 0, 0.0003, 0.001],
+      // the one rule: each side the mean of its two counts; the tolerance the larger of 0.1%,
+      // 3 × the spread, 2 × the operation's largest spread
+      ['v20 12.x', 'v24 12.x', sel, sig((1_500_000 * (1 - 0.001)) / (1_000_000 * (1 + 0.00005)) - 1), 0.002, 0.006],
+      ['v24 13.x', 'v24 12.x', sel, sig(900_000 / (1_000_000 * (1 + 0.00005)) - 1), 0.0001, 0.001],
+      ['v24 13.x', 'v24 12.x', ins, sig((1 + 0.000005) / (1 - 0.00015) - 1), 0.0003, 0.001],
+    ],
+  );
+  // with the count verdict, the system calls that differ (none) and the PR check's word
+  assert.deepEqual(
+    section.differences.map((d) => [d.verdict, d.io, d.fails]),
+    [
+      ['costs more', [], true],
+      ['costs less', [], false],
+      ['same cost', [], false],
     ],
   );
   assert.deepEqual(
@@ -452,6 +465,7 @@ test('counting: differences pair the compared sides case by case, with the large
       repeatComponents: Object.fromEntries(Object.entries(split(90_000 * (1 - 0.0003))).map(([k, v]) => [k, sig(v)])),
       fsync: 0.01,
       write: 3,
+      read: 0,
       syscallsSame: true,
     },
   );
@@ -480,7 +494,7 @@ test('counting: differences pair the compared sides case by case, with the large
     lines.join('\n'),
   );
   assert.ok(
-    lines.some((l) => l.includes('±0% ±0.03% (within repeat)')),
+    lines.some((l) => l.includes('+0.02% ±0.03% (within repeat)')),
     lines.join('\n'),
   );
   // where the differences beyond repeat go: a quarter of each count is SQLite's, the rest the runtime's
@@ -503,7 +517,7 @@ test('where a Node difference goes: real A/A counts move no component; work adde
     fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-counted-shootout.json'), 'utf8'),
   );
   assert.deepEqual(documentProblems(real), []);
-  assert.deepEqual(instructionDifferences(real.counting.cases, pairsOf(real)), real.counting.differences);
+  assert.deepEqual(countDifferences(real.counting.cases, pairsOf(real)), real.counting.differences);
   assert.ok(!countLines(real).some((l) => l.startsWith('**Where the differences go')), 'A/A: nothing to attribute');
   /** The report's attribution lines after the head's select does `more` instructions per operation in each component. */
   const where = (/** @type {Record<string, number>} */ more) => {
@@ -516,7 +530,7 @@ test('where a Node difference goes: real A/A counts move no component; work adde
       sel.repeatComponents[k] += n;
       sel.instructions += n;
     }
-    doc.counting.differences = instructionDifferences(doc.counting.cases, pairsOf(doc));
+    doc.counting.differences = countDifferences(doc.counting.cases, pairsOf(doc));
     assert.deepEqual(documentProblems(doc), []);
     return countLines(doc).filter((l) => l.startsWith('- '));
   };
@@ -530,6 +544,42 @@ test('where a Node difference goes: real A/A counts move no component; work adde
   ]);
 });
 
+test('the one count rule: an fsync added per operation fails its case in a shootout and in a compare document', () => {
+  for (const f of ['real-linux-x64-v20-counted-shootout.json', 'real-linux-x64-compare.json']) {
+    const real = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', f), 'utf8'));
+    assert.deepEqual(documentProblems(real, { names: false }), [], f);
+    assert.deepEqual(countDifferences(real.counting.cases, pairsOf(real)), real.counting.differences, f);
+    assert.ok(
+      real.counting.differences.every((/** @type {any} */ d) => d.io.length === 0 && !d.fails),
+      `${f}: no case fails as counted`,
+    );
+    // the member's insert makes one fsync more per 100 operations (its instructions the same)
+    const doc = structuredClone(real);
+    const pair = pairsOf(doc)[0];
+    const insert = doc.counting.cases.find(
+      (/** @type {any} */ x) => x.side === pair.member && x.key.endsWith('/insert') && x.status === 'ok',
+    );
+    insert.fsync += 0.01;
+    doc.counting.differences = countDifferences(doc.counting.cases, pairsOf(doc));
+    assert.deepEqual(documentProblems(doc, { names: false }), [], f);
+    const d = doc.counting.differences.find(
+      (/** @type {any} */ x) => x.member === pair.member && `${x.setup}/${x.op}` === insert.key,
+    );
+    const was = real.counting.cases.find((/** @type {any} */ x) => x.side === pair.reference && x.key === insert.key);
+    assert.deepEqual(
+      [d.verdict, d.io, d.fails],
+      ['costs more', [{ field: 'fsync', reference: was.fsync, member: insert.fsync }], true],
+      f,
+    );
+    // one fewer: reported, not failed
+    insert.fsync = Math.max(0, was.fsync - 0.01);
+    const fewer = countDifferences(doc.counting.cases, pairsOf(doc)).find(
+      (/** @type {any} */ x) => x.member === pair.member && `${x.setup}/${x.op}` === insert.key,
+    );
+    assert.deepEqual([fewer?.verdict, fewer?.fails], [was.fsync > 0 ? 'costs less' : 'same cost', false], f);
+  }
+});
+
 test("where Node 20's extra instructions go, from a real Node 20 against Node 24 shootout: the select's are V8's", () => {
   // test/fixtures/real-linux-x64-v20-v24-counted-shootout.json: `npm run shootout -- --node 20,24.11.1 --quick
   // --config production --driver better-sqlite3-multiple-ciphers --cipher none,chacha20` on Linux, counted
@@ -538,7 +588,7 @@ test("where Node 20's extra instructions go, from a real Node 20 against Node 24
     fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'real-linux-x64-v20-v24-counted-shootout.json'), 'utf8'),
   );
   assert.deepEqual(documentProblems(real), []);
-  assert.deepEqual(instructionDifferences(real.counting.cases, pairsOf(real)), real.counting.differences);
+  assert.deepEqual(countDifferences(real.counting.cases, pairsOf(real)), real.counting.differences);
   const v20 = real.counting.differences.filter((/** @type {any} */ d) => d.member === 'v20 12.x');
   assert.equal(v20.length, 16);
   // the same SQLite3 Multiple Ciphers build on both Nodes: the cipher's part never moves
@@ -548,7 +598,7 @@ test("where Node 20's extra instructions go, from a real Node 20 against Node 24
   // for each column's name again on every row: the runtime pays 97%, SQLite the names
   assert.deepEqual(where, [
     '- v20 12.x against v24 12.x, Select (better-sqlite3-multiple-ciphers · chacha20): +117% instructions/op, of which runtime +549k (97%), SQLite +20.9k (3.7%), libc −8865 (−1.6%), binding +4516 (0.8%)',
-    '- v20 12.x against v24 12.x, Select (better-sqlite3-multiple-ciphers · none): +119% instructions/op, of which runtime +553k (97%), SQLite +20.9k (3.7%), libc −8669 (−1.5%), binding +4516 (0.8%)',
+    '- v20 12.x against v24 12.x, Select (better-sqlite3-multiple-ciphers · none): +118% instructions/op, of which runtime +553k (97%), SQLite +20.9k (3.7%), libc −8669 (−1.5%), binding +4516 (0.8%)',
   ]);
 });
 

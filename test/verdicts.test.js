@@ -49,7 +49,15 @@ test("the schemas' verdict enums are the vocabulary's words: every judged pair's
     verdictEnums(costRow, '/$defs/costRow').map((e) => e.values),
     [Object.values(COUNT_VERDICTS)],
   );
-  const result = verdictEnums({ $defs: defs, properties: schema.properties });
+  // a run of several sides' counted differences (lib/costs.js countDifferences): the count words
+  // but 'not counted' (a case counted on one side alone has no difference)
+  const { differences, ...counting } = schema.properties.counting.properties;
+  assert.deepEqual(
+    verdictEnums(differences, '/properties/counting/properties/differences').map((e) => e.values),
+    [Object.values(COUNT_VERDICTS).filter((w) => w !== COUNT_VERDICTS.notCounted)],
+  );
+  const properties = { ...schema.properties, counting: { ...schema.properties.counting, properties: counting } };
+  const result = verdictEnums({ $defs: defs, properties });
   const shootout = verdictEnums(comparison, '/$defs/comparison');
   assert.ok(result.length >= 1 && shootout.length >= 1, 'the enums are found');
   assert.equal(schema.properties.comparisons.items.$ref, '#/$defs/comparison', 'one list of judged pairs');

@@ -1,9 +1,8 @@
 // The calibration registry's row d1: the shootout's count rule with no real difference. One Node's
 // counts across heap layouts (layout-counts.json, real: docs/counting.md "The heap's layout, across
-// code") paired as A/A shootouts, judged by the shootout's own code (instructionDifferences).
+// code") paired as A/A shootouts, judged by the shootout's own code (lib/costs.js countDifferences).
 import fs from 'node:fs';
-import { instructionDifferences } from '../shootout/count-nodes.js';
-import { beyondRepeat, componentMoved } from '../../lib/costs.js';
+import { beyondRepeat, componentMoved, countDifferences } from '../../lib/costs.js';
 
 /**
  * @typedef {{ key: string, instructions: number, difference: number, components: Record<string, number>, repeatComponents: Record<string, number> }} LayoutCase
@@ -44,7 +43,7 @@ export function falseDifferences(runs) {
     for (let j = i + 1; j < runs.length; j++)
       for (const swap of [0, 1, 2, 3]) {
         const cases = [...sideOf(runs[i], 'A', swap % 2 === 1), ...sideOf(runs[j], 'B', swap > 1)];
-        const diffs = instructionDifferences(/** @type {any} */ (cases), [
+        const diffs = countDifferences(/** @type {any} */ (cases), [
           { comparison: 'same-node', reference: 'A', member: 'B' },
         ]);
         const called = diffs.filter(beyondRepeat).length;

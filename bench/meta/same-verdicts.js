@@ -130,15 +130,35 @@ function documentDifferences(doc, j) {
       `${r.member ?? r.head} vs ${r.reference ?? r.base} ${r.key ?? `${r.setup}/${r.op}`}`;
     rowDifferences(out, 'shootout', 'shootout rows', rows, id);
     if (doc.counting?.cases) {
-      const diffs = j.now.counting.instructionDifferences(doc.counting.cases, pairsOf(doc));
-      const moved = diffs.filter(
-        (/** @type {any} */ x) => j.old.counts.beyondRepeat(x) !== j.now.counts.beyondRepeat(x),
-      );
-      for (const x of moved)
-        out.verdicts.push(
-          `count ${x.member} vs ${x.reference} ${x.setup}/${x.op}: ${pct(x.change)} ±${pct(x.spread)} was ${j.old.counts.beyondRepeat(x) ? 'a difference' : 'within repeat'}, now ${j.now.counts.beyondRepeat(x) ? 'a difference' : 'within its tolerance'} ${pct(x.tolerance)}`,
-        );
-      out.lines.push(`${diffs.length} counted differences: ${moved.length} judged otherwise`);
+      // the one count rule (lib/costs.js countDifferences); before it, the shootout's
+      // instructionDifferences judged the total alone (beyondRepeat), on the first count
+      const diffsOf = (/** @type {any} */ m) =>
+        m.counts.countDifferences
+          ? m.counts.countDifferences(doc.counting.cases, pairsOf(doc))
+          : m.counting.instructionDifferences(doc.counting.cases, pairsOf(doc));
+      const [a, b] = [j.old, j.now].map(diffsOf);
+      const key = (/** @type {any} */ x) => `${x.member} vs ${x.reference} ${x.setup}/${x.op}`;
+      const byKey = new Map(b.map((/** @type {any} */ x) => [key(x), x]));
+      // each judge's word on the same difference: its verdict where both give one, else the total's
+      const both = a[0]?.verdict !== undefined && b[0]?.verdict !== undefined;
+      const total = (/** @type {any} */ m, /** @type {any} */ x) =>
+        m.counts.beyondRepeat(x) ? 'beyond its tolerance' : 'within its tolerance';
+      const said = (/** @type {any} */ m, /** @type {any} */ x) => (both ? x.verdict : total(m, x));
+      let moved = 0;
+      for (const x of a) {
+        const y = byKey.get(key(x));
+        if (!y) out.verdicts.push(`count ${key(x)}: only in the old judge's`);
+        else if (said(j.old, x) !== said(j.now, y)) {
+          moved++;
+          out.verdicts.push(
+            `count ${key(x)}: ${pct(x.change)} ±${pct(x.tolerance)} was ${said(j.old, x)}, now ${pct(y.change)} ±${pct(y.tolerance)} ${said(j.now, y)}`,
+          );
+        }
+      }
+      for (const y of b)
+        if (!a.some((/** @type {any} */ x) => key(x) === key(y)))
+          out.verdicts.push(`count ${key(y)}: only in the new judge's`);
+      out.lines.push(`${a.length} counted differences: ${moved} judged otherwise`);
     }
   } else {
     const runs = [j.old, j.now].map((m) => m.run.analyseRun(doc.cases));

@@ -8,8 +8,7 @@
 import { sig } from '../../lib/format.js';
 import { COUNT_METHOD } from '../counts/pass.js';
 import { countingTools } from '../counts/tools.js';
-import { componentDeltas, componentSpreads, componentsOf, countTolerance, opSpreads } from '../../lib/costs.js';
-import { parseCaseKey, setupKey } from '../data/suite.js';
+import { countDifferences } from '../../lib/costs.js';
 import { countEach } from '../paired/count-sides.js';
 /** @import { CaseCounts } from '../counts/counts.js' */
 /** @import { CountingSection } from '../counts/pass.js' */
@@ -30,8 +29,8 @@ const sig6All = (/** @type {Record<string, number>} */ c) =>
 
 /**
  * One side's counted cases as the document keeps them: instructions per operation and how far
- * the repeat was from them, by component in both counts (bench/data/components.js), fsyncs and
- * writes per operation, whether every system call repeated.
+ * the repeat was from them, by component in both counts (bench/data/components.js), fsyncs,
+ * writes, reads and bytes written and read per operation, whether every system call repeated.
  * @param {string} label
  * @param {CountSide} out
  */
@@ -54,6 +53,8 @@ function sideCases(label, out) {
       repeatComponents: sig6All(c.repeat.components),
       fsync: sig6(c.syscalls.fsync),
       write: sig6(c.syscalls.write),
+      read: sig6(c.syscalls.read),
+      ...(c.bytes ? { written: sig6(c.bytes.written), bytesRead: sig6(c.bytes.read) } : {}),
       syscallsSame: c.repeat.syscallsSame,
     };
   });
@@ -62,64 +63,6 @@ function sideCases(label, out) {
 /**
  * @typedef {ReturnType<typeof sideCases>[number]} CountedCase
  */
-
-/** A counted case as a case's `counts` (lib/costs.js componentDeltas reads that shape). */
-const asCounts = (/** @type {any} */ c) => ({
-  instructions: c.instructions,
-  components: c.components,
-  repeat: { components: c.repeatComponents },
-});
-
-/**
- * Per comparison and case counted on both sides: the head's instructions per operation against
- * its base's (head / base - 1, + is more instructions), the larger of the two sides' repeat
- * differences, and the tolerance a difference between Nodes must exceed to be one: the compare's
- * rule (lib/costs.js countTolerance), its operation's spread over the comparison's two sides. And
- * where it goes: per component, the head's instructions less the base's, with the tolerance the
- * same rule gives that component's own spreads (lib/costs.js componentDeltas).
- * @param {CountedCase[]} cases
- * @param {import('../data/run-plan.js').SidePair[]} pairs
- */
-export function instructionDifferences(cases, pairs) {
-  /** @type {Map<string, any>} */
-  const by = new Map(cases.filter((c) => c.status === 'ok').map((c) => [`${c.side}|${c.key}`, c]));
-  const of = (/** @type {import('../data/run-plan.js').SidePair} */ cmp) =>
-    [...by.values()].filter((c) => c.side === cmp.reference || c.side === cmp.member);
-  return pairs.flatMap((cmp) => {
-    const ops = opSpreads(of(cmp).map((c) => ({ op: parseCaseKey(c.key).op, spread: Math.abs(c.difference) })));
-    const opComponents = (/** @type {string} */ op) =>
-      componentSpreads(
-        of(cmp)
-          .filter((c) => parseCaseKey(c.key).op === op)
-          .map((c) => componentsOf(asCounts(c))),
-      );
-    return cases
-      .filter((c) => c.side === cmp.member && by.has(`${cmp.reference}|${c.key}`) && by.has(`${cmp.member}|${c.key}`))
-      .map((c) => {
-        const base = by.get(`${cmp.reference}|${c.key}`);
-        const head = by.get(`${cmp.member}|${c.key}`);
-        const spread = Math.max(Math.abs(base.difference), Math.abs(head.difference));
-        const op = parseCaseKey(c.key).op;
-        const parts = /** @type {Record<string, { delta: number, tolerance: number }>} */ (
-          componentDeltas(asCounts(base), asCounts(head), opComponents(op))
-        );
-        // named as a judged pair is (document.schema.json $defs/comparison)
-        return {
-          id: cmp.comparison,
-          reference: cmp.reference,
-          member: cmp.member,
-          setup: setupKey(parseCaseKey(c.key)),
-          op,
-          change: sig6(head.instructions / base.instructions - 1),
-          spread: sig6(spread),
-          tolerance: sig6(countTolerance(spread, ops.get(op))),
-          components: Object.fromEntries(
-            Object.entries(parts).map(([k, x]) => [k, { delta: sig6(x.delta), tolerance: sig6(x.tolerance) }]),
-          ),
-        };
-      });
-  });
-}
 
 /**
  * The document's `counting`: each side's pass, its counted cases, and the differences between
@@ -159,7 +102,7 @@ export function countingSection(results, pairs, o) {
     seconds: sig6(o.seconds),
     sides,
     cases,
-    differences: instructionDifferences(cases, pairs),
+    differences: countDifferences(cases, pairs),
   };
 }
 
