@@ -291,7 +291,7 @@ function shootoutCountRow() {
     claim:
       'shootout counts: a difference between two Nodes beyond its tolerance (the compare\'s rule: the largest of 0.1%, 3 × the larger repeat spread, 2 × its operation\'s largest), else "within repeat"',
     where: 'docs/shootout.md; README, Shootout (lib/costs.js countDifferences)',
-    how: `real counts: the shootout's cases counted by \`npm run counts -- --quick\` in ${nodes[0]?.runs ?? 0} copies of one checkout at different paths, each repeat with the layout pad: 6 heap layouts per case; every pair of runs, either count as each side's first, an A/A shootout (bench/meta/layout-counts.json); pairs share runs, so not independent`,
+    how: `real counts: the shootout's cases counted by \`npm run counts -- --quick\` in ${nodes[0]?.runs ?? 0} copies of one checkout at different paths, each repeat with the layout pad: 6 heap layouts per case; every pair of runs an A/A shootout, each side the mean of its two counts (bench/meta/layout-counts.json); pairs share runs, so not independent`,
     measured: nodes
       .map(
         (x) =>

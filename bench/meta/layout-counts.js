@@ -14,24 +14,15 @@ export const layoutRuns = () =>
   JSON.parse(fs.readFileSync(new URL('layout-counts.json', import.meta.url), 'utf8')).nodes;
 
 /**
- * A run's cases as one side of a shootout, its repeat taken as the first count where `swap`.
+ * A run's cases as one side of a shootout.
  * @param {LayoutRun} run
  * @param {string} side
- * @param {boolean} swap
  */
-const sideOf = (run, side, swap) =>
-  run.cases.map((c) => {
-    const { key, instructions, difference, components, repeatComponents } = c;
-    const swapped = { key, instructions: instructions * (1 + difference), difference: 1 / (1 + difference) - 1 };
-    return {
-      side,
-      status: 'ok',
-      ...(swap ? { ...swapped, components: repeatComponents, repeatComponents: components } : c),
-    };
-  });
+const sideOf = (run, side) => run.cases.map((c) => ({ side, status: 'ok', ...c }));
 
 /**
- * Every A/A shootout the runs make (each pair of runs, each side's first either of its counts): the
+ * Every A/A shootout the runs make, one per pair of runs (the rule takes each side's mean of its two
+ * counts, so which count is first does not matter: swapping them made the same shootout again): the
  * (case, shootout) pairs called different (|change| beyond the tolerance) and the components that
  * moved (beyond their own tolerance), the largest |change| ÷ tolerance, and the pairs the rule before
  * the floor (beyond 2 × the larger repeat spread) called different.
@@ -40,23 +31,22 @@ const sideOf = (run, side, swap) =>
 export function falseDifferences(runs) {
   const r = { shootouts: 0, any: 0, cases: 0, called: 0, components: 0, moved: 0, closest: 0, before: 0 };
   for (let i = 0; i < runs.length; i++)
-    for (let j = i + 1; j < runs.length; j++)
-      for (const swap of [0, 1, 2, 3]) {
-        const cases = [...sideOf(runs[i], 'A', swap % 2 === 1), ...sideOf(runs[j], 'B', swap > 1)];
-        const diffs = countDifferences(/** @type {any} */ (cases), [
-          { comparison: 'same-node', reference: 'A', member: 'B' },
-        ]);
-        const called = diffs.filter(beyondRepeat).length;
-        const parts = diffs.flatMap((d) => Object.values(d.components));
-        r.shootouts++;
-        r.any += called ? 1 : 0;
-        r.cases += diffs.length;
-        r.called += called;
-        r.components += parts.length;
-        r.moved += parts.filter(componentMoved).length;
-        r.closest = Math.max(r.closest, ...diffs.map((d) => Math.abs(d.change) / d.tolerance));
-        // the rule before the floor: beyond twice the larger repeat spread
-        r.before += diffs.filter((d) => Math.abs(d.change) > 2 * d.spread).length;
-      }
+    for (let j = i + 1; j < runs.length; j++) {
+      const cases = [...sideOf(runs[i], 'A'), ...sideOf(runs[j], 'B')];
+      const diffs = countDifferences(/** @type {any} */ (cases), [
+        { comparison: 'same-node', reference: 'A', member: 'B' },
+      ]);
+      const called = diffs.filter(beyondRepeat).length;
+      const parts = diffs.flatMap((d) => Object.values(d.components));
+      r.shootouts++;
+      r.any += called ? 1 : 0;
+      r.cases += diffs.length;
+      r.called += called;
+      r.components += parts.length;
+      r.moved += parts.filter(componentMoved).length;
+      r.closest = Math.max(r.closest, ...diffs.map((d) => Math.abs(d.change) / d.tolerance));
+      // the rule before the floor: beyond twice the larger repeat spread
+      r.before += diffs.filter((d) => Math.abs(d.change) > 2 * d.spread).length;
+    }
   return r;
 }
