@@ -37,7 +37,6 @@ import { endedNow, runDocument, runFields, runSides } from '../bench/paired/run-
 import { report } from './report.js';
 import { countRun } from '../bench/shootout/count-nodes.js';
 import { documentProblems } from '../bench/result/document.js';
-import { costRows } from '../lib/costs.js';
 import { calibrateCounts } from './calibrate-counts.js';
 import { ROUNDS_RULE, fewerRounds } from './timed-rounds.js';
 import { makeSides } from './sides.js';
@@ -177,8 +176,9 @@ async function measureSides(sides, f, fewer, log) {
 const PAIRS = [{ comparison: /** @type {const} */ ('compare'), reference: 'base', member: 'head' }];
 
 /**
- * Count both sides (bench/shootout/count-nodes.js countRun: the shootout's `counting`), and compare
- * their cases' costs (lib/costs.js costRows: the compare's rule, its report and exit status).
+ * Count both sides (bench/shootout/count-nodes.js countRun: the shootout's `counting`, its
+ * differences judged by the one count rule, lib/costs.js countDifferences: the report's and the
+ * exit status's).
  * @param {import('../bench/paired/interleave.js').Side[]} sides base, head
  * @param {ReturnType<typeof parseFlags>} f
  * @param {(line: string) => void} log
@@ -186,10 +186,8 @@ const PAIRS = [{ comparison: /** @type {const} */ ('compare'), reference: 'base'
 async function countBoth(sides, f, log) {
   if (!f.counts)
     return { counting: { status: /** @type {const} */ ('unavailable'), reason: 'not asked for (--no-counts)' } };
-  const { counting, results, together } = await countRun(sides, PAIRS, () => f.countArgs, { log });
-  const docs = (results ?? []).flatMap((r) => ('doc' in r ? [r.doc] : []));
-  if (counting.status !== 'ok' || docs.length !== 2) return { counting, together };
-  return { counting: { ...counting, costs: costRows(docs[0].cases, docs[1].cases) }, together };
+  const { counting, together } = await countRun(sides, PAIRS, () => f.countArgs, { log });
+  return { counting, together };
 }
 
 /** Run a compare and write compare.json (its run document) and compare.md to f.out. */
@@ -258,8 +256,8 @@ async function main(/** @type {string[]} */ argv) {
   const { md, doc } = await compare(f, log);
   printMarkdown(md);
   console.error(`compare: wrote ${path.relative(process.cwd(), path.join(f.out, 'compare.md'))} and compare.json`);
-  const costs = doc.counting && 'costs' in doc.counting ? doc.counting.costs : [];
-  return doc.comparisons.some((r) => r.verdict === 'slower') || costs.some((r) => r.fails) ? 1 : 0;
+  const counted = doc.counting?.status === 'ok' ? (doc.counting.differences ?? []) : [];
+  return doc.comparisons.some((r) => r.verdict === 'slower') || counted.some((d) => d.fails) ? 1 : 0;
 }
 
 command('compare', import.meta.url, main, HELP);

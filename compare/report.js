@@ -7,12 +7,12 @@
 // aggregate's renderers (aggregate/render/: a change, its interval, a count).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { driverText, megabytes, rate } from '../lib/format.js';
-import { RANKED, tally } from '../lib/verdicts.js';
+import { COUNT_VERDICTS, RANKED, tally } from '../lib/verdicts.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/data/ops.js';
 import { countText } from '../aggregate/render/counts-text.js';
 import { changePercent, changeText } from '../aggregate/render/figure.js';
-import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, costTally, movedComponents } from '../lib/costs.js';
+import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, componentMoved, componentScale } from '../lib/costs.js';
 import { COMPONENT_LABELS } from '../bench/data/components.js';
 /** @import { Verdict } from '../lib/verdicts.js' */
 
@@ -162,35 +162,74 @@ function table(/** @type {Row[]} */ rows) {
   );
 }
 
-/** How a count per operation reads in a cell: "2 → 3" when the sides differ, else the one value. */
-const ioCell = (
-  /** @type {import('../lib/costs.js').CostRow} */ r,
-  /** @type {import('../lib/costs.js').IoField} */ field,
-) => {
-  const d = r.io.find((x) => x.field === field);
-  if (d) return `**${countText(d.base)} → ${countText(d.head)}**`;
-  return r.head ? countText(r.head.io[field]) : '';
+/**
+ * @typedef {object} CountRow one case of the compare's counts: each side's counted case
+ *   (counting.cases) and their judgement (counting.differences: lib/costs.js countDifferences), null
+ *   where the case was not counted on both sides
+ * @property {string} key config/driver/cipher/op
+ * @property {any} base the base's case in counting.cases, if listed
+ * @property {any} head
+ * @property {any} d its difference, head against base
+ */
+
+/**
+ * The compare's counted cases, from its counting: every case either side lists in counting.cases,
+ * with its difference where both sides counted it.
+ * @param {{ cases: any[], differences: any[] }} k the document's counting (status ok)
+ * @returns {CountRow[]}
+ */
+function countRows(k) {
+  const cases = new Map(k.cases.map((c) => [`${c.side}|${c.key}`, c]));
+  const diffs = new Map(
+    k.differences.filter((d) => d.reference === 'base' && d.member === 'head').map((d) => [`${d.setup}/${d.op}`, d]),
+  );
+  return [...new Set(k.cases.map((c) => c.key))].sort().map((key) => ({
+    key,
+    base: cases.get(`base|${key}`),
+    head: cases.get(`head|${key}`),
+    d: diffs.get(key) ?? null,
+  }));
+}
+
+/** A counted case's instructions per operation: the mean of its two counts (lib/costs.js). */
+const meanOf = (/** @type {any} */ c) => c.instructions * (1 + (c.difference ?? 0) / 2);
+
+/** How a count per operation reads in a cell: "2 → 3" when the sides differ, else the head's value. */
+const ioCell = (/** @type {CountRow} */ r, /** @type {import('../lib/costs.js').IoField} */ field) => {
+  const d = r.d.io.find((/** @type {{ field: string }} */ x) => x.field === field);
+  if (d) return `**${countText(d.reference)} → ${countText(d.member)}**`;
+  return typeof r.head?.[field] === 'number' ? countText(r.head[field]) : '';
 };
 
-/** The components of a case that moved beyond their tolerance: "SQLite +1.02% (+2.36k/op)". */
-const componentCell = (/** @type {import('../lib/costs.js').CostRow} */ r) =>
-  movedComponents(r)
-    .map(
-      (c) =>
-        `${COMPONENT_LABELS[/** @type {keyof typeof COMPONENT_LABELS} */ (c.component)]} ${changePercent(c.change)} (${c.delta < 0 ? '−' : '+'}${countText(Math.abs(c.delta))}/op)`,
-    )
+/**
+ * The components of a case that moved beyond their tolerance, largest first: "SQLite +1.02%
+ * (+2.36k/op)", the change over the base's component (lib/costs.js componentScale).
+ */
+const componentCell = (/** @type {CountRow} */ r) =>
+  Object.entries(/** @type {Record<string, { delta: number, tolerance: number }>} */ (r.d.components ?? {}))
+    .filter(([, x]) => componentMoved(x))
+    .sort(([, x], [, y]) => Math.abs(y.delta) - Math.abs(x.delta))
+    .map(([name, x]) => {
+      const part = ((r.base.components?.[name] ?? 0) + (r.base.repeatComponents?.[name] ?? 0)) / 2;
+      const change = x.delta / componentScale(part, meanOf(r.base));
+      return `${COMPONENT_LABELS[/** @type {keyof typeof COMPONENT_LABELS} */ (name)]} ${changePercent(change)} (${x.delta < 0 ? '−' : '+'}${countText(Math.abs(x.delta))}/op)`;
+    })
     .join(', ');
 
-/** The cases whose counts changed, with the wall time's verdict beside them. */
-export function costTable(/** @type {import('../lib/costs.js').CostRow[]} */ rows, /** @type {Row[]} */ wall) {
+/** The cases whose counts changed (each with its difference), with the wall time's verdict beside them. */
+function costTable(/** @type {CountRow[]} */ rows, /** @type {Row[]} */ wall) {
   const byKey = new Map(wall.map((w) => [w.key, w]));
   const fields = IO.filter(
-    ([f]) => f === 'fsync' || f === 'write' || f === 'written' || rows.some((r) => r.io.some((x) => x.field === f)),
+    ([f]) =>
+      f === 'fsync' ||
+      f === 'write' ||
+      f === 'written' ||
+      rows.some((r) => r.d.io.some((/** @type {{ field: string }} */ x) => x.field === f)),
   );
   const sorted = [...rows].sort(
     (a, b) =>
-      Number(b.fails) - Number(a.fails) ||
-      Math.abs(b.change ?? 0) - Math.abs(a.change ?? 0) ||
+      Number(b.d.fails) - Number(a.d.fails) ||
+      Math.abs(b.d.change) - Math.abs(a.d.change) ||
       a.key.localeCompare(b.key),
   );
   return markdownTable(
@@ -206,17 +245,15 @@ export function costTable(/** @type {import('../lib/costs.js').CostRow[]} */ row
       ],
       ...sorted.map((r) => {
         const w = byKey.get(r.key);
-        const moved = beyondRepeat(r);
+        const moved = beyondRepeat(r.d);
         return [
           inert(r.key, MAX.key),
-          r.base && r.head ? `${countText(r.base.instructions)} → ${countText(r.head.instructions)}` : '',
-          r.change === null
-            ? ''
-            : `${moved ? '**' : ''}${changeCell(r.change)}${moved ? '**' : ''} (±${((r.tolerance ?? 0) * 100).toFixed(2)}%)`,
+          `${countText(meanOf(r.base))} → ${countText(meanOf(r.head))}`,
+          `${moved ? '**' : ''}${changeCell(r.d.change)}${moved ? '**' : ''} (±${(r.d.tolerance * 100).toFixed(2)}%)`,
           componentCell(r),
           ...fields.map(([f]) => ioCell(r, f)),
           w ? `${w.verdict}${w.change === null ? '' : ` ${changeCell(w.change)}`}` : '',
-          r.fails ? 'yes' : '',
+          r.d.fails ? 'yes' : '',
         ];
       }),
     ],
@@ -225,21 +262,26 @@ export function costTable(/** @type {import('../lib/costs.js').CostRow[]} */ row
 }
 
 /**
- * The counts' part of the report: a line of what they found, then the cases whose cost changed.
+ * The counts' part of the report: a line of what they found (a case counted on one side only, or
+ * on neither, is not counted), then the cases whose cost changed.
  * @param {CompareDocument} doc
  * @param {Row[]} rows
  * @returns {string[]}
  */
 function costLines(doc, rows) {
   const k = doc.counting ?? { status: 'unavailable', reason: 'no counting section' };
-  /** @type {import('../lib/costs.js').CostRow[] | undefined} */
-  const costs = k.costs;
-  if (k.status !== 'ok' || !costs)
+  if (k.status !== 'ok' || !k.cases || !k.differences)
     return [`**Counts**: not compared (${inert(k.reason ?? k.status, MAX.reason)}); wall time alone decides.`, ''];
-  const t = costTally(costs);
-  const changed = costs.filter((r) => r.verdict !== 'same cost' && r.verdict !== 'not counted');
+  const counted = countRows(k);
+  /** @typedef {import('../lib/verdicts.js').CountVerdict} CountVerdict */
+  const t = /** @type {Record<CountVerdict, number>} */ (
+    Object.fromEntries(Object.values(COUNT_VERDICTS).map((w) => [w, 0]))
+  );
+  for (const r of counted) t[/** @type {CountVerdict} */ (r.d ? r.d.verdict : COUNT_VERDICTS.notCounted)]++;
+  const fails = counted.filter((r) => r.d?.fails).length;
+  const changed = counted.filter((r) => r.d && r.d.verdict !== COUNT_VERDICTS.same);
   const lines = [
-    `**Counts**: ${t.fails ? `**${t.fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of ${pct(COUNT_FLOOR)}, 3 × the case's own repeat spread, 2 × the largest of its operation's), in total or in a component (the same rule on each component's own spreads, its floor ${pct(COMPONENT_FLOORS.sqlite ?? COUNT_FLOOR)} of the operation for SQLite, the cipher and the binding, ${pct(COMPONENT_FLOORS.libc ?? COUNT_FLOOR)} for libc, ${pct(COUNT_FLOOR)} for the others: SQLite's part of a select repeats where the runtime's does not); system calls and bytes when they differ at all. Fails: instructions up by 1% or more in total beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written; a component that moved while the total did not is reported, not failed.`,
+    `**Counts**: ${fails ? `**${fails} case(s) fail the check**; ` : ''}${t['costs more']} case(s) cost more, ${t['costs less']} cost less, ${t['cost changed']} changed both ways, ${t['same cost']} the same, ${t['not counted']} not counted. Instructions/op (callgrind) and system calls and bytes per operation (strace), counted twice on each side in new processes, the repeat with its heap laid out differently; instructions changed when the change exceeds its tolerance (the larger of ${pct(COUNT_FLOOR)}, 3 × the case's own repeat spread, 2 × the largest of its operation's), in total or in a component (the same rule on each component's own spreads, its floor ${pct(COMPONENT_FLOORS.sqlite ?? COUNT_FLOOR)} of the operation for SQLite, the cipher and the binding, ${pct(COMPONENT_FLOORS.libc ?? COUNT_FLOOR)} for libc, ${pct(COUNT_FLOOR)} for the others: SQLite's part of a select repeats where the runtime's does not); system calls and bytes when they differ at all. Fails: instructions up by 1% or more in total beyond the tolerance, or an added fsync or write per operation, or 1% more bytes written; a component that moved while the total did not is reported, not failed.`,
     '',
   ];
   if (changed.length) lines.push(costTable(changed, rows), '');

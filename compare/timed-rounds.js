@@ -30,22 +30,34 @@ export const ROUNDS_RULE = /** @type {const} */ ({
 const EXACT_OPS = new Set(OPS.filter((o) => o.kind === 'size').map((o) => o.name));
 const CPU_OPS = new Set(OPS.filter((o) => o.kind === 'timed' && o.bound === ROUNDS_RULE.bound).map((o) => o.name));
 
-/** Whether the counts decide a case's CPU cost, so its wall time needs fewer rounds. */
-function decidedByCounts(/** @type {import('../lib/costs.js').CostRow} */ r) {
-  if (!CPU_OPS.has(r.op) || !r.base || !r.head) return false;
-  if (ROUNDS_RULE.exact && !(r.base.exact && r.head.exact)) return false;
-  return Math.max(r.base.io.fsync, r.head.io.fsync) <= ROUNDS_RULE.maxFsyncPerOp;
+/**
+ * Whether the counts decide a case's CPU cost, so its wall time needs fewer rounds: a CPU-bound
+ * operation counted on both sides (counting.cases), each side's system calls repeated exactly
+ * where the rule asks, and at most ROUNDS_RULE.maxFsyncPerOp fsyncs per operation on either.
+ * @param {string} op
+ * @param {any[]} two the case's base and head in counting.cases, status ok
+ */
+function decidedByCounts(op, two) {
+  if (!CPU_OPS.has(op) || two.length !== 2) return false;
+  if (ROUNDS_RULE.exact && !two.every((c) => c.syscallsSame !== false)) return false;
+  return Math.max(...two.map((c) => c.fsync ?? Infinity)) <= ROUNDS_RULE.maxFsyncPerOp;
 }
 
 /**
  * The cases a compare times in fewer rounds: the sizes, and the cases the counts decide.
- * @param {{ status: string, reason?: string, costs?: import('../lib/costs.js').CostRow[] }} counting the run's
- *   `counting`, with the compare's cost rows (compare/cli.js)
+ * @param {{ status: string, reason?: string, cases?: { side: string, key: string, status: string }[] }} counting
+ *   the run's `counting` (bench/shootout/count-nodes.js countRun), its sides base and head
  * @returns {(key: string) => boolean}
  */
 export function fewerRounds(counting) {
+  const ok = counting.status === 'ok' ? (counting.cases ?? []).filter((c) => c.status === 'ok') : [];
   const decided = new Set(
-    counting.status === 'ok' ? (counting.costs ?? []).filter(decidedByCounts).map((r) => r.key) : [],
+    [...new Set(ok.map((c) => c.key))].filter((key) =>
+      decidedByCounts(
+        parseCaseKey(key).op,
+        ok.filter((c) => c.key === key && (c.side === 'base' || c.side === 'head')),
+      ),
+    ),
   );
   return (key) => decided.has(key) || EXACT_OPS.has(parseCaseKey(key).op);
 }

@@ -64,7 +64,7 @@ const FAIL_INCREASE = 0.01;
  * instructions where the component is smaller (a component of a few instructions moves by whole
  * instructions).
  */
-const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
+export const componentScale = (/** @type {number} */ part, /** @type {number} */ instructions) =>
   Math.max(Math.abs(part), 0.01 * instructions, 1);
 
 /**
@@ -283,7 +283,9 @@ function judgeCase(b, h, opSpread, opComponentSpread) {
 }
 
 /**
- * The cases of both sides, compared by the one rule (judgeCase), from each side's `counts`.
+ * The cases of both sides, compared by the one rule (judgeCase), from each side's raw `counts`
+ * (bench/counts/counts.js CaseCounts): the claims' mechanism (aggregate/render/mechanism.js) and
+ * the count rule's calibration (compare/calibrate-counts.js). A run document's are countDifferences.
  * @param {{ key: string, op: string, counts: any }[]} base
  * @param {{ key: string, op: string, counts: any }[]} head
  * @returns {CostRow[]}
@@ -435,11 +437,4 @@ export const movedComponents = (/** @type {CostRow} */ r) =>
  */
 export function beyondRepeat(d) {
   return d.change !== null && d.tolerance !== null && Math.abs(d.change) > d.tolerance;
-}
-
-/** How many cases got each verdict, and how many fail the check. */
-export function costTally(/** @type {CostRow[]} */ rows) {
-  const n = /** @type {Record<CostRow['verdict'], number>} */ (Object.fromEntries(Object.values(W).map((w) => [w, 0])));
-  for (const r of rows) n[r.verdict]++;
-  return { ...n, fails: rows.filter((r) => r.fails).length };
 }

@@ -30,7 +30,7 @@ export const CLAIM_VERDICTS = /** @type {const} */ ({
   context: 'context',
 });
 
-/** A case's counts, compared (lib/costs.js costRows), in the order the compare's cost tally lists them (costTally). */
+/** A case's counts, compared (lib/costs.js judgeCase), in the order the compare's report tallies them. */
 export const COUNT_VERDICTS = /** @type {const} */ ({
   more: 'costs more',
   less: 'costs less',

@@ -1,5 +1,6 @@
 // The compare's counts (lib/costs.js, bench/counts/cli.js): the rule that calls a change in
-// cost, checked on crafted counts; the report and compare.json's costs section; the counts
+// cost, checked on crafted counts; the report and compare.json's counting (its cases and their
+// differences); the counts
 // command's flags. On real counts of real SQLite files (known work injected and found, a pull
 // request that adds one statement per insert named) it is test/e2e/compare-costs.test.js.
 import assert from 'node:assert/strict';
@@ -7,13 +8,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compareJsonProblem } from '../compare/comment.js';
-import { costRows, costTally, COUNT_FLOOR, movedComponents } from '../lib/costs.js';
-import { costTable, report } from '../compare/report.js';
+import { costRows, COUNT_FLOOR, movedComponents } from '../lib/costs.js';
+import { report } from '../compare/report.js';
 import { countsCli, scratch } from './helpers.js';
-import { compareDoc, row as wallRow } from './compare-doc.js';
+import { compareDoc, countingOf, row as wallRow } from './compare-doc.js';
+
+/** Every component (bench/data/components.js), none of the instructions. */
+const NONE = { sqlite: 0, cipher: 0, runtime: 0, binding: 0, libc: 0, other: 0 };
 
 /**
- * A case's counts as the counting pass writes them.
+ * A case's counts as the counting pass writes them, all its instructions in one component
+ * (`other`: its floor and scale the total's, so it is judged as the total is).
  * @param {number} instructions
  * @param {{ repeat?: number, fsync?: number, write?: number, written?: number, read?: number, same?: boolean }} [o]
  */
@@ -23,10 +28,12 @@ const counts = (instructions, o = {}) => ({
   syscalls: { fsync: o.fsync ?? 0, write: o.write ?? 2, read: o.read ?? 0, other: 1, runtime: 0 },
   calls: {},
   bytes: { read: 0, written: o.written ?? 8192 },
+  components: { ...NONE, other: instructions },
   repeat: {
     instructions: instructions * (1 + (o.repeat ?? 0)),
     difference: o.repeat ?? 0,
     syscallsSame: o.same ?? true,
+    components: { ...NONE, other: instructions * (1 + (o.repeat ?? 0)) },
   },
 });
 const row = (/** @type {string} */ key, /** @type {any} */ c) => ({ key, op: key.split('/').at(-1) ?? '', counts: c });
@@ -53,14 +60,14 @@ test('costs: the same counts are the same cost; a change beyond the tolerance is
   assert.equal(by.get(K('delete'))?.verdict, 'costs less');
   assert.equal(by.get(K('delete'))?.fails, false);
   assert.equal(by.get(K('insert'))?.verdict, 'same cost');
-  assert.deepEqual(costTally(rows), {
-    'costs more': 1,
-    'costs less': 1,
-    'cost changed': 0,
-    'same cost': 1,
-    'not counted': 0,
-    fails: 1,
-  });
+  assert.deepEqual(
+    rows.map((r) => [r.verdict, r.fails]),
+    [
+      ['costs less', false],
+      ['same cost', false],
+      ['costs more', true],
+    ],
+  );
 });
 
 test("costs: a case's tolerance grows with its own repeat spread and with its operation's", () => {
@@ -121,12 +128,12 @@ test('costs: a case counted on one side only is not counted, with the reason', (
   );
 });
 
-/** A compare's document with these cost rows, and the wall time of the first one's case. */
-const compareJson = (/** @type {any[]} */ given) =>
+/** A compare's document with these counted cases, and the wall time of the first one's case. */
+const compareJson = (/** @type {any[]} */ base, /** @type {any[]} */ head) =>
   compareDoc({
-    costs: structuredClone(given),
+    counting: countingOf(base, head),
     rows: [
-      wallRow(given[0].key, 'too noisy to tell', {
+      wallRow(base[0].key, 'too noisy to tell', {
         base: 1000,
         head: 990,
         change: -0.01,
@@ -140,11 +147,12 @@ const compareJson = (/** @type {any[]} */ given) =>
 
 test('the report leads with the cases whose cost changed, beside their wall-time verdict, every string inert', () => {
   const key = 'production/better-sqlite3/none/update';
-  const costs = costRows([row(key, counts(30000))], [row(key, counts(30600, { write: 3 }))]);
-  const json = compareJson(costs);
+  const json = compareJson([row(key, counts(30000))], [row(key, counts(30600, { write: 3 }))]);
   assert.equal(compareJsonProblem(json), null);
-  json.counting.costs[0].reason = 'x|<img src=x>'; // a string of the document: inert
-  json.counting.costs[0].verdict = 'costs more';
+  assert.deepEqual(
+    json.counting.differences.map((/** @type {any} */ d) => [d.verdict, d.fails]),
+    [['costs more', true]],
+  );
   const md = report(/** @type {any} */ (json));
   const lines = md.split('\n');
   const countsAt = lines.findIndex((l) =>
@@ -157,7 +165,23 @@ test('the report leads with the cases whose cost changed, beside their wall-time
   assert.match(cells, /\*\*\+2\.0%\*\* \(±0\.10%\)/);
   assert.match(cells, /\*\*2 → 3\*\*/, 'the writes per operation, base → head');
   assert.match(cells, /too noisy to tell −1\.0%/);
-  assert.doesNotMatch(md, /[^\\]<img/, 'escaped: it renders as text');
+  // a string of the document: inert
+  const bad = report({ ...json, counting: { ...json.counting, status: 'error', reason: 'x|<img src=x>' } });
+  assert.match(bad, /\*\*Counts\*\*: not compared \(x\\\|/, bad);
+  assert.doesNotMatch(bad, /[^\\]<img/, 'escaped: it renders as text');
+});
+
+test("the counts' tally: a case counted on one side only, or on neither, is not counted", () => {
+  const broken = { status: 'error', reason: 'callgrind process (first count) exited 1: boom' };
+  const json = compareJson(
+    [row(K('update'), counts(30000)), row(K('delete'), broken), row(K('select'), broken)],
+    [row(K('update'), counts(30000)), row(K('delete'), counts(60000)), row(K('select'), broken)],
+  );
+  assert.equal(compareJsonProblem(json), null);
+  assert.match(
+    report(json),
+    /^\*\*Counts\*\*: 0 case\(s\) cost more, 0 cost less, 0 changed both ways, 1 the same, 2 not counted\. /m,
+  );
 });
 
 /**
@@ -202,7 +226,7 @@ test("costs: +1% in SQLite's component of a select is found where its runtime's 
   assert.ok(Math.abs(sqlite.tolerance - 0.00107) < 1e-5, String(sqlite.tolerance));
   // a runtime moved by a layout, as far as each side's own repeat moved it: within 3 × that spread
   assert.equal(by.get(K('select', 'chacha20'))?.verdict, 'same cost');
-  const md = costTable([found], []);
+  const md = report(compareJson(base, head));
   assert.match(md, /\| SQLite \+1\.0% \(\+2310\/op\) \|/, md);
 });
 
@@ -244,28 +268,28 @@ test('costs: components that move opposite ways are a changed cost; one that mov
   assert.equal(by.get(K('update'))?.verdict, 'same cost');
 });
 
-test('compare.json: a costs section that is not what the report reads is refused, naming the field', () => {
-  const costs = costRows([row(K('update'), counts(30000))], [row(K('update'), counts(30000))]);
-  const bad = compareJson(costs);
-  bad.counting.costs[0].verdict = 'cheaper';
+test('compare.json: a counting that is not what the report reads is refused, naming the field', () => {
+  const same = () => compareJson([row(K('update'), counts(30000))], [row(K('update'), counts(30000))]);
+  const bad = same();
+  bad.counting.differences[0].verdict = 'cheaper';
   assert.match(
     String(compareJsonProblem(bad)),
-    /^compare\.json is not a run document: \/counting\/costs\/0\/verdict must be equal to one of the allowed values \(costs more, /,
+    /^compare\.json is not a run document: \/counting\/differences\/0\/verdict must be equal to one of the allowed values \(costs more, /,
   );
-  const io = compareJson(costs);
-  io.counting.costs[0].io = [{ field: 'rm -rf', base: 1, head: 2 }];
+  const io = same();
+  io.counting.differences[0].io = [{ field: 'rm -rf', reference: 1, member: 2 }];
   assert.match(
     String(compareJsonProblem(io)),
-    /: \/counting\/costs\/0\/io\/0\/field must be equal to one of the allowed values \(fsync, /,
+    /: \/counting\/differences\/0\/io\/0\/field must be equal to one of the allowed values \(fsync, /,
   );
-  const part = compareJson(costRows([row(K('update'), split(SELECT))], [row(K('update'), split(SELECT))]));
+  const part = compareJson([row(K('update'), split(SELECT))], [row(K('update'), split(SELECT))]);
   assert.equal(compareJsonProblem(part), null);
-  part.counting.costs[0].components[0].component = 'kernel';
+  part.counting.differences[0].components.kernel = { delta: 1, tolerance: 0 };
   assert.match(
     String(compareJsonProblem(part)),
-    /: \/counting\/costs\/0\/components\/0\/component must be equal to one of the allowed values \(sqlite, /,
+    /: \/counting\/differences\/0\/components must NOT have additional properties$/,
   );
-  const none = compareJson(costs);
+  const none = same();
   delete none.counting;
   assert.equal(compareJsonProblem(none), null, 'a compare without counts: wall time alone decides');
   assert.match(report(none), /\*\*Counts\*\*: not compared \(no counting section\); wall time alone decides\./);

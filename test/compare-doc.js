@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers.js';
+import { sideCases } from '../bench/shootout/count-nodes.js';
+import { countDifferences } from '../lib/costs.js';
 
 /** The real compare's document. */
 export const REAL_COMPARE = JSON.parse(
@@ -87,18 +89,30 @@ function pairsAndCases(rows) {
 }
 
 /**
+ * The real compare's counting with these counted cases (each { key, counts } as the counting pass
+ * writes them, bench/counts/counts.js CaseCounts), stored as the compare stores them
+ * (bench/shootout/count-nodes.js sideCases) and judged by the one count rule (lib/costs.js
+ * countDifferences), head against base.
+ * @param {{ key: string, counts: any }[]} base
+ * @param {{ key: string, counts: any }[]} head
+ */
+export function countingOf(base, head) {
+  const cases = [...sideCases('base', { cases: base }), ...sideCases('head', { cases: head })];
+  const pairs = [{ comparison: 'compare', reference: 'base', member: 'head' }];
+  return { ...structuredClone(REAL_COMPARE.counting), cases, differences: countDifferences(cases, pairs) };
+}
+
+/**
  * A compare's document: the real one, with these parts replaced.
- * @param {{ rows?: TestRow[], counting?: any, costs?: any[], phases?: any[], base?: any, head?: any,
+ * @param {{ rows?: TestRow[], counting?: any, phases?: any[], base?: any, head?: any,
  *   run?: Record<string, any>, environment?: Record<string, any>, method?: string,
  *   drivers?: { base?: any[], head?: any[] } }} [o]
- *   costs: the counting's cost rows (lib/costs.js costRows), in a counting section that is ok;
  *   base, head: the sides' checkouts; run: fields of run replaced
  */
 export function compareDoc(o = {}) {
   const doc = structuredClone(REAL_COMPARE);
   if (o.rows) Object.assign(doc, pairsAndCases(o.rows));
   if (o.counting) doc.counting = o.counting;
-  if (o.costs) doc.counting = { ...REAL_COMPARE.counting, costs: o.costs };
   if (o.phases) doc.run.phases = o.phases;
   if (o.run) Object.assign(doc.run, o.run);
   if (o.environment) Object.assign(doc.environment, o.environment);

@@ -11,9 +11,11 @@ import { countingLayout } from '../bench/paired/count-sides.js';
 import { countRun } from '../bench/shootout/count-nodes.js';
 import { report } from '../compare/report.js';
 import { ROUNDS_RULE, fewerRounds } from '../compare/timed-rounds.js';
-import { costRows } from '../lib/costs.js';
 import { scratch } from './helpers.js';
-import { compareDoc } from './compare-doc.js';
+import { compareDoc, countingOf } from './compare-doc.js';
+
+/** Where a case's instructions go (bench/data/components.js). */
+const PARTS = { sqlite: 60_000, cipher: 0, runtime: 30_000, binding: 2_000, libc: 8_000, other: 0 };
 
 /**
  * A case's counts as the counting pass writes them.
@@ -25,7 +27,8 @@ const counts = (o = {}) => ({
   syscalls: { fsync: o.fsync ?? 0, write: 1, read: 0, other: 1, runtime: 0 },
   calls: {},
   bytes: { read: 0, written: 4096 },
-  repeat: { instructions: 100_000, difference: 0, syscallsSame: o.same ?? true },
+  components: PARTS,
+  repeat: { instructions: 100_000, difference: 0, syscallsSame: o.same ?? true, components: PARTS },
 });
 const K = (/** @type {string} */ op, config = 'production') => `${config}/better-sqlite3/none/${op}`;
 const side = (/** @type {[string, any][]} */ list) =>
@@ -49,7 +52,7 @@ test('fewer rounds only where the counts decide the CPU cost: CPU-bound, counted
     [K('insert'), counts()],
     [K('checkpoint'), counts()], // counted on one side only
   ]);
-  const fewer = fewerRounds({ status: 'ok', costs: costRows(base, head) });
+  const fewer = fewerRounds(countingOf(base, head));
   assert.equal(fewer(K('select')), true);
   assert.equal(fewer(K('update')), true);
   assert.equal(fewer(K('size')), true, 'a size is exact: one round says it');

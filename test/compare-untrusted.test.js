@@ -145,39 +145,54 @@ export function validCompare(seed) {
     }),
   );
   const components = Object.fromEntries(COMPONENTS.map((c) => [c, num(0, 1e15)]));
-  const sideCost = () =>
-    orNull(() => ({
-      instructions: num(0, 1e15),
-      spread: random() / 100,
-      exact: random() < 0.8,
-      io: Object.fromEntries(IO.map(([f]) => [f, num(0, 1e15)])),
-      ...(random() < 0.5 ? { components, componentSpreads: components } : {}),
-    }));
-  const costRow = () => {
-    const k =
-      random() < 0.5 && keys.length ? pick(keys) : { setup: `${word(59)}/${word(9)}/${word(9)}`, op: word(39, true) };
-    return {
-      key: `${k.setup}/${k.op}`,
-      op: k.op,
-      verdict: pick(COUNTED),
-      ...(random() < 0.3 ? { reason: str(2000) } : {}),
-      base: sideCost(),
-      head: sideCost(),
-      change: orNull(() => num(-1, 1e15)),
-      tolerance: orNull(() => num(0, 1e15)),
-      ...(random() < 0.5
-        ? {
-            components: COMPONENTS.filter(() => random() < 0.7).map((component) => ({
-              component,
-              delta: num(-1e15, 1e15),
-              change: num(-1e15, 1e15),
-              tolerance: num(0, 1e15),
-            })),
-          }
-        : {}),
-      io: IO.filter(() => random() < 0.3).map(([field]) => ({ field, base: num(0, 1e15), head: num(0, 1e15) })),
-      fails: random() < 0.3,
-    };
+  /** A case as a counted side stores it (counting.cases), ok with its counts or with why not. */
+  const countedCase = (/** @type {'base' | 'head'} */ label, /** @type {string} */ key) =>
+    random() < 0.8
+      ? {
+          side: label,
+          key,
+          status: 'ok',
+          instructions: num(0, 1e15),
+          difference: num(-1, 1e15),
+          components,
+          repeatComponents: components,
+          ...Object.fromEntries(
+            IO.filter(([f]) => f === 'fsync' || f === 'write' || random() < 0.8).map(([f]) => [f, num(0, 1e15)]),
+          ),
+          ...(random() < 0.9 ? { syscallsSame: random() < 0.8 } : {}),
+        }
+      : { side: label, key, status: 'error', reason: str(500) };
+  /** A key of the judged pairs, or another one. */
+  const countedKey = () =>
+    random() < 0.5 && keys.length ? pick(keys) : { setup: `${word(59)}/${word(9)}/${word(9)}`, op: word(39, true) };
+  /** One case's difference, head against base (counting.differences). */
+  const difference = (/** @type {{ setup: string, op: string }} */ k) => ({
+    id: 'compare',
+    reference: 'base',
+    member: 'head',
+    setup: k.setup,
+    op: k.op,
+    verdict: pick(COUNTED.filter((w) => w !== COUNT_VERDICTS.notCounted)),
+    change: num(-1, 1e15),
+    spread: num(0, 1e15),
+    tolerance: num(0, 1e15),
+    components: Object.fromEntries(COMPONENTS.map((c) => [c, { delta: num(-1e15, 1e15), tolerance: num(0, 1e15) }])),
+    io: IO.filter(() => random() < 0.3).map(([field]) => ({ field, reference: num(0, 1e15), member: num(0, 1e15) })),
+    fails: random() < 0.3,
+  });
+  /** Each key counted on base, head, both or neither; its difference where both counted it (now and then none). */
+  const countedCases = (/** @type {{ setup: string, op: string }[]} */ ks) => {
+    const unique = [...new Map(ks.map((k) => [`${k.setup}/${k.op}`, k])).values()];
+    const cases = unique.flatMap((k) =>
+      /** @type {const} */ (['base', 'head'])
+        .filter(() => random() < 0.85)
+        .map((label) => countedCase(label, `${k.setup}/${k.op}`)),
+    );
+    const ok = (/** @type {string} */ side, /** @type {string} */ key) =>
+      cases.some((c) => c.side === side && c.key === key && c.status === 'ok');
+    const both = unique.filter((k) => ok('base', `${k.setup}/${k.op}`) && ok('head', `${k.setup}/${k.op}`));
+    // a difference belongs to the judged pair, head against base: none without comparisons
+    return { cases, differences: keys.length ? both.filter(() => random() < 0.9).map(difference) : [] };
   };
   const counting = () => {
     const status = pick(['ok', 'ok', 'unavailable', 'error']);
@@ -189,9 +204,7 @@ export function validCompare(seed) {
       method: str(4000),
       seconds: num(0, 1e7),
       sides: [],
-      cases: [],
-      differences: [],
-      costs: Array.from({ length: int(8) }, costRow),
+      ...countedCases(Array.from({ length: int(8) }, countedKey)),
     };
   };
   const phase = () => ({
@@ -251,6 +264,12 @@ const REFUSAL = /^compare\.json is not a (?:run document|compare run): (\/\S*) [
 const named = (/** @type {string} */ problem) => String(problem.match(REFUSAL)?.[1]);
 
 /** Whether two JSON pointers lie on one path, or are fields of one object (a rule between them). */
+/** The lists that other fields refer to, and the field that refers to them (bench/result/document.js). */
+const DEPENDENTS = /** @type {Record<string, string>} */ ({
+  '/comparisons': '/counting/differences/',
+  '/counting/cases': '/counting/differences/',
+});
+
 function related(/** @type {string} */ named, /** @type {string} */ changed) {
   const a = named.split('/');
   const b = changed.split('/');
@@ -304,7 +323,7 @@ test('fault 6: an object where a string belongs is refused, naming the field, in
 
 test("an ok counting section without its parts is refused, not rendered as 'undefined case(s)'", () => {
   const { doc } = validCompare(2);
-  const bad = { ...doc, counting: { status: 'ok', costs: [] } };
+  const bad = { ...doc, counting: { status: 'ok', cases: [], differences: [] } };
   assert.match(
     String(compareJsonProblem(bad)),
     /^compare\.json is not a run document: \/counting must have required property '\w+' \(and \d+ more\)$/,
@@ -358,7 +377,7 @@ test('600 crafted compare.json (one field of a wrong type or size, or left out):
 test('every field of a full compare.json, each replaced by every wrong value or left out: refused naming it, or rendered inert', () => {
   // a small document with every part: counts with rows, drivers that loaded, a CI image
   const { doc: generated, values } = validCompare(5);
-  const io = { fsync: 1, write: 2, read: 0, written: 4096, bytesRead: 0 };
+  const parts = Object.fromEntries(COMPONENTS.map((c) => [c, 100]));
   const pair = {
     id: 'compare',
     reference: 'base',
@@ -430,19 +449,46 @@ test('every field of a full compare.json, each replaced by every wrong value or 
       method: 'm',
       seconds: 10,
       sides: [],
-      cases: [],
-      differences: [],
-      costs: [
+      cases: [
         {
+          side: 'base',
           key: 'k/d/c/a',
+          status: 'ok',
+          instructions: 1000,
+          difference: 0,
+          components: parts,
+          repeatComponents: parts,
+          fsync: 0,
+          write: 2,
+          syscallsSame: true,
+        },
+        {
+          side: 'head',
+          key: 'k/d/c/a',
+          status: 'ok',
+          instructions: 1100,
+          difference: 0,
+          components: parts,
+          repeatComponents: parts,
+          fsync: 0,
+          write: 3,
+          syscallsSame: true,
+        },
+        { side: 'head', key: 'k/d/c/b', status: 'error', reason: 'r' },
+      ],
+      differences: [
+        {
+          id: 'compare',
+          reference: 'base',
+          member: 'head',
+          setup: 'k/d/c',
           op: 'a',
           verdict: 'costs more',
-          reason: 'r',
-          base: { instructions: 1000, spread: 0, exact: true, io },
-          head: { instructions: 1100, spread: 0, exact: true, io },
           change: 0.1,
+          spread: 0,
           tolerance: 0.001,
-          io: [{ field: 'write', base: 2, head: 3 }],
+          components: Object.fromEntries(COMPONENTS.map((c) => [c, { delta: 0, tolerance: 1 }])),
+          io: [{ field: 'write', reference: 2, member: 3 }],
           fails: true,
         },
       ],
@@ -463,7 +509,10 @@ test('every field of a full compare.json, each replaced by every wrong value or 
       }
       refused++;
       assert.match(problem, REFUSAL, why);
-      assert.ok(related(named(problem), pointer), `${why}: named ${problem}`);
+      // a counted difference refers to its judged pair and to its two counted cases: emptying
+      // either is refused naming the difference it leaves without them
+      const refersTo = DEPENDENTS[pointer] && named(problem).startsWith(DEPENDENTS[pointer]);
+      assert.ok(related(named(problem), pointer) || refersTo, `${why}: named ${problem}`);
     }
   assert.ok(refused > 1000 && rendered > 100, `${refused} refused, ${rendered} rendered`);
 });

@@ -265,7 +265,7 @@ function compareCountRow() {
     id: 'd2',
     claim:
       'PR check: an A/A compare passes; +1% instructions in a CPU-bound case are found (the case "costs more": its total or a component beyond its tolerance; a select\'s in its SQLite part)',
-    where: 'docs/compare.md; the PR comment (lib/costs.js costRows)',
+    where: 'docs/compare.md; the PR comment (lib/costs.js countDifferences)',
     how: `real counts, \`npm run compare -- --calibrate-counts\` on Node ${data.node}: ${data.groups.map((g) => `${g.what} (${g.runs} run${g.runs === 1 ? '' : 's'})`).join('; ')}; ${data.quoted.map((q) => q.what).join('; ')}; each seed an independent draw (other data, heap and address layouts), a seed's cases one A/A compare (bench/meta/count-rule.json); time verdicts: A/A 0 of 20 (docs/compare.md, calibration)`,
     measured: `A/A compares failing the check ${interval(v.aa.fails, v.aa.n)}, reporting any change ${v.aa.changes} of ${v.aa.n}; +1% instructions found (the case costs more; by its total alone): ${v.loopCases.map((c) => `${c.op} ${name(c.key)} ${c.loop} of ${c.counted} (${c.loopByTotal})`).join(', ')}; +1% of SQLite's part of a select found: ${v.sqliteCases.map((c) => `${name(c.key)} ${c.sqlite} of ${c.n}${c.quoted ? ` (${c.quoted} quoted)` : ''}`).join(', ')}; +1 fsync per 100 operations found in ${v.cases.reduce((s, c) => s + c.fsync, 0)} of ${v.cases.reduce((s, c) => s + c.counted, 0)} (case, run) pairs; A/A tolerance of the total: ${tolerance.join(', ')}${v.pass === null ? '; under 20 runs of a case, no verdict' : ''}`,
     target:

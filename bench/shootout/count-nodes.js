@@ -32,9 +32,9 @@ const sig6All = (/** @type {Record<string, number>} */ c) =>
  * the repeat was from them, by component in both counts (bench/data/components.js), fsyncs,
  * writes, reads and bytes written and read per operation, whether every system call repeated.
  * @param {string} label
- * @param {CountSide} out
+ * @param {Pick<CountSide, 'cases'>} out
  */
-function sideCases(label, out) {
+export function sideCases(label, out) {
   return out.cases.map(({ key, counts: c }) => {
     if (c.status !== 'ok' || c.instructions === undefined || !c.syscalls || !c.components || !c.repeat?.components)
       return {

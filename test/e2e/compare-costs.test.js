@@ -145,15 +145,18 @@ test(
     assert.equal(r.status, 1, `the added statement fails the check: ${r.stderr.slice(-800)}`);
     const result = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
     assert.equal(result.counting.status, 'ok', result.counting.reason);
-    const insert = result.counting.costs.find((/** @type {any} */ x) => x.op === 'insert');
+    // the one count rule's judgement, head against base (lib/costs.js countDifferences)
+    const differenceOf = (/** @type {string} */ op) =>
+      result.counting.differences.find((/** @type {any} */ x) => x.op === op && x.member === 'head');
+    const insert = differenceOf('insert');
     assert.equal(insert.verdict, 'costs more');
     assert.ok(insert.change > 0.05, `one more UPDATE per insert: instructions ${insert.change}`);
     assert.ok(
-      insert.io.some((/** @type {any} */ x) => x.field === 'write' && x.head > x.base),
+      insert.io.some((/** @type {any} */ x) => x.field === 'write' && x.member > x.reference),
       'its own transaction writes to the WAL',
     );
     assert.equal(insert.fails, true);
-    const update = result.counting.costs.find((/** @type {any} */ x) => x.op === 'update');
+    const update = differenceOf('update');
     assert.deepEqual(update.io, [], 'the update is untouched: the same system calls and bytes');
     const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
     const line = md.split('\n').find((l) => l.startsWith('| production/better-sqlite3/none/insert') && l.includes('→'));

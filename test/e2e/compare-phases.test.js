@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { countingTools } from '../../bench/counts/tools.js';
 import { compareJsonProblem } from '../../compare/comment.js';
 import { countRun } from '../../bench/shootout/count-nodes.js';
-import { COUNT_FLOOR, costRows } from '../../lib/costs.js';
+import { COUNT_FLOOR, IO } from '../../lib/costs.js';
 import { ROOT, childEnv, scratch } from '../helpers.js';
 
 const tools = countingTools();
@@ -92,24 +92,29 @@ test(
     );
     assert.equal(together.counting.status, 'ok', together.counting.reason);
     assert.equal(together.together, true);
-    const [base, head] = (together.results ?? []).map((x) => ('doc' in x ? x.doc.cases : []));
-    const apart = new Map(doc.counting.costs.map((/** @type {any} */ x) => [x.key, x]));
-    for (const row of costRows(base, head)) {
-      assert.equal(row.verdict, 'same cost', `${row.key}: the same code counted at once on both sides`);
-      const before = apart.get(row.key);
-      for (const s of /** @type {const} */ (['base', 'head'])) {
-        const [a, b] = [before[s], row[s]];
-        assert.ok(a?.components && b?.components, `${row.key} ${s}: counted both times, by component`);
-        for (const [component, n] of Object.entries(a.components)) {
-          const moved = Math.abs(b.components[component] - n) / a.instructions;
-          const allowed = component === 'libc' ? 0.01 : Math.max(before.tolerance, COUNT_FLOOR);
-          assert.ok(
-            moved <= allowed,
-            `${row.key} ${s} ${component}: ${b.components[component]} at once, ${n} apart, of ${a.instructions} (allowed ${allowed})`,
-          );
-        }
-        assert.deepEqual(b.io, a.io, `${row.key} ${s}: the same system calls and bytes`);
+    const judged = (/** @type {any} */ k) =>
+      new Map(k.differences.map((/** @type {any} */ d) => [`${d.setup}/${d.op}`, d]));
+    const [now, before] = [together.counting, doc.counting].map(judged);
+    const apart = new Map(doc.counting.cases.map((/** @type {any} */ c) => [`${c.side}|${c.key}`, c]));
+    // a counted case's mean of its two counts, in total and by component (lib/costs.js)
+    const mean = (/** @type {any} */ c) => c.instructions * (1 + c.difference / 2);
+    const part = (/** @type {any} */ c, /** @type {string} */ k) => (c.components[k] + c.repeatComponents[k]) / 2;
+    assert.equal(now.size, before.size, 'the same cases judged');
+    for (const [key, d] of now)
+      assert.equal(d.verdict, 'same cost', `${key}: the same code counted at once on both sides`);
+    for (const b of together.counting.cases) {
+      const a = apart.get(`${b.side}|${b.key}`);
+      assert.ok(a?.status === 'ok' && b.status === 'ok', `${b.key} ${b.side}: counted both times, by component`);
+      const tolerance = before.get(b.key)?.tolerance ?? 0;
+      for (const component of Object.keys(a.components)) {
+        const moved = Math.abs(part(b, component) - part(a, component)) / mean(a);
+        const allowed = component === 'libc' ? 0.01 : Math.max(tolerance, COUNT_FLOOR);
+        assert.ok(
+          moved <= allowed,
+          `${b.key} ${b.side} ${component}: ${part(b, component)} at once, ${part(a, component)} apart, of ${mean(a)} (allowed ${allowed})`,
+        );
       }
+      for (const [f] of IO) assert.equal(b[f], a[f], `${b.key} ${b.side}: the same ${f} per operation`);
     }
   },
 );
