@@ -12,7 +12,15 @@ import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/data/ops.js';
 import { countText } from '../aggregate/render/counts-text.js';
 import { changePercent, changeText } from '../aggregate/render/figure.js';
-import { COUNT_FLOOR, COMPONENT_FLOORS, IO, beyondRepeat, componentMoved, componentScale } from '../lib/costs.js';
+import {
+  COUNT_FLOOR,
+  COMPONENT_FLOORS,
+  IO,
+  beyondRepeat,
+  componentMoved,
+  componentScale,
+  storedCost,
+} from '../lib/costs.js';
 import { COMPONENT_LABELS } from '../bench/data/components.js';
 /** @import { Verdict } from '../lib/verdicts.js' */
 
@@ -191,8 +199,8 @@ function countRows(k) {
   }));
 }
 
-/** A counted case's instructions per operation: the mean of its two counts (lib/costs.js). */
-const meanOf = (/** @type {any} */ c) => c.instructions * (1 + (c.difference ?? 0) / 2);
+/** A counted case's instructions per operation: the mean of its two counts (lib/costs.js storedCost). */
+const meanOf = (/** @type {any} */ c) => storedCost(c).instructions;
 
 /** How a count per operation reads in a cell: "2 → 3" when the sides differ, else the head's value. */
 const ioCell = (/** @type {CountRow} */ r, /** @type {import('../lib/costs.js').IoField} */ field) => {
@@ -210,8 +218,8 @@ const componentCell = (/** @type {CountRow} */ r) =>
     .filter(([, x]) => componentMoved(x))
     .sort(([, x], [, y]) => Math.abs(y.delta) - Math.abs(x.delta))
     .map(([name, x]) => {
-      const part = ((r.base.components?.[name] ?? 0) + (r.base.repeatComponents?.[name] ?? 0)) / 2;
-      const change = x.delta / componentScale(part, meanOf(r.base));
+      const base = storedCost(r.base);
+      const change = x.delta / componentScale(base.components?.[name] ?? 0, base.instructions);
       return `${COMPONENT_LABELS[/** @type {keyof typeof COMPONENT_LABELS} */ (name)]} ${changePercent(change)} (${x.delta < 0 ? '−' : '+'}${countText(Math.abs(x.delta))}/op)`;
     })
     .join(', ');

@@ -345,11 +345,12 @@ export function costRows(base, head) {
  */
 
 /**
- * A stored counted case as its side's cost: the mean of its two counts, in total and by component.
+ * A stored counted case as its side's cost: the mean of its two counts, in total and by component
+ * (the figures the rule judges, and the compare's report shows).
  * @param {CountedCase} c a case with status 'ok'
  * @returns {SideCost}
  */
-function storedCost(c) {
+export function storedCost(c) {
   const a = /** @type {number} */ (c.instructions);
   const d = c.difference ?? 0;
   const io = /** @type {Record<IoField, number>} */ (
