@@ -384,7 +384,7 @@ test('temp files on /dev/shm: a session puts the temp directory there, reads it 
   });
   try {
     const [c] = s.list;
-    const r = /** @type {any} */ (s.runCase(c, s.budget));
+    const [r] = /** @type {any[]} */ (s.runBlock([c], s.budget, Math.random));
     if (!fs.existsSync('/dev/shm')) {
       assert.equal(r.status, 'skipped');
       assert.match(r.reason, /\/dev\/shm, which this machine .* does not have/);

@@ -145,7 +145,7 @@ test('the engines of a run build and prove each template once: a later engine co
       });
     const first = engine();
     const [c] = first.list;
-    const a = /** @type {any} */ (first.runCase(c, first.budget));
+    const [a] = /** @type {any[]} */ (first.runBlock([c], first.budget, Math.random));
     assert.ok(a.round, a.reason);
     const [dir] = fs.readdirSync(templates);
     const file = path.join(templates, dir, 'template.db');
@@ -154,7 +154,7 @@ test('the engines of a run build and prove each template once: a later engine co
     first.dispose();
     assert.ok(fs.existsSync(file), 'the template outlives the engine that built it');
     const second = engine();
-    const b = /** @type {any} */ (second.runCase(c, second.budget));
+    const [b] = /** @type {any[]} */ (second.runBlock([c], second.budget, Math.random));
     assert.ok(b.round, b.reason);
     const reused = fs.statSync(file);
     assert.deepEqual(

@@ -12,7 +12,6 @@ import { OPS } from '../data/ops.js';
 import { caseFields, cases as selectCases } from '../data/suite.js';
 import { BUDGETS, budgetOf } from './budgets.js';
 import { applyKey, applyPragmas, openConfigured } from './database.js';
-import { measure } from './measure.js';
 import { measureBlock, slicer } from './slices.js';
 import { createRandom, shuffle } from '../../lib/prng.js';
 import { createTemplates, removeDb } from './templates.js';
@@ -119,7 +118,7 @@ export function createSession(/** @type {SessionOptions} */ o) {
   /**
    * Open one case on a fresh copy of its template: its task, ready to run, with the PRAGMAs its
    * connection reads back and a `close` that removes the copy; or the case's entry when it does not
-   * run (skipped, an error, or a size). The timed round (runCase) and the counting pass
+   * run (skipped, an error, or a size). The timed round (runBlock) and the counting pass
    * (bench/counts/worker.js) both start here, so they run the same task on the same kind of copy.
    * @param {import('../data/suite.js').Case} c
    * @returns {Prepared | CaseEntry}
@@ -194,24 +193,6 @@ export function createSession(/** @type {SessionOptions} */ o) {
     reason: errorReason(err),
   });
 
-  /** Measure one round of one case on a fresh copy of its template. */
-  const runCase = (
-    /** @type {import('../data/suite.js').Case} */ c,
-    /** @type {import('./budgets.js').RunBudget} */ b,
-  ) => {
-    const p = prepare(c);
-    if (!('task' in p)) return p;
-    try {
-      collectGarbage(); // each round starts from a clean heap
-      const round = measure(p.task, b);
-      return { round, verified: p.task.verify?.() ?? {}, pragmas: p.pragmas };
-    } catch (err) {
-      return failed(c, err);
-    } finally {
-      p.close();
-    }
-  };
-
   /**
    * Measure one round of the cases of one block together, in slices (slices.js), each on a fresh
    * copy of its template: the cycles start after every case is opened and warmed up, and a full GC.
@@ -280,14 +261,14 @@ export function createSession(/** @type {SessionOptions} */ o) {
     }
   };
 
-  /** Untimed warm-up: one short select per usable driver, so the first measured case is not cold. */
+  /** Untimed warm-up: one short block of a select per usable driver, so the first measured case is not cold. */
   const warm = () => {
     const warmBudget = { ...BUDGETS.quick, time: Math.min(50, budget.time) };
     const warmed = new Set();
     for (const c of list) {
       if (warmed.has(c.driver) || !o.drivers.get(c.driver)?.open) continue;
       warmed.add(c.driver);
-      runCase({ ...c, op: 'select' }, warmBudget);
+      runBlock([{ ...c, op: 'select' }], warmBudget, createRandom(o.seed));
     }
   };
 
@@ -318,7 +299,6 @@ export function createSession(/** @type {SessionOptions} */ o) {
     list,
     prepare,
     errorReason,
-    runCase,
     runBlock,
     openCase,
     sliceCase,
