@@ -23,8 +23,8 @@ const STAMP = 'template.json';
 /** The RAM file system a config's `tempdir: 'shm'` puts its temp files on (configs.js). */
 export const SHM = '/dev/shm';
 
-/** @param {string} file */
-const sizeOf = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+/** A file's size in bytes, 0 when there is none. */
+export const sizeOf = (/** @type {string} */ file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** What a seeded database holds and weighs: file sizes, pages, free pages, messages. */
 export function sizeFacts(
@@ -40,6 +40,24 @@ export function sizeFacts(
     freelistCount: Number(scalar(conn, 'PRAGMA freelist_count')),
     messages,
   };
+}
+
+/**
+ * Seed a database with the mailboxes and messages, uids from 1, a transaction per chunk of messages
+ * (a workload's large templates are made in chunks: bench/workloads/template.js).
+ * @param {import('./database.js').Conn} conn
+ * @param {Iterable<import('../data/mail.js').Message[]>} chunks
+ */
+export function seedMail(conn, chunks) {
+  const addMailbox = conn.prepare(INSERT_MAILBOX);
+  MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
+  const insert = conn.prepare(INSERT_MESSAGE);
+  let uid = 0;
+  for (const chunk of chunks) {
+    conn.exec('BEGIN');
+    for (const m of chunk) insert.run(...messageParams(m, ++uid));
+    conn.exec('COMMIT');
+  }
 }
 
 /** Remove a database and its WAL, shared memory and journal files. */
@@ -90,13 +108,8 @@ export function createTemplates(o) {
       schema: schemaOf(config),
     });
     try {
-      const addMailbox = conn.prepare(INSERT_MAILBOX);
-      MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
-      const insert = conn.prepare(INSERT_MESSAGE);
       messages ??= generateMessages(o.seed, o.seedMessages);
-      conn.exec('BEGIN');
-      messages.forEach((m, i) => insert.run(...messageParams(m, i + 1)));
-      conn.exec('COMMIT');
+      seedMail(conn, [messages]);
       const size = sizeFacts(conn, file, messages.length);
       const journalMode = String(readPragma(conn, 'journal_mode'));
       conn.close();
@@ -132,41 +145,31 @@ export function createTemplates(o) {
         status: 'skipped',
         reason: `config ${s.config} puts its temp files on ${SHM}, which this machine (${process.platform}) does not have`,
       };
-    } else if (o.shared && fs.existsSync(stamp)) {
-      fs.mkdirSync(tempdir, { recursive: true });
-      fs.mkdirSync(dir, { recursive: true }); // with its temp files on /dev/shm, not its parent
-      t = {
-        status: 'ok',
-        file,
-        dir,
-        tempdir,
-        config,
-        cipher,
-        kdf,
-        open: driver.open,
-        ...JSON.parse(fs.readFileSync(stamp, 'utf8')),
-      };
     } else {
       fs.mkdirSync(tempdir, { recursive: true });
       fs.mkdirSync(dir, { recursive: true }); // with its temp files on /dev/shm, not its parent
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      removeDb(file); // --keep-db: an earlier run left its template here
-      try {
-        const found = build({ name: s.driver, open: driver.open }, file, config, cipher, tempdir, kdf);
-        t = { status: 'ok', file, dir, tempdir, config, cipher, kdf, open: driver.open, ...found };
-        if (o.shared) writeFileAtomic(stamp, JSON.stringify(found));
-      } catch (err) {
-        const e = /** @type {any} */ (err);
-        const unknownCipher = /Cipher '.*' unknown/i.test(String(e?.message));
-        t = {
-          status: unknownCipher ? 'skipped' : 'error',
-          reason: o.hide(
-            unknownCipher
-              ? `cipher not supported by this SQLite3MC build: ${e.message}`
-              : String(e?.message ?? e).split('\n')[0],
-          ),
-          pragmas: e?.pragmas,
-        };
+      const ok = { status: 'ok', file, dir, tempdir, config, cipher, kdf, open: driver.open };
+      if (o.shared && fs.existsSync(stamp)) t = { ...ok, ...JSON.parse(fs.readFileSync(stamp, 'utf8')) };
+      else {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        removeDb(file); // --keep-db: an earlier run left its template here
+        try {
+          const found = build({ name: s.driver, open: driver.open }, file, config, cipher, tempdir, kdf);
+          t = { ...ok, ...found };
+          if (o.shared) writeFileAtomic(stamp, JSON.stringify(found));
+        } catch (err) {
+          const e = /** @type {any} */ (err);
+          const unknownCipher = /Cipher '.*' unknown/i.test(String(e?.message));
+          t = {
+            status: unknownCipher ? 'skipped' : 'error',
+            reason: o.hide(
+              unknownCipher
+                ? `cipher not supported by this SQLite3MC build: ${e.message}`
+                : String(e?.message ?? e).split('\n')[0],
+            ),
+            pragmas: e?.pragmas,
+          };
+        }
       }
     }
     t.setup = { config: s.config, driver: s.driver, cipher: s.cipher };

@@ -1,8 +1,8 @@
 // One round of a scale workload, in a fresh process (round.js), on a copy of the template of that
 // size: `ops` (the suite's operations one after another) or `vacuum` (VACUUM, the checkpoint after
 // it, the peak RSS, the file sizes), each its own process (docs/workloads.md#scale).
-import fs from 'node:fs';
 import { measure } from '../engine/measure.js';
+import { sizeOf } from '../engine/templates.js';
 import { scalar } from '../../lib/sqlite.js';
 import { generateMessages } from '../data/mail.js';
 import { OPS } from '../data/ops.js';
@@ -10,8 +10,6 @@ import { createRandom } from '../../lib/prng.js';
 
 /** The operations, in the order a round runs them on its copy (see the header). */
 const SCALE_OPS = ['select', 'update', 'checkpoint', 'insert', 'delete'];
-
-const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
 
 /**
  * The process's peak resident memory so far, in bytes. maxRSS is in kilobytes, except where an

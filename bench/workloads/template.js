@@ -1,23 +1,13 @@
 // A workload's template: a database opened, keyed and configured (every PRAGMA read back), seeded
 // with the mail data and proven on disk (encrypted or not), which every round copies. Large ones are
 // generated and committed in chunks, so memory stays flat whatever the size.
-import fs from 'node:fs';
 import { openConfigured, proveEncryption, readPragma } from '../engine/database.js';
 import { scalar } from '../../lib/sqlite.js';
-import { sizeFacts } from '../engine/templates.js';
-import {
-  MAILBOXES,
-  INSERT_MAILBOX,
-  INSERT_MESSAGE,
-  MAIL_SCHEMA,
-  generateMessages,
-  messageParams,
-} from '../data/mail.js';
+import { seedMail, sizeFacts, sizeOf } from '../engine/templates.js';
+import { MAIL_SCHEMA, generateMessages } from '../data/mail.js';
 
 /** Messages generated and committed at a time. */
 const CHUNK = 5_000;
-
-const sizeOf = (/** @type {string} */ f) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
 
 /**
  * The messages of a template, chunk by chunk. Up to CHUNK messages they are the suite's
@@ -52,15 +42,7 @@ export function buildTemplate(
   });
   let closed = false;
   try {
-    const addMailbox = conn.prepare(INSERT_MAILBOX);
-    MAILBOXES.forEach((p, i) => addMailbox.run(i + 1, p, 1_700_000_000 + i, 1));
-    const insert = conn.prepare(INSERT_MESSAGE);
-    let uid = 0;
-    for (const chunk of messageChunks(o.seed, o.messages)) {
-      conn.exec('BEGIN');
-      for (const m of chunk) insert.run(...messageParams(m, ++uid));
-      conn.exec('COMMIT');
-    }
+    seedMail(conn, messageChunks(o.seed, o.messages));
     // what production's `optimize` at open would do to a database of this size, done once here, so a
     // round's connections find nothing to analyse when they run it (no write before the start)
     conn.exec('PRAGMA optimize=0x10002');
