@@ -200,11 +200,7 @@ async function pool(tasks, lanes) {
   const lane = async () => {
     while (next < tasks.length) {
       const i = next++;
-      try {
-        results[i] = { status: 'fulfilled', value: await tasks[i]() };
-      } catch (reason) {
-        results[i] = { status: 'rejected', reason };
-      }
+      [results[i]] = await Promise.allSettled([tasks[i]()]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, lane));

@@ -81,22 +81,15 @@ export function tableFilters(v) {
 /** Parse and check the flags. Throws UsageError with one line naming the flag and the valid choices. */
 export function parseFlags(/** @type {string[]} */ argv) {
   const v = /** @type {any} */ (parseStrict(argv, OPTIONS));
-  const filters = tableFilters(v);
-  const int = (
-    /** @type {string} */ flag,
-    /** @type {string | undefined} */ s,
-    /** @type {number} */ min,
-    /** @type {number} */ max,
-  ) => numberFlag(flag, s, min, max);
   return {
     quick: Boolean(v.quick),
     list: Boolean(v.list),
     help: Boolean(v.help),
-    filters,
+    filters: tableFilters(v),
     workloads: workloadFilter(v.workload),
-    time: int('time', v.time, 1, 600_000),
-    rounds: int('rounds', v.rounds, 1, 100),
-    seed: /** @type {number} */ (int('seed', v.seed, 0, 4294967295)),
+    time: numberFlag('time', v.time, 1, 600_000),
+    rounds: numberFlag('rounds', v.rounds, 1, 100),
+    seed: /** @type {number} */ (numberFlag('seed', v.seed, 0, 4294967295)),
     slowdown: slowdown(v.slowdown),
     counts: !v['no-counts'],
     out: path.resolve(String(v.out)),

@@ -5,7 +5,7 @@
 //
 // A slice is made of samples of `batch` operations (batch sized as tinybench's warm-up says, so the
 // harness's own cost stays under about 1%), each with its untimed preparation and clean-up, timed
-// back to back until the slice has `sliceMs` of timed work; an operation slower than that is one
+// back to back until the slice has SLICE_MS of timed work; an operation slower than that is one
 // sample, one slice. A round's figures and the paired figure are statistics of the slices:
 // lib/stats/slice-figures.js.
 import { slowed, warmUp } from './measure.js';
@@ -62,28 +62,17 @@ export function slicer(task, budget) {
  */
 
 /**
- * @param {number[]} rates ops/s of each slice
- * @param {number[]} latencies per-operation ms of each sample
- * @param {number} batch
- * @returns {SlicedRound}
- */
-function roundOf(rates, latencies, batch) {
-  return { ...sliceFigures(rates), opsPerSample: batch, latencies, slices: rates };
-}
-
-/**
  * Measure the cases of one block together, in slices: every cycle runs one slice of each case, in
  * a new shuffled order, until the block has spent `budget.time` ms per case and every case has
  * `budget.minSamples` slices (at least MIN_CYCLES). A case whose task throws leaves the cycle
  * with its error; the others go on.
  * @param {{ task: import('./measure.js').Task }[]} cases
- * @param {import('./measure.js').Budget & { sliceMs?: number }} budget
+ * @param {import('./measure.js').Budget} budget
  * @param {() => number} random
  * @param {() => void} [beforeCycles] run once, untimed, after the warm-ups (a full GC)
  * @returns {({ round: SlicedRound } | { error: unknown })[]}
  */
 export function measureBlock(cases, budget, random, beforeCycles) {
-  const sliceMs = budget.sliceMs ?? SLICE_MS;
   /** @type {(Slicer | { error: unknown })[]} */
   const slicers = cases.map((c) => {
     try {
@@ -103,7 +92,7 @@ export function measureBlock(cases, budget, random, beforeCycles) {
     for (const i of shuffle(random, [...live])) {
       const s = /** @type {Slicer} */ (slicers[i]);
       try {
-        const r = s.slice(sliceMs);
+        const r = s.slice(SLICE_MS);
         rates[i].push((r.ops / r.ms) * 1000);
         latencies[i].push(...r.samples);
         spent += r.ms;
@@ -114,6 +103,8 @@ export function measureBlock(cases, budget, random, beforeCycles) {
     }
   }
   return slicers.map((s, i) =>
-    'slice' in s ? { round: roundOf(rates[i], latencies[i], s.batch) } : { error: s.error },
+    'slice' in s
+      ? { round: { ...sliceFigures(rates[i]), opsPerSample: s.batch, latencies: latencies[i], slices: rates[i] } }
+      : { error: s.error },
   );
 }

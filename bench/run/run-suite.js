@@ -237,31 +237,24 @@ function blocksOf(random, cases) {
   return shuffle(random, [...blocks.keys()]).map((op) => shuffle(random, blocks.get(op) ?? []));
 }
 
-/** The fastest typical figure rounded as stored. */
-const roundedFast = (/** @type {NonNullable<import('../engine/measure.js').Stats['fast']>} */ f) => ({
-  opsPerSec: sig(f.opsPerSec),
-  rounds: f.rounds.map(sig),
-  ...(f.rse === undefined ? {} : { rse: sig(f.rse) }),
-});
+/** Every number of a value to 6 significant figures. @returns {any} */
+const sigAll = (/** @type {any} */ v) =>
+  typeof v === 'number'
+    ? sig(v)
+    : Array.isArray(v)
+      ? v.map(sigAll)
+      : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sigAll(x)]));
 
 /**
- * Round a case's statistics to 6 significant figures, as stored.
+ * Round a case's statistics to 6 significant figures, as stored: every figure, not the counts of
+ * samples.
  * @param {import('../engine/measure.js').Stats} s
  * @returns {import('../engine/measure.js').Stats}
  */
-export function rounded(s) {
-  const map = (/** @type {Record<string, number>} */ o) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, sig(v)]));
-  return {
-    ...s,
-    opsPerSec: /** @type {any} */ (map(s.opsPerSec)),
-    latencyMs: /** @type {any} */ (map(s.latencyMs)),
-    rme: sig(s.rme),
-    rounds: s.rounds.map(sig),
-    totalMs: sig(s.totalMs),
-    ...(s.fast ? { fast: roundedFast(s.fast) } : {}),
-  };
-}
+export const rounded = (s) =>
+  /** @type {any} */ (
+    Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === 'samples' || k === 'opsPerSample' ? v : sigAll(v)]))
+  );
 
 /**
  * A case's paired figures as stored: per reference, the paired log figure of each of its rounds

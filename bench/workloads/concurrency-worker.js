@@ -11,19 +11,10 @@ import { workerSide } from './barrier.js';
 import { isBusy } from './busy.js';
 
 /**
- * @typedef {object} WorkerData
- * @property {'reader' | 'writer'} role
- * @property {number} index the worker's turn to open (0 first)
- * @property {string} file
- * @property {string} driver
- * @property {{ name: string, sqlite3mc: string | null }} cipher
- * @property {string} key
- * @property {[string, number | string][]} pragmas
- * @property {string} tempdir
- * @property {number} durationMs
- * @property {number} seed
- * @property {SharedArrayBuffer} barrier
- * @property {{ kind: 'crash' | 'hang', after: number }} [fault] tests only: fail (throw) or hang (never stop) after this many operations
+ * @typedef {Pick<import('./concurrency.js').ConcurrencyRoundOptions, 'file' | 'driver' | 'cipher' | 'key' | 'pragmas'
+ *   | 'tempdir' | 'durationMs' | 'seed'> & { role: 'reader' | 'writer', index: number, barrier: SharedArrayBuffer,
+ *   fault?: { kind: 'crash' | 'hang', after: number } }} WorkerData
+ *   index: the worker's turn to open (0 first); fault: tests only: fail (throw) or hang (never stop) after this many operations
  */
 
 /** First uid the writer inserts with: above every seeded uid. */
