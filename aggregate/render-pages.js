@@ -1,6 +1,6 @@
 // The README block and results/README.md, computed from results/ (docs/pipeline.md#what-the-readme-shows):
-// per platform and machine class the sections of sections/index.js in order, then the block's
-// sections of the whole block; the README bounded (short forms when ctx.page === 'readme', no blank
+// per platform and machine class the sections of sections/index.js in order, then the README's
+// claims table of the whole block; the README bounded (short forms when ctx.page === 'readme', no blank
 // line it does not need: tidyBlanks), results/README.md the long form. Every string that comes from
 // a document goes through inert() (lib/markdown.js): it renders as itself, and can open no link,
 // image, HTML or heading, break no table and mention no one; a chart's spec through chartText()
@@ -16,21 +16,14 @@ import { replaceBlock } from '../lib/markers.js';
 import { chartFile, chartWriter } from './charts/writer.js';
 import { nightStore } from './nights.js';
 import { summary } from './sections/machines.js';
-import { PAGE_SECTIONS, README_BLOCK_SECTIONS, README_SECTIONS } from './sections/index.js';
+import { PAGE_SECTIONS, README_SECTIONS } from './sections/index.js';
+import { renderBlockClaims } from './sections/claims.js';
 import { renderAnswers } from './answers/index.js';
 import { when } from './sections/common.js';
 import { isShootoutEntry, latestAttempts } from './store.js';
 import { timeProblem } from './trust.js';
 /** @import { Entry } from './store.js' */
 /** @typedef {{ entries: () => Entry[], load: (e: Entry) => any }} Shown what the pages are rendered from */
-
-/** A chart's Markdown image: its alt text inert, and short enough (400) to read aloud. */
-const image = (
-  /** @type {{ resultsLink: string, charts: { add: (file: string, spec: any) => string } }} */ o,
-  /** @type {string} */ file,
-  /** @type {any} */ spec,
-  /** @type {string} */ alt,
-) => `![${inert(alt, 400)}](${o.resultsLink}/${o.charts.add(file, chartText(spec))})`;
 
 /** results/README.md: how to read it, in full. */
 const HOW_TO_READ =
@@ -177,7 +170,7 @@ const given = (/** @type {{ shootouts?: boolean }} */ s, /** @type {Entry[]} */ 
 function machines(
   /** @type {ReturnType<typeof classesOf>} */ classes,
   /** @type {import('./sections/index.js').Section[]} */ sections,
-  /** @type {RenderOptions & { load: (e: Entry) => any, page: 'readme' | 'results', intro: (c: ReturnType<typeof classesOf>[number]) => string[] }} */ o,
+  /** @type {RenderOptions & { load: (e: Entry) => any, page: 'readme' | 'results', intro: (c: ReturnType<typeof classesOf>[number], i: number) => string[] }} */ o,
 ) {
   const out = [];
   for (const [i, { platform, machine, entries: mine }] of classes.entries()) {
@@ -186,7 +179,7 @@ function machines(
     const folder = fileSlug(platform);
     const file = (/** @type {string} */ name) =>
       `${folder}/${chartFile(machine.startsWith(platform) ? machine.slice(platform.length) : machine, name)}`;
-    out.push([`#### ${inert(machine)}`, ...o.intro(classes[i])]);
+    out.push([`#### ${inert(machine)}`, ...o.intro(classes[i], i)]);
     for (const s of sections) {
       /** @type {import('./sections/index.js').SectionContext} */
       const ctx = {
@@ -198,7 +191,9 @@ function machines(
         page: o.page,
         brief: o.page === 'readme' && i > 0,
         nights: o.nights,
-        chart: (name, spec, alt) => image(o, file(name), spec, alt),
+        // a Markdown image: its alt text inert, and short enough (400) to read aloud
+        chart: (name, spec, alt) =>
+          `![${inert(alt, 400)}](${o.resultsLink}/${o.charts.add(file(name), chartText(spec))})`,
       };
       const lines = s.render(ctx);
       if (lines.length) out.push(lines);
@@ -231,44 +226,21 @@ export function renderReadmeBlock(/** @type {Shown} */ store, /** @type {RenderO
   const newest = entries.reduce((a, b) => (b.finishedAt > a.finishedAt ? b : a));
   const load = store.load;
   const classes = classesOf(entries);
-  const intro = (/** @type {ReturnType<typeof classesOf>[number]} */ c) => [
-    summary({
-      machine: c.machine,
-      entries: given({}, c.entries),
-      load,
-      resultsLink: o.resultsLink,
-      nights: o.nights,
-    }),
-  ];
+  // each machine class with its runs of one side: the line under its heading, and the claims
+  const runs = classes.map((c) => ({ ...c, entries: given({}, c.entries), load, ...o }));
+  const intro = (/** @type {unknown} */ _, /** @type {number} */ i) => [summary(runs[i])];
   // the answers first (answers/index.js), then how to read them, then the charts
-  const found = renderAnswers({
-    classes,
-    load,
-    resultsLink: o.resultsLink,
-    page: 'readme',
-    nights: o.nights,
-    chart: () => '',
-  });
+  const found = renderAnswers({ classes, load, nights: o.nights });
+  const sections = machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro });
+  // the claims: one table for the whole block, once, after the platforms
+  const claims = renderBlockClaims({ machines: runs, resultsLink: o.resultsLink });
   return tidyBlanks([
     ...(found.length ? [...found, ''] : []),
     `_Last updated ${updated(o, newest.finishedAt)} from ${entries.length} result document(s) (listed in [\`${o.resultsLink}/index.json\`](${o.resultsLink}/index.json); each is a release asset). Every comparison in full, the absolute figures and how to read them: [${o.resultsLink}/README.md](${o.resultsLink}/README.md)._`,
     '',
     HOW_TO_READ_SHORT,
     // a section after another: a blank line between them (tidyBlanks drops it before a heading)
-    ...[
-      ...machines(classes, README_SECTIONS, { ...o, load, page: 'readme', intro }),
-      // the sections of the whole block, once, after the platforms
-      ...README_BLOCK_SECTIONS.map((s) =>
-        s.render({
-          classes: classes.map((c) => ({ ...c, entries: given({}, c.entries) })),
-          load,
-          resultsLink: o.resultsLink,
-          page: 'readme',
-          nights: o.nights,
-          chart: (name, spec, alt) => image(o, `all/${name}.svg`, spec, alt),
-        }),
-      ).filter((lines) => lines.length),
-    ].flatMap((lines) => ['', ...lines]),
+    ...[...sections, ...(claims.length ? [claims] : [])].flatMap((lines) => ['', ...lines]),
   ]).join('\n');
 }
 

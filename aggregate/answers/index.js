@@ -38,7 +38,7 @@ const htmlText = (/** @type {string} */ s) =>
 /**
  * One machine class's answers, in order; none where it has no full run and no shootout.
  * @param {{ machine: string, entries: Entry[] }} c
- * @param {{ load: (e: Entry) => any, nights: import('../nights.js').Nights, resultsLink: string }} o
+ * @param {{ load: (e: Entry) => any, nights: import('../nights.js').Nights }} o
  * @returns {{ run: any, answers: [string, Answer | null][] }}
  */
 export function answersOf(c, o) {
@@ -60,8 +60,11 @@ export function answersOf(c, o) {
 const items = (/** @type {ReturnType<typeof answersOf>['answers']} */ answers) =>
   answers.flatMap(([name, a]) => (a ? [`- **${name}**: ${a.text}.`, ...(a.items ?? []).map((i) => `  - ${i}.`)] : []));
 
-/** The answers of every machine class: the first open, the others collapsed. */
-export function renderAnswers(/** @type {import('../sections/index.js').BlockContext} */ ctx) {
+/**
+ * The answers of every machine class: the first open, the others collapsed.
+ * @param {{ classes: { machine: string, entries: Entry[] }[], load: (e: Entry) => any, nights: import('../nights.js').Nights }} ctx
+ */
+export function renderAnswers(ctx) {
   const all = ctx.classes.map((c) => ({ c, ...answersOf(c, ctx) })).filter((x) => x.answers.some(([, a]) => a));
   if (!all.length) return [];
   const title = (/** @type {(typeof all)[number]} */ x, /** @type {(s: string) => string} */ text) =>

@@ -114,15 +114,3 @@ export function renderBlockClaims(o) {
     ),
   ];
 }
-
-/**
- * The README block's section (sections/index.js README_BLOCK_SECTIONS): renderBlockClaims over every
- * machine class.
- * @param {import('./index.js').BlockContext} ctx
- */
-export function renderBlock(ctx) {
-  return renderBlockClaims({
-    machines: ctx.classes.map((c) => ({ ...c, load: ctx.load })),
-    resultsLink: ctx.resultsLink,
-  });
-}

@@ -25,13 +25,6 @@
  *   and the job's clock, where the history ends (nights.js)
  */
 /** @typedef {{ shootouts?: boolean, render: (ctx: SectionContext) => string[] }} Section */
-/**
- * A section of the whole README block (e.g. one table with a column per machine class), written
- * once after the platforms. Its context: every machine class (in the block's order) with its runs
- * of one side, and the rest as a SectionContext's; `chart` points at results/charts/all/<name>.svg.
- * @typedef {Pick<SectionContext, 'load' | 'resultsLink' | 'nights' | 'chart'> & { page: 'readme', classes: { platform: string, machine: string, entries: Entry[] }[] }} BlockContext
- */
-/** @typedef {{ render: (ctx: BlockContext) => string[] }} BlockSection */
 import * as absolute from './absolute.js';
 import * as claims from './claims.js';
 import * as comparisonTables from './comparison-tables.js';
@@ -45,16 +38,12 @@ import * as workloadTables from './workload-tables.js';
 /** @import { Nights } from '../nights.js' */
 /** @import { Entry } from '../store.js' */
 
-/** The README block, per machine class. @type {Section[]} */
-export const README_SECTIONS = [shootout, selfCheck, pragmaChanges, encryptionCost, workloadTables, history];
-
 /**
- * The README block, once for the whole block (after the platforms): the claims, one table with a
- * column per machine class. The machines each figure comes from are one line under each machine
- * class's heading (machines.js summary, written by render-pages.js).
- * @type {BlockSection[]}
+ * The README block, per machine class, under the line machines.js summary writes; the claims table
+ * of the whole block follows the platforms (render-pages.js).
+ * @type {Section[]}
  */
-export const README_BLOCK_SECTIONS = [{ render: claims.renderBlock }];
+export const README_SECTIONS = [shootout, selfCheck, pragmaChanges, encryptionCost, workloadTables, history];
 
 /** results/README.md, per machine class. @type {Section[]} */
 export const PAGE_SECTIONS = [
