@@ -8,10 +8,10 @@
 // a render used are kept, so the file holds the window the charts show and no more.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRODUCTION_CIPHER } from '../bench/data/ciphers.js';
-import { PRODUCTION_CONFIG } from '../bench/data/configs.js';
 import { PRODUCTION_DRIVER } from '../bench/data/drivers.js';
 import { OPS } from '../bench/data/ops.js';
+import { caseKey } from '../bench/data/suite.js';
+import { PRODUCTION_SETUP } from './sections/common.js';
 import { headlineMargin } from '../lib/stats/headline.js';
 import { writeFileAtomic } from '../lib/files.js';
 /** @import { Entry } from './store.js' */
@@ -48,13 +48,7 @@ export function nightOf(/** @type {any} */ doc, /** @type {Entry} */ entry) {
   const figures = /** @type {Record<string, [number, number, number]>} */ ({});
   const counts = /** @type {Record<string, Counts>} */ ({});
   for (const op of TIMED) {
-    const c = doc.cases.find(
-      (/** @type {any} */ x) =>
-        x.config === PRODUCTION_CONFIG &&
-        x.driver === PRODUCTION_DRIVER &&
-        x.cipher === PRODUCTION_CIPHER &&
-        x.op === op,
-    );
+    const c = doc.cases.find((/** @type {any} */ x) => caseKey(x) === `${PRODUCTION_SETUP}/${op}`);
     if (c?.status !== 'ok' || !c.stats) continue;
     // the case's counts, where it was counted and each is a number
     const k = c.counts?.status === 'ok' ? c.counts : {};
@@ -123,10 +117,7 @@ export function nightStore(
         .sort((a, b) => (a.file < b.file ? -1 : 1))
         .map((n) => `${JSON.stringify(n)}\n`)
         .join('');
-      if ((fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '') === text) return false;
-      if (!text && !fs.existsSync(file)) return false;
-      writeFileAtomic(file, text);
-      return true;
+      if ((fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '') !== text) writeFileAtomic(file, text);
     },
   };
 }

@@ -5,14 +5,12 @@
 // the shootout counted them and the components the difference went to (each case's share of its
 // difference per component beyond its repeat, averaged over the cases that differ: every case
 // weighs alike, as in the geometric mean); and which Node the run's figures above ran on.
-import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
-import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
-import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { COMPONENT_LABELS } from '../../bench/data/components.js';
 import { beyondRepeat, componentMoved } from '../../lib/costs.js';
 import { inert } from '../../lib/markdown.js';
 import { pairsOf, referenceOf } from '../../bench/result/header.js';
 import { judgeFamily, shootoutPairs } from './family.js';
+import { PRODUCTION_SETUP } from '../sections/common.js';
 import { opsPercent, timeText } from './time-ratio.js';
 
 /**
@@ -73,9 +71,8 @@ function components(
  * @param {any} doc a shootout document
  */
 function nodeRanking(doc) {
-  const production = `${PRODUCTION_CONFIG}/${PRODUCTION_DRIVER}/${PRODUCTION_CIPHER}/`;
   const keys = [...new Set((doc.comparisons ?? []).map((/** @type {any} */ r) => `${r.setup}/${r.op}`))].filter((k) =>
-    k.startsWith(production),
+    k.startsWith(`${PRODUCTION_SETUP}/`),
   );
   /** @type {any[]} */
   const same = pairsOf(doc).filter((c) => c.comparison === 'same-driver');

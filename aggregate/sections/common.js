@@ -2,13 +2,21 @@
 // lib/markdown.js), how a number is written, which documents a machine class's sections are drawn
 // from.
 import semver from 'semver';
-import { CIPHERS } from '../../bench/data/ciphers.js';
-import { CONFIGS, describeChanges } from '../../bench/data/configs.js';
-import { parseSetupKey } from '../../bench/data/suite.js';
+import { CIPHERS, PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
+import { CONFIGS, PRODUCTION_CONFIG, describeChanges } from '../../bench/data/configs.js';
+import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
+import { parseSetupKey, setupKey } from '../../bench/data/suite.js';
 import { COMPARED, opLabel } from '../render/pair-table.js';
 import { fragment, inert, table as markdownTable } from '../../lib/markdown.js';
 import { day, signedPoints } from '../../lib/format.js';
 /** @import { Entry } from '../store.js' */
+
+/** Production's setup key: its PRAGMAs, driver and cipher. */
+export const PRODUCTION_SETUP = setupKey({
+  config: PRODUCTION_CONFIG,
+  driver: PRODUCTION_DRIVER,
+  cipher: PRODUCTION_CIPHER,
+});
 
 export const configLabel = (/** @type {string} */ c) => CONFIGS.find((x) => x.name === c)?.label ?? inert(c);
 export const cipherLabel = (/** @type {string} */ c) => CIPHERS.find((x) => x.name === c)?.label ?? inert(c);
@@ -19,13 +27,11 @@ export const notATuning = (/** @type {string} */ c) =>
   );
 
 /**
- * The README's tables: lib/markdown.js table, unpadded (the README block has a byte budget);
- * `tight` for the wide ones.
+ * The README's tables: lib/markdown.js table, unpadded (the README block has a byte budget).
  * @param {string[][]} rows the first is the header
  * @param {('l'|'r'|'')[]} [align]
- * @param {{ tight?: boolean }} [o]
  */
-export const readmeTable = (rows, align = [], o = {}) => markdownTable(rows, align, { ...o, padded: false });
+export const readmeTable = (rows, align = []) => markdownTable(rows, align, { padded: false });
 
 /** A run's finish time as shown: to the second, UTC. */
 export const when = (/** @type {string} */ iso) => inert(String(iso).replace(/\.\d+Z$/, 'Z'), 40);

@@ -5,14 +5,12 @@
 // (shootout-report.js).
 import { inert, plain } from '../../lib/markdown.js';
 import { day, whole } from '../../lib/format.js';
-import { best, classLink, pct, signed } from './common.js';
+import { PRODUCTION_SETUP, best, classLink, pct, signed } from './common.js';
 import { COMPARED, compactChange, comparisonTable, opLabel } from '../render/pair-table.js';
 import { machineText, shootoutLines, tested } from './shootout-report.js';
 import { beyondRepeat } from '../../lib/costs.js';
 import { GROUPS } from '../../bench/data/shootout-groups.js';
 import { PRODUCTION_CIPHER } from '../../bench/data/ciphers.js';
-import { PRODUCTION_CONFIG } from '../../bench/data/configs.js';
-import { setupKey } from '../../bench/data/suite.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { shootoutSpec } from '../charts/specs.js';
 import { documentLink } from '../assets.js';
@@ -41,9 +39,6 @@ function names(/** @type {{ comparison: string, reference: string, member: strin
   return { name, short: upgrade ? name : `${c.member}${SUFFIX[c.comparison] ?? ''}` };
 }
 
-/** Production's setup (its PRAGMAs, driver and cipher): the README's and the chart's. */
-const PRODUCTION = setupKey({ config: PRODUCTION_CONFIG, driver: PRODUCTION_DRIVER, cipher: PRODUCTION_CIPHER });
-
 /**
  * A shootout as the chart and the README table show it: the compared sides (columns) in the
  * report's group order, each with its rows of production's setup, the sides that did not run,
@@ -56,7 +51,7 @@ export function shootoutView(/** @type {any} */ doc) {
   const diffs = doc.counting?.differences ?? [];
   // each judged pair with its instruction difference (the document's `counting`), if counted
   const rows = doc.comparisons
-    .filter((/** @type {any} */ r) => r.setup === PRODUCTION)
+    .filter((/** @type {any} */ r) => r.setup === PRODUCTION_SETUP)
     .map((/** @type {any} */ r) => {
       const instr = diffs.find((d) =>
         ['id', 'reference', 'member', 'setup', 'op'].every((/** @type {string} */ f) => d[f] === r[f]),
