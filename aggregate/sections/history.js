@@ -47,6 +47,9 @@ const opOf = (/** @type {string} */ name) =>
 const shown = (/** @type {string} */ op, /** @type {[number, number, number]} */ [m, lo, hi]) =>
   opOf(op).show === 'ms' ? [1000 / m, 1000 / hi, 1000 / lo] : [m, lo, hi];
 const unit = (/** @type {string} */ op) => (opOf(op).show === 'ms' ? 'ms' : 'ops/s');
+/** Where a figure lies against a band: below (-1), above (1), inside it or without one (0). */
+const against = (/** @type {[number, number] | null} */ b, /** @type {number} */ v) =>
+  !b ? 0 : v < b[0] ? -1 : v > b[1] ? 1 : 0;
 
 /**
  * The band nights fall in: median ± BAND_SD robust standard deviations of the logs of their figures.
@@ -102,53 +105,37 @@ const MEASURES = [
   { name: 'bytesWritten', label: 'bytes written/op', kind: 'count', value: (n, op) => n.counts?.[op]?.[3] },
 ];
 
-/**
- * @typedef {object} NightChange a change point: the night a level moved and stayed
- * @property {string} label the machine class (runner label) of the nights
- * @property {number} major
- * @property {string} op
- * @property {string} measure a MEASURES name
- * @property {string} night the first night of the new level, YYYY-MM-DD (UTC)
- * @property {string} finishedAt that night's document's finishedAt
- * @property {number} size after / before − 1 (ops/s: + is faster; a count: + is more), corrected
- *   where it was found near the noise (lib/changepoints.js selected), with its 95% interval `low`, `high`
- * @property {number} measured the change of the levels as measured
- * @property {number} low
- * @property {number} high
- * @property {number} before the level before (the median of the nights since the change point before)
- * @property {number} after the level after
- * @property {Changed} changed what the documents say changed
- * @property {-1 | 0 | 1} at that night (0), or, when nothing changed then, the night before (-1)
- *   or after (1) it (a change point is placed to a night or so)
- * @property {string} cause what changed, in words (document strings made inert)
- */
+/** @typedef {ReturnType<typeof changePoints>[number]} NightChange a change point: the night a level moved and stayed */
 
 /**
- * The change points of one Node major's nights on one machine class, newest first: per operation and
- * measure (MEASURES), each with what the documents say changed that night; `nights` oldest first.
- * @returns {NightChange[]}
+ * The change points of one Node major's nights on one machine class (`label`, the runner label),
+ * newest first: per operation and measure (MEASURES), each from its first night of the new level
+ * (`night`, YYYY-MM-DD, UTC), with what the documents say changed that night (`changed`, and in
+ * words `cause`: at that night, `at` 0, or, when nothing changed then, the night before, −1, or after,
+ * 1: a change point is placed to a night or so); `nights` oldest first. `size`: after / before − 1
+ * (ops/s: + is faster; a count: + is more), corrected where it was found near the noise
+ * (lib/changepoints.js selected), with its 95% interval `low`, `high`; `measured` as measured;
+ * `before`, `after` the levels (the median of the nights since the change point before).
  */
 export function changePoints(
   /** @type {import('../nights.js').Night[]} */ nights,
   /** @type {{ label: string, major: number }} */ { label, major },
 ) {
-  /** @type {NightChange[]} */
-  const out = [];
-  for (const op of COMPARED) {
-    for (const m of MEASURES) {
+  const out = COMPARED.flatMap((op) =>
+    MEASURES.flatMap((m) => {
       // a count may be 0 (a select's fsyncs): kept, and shifted by ZERO_SHIFT, so that one appearing is a step
       const series = nights.filter((n) =>
         m.kind === 'count' ? m.value(n, op) !== undefined : (m.value(n, op) ?? 0) > 0,
       );
       const values = series.map((n) => /** @type {number} */ (m.value(n, op)));
       const shift = m.kind === 'count' && values.some((v) => v === 0) ? ZERO_SHIFT : 0;
-      for (const c of changePointsOf(
+      return changePointsOf(
         values.map((v) => v + shift),
         SETTINGS[m.kind],
-      )) {
+      ).map((c) => {
         const { changed, at } = causeOf(series, c.index);
         const night = series[c.index];
-        out.push({
+        return {
           label,
           major,
           op,
@@ -164,10 +151,10 @@ export function changePoints(
           changed,
           at,
           cause: causeText(changed, at),
-        });
-      }
-    }
-  }
+        };
+      });
+    }),
+  );
   return out.sort((a, b) => (a.finishedAt > b.finishedAt ? -1 : a.finishedAt < b.finishedAt ? 1 : 0));
 }
 
@@ -266,12 +253,7 @@ export function historyOf(
         .map((n, i) => ({
           night: n,
           prev: i > 0 ? nights[i - 1] : null,
-          ops: ops.filter((op) => {
-            const b = bands[op];
-            if (!b || !n.figures[op]) return false;
-            const v = shown(op, n.figures[op])[0];
-            return v < b[0] || v > b[1];
-          }),
+          ops: ops.filter((op) => n.figures[op] && against(bands[op], shown(op, n.figures[op])[0])),
         }))
         .filter((o) => o.ops.length);
       const changes = changePointsOnce(nights, { label: ctx.machine, major });
@@ -290,13 +272,9 @@ function item(
     const b = /** @type {[number, number]} */ (h.bands[op]);
     return `${opLabel(op)} ${num(v)} ${unit(op)} (${v < b[0] ? 'below' : 'above'} ${num(b[0])}–${num(b[1])})`;
   });
-  const what = o.prev ? changedText(changedFields(o.prev, o.night)) : [];
-  const changed = !o.prev
-    ? 'the first night shown'
-    : what.length
-      ? `changed since the night before: ${what.join('; ')}`
-      : 'nothing recorded changed (another VM)';
-  return `- ${o.night.finishedAt.slice(0, 10)}, Node ${inert(o.night.node)}: ${figures.join(', ')}; ${changed}.`;
+  const changed = o.prev ? changedFields(o.prev, o.night) : null;
+  const text = `${changed?.length ? 'changed since the night before: ' : ''}${changed ? causeText(changed, 0) : 'the first night shown'}`;
+  return `- ${o.night.finishedAt.slice(0, 10)}, Node ${inert(o.night.node)}: ${figures.join(', ')}; ${text}.`;
 }
 
 /** Faster or slower: an operation shown in ms is slower above its band, one in ops/s below it. */
@@ -368,7 +346,7 @@ function chartLines(
               high: r(high),
               bandLow: b ? r(b[0]) : null,
               bandHigh: b ? r(b[1]) : null,
-              outside: Boolean(b && (value < b[0] || value > b[1])),
+              outside: against(b, value) !== 0,
               change: h.changes.some((c) => c.op === op && c.measure === 'wall' && c.finishedAt === n.finishedAt),
             };
           }),
