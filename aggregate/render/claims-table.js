@@ -8,21 +8,8 @@ import { OPS } from '../../bench/data/ops.js';
 import { changePercent, intervalText } from './figure.js';
 import { mechanismOf } from './mechanism.js';
 import { whole } from '../../lib/format.js';
-/** @import { Claim } from '../../bench/data/production-claims.js' */
 
-/**
- * @typedef {object} ClaimRow
- * @property {Claim} claim
- * @property {boolean} first the claim's first row
- * @property {string} says what the check is (the table's words)
- * @property {string} claimed the claimed effect in the check's metric
- * @property {{ change: number, low: number, high: number } | null} change our change and its 95% interval in the metric, from the check's judged pair; null when not measured
- * @property {string | null} measured the change as text, with the pairs
- * @property {string} verdict
- * @property {string | null} reason why it is not measured, or has no verdict (from the document: shown inert)
- * @property {string | null} mechanism what the member costs per operation against the reference, where the run
- *   counted both and they differ (mechanism.js): the cause of the verdict
- */
+/** @typedef {ReturnType<typeof claimRows>[number]} ClaimRow */
 
 /** A claim's change: whole from 100% up. */
 const pct = (/** @type {number} */ x) => changePercent(x, 100);
@@ -56,12 +43,13 @@ export function claimedText(check) {
 }
 
 /**
+ * A row per check of every claim the document checked: what the check is (the table's words), the
+ * claimed effect and our change with its 95% interval in the check's metric (null when not
+ * measured), the verdict, why it is not measured or has no verdict (from the document: shown
+ * inert), and the counted mechanism, the cause of the verdict (mechanism.js).
  * @param {any} doc a result document (its `claims`, bench/result/analysis.js)
- * @returns {ClaimRow[]}
  */
 export function claimRows(doc) {
-  /** @type {ClaimRow[]} */
-  const rows = [];
   const found = new Map((Array.isArray(doc?.claims) ? doc.claims : []).map((/** @type {any} */ e) => [e?.id, e]));
   const cases = new Map(
     (Array.isArray(doc?.cases) ? doc.cases : []).map((/** @type {any} */ c) => [
@@ -69,18 +57,18 @@ export function claimRows(doc) {
       c,
     ]),
   );
-  for (const claim of CLAIMS) {
+  return CLAIMS.flatMap((claim) => {
     const got = found.get(claim.id);
-    if (!got) continue;
-    claim.checks.forEach((check, index) => {
+    if (!got) return [];
+    return claim.checks.map((check, index) => {
       const r = (Array.isArray(got.checks) ? got.checks : []).find((/** @type {any} */ x) => x?.index === index);
       const op = OPS.find((o) => o.name === check.op);
       const pair = r && r.verdict !== 'not compared' ? judgedPair(doc, r) : null;
       const m = typeof pair?.change === 'number' ? metricChange(check.metric, pair) : null;
       const unit = check.metric === 'time' ? 'time' : 'ops/s';
-      rows.push({
+      return {
         claim,
-        first: !rows.some((x) => x.claim === claim),
+        first: index === 0, // the claim's first row
         says: `${check.says}${op ? ` (${op.label})` : ''}`,
         claimed: claimedText(check),
         change: m,
@@ -88,10 +76,9 @@ export function claimRows(doc) {
         verdict: m ? String(r.verdict) : 'not compared',
         reason: typeof r?.reason === 'string' ? r.reason : m ? null : 'not in this document',
         mechanism: m && mechanismOf(cases.get(`${r.reference}/${r.op}`), cases.get(`${r.member}/${r.op}`)),
-      });
+      };
     });
-  }
-  return rows;
+  });
 }
 
 /**
