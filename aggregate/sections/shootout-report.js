@@ -183,9 +183,8 @@ export function countLines(/** @type {any} */ doc) {
 }
 
 /** The tables of a valid shootout document. */
-export function shootoutLines(/** @type {any} */ doc, /** @type {{ heading?: string }} */ o = {}) {
+export function shootoutLines(/** @type {any} */ doc) {
   return [
-    ...(o.heading ? [o.heading, ''] : []),
     `Measured ${day(doc.run.finishedAt)} on ${inert(machineText(doc))}: every Node on the same machine in one run, ${whole(doc.run.budget.rounds)} rounds, interleaved (new engine servers every round, cases in a new order, the Nodes of each case in alternating slices of ~2 ms, in a rotating order). Reference: **${inert(referenceOf(doc) ?? 'none')}** (the newest LTS Node that ran with the driver held constant, 12.x). Each cell: the change in ops/s against the row's base side, its interval, and the verdict (both Holm-corrected over all ${tested(doc)} comparisons of the run; a difference under ${whole(doc.run.threshold * 100)}% is no change).`,
     '',
     ...groupTables(

@@ -114,7 +114,7 @@ export async function main(argv) {
   const sides = await prepareSides(f, log);
   const doc = await runShootout(f, sides, started, log);
   const file = writeChecked(doc, f.out);
-  printMarkdown(shootoutLines(doc, { heading: '## Node versions on one machine' }).join('\n'));
+  printMarkdown(['## Node versions on one machine', '', ...shootoutLines(doc)].join('\n'));
   log(`wrote ${path.relative(process.cwd(), file)} in ${(doc.run.seconds / 60).toFixed(1)} min`);
   return 0;
 }
