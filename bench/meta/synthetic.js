@@ -34,7 +34,7 @@ import { WORKLOAD_BUDGETS } from '../workloads/workload-budgets.js';
 import { judgeSidePairs, roundCases } from '../paired/judge-sides.js';
 import { runDocument, runFields, runMethod } from '../paired/run-sides.js';
 import { shootoutFlags } from '../shootout/cli.js';
-import { SHOOTOUT_SERVER } from '../shootout/run.js';
+import { SHOOTOUT_SERVER, documentSide } from '../shootout/run.js';
 import { engineArgs } from '../shootout/prepare-sides.js';
 
 /** Per platform-arch, a runner of that class, and its speed against the real run's machine (a linux-x64 of 2 cores). */
@@ -709,22 +709,9 @@ export function syntheticShootout(p = {}) {
     engine: engineArgs(f, filters),
   });
   const sides = plans.map((s) => {
-    const why = failure(s);
-    const b = NODE_BUILDS[s.major];
-    const { label, generation, line, override } = s;
-    const reference = s === ref ? { reference: true } : {};
-    const side = {
-      label,
-      node: `v${s.version}`,
-      generation,
-      line,
-      override,
-      ...reference,
-      status: why ? 'failed' : 'ok',
-    };
-    return why
-      ? { ...side, drivers: [], reason: why }
-      : { ...side, drivers: sideDrivers(s), ...(b ? { v8: b.v8 } : {}) };
+    const reason = failure(s);
+    if (reason) return documentSide(s, ref, { status: 'failed', drivers: [], reason });
+    return documentSide(s, ref, { status: 'ok', drivers: sideDrivers(s), v8: NODE_BUILDS[s.major]?.v8 });
   });
   return runDocument(
     run,

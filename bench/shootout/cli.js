@@ -18,12 +18,10 @@ import { FILTER_OPTIONS, tableFilters } from '../engine/flags.js';
 import {
   UsageError,
   command,
-  helpText,
   logger,
   numberFlag,
   parseStrict,
   printMarkdown,
-  printUsage,
   switchFlag,
   valueFlag,
 } from '../../lib/command.js';
@@ -98,7 +96,6 @@ export function shootoutFlags(argv) {
     alpha: numberFlag('alpha', v.alpha, 0, 0.5, false),
     fromSource: Boolean(v['from-source']),
     counts: !v['no-counts'],
-    help: Boolean(v.help),
   };
 }
 
@@ -108,7 +105,6 @@ export function shootoutFlags(argv) {
  */
 export async function main(argv) {
   const f = shootoutFlags(argv);
-  if (f.help) return printUsage(helpText(HELP));
   const log = logger('shootout');
   const started = { startedAt: new Date().toISOString(), t0: Date.now() };
   const sides = await prepareSides(f, log);

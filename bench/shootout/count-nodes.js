@@ -135,16 +135,3 @@ export async function countRun(sides, pairs, args, o) {
   );
   return { counting, results, together };
 }
-
-/**
- * Count every side that ran, each its measured cases on the quick run's databases as the engine
- * made them.
- * @param {(import('../paired/interleave.js').Side & { keys: string[] })[]} sides
- * @param {import('../data/run-plan.js').SidePair[]} pairs
- * @param {{ seed: number, log: (line: string) => void }} o
- */
-export async function countShootout(sides, pairs, o) {
-  const cases = (/** @type {{ keys: string[] }} */ side) => side.keys.flatMap((k) => ['--case', k]);
-  const args = (/** @type {{ keys: string[] }} */ side) => ['--quick', '--seed', String(o.seed), ...cases(side)];
-  return (await countRun(sides, pairs, args, o)).counting;
-}

@@ -76,13 +76,30 @@ export function resolveNode(spec, log) {
  * @param {NodeBuild} node
  * @param {{ generation: string, override: boolean }} side
  */
-export function sideEnv(node, side) {
+function sideEnv(node, side) {
   /** @type {NodeJS.ProcessEnv} */
   const env = node.dir ? nodeEnv(node.dir) : { ...process.env };
   delete env[GENERATION_ENV];
   if (side.override) env[GENERATION_ENV] = side.generation;
   return env;
 }
+
+/**
+ * A side of this checkout under that Node with that driver generation (bench/paired/interleave.js Side).
+ * @param {string} label
+ * @param {string} given what the side is, for the report
+ * @param {NodeBuild} node
+ * @param {{ generation: string, override: boolean }} side
+ */
+export const nodeSide = (label, given, node, side) => ({
+  label,
+  dir: ROOT,
+  given,
+  commit: null,
+  worktree: false,
+  node: node.exec,
+  env: sideEnv(node, side),
+});
 
 /**
  * Install a side's drivers (a no-op when cached). The install's output goes to stderr.

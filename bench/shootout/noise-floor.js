@@ -18,7 +18,6 @@ import { caseKey, filterArgs, parseCaseKey, cases as selectCases } from '../data
 import { MATRIX_NODES } from '../data/drivers.js';
 import { calibrate } from '../paired/calibrate.js';
 import { writeFileAtomic } from '../../lib/files.js';
-import { ROOT } from '../../lib/root.js';
 import { roundsAndTime } from '../paired/interleave.js';
 import {
   CONSTANT_GENERATION,
@@ -28,7 +27,7 @@ import {
   planPairs,
   planSides,
 } from '../data/run-plan.js';
-import { installSide, resolveNode, sideEnv } from './nodes.js';
+import { installSide, nodeSide, resolveNode } from './nodes.js';
 
 const OPTIONS = /** @type {const} */ ({
   node: valueFlag('VERSION', 'the one Node measured as three sides', { shown: 'the running Node' }),
@@ -93,20 +92,10 @@ async function main(/** @type {string[]} */ argv) {
   };
   const log = (/** @type {string} */ line) => process.stderr.write(`meta:shootout: ${line}\n`);
   const build = resolveNode(v.node ?? process.version, log);
-  const side = { generation: CONSTANT_GENERATION, override: false };
   const [plan] = planSides([build.version]);
-  Object.assign(side, { generation: plan.generation, override: plan.override });
-  const inst = installSide(build, side, { fromSource: false });
+  const inst = installSide(build, plan, { fromSource: false });
   if (!inst.ok) throw new Error(inst.reason);
-  const A = {
-    label: 'base',
-    dir: ROOT,
-    given: `Node v${build.version} (${plan.line})`,
-    commit: null,
-    worktree: false,
-    node: build.exec,
-    env: sideEnv(build, side),
-  };
+  const A = nodeSide('base', `Node v${build.version} (${plan.line})`, build, plan);
   log(
     `${f.runs} run(s) of ${f.rounds} rounds, Node v${build.version} with ${plan.line} as A, B and S (${f.slowdown}% slowdown); family ${f.family} tests`,
   );

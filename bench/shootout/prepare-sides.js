@@ -7,9 +7,8 @@ import { startSide } from '../paired/interleave.js';
 /** @import { Side } from '../paired/interleave.js' */
 /** @import { SidePlan } from '../data/run-plan.js' */
 import { filterArgs } from '../data/suite.js';
-import { ROOT } from '../../lib/root.js';
 import { defaultFilters, planSides, sideFilters } from '../data/run-plan.js';
-import { installSide, resolveNode, sideEnv } from './nodes.js';
+import { installSide, nodeSide, resolveNode } from './nodes.js';
 
 /**
  * @typedef {object} PreparedSide
@@ -58,15 +57,7 @@ export async function prepareSides(f, log) {
     /** @type {PreparedSide} */
     const entry = {
       plan: side,
-      side: {
-        label: side.label,
-        dir: ROOT,
-        given: `Node v${side.version}`,
-        commit: null,
-        worktree: false,
-        node: build.exec,
-        env: sideEnv(build, side),
-      },
+      side: nodeSide(side.label, `Node v${side.version}`, build, side),
       args: sf ? engineArgs(f, sf) : [],
       status: 'ok',
       reason: undefined,

@@ -7,12 +7,33 @@ import { parseCaseKey } from '../data/suite.js';
 import { inScope, planPairs, referenceSide } from '../data/run-plan.js';
 import { endedNow, runDocument, runFields, runSides } from '../paired/run-sides.js';
 import { engineArgs } from './prepare-sides.js';
-import { countShootout } from './count-nodes.js';
+import { countRun } from './count-nodes.js';
 
 /** @typedef {import('./cli.js').ShootoutFlags} ShootoutFlags */
+/** @import { SidePlan } from '../data/run-plan.js' */
 
 /** What one engine server of a shootout runs (the method sentence: run-sides.js runMethod). */
 export const SHOOTOUT_SERVER = 'Node and driver generation';
+
+/**
+ * A side as the document lists it: its plan's facts, whether it is the reference, how it went, the
+ * drivers it loaded and its V8 (the synthetic shootout's sides are made here too).
+ * @param {SidePlan} plan
+ * @param {SidePlan} ref
+ * @param {{ status: string, drivers: any[], reason?: string, v8?: string }} o
+ */
+export const documentSide = (plan, ref, { status, drivers, reason, v8 }) => ({
+  label: plan.label,
+  node: `v${plan.version}`,
+  generation: plan.generation,
+  line: plan.line,
+  override: plan.override,
+  ...(plan === ref ? { reference: true } : {}),
+  status,
+  drivers,
+  ...(reason ? { reason } : {}),
+  ...(v8 ? { v8 } : {}),
+});
 
 /**
  * Measure the sides that prepared, interleaved, and make the document (not yet written). Fewer than
@@ -50,31 +71,20 @@ export async function runShootout(f, { prepared, filters }, started, log) {
       only: (key) => inScope(parseCaseKey(key), f.filters),
     },
   );
-  // after every timed figure is taken: each side's cases counted under its own Node (count-nodes.js);
-  // the engine runs --quick databases, so the counts are of those
+  // after every timed figure is taken: each side's measured cases counted under its own Node
+  // (count-nodes.js); the engine runs --quick databases, so the counts are of those
+  const counted = ok.flatMap((p) => {
+    const keys = m.listed[p.plan.label] ?? [];
+    const args = ['--quick', '--seed', String(f.seed), ...keys.flatMap((k) => ['--case', k])];
+    return keys.length ? [{ ...p.side, args }] : [];
+  });
   const counting = f.counts
-    ? await countShootout(
-        ok.map((p) => ({ ...p.side, keys: m.listed[p.plan.label] ?? [] })).filter((s) => s.keys.length),
-        pairs,
-        { seed: f.seed, log },
-      )
+    ? (await countRun(counted, pairs, (s) => s.args, { log })).counting
     : { status: 'unavailable', reason: 'not asked for (--no-counts)' };
   const sides = prepared.map((p) => {
     const ready = m.ready[p.plan.label] ?? p.ready;
-    /** @type {any} */
-    const s = {
-      label: p.plan.label,
-      node: `v${p.plan.version}`,
-      generation: p.plan.generation,
-      line: p.plan.line,
-      override: p.plan.override,
-      ...(p.plan === ref ? { reference: true } : {}),
-      status: p.status,
-      drivers: ready?.drivers ?? [],
-    };
-    if (p.reason) s.reason = p.reason;
-    if (ready?.environment?.v8) s.v8 = ready.environment.v8;
-    return s;
+    const { status, reason } = p;
+    return documentSide(p.plan, ref, { status, drivers: ready?.drivers ?? [], reason, v8: ready?.environment?.v8 });
   });
   const run = runFields(f, { ...endedNow(started), filters, engine: engineArgs(f, filters) });
   return runDocument(run, m, sides, counting);

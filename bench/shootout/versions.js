@@ -10,16 +10,6 @@ import { command, parseStrict } from '../../lib/command.js';
 import { ciArgs } from './nightly.js';
 import { versionOf } from './nodes.js';
 
-/**
- * The versions, in the order nightly.js passes them.
- * @param {Record<string, string | undefined>} env
- * @param {(spec: string) => string} resolve
- */
-function shootoutVersions(env = process.env, resolve = (spec) => versionOf(spec, (l) => console.error(l))) {
-  const args = ciArgs(env);
-  return args[args.indexOf('--node') + 1].split(',').map((spec) => resolve(spec));
-}
-
 const HELP = {
   usage: 'npm run ci:shootout-nodes',
   summary:
@@ -29,7 +19,10 @@ const HELP = {
 
 function main(/** @type {string[]} */ argv) {
   parseStrict(argv, HELP.options);
-  const line = `versions=${shootoutVersions().join('-')}`;
+  // the versions, in the order nightly.js passes them
+  const args = ciArgs();
+  const specs = args[args.indexOf('--node') + 1].split(',');
+  const line = `versions=${specs.map((spec) => versionOf(spec, (l) => console.error(l))).join('-')}`;
   console.log(line);
   if (process.env.GITHUB_OUTPUT) fs.appendFileSync(process.env.GITHUB_OUTPUT, `${line}\n`);
 }

@@ -39,13 +39,11 @@ function npm(args, cwd, env = {}) {
 }
 
 /**
- * @param {{ fromSource?: boolean, generation?: string }} [o] generation: a generation id other than
- *   the Node's default (refused when its range excludes this Node); it installs beside the default
+ * @param {boolean} fromSource
+ * @param {(typeof GENERATIONS)[number]} gen the Node's own, or another whose range allows this Node
+ *   (chosenGeneration): it installs beside the default
  */
-function install({ fromSource = false, generation = process.env[GENERATION_ENV] || undefined } = {}) {
-  const chosen = chosenGeneration(process.version, generation);
-  if ('error' in chosen) throw new Error(chosen.error);
-  const gen = chosen.gen;
+function install(fromSource, gen) {
   const src = path.join(ROOT, 'drivers', gen.id);
   const dest = driversDir(process.version, gen.id);
   const lock = fs.readFileSync(path.join(src, 'package-lock.json'));
@@ -135,7 +133,7 @@ async function main(/** @type {string[]} */ argv) {
     );
   const chosen = chosenGeneration(process.version, generation);
   if ('error' in chosen) throw new UsageError(`--generation: ${chosen.error}`);
-  install({ fromSource: values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1', generation });
+  install(values['from-source'] || process.env.SQLITE_BENCH_FROM_SOURCE === '1', chosen.gen);
   // load what was installed, as the engine will: with the same generation chosen
   if (generation) process.env[GENERATION_ENV] = generation;
   for (const line of installedLines(await loadDrivers())) console.error(line);
