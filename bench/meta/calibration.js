@@ -323,25 +323,23 @@ export function registryTable(rows) {
   );
 }
 
-const OPTIONS = /** @type {const} */ ({
-  quick: switchFlag('few series per row (about a minute): the machinery, not the figures'),
-  seed: valueFlag('N', 'seed of the synthetic series, 0 to 2^31', { default: '1' }),
-  out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
-  rows: valueFlag(
-    'IDS',
-    'only these rows, comma-separated ids or their letters (a, b, b4, c, e, f): the rest is not run',
-  ),
-});
-
 const HELP = {
   usage: 'npm run meta:calibration -- [--quick] [--seed N] [--rows IDS] [--out DIR]',
   summary:
     'The calibration registry: a row per kind of claim the project prints, its measured coverage or false-alarm rate with a 95% interval, the target, pass or fail (about 15 minutes; --quick about one).',
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    quick: switchFlag('few series per row (about a minute): the machinery, not the figures'),
+    seed: valueFlag('N', 'seed of the synthetic series, 0 to 2^31', { default: '1' }),
+    out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
+    rows: valueFlag(
+      'IDS',
+      'only these rows, comma-separated ids or their letters (a, b, b4, c, e, f): the rest is not run',
+    ),
+  }),
 };
 
 function main(/** @type {string[]} */ argv) {
-  const v = parseStrict(argv, OPTIONS);
+  const v = parseStrict(argv, HELP.options);
   const seed = numberFlag('seed', v.seed, 0, 2 ** 31);
   const out = checkedDir('out', String(v.out));
   const ids = v.rows === undefined ? null : String(v.rows).split(',').filter(Boolean);

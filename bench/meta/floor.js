@@ -19,27 +19,25 @@ const PROBES = /** @type {const} */ (['fsync', 'checkpoint', 'cpu', 'memory']);
 /** An empty list per probe. @template T @returns {Record<Probe, T[]>} */
 const perProbe = () => ({ fsync: [], checkpoint: [], cpu: [], memory: [] });
 
-const OPTIONS = /** @type {const} */ ({
-  runs: valueFlag('N', 'runs of the probes', { default: '5' }),
-  seconds: valueFlag('N', 'length of each run (a full suite run)', { default: '570' }),
-  window: valueFlag('MS', "each window's length, whose typical rate is kept", { default: '200' }),
-  rounds: valueFlag('LIST', "windows drawn at random times per run, as a case's rounds fall, comma-separated", {
-    default: '5,25,100',
-  }),
-  draws: valueFlag('N', 'random draws per number of rounds', { default: '2000' }),
-  seed: valueFlag('N', 'seed of the draws', { default: '1' }),
-  out: valueFlag('DIR', 'where the report goes, a new .md and .json per run', { default: 'out/meta' }),
-});
-
 const HELP = {
   usage: 'npm run meta:floor -- [flags]',
   summary:
     "How repeatable a figure can be on this machine at all: the probes (an fsync, a checkpoint's disk work, a CPU loop) timed window after window, without SQLite or the harness.",
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    runs: valueFlag('N', 'runs of the probes', { default: '5' }),
+    seconds: valueFlag('N', 'length of each run (a full suite run)', { default: '570' }),
+    window: valueFlag('MS', "each window's length, whose typical rate is kept", { default: '200' }),
+    rounds: valueFlag('LIST', "windows drawn at random times per run, as a case's rounds fall, comma-separated", {
+      default: '5,25,100',
+    }),
+    draws: valueFlag('N', 'random draws per number of rounds', { default: '2000' }),
+    seed: valueFlag('N', 'seed of the draws', { default: '1' }),
+    out: valueFlag('DIR', 'where the report goes, a new .md and .json per run', { default: 'out/meta' }),
+  }),
 };
 
 export function parseFloorFlags(/** @type {string[]} */ argv) {
-  const v = parseStrict(argv, OPTIONS);
+  const v = parseStrict(argv, HELP.options);
   const rounds = v.rounds.split(',').map((s) => s.trim());
   const bad = rounds.find((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 100_000);
   if (bad !== undefined)

@@ -5,17 +5,14 @@
 import { command, numberFlag, parseStrict, valueFlag } from '../../lib/command.js';
 import { createRandom } from '../../lib/prng.js';
 
-const OPTIONS = /** @type {const} */ ({
-  seconds: valueFlag('N', 'stop after this many seconds (or when its parent goes)', { default: '3600' }),
-  seed: valueFlag('N', 'seed of the bursts', { default: '1' }),
-  mb: valueFlag('N', 'the buffer streamed through, in MB (larger than the caches)', { default: '64' }),
-});
-
 const HELP = {
   usage: 'npm run meta:interference -- [flags]',
   summary:
     'Interference on purpose: one core kept busy in bursts of 50 ms to 1 s, streaming memory or spinning, so a quiet machine can be measured as a shared runner.',
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    seconds: valueFlag('N', 'stop after this many seconds (or when its parent goes)', { default: '3600' }),
+    seed: valueFlag('N', 'seed of the bursts', { default: '1' }),
+  }),
 };
 
 /** Busy for `ms`: either stream through `buf` (read and write every cache line) or spin. */
@@ -30,10 +27,10 @@ function burst(/** @type {Float64Array} */ buf, /** @type {boolean} */ stream, /
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const v = parseStrict(argv, OPTIONS);
+  const v = parseStrict(argv, HELP.options);
   const seconds = numberFlag('seconds', v.seconds, 1, 86_400);
   const random = createRandom(numberFlag('seed', v.seed, 0, 2 ** 31));
-  const buf = new Float64Array((numberFlag('mb', v.mb, 1, 4096) * 1024 * 1024) / 8);
+  const buf = new Float64Array((64 * 1024 * 1024) / 8); // 64 MB streamed through: larger than the caches
   const end = Date.now() + seconds * 1000;
   const parent = process.ppid;
   while (Date.now() < end) {

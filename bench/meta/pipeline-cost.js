@@ -183,24 +183,22 @@ function measure(phase, work) {
   ];
 }
 
-const OPTIONS = /** @type {const} */ ({
-  phase: valueFlag(
-    'NAME',
-    `the phases to run and time: ${PIPELINE_PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
-    { multiple: true, shown: PIPELINE_PHASES.map((p) => p.name).join(',') },
-  ),
-  out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
-});
-
 const HELP = {
   usage: 'npm run meta:cost -- [--phase NAME,…] [--out DIR]',
   summary:
     "What the pipeline itself costs: each chosen phase run as a user runs it and timed, against its target, with the load average and the cores beside it (the PR check scaled to a 4-vCPU runner). Long: the full run and .ci/run take about 15 minutes each; don't run it in tests.",
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    phase: valueFlag(
+      'NAME',
+      `the phases to run and time: ${PIPELINE_PHASES.map((p) => `${p.name} (${p.what}, target ${seconds(p.target)})`).join('; ')}`,
+      { multiple: true, shown: PIPELINE_PHASES.map((p) => p.name).join(',') },
+    ),
+    out: valueFlag('DIR', 'where the table goes, a new file per run', { default: 'out/meta' }),
+  }),
 };
 
 function main(/** @type {string[]} */ argv) {
-  const v = parseStrict(argv, OPTIONS);
+  const v = parseStrict(argv, HELP.options);
   const phases = choosePhases(v.phase ?? []);
   const out = checkedDir('out', String(v.out)); // before an hour is spent
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bench-cost-'));

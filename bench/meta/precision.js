@@ -20,27 +20,27 @@ import { CommandError, command, numberFlag, parseStrict, switchFlag, valueFlag }
 import { BENCH_FLAGS, benchArgs, parseFlags } from '../engine/flags.js';
 import { analyseRun } from '../result/analysis.js';
 
-const OPTIONS = /** @type {const} */ ({
-  runs: valueFlag('N', 'suite runs, each in its own process, 2 to 1000', { default: '5' }),
-  out: valueFlag('DIR', 'where the report (a new .md and .json) and a new precision-XXXXXX folder of the runs go', {
-    default: 'out/meta',
-  }),
-  'probe-ms': valueFlag('MS', 'how long the machine is probed before each run and after the last', { default: '3000' }),
-  quick: switchFlag("the bench's small budgets: a smoke test"),
-  interference: switchFlag('meta:interference on the other core throughout'),
-  from: valueFlag('DIR', "the figures again from an earlier precision-XXXXXX folder's run-N documents"),
-  ...BENCH_FLAGS,
-});
-
 const HELP = {
   usage: 'npm run meta:precision -- [flags]',
   summary:
     "How repeatable the figures are: the suite --runs times, then each case's coefficient of variation across runs, per operation, with each run's wall time and what the probes saw.",
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    runs: valueFlag('N', 'suite runs, each in its own process, 2 to 1000', { default: '5' }),
+    out: valueFlag('DIR', 'where the report (a new .md and .json) and a new precision-XXXXXX folder of the runs go', {
+      default: 'out/meta',
+    }),
+    'probe-ms': valueFlag('MS', 'how long the machine is probed before each run and after the last', {
+      default: '3000',
+    }),
+    quick: switchFlag("the bench's small budgets: a smoke test"),
+    interference: switchFlag('meta:interference on the other core throughout'),
+    from: valueFlag('DIR', "the figures again from an earlier precision-XXXXXX folder's run-N documents"),
+    ...BENCH_FLAGS,
+  }),
 };
 
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, OPTIONS);
+  const values = parseStrict(argv, HELP.options);
   const runs = numberFlag('runs', values.runs, 2, 1000);
   const probeMs = numberFlag('probe-ms', values['probe-ms'], 10, 60_000);
   // everything that is not ours goes to the bench, checked here before the first run

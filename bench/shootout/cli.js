@@ -33,30 +33,28 @@ import { roundsAndTime } from '../paired/interleave.js';
 import { writeChecked } from '../result/document.js';
 import { shootoutLines } from '../../aggregate/sections/shootout-report.js';
 
-const OPTIONS = /** @type {const} */ ({
-  node: {
-    ...valueFlag('LIST', `the Nodes compared: majors or exact versions from ${SUPPORTED_NODE_TEXT}`, {
-      shown: 'the matrix: 18,20,22,24,25',
-    }),
-    multiple: true,
-  },
-  rounds: valueFlag('N', 'interleaved rounds, from 2 to 1000', { shown: '10 (quick: 3)' }),
-  time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: '80 (quick: 20)' }),
-  seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
-  out: valueFlag('DIR', 'the folder the shootout document goes to', { default: 'out/shootout' }),
-  quick: switchFlag('small budgets: a smoke test'),
-  threshold: valueFlag('PCT', 'the smallest difference between Nodes that counts, in percent', { default: '5' }),
-  alpha: valueFlag('A', 'the chance of any false difference over all comparisons, 0 to 0.5', { default: '0.05' }),
-  'from-source': switchFlag('compile every driver from source, as the nightly job does'),
-  'no-counts': switchFlag('skip counting each side (docs/counting.md)'),
-  ...FILTER_OPTIONS,
-});
-
 const HELP = {
   usage: 'npm run shootout -- [flags]',
   summary:
     'Which Node is fastest on this machine: every Node given, fetched with its drivers, measured in one interleaved run with the driver held constant; tables on stdout, the document in --out.',
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    node: {
+      ...valueFlag('LIST', `the Nodes compared: majors or exact versions from ${SUPPORTED_NODE_TEXT}`, {
+        shown: 'the matrix: 18,20,22,24,25',
+      }),
+      multiple: true,
+    },
+    rounds: valueFlag('N', 'interleaved rounds, from 2 to 1000', { shown: '10 (quick: 3)' }),
+    time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: '80 (quick: 20)' }),
+    seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
+    out: valueFlag('DIR', 'the folder the shootout document goes to', { default: 'out/shootout' }),
+    quick: switchFlag('small budgets: a smoke test'),
+    threshold: valueFlag('PCT', 'the smallest difference between Nodes that counts, in percent', { default: '5' }),
+    alpha: valueFlag('A', 'the chance of any false difference over all comparisons, 0 to 0.5', { default: '0.05' }),
+    'from-source': switchFlag('compile every driver from source, as the nightly job does'),
+    'no-counts': switchFlag('skip counting each side (docs/counting.md)'),
+    ...FILTER_OPTIONS,
+  }),
 };
 
 const NODE_SPEC = /^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/;
@@ -67,7 +65,7 @@ const NODE_SPEC = /^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/;
  * @param {string[]} argv
  */
 export function shootoutFlags(argv) {
-  const v = parseStrict(argv, OPTIONS);
+  const v = parseStrict(argv, HELP.options);
   const filters = tableFilters(v);
   const quick = Boolean(v.quick);
   const nodes = (v.node ?? [MATRIX_NODES.join(',')])

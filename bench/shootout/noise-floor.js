@@ -29,26 +29,24 @@ import {
 } from '../data/run-plan.js';
 import { installSide, nodeSide, resolveNode } from './nodes.js';
 
-const OPTIONS = /** @type {const} */ ({
-  node: valueFlag('VERSION', 'the one Node measured as three sides', { shown: 'the running Node' }),
-  runs: valueFlag('N', 'calibration runs', { default: '20' }),
-  rounds: valueFlag('N', 'interleaved rounds per run, from 2 to 1000', { shown: "the shootout's" }),
-  time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: "the shootout's" }),
-  slowdown: valueFlag('PCT', 'the known slowdown of side S, in percent', { default: '10' }),
-  threshold: valueFlag('PCT', "the shootout's threshold, in percent", { default: '5' }),
-  alpha: valueFlag('A', "the shootout's alpha, 0 to 0.5", { default: '0.05' }),
-  seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
-  out: valueFlag('DIR', 'where the calibration document goes', { default: 'out/shootout-calibrate' }),
-  family: valueFlag('N', 'comparisons the correction counts', { shown: "a full shootout's comparisons" }),
-  quick: switchFlag('small budgets: a smoke test'),
-  ...FILTER_OPTIONS,
-});
-
 const HELP = {
   usage: 'npm run meta:shootout -- [flags]',
   summary:
     "The shootout's noise floor on this machine: one Node as sides A, B and S (S slowed by --slowdown), interleaved; how often A/A flags a difference and how often the slowdown is found.",
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    node: valueFlag('VERSION', 'the one Node measured as three sides', { shown: 'the running Node' }),
+    runs: valueFlag('N', 'calibration runs', { default: '20' }),
+    rounds: valueFlag('N', 'interleaved rounds per run, from 2 to 1000', { shown: "the shootout's" }),
+    time: valueFlag('MS', 'measuring time per case, side and round, in milliseconds', { shown: "the shootout's" }),
+    slowdown: valueFlag('PCT', 'the known slowdown of side S, in percent', { default: '10' }),
+    threshold: valueFlag('PCT', "the shootout's threshold, in percent", { default: '5' }),
+    alpha: valueFlag('A', "the shootout's alpha, 0 to 0.5", { default: '0.05' }),
+    seed: valueFlag('N', 'seed of the generated data and of the order', { default: '1' }),
+    out: valueFlag('DIR', 'where the calibration document goes', { default: 'out/shootout-calibrate' }),
+    family: valueFlag('N', 'comparisons the correction counts', { shown: "a full shootout's comparisons" }),
+    quick: switchFlag('small budgets: a smoke test'),
+    ...FILTER_OPTIONS,
+  }),
 };
 
 /**
@@ -73,7 +71,7 @@ function shootoutFamily(filters) {
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const v = parseStrict(argv, OPTIONS);
+  const v = parseStrict(argv, HELP.options);
   const filters = tableFilters(v);
   if (v.node !== undefined && !/^v?\d{1,3}(\.\d{1,4}\.\d{1,4})?$/.test(v.node))
     throw new UsageError(`bad --node '${v.node}'; valid: one Node major or exact version, e.g. 24`);

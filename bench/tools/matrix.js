@@ -17,26 +17,24 @@ import { fetchNode, nodeEnv, nodeSpecs, resolveNodeVersion, runUnder } from './o
 import { END, START } from '../../lib/markers.js';
 
 /** The bench's flags that every run gets (--quick too); the runs' --out is the matrix's. */
-const OPTIONS = /** @type {const} */ ({
-  node: valueFlag('LIST', `the Node majors or versions to run, comma-separated, from ${SUPPORTED_NODE_TEXT}`, {
-    default: MATRIX_NODES.join(','),
-  }),
-  out: valueFlag('DIR', 'where the documents (artifacts/<start>/), results/ and README.md go', {
-    default: 'out/matrix',
-  }),
-  quick: switchFlag("every run with the bench's small budgets: a smoke test"),
-  ...BENCH_FLAGS,
-});
-
 const HELP = {
   usage: 'npm run matrix -- [flags]',
   summary:
     'The nightly bench matrix on this machine: npm run bench under each Node (fetched from the npm registry, drivers compiled for it), aggregated into --out.',
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    node: valueFlag('LIST', `the Node majors or versions to run, comma-separated, from ${SUPPORTED_NODE_TEXT}`, {
+      default: MATRIX_NODES.join(','),
+    }),
+    out: valueFlag('DIR', 'where the documents (artifacts/<start>/), results/ and README.md go', {
+      default: 'out/matrix',
+    }),
+    quick: switchFlag("every run with the bench's small budgets: a smoke test"),
+    ...BENCH_FLAGS,
+  }),
 };
 
 function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, OPTIONS);
+  const values = parseStrict(argv, HELP.options);
   const specs = nodeSpecs(values.node);
   const passthrough = benchArgs(values);
   parseFlags(passthrough); // the bench's flags, checked here before any Node is fetched and built for

@@ -21,26 +21,24 @@ import { fetchNode, fetchNpm, nodeSpecs, resolveNodeVersion } from './other-node
 import { SUPPORTED_NODE_TEXT } from '../data/node-ranges.js';
 import { SETS } from '../../test/sets.js';
 
-const OPTIONS = /** @type {const} */ ({
-  node: valueFlag('LIST', `the Node majors or versions, comma-separated, from ${SUPPORTED_NODE_TEXT}`, {
-    default: MATRIX_NODES.join(','),
-  }),
-  set: valueFlag(
-    'NAME',
-    `the test files npm test runs in each copy (npm test -- --set NAME): ${Object.entries(SETS)
-      .map(([k, v]) => `${k} (${v})`)
-      .join('; ')}`,
-    { default: 'unit' },
-  ),
-  out: valueFlag('DIR', 'where the report goes', { default: 'out/test-nodes' }),
-  keep: switchFlag('keep the fresh copies, and say where'),
-});
-
 const HELP = {
   usage: 'npm run test:nodes -- [flags]',
   summary:
     'npm install and npm test (or one set of its test files) in a fresh copy of the working tree under each Node (fetched from the npm registry, with the npm it ships): test counts, durations, and the binary each driver loaded.',
-  options: OPTIONS,
+  options: /** @type {const} */ ({
+    node: valueFlag('LIST', `the Node majors or versions, comma-separated, from ${SUPPORTED_NODE_TEXT}`, {
+      default: MATRIX_NODES.join(','),
+    }),
+    set: valueFlag(
+      'NAME',
+      `the test files npm test runs in each copy (npm test -- --set NAME): ${Object.entries(SETS)
+        .map(([k, v]) => `${k} (${v})`)
+        .join('; ')}`,
+      { default: 'unit' },
+    ),
+    out: valueFlag('DIR', 'where the report goes', { default: 'out/test-nodes' }),
+    keep: switchFlag('keep the fresh copies, and say where'),
+  }),
 };
 
 /**
@@ -250,7 +248,7 @@ export function reportTable(/** @type {NodeReport[]} */ reports) {
 }
 
 async function main(/** @type {string[]} */ argv) {
-  const values = parseStrict(argv, OPTIONS);
+  const values = parseStrict(argv, HELP.options);
   const specs = nodeSpecs(values.node);
   const set = String(values.set);
   testCommand(set); // a bad --set is refused before anything is fetched
