@@ -53,10 +53,9 @@ export const PER_NIGHT = { results: SYNTHETIC_PLATFORMS.length * NODES.length, s
  * One night's documents: every platform × Node major (result documents), then a shootout per
  * platform (every Node of the night on that machine, as the nightly workflow runs it per runner label).
  * @param {number} n the night
- * @param {number} nights how many the year has
  * @param {number} [classes] how many machine classes (the first of SYNTHETIC_PLATFORMS), 1 to 4
  */
-export function night(n, nights, classes = SYNTHETIC_PLATFORMS.length) {
+export function night(n, classes = SYNTHETIC_PLATFORMS.length) {
   const platforms = SYNTHETIC_PLATFORMS.slice(0, classes);
   const day = new Date(START_DAY + n * DAY);
   const week = new Date(START_DAY + (n - (n % 7)) * DAY).toISOString().slice(0, 10).replace(/-/g, '');
@@ -189,7 +188,7 @@ export async function buildYear(o) {
   for (let from = 0; from < o.nights; from += per) {
     const to = Math.min(from + per, o.nights);
     for (let n = from; n < to; n++) {
-      for (const doc of night(n, o.nights, classes)) {
+      for (const doc of night(n, classes)) {
         const text = JSON.stringify(doc);
         bytes += text.length;
         writeFileAtomic(path.join(history, partOfNight(n, classes), `night-${n}`, artifactOf(doc)), text);
@@ -281,7 +280,7 @@ async function main(/** @type {string[]} */ argv) {
       nights - 1,
     );
     const tonight = path.join(dir, 'tonight');
-    for (const doc of night(nights, nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
+    for (const doc of night(nights)) writeFileAtomic(path.join(tonight, artifactOf(doc)), JSON.stringify(doc));
     const derived = () =>
       new Map([...files(results)].map(([f, b]) => [`results/${f}`, b])).set('README.md', fs.readFileSync(readme));
     const before = derived();
@@ -297,7 +296,7 @@ async function main(/** @type {string[]} */ argv) {
     const nightlies = [nightly.ms];
     for (const n of [nights + 1, nights + 2]) {
       const more = path.join(dir, `night-after-${n}`);
-      for (const doc of night(n, nights)) writeFileAtomic(path.join(more, artifactOf(doc)), JSON.stringify(doc));
+      for (const doc of night(n)) writeFileAtomic(path.join(more, artifactOf(doc)), JSON.stringify(doc));
       nightlies.push(aggregate(more, n).ms);
     }
     const nightlyMs = [...nightlies].sort((a, b) => a - b)[1];

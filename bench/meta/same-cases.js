@@ -55,7 +55,8 @@ export function caseDifferences(a, b) {
   return out;
 }
 
-const read = (/** @type {string} */ file) => {
+/** A result document read, or a one-line error naming the file. */
+export const readDocument = (/** @type {string} */ file) => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
@@ -77,7 +78,7 @@ command(
     const files = parseStrict(argv, HELP.options, { positionals: true })._;
     if (files.length !== 2)
       throw new UsageError(`give two result documents, BEFORE.json AFTER.json; got ${files.length}`);
-    const [a, b] = files.map(read);
+    const [a, b] = files.map(readDocument);
     const diffs = caseDifferences(a, b);
     if (diffs.length) {
       for (const d of diffs) console.error(d);

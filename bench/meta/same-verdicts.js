@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CommandError, UsageError, command, firstLine, parseStrict, valueFlag } from '../../lib/command.js';
+import { CommandError, UsageError, command, parseStrict, valueFlag } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { caseKey } from '../data/suite.js';
 import { judgedPair } from '../data/production-claims.js';
 import { isShootout, pairsOf } from '../result/header.js';
+import { readDocument } from './same-cases.js';
 
 /** The commit before the one judge (issue #37 item 4): the four wrappers as they were. */
 const BEFORE_JUDGE = 'db6a567d5c9a399b3812f35b003b946232c2f2eb';
@@ -195,12 +196,8 @@ command(
     const ref = /** @type {string | undefined} */ (v.ref) ?? BEFORE_JUDGE;
     const files = v._.length ? v._ : DEFAULT_FILES.map((f) => path.join(ROOT, f));
     const docs = files.map((/** @type {string} */ f) => {
-      try {
-        const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
-        if (Array.isArray(doc?.rows) || Array.isArray(doc?.cases)) return { f, doc };
-      } catch (err) {
-        throw new UsageError(`${f}: not a readable JSON document (${firstLine(err)})`);
-      }
+      const doc = readDocument(f);
+      if (Array.isArray(doc?.rows) || Array.isArray(doc?.cases)) return { f, doc };
       throw new UsageError(`${f}: no /cases: needs a run document with its cases' rounds, or a shootout document`);
     });
     // the documents first: what they lack does not depend on which repository holds the ref

@@ -56,7 +56,7 @@ function main(/** @type {string[]} */ argv) {
       console.error(`\nmatrix: [${i + 1}/${specs.length}] Node v${version}: fetching and building the drivers${eta}`);
       const dir = fetchNode(version);
       console.error(`matrix: [${i + 1}/${specs.length}] Node v${version}: running the benchmark`);
-      const r = runUnder(dir, 'bench/cli.js', ['--out', cell, ...passthrough], { fromSource: true });
+      const r = runUnder(dir, 'bench/cli.js', ['--out', cell, ...passthrough], true);
       // exit 1 with a document: some cases failed (the README says which); without one: the run failed
       const wrote = fs.existsSync(cell) && fs.readdirSync(cell).some((f) => f.endsWith('.json'));
       if (r.status !== 0 && !(r.stage === 'run' && r.status === 1 && wrote)) {

@@ -161,11 +161,11 @@ export function nodeEnv(nodeDir) {
  * @param {string} nodeDir
  * @param {string} script relative to the repo
  * @param {string[]} args
- * @param {{ fromSource?: boolean, extraEnv?: Record<string, string> }} [o]
+ * @param {boolean} [fromSource] compile the drivers from source
  */
-export function runUnder(nodeDir, script, args, { fromSource = false, extraEnv = {} } = {}) {
+export function runUnder(nodeDir, script, args, fromSource = false) {
   const node = path.join(nodeDir, 'bin', 'node');
-  const env = { ...nodeEnv(nodeDir), ...extraEnv };
+  const env = nodeEnv(nodeDir);
   const install = spawnSync(
     node,
     [path.join(ROOT, 'bench', 'tools', 'install-drivers.js'), ...(fromSource ? ['--from-source'] : [])],
