@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/root.js';
 import { writeFileAtomic } from '../lib/files.js';
-import { UsageError, command, parseStrict } from '../lib/command.js';
+import { UsageError, command } from '../lib/command.js';
 import { commitOf } from './sides.js';
 
 const OUT = path.join(ROOT, 'out', 'compare');
@@ -26,11 +26,9 @@ const HELP = {
   usage: 'npm run ci:compare',
   summary:
     "The PR check's one step: this checkout against the merge base of BASE_SHA and it, with the default rounds and threshold; writes pr.json (PR_NUMBER) beside the report. No flags.",
-  options: {},
 };
 
-function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+function main() {
   const { base, pr } = readEnv(process.env);
   fs.mkdirSync(OUT, { recursive: true });
   writeFileAtomic(path.join(OUT, 'pr.json'), `${JSON.stringify({ number: pr, head: commitOf(ROOT), base })}\n`);

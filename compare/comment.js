@@ -10,7 +10,7 @@
 // 65,536-character limit: a longer report is cut, with a link to the run's artifacts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CommandError, UsageError, command, parseStrict } from '../lib/command.js';
+import { CommandError, UsageError, command } from '../lib/command.js';
 import { inert } from '../lib/markdown.js';
 import { documentProblems } from '../bench/result/document.js';
 import { compareProblem, report } from './report.js';
@@ -183,11 +183,9 @@ const HELP = {
   usage: 'npm run ci:comment',
   summary:
     "Posts or updates the one compare comment on a pull request, rendered here from the compare artifact's compare.json, checked against the one document schema. No flags: the environment names the artifact and the PR.",
-  options: {},
 };
 
-async function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+async function main() {
   const r = await postComment(process.env);
   console.log(`ci:comment: ${r.action} ${r.url}`);
 }

@@ -127,8 +127,8 @@ export function parseStrict(argv, options, o = {}) {
 
 /**
  * What a command's --help prints: how to run it, what it does, and every flag of the option table
- * the parser uses, with its default and meaning.
- * @typedef {{ usage: string, summary: string, options: Record<string, Option> }} Help
+ * the parser uses, with its default and meaning; none: the command takes no flags (command() refuses any).
+ * @typedef {{ usage: string, summary: string, options?: Record<string, Option> }} Help
  */
 
 /**
@@ -159,40 +159,23 @@ export function helpText({ usage, summary, options }) {
 }
 
 /**
- * A numeric flag in [min, max] (a flag with a default is never absent)...
- * @overload
+ * A numeric flag in [min, max]; undefined when absent (a flag with a default is never absent).
+ * @template {string | undefined} S
  * @param {string} flag
- * @param {string} s
+ * @param {S} s
  * @param {number} min
  * @param {number} max
  * @param {boolean} [integer]
- * @returns {number}
- */
-/**
- * ...or undefined when absent.
- * @overload
- * @param {string} flag
- * @param {string | undefined} s
- * @param {number} min
- * @param {number} max
- * @param {boolean} [integer]
- * @returns {number | undefined}
- */
-/**
- * @param {string} flag
- * @param {string | undefined} s
- * @param {number} min
- * @param {number} max
- * @param {boolean} [integer]
+ * @returns {S extends string ? number : number | undefined}
  */
 export function numberFlag(flag, s, min, max, integer = true) {
-  if (s === undefined) return undefined;
+  if (s === undefined) return /** @type {any} */ (undefined);
   const ok = integer ? /^\d+$/.test(s) : /^\d+(\.\d+)?$/.test(s);
   if (!ok || Number(s) < min || Number(s) > max)
     throw new UsageError(
       `bad --${flag} '${s}'; valid: ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
     );
-  return Number(s);
+  return /** @type {any} */ (Number(s));
 }
 
 /** The usage of a command, for --help: on stdout, and exit 0. */
@@ -228,7 +211,11 @@ export function command(name, url, main, help) {
   const end = argv.indexOf('--');
   const asked = (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
   Promise.resolve()
-    .then(() => (help && asked ? printUsage(helpText(help)) : main(argv)))
+    .then(() => {
+      if (help && asked) return printUsage(helpText(help));
+      if (help && !help.options) parseStrict(argv, {});
+      return main(argv);
+    })
     .then(
       (code) => {
         if (typeof code === 'number') process.exitCode = code;

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { command, parseStrict } from '../../lib/command.js';
+import { command } from '../../lib/command.js';
 import { ROOT } from '../../lib/root.js';
 import { summarize } from '../result/summary.js';
 
@@ -12,11 +12,9 @@ const HELP = {
   usage: 'npm run ci:bench',
   summary:
     "The benchmark as a matrix cell runs it: the suite (quick when BENCH_QUICK is 'true'), the document into BENCH_OUT (default out), and the cell's table in the job summary. No flags: the workflow's data comes in as environment variables.",
-  options: {},
 };
 
-function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+function main() {
   const out = path.resolve(process.env.BENCH_OUT || 'out');
   const args = [
     path.join(ROOT, 'bench', 'cli.js'),

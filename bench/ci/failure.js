@@ -27,7 +27,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { environment } from '../result/environment.js';
-import { UsageError, command, parseStrict } from '../../lib/command.js';
+import { UsageError, command } from '../../lib/command.js';
 import { DRIVERS } from '../data/drivers.js';
 import {
   KIND,
@@ -167,11 +167,9 @@ const HELP = {
   usage: 'npm run ci:failure',
   summary:
     "For a matrix cell that wrote no document: writes a schema-valid result document saying which step failed (FAILED_STEP, or the steps' outcomes in the environment) into BENCH_OUT (default out); nothing when a result document is there already. No flags.",
-  options: {},
 };
 
-function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+function main() {
   const env = process.env;
   const out = path.resolve(env.BENCH_OUT || 'out');
   const reason = (env.FAILED_STEP || failureReason(env)).replace(/\s+/g, ' ').slice(0, REASON_MAX);

@@ -5,7 +5,7 @@
 // workflow runs this step on Linux only, and on another system it says so and does nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { CommandError, command, parseStrict } from '../../lib/command.js';
+import { CommandError, command } from '../../lib/command.js';
 import { countingTools } from '../counts/tools.js';
 
 /**
@@ -32,11 +32,9 @@ const HELP = {
   usage: 'npm run ci:install-counting',
   summary:
     'Installs valgrind and strace at the pinned versions for the counting pass on a Linux cell, then runs them to check; elsewhere it says so and does nothing. No flags.',
-  options: {},
 };
 
-function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+function main() {
   if (process.platform !== 'linux') {
     console.log(
       `ci:install-counting: ${process.platform} does not count (valgrind runs on Linux only); nothing to install`,

@@ -5,7 +5,7 @@
 //
 // Environment: CELL_NODE, CELL_RUNNER (this cell), WANT_NODES, WANT_RUNNERS (empty: all).
 import fs from 'node:fs';
-import { command, parseStrict } from '../../lib/command.js';
+import { command } from '../../lib/command.js';
 
 /**
  * @param {{ node: string, runner: string, wantNodes?: string, wantRunners?: string }} o
@@ -25,11 +25,9 @@ const HELP = {
   usage: 'npm run ci:cell',
   summary:
     'Is this matrix cell requested? Reads CELL_NODE, CELL_RUNNER, WANT_NODES and WANT_RUNNERS (empty: all) and writes run=true|false to $GITHUB_OUTPUT. No flags.',
-  options: {},
 };
 
-function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+function main() {
   const e = process.env;
   const run = wanted({
     node: e.CELL_NODE ?? '',

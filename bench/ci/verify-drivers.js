@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { driversDir, loadDrivers } from '../engine/load-drivers.js';
 import { ROOT } from '../../lib/root.js';
-import { command, parseStrict } from '../../lib/command.js';
+import { command } from '../../lib/command.js';
 
 /**
  * @param {Map<string, { info: import('../engine/load-drivers.js').DriverInfo }>} drivers
@@ -50,11 +50,9 @@ const HELP = {
   usage: 'npm run ci:verify-drivers',
   summary:
     'After ci:install-from-source: the native binary each driver loads must be the one compiled here, for this Node and arch; exit 1 if not. No flags.',
-  options: {},
 };
 
-async function main(/** @type {string[]} */ argv) {
-  parseStrict(argv, HELP.options);
+async function main() {
   const drivers = await loadDrivers();
   for (const { info } of drivers.values()) {
     console.log(
