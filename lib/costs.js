@@ -46,13 +46,6 @@ export const countTolerance = (spread, opSpread = 0, floor = COUNT_FLOOR) =>
  */
 export const COMPONENT_FLOORS = Object.freeze({ sqlite: 0.0005, cipher: 0.0005, binding: 0.0005, libc: 0.003 });
 
-/** The largest repeat spread per operation over these cases. */
-function opSpreads(/** @type {{ op: string, spread: number }[]} */ cases) {
-  const m = /** @type {Map<string, number>} */ (new Map());
-  for (const c of cases) m.set(c.op, Math.max(m.get(c.op) ?? 0, c.spread));
-  return m;
-}
-
 /**
  * The PR check fails on an increase in instructions/op of this much or more (beyond the
  * tolerance), or in bytes written per operation; smaller increases are reported, not failed.
@@ -283,7 +276,28 @@ function judgeCase(b, h, opSpread, opComponentSpread) {
 }
 
 /**
- * The cases of both sides, compared by the one rule (judgeCase), from each side's raw `counts`
+ * Every case counted on both of two sides judged by the one rule (judgeCase), its operation's
+ * spreads taken over every counted case of the two sides: the member's cases in their order.
+ * @param {Map<string, { op: string, cost: SideCost | { reason: string } }>} reference cases by key
+ * @param {Map<string, { op: string, cost: SideCost | { reason: string } }>} member
+ */
+function judgeSides(reference, member) {
+  const all = [...reference.values(), ...member.values()].flatMap(({ op, cost }) =>
+    'instructions' in cost ? [{ op, cost }] : [],
+  );
+  /** @type {Map<string, number>} the largest repeat spread per operation */
+  const opSpread = new Map();
+  for (const { op, cost } of all) opSpread.set(op, Math.max(opSpread.get(op) ?? 0, cost.spread));
+  return [...member].flatMap(([key, { op, cost: h }]) => {
+    const b = reference.get(key)?.cost;
+    if (!b || !('instructions' in b) || !('instructions' in h)) return [];
+    const opComponentSpread = componentSpreads(all.filter((c) => c.op === op).map((c) => c.cost));
+    return [{ key, op, b, h, ...judgeCase(b, h, opSpread.get(op), opComponentSpread) }];
+  });
+}
+
+/**
+ * The cases of both sides, compared by the one rule (judgeSides), from each side's raw `counts`
  * (bench/counts/counts.js CaseCounts): the claims' mechanism (aggregate/render/mechanism.js) and
  * the count rule's calibration (compare/calibrate-counts.js). A run document's are countDifferences.
  * @param {{ key: string, op: string, counts: any }[]} base
@@ -292,33 +306,29 @@ function judgeCase(b, h, opSpread, opComponentSpread) {
  */
 export function costRows(base, head) {
   const sides = [base, head].map((cs) => new Map(cs.map((c) => [c.key, { op: c.op, cost: sideCost(c.counts) }])));
-  const costs = sides.flatMap((m) =>
-    [...m.values()].flatMap(({ op, cost }) => ('instructions' in cost ? [{ op, cost }] : [])),
-  );
-  const opSpread = opSpreads(costs.map(({ op, cost }) => ({ op, spread: cost.spread })));
-  const opComponentSpread = (/** @type {string} */ op) =>
-    componentSpreads(costs.filter((c) => c.op === op).map(({ cost }) => cost));
+  const judged = new Map(judgeSides(sides[0], sides[1]).map((j) => [j.key, j]));
   const keys = [...new Set([...sides[0].keys(), ...sides[1].keys()])].sort();
   return keys.map((key) => {
-    const op = /** @type {{ op: string }} */ (sides[0].get(key) ?? sides[1].get(key)).op;
-    const [b, h] = sides.map((m) => m.get(key)?.cost ?? { reason: 'not in this side' });
-    if (!('instructions' in b) || !('instructions' in h)) {
-      const why = 'reason' in b ? `base: ${b.reason}` : `head: ${/** @type {{ reason: string }} */ (h).reason}`;
-      return {
-        key,
-        op,
-        verdict: W.notCounted,
-        reason: why,
-        base: 'instructions' in b ? b : null,
-        head: 'instructions' in h ? h : null,
-        change: null,
-        tolerance: null,
-        io: [],
-        fails: false,
-      };
+    const j = judged.get(key);
+    if (j) {
+      const { b: base, h: head, components, ...rest } = j;
+      return { ...rest, base, head, ...(components.length ? { components } : {}) };
     }
-    const { components, ...j } = judgeCase(b, h, opSpread.get(op), opComponentSpread(op));
-    return { key, op, base: b, head: h, ...j, ...(components.length ? { components } : {}) };
+    const op = /** @type {{ op: string }} */ (sides[0].get(key) ?? sides[1].get(key)).op;
+    const [bc, hc] = sides.map((m) => m.get(key)?.cost ?? { reason: 'not in this side' });
+    const why = 'reason' in bc ? `base: ${bc.reason}` : `head: ${/** @type {{ reason: string }} */ (hc).reason}`;
+    return {
+      key,
+      op,
+      verdict: W.notCounted,
+      reason: why,
+      base: 'instructions' in bc ? bc : null,
+      head: 'instructions' in hc ? hc : null,
+      change: null,
+      tolerance: null,
+      io: [],
+      fails: false,
+    };
   });
 }
 
@@ -381,46 +391,33 @@ const sig6 = (/** @type {number} */ x) => (Number.isFinite(x) ? sig(x) : x);
  */
 export function countDifferences(cases, pairs) {
   const ok = cases.filter((c) => c.status === 'ok' && typeof c.instructions === 'number' && c.instructions > 0);
-  const by = new Map(ok.map((c) => [`${c.side}|${c.key}`, { op: opOfKey(c.key), cost: storedCost(c) }]));
-  return pairs.flatMap((cmp) => {
-    const two = ok.flatMap((c) =>
-      c.side === cmp.reference || c.side === cmp.member
-        ? [/** @type {{ op: string, cost: SideCost }} */ (by.get(`${c.side}|${c.key}`))]
-        : [],
-    );
-    const opSpread = opSpreads(two.map(({ op, cost }) => ({ op, spread: cost.spread })));
-    const opComponentSpread = (/** @type {string} */ op) =>
-      componentSpreads(two.filter((c) => c.op === op).map(({ cost }) => cost));
-    return ok
-      .filter((c) => c.side === cmp.member && by.has(`${cmp.reference}|${c.key}`))
-      .map((c) => {
-        const b = /** @type {{ op: string, cost: SideCost }} */ (by.get(`${cmp.reference}|${c.key}`)).cost;
-        const h = /** @type {{ op: string, cost: SideCost }} */ (by.get(`${cmp.member}|${c.key}`)).cost;
-        const op = opOfKey(c.key);
-        const j = judgeCase(b, h, opSpread.get(op), opComponentSpread(op));
-        const scale = (/** @type {string} */ k) => componentScale(b.components?.[k] ?? 0, b.instructions);
-        // named as a judged pair is (document.schema.json $defs/comparison)
-        return {
-          id: cmp.comparison,
-          reference: cmp.reference,
-          member: cmp.member,
-          setup: c.key.slice(0, c.key.lastIndexOf('/')),
-          op,
-          verdict: j.verdict,
-          change: sig6(j.change),
-          spread: sig6(Math.max(b.spread, h.spread)),
-          tolerance: sig6(j.tolerance),
-          components: Object.fromEntries(
-            j.components.map((x) => [
-              x.component,
-              { delta: sig6(x.delta), tolerance: sig6(x.tolerance * scale(x.component)) },
-            ]),
-          ),
-          io: j.io.map((x) => ({ field: x.field, reference: x.base, member: x.head })),
-          fails: j.fails,
-        };
-      });
-  });
+  const side = (/** @type {string} */ label) =>
+    new Map(ok.filter((c) => c.side === label).map((c) => [c.key, { op: opOfKey(c.key), cost: storedCost(c) }]));
+  return pairs.flatMap((cmp) =>
+    judgeSides(side(cmp.reference), side(cmp.member)).map(({ key, op, b, h, ...j }) => {
+      const scale = (/** @type {string} */ k) => componentScale(b.components?.[k] ?? 0, b.instructions);
+      // named as a judged pair is (document.schema.json $defs/comparison)
+      return {
+        id: cmp.comparison,
+        reference: cmp.reference,
+        member: cmp.member,
+        setup: key.slice(0, key.lastIndexOf('/')),
+        op,
+        verdict: j.verdict,
+        change: sig6(j.change),
+        spread: sig6(Math.max(b.spread, h.spread)),
+        tolerance: sig6(j.tolerance),
+        components: Object.fromEntries(
+          j.components.map((x) => [
+            x.component,
+            { delta: sig6(x.delta), tolerance: sig6(x.tolerance * scale(x.component)) },
+          ]),
+        ),
+        io: j.io.map((x) => ({ field: x.field, reference: x.base, member: x.head })),
+        fails: j.fails,
+      };
+    }),
+  );
 }
 
 /** A case key's operation (its last part: bench/data/suite.js caseKey). */
