@@ -388,20 +388,9 @@ export function changePointsOf(values, o = {}) {
   const min = o.minSegment ?? MIN_SEGMENT;
   if (values.length < 2 * min || values.some((v) => !(v > 0) || !Number.isFinite(v))) return [];
   const { z: centred } = withoutModes(values.map(Math.log));
-  return segmentsOf(values, centred, lagCorrelation(centred), o);
-}
-
-/**
- * The change points of a series' logs (its modes removed), its nights' correlation φ given.
- * @param {number[]} values
- * @param {number[]} centred
- * @param {number} phi
- * @param {Options} o
- */
-function segmentsOf(values, centred, phi, o) {
+  const phi = lagCorrelation(centred);
   const alpha = o.alpha ?? 1e-4;
   const minChange = o.minChange ?? 0.01;
-  const min = o.minSegment ?? MIN_SEGMENT;
   const n = values.length;
   // the variance of a mean of AR(1) nights is f times the independent nights'; and the sd from
   // neighbours' differences is σ√(1 − φ)
@@ -438,8 +427,7 @@ function segmentsOf(values, centred, phi, o) {
     const b = bounds();
     return bestSplit(pre, b[i], b[i + 2], min);
   });
-  /** @type {ChangePoint[]} */
-  const found = cps.flatMap((index, i) => {
+  return cps.flatMap((index, i) => {
     const t = test(i);
     if (fails(t)) return [];
     // the gate a change of this sign passed: p ≤ alpha and at least minChange
@@ -460,5 +448,4 @@ function segmentsOf(values, centred, phi, o) {
       },
     ];
   });
-  return found;
 }
