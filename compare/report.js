@@ -7,7 +7,7 @@
 // aggregate's renderers (aggregate/render/: a change, its interval, a count).
 import { code, inert, table as markdownTable } from '../lib/markdown.js';
 import { driverText, megabytes, rate } from '../lib/format.js';
-import { COUNT_VERDICTS, RANKED, tally } from '../lib/verdicts.js';
+import { COUNT_VERDICTS, RANKED, VERDICTS, tally } from '../lib/verdicts.js';
 import { median } from '../lib/stats/spread.js';
 import { OPS } from '../bench/data/ops.js';
 import { countText } from '../aggregate/render/counts-text.js';
@@ -171,20 +171,10 @@ function table(/** @type {Row[]} */ rows) {
 }
 
 /**
- * @typedef {object} CountRow one case of the compare's counts: each side's counted case
- *   (counting.cases) and their judgement (counting.differences: lib/costs.js countDifferences), null
- *   where the case was not counted on both sides
- * @property {string} key config/driver/cipher/op
- * @property {any} base the base's case in counting.cases, if listed
- * @property {any} head
- * @property {any} d its difference, head against base
- */
-
-/**
- * The compare's counted cases, from its counting: every case either side lists in counting.cases,
- * with its difference where both sides counted it.
+ * The compare's counted cases, from its counting: every case either side lists in counting.cases
+ * (key: config/driver/cipher/op), each side's case there (base, head) and their judgement (d: in
+ * counting.differences, lib/costs.js countDifferences), null where not counted on both sides.
  * @param {{ cases: any[], differences: any[] }} k the document's counting (status ok)
- * @returns {CountRow[]}
  */
 function countRows(k) {
   const cases = new Map(k.cases.map((c) => [`${c.side}|${c.key}`, c]));
@@ -198,6 +188,8 @@ function countRows(k) {
     d: diffs.get(key) ?? null,
   }));
 }
+
+/** @typedef {ReturnType<typeof countRows>[number]} CountRow */
 
 /** A counted case's instructions per operation: the mean of its two counts (lib/costs.js storedCost). */
 const meanOf = (/** @type {any} */ c) => storedCost(c).instructions;
@@ -281,11 +273,10 @@ function costLines(doc, rows) {
   if (k.status !== 'ok' || !k.cases || !k.differences)
     return [`**Counts**: not compared (${inert(k.reason ?? k.status, MAX.reason)}); wall time alone decides.`, ''];
   const counted = countRows(k);
-  /** @typedef {import('../lib/verdicts.js').CountVerdict} CountVerdict */
-  const t = /** @type {Record<CountVerdict, number>} */ (
-    Object.fromEntries(Object.values(COUNT_VERDICTS).map((w) => [w, 0]))
+  const t = tally(
+    counted.map((r) => ({ verdict: r.d ? r.d.verdict : COUNT_VERDICTS.notCounted })),
+    Object.values(COUNT_VERDICTS),
   );
-  for (const r of counted) t[/** @type {CountVerdict} */ (r.d ? r.d.verdict : COUNT_VERDICTS.notCounted)]++;
   const fails = counted.filter((r) => r.d?.fails).length;
   const changed = counted.filter((r) => r.d && r.d.verdict !== COUNT_VERDICTS.same);
   const lines = [
@@ -357,17 +348,20 @@ export function report(doc) {
   ];
   const worth = rows.filter((r) => r.verdict !== 'no change' && r.verdict !== 'not compared');
   if (worth.length) lines.push(table(worth), '');
-  const fold = (/** @type {string} */ what, /** @type {Row[]} */ rows) => {
-    if (rows.length)
-      lines.push(`<details><summary>${rows.length} case(s) ${what}</summary>`, '', table(rows), '', '</details>', '');
-  };
-  fold(
-    'with no change',
-    rows.filter((r) => r.verdict === 'no change'),
-  );
-  fold(
-    'not compared',
-    rows.filter((r) => r.verdict === 'not compared'),
-  );
+  for (const [what, verdict] of [
+    ['with no change', VERDICTS.same],
+    ['not compared', VERDICTS.notCompared],
+  ]) {
+    const folded = rows.filter((r) => r.verdict === verdict);
+    if (folded.length)
+      lines.push(
+        `<details><summary>${folded.length} case(s) ${what}</summary>`,
+        '',
+        table(folded),
+        '',
+        '</details>',
+        '',
+      );
+  }
   return lines.join('\n');
 }

@@ -52,11 +52,13 @@ export const RANKED = /** @type {Verdict[]} */ ([
   VERDICTS.same,
 ]);
 
-/** How many rows have each verdict (the compare's report's tally, in this order). */
-export function tally(/** @type {{ verdict: string }[]} */ rows) {
-  const W = VERDICTS;
+/** How many rows have each of these words (the compare's report's tallies: the time's, the counts'). */
+export function tally(
+  /** @type {{ verdict: string }[]} */ rows,
+  /** @type {string[]} */ words = Object.values(VERDICTS),
+) {
   /** @type {Record<string, number>} */
-  const n = Object.fromEntries([W.slower, W.faster, W.same, W.unclear, W.notCompared].map((w) => [w, 0]));
+  const n = Object.fromEntries(words.map((w) => [w, 0]));
   for (const r of rows) n[r.verdict]++;
   return n;
 }
