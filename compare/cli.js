@@ -20,12 +20,10 @@ import {
   CommandError,
   UsageError,
   command,
-  helpText,
   logger,
   numberFlag,
   parseStrict,
   printMarkdown,
-  printUsage,
   switchFlag,
   valueFlag,
 } from '../lib/command.js';
@@ -88,7 +86,7 @@ function parseFlags(/** @type {string[]} */ argv) {
   const engine = filterArgs(filters);
   const { rounds, time } = roundsAndTime(v);
   const calibrating = v.calibrate || v['calibrate-counts'];
-  if (!v.help && !calibrating && !v.base)
+  if (!calibrating && !v.base)
     throw new UsageError(
       'missing --base; valid: a checkout directory or a git ref (or --calibrate, --calibrate-counts)',
     );
@@ -123,7 +121,6 @@ function parseFlags(/** @type {string[]} */ argv) {
     runs: num('runs', v.runs, 1, 1000),
     slowdown: num('slowdown', v.slowdown, 0.1, 90, false),
     family: num('family', v.family, 1, 100000) ?? (v.calibrate ? timedCases() : undefined),
-    help: Boolean(v.help),
   };
 }
 
@@ -175,21 +172,6 @@ async function measureSides(sides, f, fewer, log) {
 /** The compare's one pair of sides: head against base (bench/data/run-plan.js SidePair). */
 const PAIRS = [{ comparison: /** @type {const} */ ('compare'), reference: 'base', member: 'head' }];
 
-/**
- * Count both sides (bench/shootout/count-nodes.js countRun: the shootout's `counting`, its
- * differences judged by the one count rule, lib/costs.js countDifferences: the report's and the
- * exit status's).
- * @param {import('../bench/paired/interleave.js').Side[]} sides base, head
- * @param {ReturnType<typeof parseFlags>} f
- * @param {(line: string) => void} log
- */
-async function countBoth(sides, f, log) {
-  if (!f.counts)
-    return { counting: { status: /** @type {const} */ ('unavailable'), reason: 'not asked for (--no-counts)' } };
-  const { counting, together } = await countRun(sides, PAIRS, () => f.countArgs, { log });
-  return { counting, together };
-}
-
 /** Run a compare and write compare.json (its run document) and compare.md to f.out. */
 async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type {(line: string) => void} */ log) {
   const t0 = Date.now();
@@ -200,9 +182,13 @@ async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type
   const phases = [{ phase: 'prepare', seconds: since(t0) }];
   log(`phase prepare: ${phases[0].seconds.toFixed(0)} s`);
   try {
-    // the counts first: they say which cases need every timed round (timed-rounds.js)
+    // the counts first: they say which cases need every timed round (timed-rounds.js); the shootout's
+    // `counting` (bench/shootout/count-nodes.js countRun), its differences judged by the one count
+    // rule (lib/costs.js countDifferences): the report's and the exit status's
     const t1 = Date.now();
-    const { counting, together } = await countBoth(sides, f, log);
+    const { counting, together } = f.counts
+      ? await countRun(sides, PAIRS, () => f.countArgs, { log })
+      : { counting: { status: /** @type {const} */ ('unavailable'), reason: 'not asked for (--no-counts)' } };
     if (counting.status !== 'ok') log(`counts: ${counting.status}: ${counting.reason}`);
     const own = (/** @type {string} */ label) =>
       'sides' in counting ? counting.sides.find((s) => s.side === label && s.status === 'ok') : undefined;
@@ -246,7 +232,6 @@ async function compare(/** @type {ReturnType<typeof parseFlags>} */ f, /** @type
 
 async function main(/** @type {string[]} */ argv) {
   const f = parseFlags(argv);
-  if (f.help) return printUsage(helpText(HELP));
   const log = logger('compare');
   const calibration = f.calibrateCounts ? calibrateCounts : f.calibrate ? calibrate : null;
   if (calibration) {
