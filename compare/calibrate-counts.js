@@ -51,7 +51,12 @@ export async function calibrateCounts(
     done: [],
   };
   try {
-    const probe = await probeLoop(A.dir, f.countArgs, log);
+    // what one iteration of the injected loop costs, counted alone in the checkout
+    const probed = await runCounts({ label: 'probe', dir: A.dir }, [...f.countArgs, '--probe-loop', String(PROBE)], {
+      log,
+    });
+    if ('reason' in probed) throw new Error(`--probe-loop: ${probed.reason}`);
+    const probe = probed.doc.probe;
     state.probe = probe;
     log(
       `the injected loop costs ${probe.perIteration.toFixed(2)} instructions per iteration; the query ${probe.sql.perRow.toFixed(2)} of SQLite's per row, ${Math.round(probe.sql.fixed)} fixed`,
@@ -116,17 +121,6 @@ export async function calibrateCounts(
  */
 const runArgs = (/** @type {string[]} */ args, /** @type {number} */ r) =>
   args.map((a, i) => (args[i - 1] === '--seed' ? String(Number(a) + r) : a));
-
-/** What one iteration of the injected loop costs, counted alone in the checkout. */
-async function probeLoop(
-  /** @type {string} */ dir,
-  /** @type {string[]} */ args,
-  /** @type {(line: string) => void} */ log,
-) {
-  const got = await runCounts({ label: 'probe', dir }, [...args, '--probe-loop', String(PROBE)], { log });
-  if ('reason' in got) throw new Error(`--probe-loop: ${got.reason}`);
-  return got.doc.probe;
-}
 
 const compact = (/** @type {import('../lib/costs.js').CostRow} */ r) => ({
   key: r.key,
