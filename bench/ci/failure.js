@@ -49,35 +49,16 @@ const REASON_MAX = 300;
 
 /**
  * The steps before this one, in the order the job runs them: the prefix of the environment
- * variables of its outcome (and timeout), and what failed, in words.
- * @type {{ env: string, what: (failed: string, c: { node: string, runner: string }) => string }[]}
+ * variables of its outcome (and timeout), what it is in words, and what else the reason says.
+ * setup-node's reason is its own: it says which Node wrote the document.
+ * @type {{ env: string, what: string, more?: string }[]}
  */
 const STEPS = [
-  {
-    env: 'SETUP_NODE',
-    what: (_, c) =>
-      `setup-node could not install Node ${c.node} on ${c.runner} (the image's Node ${process.version} wrote this document)`,
-  },
-  {
-    env: 'INSTALL',
-    what: (failed, c) =>
-      `the install (npm run ci:install-from-source: npm ci, the drivers built from source) ${failed} on ${c.runner} with Node ${process.version}`,
-  },
-  {
-    env: 'VERIFY',
-    what: (failed, c) =>
-      `the driver check (npm run ci:verify-drivers) ${failed} on ${c.runner} with Node ${process.version}`,
-  },
-  {
-    env: 'COUNTING',
-    what: (failed, c) =>
-      `installing valgrind and strace (npm run ci:install-counting) ${failed} on ${c.runner} with Node ${process.version}`,
-  },
-  {
-    env: 'BENCH',
-    what: (failed, c) =>
-      `the bench (npm run ci:bench) ${failed} and wrote no document, on ${c.runner} with Node ${process.version}`,
-  },
+  { env: 'SETUP_NODE', what: 'setup-node' },
+  { env: 'INSTALL', what: 'the install (npm run ci:install-from-source: npm ci, the drivers built from source)' },
+  { env: 'VERIFY', what: 'the driver check (npm run ci:verify-drivers)' },
+  { env: 'COUNTING', what: 'installing valgrind and strace (npm run ci:install-counting)' },
+  { env: 'BENCH', what: 'the bench (npm run ci:bench)', more: ' and wrote no document,' },
 ];
 const OUTCOMES = ['success', 'failure', 'cancelled', 'skipped', ''];
 
@@ -109,7 +90,9 @@ export function failureReason(env) {
     const timeout = wholeNumber(env, `${s.env}_TIMEOUT`, 'a whole number of minutes');
     if (outcome !== 'failure' && outcome !== 'cancelled') continue;
     const failed = timeout ? `failed or hit its step timeout of ${timeout} minutes` : 'failed';
-    return `${s.what(failed, { node, runner })}; see the job log`;
+    if (s.env === 'SETUP_NODE')
+      return `setup-node could not install Node ${node} on ${runner} (the image's Node ${process.version} wrote this document); see the job log`;
+    return `${s.what} ${failed}${s.more ?? ''} on ${runner} with Node ${process.version}; see the job log`;
   }
   return `the job failed before the bench wrote a document, and no step before it reports a failure, on ${runner}; see the job log`;
 }
