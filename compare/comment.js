@@ -10,7 +10,7 @@
 // 65,536-character limit: a longer report is cut, with a link to the run's artifacts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CommandError, UsageError, command } from '../lib/command.js';
+import { CommandError, UsageError, command, firstLine } from '../lib/command.js';
 import { inert } from '../lib/markdown.js';
 import { documentProblems } from '../bench/result/document.js';
 import { compareProblem, report } from './report.js';
@@ -58,7 +58,7 @@ function readCompare(file) {
   try {
     json = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    return { problem: `compare.json is not JSON (${String(/** @type {Error} */ (err).message).split('\n')[0]})` };
+    return { problem: `compare.json is not JSON (${firstLine(err)})` };
   }
   const problem = compareJsonProblem(json);
   return problem ? { problem } : { result: json };
@@ -77,7 +77,7 @@ export function reportFrom(dir) {
     } catch (err) {
       // the checks let through only what report.js renders; were that ever wrong, the PR still
       // gets a comment naming the failure instead of none at all
-      problem = `compare.json passed its check but could not be rendered (${String(/** @type {Error} */ (err)?.message).split('\n')[0]})`;
+      problem = `compare.json passed its check but could not be rendered (${firstLine(err)})`;
     }
   return `## Benchmark compare\n\nNothing to show: ${inert(problem, 300)}.\n`;
 }
@@ -149,9 +149,7 @@ export async function postComment(env) {
   try {
     pr = JSON.parse(fs.readFileSync(path.join(dir, 'pr.json'), 'utf8'));
   } catch (err) {
-    throw new CommandError(
-      `${path.join(dir, 'pr.json')} is missing or not JSON (${/** @type {Error} */ (err).message.split('\n')[0]})`,
-    );
+    throw new CommandError(`${path.join(dir, 'pr.json')} is missing or not JSON (${firstLine(err)})`);
   }
   if (!Number.isInteger(pr?.number) || pr.number < 1)
     throw new CommandError(`pr.json /number ${JSON.stringify(pr?.number)} is not a pull request number`);
