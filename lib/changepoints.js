@@ -11,7 +11,7 @@
 import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
-import { median } from './stats/spread.js';
+import { mad, median } from './stats/spread.js';
 
 /** Nights a segment holds at least (Chromium's perf dashboard: 6). */
 const MIN_SEGMENT = 6;
@@ -69,11 +69,6 @@ export const SETTINGS = {
  * @property {number} before the level before: the median of its segment, in the series' unit
  * @property {number} after the level after: the median of its segment
  */
-
-const mad = (/** @type {number[]} */ xs) => {
-  const m = median(xs);
-  return 1.4826 * median(xs.map((x) => Math.abs(x - m)));
-};
 
 /**
  * The robust sd of a series' values night to night: of the differences between neighbours, / √2.

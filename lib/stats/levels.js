@@ -3,7 +3,7 @@
 // the median over the block's cases of (the case's figure that round / the case's median over its
 // rounds). The spread of those levels over the rounds is the machine's movement over minutes,
 // seen by every case of that operation alike; a repeat run meets the machine at another level.
-import { mean, median } from './spread.js';
+import { median, sd } from './spread.js';
 
 /**
  * @param {{ op: string, rounds: number[], slots: string[] }[]} cases each case's round figures and the block of each
@@ -25,10 +25,7 @@ export function machineLevels(cases) {
       [...slots].filter(([, xs]) => xs.length >= 3).map(([slot, xs]) => [slot, median(xs)]),
     );
     const ls = Object.values(levels);
-    const m = mean(ls);
-    const sd =
-      ls.length >= 3 ? 100 * Math.expm1(Math.sqrt(ls.reduce((a, x) => a + (x - m) ** 2, 0) / (ls.length - 1))) : NaN;
-    out[op] = { levels, sd };
+    out[op] = { levels, sd: ls.length >= 3 ? 100 * Math.expm1(sd(ls)) : NaN };
   }
   return out;
 }

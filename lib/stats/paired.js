@@ -10,6 +10,7 @@ import tcdf from '@stdlib/stats-base-dists-t-cdf';
 import tquantile from '@stdlib/stats-base-dists-t-quantile';
 import erfc from '@stdlib/math-base-special-erfc';
 import gammaln from '@stdlib/math-base-special-gammaln';
+import { sd as sampleSd } from './spread.js';
 
 /**
  * The share of pairs trimmed from each end: 20%, Wilcox's usual choice. On a shared 2-core VM
@@ -60,8 +61,7 @@ export function pairedLogTest(base, head, o = {}) {
   const kept = d.slice(g, n - g);
   const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
   const w = d.map((x, i) => (i < g ? d[g] : i >= n - g ? d[n - g - 1] : x));
-  const wmean = w.reduce((a, b) => a + b, 0) / n;
-  const sd = Math.sqrt(w.reduce((a, x) => a + (x - wmean) ** 2, 0) / (n - 1));
+  const sd = sampleSd(w);
   const { se, df } = design(sd, n, trim);
   const half = tquantile(1 - (1 - level) / 2, df) * se;
   let p;

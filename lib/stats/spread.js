@@ -11,12 +11,14 @@ export function quantile(/** @type {number[]} */ xs, /** @type {number} */ q) {
 
 export const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** The coefficient of variation (sample sd / mean) of some figures, as a fraction. */
-export function cv(/** @type {number[]} */ xs) {
+/** The sample standard deviation of some figures. */
+export function sd(/** @type {number[]} */ xs) {
   const m = mean(xs);
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
-  return sd / m;
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 }
+
+/** The coefficient of variation (sample sd / mean) of some figures, as a fraction. */
+export const cv = (/** @type {number[]} */ xs) => sd(xs) / mean(xs);
 
 /** The median of some figures (NaN for none). */
 export function median(/** @type {number[]} */ xs) {
@@ -26,16 +28,17 @@ export function median(/** @type {number[]} */ xs) {
 }
 
 /**
- * A robust standard deviation of the logs of some positive figures: their median absolute
- * deviation scaled to a standard deviation (× 1.4826), so one wild figure does not inflate it the
- * way it would inflate a plain sd.
+ * A robust standard deviation: the median absolute deviation scaled to a standard deviation
+ * (× 1.4826), so one wild figure does not inflate it the way it would inflate a plain sd.
  * @param {number[]} xs
  */
-export function logSpread(xs) {
-  const logs = xs.map(Math.log);
-  const m = median(logs);
-  return 1.4826 * median(logs.map((x) => Math.abs(x - m)));
+export function mad(xs) {
+  const m = median(xs);
+  return 1.4826 * median(xs.map((x) => Math.abs(x - m)));
 }
+
+/** The robust standard deviation (mad) of the logs of some positive figures. */
+export const logSpread = (/** @type {number[]} */ xs) => mad(xs.map(Math.log));
 
 /**
  * The relative standard error, in %, of the median of some positive figures (a case's round
