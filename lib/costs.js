@@ -214,14 +214,13 @@ function componentChanges(b, h, opSpread = {}) {
  * mechanisms (aggregate/render/mechanism.js).
  * @param {any} base a case's `counts`
  * @param {any} head
- * @param {Record<string, number>} [opSpread] componentSpreads of the operation's cases
  * @returns {Record<string, { delta: number, tolerance: number }> | null}
  */
-export function componentDeltas(base, head, opSpread = {}) {
+export function componentDeltas(base, head) {
   const [b, h] = [base, head].map((c) => ({ instructions: c?.instructions, ...componentsOf(c) }));
   if (!b.components || !h.components) return null;
   return Object.fromEntries(
-    componentChanges(b, h, opSpread).map((x) => [
+    componentChanges(b, h).map((x) => [
       x.component,
       { delta: x.delta, tolerance: x.tolerance * componentScale(b.components?.[x.component] ?? 0, b.instructions) },
     ]),
