@@ -17,11 +17,6 @@ export class UsageError extends Error {}
 /** An expected failure (the work could not be done): exit 1, with this one line and no stack. */
 export class CommandError extends Error {}
 
-/** Whether the module at `url` is the script node was started with. */
-function isMain(/** @type {string} */ url) {
-  return Boolean(process.argv[1]) && path.resolve(process.argv[1]) === fileURLToPath(url);
-}
-
 export const firstLine = (/** @type {unknown} */ err) =>
   String(/** @type {any} */ (err)?.message ?? err).split('\n')[0];
 
@@ -206,7 +201,8 @@ export function printMarkdown(/** @type {string} */ md) {
  * @param {Help} [help] what --help prints (then exit 0, nothing else run): the option table main parses with
  */
 export function command(name, url, main, help) {
-  if (!isMain(url)) return;
+  // only where the module at `url` is the script node was started with
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(url)) return;
   const argv = process.argv.slice(2);
   const end = argv.indexOf('--');
   const asked = (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
