@@ -67,6 +67,23 @@ function production(changes, drop = /** @type {string[]} */ ([])) {
 const CACHE_64MB = { cache_size: -64000 };
 const MMAP_256MB = { mmap_size: 268435456 };
 
+/**
+ * A row that is Production with these PRAGMA changes, described by them (`name=value`, joined by
+ * ' and '), then by `more` as written.
+ * @param {string} name
+ * @param {string} label
+ * @param {Record<string, number|string>} changes
+ * @returns {Omit<Config, 'durability'>}
+ */
+const tuning = (name, label, changes, more = '') => ({
+  name,
+  label,
+  pragmas: production(changes),
+  description: `${Object.entries(changes)
+    .map(([n, v]) => `${n}=${v}`)
+    .join(' and ')}${more}`,
+});
+
 /** @type {Omit<Config, 'durability'>[]} */
 const ROWS = [
   {
@@ -83,67 +100,32 @@ const ROWS = [
     description:
       'the production PRAGMAs again, measured as a case of its own: the self-check that two identical configs measured side by side show no difference',
   },
-  {
-    name: 'wal-autocheckpoint-1000',
-    label: 'WAL Autocheckpoint 1000',
-    pragmas: production({ wal_autocheckpoint: 1000 }),
-    description: 'wal_autocheckpoint=1000',
-  },
-  {
-    name: 'memory-temp-storage',
-    label: 'Memory Temp Storage',
-    pragmas: production({ temp_store: 2 }),
-    description: 'temp_store=2 (MEMORY)',
-  },
-  {
-    name: 'cache-size-64mb',
-    label: 'Cache Size 64MB',
-    pragmas: production(CACHE_64MB),
-    description: 'cache_size=-64000',
-  },
-  { name: 'mmap-256mb', label: 'MMAP 256MB', pragmas: production(MMAP_256MB), description: 'mmap_size=268435456' },
-  {
-    name: 'synchronous-off',
-    label: 'Synchronous OFF (Unsafe)',
-    pragmas: production({ synchronous: 'OFF' }),
-    description: 'synchronous=OFF: a crash or power loss can corrupt the database',
-  },
-  {
-    name: 'synchronous-extra',
-    label: 'Synchronous EXTRA (Safe)',
-    pragmas: production({ synchronous: 'EXTRA' }),
-    description: 'synchronous=EXTRA',
-  },
-  {
-    name: 'incremental-vacuum',
-    label: 'Incremental Vacuum',
-    pragmas: production({ auto_vacuum: 'INCREMENTAL' }),
-    description: 'auto_vacuum=INCREMENTAL',
-  },
-  {
-    name: 'no-auto-vacuum',
-    label: 'No Auto Vacuum',
-    pragmas: production({ auto_vacuum: 'NONE' }),
-    description: 'auto_vacuum=NONE',
-  },
-  {
-    name: 'analysis-limit-1000',
-    label: 'Analysis Limit 1000',
-    pragmas: production({ analysis_limit: 1000 }),
-    description: 'analysis_limit=1000 (bounds the work of optimize/ANALYZE)',
-  },
-  {
-    name: 'busy-timeout-60s',
-    label: 'Busy Timeout 60s',
-    pragmas: production({ busy_timeout: 60000 }),
-    description: 'busy_timeout=60000 (only matters under lock contention, which a single connection never meets)',
-  },
-  {
-    name: 'cache-mmap',
-    label: 'Cache + MMAP',
-    pragmas: production({ ...CACHE_64MB, ...MMAP_256MB }),
-    description: 'cache_size=-64000 and mmap_size=268435456',
-  },
+  tuning('wal-autocheckpoint-1000', 'WAL Autocheckpoint 1000', { wal_autocheckpoint: 1000 }),
+  tuning('memory-temp-storage', 'Memory Temp Storage', { temp_store: 2 }, ' (MEMORY)'),
+  tuning('cache-size-64mb', 'Cache Size 64MB', CACHE_64MB),
+  tuning('mmap-256mb', 'MMAP 256MB', MMAP_256MB),
+  tuning(
+    'synchronous-off',
+    'Synchronous OFF (Unsafe)',
+    { synchronous: 'OFF' },
+    ': a crash or power loss can corrupt the database',
+  ),
+  tuning('synchronous-extra', 'Synchronous EXTRA (Safe)', { synchronous: 'EXTRA' }),
+  tuning('incremental-vacuum', 'Incremental Vacuum', { auto_vacuum: 'INCREMENTAL' }),
+  tuning('no-auto-vacuum', 'No Auto Vacuum', { auto_vacuum: 'NONE' }),
+  tuning(
+    'analysis-limit-1000',
+    'Analysis Limit 1000',
+    { analysis_limit: 1000 },
+    ' (bounds the work of optimize/ANALYZE)',
+  ),
+  tuning(
+    'busy-timeout-60s',
+    'Busy Timeout 60s',
+    { busy_timeout: 60000 },
+    ' (only matters under lock contention, which a single connection never meets)',
+  ),
+  tuning('cache-mmap', 'Cache + MMAP', { ...CACHE_64MB, ...MMAP_256MB }),
   {
     name: 'all-optimizations',
     label: 'All Optimizations',
@@ -158,67 +140,41 @@ const ROWS = [
     description: "no PRAGMAs beyond the cipher: the driver's build defaults (see pragma_compile_options)",
   },
   // Claim-only variants (bench/data/production-claims.js): each measured only on the operations of the claims it tests.
-  {
-    name: 'wal-autocheckpoint-0',
-    label: 'WAL Autocheckpoint 0',
-    pragmas: production({ wal_autocheckpoint: 0 }),
-    description: 'wal_autocheckpoint=0: no automatic checkpoint, the WAL grows until one is run',
-    claimOnly: true,
-  },
-  {
-    name: 'wal-autocheckpoint-10000',
-    label: 'WAL Autocheckpoint 10000',
-    pragmas: production({ wal_autocheckpoint: 10000 }),
-    description: 'wal_autocheckpoint=10000',
-    claimOnly: true,
-  },
-  {
-    name: 'synchronous-full',
-    label: 'Synchronous FULL',
-    pragmas: production({ synchronous: 'FULL' }),
-    description: 'synchronous=FULL in WAL mode: every commit syncs the WAL',
-    claimOnly: true,
-  },
-  {
-    name: 'secure-delete-off',
-    label: 'Secure Delete OFF',
-    pragmas: production({ secure_delete: 'OFF' }),
-    description: 'secure_delete=OFF: deleted content is not overwritten',
-    claimOnly: true,
-  },
-  {
-    name: 'shm-temp-storage',
-    label: 'Temp Files on /dev/shm',
-    pragmas: PRODUCTION,
-    tempdir: 'shm',
-    description:
-      'the production PRAGMAs with `{tempdir}` on /dev/shm (RAM) instead of beside the database (skipped where there is no /dev/shm)',
-    claimOnly: true,
-  },
-  {
-    name: 'default-temp-storage',
-    label: 'Default Temp Storage',
-    pragmas: production({ temp_store_directory: '' }, ['temp_store']),
-    description:
-      "production without temp_store and with temp_store_directory='' (SQLite's default directory; the setting is process-wide, so it is reset, not left unset): SQLite's default temp files",
-    claimOnly: true,
-  },
-  {
-    name: 'analysis-limit-400',
-    label: 'Analysis Limit 400',
-    pragmas: production({ analysis_limit: 400 }),
-    description: 'analysis_limit=400',
-    claimOnly: true,
-  },
-  {
-    name: 'blob-first',
-    label: 'BLOB First',
-    pragmas: PRODUCTION,
-    schema: 'blob-first',
-    description:
-      'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/data/mail.js)',
-    claimOnly: true,
-  },
+  ...[
+    tuning(
+      'wal-autocheckpoint-0',
+      'WAL Autocheckpoint 0',
+      { wal_autocheckpoint: 0 },
+      ': no automatic checkpoint, the WAL grows until one is run',
+    ),
+    tuning('wal-autocheckpoint-10000', 'WAL Autocheckpoint 10000', { wal_autocheckpoint: 10000 }),
+    tuning('synchronous-full', 'Synchronous FULL', { synchronous: 'FULL' }, ' in WAL mode: every commit syncs the WAL'),
+    tuning('secure-delete-off', 'Secure Delete OFF', { secure_delete: 'OFF' }, ': deleted content is not overwritten'),
+    {
+      name: 'shm-temp-storage',
+      label: 'Temp Files on /dev/shm',
+      pragmas: PRODUCTION,
+      tempdir: /** @type {const} */ ('shm'),
+      description:
+        'the production PRAGMAs with `{tempdir}` on /dev/shm (RAM) instead of beside the database (skipped where there is no /dev/shm)',
+    },
+    {
+      name: 'default-temp-storage',
+      label: 'Default Temp Storage',
+      pragmas: production({ temp_store_directory: '' }, ['temp_store']),
+      description:
+        "production without temp_store and with temp_store_directory='' (SQLite's default directory; the setting is process-wide, so it is reset, not left unset): SQLite's default temp files",
+    },
+    tuning('analysis-limit-400', 'Analysis Limit 400', { analysis_limit: 400 }),
+    {
+      name: 'blob-first',
+      label: 'BLOB First',
+      pragmas: PRODUCTION,
+      schema: /** @type {const} */ ('blob-first'),
+      description:
+        'the production PRAGMAs with the message BLOB as the first column after the id instead of the last (bench/data/mail.js)',
+    },
+  ].map((c) => ({ ...c, claimOnly: true })),
 ];
 
 /**
@@ -268,17 +224,11 @@ export function describeChanges(config) {
     return {
       changes,
       equalsDefault: false,
-      note: `differs from ${CONFIGS[0].label} ${other.length && changes.length ? 'also ' : ''}in: ${other.join('; ')}`,
+      note: `differs from ${CONFIGS[0].label} ${changes.length ? 'also ' : ''}in: ${other.join('; ')}`,
     };
-  if (
-    config.name === PRODUCTION_CONFIG ||
-    config.name === TWIN_CONFIG ||
-    config.pragmas.length === 0 ||
-    changes.length === 0
-  ) {
-    return { changes, equalsDefault: false, note: null };
-  }
-  const equalsDefault = changes.every(([n, v]) => !base.has(n) && normalise(n, v) === PRAGMAS[n].sqliteDefault);
+  // Production, its twin and Baseline (no PRAGMAs at all) change no PRAGMA of Production's
+  const equalsDefault =
+    changes.length > 0 && changes.every(([n, v]) => !base.has(n) && normalise(n, v) === PRAGMAS[n].sqliteDefault);
   const note = equalsDefault
     ? `not a tuning: ${changes.map(([n, v]) => `${n}=${v}`).join(', ')} is SQLite's default, so this equals ${CONFIGS[0].label}`
     : null;
