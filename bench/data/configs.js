@@ -54,7 +54,7 @@ const PRODUCTION = [
  * @param {Record<string, number|string>} changes
  * @returns {PragmaSetting[]}
  */
-function production(changes, drop = /** @type {string[]} */ ([])) {
+export function production(changes, drop = /** @type {string[]} */ ([])) {
   const out = PRODUCTION.filter(([n]) => !drop.includes(n)).map(
     ([n, v]) => /** @type {PragmaSetting} */ ([n, n in changes ? changes[n] : v]),
   );

@@ -3,7 +3,7 @@
 // control) and scale (the production config at a database size). Names are what `--workload` takes;
 // `default` rows run when none is given.
 import { PRODUCTION_CIPHER } from './ciphers.js';
-import { CONFIGS, PRODUCTION_CONFIG } from './configs.js';
+import { PRODUCTION_CONFIG, production } from './configs.js';
 import { PRODUCTION_DRIVER } from './drivers.js';
 
 /**
@@ -78,8 +78,8 @@ function concurrencyName(w) {
  * @param {{ readers: number, writer: boolean, driver: string, cipher: string, busy: 'configured' | 0 }} w
  */
 function isDefault(w) {
-  const production = w.driver === PRODUCTION_DRIVER && w.cipher === PRODUCTION_CIPHER;
-  if (production && w.busy === 'configured') return true;
+  const onProduction = w.driver === PRODUCTION_DRIVER && w.cipher === PRODUCTION_CIPHER;
+  if (onProduction && w.busy === 'configured') return true;
   return w.readers === 2 && w.writer;
 }
 
@@ -174,14 +174,8 @@ export function selectWorkloads(o) {
  * @param {ConcurrencyWorkload} w
  * @returns {[string, number | string][]}
  */
-export function workloadPragmas(w) {
-  const production = /** @type {import('./configs.js').Config} */ (CONFIGS.find((c) => c.name === PRODUCTION_CONFIG))
-    .pragmas;
-  return production.map(([n, v]) => [
-    n,
-    n === 'journal_mode' ? w.journal : n === 'busy_timeout' && w.busy === 0 ? 0 : v,
-  ]);
-}
+export const workloadPragmas = (w) =>
+  production({ journal_mode: w.journal, ...(w.busy === 0 ? { busy_timeout: 0 } : {}) });
 
 /** Plain text for `npm run bench -- --list`. */
 export function workloadListText() {
