@@ -10,7 +10,7 @@
 //   (docs/shootout.md#how-to-read-it).
 import semver from 'semver';
 import { COMPARISONS } from './comparisons.js';
-import { GENERATIONS, GENERATION_LOADS, PRODUCTION_DRIVER } from './drivers.js';
+import { GENERATION_LOADS, PRODUCTION_DRIVER } from './drivers.js';
 import { generationFor } from './node-ranges.js';
 import { PRODUCTION_CIPHER } from './ciphers.js';
 import { PRODUCTION_CONFIG } from './configs.js';
@@ -244,12 +244,7 @@ export function inScope(c, filters) {
 
 /** The default filters when none are given: the scope's configs, drivers and ciphers. */
 export function defaultFilters(/** @type {Record<string, string[]>} */ filters) {
-  return {
-    config: filters.config ?? [...new Set(DEFAULT_SCOPE.map((s) => s.config))],
-    driver: filters.driver ?? [...new Set(DEFAULT_SCOPE.map((s) => s.driver))],
-    cipher: filters.cipher ?? [...new Set(DEFAULT_SCOPE.map((s) => s.cipher))],
-    op: filters.op ?? TIMED,
-  };
+  const scope = (/** @type {'config' | 'driver' | 'cipher'} */ t) =>
+    filters[t] ?? [...new Set(DEFAULT_SCOPE.map((s) => s[t]))];
+  return { config: scope('config'), driver: scope('driver'), cipher: scope('cipher'), op: filters.op ?? TIMED };
 }
-
-export { GENERATIONS };

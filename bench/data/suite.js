@@ -123,16 +123,9 @@ function claimCases(ids) {
  * @returns {Case[]}
  */
 export function cases(filters = {}) {
-  const keep = (/** @type {string[] | undefined} */ f, /** @type {string} */ v) =>
-    !f || f.length === 0 || f.includes(v);
   const all = filters.claim?.length
     ? claimCases(filters.claim)
     : [...setups().flatMap((s) => CASE_NAMES.op.map((op) => ({ ...s, op }))), ...claimCases()];
-  return all.filter(
-    (c) =>
-      keep(filters.config, c.config) &&
-      keep(filters.driver, c.driver) &&
-      keep(filters.cipher, c.cipher) &&
-      keep(filters.op, c.op),
-  );
+  const parts = /** @type {const} */ (['config', 'driver', 'cipher', 'op']);
+  return all.filter((c) => parts.every((t) => !filters[t]?.length || filters[t]?.includes(c[t])));
 }
