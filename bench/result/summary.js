@@ -31,10 +31,7 @@ import { componentLines, countCell, countChange, countingLine } from '../../aggr
 import { quickAnswers } from '../../aggregate/render/quick-answers.js';
 
 /** One cell: the case's figure, or its status. */
-export function cell(/** @type {any} */ c) {
-  if (!c) return '';
-  return figureText(c, rate).text ?? inert(c.status);
-}
+const cell = (/** @type {any} */ c) => (c ? (figureText(c, rate).text ?? inert(c.status)) : '');
 
 /**
  * @param {any} doc a result document
@@ -42,20 +39,11 @@ export function cell(/** @type {any} */ c) {
  */
 export function summarize(doc) {
   const ops = OPS.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name));
-  const rows = /** @type {Map<string, { setup: import('../data/suite.js').Setup, byOp: Map<string, any> }>} */ (
-    new Map()
-  );
-  for (const c of doc.cases) {
-    const k = setupKey(c);
-    if (!rows.has(k)) rows.set(k, { setup: { config: c.config, driver: c.driver, cipher: c.cipher }, byOp: new Map() });
-    rows.get(k)?.byOp.set(c.op, c);
-  }
+  const byKey = new Map(doc.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
   const order = (/** @type {string} */ config) => CONFIGS.findIndex((x) => x.name === config);
-  const sorted = [...rows.values()].sort(
-    (a, b) =>
-      order(a.setup.config) - order(b.setup.config) ||
-      a.setup.driver.localeCompare(b.setup.driver) ||
-      a.setup.cipher.localeCompare(b.setup.cipher),
+  /** @type {import('../data/suite.js').Setup[]} a row per setup, in table order */
+  const sorted = [...new Map(doc.cases.map((/** @type {any} */ c) => [setupKey(c), c])).values()].sort(
+    (a, b) => order(a.config) - order(b.config) || a.driver.localeCompare(b.driver) || a.cipher.localeCompare(b.cipher),
   );
   const notes = new Map(doc.configs.map((/** @type {any} */ c) => [c.name, c]));
   /** A config as every table names it: its label (one name per config), marked where it equals SQLite's default. */
@@ -63,25 +51,9 @@ export function summarize(doc) {
     const n = /** @type {any} */ (notes.get(config));
     return `${inert(n?.label ?? config)}${n?.equalsDefault ? ' (= default)' : ''}`;
   };
-  const table = [
-    ['Config', 'Driver', 'Cipher', ...ops.map(columnTitle)],
-    ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
-      configName(config),
-      inert(driver),
-      inert(cipher),
-      ...ops.map((op) => cell(byOp.get(op.name))),
-    ]),
-  ];
-  const lines = [
-    // a quick run answers the README's questions first, from its one round, marked as a smoke test
-    ...(doc.run.mode === 'quick' ? [...quickAnswers(doc), ''] : []),
-    `Each case's figure: ${doc.run.mode === 'quick' ? 'typical under load over one round (ops/s; setup and VACUUM: ms), ± tinybench’s margin over its samples' : `${MEDIAN_LINE}, ± the wider side of its 95% interval`}; a row per config, driver and cipher:`,
-    '',
-    markdownTable(table, ['l', 'l', 'l', ...ops.map(() => /** @type {const} */ ('r'))]),
-  ];
   /**
-   * A table in the rows of the main one (each config by its label, as there): a column
-   * per operation, each cell from that case.
+   * A table of a row per config, driver and cipher (each config by its label): a column per
+   * operation, each cell from that case.
    * @param {typeof ops} columns
    * @param {(op: (typeof ops)[number]) => string} title
    * @param {(c: any) => string} cellOf
@@ -90,15 +62,22 @@ export function summarize(doc) {
     markdownTable(
       [
         ['Config', 'Driver', 'Cipher', ...columns.map(title)],
-        ...sorted.map(({ setup: { config, driver, cipher }, byOp }) => [
-          configName(config),
-          inert(driver),
-          inert(cipher),
-          ...columns.map((op) => cellOf(byOp.get(op.name))),
+        ...sorted.map((s) => [
+          configName(s.config),
+          inert(s.driver),
+          inert(s.cipher),
+          ...columns.map((op) => cellOf(byKey.get(`${setupKey(s)}/${op.name}`))),
         ]),
       ],
       ['l', 'l', 'l', ...columns.map(() => /** @type {const} */ ('r'))],
     );
+  const lines = [
+    // a quick run answers the README's questions first, from its one round, marked as a smoke test
+    ...(doc.run.mode === 'quick' ? [...quickAnswers(doc), ''] : []),
+    `Each case's figure: ${doc.run.mode === 'quick' ? 'typical under load over one round (ops/s; setup and VACUUM: ms), ± tinybench’s margin over its samples' : `${MEDIAN_LINE}, ± the wider side of its 95% interval`}; a row per config, driver and cipher:`,
+    '',
+    sameRows(ops, columnTitle, cell),
+  ];
   const fastOps = ops.filter((op) => doc.cases.some((/** @type {any} */ c) => c.op === op.name && fastText(c, rate)));
   if (fastOps.length)
     lines.push(
@@ -146,7 +125,7 @@ export function summarize(doc) {
         `- ${which.length} case(s), ${reason} (${which.slice(0, 3).join(', ')}${which.length > 3 ? ', …' : ''})`,
       );
   }
-  lines.push('', ...comparisonLines(doc));
+  lines.push('', ...comparisonLines(doc, byKey));
   if (doc.comparisons?.length && doc.counting?.status === 'ok')
     lines.push(
       'After each change in time, what the counts say changed per operation: instructions (instr), and the fsyncs, writes, reads and bytes written where they differ. A difference in instructions under about 1% can come from what ran before the case in its counting process rather than from the change (docs/counting.md).',
@@ -182,8 +161,9 @@ const setupName = (key) => {
  * each cell the change with its 95% interval, "≈": the interval holds 0), padded for the terminal,
  * each cell followed by what the counts say changed.
  * @param {any} doc
+ * @param {Map<string, any>} byKey its cases by caseKey
  */
-function comparisonLines(doc) {
+function comparisonLines(doc, byKey) {
   const all = doc.comparisons ?? [];
   if (!all.length)
     return [
@@ -192,7 +172,6 @@ function comparisonLines(doc) {
         : 'Comparisons: none (fewer than 3 paired rounds).',
     ];
   const lines = [];
-  const byKey = new Map(doc.cases.map((/** @type {any} */ c) => [caseKey(c), c]));
   /** A judged pair's change in time, then what its counts say changed (countChange), after `join`. */
   const withCounts = (/** @type {any} */ c, /** @type {(t: string) => string} */ join) => {
     const t = c && countChange(byKey.get(`${c.reference}/${c.op}`), byKey.get(`${c.member}/${c.op}`));
