@@ -23,18 +23,9 @@ import { interleave } from './interleave.js';
 
 const GOAL = { io: 0.05, cpu: 0.03 };
 
-const compact = (/** @type {import('./case-verdicts.js').Row} */ r) => ({
-  key: r.key,
-  op: r.op,
-  change: r.change,
-  p: r.p,
-  pAdjusted: r.pAdjusted,
-  significant: r.significant,
-  low: r.low,
-  high: r.high,
-  sd: r.sd,
-  verdict: r.verdict,
-});
+/** @type {(keyof import('./case-verdicts.js').Row)[]} what calibrate.json keeps of a row: what the summary reads */
+const KEPT = ['key', 'op', 'change', 'p', 'pAdjusted', 'significant', 'low', 'high', 'sd', 'verdict'];
+const compact = (/** @type {import('./case-verdicts.js').Row} */ r) => Object.fromEntries(KEPT.map((k) => [k, r[k]]));
 
 /**
  * What a calibration is asked for (the compare's and the shootout's flags).

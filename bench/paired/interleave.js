@@ -85,12 +85,11 @@ export async function startSide(side, args) {
 
 /** An engine's reply as a result-document case, for `collect`. */
 function asCase(/** @type {string} */ key, /** @type {any} */ r) {
-  const { config, driver, cipher, op } = parseCaseKey(key);
   if (!r) return null;
-  if (r.status !== 'ok') return { config, driver, cipher, op, status: r.status, reason: r.reason };
-  if (r.bytes !== undefined)
-    return { config, driver, cipher, op, status: 'ok', size: { mainBytes: r.bytes, walBytes: 0 } };
-  return { config, driver, cipher, op, status: 'ok', stats: { opsPerSec: { median: r.opsPerSec } } };
+  const c = { ...parseCaseKey(key), status: r.status };
+  if (r.status !== 'ok') return { ...c, reason: r.reason };
+  if (r.bytes !== undefined) return { ...c, size: { mainBytes: r.bytes, walBytes: 0 } };
+  return { ...c, stats: { opsPerSec: { median: r.opsPerSec } } };
 }
 
 /**
