@@ -44,11 +44,9 @@ export function differences(a, b, { configs = CONFIGS } = {}) {
  * Every problem of a claims table, one line each: bad rows, and any check whose variants
  * differ in more than the claim's subject (or in nothing).
  * @param {unknown[]} rows
- * @param {{ configs?: import('../data/configs.js').Config[] }} [tables] configs to check against (tests)
  * @returns {string[]}
  */
-export function validateClaims(rows, tables = {}) {
-  const configs = tables.configs ?? CONFIGS;
+export function validateClaims(rows) {
   const problems = /** @type {string[]} */ ([]);
   const ids = new Set();
   rows.forEach((row, i) => {
@@ -73,7 +71,7 @@ export function validateClaims(rows, tables = {}) {
       const extra = Object.keys(v).filter((k) => !['config', 'driver', 'cipher'].includes(k));
       if (extra.length) return (bad(`${where} has ${extra.join(', ')}; valid: config, driver, cipher`), null);
       const s = setupOf(v);
-      if (!configs.some((c) => c.name === s.config)) return (bad(`${where}: unknown config '${s.config}'`), null);
+      if (!CONFIGS.some((c) => c.name === s.config)) return (bad(`${where}: unknown config '${s.config}'`), null);
       const d = DRIVERS.find((x) => x.name === s.driver);
       if (!d) return (bad(`${where}: unknown driver '${s.driver}'`), null);
       if (!CIPHERS.some((c) => c.name === s.cipher)) return (bad(`${where}: unknown cipher '${s.cipher}'`), null);
@@ -125,7 +123,7 @@ export function validateClaims(rows, tables = {}) {
       const ref = c.reference === undefined ? reference : variant(c.reference, `${where} reference`);
       const member = variant(c.member, `${where} member`);
       if (!ref || !member) return;
-      const diff = differences(ref, member, { configs });
+      const diff = differences(ref, member);
       if (!diff.length)
         return bad(
           `${where}: member and reference are the same setup (${ref.config}/${ref.driver}/${ref.cipher}): nothing to compare`,

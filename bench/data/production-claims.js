@@ -70,13 +70,11 @@ const MINIMAL = 0.05;
  */
 
 // Shorthands the rows below write their claims in: each builds a claimed change from the write-up's figures.
-const ratio = (/** @type {number} */ before, /** @type {number} */ after) => after / before - 1;
+const by = (/** @type {number} */ x) => /** @type {const} */ ({ kind: 'change', low: x, high: x });
 /** A claimed change in ops/s from rates (ops/s before and after). */
-const rates = (/** @type {number} */ before, /** @type {number} */ after) =>
-  /** @type {const} */ ({ kind: 'change', low: ratio(before, after), high: ratio(before, after) });
+const rates = (/** @type {number} */ before, /** @type {number} */ after) => by(after / before - 1);
 /** A claimed change in ops/s from times (seconds before and after): ops/s goes as 1/time. */
 const times = (/** @type {number} */ before, /** @type {number} */ after) => rates(1 / before, 1 / after);
-const by = (/** @type {number} */ x) => /** @type {const} */ ({ kind: 'change', low: x, high: x });
 const SLOWER = /** @type {const} */ ({ kind: 'direction', sign: -1 });
 const NONE = /** @type {const} */ ({ kind: 'none' });
 const WORKLOAD =
