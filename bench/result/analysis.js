@@ -62,36 +62,27 @@ export function analyseRun(cases) {
     const fast = f ? { fast: { ...c.stats.fast, low: sig(f.low), high: sig(f.high) } } : {};
     return { ...c, stats: { ...c.stats, opsPerSec, ...fast, ...(modes ? { modes } : {}) } };
   });
-  const comparisons = compareAll(withIntervals);
+  const byKey = new Map(withIntervals.map((c) => [caseKey(c), c]));
+  const comparisons = compareAll(byKey);
   const selfCheck = selfCheckOf(comparisons);
-  const claims = claimsOf(withIntervals, comparisons);
+  const claims = claimsOf(byKey, comparisons);
   return { cases: withIntervals, machine, machineFast, comparisons, selfCheck, claims };
 }
 
 /** The pairs of the whole suite (bench/data/run-plan.js): a run's are those both of whose cases it has. */
 const PAIRS = runPlan().pairs;
 
-/** A pair judged on a run's entries of its cases, rounds paired by block; null with too few pairs. */
-const judgePair = (
-  /** @type {import('../data/run-plan.js').Pair} */ p,
-  /** @type {any} */ ref,
-  /** @type {any} */ member,
-) => {
-  const [a, b] = [roundsOf(ref), roundsOf(member, setupKey(p.reference))];
-  return a && b ? judgeRounds(a, b) : null;
-};
-
 /**
  * Every pair of the plan the run has both cases of, judged once (a claim's pair that a comparison
- * has is that comparison's), where their rounds pair up.
+ * has is that comparison's), where their rounds pair up (paired by block; too few pairs: none).
  */
-function compareAll(/** @type {any[]} */ cases) {
-  const byKey = new Map(cases.map((c) => [caseKey(c), c]));
+function compareAll(/** @type {Map<string, any>} */ byKey) {
   const seen = new Set();
   return PAIRS.flatMap((p) => {
     const [reference, member] = [setupKey(p.reference), setupKey(p.member)];
     const key = `${p.comparison}|${reference}|${member}|${p.member.op}`;
-    const change = !seen.has(key) && judgePair(p, byKey.get(caseKey(p.reference)), byKey.get(caseKey(p.member)));
+    const [a, b] = [roundsOf(byKey.get(caseKey(p.reference))), roundsOf(byKey.get(caseKey(p.member)), reference)];
+    const change = !seen.has(key) && a && b && judgeRounds(a, b);
     seen.add(key);
     return change ? [{ id: p.comparison, reference, member, op: p.member.op, ...storedJudgement(change) }] : [];
   });
@@ -157,11 +148,10 @@ const claimVerdict = (
  * that pair's interval; a check the run could not measure has the reason (the table's, a case's
  * own, or too few paired rounds). A claim is in a run when both sides of one of its checks are;
  * one none of whose checks the suite measures is listed beside them, with why.
- * @param {any[]} cases
+ * @param {Map<string, any>} byKey the run's cases by caseKey
  * @param {any[]} comparisons the run's (compareAll)
  */
-function claimsOf(cases, comparisons) {
-  const byKey = new Map(cases.map((c) => [caseKey(c), c]));
+function claimsOf(byKey, comparisons) {
   const why = (/** @type {import('../data/run-plan.js').Pair} */ p) => {
     const s = [p.reference, p.member].find((x) => byKey.get(caseKey(x))?.status !== 'ok');
     const c = s && byKey.get(caseKey(s));
