@@ -67,7 +67,7 @@ function benchArgsOf(/** @type {string[]} */ argv) {
   const rounds = numberFlag('rounds', v.rounds, MIN_PAIRS, 100) ?? (v.quick ? MIN_PAIRS : undefined);
   numberFlag('time', v.time, 1, 600_000);
   numberFlag('seed', v.seed, 0, 4294967295);
-  const args = [
+  return [
     ...(v.quick ? ['--quick'] : []),
     ...only,
     ...(rounds ? ['--rounds', String(rounds)] : []),
@@ -80,7 +80,6 @@ function benchArgsOf(/** @type {string[]} */ argv) {
     '--out',
     path.resolve(String(v.out)),
   ];
-  return args;
 }
 
 async function main(/** @type {string[]} */ argv) {

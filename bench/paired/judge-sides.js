@@ -37,13 +37,12 @@ export function judgeSidePairs(rounds, pairs, listed, o) {
   );
   return parts.flat().map(({ c }, i) => {
     const r = rows[i];
-    const { config, driver, cipher, op } = parseCaseKey(r.key);
     return {
       id: c.comparison,
       reference: c.reference,
       member: c.member,
-      setup: setupKey({ config, driver, cipher }),
-      op,
+      setup: setupKey(parseCaseKey(r.key)),
+      op: r.op,
       pairs: r.pairs,
       change: sig6(r.change),
       low: sig6(r.low),
