@@ -29,7 +29,7 @@ export function countingSession(plan, drivers, more = {}) {
 
 /**
  * Build the template of every setup of these cases in `dir`, with the pass's key and seed, and
- * write the message pool; the setups' findings, as a run's `setups`.
+ * write the message pool.
  * @param {object} o
  * @param {'quick'|'full'} o.mode
  * @param {number} o.seed
@@ -45,7 +45,6 @@ export function prepareTemplates(o) {
   fs.writeFileSync(o.pool, v8.serialize(messagePool(o.seed)));
   try {
     for (const c of o.cases) session.templates.get(c);
-    return session.setups();
   } finally {
     session.dispose();
   }

@@ -83,15 +83,8 @@ export function effective(/** @type {import('./database.js').PragmaReading[]} */
  * @property {() => void} close closes the connection and removes the copy
  */
 /**
- * @typedef {object} CaseEntry a case that does not run (skipped, an error) or is a size
- * @property {string} config
- * @property {string} driver
- * @property {string} cipher
- * @property {string} op
- * @property {string} status
- * @property {string} [reason]
- * @property {object} [size]
- * @property {Record<string, unknown>} [pragmas]
+ * @typedef {ReturnType<typeof caseFields> & { status: string, reason?: string, size?: object, pragmas?: Record<string, unknown> }} CaseEntry
+ *   a case that does not run (skipped, an error) or is a size
  */
 
 export function createSession(/** @type {SessionOptions} */ o) {

@@ -31,7 +31,6 @@ const PRODUCTION = /** @type {import('../data/configs.js').Config} */ (
   CONFIGS.find((c) => c.name === PRODUCTION_CONFIG)
 ).pragmas;
 
-/** A template's identity: what it is built with (busy_timeout is a connection's, not the file's). */
 /**
  * A workload's PRAGMAs: a round's, or (`template`) its template's, which carries the file's;
  * busy_timeout is set by each connection that uses it.
@@ -47,6 +46,7 @@ export const messagesOf = (
   /** @type {boolean} */ quick,
 ) => (w.kind === 'concurrency' ? budget.seedMessages : quick ? w.quickMessages : w.messages);
 
+/** A template's identity: what it is built with (busy_timeout is a connection's, not the file's). */
 export const templateId = (/** @type {import('../data/workloads.js').Workload} */ w, /** @type {number} */ messages) =>
   `${w.kind === 'concurrency' ? `c-${w.journal}` : 's'}-${w.driver}-${w.cipher}-${messages}`.replace(
     /[^a-z0-9-]/gi,
@@ -109,20 +109,25 @@ export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
         },
         { env, limitMs: PROCESS_LIMIT_MS.build },
       );
+      const { status, reason, pragmas, encryption, size } = r; // as the document has it
       templates.set(id, {
-        id,
         file,
-        messages: m.messages,
-        ...(w.kind === 'concurrency' ? { journal: w.journal } : {}),
-        driver: w.driver,
-        cipher: w.cipher,
-        ...r,
+        doc: {
+          id,
+          messages: m.messages,
+          ...(w.kind === 'concurrency' ? { journal: w.journal } : {}),
+          driver: w.driver,
+          cipher: w.cipher,
+          status,
+          ...(reason ? { reason } : {}),
+          ...(status === 'ok' ? { pragmas, encryption, size } : {}),
+        },
       });
     }
     const t = templates.get(id);
-    if (t.status !== 'ok') {
+    if (t.doc.status !== 'ok') {
       m.status = 'error';
-      m.reason = `its template could not be built: ${t.reason}`;
+      m.reason = `its template could not be built: ${t.doc.reason}`;
       return null;
     }
     return t;
@@ -214,18 +219,7 @@ export async function runWorkloads(/** @type {WorkloadRunOptions} */ o) {
     selection: o.names ?? [quick ? 'quick' : 'default'],
     budget,
     seconds: Math.round((Date.now() - started) / 100) / 10,
-    templates: [...templates.values()].map(
-      ({ file: _, status, reason, id, messages, journal, driver, cipher, pragmas, encryption, size }) => ({
-        id,
-        messages,
-        ...(journal ? { journal } : {}),
-        driver,
-        cipher,
-        status,
-        ...(reason ? { reason } : {}),
-        ...(status === 'ok' ? { pragmas, encryption, size } : {}),
-      }),
-    ),
+    templates: [...templates.values()].map((t) => t.doc),
     ...analysed,
   };
 }
