@@ -84,18 +84,6 @@ async function main(/** @type {string[]} */ argv) {
     });
   };
   const pc = (/** @type {number} */ x) => percent(x, 4);
-  /** @param {Awaited<ReturnType<typeof sensitivity>>} extra */
-  const extraLines = (extra) => [
-    `- one more statement per operation (${EXTRA_SQL}; paired: the same plan counted without and with it), against what it costs alone on the case's driver:`,
-    '',
-    markdownTable(
-      [
-        ['Case', 'instructions/op', 'added', 'alone', 'added vs alone', 'share of the op'],
-        ...extra.map((e) => [e.key, ...[e.base, e.added, e.alone].map(countText), pc(e.error), percent(e.relative, 2)]),
-      ],
-      ['l', 'r', 'r', 'r', 'r', 'r'],
-    ),
-  ];
   if (v.components) {
     const driver = ['better-sqlite3-multiple-ciphers', 'better-sqlite3'];
     const layout = v.layout ? { layout: { padRepeat: LAYOUT_PAD } } : {};
@@ -179,7 +167,15 @@ async function main(/** @type {string[]} */ argv) {
     `- instrumented: ${instrumented.mode}${instrumented.reason ? ` (${instrumented.reason})` : ''}; ${countText(instrumented.beforeFirstMark)} instructions before the first marks, ${countText(instrumented.total)} up to the last, ${countText(instrumented.counted)} of them in counted calls (${percent(instrumented.counted / Math.max(1, instrumented.total))})`,
     `- repeatability: ${spread.within['0.1%']} of ${spread.cases} cases (${percent(spread.within['0.1%'] / Math.max(1, spread.cases))}) within 0.1% (target ≥ 99%); within 0.01%: ${spread.within['0.01%']}; |difference| p50 ${pc(spread.quantiles.p50)}, p90 ${pc(spread.quantiles.p90)}, p99 ${pc(spread.quantiles.p99)}, max ${pc(spread.quantiles.max)}${spread.worst ? ` (${spread.worst.key})` : ''}; system calls and bytes the same in ${spread.syscallsSame} of ${spread.cases}`,
     `- sensitivity: a 1% change is outside the repeat spread of ${under1} of ${counted.length} cases (${percent(under1 / Math.max(1, counted.length))}; target ≥ 95%)`,
-    ...extraLines(extra),
+    `- one more statement per operation (${EXTRA_SQL}; paired: the same plan counted without and with it), against what it costs alone on the case's driver:`,
+    '',
+    markdownTable(
+      [
+        ['Case', 'instructions/op', 'added', 'alone', 'added vs alone', 'share of the op'],
+        ...extra.map((e) => [e.key, ...[e.base, e.added, e.alone].map(countText), pc(e.error), percent(e.relative, 2)]),
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ),
   ].join('\n');
   const name = writeNewPair(v.out, 'counting', `${text}\n`, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`${text}\n\nwrote ${path.relative(process.cwd(), name)}.md and .json`);
