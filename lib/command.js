@@ -174,7 +174,7 @@ export function numberFlag(flag, s, min, max, integer = true) {
 }
 
 /** The usage of a command, for --help: on stdout, and exit 0. */
-export function printUsage(/** @type {string} */ text) {
+function printUsage(/** @type {string} */ text) {
   console.log(text);
   return 0;
 }
