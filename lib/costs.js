@@ -163,19 +163,6 @@ function componentsOf(counts) {
   };
 }
 
-/**
- * Per component, the largest repeat spread over these cases (countTolerance's opSpread, the
- * component's own: give it the operation's cases on both sides).
- * @param {{ componentSpreads?: Record<string, number> }[]} cases componentsOf each case's counts
- * @returns {Record<string, number>}
- */
-function componentSpreads(cases) {
-  const out = /** @type {Record<string, number>} */ ({});
-  for (const k of cases)
-    for (const [c, x] of Object.entries(k.componentSpreads ?? {})) out[c] = Math.max(out[c] ?? 0, x);
-  return out;
-}
-
 /** Two exact counts per operation are the same (they are ratios of whole numbers). */
 const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - b) <= 1e-9 * Math.max(1, a, b);
 
@@ -185,7 +172,7 @@ const same = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a - 
  * COUNT_FLOOR) of the operation's instructions, its spreads componentDifference's.
  * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} b
  * @param {Pick<SideCost, 'instructions' | 'components' | 'componentSpreads'>} h
- * @param {Record<string, number>} [opSpread] the operation's largest spread, by component (componentSpreads)
+ * @param {Record<string, number>} [opSpread] the operation's largest spread, by component (judgeSides)
  * @returns {ComponentChange[]}
  */
 function componentChanges(b, h, opSpread = {}) {
@@ -244,8 +231,8 @@ export const componentMoved = (/** @type {{ delta: number, tolerance: number }} 
  * (docs/counting.md#one-rule).
  * @param {SideCost} b
  * @param {SideCost} h
- * @param {number | undefined} opSpread the operation's largest repeat spread (opSpreads)
- * @param {Record<string, number>} opComponentSpread the operation's, by component (componentSpreads)
+ * @param {number | undefined} opSpread the operation's largest repeat spread (judgeSides)
+ * @param {Record<string, number>} opComponentSpread the operation's, by component (judgeSides)
  */
 function judgeCase(b, h, opSpread, opComponentSpread) {
   const change = h.instructions / b.instructions - 1;
@@ -290,7 +277,11 @@ function judgeSides(reference, member) {
   return [...member].flatMap(([key, { op, cost: h }]) => {
     const b = reference.get(key)?.cost;
     if (!b || !('instructions' in b) || !('instructions' in h)) return [];
-    const opComponentSpread = componentSpreads(all.filter((c) => c.op === op).map((c) => c.cost));
+    // per component, the largest repeat spread of the operation's cases on either side
+    const opComponentSpread = /** @type {Record<string, number>} */ ({});
+    for (const c of all.filter((x) => x.op === op))
+      for (const [k, x] of Object.entries(c.cost.componentSpreads ?? {}))
+        opComponentSpread[k] = Math.max(opComponentSpread[k] ?? 0, x);
     return [{ key, op, b, h, ...judgeCase(b, h, opSpread.get(op), opComponentSpread) }];
   });
 }
