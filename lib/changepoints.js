@@ -133,20 +133,15 @@ export function withoutModes(z) {
   const split = cuts.filter((g) => g !== null);
   if (split.length < n / 2) return { z, apart: null };
   // a night whose window is no two modes takes the cut of the nearest window that is
-  /** @type {number[]} */
-  const nearest = [];
-  for (let i = 0; i < n; i++) {
+  const low = z.map((x, i) => {
     let d = 0;
     while (!cuts[i - d] && !cuts[i + d]) d++;
-    nearest.push(/** @type {{ cut: number }} */ (cuts[i - d] ?? cuts[i + d]).cut);
-  }
-  const low = z.map((x, i) => x < nearest[i]);
-  const aparts = split.map((g) => g.apart);
+    return x < /** @type {{ cut: number }} */ (cuts[i - d] ?? cuts[i + d]).cut;
+  });
   const share = low.filter(Boolean).length / n;
-  let switches = 0;
-  for (let i = 1; i < n; i++) if (low[i] !== low[i - 1]) switches++;
+  const switches = low.filter((x, i) => i > 0 && x !== low[i - 1]).length;
   if (switches < Math.max(4, share * (1 - share) * (n - 1))) return { z, apart: null };
-  const apart = median(aparts);
+  const apart = median(split.map((g) => g.apart));
   return { z: z.map((x, i) => (low[i] ? x + apart : x)), apart };
 }
 
