@@ -81,7 +81,6 @@ const timedCases = () => selectCases({}).filter((c) => OPS.find((o) => o.name ==
 
 function parseFlags(/** @type {string[]} */ argv) {
   const v = parseStrict(argv, OPTIONS);
-  const num = numberFlag;
   const filters = tableFilters(v);
   const engine = filterArgs(filters);
   const { rounds, time } = roundsAndTime(v);
@@ -96,8 +95,8 @@ function parseFlags(/** @type {string[]} */ argv) {
     );
   if (v.calibrate && v['calibrate-counts'])
     throw new UsageError('--calibrate and --calibrate-counts do not go together; valid: one of them');
-  const cpuRounds = Math.min(rounds, num('cpu-rounds', v['cpu-rounds'], 3, 1000) ?? ROUNDS_RULE.cpuRounds);
-  const seed = num('seed', v.seed, 0, 4294967295);
+  const cpuRounds = Math.min(rounds, numberFlag('cpu-rounds', v['cpu-rounds'], 3, 1000) ?? ROUNDS_RULE.cpuRounds);
+  const seed = numberFlag('seed', v.seed, 0, 4294967295);
   return {
     base: v.base ?? '.',
     head: v.head ?? '.',
@@ -106,8 +105,8 @@ function parseFlags(/** @type {string[]} */ argv) {
     time,
     filters,
     cpuRounds,
-    threshold: num('threshold', v.threshold, 0, 100, false) / 100,
-    alpha: num('alpha', v.alpha, 0, 0.5, false),
+    threshold: numberFlag('threshold', v.threshold, 0, 100, false) / 100,
+    alpha: numberFlag('alpha', v.alpha, 0, 0.5, false),
     quick: Boolean(v.quick),
     engine: ['--quick', ...engine, '--time', String(time)],
     /** the counting pass's flags (bench/counts/cli.js): the timed run's cases, on its quick databases */
@@ -118,9 +117,9 @@ function parseFlags(/** @type {string[]} */ argv) {
     out: path.resolve(String(v.out)),
     keepWorktrees: Boolean(v['keep-worktrees']),
     calibrate: Boolean(v.calibrate),
-    runs: num('runs', v.runs, 1, 1000),
-    slowdown: num('slowdown', v.slowdown, 0.1, 90, false),
-    family: num('family', v.family, 1, 100000) ?? (v.calibrate ? timedCases() : undefined),
+    runs: numberFlag('runs', v.runs, 1, 1000),
+    slowdown: numberFlag('slowdown', v.slowdown, 0.1, 90, false),
+    family: numberFlag('family', v.family, 1, 100000) ?? (v.calibrate ? timedCases() : undefined),
   };
 }
 
