@@ -43,9 +43,7 @@ function main() {
   }
   const release = codename();
   const pinned = release ? PACKAGES[/** @type {keyof typeof PACKAGES} */ (release)] : undefined;
-  const wanted = Object.keys(PACKAGES.noble).map((p) =>
-    pinned ? `${p}=${pinned[/** @type {'valgrind'|'strace'} */ (p)]}` : p,
-  );
+  const wanted = Object.entries(pinned ?? PACKAGES.noble).map(([p, v]) => (pinned ? `${p}=${v}` : p));
   const root = process.getuid?.() === 0;
   const apt = (/** @type {string[]} */ args) => {
     const r = spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['apt-get', ...args], {
