@@ -236,7 +236,7 @@ export function historyOf(
     ctx.nights.now === undefined
       ? full.reduce((a, e) => (e.finishedAt > a ? e.finishedAt : a), '')
       : new Date(ctx.nights.now).toISOString();
-  const { from } = windowOf(newest);
+  const { from, domain } = windowOf(newest);
   const majors = [...new Set(full.map((e) => semver.major(e.node)))].sort((a, b) => a - b);
   return majors
     .map((major) => {
@@ -257,7 +257,7 @@ export function historyOf(
         }))
         .filter((o) => o.ops.length);
       const changes = changePointsOnce(nights, { label: ctx.machine, major });
-      return { major, nights, ops, bands, outside, changes, domain: windowOf(newest).domain };
+      return { major, nights, ops, bands, outside, changes, domain };
     })
     .filter((h) => h.nights.length);
 }
@@ -277,26 +277,18 @@ function item(
   return `- ${o.night.finishedAt.slice(0, 10)}, Node ${inert(o.night.node)}: ${figures.join(', ')}; ${text}.`;
 }
 
-/** Faster or slower: an operation shown in ms is slower above its band, one in ops/s below it. */
-function direction(
-  /** @type {ReturnType<typeof historyOf>[number]} */ h,
-  /** @type {import('../nights.js').Night} */ night,
-  /** @type {string} */ op,
-) {
-  const below = shown(op, night.figures[op])[0] < /** @type {[number, number]} */ (h.bands[op])[0];
-  return below === (unit(op) === 'ms') ? 'faster' : 'slower';
-}
-
 /**
  * The operations of an out-of-band night in few words: "Insert, Select slower", "8 operations slower",
- * "Setup slower, Insert faster".
+ * "Setup slower, Insert faster" (an operation shown in ms is slower above its band, one in ops/s below it).
  */
 function movedOps(
   /** @type {ReturnType<typeof historyOf>[number]} */ h,
   /** @type {ReturnType<typeof historyOf>[number]['outside'][number]} */ o,
 ) {
-  return ['slower', 'faster']
-    .map((way) => o.ops.filter((op) => direction(h, o.night, op) === way))
+  const slower = (/** @type {string} */ op) =>
+    shown(op, o.night.figures[op])[0] < /** @type {[number, number]} */ (h.bands[op])[0] !== (unit(op) === 'ms');
+  return [true, false]
+    .map((way) => o.ops.filter((op) => slower(op) === way))
     .map((ops, i) => {
       if (!ops.length) return null;
       return `${ops.length > 2 ? `${ops.length} operations` : ops.map(opLabel).join(', ')} ${i ? 'faster' : 'slower'}`;
