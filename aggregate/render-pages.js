@@ -138,16 +138,6 @@ export function tidyBlanks(lines) {
  * @property {import('./nights.js').Nights} nights (nights.js): its `now`, the job's clock, says "Last updated"
  */
 
-/** Each document parsed once for both pages (renderBoth). */
-function loader(/** @type {{ load: (e: Entry) => any }} */ store) {
-  /** @type {Map<string, any>} */
-  const docs = new Map();
-  return (/** @type {Entry} */ e) => {
-    if (!docs.has(e.file)) docs.set(e.file, store.load(e));
-    return docs.get(e.file);
-  };
-}
-
 /** The machine classes of a store, platform by platform, in the order the pages show them. */
 export function classesOf(/** @type {Entry[]} */ entries) {
   return [...new Set(entries.map((e) => e.platform))].sort().flatMap((platform) =>
@@ -290,7 +280,12 @@ function renderBoth(
   const charts = chartWriter(o.results);
   // both pages read the newest documents: each parsed once (the nights read every night of the
   // history window on a cold run, through the store's load: never kept)
-  shown = { entries: shown.entries, load: loader(shown) };
+  const docs = /** @type {Map<string, any>} */ (new Map());
+  const load = shown.load;
+  shown = {
+    entries: shown.entries,
+    load: (e) => (docs.has(e.file) ? docs.get(e.file) : docs.set(e.file, load(e)).get(e.file)),
+  };
   const resultsLink = rel(path.dirname(path.resolve(o.readme)), path.resolve(o.results));
   const readme = replaceBlock(readmeText, renderReadmeBlock(shown, { resultsLink, charts, nights }));
   const readmeLink = rel(path.resolve(o.results), path.resolve(o.readme));
