@@ -103,23 +103,18 @@ export function chartWriter(resultsDir) {
       }
       const unchanged = wanted.size - stale.size;
       stale.clear();
-      const removed = /** @type {string[]} */ ([]);
+      const removed = (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }) : [])
+        .map((x) => String(x).split(path.sep).join('/'))
+        .filter((f) => f.endsWith('.svg') && !wanted.has(f))
+        .sort();
+      for (const f of removed) fs.rmSync(path.join(dir, f));
       if (fs.existsSync(dir)) {
-        for (const f of fs
-          .readdirSync(dir, { recursive: true })
-          .map((x) => String(x).split(path.sep).join('/'))
-          .sort()) {
-          if (f.endsWith('.svg') && !wanted.has(f)) {
-            fs.rmSync(path.join(dir, f));
-            removed.push(`${CHARTS}/${f}`);
-          }
-        }
         for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
           if (d.isDirectory() && fs.readdirSync(path.join(dir, d.name)).length === 0)
             fs.rmdirSync(path.join(dir, d.name));
         }
       }
-      return { written, unchanged, removed };
+      return { written, unchanged, removed: removed.map((f) => `${CHARTS}/${f}`) };
     },
   };
 }
