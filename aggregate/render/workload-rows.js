@@ -136,8 +136,8 @@ export function growthOf(sizes, g) {
   return { change: per(mb / ma), low: per(lb / ha), high: per(hb / la) };
 }
 
-/** Scale figures as rows: label, whether it is a rate, and how a value is shown. */
-const SCALE_ROWS = [
+/** Scale figures as rows: label, whether it is a rate (its cost the time per operation), and how a value is shown. */
+export const SCALE_ROWS = [
   { id: 'select', label: 'Select/s', rate: true },
   { id: 'insert', label: 'Insert/s', rate: true },
   { id: 'update', label: 'Update/s', rate: true },

@@ -12,11 +12,12 @@ import {
   notRunLines,
   readersOf,
   scaleRows,
+  SCALE_ROWS,
 } from '../render/workload-rows.js';
 import { num, whole } from '../../lib/format.js';
 import { ratioText } from '../render/figure.js';
 import { newestFirst, runName, readmeTable } from './common.js';
-import { compactChange } from '../render/pair-table.js';
+import { compactChange, opLabel } from '../render/pair-table.js';
 
 /**
  * The run the workloads come from: among the newest run per Node major, the newest full one that
@@ -59,14 +60,8 @@ function concurrencyLine(doc) {
   return parts.length ? `- WAL against DELETE, paired by round: ${parts.join('; ')}.` : null;
 }
 
-/** The scale figures the README names: a rate's cost is the time per operation. */
-const GROWING = [
-  { id: 'select', label: 'Select', rate: true },
-  { id: 'insert', label: 'Insert', rate: true },
-  { id: 'update', label: 'Update', rate: true },
-  { id: 'delete', label: 'Delete', rate: true },
-  { id: 'vacuum', label: 'VACUUM', rate: false },
-];
+/** The scale figures the README names, of SCALE_ROWS, by their operation's name. */
+const GROWING = ['select', 'insert', 'update', 'delete', 'vacuum'];
 
 /**
  * Scale in one line: how the main figures' cost grows per 10× messages.
@@ -77,9 +72,10 @@ function scaleLine(w) {
   const sizes = w.cases
     .filter((/** @type {any} */ c) => c.kind === 'scale' && c.status === 'ok' && production(c.setup))
     .sort((/** @type {any} */ a, /** @type {any} */ b) => a.setup.messages - b.setup.messages);
-  const parts = GROWING.map((g) => ({ g, c: growthOf(sizes, g) }))
+  const parts = SCALE_ROWS.filter((r) => GROWING.includes(r.id))
+    .map((r) => ({ r, c: growthOf(sizes, r) }))
     .filter((x) => x.c)
-    .map((x) => `${x.g.label} ${ratioText(/** @type {any} */ (x.c), compactChange)}`);
+    .map((x) => `${opLabel(x.r.id)} ${ratioText(/** @type {any} */ (x.c), compactChange)}`);
   if (!parts.length) return null;
   return `- Scale, ${num(sizes[0].setup.messages)} to ${num(sizes[sizes.length - 1].setup.messages)} messages: growth per 10× messages of the time per operation, bounds from both sizes' 95% intervals: ${parts.join(', ')}.`;
 }
