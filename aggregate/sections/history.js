@@ -381,16 +381,11 @@ function shortItems(listed) {
   /** @type {Map<string, string[]>} */
   const groups = new Map();
   for (const { h, o } of listed) {
-    const key = `${movedOps(h, o)}; ${o.prev ? changedNames(changedFields(o.prev, o.night)) : 'the first night shown'}`;
-    const day = o.night.finishedAt.slice(0, 10);
-    groups.set(`${day}\n${key}`, [...(groups.get(`${day}\n${key}`) ?? []), inert(o.night.node)]);
+    // the item with its Nodes left out (a newline, in no item, stands for them)
+    const key = `${o.night.finishedAt.slice(0, 10)}, Node \n: ${movedOps(h, o)}; ${o.prev ? changedNames(changedFields(o.prev, o.night)) : 'the first night shown'}`;
+    groups.set(key, [...(groups.get(key) ?? []), inert(o.night.node)]);
   }
-  return [...groups]
-    .map(([k, nodes]) => {
-      const [day, key] = k.split('\n');
-      return `${day}, Node ${nodes.join(', ')}: ${key}`;
-    })
-    .join(' · ');
+  return [...groups].map(([key, nodes]) => key.replace('\n', () => nodes.join(', '))).join(' · ');
 }
 
 /**
