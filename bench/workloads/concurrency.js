@@ -53,6 +53,9 @@ const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms)
 export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
   const barrier = createBarrier();
   const main = mainSide(barrier);
+  // what every worker is given of the options (concurrency-worker.js WorkerData): no function, no signal
+  const { file, driver, cipher, key, pragmas, tempdir, durationMs, seed } = o;
+  const shared = { file, driver, cipher, key, pragmas, tempdir, durationMs, seed };
   const roles = [
     ...(o.writer ? [/** @type {const} */ ('writer')] : []),
     ...Array.from({ length: o.readers }, () => /** @type {const} */ ('reader')),
@@ -66,20 +69,7 @@ export async function runConcurrency(/** @type {ConcurrencyRoundOptions} */ o) {
         ? { kind: f.kind, after: f.after }
         : undefined;
     const worker = new Worker(new URL('./concurrency-worker.js', import.meta.url), {
-      workerData: {
-        role,
-        index,
-        file: o.file,
-        driver: o.driver,
-        cipher: o.cipher,
-        key: o.key,
-        pragmas: o.pragmas,
-        tempdir: o.tempdir,
-        durationMs: o.durationMs,
-        seed: o.seed,
-        barrier,
-        fault,
-      },
+      workerData: { role, index, ...shared, barrier, fault },
     });
     const slot = {
       name,

@@ -67,23 +67,9 @@ async function runRound(/** @type {RoundSpec} */ spec, /** @type {string} */ key
   fs.copyFileSync(/** @type {string} */ (spec.template), file);
   try {
     if (spec.kind === 'concurrency') {
-      return await runConcurrency({
-        file,
-        driver: spec.driver,
-        cipher,
-        key,
-        pragmas: spec.pragmas,
-        tempdir,
-        readers: /** @type {number} */ (spec.readers),
-        writer: Boolean(spec.writer),
-        durationMs: /** @type {number} */ (spec.durationMs),
-        seed: spec.seed,
-        seeded: /** @type {number} */ (spec.seeded),
-        open: loaded.open,
-        fault: spec.fault,
-        stopGraceMs: spec.stopGraceMs,
-        signal,
-      });
+      // the spec's readers, durationMs, seeded, fault and stopGraceMs, with what this process made
+      const given = /** @type {Required<RoundSpec>} */ (spec);
+      return await runConcurrency({ ...given, file, cipher, key, tempdir, open: loaded.open, signal });
     }
     const conn = loaded.open(file);
     try {

@@ -63,13 +63,15 @@ function figureOf(values, between) {
   return { median: sig(median(values)), ...(i ? { low: sig(i.low), high: sig(i.high) } : {}), rounds: values.map(sig) };
 }
 
+/** A workload's rounds of one figure, those that have it, with their blocks. */
+const series = (/** @type {Measured} */ m, /** @type {typeof FIGURES.scale[number]} */ f) => {
+  const pairs = m.rounds
+    .map((r, i) => ({ v: f.of(r), slot: m.slots[i] }))
+    .filter((x) => typeof x.v === 'number' && Number.isFinite(x.v));
+  return { values: pairs.map((x) => /** @type {number} */ (x.v)), slots: pairs.map((x) => x.slot) };
+};
+
 export function analyseWorkloads(/** @type {Measured[]} */ measured) {
-  const series = (/** @type {Measured} */ m, /** @type {typeof FIGURES.scale[number]} */ f) => {
-    const pairs = m.rounds
-      .map((r, i) => ({ v: f.of(r), slot: m.slots[i] }))
-      .filter((x) => typeof x.v === 'number' && Number.isFinite(x.v));
-    return { values: pairs.map((x) => /** @type {number} */ (x.v)), slots: pairs.map((x) => x.slot) };
-  };
   const ok = measured.filter((m) => m.status === 'ok' && m.rounds.length);
   const machine = /** @type {Record<string, number>} */ ({});
   for (const kind of /** @type {const} */ (['concurrency', 'scale'])) {
@@ -85,15 +87,11 @@ export function analyseWorkloads(/** @type {Measured[]} */ measured) {
       if (Number.isFinite(sd)) machine[`${kind}:${f.id}`] = sig(sd);
     }
   }
-  const cases = measured.map((m) => caseOf(m, series, machine));
+  const cases = measured.map((m) => caseOf(m, machine));
   return { cases, machine, comparisons: journalComparisons(measured) };
 }
 
-function caseOf(
-  /** @type {Measured} */ m,
-  /** @type {(m: Measured, f: any) => { values: number[], slots: string[] }} */ series,
-  /** @type {Record<string, number>} */ machine,
-) {
+function caseOf(/** @type {Measured} */ m, /** @type {Record<string, number>} */ machine) {
   const w = m.w;
   const setup =
     w.kind === 'concurrency'
@@ -148,10 +146,10 @@ function journalComparisons(measured) {
     if (!del) continue;
     for (const id of PAIRED_FIGURES) {
       const f = /** @type {any} */ (FIGURES.concurrency.find((x) => x.id === id));
-      const rounds = (/** @type {Measured} */ m) =>
-        m.rounds
-          .map((r, i) => ({ slot: m.slots[i], opsPerSec: f.of(r) }))
-          .filter((x) => typeof x.opsPerSec === 'number' && x.opsPerSec > 0);
+      const rounds = (/** @type {Measured} */ m) => {
+        const s = series(m, f);
+        return s.values.flatMap((v, i) => (v > 0 ? [{ slot: s.slots[i], opsPerSec: v }] : []));
+      };
       const change = judgeRounds(rounds(del), rounds(wal));
       if (!change) continue;
       out.push({ id: JOURNAL, reference: del.w.name, member: wal.w.name, op: id, ...storedJudgement(change) });
