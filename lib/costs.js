@@ -194,11 +194,11 @@ function componentChanges(b, h, opSpread = {}) {
 }
 
 /**
- * componentChanges read off two cases' stored `counts` (the first count's instructions), each as
- * the shootout stores it (document.schema.json $defs/componentChange): the head's instructions per
- * operation less the base's, and the least |delta| that is a difference, in instructions per
- * operation; null where either has no components. The shootout's differences and the claims'
- * mechanisms (aggregate/render/mechanism.js).
+ * componentChanges read off two cases' stored `counts` (each component the mean of the two
+ * counts, scaled by the first count's instructions), in the form of document.schema.json
+ * $defs/componentChange: the head's instructions per operation less the base's, and the least
+ * |delta| that is a difference, in instructions per operation; null where either has no
+ * components. For the claims' mechanisms (aggregate/render/mechanism.js).
  * @param {any} base a case's `counts`
  * @param {any} head
  * @returns {Record<string, { delta: number, tolerance: number }> | null}
