@@ -194,23 +194,18 @@ function componentChanges(b, h, opSpread = {}) {
 }
 
 /**
- * componentChanges read off two cases' stored `counts` (each component the mean of the two
- * counts, scaled by the first count's instructions), in the form of document.schema.json
- * $defs/componentChange: the head's instructions per operation less the base's, and the least
- * |delta| that is a difference, in instructions per operation; null where either has no
- * components. For the claims' mechanisms (aggregate/render/mechanism.js).
- * @param {any} base a case's `counts`
- * @param {any} head
- * @returns {Record<string, { delta: number, tolerance: number }> | null}
+ * A judged case's components (judgeCase, on the mean of each side's two counts) in instructions per
+ * operation: each one's delta, head less base, and the least |delta| that is a difference, in the
+ * form of document.schema.json $defs/componentChange. The counted differences (countDifferences)
+ * and the claims' mechanisms (aggregate/render/mechanism.js) both read them from here.
+ * @param {Pick<SideCost, 'instructions' | 'components'>} b the base's (reference's) cost
+ * @param {ComponentChange[]} components
+ * @returns {Record<string, { delta: number, tolerance: number }>}
  */
-export function componentDeltas(base, head) {
-  const [b, h] = [base, head].map((c) => ({ instructions: c?.instructions, ...componentsOf(c) }));
-  if (!b.components || !h.components) return null;
+export function componentDeltas(b, components) {
+  const scale = (/** @type {string} */ k) => componentScale(b.components?.[k] ?? 0, b.instructions);
   return Object.fromEntries(
-    componentChanges(b, h).map((x) => [
-      x.component,
-      { delta: x.delta, tolerance: x.tolerance * componentScale(b.components?.[x.component] ?? 0, b.instructions) },
-    ]),
+    components.map((x) => [x.component, { delta: x.delta, tolerance: x.tolerance * scale(x.component) }]),
   );
 }
 
@@ -385,7 +380,6 @@ export function countDifferences(cases, pairs) {
     new Map(ok.filter((c) => c.side === label).map((c) => [c.key, { op: opOfKey(c.key), cost: storedCost(c) }]));
   return pairs.flatMap((cmp) =>
     judgeSides(side(cmp.reference), side(cmp.member)).map(({ key, op, b, h, ...j }) => {
-      const scale = (/** @type {string} */ k) => componentScale(b.components?.[k] ?? 0, b.instructions);
       // named as a judged pair is (document.schema.json $defs/comparison)
       return {
         id: cmp.comparison,
@@ -398,9 +392,9 @@ export function countDifferences(cases, pairs) {
         spread: sig6(Math.max(b.spread, h.spread)),
         tolerance: sig6(j.tolerance),
         components: Object.fromEntries(
-          j.components.map((x) => [
-            x.component,
-            { delta: sig6(x.delta), tolerance: sig6(x.tolerance * scale(x.component)) },
+          Object.entries(componentDeltas(b, j.components)).map(([k, x]) => [
+            k,
+            { delta: sig6(x.delta), tolerance: sig6(x.tolerance) },
           ]),
         ),
         io: j.io.map((x) => ({ field: x.field, reference: x.base, member: x.head })),

@@ -41,7 +41,7 @@ export function mechanismOf(reference, member, o = {}) {
     parts.push(
       [
         `instructions/op ${countText(row.head.instructions)} against ${countText(row.base.instructions)} (${signedPercent(row.change)})`,
-        attributionText(componentDeltas(reference.counts, member.counts), reference.counts.components),
+        attributionText(row.components && componentDeltas(row.base, row.components), reference.counts.components),
       ]
         .filter(Boolean)
         .join(', '),
