@@ -8,7 +8,7 @@ import { OPS } from '../../bench/data/ops.js';
 import { PRODUCTION_DRIVER } from '../../bench/data/drivers.js';
 import { historySpec } from '../charts/specs.js';
 import { inert } from '../../lib/markdown.js';
-import { median } from '../../lib/stats/spread.js';
+import { mad, median } from '../../lib/stats/spread.js';
 import { COMPARED, opLabel } from '../render/pair-table.js';
 import { num } from '../../lib/format.js';
 import { SETTINGS, changePointsOf, withoutModes } from '../../lib/changepoints.js';
@@ -63,7 +63,7 @@ export function bandOf(xs) {
   if (xs.length < MIN_NIGHTS) return null;
   const { z, apart } = withoutModes(xs.map(Math.log));
   const m = median(z);
-  const s = BAND_SD * 1.4826 * median(z.map((x) => Math.abs(x - m)));
+  const s = BAND_SD * mad(z);
   return [Math.exp(m - (apart ?? 0) - s), Math.exp(m + s)];
 }
 
