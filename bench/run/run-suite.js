@@ -237,13 +237,15 @@ function blocksOf(random, cases) {
   return shuffle(random, [...blocks.keys()]).map((op) => shuffle(random, blocks.get(op) ?? []));
 }
 
-/** Every number of a value to 6 significant figures. @returns {any} */
+/** Every number of a value to 6 significant figures; anything else (null, undefined) as it is. @returns {any} */
 const sigAll = (/** @type {any} */ v) =>
   typeof v === 'number'
     ? sig(v)
     : Array.isArray(v)
       ? v.map(sigAll)
-      : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sigAll(x)]));
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sigAll(x)]))
+        : v;
 
 /**
  * Round a case's statistics to 6 significant figures, as stored: every figure, not the counts of
